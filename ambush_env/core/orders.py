@@ -1,0 +1,155 @@
+"""The flat order layout: every order of RULES.md §5-§12 as one integer (INTERFACE.md).
+
+The layout is fixed from the first version so that later issues never change the action
+count ``N_ORDERS``: orders whose rules are not implemented yet are simply never legal.
+
+An order is ``(kind, arg)``; its integer is ``ORDER_BASE[kind] + arg``. Argument meanings:
+
+* ``unit`` slots (``U_SLOTS``): the US squad slot (``Unit.slot``).
+* ``contact`` slots (``K_SLOTS``): index into ``GameState.contacts`` (known Germans).
+* ``dir``: a ``Direction`` (N, NE, SE, S, SW, NW).
+* ``offset``: index into :data:`HEX_OFFSETS`, the axial offsets of every hex within
+  ``OFFSET_RADIUS`` of the acting unit (index 0 = its own hex), ordered by distance then
+  clockwise from north.
+* ``item``: slot of an item lying in the hex (pick up) or a port box (drop).
+* ``vehicle`` slots (``V_SLOTS``).
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+U_SLOTS = 12  # US squad slots ⚙ (a squad of up to 12; the standard squad uses 8)
+K_SLOTS = 12  # contact slots: known German units
+V_SLOTS = 4  # vehicle slots
+OFFSET_RADIUS = 6  # grenades reach 6 hexes standing (RULES.md §9)
+ITEM_SLOTS = 4  # items lying in a hex / port boxes (RULES.md §4)
+
+
+class OrderKind(IntEnum):
+    SELECT_UNIT = 0
+    END_TURN = 1  # end this unit's turn (in Operations: wait this pulse)
+    STANCE = 2  # arg: Stance
+    MOVE = 3  # arg: dir — move one hex (starts or continues a move action)
+    END_MOVE = 4
+    FIRE_AIMED = 5  # arg: contact
+    FIRE_SNAP = 6  # arg: contact
+    FIRE_WALL = 7  # arg: offset — fire at the wall of that building hex facing the shooter
+    FIRE_HEX = 8  # arg: offset — fire into a hex (reserved)
+    GRENADE = 9  # arg: offset — prepare and throw a grenade
+    SATCHEL = 10  # arg: offset — throw a prepared satchel charge
+    ASSAULT_KILL = 11  # arg: contact
+    ASSAULT_CAPTURE = 12  # arg: contact
+    PREPARE = 13  # prepare a bazooka / crew weapon / satchel; reload a dry weapon
+    CLEAR_JAM = 14
+    THROW_OUT = 15  # throw out a live grenade
+    PICK_UP = 16  # arg: item
+    DROP = 17  # arg: item (port box)
+    DRAG = 18  # arg: dir — drag an incapacitated soldier or body one hex
+    LOAD = 19  # arg: vehicle — load an incapacitated soldier into a vehicle
+    MOVE_PRISONER = 20  # arg: dir
+    GIVE_TURN = 21  # arg: unit
+    MAKE_AWARE = 22
+    BOARD_VEHICLE = 23  # arg: vehicle
+    LEAVE_VEHICLE = 24
+    DRIVE = 25  # arg: dir — drive forward into that hex (turning is free, seed 000 p. 30)
+    DRIVE_BACK = 26
+    END_DRIVE = 27
+    CANNON_FIRE = 28  # arg: contact
+    LOAD_CANNON = 29
+    BOW_MG_AIMED = 30  # arg: contact
+    BOW_MG_SNAP = 31  # arg: contact
+    COAX_MG_AIMED = 32  # arg: contact
+    COAX_MG_SNAP = 33  # arg: contact
+    OPEN_CLOSE = 34
+    EXIT_MAP = 35  # leave the map from an exit hex (mission exit edge)
+
+
+def _hex_offsets(radius: int) -> tuple[tuple[int, int], ...]:
+    """Axial (dq, dr) offsets within ``radius``, by distance, then clockwise from north."""
+    import math
+
+    out = []
+    for dq in range(-radius, radius + 1):
+        for dr in range(-radius, radius + 1):
+            ds = -dq - dr
+            dist = max(abs(dq), abs(dr), abs(ds))
+            if dist > radius:
+                continue
+            # pixel direction of the offset in a flat-topped layout (y down)
+            x = 1.5 * dq
+            y = math.sqrt(3) * (dr + dq / 2)
+            ang = math.atan2(x, -y) % (2 * math.pi)  # 0 = north, clockwise
+            out.append((dist, round(ang, 9), dq, dr))
+    out.sort()
+    return tuple((dq, dr) for _, _, dq, dr in out)
+
+
+HEX_OFFSETS: tuple[tuple[int, int], ...] = _hex_offsets(OFFSET_RADIUS)
+N_OFFSETS = len(HEX_OFFSETS)  # 127
+OFFSET_INDEX: dict[tuple[int, int], int] = {o: k for k, o in enumerate(HEX_OFFSETS)}
+
+ORDER_COUNT: dict[OrderKind, int] = {
+    OrderKind.SELECT_UNIT: U_SLOTS,
+    OrderKind.END_TURN: 1,
+    OrderKind.STANCE: 3,
+    OrderKind.MOVE: 6,
+    OrderKind.END_MOVE: 1,
+    OrderKind.FIRE_AIMED: K_SLOTS,
+    OrderKind.FIRE_SNAP: K_SLOTS,
+    OrderKind.FIRE_WALL: N_OFFSETS,
+    OrderKind.FIRE_HEX: N_OFFSETS,
+    OrderKind.GRENADE: N_OFFSETS,
+    OrderKind.SATCHEL: N_OFFSETS,
+    OrderKind.ASSAULT_KILL: K_SLOTS,
+    OrderKind.ASSAULT_CAPTURE: K_SLOTS,
+    OrderKind.PREPARE: 1,
+    OrderKind.CLEAR_JAM: 1,
+    OrderKind.THROW_OUT: 1,
+    OrderKind.PICK_UP: ITEM_SLOTS,
+    OrderKind.DROP: ITEM_SLOTS,
+    OrderKind.DRAG: 6,
+    OrderKind.LOAD: V_SLOTS,
+    OrderKind.MOVE_PRISONER: 6,
+    OrderKind.GIVE_TURN: U_SLOTS,
+    OrderKind.MAKE_AWARE: 1,
+    OrderKind.BOARD_VEHICLE: V_SLOTS,
+    OrderKind.LEAVE_VEHICLE: 1,
+    OrderKind.DRIVE: 6,
+    OrderKind.DRIVE_BACK: 1,
+    OrderKind.END_DRIVE: 1,
+    OrderKind.CANNON_FIRE: K_SLOTS,
+    OrderKind.LOAD_CANNON: 1,
+    OrderKind.BOW_MG_AIMED: K_SLOTS,
+    OrderKind.BOW_MG_SNAP: K_SLOTS,
+    OrderKind.COAX_MG_AIMED: K_SLOTS,
+    OrderKind.COAX_MG_SNAP: K_SLOTS,
+    OrderKind.OPEN_CLOSE: 1,
+    OrderKind.EXIT_MAP: 1,
+}
+
+ORDER_BASE: dict[OrderKind, int] = {}
+_n = 0
+for _k in OrderKind:
+    ORDER_BASE[_k] = _n
+    _n += ORDER_COUNT[_k]
+N_ORDERS: int = _n
+del _n, _k
+
+# decode tables (index -> kind, arg), built once
+ORDER_KIND: tuple[int, ...] = tuple(k for k in OrderKind for _ in range(ORDER_COUNT[k]))
+ORDER_ARG: tuple[int, ...] = tuple(a for k in OrderKind for a in range(ORDER_COUNT[k]))
+
+
+def encode(kind: OrderKind, arg: int = 0) -> int:
+    """Order integer of ``(kind, arg)``. Raises ValueError when ``arg`` is out of range."""
+    if not 0 <= arg < ORDER_COUNT[kind]:
+        raise ValueError(f"order {kind.name} takes an argument in 0..{ORDER_COUNT[kind] - 1}, got {arg}")
+    return ORDER_BASE[kind] + arg
+
+
+def decode(action: int) -> tuple[OrderKind, int]:
+    """``(kind, arg)`` of an order integer. Raises ValueError outside ``0..N_ORDERS-1``."""
+    if not 0 <= action < N_ORDERS:
+        raise ValueError(f"order {action} is outside 0..{N_ORDERS - 1}")
+    return OrderKind(ORDER_KIND[action]), ORDER_ARG[action]

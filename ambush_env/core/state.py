@@ -1,0 +1,146 @@
+"""The game state as plain data (STYLE.md habit 6).
+
+A :class:`GameState` is primitives, small lists and dataclasses with ``__slots__``: cheap to
+copy, JSON round-trippable (:meth:`GameState.to_dict` / :meth:`GameState.from_dict`), and free
+of references to static data (the board's static part, tables, cards and the mission are looked
+up by id through the :class:`~ambush_env.core.engine.Game`).
+
+Hex positions are board indices (``row0 * columns + col``), −1 off the map.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from ambush_env.core.types import ARSpace, Side, Stance, Status
+
+
+@dataclass(slots=True)
+class Unit:
+    """One soldier (RULES.md §4). US soldiers carry squad ratings; Germans their card's.
+
+    Attributes:
+        uid: index in ``GameState.units``.
+        side: ``Side.US`` or ``Side.GERMAN``.
+        name: display name, ``"US3"`` or ``"G2"``.
+        role: squad role (``"sergeant"``) or German card id.
+        hex: board index, −1 when off the map (hidden, exited, removed).
+        stance: ``Stance`` int.
+        status: ``Status`` int (active, incapacitated, killed, captured, removed, hidden).
+        wounded / panicked / aware: seed 002 and RULES.md §5 flags.
+        ar: ``ARSpace`` int: where the marker sits on the Action Round track.
+        IN, PC, WS, DS, MV, CR: ratings (RULES.md §4); MV in MPs, CR in hexes.
+        weapon: weapon id (``weapons.yaml``); ``ammo``: shots left in the loaded clip
+            (−1 = never runs dry); ``jammed``; ``prepared`` (bazooka loaded, crew weapon set up).
+        equipment: port-box contents (item ids), at most ``port_boxes`` (1 when wounded).
+        captured_weapon: the weapon is captured German equipment (user's rating −1, seed 002).
+        guard: uid of the US soldier guarding this prisoner, −1 if none.
+        vehicle: uid index of the vehicle ridden, −1 if none.
+    """
+
+    uid: int
+    side: int
+    name: str
+    role: str
+    hex: int = -1
+    stance: int = int(Stance.STANDING)
+    status: int = int(Status.ACTIVE)
+    wounded: bool = False
+    panicked: bool = False
+    aware: bool = False
+    ar: int = int(ARSpace.NONE)
+    IN: int = 0
+    PC: int = 5
+    WS: int = 0
+    DS: int = 0
+    MV: int = 4
+    CR: int = 0
+    weapon: str = ""
+    ammo: int = -1
+    jammed: bool = False
+    prepared: bool = False
+    equipment: list[str] = field(default_factory=list)
+    port_boxes: int = 4
+    captured_weapon: bool = False
+    guard: int = -1
+    vehicle: int = -1
+    escaped: bool = False
+    exited: bool = False
+    slot: int = -1
+
+    @property
+    def is_us(self) -> bool:
+        return self.side == Side.US
+
+    @property
+    def active(self) -> bool:
+        """On the map and able to act (not incapacitated, killed, captured, gone or hidden)."""
+        return self.status == Status.ACTIVE
+
+
+@dataclass(slots=True)
+class TurnState:
+    """What the acting unit is in the middle of (RULES.md §6).
+
+    ``mode`` is one of ``""`` (choosing an action), ``"move"`` (a move action under way),
+    ``"snap2"`` (the second snap shot may follow), ``"move_snap"`` (moved ≤ half MV: one snap
+    shot may follow), ``"charge"`` (moved into a hex with Germans: a charge assault may follow).
+    """
+
+    uid: int = -1
+    mode: str = ""
+    mp_left: int = 0
+    mp_spent: int = 0
+    hexes_moved: int = 0
+    stance_changed: bool = False
+    acted: bool = False
+
+
+@dataclass(slots=True)
+class GameState:
+    """Everything that changes during a game. JSON round-trips via to_dict/from_dict."""
+
+    mission: str = ""
+    units: list[Unit] = field(default_factory=list)
+    phase: int = 0
+    round: int = 0  # Round number since Rounds last began (1-based; 0 in Operations)
+    rounds_total: int = 0  # Rounds played in the whole mission (time limit)
+    pulse: int = 0  # Operations pulses played (time limit)
+    initiative: int = -1  # side that won this Round's initiative, −1 none
+    us_roll: int = 0
+    german_roll: int = 0
+    vp: int = 0
+    vp_log: list[list[Any]] = field(default_factory=list)
+    fired_triggers: list[int] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)
+    ops_done: list[int] = field(default_factory=list)  # US uids that acted this pulse
+    turn: TurnState = field(default_factory=TurnState)
+    contacts: list[int] = field(default_factory=list)  # German uids known to the US, slot order
+    board: dict = field(default_factory=dict)  # the board's mutable state (walls, rubble)
+    items: dict = field(default_factory=dict)  # hex index (str) -> items lying there
+    over: bool = False
+    result: int = -1
+    end_reason: str = ""
+    steps: int = 0
+    next_german: int = 1  # next German display number
+
+    def to_dict(self) -> dict:
+        """A JSON-able dict of the whole state."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "GameState":
+        """Inverse of :meth:`to_dict`. Raises KeyError/TypeError on a malformed dict."""
+        d = copy.deepcopy(d)
+        d["units"] = [Unit(**u) for u in d["units"]]
+        d["turn"] = TurnState(**d["turn"])
+        names = {f.name for f in fields(cls)}
+        unknown = set(d) - names
+        if unknown:
+            raise TypeError(f"unknown GameState fields: {sorted(unknown)}")
+        return cls(**d)
+
+    def clone(self) -> "GameState":
+        return GameState.from_dict(self.to_dict())
