@@ -1,0 +1,171 @@
+"""Carrying out orders (RULES.md §5-§6). Internal: callers have checked legality.
+
+:func:`apply_us_order` performs one legal US order (see :mod:`ambush_env.core.legal` for
+when each is legal); :func:`can_fire_at` and :func:`do_fire` are shared by the US orders,
+the free snap fire of a sighting and the German card interpreter.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ambush_env.core.movement import step_cost
+from ambush_env.core.orders import OrderKind as K
+from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status
+
+if TYPE_CHECKING:
+    from ambush_env.core.engine import Game
+    from ambush_env.core.state import Unit
+
+ACTIVE = int(Status.ACTIVE)
+
+
+def can_fire_at(game: "Game", u: "Unit", target: "Unit", *, snap: bool, free: bool = False) -> bool:
+    """Whether ``u`` may fire his personal/crew weapon at ``target`` now (RULES.md §6, §8).
+
+    Needs: both active and on the map; ``u`` aware (unless ``free``, the sighting snap),
+    unpanicked, weapon not jammed nor dry; snap fire only with weapons that allow it (never a
+    bazooka); prepared weapons (bazooka) prepared; crew weapons a second active soldier of his
+    side in the hex; the target within the weapon's maximum range and in sight (seed 004).
+    """
+    if target.status != ACTIVE or target.hex < 0 or u.status != ACTIVE or u.hex < 0:
+        return False
+    if u.panicked or u.jammed or u.ammo == 0:
+        return False
+    if not free and not u.aware:
+        return False
+    wc = game.weapon_class(u.weapon)
+    if snap and not wc.snap:
+        return False
+    if wc.needs_prepare and not u.prepared:
+        return False
+    if wc.crew:
+        if not any(o.uid != u.uid and o.side == u.side and o.hex == u.hex and o.status == ACTIVE
+                   for o in game.state.units):
+            return False
+    dist = game.board.distance(u.hex, target.hex)
+    if wc.max_range is not None and dist > wc.max_range:
+        return False
+    return game.can_see(u, target)
+
+
+def do_fire(game: "Game", u: "Unit", target: "Unit", *, snap: bool) -> list[dict]:
+    """Resolve one shot (``fire.fire``) and its side effects on the sequence of play:
+    the target becomes aware; a hidden German who fires is revealed; fire in Operations
+    begins Rounds (RULES.md §5)."""
+    from ambush_env.core import fire
+
+    events = fire.fire(game, u.uid, target.uid, snap=snap)
+    if target.side == Side.GERMAN and target.status == ACTIVE and not target.aware:
+        target.aware = True
+    if u.side == Side.GERMAN:
+        game.reveal(u)
+    if game.state.phase == Phase.OPERATIONS and not game.state.over:
+        aware = {x.uid for x in game.state.units if x.side == Side.US and x.aware}
+        game.begin_rounds(f"{u.name} fired", aware)
+    return events
+
+
+def _end(game: "Game", u: "Unit") -> None:
+    """End ``u``'s turn unless the sequence of play already took it away."""
+    if game.state.turn.uid == u.uid:
+        game.end_turn(u)
+
+
+def apply_us_order(game: "Game", u: "Unit", kind: K, arg: int) -> None:
+    """Perform a legal order of the acting US unit ``u``."""
+    st = game.state
+    t = st.turn
+    ops = st.phase == Phase.OPERATIONS
+    if kind == K.END_TURN or kind == K.END_MOVE:
+        game.emit({"type": "end_turn" if kind == K.END_TURN else "end_move", "unit": u.name})
+        _end(game, u)
+    elif kind == K.STANCE:
+        old = u.stance
+        u.stance = arg
+        game.emit({"type": "stance", "unit": u.name, "from": int(old), "to": arg})
+        if ops:
+            _end(game, u)
+        elif u.wounded:  # seed 002 p. 26: each change costs a Movement Point
+            if t.mode == "":
+                t.mode = "move"
+                t.mp_left = u.MV
+            t.mp_left -= 1
+            t.mp_spent += 1
+            if t.mp_left <= 0:
+                _end(game, u)
+        else:
+            t.stance_changed = True
+    elif kind == K.MOVE:
+        dest = game.board.neighbors[u.hex][arg]
+        if ops:
+            game.emit({"type": "move", "unit": u.name, "to": game.board.label(dest), "mp": 0})
+            game.enter_hex(u, dest)
+            if st.phase == Phase.OPERATIONS and not st.over:
+                _end(game, u)
+            return
+        cost = step_cost(game, u, u.hex, dest)
+        if t.mode == "":
+            t.mode = "move"
+            t.mp_left = u.MV
+        t.mp_left -= cost
+        t.mp_spent += cost
+        t.hexes_moved += 1
+        game.emit({"type": "move", "unit": u.name, "to": game.board.label(dest), "mp": cost})
+        game.enter_hex(u, dest)
+        if st.over or st.turn.uid != u.uid:
+            return
+        if u.status != ACTIVE or u.stance == Stance.PRONE or t.mp_left <= 0:
+            _end(game, u)
+    elif kind in (K.FIRE_AIMED, K.FIRE_SNAP):
+        target = st.units[st.contacts[arg]]
+        snap = kind == K.FIRE_SNAP
+        mode = t.mode
+        do_fire(game, u, target, snap=snap)
+        if st.over or st.turn.uid != u.uid:
+            return
+        if snap and mode == "":
+            t.mode = "snap2"
+        else:
+            _end(game, u)
+    elif kind == K.EXIT_MAP:
+        game.emit({"type": "exit", "unit": u.name, "hex": game.board.label(u.hex)})
+        u.exited = True
+        u.status = int(Status.REMOVED)
+        u.ar = int(ARSpace.INACTIVE)
+        u.hex = -1
+        game.award_vp(game.mission.vp.exit_per_soldier, f"{u.name} exited")
+        if st.turn.uid == u.uid:
+            st.turn = type(t)()
+            if ops:
+                st.ops_done.append(u.uid)
+    elif kind == K.CLEAR_JAM:
+        r = game.dice.d10(f"{u.name} clear jam PC check")
+        ok = r <= u.PC
+        if ok:
+            u.jammed = False
+        game.emit({"type": "clear_jam", "unit": u.name, "roll": r, "pc": u.PC, "cleared": ok})
+        _end(game, u)
+    elif kind == K.PREPARE:
+        clip = "clip_" + u.weapon
+        u.equipment.remove(clip)
+        u.ammo = game.weapon(u.weapon).clip
+        game.emit({"type": "reload", "unit": u.name, "weapon": u.weapon})
+        _end(game, u)
+    elif kind == K.GIVE_TURN:
+        o = next(x for x in st.units if x.side == u.side and x.slot == arg)
+        o.ar = int(ARSpace.ONE_TURN)
+        game.emit({"type": "give_turn", "unit": u.name, "to": o.name})
+        _end(game, u)
+    elif kind == K.MAKE_AWARE:
+        dist = game.board.distance
+        made = []
+        for o in st.units:
+            if (o.side == u.side and o.status == ACTIVE and o.hex >= 0 and not o.aware
+                    and not o.wounded and dist(u.hex, o.hex) <= u.CR):
+                o.aware = True
+                made.append(o.name)
+        game.emit({"type": "make_aware", "unit": u.name, "made_aware": made})
+        _end(game, u)
+    else:  # pragma: no cover - legality never offers these yet
+        raise NotImplementedError(f"order {kind.name} is not implemented")

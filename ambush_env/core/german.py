@@ -1,0 +1,323 @@
+"""The German card interpreter (RULES.md §14).
+
+On his turn a German rolls a d10 on one column of his card — *Unaware*, *Aware* or
+*Self-Preservation* — and performs that entry's actions in order, as far as his state
+allows; an action that cannot run is skipped (and says so in the events). Target selectors
+and the general restrictions live here, not in the cards.
+
+Column choice ⚙: Self-Preservation when wounded, an escaped prisoner, or outnumbered
+(active US soldiers within ``outnumbered_radius`` hexes at least ``outnumbered_ratio`` times
+the active Germans within that radius of him; numbers in ``tables.german``); otherwise Aware
+or Unaware by his awareness.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from ambush_env.core.movement import IMPASSABLE, enemy_in, step_cost
+from ambush_env.core.types import ARSpace, Side, Stance, Status, Terrain
+
+if TYPE_CHECKING:
+    from ambush_env.core.engine import Game
+    from ambush_env.core.state import Unit
+
+ACTIVE = int(Status.ACTIVE)
+US = int(Side.US)
+GER = int(Side.GERMAN)
+_STANCES = {"standing": 0, "crouching": 1, "prone": 2}
+
+
+def normalize(action: Any) -> tuple[str, dict]:
+    """``(name, args)`` of a card action, whatever its loaded form (str, dict, model)."""
+    if isinstance(action, str):
+        return action, {}
+    if hasattr(action, "model_dump"):
+        if hasattr(action, "name") and hasattr(action, "args"):
+            return action.name, dict(action.args or {})
+        d = action.model_dump(exclude_none=True)
+    else:
+        d = dict(action)
+    if len(d) != 1:
+        raise ValueError(f"card action must have one key, got {sorted(d)}")
+    (name, args), = d.items()
+    if args is None:
+        args = {}
+    if not isinstance(args, dict):
+        args = {"value": args}
+    return name, args
+
+
+def column_for(game: "Game", u: "Unit") -> str:
+    """Which card column ``u`` reads now (module docstring)."""
+    if u.wounded or u.escaped or outnumbered(game, u):
+        return "self_preservation"
+    return "aware" if u.aware else "unaware"
+
+
+def outnumbered(game: "Game", u: "Unit") -> bool:
+    """RULES.md §10/§14 ⚙: US within the radius ≥ ratio × Germans within it (him included)."""
+    cfg = game.rd.german
+    dist = game.board.distance
+    us = ger = 0
+    for o in game.state.units:
+        if o.status != ACTIVE or o.hex < 0:
+            continue
+        if dist(o.hex, u.hex) <= cfg.outnumbered_radius:
+            if o.side == US:
+                us += 1
+            else:
+                ger += 1
+    return us >= cfg.outnumbered_ratio * max(ger, 1)
+
+
+def start_of_round_awareness(game: "Game") -> None:
+    """Unaware known Germans who see a US soldier make a PC check to become aware ⚙."""
+    st = game.state
+    for g in st.units:
+        if g.side != GER or g.status != ACTIVE or g.aware or g.hex < 0:
+            continue
+        if any(o.side == US and o.status == ACTIVE and o.hex >= 0 and game.can_see(g, o)
+               for o in st.units):
+            r = game.dice.d10(f"{g.name} awareness PC check")
+            g.aware = r <= g.PC
+            game.emit({"type": "awareness_check", "unit": g.name, "roll": r, "pc": g.PC,
+                       "aware": g.aware})
+
+
+def german_turn(game: "Game", u: "Unit") -> None:
+    """One German turn: roll on the card column and run the entry's actions (RULES.md §14)."""
+    card = game.cards[u.role]
+    col_name = column_for(game, u)
+    column = getattr(card.columns, col_name)
+    r = game.dice.d10(f"{u.name} card ({col_name})")
+    entry = next(e for e in column if e.rolls[0] <= r <= e.rolls[1])
+    acts = [normalize(a) for a in entry.do]
+    game.emit({"type": "german_card", "unit": u.name, "card": card.id, "column": col_name,
+               "roll": r, "actions": [a[0] for a in acts]})
+    for name, args in acts:
+        if u.status != ACTIVE or game.state.over:
+            break
+        fn = _ACTIONS.get(name)
+        ran = fn(game, u, args) if fn is not None else False
+        if not ran:
+            game.emit({"type": "german_skip", "unit": u.name, "action": name})
+
+
+# ----------------------------------------------------------------------------- selectors
+def _visible_targets(game: "Game", u: "Unit", snap: bool) -> list["Unit"]:
+    from ambush_env.core.actions import can_fire_at
+
+    return [o for o in game.state.units
+            if o.side == US and o.status == ACTIVE and o.hex >= 0
+            and can_fire_at(game, u, o, snap=snap)]
+
+
+def _pick(game: "Game", u: "Unit", cands: list["Unit"], how: str) -> "Unit | None":
+    if not cands:
+        return None
+    dist = game.board.distance
+    if how == "weakest_visible":
+        key = lambda o: (not o.wounded, dist(u.hex, o.hex), o.uid)  # noqa: E731
+    elif how == "most_exposed":
+        key = lambda o: (o.stance, dist(u.hex, o.hex), o.uid)  # noqa: E731
+    else:  # nearest_visible and default
+        key = lambda o: (dist(u.hex, o.hex), o.stance, o.uid)  # noqa: E731
+    return min(cands, key=key)
+
+
+# ----------------------------------------------------------------------------- actions
+def _fire(game: "Game", u: "Unit", args: dict) -> bool:
+    from ambush_env.core.actions import do_fire
+
+    snap = args.get("mode", "aimed") == "snap"
+    if not u.aware:
+        return False
+    t = _pick(game, u, _visible_targets(game, u, snap), args.get("at", "nearest_visible"))
+    if t is None:
+        return False
+    do_fire(game, u, t, snap=snap)
+    return True
+
+
+def _snap_fire(game: "Game", u: "Unit", args: dict) -> bool:
+    """Two snap shots (RULES.md §6), each at the selector's current choice."""
+    from ambush_env.core.actions import do_fire
+
+    if not u.aware:
+        return False
+    fired = False
+    for _ in range(2):
+        if u.status != ACTIVE or game.state.over:
+            break
+        t = _pick(game, u, _visible_targets(game, u, True), args.get("at", "nearest_visible"))
+        if t is None:
+            break
+        do_fire(game, u, t, snap=True)
+        fired = True
+    return fired
+
+
+def _stance(game: "Game", u: "Unit", args: dict) -> bool:
+    s = args.get("value", args.get("to"))
+    s = _STANCES.get(s, s)
+    if s is None or s == u.stance:
+        return False
+    game.emit({"type": "stance", "unit": u.name, "from": int(u.stance), "to": int(s)})
+    u.stance = int(s)
+    return True
+
+
+def _hold(game: "Game", u: "Unit", args: dict) -> bool:
+    game.emit({"type": "hold", "unit": u.name})
+    return True
+
+
+def _prepare(game: "Game", u: "Unit", args: dict) -> bool:
+    if u.ammo == 0:
+        clip = "clip_" + u.weapon
+        if clip in u.equipment:
+            u.equipment.remove(clip)
+        u.ammo = game.weapon(u.weapon).clip
+        game.emit({"type": "reload", "unit": u.name, "weapon": u.weapon})
+        return True
+    wc = game.weapon_class(u.weapon)
+    if wc.needs_prepare and not u.prepared:
+        u.prepared = True
+        game.emit({"type": "prepare", "unit": u.name, "weapon": u.weapon})
+        return True
+    return False
+
+
+def _clear_jam(game: "Game", u: "Unit", args: dict) -> bool:
+    if not u.jammed:
+        return False
+    r = game.dice.d10(f"{u.name} clear jam PC check")
+    if r <= u.PC:
+        u.jammed = False
+    game.emit({"type": "clear_jam", "unit": u.name, "roll": r, "pc": u.PC, "cleared": not u.jammed})
+    return True
+
+
+def _alert(game: "Game", u: "Unit", args: dict) -> bool:
+    radius = int(args.get("radius", 3))
+    dist = game.board.distance
+    woke = []
+    for o in game.state.units:
+        if o.side == GER and o.status == ACTIVE and o.hex >= 0 and not o.aware \
+                and dist(o.hex, u.hex) <= radius:
+            o.aware = True
+            woke.append(o.name)
+    if not u.aware:
+        u.aware = True
+        woke.append(u.name)
+    game.emit({"type": "alert", "unit": u.name, "made_aware": woke})
+    return True
+
+
+def _surrender(game: "Game", u: "Unit", args: dict) -> bool:
+    """Surrender when outnumbered (RULES.md §10 ⚙): the German is captured where he stands."""
+    if args.get("if", "outnumbered") == "outnumbered" and not outnumbered(game, u):
+        return False
+    old = u.status
+    u.status = int(Status.CAPTURED)
+    u.ar = int(ARSpace.INACTIVE)
+    u.stance = int(Stance.PRONE)
+    game.emit({"type": "surrender", "unit": u.name, "hex": game.board.label(u.hex)})
+    game.on_casualty(u, old, u.wounded)
+    return True
+
+
+def _move(game: "Game", u: "Unit", args: dict) -> bool:
+    """Move up to ``max`` hexes within MV toward a goal: cover, nearest_us, objective, away."""
+    toward = args.get("toward", "cover")
+    max_hexes = int(args.get("max", 2))
+    path = _plan(game, u, toward, max_hexes)
+    if not path:
+        return False
+    for dest in path:
+        if u.status != ACTIVE or game.state.over:
+            break
+        game.emit({"type": "move", "unit": u.name, "to": game.board.label(dest)})
+        u.hex = dest
+        if u.uid not in game.state.contacts:
+            watchers = [o for o in game.state.units if o.side == US and o.status == ACTIVE
+                        and o.hex >= 0 and game.can_see(o, u)]
+            if watchers:
+                game.sighting(u, watchers)
+    return True
+
+
+def _reachable(game: "Game", u: "Unit", max_hexes: int) -> dict[int, tuple[int, int]]:
+    """hex -> (MPs spent, previous hex) for hexes reachable this move (Dijkstra on MPs)."""
+    board = game.board
+    best = {u.hex: (0, -1, 0)}
+    frontier = deque([u.hex])
+    while frontier:
+        h = frontier.popleft()
+        mp, _, n = best[h]
+        if n >= max_hexes:
+            continue
+        for d in board.neighbors[h]:
+            if d < 0:
+                continue
+            c = step_cost(game, u, h, d)
+            if c == IMPASSABLE or mp + c > u.MV or enemy_in(game, d, u.side):
+                continue
+            if d not in best or best[d][0] > mp + c:
+                best[d] = (mp + c, h, n + 1)
+                frontier.append(d)
+    return {h: (v[0], v[1]) for h, v in best.items()}
+
+
+def _plan(game: "Game", u: "Unit", toward: str, max_hexes: int) -> list[int]:
+    reach = _reachable(game, u, max_hexes)
+    if len(reach) <= 1:
+        return []
+    board = game.board
+    dist = board.distance
+    us = [o.hex for o in game.state.units if o.side == US and o.status == ACTIVE and o.hex >= 0]
+    cover = game.rd.german.cover_terrain
+
+    def near_us(h: int) -> int:
+        return min((dist(h, x) for x in us), default=0)
+
+    if toward == "nearest_us":
+        key = lambda h: (near_us(h), reach[h][0], h)  # noqa: E731
+    elif toward == "away":
+        key = lambda h: (-near_us(h), reach[h][0], h)  # noqa: E731
+    elif toward == "objective":
+        obj = list(game.objective_hexes) or [u.hex]
+        key = lambda h: (min(dist(h, x) for x in obj), reach[h][0], h)  # noqa: E731
+    else:  # cover: the best cover terrain, then away from the US
+        key = lambda h: (0 if int(board.terrain[h]) in cover else 1, -near_us(h), reach[h][0], h)  # noqa: E731
+    goal = min(reach, key=key)
+    if goal == u.hex:
+        return []
+    path = []
+    h = goal
+    while h != u.hex:
+        path.append(h)
+        h = reach[h][1]
+    return path[::-1]
+
+
+def _not_yet(game: "Game", u: "Unit", args: dict) -> bool:
+    """Actions whose rules arrive with later issues (grenades, assault): skipped."""
+    return False
+
+
+_ACTIONS = {
+    "fire": _fire,
+    "snap_fire": _snap_fire,
+    "stance": _stance,
+    "hold": _hold,
+    "prepare": _prepare,
+    "clear_jam": _clear_jam,
+    "alert": _alert,
+    "surrender": _surrender,
+    "move": _move,
+    "throw_grenade": _not_yet,
+    "assault": _not_yet,
+}

@@ -1,0 +1,217 @@
+"""Legal-order generation for the acting US unit (one source of legality, STYLE.md habit 2).
+
+:func:`unit_orders` lists every order integer the unit may give now; :meth:`Game.step`
+accepts exactly these and the env's action mask is built from the same list.
+
+Which orders exist when (RULES.md §5-§6):
+
+* Operations: wait (``END_TURN``), a stance change, move one hex, exit the map from an exit
+  hex, clear a jam, reload (``PREPARE`` with a spare clip). Each is the unit's whole
+  Operations action for the pulse.
+* Rounds, choosing an action: ``END_TURN`` (hold), one free stance change (not wounded;
+  wounded soldiers pay 1 MP, seed 002 p. 26), start a move, aimed fire, the first of two snap
+  fires, command orders, exit, clear jam, reload.
+* Rounds, moving: another hex while MPs last (prone: one hex per move action), the free
+  stance change, a snap fire if at most half MV was spent, ``END_MOVE``, exit.
+* Rounds, after a first snap fire: a second snap fire or ``END_TURN``.
+
+Unaware soldiers (Round 1, failed Round-2 checks) may move and change stance but not fire
+(RULES.md §5). Panicked soldiers never act (their marker sits on Panic).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ambush_env.core import orders as O
+from ambush_env.core.movement import IMPASSABLE, enemy_in, step_cost
+from ambush_env.core.orders import OrderKind as K
+from ambush_env.core.types import DIRECTION_NAMES, STANCE_NAMES, Phase, Status
+
+if TYPE_CHECKING:
+    from ambush_env.core.engine import Game
+    from ambush_env.core.state import Unit
+
+B = O.ORDER_BASE
+_END_TURN = B[K.END_TURN]
+_STANCE = B[K.STANCE]
+_MOVE = B[K.MOVE]
+_END_MOVE = B[K.END_MOVE]
+_AIMED = B[K.FIRE_AIMED]
+_SNAP = B[K.FIRE_SNAP]
+_EXIT = B[K.EXIT_MAP]
+_JAM = B[K.CLEAR_JAM]
+_PREP = B[K.PREPARE]
+_GIVE = B[K.GIVE_TURN]
+_AWARE = B[K.MAKE_AWARE]
+
+
+def _moves(game: "Game", u: "Unit", mp_left: int | None) -> list[int]:
+    out = []
+    nbrs = game.board.neighbors[u.hex]
+    for d in range(6):
+        dest = nbrs[d]
+        if dest < 0:
+            continue
+        c = step_cost(game, u, u.hex, dest)
+        if c == IMPASSABLE or (mp_left is not None and c > mp_left):
+            continue
+        if enemy_in(game, dest, u.side):
+            continue
+        out.append(_MOVE + d)
+    return out
+
+
+def _fire_orders(game: "Game", u: "Unit", base: int, snap: bool) -> list[int]:
+    from ambush_env.core.actions import can_fire_at
+
+    out = []
+    units = game.state.units
+    for k, gid in enumerate(game.state.contacts):
+        if can_fire_at(game, u, units[gid], snap=snap):
+            out.append(base + k)
+    return out
+
+
+def _reload_possible(game: "Game", u: "Unit") -> bool:
+    return u.ammo == 0 and ("clip_" + u.weapon) in u.equipment
+
+
+def unit_orders(game: "Game", u: "Unit") -> list[int]:
+    """Every order integer legal for the acting unit ``u`` now (see the module docstring)."""
+    st = game.state
+    t = st.turn
+    out: list[int] = []
+    if st.phase == Phase.OPERATIONS:
+        out.append(_END_TURN)
+        for s in range(3):
+            if s != u.stance:
+                out.append(_STANCE + s)
+        out.extend(_moves(game, u, None))
+        if u.hex in game.exit_hexes:
+            out.append(_EXIT)
+        if u.jammed:
+            out.append(_JAM)
+        if _reload_possible(game, u):
+            out.append(_PREP)
+        return out
+
+    mode = t.mode
+    if mode == "":
+        out.append(_END_TURN)
+        if u.wounded:
+            if u.MV >= 1:
+                out.extend(_STANCE + s for s in range(3) if s != u.stance)
+        elif not t.stance_changed:
+            out.extend(_STANCE + s for s in range(3) if s != u.stance)
+        out.extend(_moves(game, u, u.MV))
+        if u.aware and not u.panicked:
+            out.extend(_fire_orders(game, u, _AIMED, snap=False))
+            out.extend(_fire_orders(game, u, _SNAP, snap=True))
+            out.extend(_command_orders(game, u))
+        if u.hex in game.exit_hexes:
+            out.append(_EXIT)
+        if u.jammed:
+            out.append(_JAM)
+        if _reload_possible(game, u):
+            out.append(_PREP)
+    elif mode == "move":
+        out.append(_END_MOVE)
+        if u.wounded:
+            if t.mp_left >= 1:
+                out.extend(_STANCE + s for s in range(3) if s != u.stance)
+        elif not t.stance_changed:
+            out.extend(_STANCE + s for s in range(3) if s != u.stance)
+        if u.stance != 2:  # prone: one hex per move action
+            out.extend(_moves(game, u, t.mp_left))
+        if u.aware and t.mp_spent * 2 <= u.MV:
+            out.extend(_fire_orders(game, u, _SNAP, snap=True))
+        if u.hex in game.exit_hexes:
+            out.append(_EXIT)
+    elif mode == "snap2":
+        out.append(_END_TURN)
+        out.extend(_fire_orders(game, u, _SNAP, snap=True))
+    return out
+
+
+def _command_orders(game: "Game", u: "Unit") -> list[int]:
+    """GIVE_TURN / MAKE_AWARE for an active, unpanicked, unwounded commander (RULES.md §5)."""
+    if u.CR <= 0 or u.wounded or u.panicked:
+        return []
+    out = []
+    dist = game.board.distance
+    any_unaware = False
+    from ambush_env.core.types import ARSpace
+
+    for o in game.state.units:
+        if o.side != u.side or o.uid == u.uid or o.status != Status.ACTIVE or o.hex < 0:
+            continue
+        if dist(u.hex, o.hex) > u.CR or o.wounded:
+            continue
+        if o.ar == ARSpace.COMPLETE:
+            out.append(_GIVE + o.slot)
+        if not o.aware:
+            any_unaware = True
+    if any_unaware:
+        out.append(_AWARE)
+    return out
+
+
+def describe(game: "Game", action: int) -> str:
+    """Human-readable text of an order for the current decision.
+
+    Raises:
+        ValueError: ``action`` outside ``0..N_ORDERS-1``.
+    """
+    kind, arg = O.decode(action)
+    st = game.state
+    u = game.acting_unit()
+    who = u.name if u is not None else "US"
+    board = game.board
+    if kind == K.SELECT_UNIT:
+        name = next((x.name for x in st.units if x.side == 0 and x.slot == arg), f"slot {arg}")
+        return f"select {name}"
+    if kind == K.END_TURN:
+        return f"{who} end turn" if st.phase == Phase.ROUNDS else f"{who} wait"
+    if kind == K.STANCE:
+        return f"{who} go {STANCE_NAMES[arg]}"
+    if kind in (K.MOVE, K.DRAG, K.MOVE_PRISONER, K.DRIVE):
+        verb = {K.MOVE: "move", K.DRAG: "drag", K.MOVE_PRISONER: "move prisoner",
+                K.DRIVE: "drive"}[kind]
+        dest = ""
+        if u is not None and u.hex >= 0:
+            d = board.neighbors[u.hex][arg]
+            dest = f" to {board.label(d)}" if d >= 0 else " off the map"
+        return f"{who} {verb} {DIRECTION_NAMES[arg]}{dest}"
+    contact_kinds = {K.FIRE_AIMED: "fire aimed at", K.FIRE_SNAP: "snap fire at",
+                     K.ASSAULT_KILL: "kill assault on", K.ASSAULT_CAPTURE: "capture assault on",
+                     K.CANNON_FIRE: "fire cannon at", K.BOW_MG_AIMED: "fire bow MG aimed at",
+                     K.BOW_MG_SNAP: "snap fire bow MG at", K.COAX_MG_AIMED: "fire coaxial MG aimed at",
+                     K.COAX_MG_SNAP: "snap fire coaxial MG at"}
+    if kind in contact_kinds:
+        if arg < len(st.contacts):
+            g = st.units[st.contacts[arg]]
+            where = board.label(g.hex) if g.hex >= 0 else "off map"
+            return f"{who} {contact_kinds[kind]} {g.name} ({where})"
+        return f"{who} {contact_kinds[kind]} contact {arg} (empty slot)"
+    offset_kinds = {K.FIRE_WALL: "fire at the wall of", K.FIRE_HEX: "fire into",
+                    K.GRENADE: "throw a grenade at", K.SATCHEL: "throw a satchel charge at"}
+    if kind in offset_kinds:
+        dq, dr = O.HEX_OFFSETS[arg]
+        target = f"offset ({dq:+d},{dr:+d})"
+        if u is not None and u.hex >= 0:
+            i = board.offset_hex(u.hex, dq, dr) if hasattr(board, "offset_hex") else -1
+            if i >= 0:
+                target = board.label(i)
+        return f"{who} {offset_kinds[kind]} {target}"
+    if kind == K.GIVE_TURN:
+        name = next((x.name for x in st.units if x.side == 0 and x.slot == arg), f"slot {arg}")
+        return f"{who} give a turn to {name}"
+    simple = {K.END_MOVE: "end move", K.PREPARE: "prepare/reload", K.CLEAR_JAM: "clear jam",
+              K.THROW_OUT: "throw out the grenade", K.MAKE_AWARE: "make soldiers aware",
+              K.LEAVE_VEHICLE: "leave the vehicle", K.DRIVE_BACK: "drive back",
+              K.END_DRIVE: "end drive", K.LOAD_CANNON: "load the cannon",
+              K.OPEN_CLOSE: "open/close the tank", K.EXIT_MAP: "exit the map"}
+    if kind in simple:
+        return f"{who} {simple[kind]}"
+    return f"{who} {kind.name.lower().replace('_', ' ')} {arg}"

@@ -1,0 +1,65 @@
+"""Soldier movement costs (RULES.md §6; numbers ⚙ in ``data/terrain.yaml``).
+
+A soldier enters a neighbouring hex paying the entered hex's terrain cost, +1 going up a
+level, +1 across an embankment or crest hexside, +1 per hex when crouching, and through a
+building wall only by a door (cost of the hex), a window (+2, never prone) or a destroyed
+wall. River hexes are crossed only where a road runs (a road hex); a wall without an
+aperture cannot be crossed. Active enemies bar a hex (entering one is a charge assault,
+RULES.md §10, offered separately).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ambush_env.core.types import Stance, Status
+
+if TYPE_CHECKING:
+    from ambush_env.core.engine import Game
+    from ambush_env.core.state import Unit
+
+IMPASSABLE = -1
+
+
+def step_cost(game: "Game", u: "Unit", src: int, dest: int) -> int:
+    """MPs for ``u`` to move from ``src`` into the adjacent ``dest``; −1 if he cannot.
+
+    Args:
+        game: the game (board, tables).
+        u: the soldier (stance matters: crouching +1, prone never through a window).
+        src, dest: adjacent hex indices.
+
+    Returns:
+        MPs (int ≥ 1), or ``IMPASSABLE`` (−1).
+    """
+    board = game.board
+    mv = game.tables.movement
+    cost = game.tables.terrain_mp[board.terrain[dest]]
+    if cost is None or cost < 0:
+        return IMPASSABLE
+    side = board.hexside(src, dest)
+    if side is not None:
+        if side.wall is not None and not side.destroyed:
+            if side.aperture == "door":
+                pass
+            elif side.aperture == "window":
+                if u.stance == Stance.PRONE:
+                    return IMPASSABLE
+                cost += mv.window
+            else:
+                return IMPASSABLE
+        if side.embankment or side.crest:
+            cost += mv.embankment_or_crest
+    if board.level[dest] > board.level[src]:
+        cost += mv.up_level * (board.level[dest] - board.level[src])
+    if u.stance == Stance.CROUCHING:
+        cost += mv.crouching
+    return cost
+
+
+def enemy_in(game: "Game", hex_: int, side: int) -> bool:
+    """True when an active unit of the side opposed to ``side`` is in ``hex_``."""
+    for o in game.state.units:
+        if o.hex == hex_ and o.side != side and o.status == Status.ACTIVE:
+            return True
+    return False

@@ -1,0 +1,60 @@
+"""Engine numbers of the sequence of play (``data/rules.yaml``; RULES.md §5, §14 ⚙)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic import field_validator, model_validator
+
+from ambush_env.core.data import Frozen, data_path, load_model
+from ambush_env.core.types import TERRAIN_NAMES
+
+
+class ARTrack(Frozen):
+    """RULES.md §5: AR value thresholds (2-Turn ≥ two_turn > 1-Turn ≥ one_turn > command ≥ command)."""
+
+    two_turn: int
+    one_turn: int
+    command: int
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "ARTrack":
+        if not self.two_turn > self.one_turn > self.command >= 0:
+            raise ValueError("thresholds must satisfy two_turn > one_turn > command >= 0")
+        return self
+
+
+class GermanRules(Frozen):
+    outnumbered_radius: int
+    outnumbered_ratio: int
+    cover_terrain: frozenset[int]
+
+    @field_validator("cover_terrain", mode="before")
+    @classmethod
+    def _terrain(cls, v: list[str]) -> frozenset[int]:
+        out = set()
+        for name in v:
+            if name not in TERRAIN_NAMES:
+                raise ValueError(f"unknown terrain {name!r}")
+            out.add(TERRAIN_NAMES.index(name))
+        return frozenset(out)
+
+
+class RewardTable(Frozen):
+    decisive_win: float
+    win: float
+    draw: float
+    loss: float
+    vp_scale: float
+
+
+class RulesData(Frozen):
+    ar_track: ARTrack
+    german: GermanRules
+    reward: RewardTable
+
+
+@lru_cache(maxsize=None)
+def load_rules_data() -> RulesData:
+    """The shipped ``data/rules.yaml`` (cached). Raises DataError naming the field."""
+    return load_model(RulesData, data_path("rules.yaml"))

@@ -1,0 +1,296 @@
+"""The Gymnasium environment: a thin layer over :class:`ambush_env.core.engine.Game`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ambush_env.core.errors import IllegalActionError, ScenarioError
+from ambush_env.core.orders import N_ORDERS
+from ambush_env.core.types import RESULT_NAMES
+from ambush_env.env import spec
+from ambush_env.env.observation import ObservationBuilder
+from ambush_env.env.rewards import RewardScheme
+
+ILLEGAL_STREAK_LIMIT = 10  # INTERFACE.md: 10 illegal orders in a row truncate the episode
+DEFAULT_MAX_STEPS = 20_000  # ⚙ outside safety cap; a mission always ends far earlier
+ILLEGAL_ACTION_MODES = ("penalize", "raise")
+
+
+class AmbushEnv(gym.Env):
+    """The US squad of the solitaire board game *Ambush!* against card-driven Germans.
+
+    ## Description
+    One US squad (up to 12 soldiers) crosses a hex map of up to 32 × 24 hexes toward a
+    mission objective. Germans wait hidden and appear when paragraphs place them; they then act
+    from their cards inside :meth:`step`. The game alternates Operations (the US moves freely,
+    one action per soldier per pulse) and Rounds (initiative, the Action Round track, fire,
+    grenades, assaults). The rules are in ``RULES.md``; the engine is
+    :class:`ambush_env.core.engine.Game` and this class only turns it into arrays.
+
+    ## Action Space
+    ``Discrete(N_ORDERS)``: the fixed flat order layout of :mod:`ambush_env.core.orders`
+    (select unit k, end turn, stance, move one hex per direction, end move, aimed/snap fire
+    at contact slot k, wall/hex fire, grenade/satchel at a hex offset, assault kill/capture,
+    prepare, clear jam, …, exit the map). Orders whose rules are not in the engine yet are
+    never legal. :meth:`action_masks` returns the legal orders (``game.legal_actions()``),
+    also given as ``info["action_mask"]``; :meth:`describe_action` names an order.
+
+    ## Observation Space
+    A ``Dict`` declared once in :data:`ambush_env.env.spec.OBSERVATION_SPEC`, all float32:
+
+    * ``board`` (C, 24, 32): hex planes — terrain one-hot, level, hexside walls / doors /
+      windows / embankments / crests per direction, US soldiers by stance and status, known
+      Germans, vehicles, hexes the acting soldier sees, hexes any US soldier sees,
+      objectives, exits, trigger hexes already checked, the acting soldier's hex;
+    * ``units`` (12, F): one row per US squad slot; ``contacts`` (12, F): one row per known
+      German, in the slot order of the fire and assault orders; ``vehicles`` (4, F);
+    * ``globals`` (G,): phase, round, initiative, time left, VP, acting soldier, turn state.
+
+    Only what the US player could know is shown: hidden Germans never appear.
+
+    ## Rewards
+    Scheme ``reward="default"``: the mission result at the end (decisive win +1, win +0.5,
+    draw 0, loss −1) plus 0.05 × the VP gained in the step. ``"sparse"`` keeps only the result;
+    ``"shaped"`` adds small casualty terms. Numbers are in ``env/rewards.yaml``; every term is
+    in ``info["reward_components"]``. An illegal order scores −1 (``illegal_action="penalize"``).
+
+    ## Starting State
+    The squad on the mission's entry hexes in Operations, pulse 1; the Germans hidden.
+
+    ## Episode End
+    ``terminated`` when the mission ends: its objective and exit conditions, no US soldier
+    left on the map, or its own time limit (a scored end). ``truncated`` only when
+    ``max_steps`` decisions were taken or 10 illegal orders came in a row.
+
+    ## Information
+    ``info`` holds ``phase``, ``round``, ``acting_unit`` (name or None), ``vp``, ``events``
+    (the rule events of the step), ``action_mask``, ``reward_components``, ``illegal_action``,
+    and when the mission is over ``result`` (``"loss"``…``"decisive_win"``) and ``stats``.
+
+    ## Arguments
+    ```python
+    gymnasium.make("ambush/Ambush-v0", mission=None, rules="standard", opponent="regular",
+                   reward="default", render_mode=None, illegal_action="penalize",
+                   max_steps=20000)
+    ```
+    * ``mission``: a mission id of ``ambush_env.list_missions()`` (None: the reference one).
+    * ``rules``: ``"standard"`` (Hit Charts) or ``"d100"`` (the seed 003 module).
+    * ``opponent``: German deck: ``"green"``, ``"regular"``, ``"veteran"``.
+    * ``reward``: a reward scheme of ``rewards.yaml``.
+    * ``render_mode``: ``None`` or ``"ansi"``.
+    * ``illegal_action``: ``"penalize"`` (no-op, −1) or ``"raise"`` (``IllegalActionError``).
+    * ``max_steps``: outside step cap (``None``: no cap).
+
+    ## Version History
+    * v0: development version (may change until the first frozen release, v1).
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        mission: str | None = None,
+        rules: str = "standard",
+        opponent: str = "regular",
+        reward: str = "default",
+        render_mode: str | None = None,
+        illegal_action: str = "penalize",
+        max_steps: int | None = DEFAULT_MAX_STEPS,
+    ) -> None:
+        from ambush_env.core.engine import Game
+        from ambush_env.core.missions import list_missions
+
+        if mission is not None:
+            known = list_missions()
+            if mission not in known:
+                raise ScenarioError(f"unknown mission {mission!r}; known missions: {', '.join(known)}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
+        self._kwargs = dict(
+            mission=mission,
+            rules=rules,
+            opponent=opponent,
+            reward=reward,
+            render_mode=render_mode,
+            illegal_action=illegal_action,
+            max_steps=max_steps,
+        )
+        self.game = Game(mission, rules=rules, opponent=opponent)
+        self.mission_id: str = self.game.mission_id
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.max_steps = max_steps
+        self.reward_scheme = RewardScheme(reward)
+        self.action_space = spaces.Discrete(N_ORDERS)
+        self.observation_space = spec.observation_space()
+        self._builder = ObservationBuilder(self.game)
+        self._mask = np.zeros(N_ORDERS, dtype=bool)
+        self._legal: list[int] = []
+        self._obs: dict[str, np.ndarray] | None = None
+        self._steps = 0
+        self._illegal_streak = 0
+        self._needs_reset = True
+
+    # ------------------------------------------------------------------ Gymnasium API
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Start a new game; the dice draw from ``self.np_random`` (seeded by ``seed``).
+
+        Returns:
+            ``(observation, info)``.
+        """
+        super().reset(seed=seed)
+        events = self.game.reset(rng=self.np_random)
+        self._steps = 0
+        self._illegal_streak = 0
+        self._needs_reset = False
+        self.reward_scheme.reset(self.game)
+        self._builder.reset()
+        self._refresh()
+        return self._obs_copy(), self._info(events, {}, False)
+
+    def step(self, action):
+        """One US decision (an order, one hex of a move, a follow-up or end turn).
+
+        Returns:
+            ``(observation, reward, terminated, truncated, info)``.
+
+        Raises:
+            IllegalActionError: with ``illegal_action="raise"``, for an order not legal now.
+            gymnasium.error.ResetNeeded: when called after the episode ended.
+        """
+        if self._needs_reset:
+            raise gym.error.ResetNeeded("call reset() before step() (the episode is over or not started)")
+        a = int(action)
+        if not (0 <= a < N_ORDERS and self._mask[a]):
+            return self._illegal(a)
+        self._illegal_streak = 0
+        events = self.game.step(a)
+        self._steps += 1
+        reward, comps = self.reward_scheme(self.game)
+        self._refresh()
+        terminated = self.game.over
+        truncated = (not terminated) and self.max_steps is not None and self._steps >= self.max_steps
+        self._needs_reset = terminated or truncated
+        return self._obs, reward, terminated, truncated, self._info(events, comps, False)
+
+    def render(self) -> str | None:
+        """The ``"ansi"`` text map (None without a render mode)."""
+        if self.render_mode == "ansi":
+            from ambush_env.render.ansi import render_ansi
+
+            return render_ansi(self.game)
+        return None
+
+    def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------------------ binding extras
+    def action_masks(self) -> np.ndarray:
+        """``(N_ORDERS,) bool``: exactly ``game.legal_actions()`` (for MaskablePPO)."""
+        return self._mask.copy()
+
+    def legal_actions(self) -> list[int]:
+        """The legal order integers now (the same list the mask is built from)."""
+        return list(self._legal)
+
+    def describe_action(self, action: int) -> str:
+        """Order text from the game, e.g. ``"US3 fire aimed at G2 (L7)"``."""
+        return self.game.describe_action(int(action))
+
+    def get_state(self) -> dict:
+        """The whole episode as a JSON-able dict: the game (dice included) and the env counters."""
+        return {"game": self.game.get_state(), "steps": self._steps, "illegal_streak": self._illegal_streak}
+
+    def set_state(self, state: dict) -> None:
+        """Restore :meth:`get_state`'s dict (a bare ``game.get_state()`` dict is accepted too)."""
+        if "game" in state:
+            game_state = state["game"]
+            self._steps = int(state.get("steps", 0))
+            self._illegal_streak = int(state.get("illegal_streak", 0))
+        else:
+            game_state = state
+            self._steps = 0
+            self._illegal_streak = 0
+        self.game.set_state(game_state)
+        self.reward_scheme.reset(self.game)
+        self._builder.reset()
+        self._refresh()
+        self._needs_reset = self.game.over
+
+    # ------------------------------------------------------------------ pickling
+    def __getstate__(self) -> dict:
+        rng = self._np_random
+        return {
+            "kwargs": self._kwargs,
+            "rng": None if rng is None else rng.bit_generator.state,
+            "seed": self._np_random_seed,
+            "state": None if self._obs is None else self.get_state(),
+            "needs_reset": self._needs_reset,
+        }
+
+    def __setstate__(self, d: dict) -> None:
+        self.__init__(**d["kwargs"])
+        if d["rng"] is not None:
+            self._np_random = np.random.Generator(np.random.PCG64())
+            self._np_random_seed = d["seed"]
+            if d["state"] is not None:
+                self.game.reset(rng=self._np_random)  # ties the dice to this generator
+            self._np_random.bit_generator.state = d["rng"]
+        if d["state"] is not None:
+            self.set_state(d["state"])
+        self._needs_reset = d["needs_reset"]
+
+    # ------------------------------------------------------------------ internals
+    def _refresh(self) -> None:
+        legal = self.game.legal_actions()
+        self._legal = legal
+        mask = self._mask
+        mask[:] = False
+        if legal:
+            mask[legal] = True
+        self._obs = self._builder.build()
+
+    def _obs_copy(self) -> dict[str, np.ndarray]:
+        return {k: v.copy() for k, v in self._obs.items()}
+
+    def _illegal(self, a: int):
+        if self.illegal_action == "raise":
+            acting = self.game.acting_unit()
+            who = acting.name if acting is not None else "the squad (a unit must be selected first)"
+            try:
+                what = self.describe_action(a)
+            except ValueError:
+                what = "an order outside the action space"
+            raise IllegalActionError(f"order #{a} ({what}) is not legal now for {who}")
+        self._illegal_streak += 1
+        reward, comps = self.reward_scheme.illegal()
+        truncated = self._illegal_streak >= ILLEGAL_STREAK_LIMIT
+        self._needs_reset = truncated
+        return self._obs_copy(), reward, False, truncated, self._info([], comps, True)
+
+    def _info(self, events: list[dict], comps: dict[str, float], illegal: bool) -> dict[str, Any]:
+        g = self.game
+        st = g.state
+        acting = g.acting_unit()
+        info: dict[str, Any] = {
+            "phase": int(st.phase),
+            "round": int(st.round),
+            "acting_unit": acting.name if acting is not None else None,
+            "vp": int(st.vp),
+            "events": events,
+            "action_mask": self._mask.copy(),
+            "reward_components": comps,
+            "illegal_action": illegal,
+            "steps": self._steps,
+        }
+        if g.over:
+            info["result"] = RESULT_NAMES[g.result] if g.result >= 0 else None
+            info["end_reason"] = st.end_reason
+            info["stats"] = g.stats()
+        return info

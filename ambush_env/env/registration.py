@@ -1,0 +1,45 @@
+"""Gymnasium ids of the package (INTERFACE.md, binding).
+
+* ``ambush/Ambush-v0``: any mission (``mission=`` kwarg; default the reference mission);
+* one id per shipped mission, its CamelCase form: ``farm_assault`` → ``ambush/FarmAssault-v0``;
+* ``ambush/Procedural-v0`` only once the engine ships a mission generator.
+"""
+
+from __future__ import annotations
+
+ENTRY_POINT = "ambush_env.env.ambush_env:AmbushEnv"
+NAMESPACE = "ambush"
+VERSION = 0
+
+
+def list_missions() -> list[str]:
+    """The shipped mission ids (snake_case file stems), reference mission first."""
+    from ambush_env.core.missions import list_missions as _list
+
+    return list(_list())
+
+
+def env_id(mission: str) -> str:
+    """The Gymnasium id of a mission: ``hedgerow_crossing`` → ``ambush/HedgerowCrossing-v0``."""
+    camel = "".join(part.capitalize() for part in mission.split("_"))
+    return f"{NAMESPACE}/{camel}-v{VERSION}"
+
+
+def register_envs() -> list[str]:
+    """Register every id (idempotent); returns the ids."""
+    import gymnasium
+
+    ids: list[tuple[str, dict]] = [(f"{NAMESPACE}/Ambush-v{VERSION}", {})]
+    ids += [(env_id(m), {"mission": m}) for m in list_missions()]
+    try:
+        from ambush_env.core import procedural  # noqa: F401  (a generator, once the engine has one)
+
+        if hasattr(procedural, "generate_mission"):
+            ids.append((f"{NAMESPACE}/Procedural-v{VERSION}", {"mission": "procedural"}))
+    except ModuleNotFoundError as e:
+        if e.name != "ambush_env.core.procedural":
+            raise
+    for id_, kwargs in ids:
+        if id_ not in gymnasium.registry:
+            gymnasium.register(id=id_, entry_point=ENTRY_POINT, kwargs=kwargs)
+    return [i for i, _ in ids]

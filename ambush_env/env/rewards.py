@@ -1,0 +1,104 @@
+"""Reward schemes of the env, read from ``rewards.yaml`` (INTERFACE.md "Reward").
+
+The default reward is the mission result at the end (decisive win +1, win +0.5, draw 0,
+loss −1 ⚙) plus 0.05 ⚙ × the VP gained in the step. Other named schemes (``sparse``,
+``shaped``) change only the weights; every term is reported in ``info["reward_components"]``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ambush_env.core.data import Frozen, load_model
+from ambush_env.core.errors import ScenarioError
+from ambush_env.core.types import RESULT_NAMES
+
+REWARDS_FILE = Path(__file__).with_name("rewards.yaml")
+
+#: counters of ``Game.stats()`` a scheme may weight
+STAT_TERMS = ("germans_killed", "germans_captured", "us_killed", "us_incapacitated", "us_wounded", "us_exited")
+
+
+class ResultValues(Frozen):
+    decisive_win: float
+    win: float
+    draw: float
+    loss: float
+
+
+class RewardsFile(Frozen):
+    """Schema of ``rewards.yaml``: result values, the illegal-order penalty, named schemes."""
+
+    result: ResultValues
+    illegal_action: float
+    schemes: dict[str, dict[str, float]]
+
+
+@lru_cache(maxsize=None)
+def load_rewards(path: str | Path = REWARDS_FILE) -> RewardsFile:
+    """Load and validate a rewards file. Raises DataError naming the file and field."""
+    cfg = load_model(RewardsFile, path)
+    for name, weights in cfg.schemes.items():
+        for term in weights:
+            if term != "vp" and term not in STAT_TERMS:
+                from ambush_env.core.errors import DataError
+
+                raise DataError(path, f"schemes.{name}.{term}", f"unknown reward term; known: vp, {', '.join(STAT_TERMS)}")
+    return cfg
+
+
+def list_schemes() -> list[str]:
+    """Names accepted by ``reward=``."""
+    return sorted(load_rewards().schemes)
+
+
+class RewardScheme:
+    """Computes one step's reward and its components from the game before and after.
+
+    Args:
+        name: a scheme of ``rewards.yaml`` (``default``, ``sparse``, ``shaped``).
+
+    Raises:
+        ScenarioError: for an unknown scheme name (the message lists the known ones).
+    """
+
+    def __init__(self, name: str = "default") -> None:
+        cfg = load_rewards()
+        if name not in cfg.schemes:
+            raise ScenarioError(f"unknown reward scheme {name!r}; known: {', '.join(sorted(cfg.schemes))}")
+        self.name = name
+        weights = cfg.schemes[name]
+        self.vp_weight = float(weights.get("vp", 0.0))
+        self.stat_weights = {k: float(v) for k, v in weights.items() if k != "vp" and v != 0.0}
+        self.result_values = tuple(float(getattr(cfg.result, r)) for r in RESULT_NAMES)
+        self.illegal_value = float(cfg.illegal_action)
+        self._vp = 0
+        self._stats: dict[str, Any] = {}
+
+    def reset(self, game) -> None:
+        """Remember the starting VP (and counters) of a new episode."""
+        self._vp = game.vp
+        if self.stat_weights:
+            self._stats = dict(game.stats())
+
+    def illegal(self) -> tuple[float, dict[str, float]]:
+        """Reward of an illegal order (a no-op): the penalty alone."""
+        return self.illegal_value, {"illegal": self.illegal_value}
+
+    def __call__(self, game) -> tuple[float, dict[str, float]]:
+        """Reward of the step just played; returns ``(total, components)``."""
+        vp = game.vp
+        comps = {"vp": self.vp_weight * (vp - self._vp), "result": 0.0}
+        self._vp = vp
+        if game.over:
+            res = game.result
+            if res >= 0:
+                comps["result"] = self.result_values[res]
+        if self.stat_weights:
+            stats = game.stats()
+            for k, w in self.stat_weights.items():
+                comps[k] = w * (stats.get(k, 0) - self._stats.get(k, 0))
+            self._stats = dict(stats)
+        return sum(comps.values()), comps
