@@ -44,7 +44,8 @@ def can_fire_at(game: "Game", u: "Unit", target: "Unit", *, snap: bool, free: bo
                    for o in game.state.units):
             return False
     dist = game.board.distance(u.hex, target.hex)
-    if wc.max_range is not None and dist > wc.max_range:
+    mr = game.tables.max_range[game.tables.class_of[u.weapon]]
+    if mr is not None and dist > mr:
         return False
     return game.can_see(u, target)
 

@@ -45,6 +45,7 @@ from ambush_env.core import orders as O
 from ambush_env.core.board import Board, load_board
 from ambush_env.core.dice import Dice
 from ambush_env.core.errors import IllegalActionError, ScenarioError
+from ambush_env.core.legal import unit_orders
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.state import GameState, TurnState, Unit
 from ambush_env.core.types import (
@@ -130,6 +131,7 @@ class Game:
         self.dice = Dice(seed)
         self.state = GameState()
         self._events: list[dict] = []
+        self._legal: list[int] | None = None
         # static lookups
         b = self.board
         self.entry_hexes = [b.index(h) for h in self.mission.us_entry]
@@ -183,6 +185,7 @@ class Game:
         st.board = self.board.mutable_state()
         self.state = st
         self._events = []
+        self._legal = None
         self.emit({"type": "setup", "mission": self.mission_id, "squad": [u.name for u in st.units]})
         self._advance()
         return self._take_events()
@@ -198,6 +201,7 @@ class Game:
         self.board.set_mutable_state(self.state.board)
         self.dice.set_state(d["dice"])
         self._events = []
+        self._legal = None
 
     # ================================================================ small queries
     def emit(self, event: dict) -> None:
@@ -223,18 +227,20 @@ class Game:
 
     @property
     def vp(self) -> int:
-        return self.state.vp
+        """Total VP now: awarded VP (paragraphs, exits, objective) + :meth:`casualty_vp`."""
+        return self.state.vp + self.casualty_vp()
 
     def weapon(self, weapon_id: str) -> Any:
         """The weapon record of ``weapons.yaml`` (cached)."""
         w = self._weapon_cache.get(weapon_id)
         if w is None:
-            w = self.tables.weapons[weapon_id]
+            w = self.tables.weapons.weapons[weapon_id]
             self._weapon_cache[weapon_id] = w
         return w
 
     def weapon_class(self, weapon_id: str) -> Any:
-        return self.tables.classes[self.weapon(weapon_id).weapon_class]
+        """The :class:`~ambush_env.core.tables.WeaponClass` of a weapon id."""
+        return self.tables.weapon_class[weapon_id]
 
     def units_at(self, hex_: int) -> list[Unit]:
         """Every unit in a hex, any status (hidden Germans excluded)."""
@@ -328,17 +334,18 @@ class Game:
         st.phase = int(Phase.OVER)
         st.end_reason = reason
         th = self.mission.results
-        if st.vp >= th.decisive_win:
+        vp = self.vp
+        if vp >= th.decisive_win:
             res = Result.DECISIVE_WIN
-        elif st.vp >= th.win:
+        elif vp >= th.win:
             res = Result.WIN
-        elif st.vp >= th.draw:
+        elif vp >= th.draw:
             res = Result.DRAW
         else:
             res = Result.LOSS
         st.result = int(res)
         st.turn = TurnState()
-        self.emit({"type": "mission_end", "reason": reason, "vp": st.vp, "result": RESULT_NAMES[res]})
+        self.emit({"type": "mission_end", "reason": reason, "vp": vp, "result": RESULT_NAMES[res]})
 
     def _check_end(self) -> bool:
         """End when no US soldier is left on the map (RULES.md §15)."""
@@ -350,23 +357,33 @@ class Game:
             return True
         return False
 
-    def on_casualty(self, u: Unit, old_status: int, was_wounded: bool) -> None:
-        """Score VP for a change of status (called by damage and capture code)."""
+    def casualty_vp(self) -> int:
+        """VP from the current status of every soldier (RULES.md §15, mission ``vp``).
+
+        Each soldier counts once, at his worst state: a German killed, incapacitated or
+        captured; a US soldier killed, incapacitated, or wounded (still active). Computed from
+        the state, so escalations (a wound becoming an incapacitation) never count twice.
+        """
         vp = self.mission.vp
-        if u.side == GER:
-            if u.status == Status.KILLED and old_status != Status.KILLED:
-                self.award_vp(vp.german_killed, f"{u.name} killed")
-            elif u.status == Status.INCAPACITATED and old_status == ACTIVE:
-                self.award_vp(vp.german_incapacitated, f"{u.name} incapacitated")
-            elif u.status == Status.CAPTURED and old_status != Status.CAPTURED:
-                self.award_vp(vp.german_captured, f"{u.name} captured")
-        else:
-            if u.status == Status.KILLED and old_status != Status.KILLED:
-                self.award_vp(vp.us_killed, f"{u.name} killed")
-            elif u.status == Status.INCAPACITATED and old_status == ACTIVE:
-                self.award_vp(vp.us_incapacitated, f"{u.name} incapacitated")
-            elif u.wounded and not was_wounded and u.status == ACTIVE:
-                self.award_vp(vp.us_wounded, f"{u.name} wounded")
+        total = 0
+        KILLED, INCAP, CAPT = int(Status.KILLED), int(Status.INCAPACITATED), int(Status.CAPTURED)
+        for u in self.state.units:
+            s = u.status
+            if u.side == GER:
+                if s == KILLED:
+                    total += vp.german_killed
+                elif s == INCAP:
+                    total += vp.german_incapacitated
+                elif s == CAPT:
+                    total += vp.german_captured
+            else:
+                if s == KILLED:
+                    total += vp.us_killed
+                elif s == INCAP:
+                    total += vp.us_incapacitated
+                elif u.wounded:
+                    total += vp.us_wounded
+        return total
 
     def _check_objective(self) -> None:
         """Award the objective VP once: a US soldier in it and no active German in it."""
@@ -424,17 +441,25 @@ class Game:
 
         Returns an empty list only when the game is over.
         """
+        if self._legal is not None:
+            return self._legal
         st = self.state
         if st.over:
-            return []
-        if st.turn.uid < 0:
-            return [_BASE[K.SELECT_UNIT] + u.slot for u in self._eligible()]
-        from ambush_env.core.legal import unit_orders
-
-        return unit_orders(self, st.units[st.turn.uid])
+            out: list[int] = []
+        elif st.turn.uid < 0:
+            out = [_BASE[K.SELECT_UNIT] + u.slot for u in self._eligible()]
+        else:
+            out = unit_orders(self, st.units[st.turn.uid])
+        self._legal = out
+        return out
 
     def is_legal(self, action: int) -> bool:
+        """Whether ``action`` is among :meth:`legal_actions`."""
         return action in self.legal_actions()
+
+    def invalidate(self) -> None:
+        """Forget cached legal orders (call after changing ``state`` by hand, e.g. in tests)."""
+        self._legal = None
 
     def step(self, action: int) -> list[dict]:
         """Carry out one US decision, then let the Germans act until the next US decision.
@@ -458,8 +483,10 @@ class Game:
                 f"{self._actor_name()}"
             )
         st.steps += 1
+        self._legal = None
         self._apply(int(action))
         self._advance()
+        self._legal = None
         return self._take_events()
 
     def _actor_name(self) -> str:

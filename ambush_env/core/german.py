@@ -30,18 +30,19 @@ _STANCES = {"standing": 0, "crouching": 1, "prone": 2}
 
 
 def normalize(action: Any) -> tuple[str, dict]:
-    """``(name, args)`` of a card action, whatever its loaded form (str, dict, model)."""
+    """``(name, args)`` of a card action, whatever its loaded form (model, dict, str)."""
     if isinstance(action, str):
         return action, {}
-    if hasattr(action, "model_dump"):
-        if hasattr(action, "name") and hasattr(action, "args"):
-            return action.name, dict(action.args or {})
-        d = action.model_dump(exclude_none=True)
-    else:
-        d = dict(action)
+    if hasattr(action, "model_fields"):
+        args = {}
+        for fname, f in type(action).model_fields.items():
+            if fname != "action":
+                args[f.alias or fname] = getattr(action, fname)
+        return action.action, args
+    d = dict(action)
     if len(d) != 1:
         raise ValueError(f"card action must have one key, got {sorted(d)}")
-    (name, args), = d.items()
+    ((name, args),) = d.items()
     if args is None:
         args = {}
     if not isinstance(args, dict):
@@ -160,7 +161,7 @@ def _snap_fire(game: "Game", u: "Unit", args: dict) -> bool:
 
 
 def _stance(game: "Game", u: "Unit", args: dict) -> bool:
-    s = args.get("value", args.get("to"))
+    s = args.get("to", args.get("value"))
     s = _STANCES.get(s, s)
     if s is None or s == u.stance:
         return False
@@ -220,19 +221,17 @@ def _surrender(game: "Game", u: "Unit", args: dict) -> bool:
     """Surrender when outnumbered (RULES.md §10 ⚙): the German is captured where he stands."""
     if args.get("if", "outnumbered") == "outnumbered" and not outnumbered(game, u):
         return False
-    old = u.status
     u.status = int(Status.CAPTURED)
     u.ar = int(ARSpace.INACTIVE)
     u.stance = int(Stance.PRONE)
     game.emit({"type": "surrender", "unit": u.name, "hex": game.board.label(u.hex)})
-    game.on_casualty(u, old, u.wounded)
     return True
 
 
 def _move(game: "Game", u: "Unit", args: dict) -> bool:
     """Move up to ``max`` hexes within MV toward a goal: cover, nearest_us, objective, away."""
     toward = args.get("toward", "cover")
-    max_hexes = int(args.get("max", 2))
+    max_hexes = int(args.get("max") or 2)
     path = _plan(game, u, toward, max_hexes)
     if not path:
         return False
@@ -272,6 +271,11 @@ def _reachable(game: "Game", u: "Unit", max_hexes: int) -> dict[int, tuple[int, 
 
 
 def _plan(game: "Game", u: "Unit", toward: str, max_hexes: int) -> list[int]:
+    if toward == "route":  # the route his placement gave him; none: he stays put
+        while u.route and u.route[0] == u.hex:
+            u.route.pop(0)
+        if not u.route:
+            return []
     reach = _reachable(game, u, max_hexes)
     if len(reach) <= 1:
         return []
@@ -287,6 +291,9 @@ def _plan(game: "Game", u: "Unit", toward: str, max_hexes: int) -> list[int]:
         key = lambda h: (near_us(h), reach[h][0], h)  # noqa: E731
     elif toward == "away":
         key = lambda h: (-near_us(h), reach[h][0], h)  # noqa: E731
+    elif toward == "route":
+        goal_hex = u.route[0]
+        key = lambda h: (dist(h, goal_hex), reach[h][0], h)  # noqa: E731
     elif toward == "objective":
         obj = list(game.objective_hexes) or [u.hex]
         key = lambda h: (min(dist(h, x) for x in obj), reach[h][0], h)  # noqa: E731

@@ -33,7 +33,7 @@ def step_cost(game: "Game", u: "Unit", src: int, dest: int) -> int:
         MPs (int ≥ 1), or ``IMPASSABLE`` (−1).
     """
     board = game.board
-    mv = game.tables.movement
+    mv = game.tables.terrain.movement
     cost = game.tables.terrain_mp[board.terrain[dest]]
     if cost is None or cost < 0:
         return IMPASSABLE
@@ -48,8 +48,10 @@ def step_cost(game: "Game", u: "Unit", src: int, dest: int) -> int:
                 cost += mv.window
             else:
                 return IMPASSABLE
-        if side.embankment or side.crest:
-            cost += mv.embankment_or_crest
+        if side.embankment:
+            cost += mv.embankment
+        if side.crest:
+            cost += mv.crest
     if board.level[dest] > board.level[src]:
         cost += mv.up_level * (board.level[dest] - board.level[src])
     if u.stance == Stance.CROUCHING:

@@ -73,17 +73,20 @@ def _para(game: "Game", pid: Any) -> list:
         raise KeyError(f"mission {game.mission_id}: no paragraph {pid!r}") from None
 
 
-def _norm(effect: Any) -> tuple[str, Any]:
-    if isinstance(effect, str):
-        return effect, None
-    if hasattr(effect, "model_dump"):
-        d = effect.model_dump(exclude_none=True)
-    else:
-        d = dict(effect)
+def _norm(effect: Any) -> tuple[str, dict]:
+    """``(name, args)`` of a loaded effect model (tagged by ``effect``) or a plain mapping."""
+    if hasattr(effect, "model_fields"):
+        name = effect.effect
+        args = {}
+        for fname, f in type(effect).model_fields.items():
+            if fname != "effect":
+                args[f.alias or fname] = getattr(effect, fname)
+        return name, args
+    d = dict(effect)
     if len(d) != 1:
         raise ValueError(f"paragraph effect must have one key, got {sorted(d)}")
     ((k, v),) = d.items()
-    return k, v
+    return k, v if isinstance(v, dict) else {"value": v}
 
 
 def run_paragraph(game: "Game", pid: Any, u: Unit | None) -> None:
@@ -128,6 +131,7 @@ def _place(game: "Game", arg: dict, u: Unit | None) -> None:
         WS=card.WS,
         MV=getattr(card, "MV", 4) or 4,
         weapon=card.weapon,
+        route=[game.board.index(h) for h in (arg.get("route") or ())],
         equipment=list(getattr(card, "equipment", ()) or ()),
         aware=bool(arg.get("aware", False)),
     )
@@ -173,21 +177,22 @@ def _perception(game: "Game", arg: dict, u: Unit | None) -> Any:
     return _branch(ok, arg)
 
 
-def _message(game: "Game", arg: Any, u: Unit | None) -> None:
-    game.emit({"type": "message", "text": str(arg)})
+def _message(game: "Game", arg: dict, u: Unit | None) -> None:
+    game.emit({"type": "message", "text": str(arg["text"])})
 
 
-def _set(game: "Game", arg: Any, u: Unit | None) -> None:
-    if arg not in game.state.flags:
-        game.state.flags.append(str(arg))
+def _set(game: "Game", arg: dict, u: Unit | None) -> None:
+    flag = str(arg["flag"])
+    if flag not in game.state.flags:
+        game.state.flags.append(flag)
 
 
 def _if_flag(game: "Game", arg: dict, u: Unit | None) -> Any:
     return _branch(arg["flag"] in game.state.flags, arg)
 
 
-def _goto(game: "Game", arg: Any, u: Unit | None) -> Any:
-    return arg
+def _goto(game: "Game", arg: dict, u: Unit | None) -> Any:
+    return arg["paragraph"]
 
 
 def _booby_trap(game: "Game", arg: dict, u: Unit | None) -> None:
@@ -195,19 +200,20 @@ def _booby_trap(game: "Game", arg: dict, u: Unit | None) -> None:
         return
     from ambush_env.core import damage
 
-    row = (arg or {}).get("row", "grenade_outside")
+    row = arg.get("row") or "grenade_outside"
     r = game.dice.d10(f"{u.name} booby trap")
-    result = game.tables.damage_result(row, r)
+    result = game.tables.soldier_row[row][r]
     game.emit({"type": "booby_trap", "unit": u.name, "row": row, "roll": r, "result": result})
     damage.apply_damage(game, u.uid, result)
 
 
 def _end_mission(game: "Game", arg: Any, u: Unit | None) -> None:
-    game.end_mission(str(arg or "paragraph"))
+    game.end_mission(str(arg.get("reason") or "paragraph"))
 
 
 def _not_yet(game: "Game", arg: Any, u: Unit | None) -> None:
-    game.emit({"type": "message", "text": "minefield (vehicle rules not implemented yet)"})
+    """Effects whose rules arrive with later issues (minefields, landmarks, strikes)."""
+    game.emit({"type": "message", "text": f"effect not implemented yet: {arg}"})
 
 
 _EFFECTS = {
@@ -222,4 +228,6 @@ _EFFECTS = {
     "booby_trap": _booby_trap,
     "end_mission": _end_mission,
     "minefield": _not_yet,
+    "landmark": _not_yet,
+    "strike": _not_yet,
 }

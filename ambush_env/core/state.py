@@ -66,6 +66,7 @@ class Unit:
     captured_weapon: bool = False
     guard: int = -1
     vehicle: int = -1
+    route: list[int] = field(default_factory=list)  # German route hexes (paragraph placement)
     escaped: bool = False
     exited: bool = False
     slot: int = -1

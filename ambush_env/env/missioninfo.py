@@ -20,30 +20,26 @@ def hex_distance(c1: int, r1: int, c2: int, r2: int) -> int:
     return max(abs(dx), abs(dz), abs(dx + dz))
 
 
-def board_revision(game) -> object:
+def board_revision(game) -> int:
     """A value that changes whenever the live map changes (walls destroyed, rubble)."""
-    rev = getattr(game.board, "revision", None)
-    if rev is not None:
-        return rev
-    live = game.state.board
-    return len(repr(live)) if live else 0
+    return game.board.version
 
 
 def hexside_bits(board, i: int, j: int) -> tuple[bool, bool, bool, bool, bool]:
-    """``(wall, door, window, embankment, crest)`` of the hexside between hexes ``i`` and ``j``."""
+    """``(wall, door, window, embankment, crest)`` of the live hexside between hexes ``i`` and ``j``.
+
+    A destroyed wall counts as no wall (it became a clear hexside, seed 002 p. 27).
+    """
     side = board.hexside(i, j)
     if side is None:
         return (False, False, False, False, False)
-    wall = getattr(side, "wall", None)
-    aperture = getattr(side, "aperture", None)
-    ap = str(getattr(aperture, "name", aperture) or "").lower()
-    has_wall = bool(wall) and str(getattr(wall, "name", wall)).lower() not in ("none", "0", "false")
+    wall = side.wall is not None and not side.destroyed
     return (
-        has_wall,
-        has_wall and ap == "door",
-        has_wall and ap == "window",
-        bool(getattr(side, "embankment", False)),
-        bool(getattr(side, "crest", False)),
+        wall,
+        wall and side.aperture == "door",
+        wall and side.aperture == "window",
+        bool(side.embankment),
+        bool(side.crest),
     )
 
 

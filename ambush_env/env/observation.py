@@ -121,8 +121,7 @@ class ObservationBuilder:
         self._sight_cache: dict[tuple, np.ndarray] = {}
         self._pulse_max = 1
         self._round_max = 1
-        self._neighbor_sets = [frozenset(int(j) for j in board.neighbors[i] if j is not None and j >= 0) for i in range(n)]
-        self._trigger_flat = None
+        self._neighbor_sets = [frozenset(j for j in board.neighbors[i] if j >= 0) for i in range(n)]
 
     # -- episode -------------------------------------------------------------------------
     def reset(self) -> None:
@@ -131,8 +130,6 @@ class ObservationBuilder:
         self._contact_sig = [None] * K_SLOTS
         self._units[:] = 0
         self._contacts[:] = 0
-        self._sight_cache.clear()
-        self._static_key = None
         pulses, rounds = self.game.time_left()
         self._pulse_max = max(1, int(pulses))
         self._round_max = max(1, int(rounds))
@@ -156,7 +153,7 @@ class ObservationBuilder:
         s[BOARD["on_map"], flat] = 1.0
         for i in range(self.n):
             for d, j in enumerate(board.neighbors[i]):
-                if j is None or j < 0:
+                if j < 0:
                     continue
                 bits = missioninfo.hexside_bits(board, i, int(j))
                 for f, on in zip(HEXSIDE_FEATURES, bits):
@@ -166,8 +163,6 @@ class ObservationBuilder:
             hexes = [h for h in hexes if 0 <= h < self.n]
             if hexes:
                 s[BOARD[name], flat[hexes]] = 1.0
-        trig = [h for h in missioninfo.trigger_hexes(g) if 0 <= h < self.n]
-        self._trigger_hexes = set(trig)
 
     # -- sight -----------------------------------------------------------------------------
     def _sees(self, hex_: int, stance: int, target_stance: int = _STANDING) -> np.ndarray:

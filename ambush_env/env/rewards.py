@@ -1,7 +1,8 @@
 """Reward schemes of the env, read from ``rewards.yaml`` (INTERFACE.md "Reward").
 
 The default reward is the mission result at the end (decisive win +1, win +0.5, draw 0,
-loss −1 ⚙) plus 0.05 ⚙ × the VP gained in the step. Other named schemes (``sparse``,
+loss −1 ⚙) plus 0.05 ⚙ × the VP gained in the step; those numbers live once, in
+``data/rules.yaml`` (``reward:``). Other named schemes (``sparse``,
 ``shaped``) change only the weights; every term is reported in ``info["reward_components"]``.
 """
 
@@ -12,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from ambush_env.core.data import Frozen, load_model
-from ambush_env.core.errors import ScenarioError
+from ambush_env.core.errors import DataError, ScenarioError
+from ambush_env.core.rules_data import load_rules_data
 from ambush_env.core.types import RESULT_NAMES
 
 REWARDS_FILE = Path(__file__).with_name("rewards.yaml")
@@ -21,17 +23,9 @@ REWARDS_FILE = Path(__file__).with_name("rewards.yaml")
 STAT_TERMS = ("germans_killed", "germans_captured", "us_killed", "us_incapacitated", "us_wounded", "us_exited")
 
 
-class ResultValues(Frozen):
-    decisive_win: float
-    win: float
-    draw: float
-    loss: float
-
-
 class RewardsFile(Frozen):
-    """Schema of ``rewards.yaml``: result values, the illegal-order penalty, named schemes."""
+    """Schema of ``rewards.yaml``: the illegal-order penalty and the named schemes."""
 
-    result: ResultValues
     illegal_action: float
     schemes: dict[str, dict[str, float]]
 
@@ -42,10 +36,9 @@ def load_rewards(path: str | Path = REWARDS_FILE) -> RewardsFile:
     cfg = load_model(RewardsFile, path)
     for name, weights in cfg.schemes.items():
         for term in weights:
-            if term != "vp" and term not in STAT_TERMS:
-                from ambush_env.core.errors import DataError
-
-                raise DataError(path, f"schemes.{name}.{term}", f"unknown reward term; known: vp, {', '.join(STAT_TERMS)}")
+            if term not in ("vp", "result") and term not in STAT_TERMS:
+                known = ", ".join(("vp", "result") + STAT_TERMS)
+                raise DataError(path, f"schemes.{name}.{term}", f"unknown reward term; known: {known}")
     return cfg
 
 
@@ -70,9 +63,11 @@ class RewardScheme:
             raise ScenarioError(f"unknown reward scheme {name!r}; known: {', '.join(sorted(cfg.schemes))}")
         self.name = name
         weights = cfg.schemes[name]
-        self.vp_weight = float(weights.get("vp", 0.0))
-        self.stat_weights = {k: float(v) for k, v in weights.items() if k != "vp" and v != 0.0}
-        self.result_values = tuple(float(getattr(cfg.result, r)) for r in RESULT_NAMES)
+        base = load_rules_data().reward
+        self.vp_weight = float(weights.get("vp", base.vp_scale))
+        k = float(weights.get("result", 1.0))
+        self.result_values = tuple(k * float(getattr(base, r)) for r in RESULT_NAMES)
+        self.stat_weights = {t: float(v) for t, v in weights.items() if t in STAT_TERMS and v != 0.0}
         self.illegal_value = float(cfg.illegal_action)
         self._vp = 0
         self._stats: dict[str, Any] = {}

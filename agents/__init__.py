@@ -1,0 +1,59 @@
+"""Agents that play the US side: ``random``, ``heuristic`` and a MaskablePPO policy.
+
+Every agent follows one small protocol::
+
+    agent.reset(env, seed)            # a new episode begins (env: the Gymnasium env)
+    action = agent.act(obs, info, env)  # one order integer, legal in the current state
+
+:func:`make_agent` builds one from a name (``"random"``, ``"heuristic"``) or the path of a
+trained model (``PATH.zip``), as ``ambush bench --agent X`` does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+AGENT_NAMES = ("random", "heuristic")
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """What the benchmark and the CLI need from an agent."""
+
+    name: str
+
+    def reset(self, env: Any, seed: int | None = None) -> None:
+        """Prepare for a new episode of ``env`` (the env is already reset)."""
+
+    def act(self, obs: dict, info: dict, env: Any) -> int:
+        """One legal order integer for the current decision."""
+
+
+def make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Agent:
+    """An agent from its name or a model path.
+
+    Args:
+        spec: ``"random"``, ``"heuristic"`` or the path of a MaskablePPO ``.zip``.
+        seed: seed of the agent's own randomness (random tie-breaks, sampling).
+        kwargs: passed to the agent's constructor.
+
+    Raises:
+        ValueError: ``spec`` is neither a known name nor an existing file.
+    """
+    if spec == "random":
+        from agents.random_agent import RandomAgent
+
+        return RandomAgent(seed=seed, **kwargs)
+    if spec == "heuristic":
+        from agents.heuristic import HeuristicAgent
+
+        return HeuristicAgent(seed=seed, **kwargs)
+    p = Path(spec)
+    if p.suffix == ".zip" or p.exists():
+        if not p.exists():
+            raise ValueError(f"agent model {spec!r} not found")
+        from agents.maskable_ppo import PPOAgent
+
+        return PPOAgent.load(p, **kwargs)
+    raise ValueError(f"unknown agent {spec!r}: use {', '.join(AGENT_NAMES)} or the path of a model .zip")

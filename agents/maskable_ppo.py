@@ -1,0 +1,312 @@
+"""MaskablePPO (sb3-contrib) on the Ambush! env: settings, feature extractor, training, agent.
+
+Reads top to bottom (CleanRL habit): :class:`TrainConfig` is every setting, documented, loaded
+from ``configs/train/*.yaml``; :class:`HexPlaneExtractor` is the network's front; :func:`train`
+builds the vectorised envs, the model and the callbacks (TensorBoard, a tqdm progress bar,
+checkpoints, episode VP/win logging) and trains, resuming from a checkpoint when asked;
+:class:`PPOAgent` plays a saved model in the benchmark.
+
+Training seeds stay below 10 000: evaluation seeds (10 000-10 399) are held apart.
+
+Needs the ``train`` extra (stable-baselines3, sb3-contrib, torch, tensorboard).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from ambush_env.core.errors import DataError
+
+EVAL_SEED_START = 10_000  # evaluation seeds start here; training seeds stay below
+
+
+class TrainConfig(BaseModel):
+    """Every setting of a training run (a ``configs/train/*.yaml`` file).
+
+    Attributes:
+        run_name: folder under ``log_dir`` for this run (TensorBoard, checkpoints, model).
+        log_dir: root folder of runs.
+        mission, opponent, rules, reward: the env (see :class:`AmbushEnv`).
+        total_timesteps: env steps to train (all envs together).
+        n_envs: parallel envs; ``vec_env``: ``dummy`` (one process) or ``subproc``.
+        seed: training seed; env ``i`` is reset first with ``seed + i`` (must stay below 10 000).
+        learning_rate, n_steps, batch_size, n_epochs, gamma, gae_lambda, clip_range,
+        ent_coef, vf_coef, max_grad_norm: PPO hyper-parameters (n_steps per env).
+        features_dim: width of the extractor's output; ``cnn_channels``: conv widths;
+        ``net_arch``: policy/value MLP widths after the extractor.
+        checkpoint_freq: save a checkpoint every this many env steps (0: never).
+        resume: a checkpoint ``.zip`` to continue from, ``"latest"`` (the newest checkpoint of
+            this run) or null.
+        device: torch device (``cpu``).
+        progress_bar: show a tqdm bar.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    run_name: str = "ppo"
+    log_dir: str = "runs"
+    mission: str | None = None
+    opponent: str = "regular"
+    rules: str = "standard"
+    reward: str = "default"
+    total_timesteps: int = Field(20_000, ge=1)
+    n_envs: int = Field(4, ge=1)
+    vec_env: Literal["dummy", "subproc"] = "dummy"
+    seed: int = Field(0, ge=0)
+    learning_rate: float = 3e-4
+    n_steps: int = Field(128, ge=2)
+    batch_size: int = Field(128, ge=2)
+    n_epochs: int = Field(4, ge=1)
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    features_dim: int = 256
+    cnn_channels: tuple[int, int] = (32, 64)
+    net_arch: list[int] = [128, 128]
+    checkpoint_freq: int = Field(10_000, ge=0)
+    resume: str | None = None
+    device: str = "cpu"
+    progress_bar: bool = True
+
+    @model_validator(mode="after")
+    def _seeds_apart(self) -> "TrainConfig":
+        if self.seed + self.n_envs > EVAL_SEED_START:
+            raise ValueError(f"training seeds {self.seed}..{self.seed + self.n_envs - 1} reach the evaluation "
+                             f"seeds (>= {EVAL_SEED_START})")
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", self.run_name):
+            raise ValueError(f"run_name {self.run_name!r} must be letters, digits, '_', '.', '-'")
+        return self
+
+    @property
+    def run_dir(self) -> Path:
+        return Path(self.log_dir) / self.run_name
+
+
+def load_train_config(path: str | Path, **overrides: Any) -> TrainConfig:
+    """Read a training config; ``overrides`` (non-None) replace its keys.
+
+    Raises:
+        DataError: unreadable file or a bad field (names the file and the field).
+    """
+    from ambush_env.core.data import read_yaml
+
+    raw = read_yaml(path) or {}
+    if not isinstance(raw, dict):
+        raise DataError(path, "<root>", "a training config is a mapping of settings")
+    raw.update({k: v for k, v in overrides.items() if v is not None})
+    try:
+        return TrainConfig.model_validate(raw)
+    except ValidationError as e:
+        err = e.errors()[0]
+        raise DataError(path, ".".join(str(x) for x in err["loc"]) or "<root>", err["msg"]) from None
+
+
+# -- the network -----------------------------------------------------------------------------
+def _extractor_class():
+    import torch as th
+    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+    from torch import nn
+
+    class HexPlaneExtractor(BaseFeaturesExtractor):
+        """A small CNN over the hex planes plus an MLP over the slot tables.
+
+        ``board`` (C, 24, 32) → 1×1 conv (mixes the per-hex planes) → two 3×3 stride-2 convs
+        (a 3×3 window covers a hex's six neighbours in both column parities) → flatten;
+        ``units``, ``contacts``, ``vehicles``, ``globals`` → flatten → linear; both → linear to
+        ``features_dim``.
+        """
+
+        def __init__(self, observation_space, features_dim: int = 256, cnn_channels=(32, 64)) -> None:
+            super().__init__(observation_space, features_dim)
+            c, h, w = observation_space["board"].shape
+            c0, c1 = cnn_channels
+            self.cnn = nn.Sequential(
+                nn.Conv2d(c, c0, 1),
+                nn.ReLU(),
+                nn.Conv2d(c0, c0, 3, stride=2, padding=1),
+                nn.ReLU(),
+                nn.Conv2d(c0, c1, 3, stride=2, padding=1),
+                nn.ReLU(),
+                nn.Flatten(),
+            )
+            with th.no_grad():
+                n_cnn = self.cnn(th.zeros(1, c, h, w)).shape[1]
+            self.keys = [k for k in observation_space.spaces if k != "board"]
+            n_rest = int(sum(np.prod(observation_space[k].shape) for k in self.keys))
+            self.tables = nn.Sequential(nn.Linear(n_rest, 128), nn.ReLU())
+            self.head = nn.Sequential(nn.Linear(n_cnn + 128, features_dim), nn.ReLU())
+
+        def forward(self, obs: dict) -> "th.Tensor":
+            b = self.cnn(obs["board"])
+            rest = th.cat([obs[k].flatten(1) for k in self.keys], dim=1)
+            return self.head(th.cat([b, self.tables(rest)], dim=1))
+
+    return HexPlaneExtractor
+
+
+def __getattr__(name: str):  # HexPlaneExtractor without importing torch at module import
+    if name == "HexPlaneExtractor":
+        return _extractor_class()
+    raise AttributeError(name)
+
+
+# -- callbacks -------------------------------------------------------------------------------
+def _callbacks(cfg: TrainConfig, total: int, start: int):
+    from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
+    from tqdm import tqdm
+
+    class TqdmCallback(BaseCallback):
+        """A tqdm bar over env steps (no ``rich`` needed)."""
+
+        def _on_training_start(self) -> None:
+            self.bar = tqdm(total=total, initial=start, desc=f"train {cfg.run_name}", unit="step",
+                            disable=not cfg.progress_bar)
+
+        def _on_step(self) -> bool:
+            self.bar.update(self.training_env.num_envs)
+            return True
+
+        def _on_training_end(self) -> None:
+            self.bar.close()
+
+    class EpisodeCallback(BaseCallback):
+        """Logs the mission's VP, wins and length of finished episodes to TensorBoard."""
+
+        def _on_step(self) -> bool:
+            for done, info in zip(self.locals["dones"], self.locals["infos"]):
+                if done and "result" in info:
+                    self.logger.record_mean("ambush/vp", info["vp"])
+                    self.logger.record_mean("ambush/win", float(info["result"] in ("win", "decisive_win")))
+            return True
+
+    cbs = [TqdmCallback(), EpisodeCallback()]
+    if cfg.checkpoint_freq > 0:
+        cbs.append(CheckpointCallback(save_freq=max(1, cfg.checkpoint_freq // cfg.n_envs),
+                                      save_path=str(cfg.run_dir / "checkpoints"), name_prefix="ppo"))
+    return cbs
+
+
+# -- training --------------------------------------------------------------------------------
+def make_vec_env(cfg: TrainConfig):
+    """``n_envs`` monitored envs (DummyVecEnv or SubprocVecEnv), seeded ``seed + i``."""
+    from stable_baselines3.common.env_util import make_vec_env as sb3_make_vec_env
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from ambush_env.env.ambush_env import AmbushEnv
+
+    kwargs = dict(mission=cfg.mission, opponent=cfg.opponent, rules=cfg.rules, reward=cfg.reward)
+    cls = SubprocVecEnv if cfg.vec_env == "subproc" and cfg.n_envs > 1 else DummyVecEnv
+    return sb3_make_vec_env(AmbushEnv, n_envs=cfg.n_envs, seed=cfg.seed, env_kwargs=kwargs, vec_env_cls=cls)
+
+
+def latest_checkpoint(cfg: TrainConfig) -> Path | None:
+    """The newest ``checkpoints/ppo_<steps>_steps.zip`` of the run, if any."""
+    best: tuple[int, Path] | None = None
+    for p in (cfg.run_dir / "checkpoints").glob("ppo_*_steps.zip"):
+        m = re.search(r"_(\d+)_steps\.zip$", p.name)
+        if m and (best is None or int(m.group(1)) > best[0]):
+            best = (int(m.group(1)), p)
+    return best[1] if best else None
+
+
+def train(cfg: TrainConfig) -> Path:
+    """Train (or resume) MaskablePPO; returns the path of the saved final model ``.zip``.
+
+    The run folder ``log_dir/run_name`` gets ``tb/`` (TensorBoard), ``checkpoints/``,
+    ``config.yaml`` and ``final_model.zip``.
+
+    Raises:
+        FileNotFoundError: ``resume`` names a missing checkpoint.
+    """
+    from sb3_contrib import MaskablePPO
+
+    run = cfg.run_dir
+    run.mkdir(parents=True, exist_ok=True)
+    (run / "config.yaml").write_text(yaml.safe_dump(cfg.model_dump(mode="json"), sort_keys=False), encoding="utf-8")
+    env = make_vec_env(cfg)
+    resume = cfg.resume
+    if resume == "latest":
+        resume = latest_checkpoint(cfg)
+    if resume:
+        if not Path(resume).exists():
+            raise FileNotFoundError(f"resume checkpoint {resume} not found")
+        model = MaskablePPO.load(resume, env=env, device=cfg.device, tensorboard_log=str(run / "tb"))
+    else:
+        model = MaskablePPO(
+            "MultiInputPolicy",
+            env,
+            learning_rate=cfg.learning_rate,
+            n_steps=cfg.n_steps,
+            batch_size=cfg.batch_size,
+            n_epochs=cfg.n_epochs,
+            gamma=cfg.gamma,
+            gae_lambda=cfg.gae_lambda,
+            clip_range=cfg.clip_range,
+            ent_coef=cfg.ent_coef,
+            vf_coef=cfg.vf_coef,
+            max_grad_norm=cfg.max_grad_norm,
+            policy_kwargs=dict(
+                features_extractor_class=_extractor_class(),
+                features_extractor_kwargs=dict(features_dim=cfg.features_dim, cnn_channels=tuple(cfg.cnn_channels)),
+                net_arch=dict(pi=list(cfg.net_arch), vf=list(cfg.net_arch)),
+            ),
+            tensorboard_log=str(run / "tb"),
+            seed=cfg.seed,
+            device=cfg.device,
+            verbose=0,
+        )
+    start = int(model.num_timesteps)
+    remaining = max(0, cfg.total_timesteps - start)
+    try:
+        if remaining > 0:
+            model.learn(
+                total_timesteps=remaining,
+                callback=_callbacks(cfg, cfg.total_timesteps, start),
+                reset_num_timesteps=not resume,
+                tb_log_name="MaskablePPO",
+            )
+    finally:
+        env.close()
+    out = run / "final_model.zip"
+    model.save(out)
+    return out
+
+
+# -- the agent -------------------------------------------------------------------------------
+class PPOAgent:
+    """Plays a saved MaskablePPO model, greedily over the legal orders.
+
+    Args:
+        model: a loaded ``MaskablePPO``; ``name``: label in results.
+        deterministic: take the most probable legal order (else sample).
+    """
+
+    def __init__(self, model: Any, name: str = "ppo", deterministic: bool = True) -> None:
+        self.model = model
+        self.name = name
+        self.deterministic = deterministic
+
+    @classmethod
+    def load(cls, path: str | Path, deterministic: bool = True, device: str = "cpu") -> "PPOAgent":
+        from sb3_contrib import MaskablePPO
+
+        p = Path(path)
+        return cls(MaskablePPO.load(p, device=device), name=p.stem, deterministic=deterministic)
+
+    def reset(self, env, seed: int | None = None) -> None:
+        if seed is not None and not self.deterministic:
+            self.model.set_random_seed(seed)
+
+    def act(self, obs: dict, info: dict, env) -> int:
+        action, _ = self.model.predict(obs, action_masks=info["action_mask"], deterministic=self.deterministic)
+        return int(action)
+

@@ -1,0 +1,28 @@
+"""The ``random`` agent: uniform over the legal orders (the benchmark's floor)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class RandomAgent:
+    """Picks uniformly among the orders of ``info["action_mask"]``.
+
+    Args:
+        seed: seed of the agent's generator (independent of the env's dice).
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, env, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act(self, obs: dict, info: dict, env) -> int:
+        legal = np.flatnonzero(info["action_mask"])
+        if len(legal) == 0:
+            raise RuntimeError("no legal order: the episode is over")
+        return int(legal[self.rng.integers(len(legal))])

@@ -1,0 +1,356 @@
+"""The benchmark runner (INTERFACE.md "Benchmark"): suites of missions × opponents × seeds.
+
+A suite is a YAML file in ``configs/bench/``::
+
+    name: smoke
+    description: one line
+    missions: [farm_assault]      # or "all": every shipped mission
+    opponents: [regular]
+    rules: standard
+    seeds: {start: 10000, count: 20}   # evaluation seeds, held apart from training seeds
+
+:func:`run_bench` plays every (mission, opponent, seed) with one agent (optionally in worker
+processes), and returns the result dict whose schema INTERFACE.md fixes; :func:`write_outputs`
+writes it atomically as JSON, refreshes the Markdown leaderboard of the output folder and
+draws a PNG when matplotlib is installed. Scores are VP and results, never rewards.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field
+
+from ambush_env.core.data import Frozen, load_model
+from ambush_env.core.errors import ScenarioError
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_SUITE = "smoke"
+STAT_KEYS = ("us_killed", "us_incapacitated", "us_wounded", "germans_killed", "germans_captured")
+
+
+class SeedRange(Frozen):
+    start: int = Field(ge=0)
+    count: int = Field(ge=1)
+
+
+class Suite(Frozen):
+    """Schema of a benchmark suite file (``configs/bench/*.yaml``)."""
+
+    name: str
+    description: str = ""
+    missions: list[str] | Literal["all"]
+    opponents: list[str] = ["regular"]
+    rules: str = "standard"
+    seeds: SeedRange
+
+    def mission_ids(self) -> list[str]:
+        from ambush_env import list_missions
+
+        known = list_missions()
+        if self.missions == "all":
+            return known
+        unknown = [m for m in self.missions if m not in known]
+        if unknown:
+            raise ScenarioError(f"suite {self.name!r}: unknown missions {unknown}; known: {', '.join(known)}")
+        return list(self.missions)
+
+
+def suite_path(name: str) -> Path:
+    """The file of a suite: a path, or ``configs/bench/NAME.yaml`` (cwd first, then the repo).
+
+    Raises:
+        ScenarioError: no such suite (the message lists the known ones).
+    """
+    p = Path(name)
+    if p.suffix in (".yaml", ".yml") and p.exists():
+        return p
+    for root in (Path.cwd(), REPO_ROOT):
+        cand = root / "configs" / "bench" / f"{name}.yaml"
+        if cand.exists():
+            return cand
+    known = sorted(q.stem for q in (REPO_ROOT / "configs" / "bench").glob("*.yaml"))
+    raise ScenarioError(f"unknown benchmark suite {name!r}; known: {', '.join(known)}")
+
+
+def load_suite(name: str) -> Suite:
+    """Load and validate a suite. Raises ScenarioError / DataError (file and field)."""
+    return load_model(Suite, suite_path(name))
+
+
+def wilson_interval(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion ``k / n`` (``(0, 1)`` when ``n == 0``)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def agent_label(agent_spec: str) -> str:
+    """The agent's name in results: ``random``, ``heuristic`` or a model file's stem."""
+    return Path(agent_spec).stem if agent_spec.endswith(".zip") else agent_spec
+
+
+# -- workers ---------------------------------------------------------------------------------
+_WORKER: dict[str, Any] = {}
+
+
+def _play(task: tuple[str, str, str, str, int]) -> dict:
+    """Play one episode (runs in the main process or a worker; envs/agents cached)."""
+    from agents import make_agent
+    from agents.evaluate import make_env, run_episode
+
+    agent_spec, mission, opponent, rules, seed = task
+    key = (mission, opponent, rules)
+    env = _WORKER.get(key)
+    if env is None:
+        env = _WORKER[key] = make_env(mission, opponent, rules)
+    agent = _WORKER.get(("agent", agent_spec))
+    if agent is None:
+        agent = _WORKER[("agent", agent_spec)] = make_agent(agent_spec)
+    return run_episode(env, agent, seed).to_dict()
+
+
+def _summarise(episodes: list[dict]) -> dict[str, Any]:
+    from agents.evaluate import result_value
+
+    n = len(episodes)
+    wins = sum(e["won"] for e in episodes)
+    lo, hi = wilson_interval(wins, n)
+    out: dict[str, Any] = {
+        "episodes": n,
+        "win_rate": wins / n if n else 0.0,
+        "win_rate_ci95": [round(lo, 4), round(hi, 4)],
+        "mean_vp": sum(e["vp"] for e in episodes) / n if n else 0.0,
+        "mean_result": sum(result_value(e["result"]) for e in episodes) / n if n else 0.0,
+        "mean_steps": sum(e["steps"] for e in episodes) / n if n else 0.0,
+    }
+    for k in STAT_KEYS:
+        out[k] = sum(e["stats"].get(k, 0) for e in episodes) / n if n else 0.0
+    return out
+
+
+def run_bench(
+    agent_spec: str,
+    suite: str | Suite = DEFAULT_SUITE,
+    episodes: int | None = None,
+    workers: int = 1,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Run a suite with one agent.
+
+    Args:
+        agent_spec: ``"random"``, ``"heuristic"`` or a model ``.zip`` path.
+        suite: a suite name, path or :class:`Suite`.
+        episodes: play only the first N seeds of the suite's range.
+        workers: worker processes (1 = in this process).
+        progress: show a tqdm progress bar.
+
+    Returns:
+        The result dict of INTERFACE.md plus two private keys, ``_episodes`` (one record per
+        episode) and ``_wall_seconds``, which :func:`public` strips before writing.
+
+    Raises:
+        ScenarioError: unknown suite or mission; ValueError: unknown agent.
+    """
+    from tqdm import tqdm
+
+    import ambush_env
+
+    s = suite if isinstance(suite, Suite) else load_suite(suite)
+    count = s.seeds.count if episodes is None else max(1, min(int(episodes), s.seeds.count))
+    seeds = list(range(s.seeds.start, s.seeds.start + count))
+    missions = s.mission_ids()
+    tasks = [(agent_spec, m, o, s.rules, seed) for m in missions for o in s.opponents for seed in seeds]
+    t0 = time.perf_counter()
+    bar = tqdm(total=len(tasks), desc=f"bench {s.name} [{agent_label(agent_spec)}]", unit="ep", disable=not progress)
+    results: list[dict] = []
+    if workers <= 1:
+        for t in tasks:
+            results.append(_play(t))
+            bar.update(1)
+    else:
+        import multiprocessing as mp
+
+        ctx = mp.get_context("spawn")
+        with ctx.Pool(processes=workers) as pool:
+            for r in pool.imap_unordered(_play, tasks, chunksize=1):
+                results.append(r)
+                bar.update(1)
+    bar.close()
+    wall = time.perf_counter() - t0
+    groups: dict[str, list[dict]] = defaultdict(list)
+    for r in sorted(results, key=lambda e: (e["mission"], e["opponent"], e["seed"])):
+        groups[f"{r['mission']}/{r['opponent']}"].append(r)
+    steps = sum(r["steps"] for r in results)
+    env_time = sum(r["env_seconds"] for r in results)
+    return {
+        "suite": s.name,
+        "agent": agent_label(agent_spec),
+        "rules": s.rules,
+        "missions": {k: _summarise(v) for k, v in groups.items()},
+        "steps_per_second": round(steps / env_time, 1) if env_time > 0 else 0.0,
+        "seeds": [seeds[0], seeds[-1]],
+        "version": ambush_env.__version__,
+        "_episodes": results,
+        "_wall_seconds": wall,
+    }
+
+
+# -- outputs ---------------------------------------------------------------------------------
+def public(result: dict) -> dict:
+    """The result without its private (``_``-prefixed) keys: the INTERFACE.md schema."""
+    return {k: v for k, v in result.items() if not k.startswith("_")}
+
+
+def write_json_atomic(obj: Any, path: str | Path) -> Path:
+    """Write JSON to a temporary file in the same folder, then rename it over ``path``."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(obj, f, indent=2)
+            f.write("\n")
+        os.replace(tmp, p)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return p
+
+
+def format_table(result: dict) -> str:
+    """A plain-text table of one result (printed by ``ambush bench``)."""
+    per_speed: dict[str, float] = {}
+    for k, eps in _group_episodes(result).items():
+        t = sum(e["env_seconds"] for e in eps)
+        per_speed[k] = sum(e["steps"] for e in eps) / t if t > 0 else 0.0
+    head = (
+        f"{'mission/opponent':<28} {'eps':>4} {'win rate [95% CI]':>22} {'VP':>7} {'result':>7} "
+        f"{'steps':>7} {'US K/I/W':>15} {'G K/C':>10} {'steps/s':>9}"
+    )
+    lines = [f"suite {result['suite']} | agent {result['agent']} | rules {result['rules']} | "
+             f"seeds {result['seeds'][0]}-{result['seeds'][1]}", head, "-" * len(head)]
+    for k, m in result["missions"].items():
+        lo, hi = m["win_rate_ci95"]
+        lines.append(
+            f"{k:<28} {m['episodes']:>4} {m['win_rate']:>8.2f} [{lo:.2f}, {hi:.2f}] {m['mean_vp']:>7.2f} "
+            f"{m['mean_result']:>7.2f} {m['mean_steps']:>7.1f} "
+            f"{m['us_killed']:>4.1f}/{m['us_incapacitated']:.1f}/{m['us_wounded']:.1f} "
+            f"{m['germans_killed']:>5.1f}/{m['germans_captured']:.1f} {per_speed.get(k, 0.0):>9.0f}"
+        )
+    lines.append(f"env steps per second: {result['steps_per_second']:.0f}")
+    return "\n".join(lines)
+
+
+def _group_episodes(result: dict) -> dict[str, list[dict]]:
+    groups: dict[str, list[dict]] = defaultdict(list)
+    for e in result.get("_episodes", []):
+        groups[f"{e['mission']}/{e['opponent']}"].append(e)
+    return groups
+
+
+def leaderboard_markdown(results: list[dict]) -> str:
+    """A Markdown leaderboard: one table per suite, rows by mission/opponent, best agent first."""
+    by_suite: dict[str, list[dict]] = defaultdict(list)
+    for r in results:
+        by_suite[r["suite"]].append(r)
+    out = ["# Ambush! benchmark leaderboard", "",
+           "Win rate with its 95% Wilson interval; VP and result are means over the suite's seeds.", ""]
+    for suite in sorted(by_suite):
+        out += [f"## Suite `{suite}`", "",
+                "| mission/opponent | agent | episodes | win rate | 95% CI | mean VP | mean result | mean steps | steps/s |",
+                "|---|---|---:|---:|---|---:|---:|---:|---:|"]
+        rows = []
+        for r in by_suite[suite]:
+            for k, m in r["missions"].items():
+                rows.append((k, -m["win_rate"], -m["mean_vp"], r["agent"], m, r["steps_per_second"]))
+        for k, _, _, agent, m, sps in sorted(rows, key=lambda x: (x[0], x[1], x[2], x[3])):
+            lo, hi = m["win_rate_ci95"]
+            out.append(
+                f"| {k} | {agent} | {m['episodes']} | {m['win_rate']:.3f} | [{lo:.3f}, {hi:.3f}] | "
+                f"{m['mean_vp']:.2f} | {m['mean_result']:.3f} | {m['mean_steps']:.1f} | {sps:.0f} |"
+            )
+        out.append("")
+    return "\n".join(out)
+
+
+def update_leaderboard(out_dir: str | Path) -> Path:
+    """Rebuild ``leaderboard.md`` (and ``leaderboard.png`` with matplotlib) from the JSON files."""
+    d = Path(out_dir)
+    results = []
+    for p in sorted(d.glob("*.json")):
+        try:
+            r = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            continue
+        if isinstance(r, dict) and {"suite", "agent", "missions"} <= set(r):
+            results.append(r)
+    md = d / "leaderboard.md"
+    tmp = md.with_suffix(".md.tmp")
+    tmp.write_text(leaderboard_markdown(results), encoding="utf-8")
+    os.replace(tmp, md)
+    _plot(results, d / "leaderboard.png")
+    return md
+
+
+def _plot(results: list[dict], path: Path) -> Path | None:
+    """Win rates with 95% intervals per mission/opponent and agent (skipped without matplotlib)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    if not results:
+        return None
+    keys = sorted({f"{r['suite']}:{k}" for r in results for k in r["missions"]})
+    agents = sorted({r["agent"] for r in results})
+    fig, ax = plt.subplots(figsize=(max(6, 1.5 * len(keys) * max(1, len(agents)) / 2), 4))
+    width = 0.8 / max(1, len(agents))
+    for j, agent in enumerate(agents):
+        xs, ys, err = [], [], [[], []]
+        for i, key in enumerate(keys):
+            suite, mk = key.split(":", 1)
+            for r in results:
+                if r["agent"] == agent and r["suite"] == suite and mk in r["missions"]:
+                    m = r["missions"][mk]
+                    xs.append(i + j * width)
+                    ys.append(m["win_rate"])
+                    lo, hi = m["win_rate_ci95"]
+                    err[0].append(max(0.0, m["win_rate"] - lo))
+                    err[1].append(max(0.0, hi - m["win_rate"]))
+        if xs:
+            ax.bar(xs, ys, width=width, yerr=err, capsize=3, label=agent)
+    ax.set_xticks([i + width * (len(agents) - 1) / 2 for i in range(len(keys))])
+    ax.set_xticklabels(keys, rotation=20, ha="right", fontsize=8)
+    ax.set_ylabel("win rate (95% Wilson CI)")
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    tmp = path.with_name(path.stem + ".tmp.png")
+    fig.savefig(tmp, dpi=100)
+    plt.close(fig)
+    os.replace(tmp, path)
+    return path
+
+
+def write_outputs(result: dict, json_path: str | Path | None = None, out_dir: str | Path = "results/bench") -> Path:
+    """Write the JSON (atomically) and refresh the leaderboard beside it; returns the JSON path."""
+    if json_path is None:
+        json_path = Path(out_dir) / f"{result['suite']}__{result['agent']}.json"
+    p = write_json_atomic(public(result), json_path)
+    update_leaderboard(p.parent)
+    return p

@@ -1,0 +1,260 @@
+"""The ``ambush`` command line (INTERFACE.md "Command line", binding).
+
+Subcommands::
+
+    ambush bench  --suite NAME --agent random|heuristic|PATH.zip --episodes N --workers W --json OUT
+    ambush train  --config configs/train/NAME.yaml [--resume PATH|latest] [--total-timesteps N]
+    ambush speed  --mission ID --steps N --json OUT
+    ambush play   --mission ID [--seed S] [--save replay.json]
+    ambush replay FILE
+    ambush los    MAP A B [--stances S T]        (when the sight module ships its parser)
+    ambush missions
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+
+# -- bench -----------------------------------------------------------------------------------
+def cmd_bench(args: argparse.Namespace) -> int:
+    from ambush_env import bench
+
+    result = bench.run_bench(
+        args.agent, suite=args.suite, episodes=args.episodes, workers=args.workers, progress=not args.no_progress
+    )
+    print(bench.format_table(result))
+    path = bench.write_outputs(result, json_path=args.json, out_dir=args.out_dir)
+    print(f"wrote {path} and {path.parent / 'leaderboard.md'}")
+    return 0
+
+
+# -- speed -----------------------------------------------------------------------------------
+def measure_speed(mission: str | None, steps: int, seed: int = 0, opponent: str = "regular",
+                  progress: bool = False) -> dict[str, Any]:
+    """Random legal play in one process: env steps per second (resets included).
+
+    Returns:
+        ``{"steps_per_second", "steps", "seconds", "episodes", "mission"}``.
+    """
+    from tqdm import tqdm
+
+    from agents.random_agent import RandomAgent
+    from ambush_env.env.ambush_env import AmbushEnv
+
+    env = AmbushEnv(mission=mission, opponent=opponent)
+    agent = RandomAgent(seed=seed)
+    episodes = 0
+    bar = tqdm(total=steps, desc="speed", unit="step", disable=not progress, mininterval=0.5)
+    t0 = time.perf_counter()
+    obs, info = env.reset(seed=seed)
+    done = False
+    for k in range(steps):
+        if done:
+            episodes += 1
+            obs, info = env.reset(seed=seed + episodes)
+        obs, _, term, trunc, info = env.step(agent.act(obs, info, env))
+        done = term or trunc
+        if progress and k % 1000 == 999:
+            bar.update(1000)
+    dt = time.perf_counter() - t0
+    bar.close()
+    return {
+        "steps_per_second": round(steps / dt, 1),
+        "steps": steps,
+        "seconds": round(dt, 3),
+        "episodes": episodes + int(done),
+        "mission": env.mission_id,
+    }
+
+
+def cmd_speed(args: argparse.Namespace) -> int:
+    res = measure_speed(args.mission, args.steps, seed=args.seed, opponent=args.opponent, progress=not args.no_progress)
+    print(f"{res['steps_per_second']:.0f} steps/s ({res['steps']} steps, {res['episodes']} episodes, "
+          f"{res['seconds']:.2f} s, mission {res['mission']})")
+    if args.json:
+        from ambush_env.bench import write_json_atomic
+
+        write_json_atomic(res, args.json)
+    return 0
+
+
+# -- train -----------------------------------------------------------------------------------
+def cmd_train(args: argparse.Namespace) -> int:
+    from agents.maskable_ppo import load_train_config, train
+
+    cfg = load_train_config(args.config, resume=args.resume, total_timesteps=args.total_timesteps,
+                            run_name=args.run_name, log_dir=args.log_dir)
+    path = train(cfg)
+    print(f"saved {path}  (TensorBoard: tensorboard --logdir {cfg.run_dir / 'tb'})")
+    print(f"score it: ambush bench --agent {path}")
+    return 0
+
+
+# -- play / replay ---------------------------------------------------------------------------
+def format_event(ev: dict) -> str:
+    """One rule event as a line of text."""
+    rest = ", ".join(f"{k}={v}" for k, v in ev.items() if k != "type")
+    return f"  [{ev.get('type', '?')}] {rest}"
+
+
+def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
+    from ambush_env.env.ambush_env import AmbushEnv
+
+    inp = stdin or sys.stdin
+    out = stdout or sys.stdout
+    env = AmbushEnv(mission=args.mission, opponent=args.opponent, render_mode="ansi")
+    seed = args.seed
+    obs, info = env.reset(seed=seed)
+    actions: list[int] = []
+    done = False
+    print(f"Mission {env.mission_id} (seed {seed}). Pick an order by its number; q quits.", file=out)
+    for ev in info["events"]:
+        print(format_event(ev), file=out)
+    while not done:
+        print(env.render(), file=out)
+        legal = env.legal_actions()
+        for n, a in enumerate(legal):
+            print(f"  {n:>3}: {env.describe_action(a)}", file=out)
+        choice = None
+        while choice is None:
+            print("order> ", end="", file=out, flush=True)
+            line = inp.readline()
+            if not line or line.strip().lower() in ("q", "quit", "exit"):
+                print("quit.", file=out)
+                _save_replay(args, env, seed, actions, out)
+                return 0
+            try:
+                k = int(line.strip())
+                choice = legal[k]
+            except (ValueError, IndexError):
+                print(f"  type a number 0-{len(legal) - 1}", file=out)
+        actions.append(choice)
+        obs, reward, term, trunc, info = env.step(choice)
+        for ev in info["events"]:
+            print(format_event(ev), file=out)
+        done = term or trunc
+    print(env.render(), file=out)
+    print(f"Mission over: {info.get('result')} with {info['vp']} VP ({info.get('end_reason', '')}).", file=out)
+    _save_replay(args, env, seed, actions, out)
+    return 0
+
+
+def _save_replay(args, env, seed, actions, out) -> None:
+    if getattr(args, "save", None):
+        from ambush_env.bench import write_json_atomic
+
+        rec = {"mission": env.mission_id, "opponent": env.game.opponent, "rules": env.game.rules,
+               "seed": seed, "actions": actions}
+        write_json_atomic(rec, args.save)
+        print(f"replay saved to {args.save}", file=out)
+
+
+def cmd_replay(args: argparse.Namespace, stdout=None) -> int:
+    """Re-play a saved game (``ambush play --save``): each order, its events, the final map."""
+    from ambush_env.env.ambush_env import AmbushEnv
+
+    out = stdout or sys.stdout
+    rec = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    env = AmbushEnv(mission=rec["mission"], opponent=rec.get("opponent", "regular"),
+                    rules=rec.get("rules", "standard"), render_mode="ansi", illegal_action="raise")
+    obs, info = env.reset(seed=rec["seed"])
+    for n, a in enumerate(rec["actions"]):
+        print(f"{n:>4}: {env.describe_action(a)}", file=out)
+        obs, r, term, trunc, info = env.step(a)
+        if not args.quiet:
+            for ev in info["events"]:
+                print(format_event(ev), file=out)
+        if term or trunc:
+            break
+    print(env.render(), file=out)
+    print(f"VP {info['vp']}; result {info.get('result', '(not over)')}", file=out)
+    return 0
+
+
+def cmd_missions(args: argparse.Namespace) -> int:
+    from ambush_env import list_missions
+    from ambush_env.env.registration import env_id
+
+    for m in list_missions():
+        print(f"{m:<24} {env_id(m)}")
+    return 0
+
+
+# -- parser ----------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="ambush", description="Ambush! as a Gymnasium environment and benchmark")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    b = sub.add_parser("bench", help="run a benchmark suite with an agent")
+    b.add_argument("--suite", default="smoke", help="suite name in configs/bench/ or a YAML path (default: smoke)")
+    b.add_argument("--agent", required=True, help="random, heuristic, or the path of a MaskablePPO .zip")
+    b.add_argument("--episodes", type=int, default=None, help="play only the first N seeds of the suite")
+    b.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    b.add_argument("--json", default=None, help="output JSON (default results/bench/<suite>__<agent>.json)")
+    b.add_argument("--out-dir", default="results/bench", help="folder of results and the leaderboard")
+    b.add_argument("--no-progress", action="store_true", help="no progress bar")
+    b.set_defaults(func=cmd_bench)
+
+    s = sub.add_parser("speed", help="env steps per second under random legal play")
+    s.add_argument("--mission", default=None)
+    s.add_argument("--steps", type=int, default=20_000)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--opponent", default="regular")
+    s.add_argument("--json", default=None)
+    s.add_argument("--no-progress", action="store_true")
+    s.set_defaults(func=cmd_speed)
+
+    t = sub.add_parser("train", help="train MaskablePPO from a config")
+    t.add_argument("--config", required=True)
+    t.add_argument("--resume", default=None, help="a checkpoint .zip or 'latest'")
+    t.add_argument("--total-timesteps", type=int, default=None)
+    t.add_argument("--run-name", default=None)
+    t.add_argument("--log-dir", default=None)
+    t.set_defaults(func=cmd_train)
+
+    pl = sub.add_parser("play", help="play the US side in the terminal")
+    pl.add_argument("--mission", default=None)
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--opponent", default="regular")
+    pl.add_argument("--save", default=None, help="write a replay JSON at the end")
+    pl.set_defaults(func=cmd_play)
+
+    r = sub.add_parser("replay", help="re-play a saved game")
+    r.add_argument("file")
+    r.add_argument("--quiet", action="store_true", help="orders only, no events")
+    r.set_defaults(func=cmd_replay)
+
+    m = sub.add_parser("missions", help="list the shipped missions and their env ids")
+    m.set_defaults(func=cmd_missions)
+
+    if importlib.util.find_spec("ambush_env.cli_los") is not None:
+        from ambush_env.cli_los import add_los_parser
+
+        add_los_parser(sub)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``ambush`` console script."""
+    from ambush_env.core.errors import AmbushError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except AmbushError as e:
+        print(f"ambush: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,574 @@
+"""German soldier cards and their action language: schema and loader (RULES.md §14).
+
+A deck is data; difficulty levels (``green``, ``regular``, ``veteran``) are different decks with
+the same card ids (RULES.md §14). This module only *describes* cards; the engine's German
+interpreter executes them.
+
+Deck file schema (``ambush_env/data/cards/<id>.yaml``)::
+
+    id: regular                   # must equal the file stem
+    cards:
+      - id: rifleman              # unique in the deck; missions place cards by this id
+        rank: Schütze             # display text
+        weapon: kar98             # a weapon id of weapons.yaml
+        IN: 1                     # initiative 0-4   (RULES.md §4)
+        PC: 5                     # perception 3-8   (throws, clearing jams, dodging)
+        WS: 0                     # weapon skill -2..+2
+        MV: 4                     # optional, 4-5 MPs, default 4
+        equipment: [grenade]      # optional item ids: grenade, satchel, clip_<weapon>
+        columns:
+          unaware:                # a column: d10 ranges covering 0-9 exactly once
+            - {rolls: [0, 5], do: [hold]}
+            - {rolls: [6, 9], do: [{move: {toward: route, max: 2}}]}
+          aware: [...]
+          self_preservation: [...]   # wounded, outnumbered, or an escaped prisoner (seed 002)
+
+A row's ``do`` is an ordered list of actions. Following RULES.md §14, actions run in order as
+far as the unit's state allows and an action that cannot run now (no target, nothing to clear,
+no turn left, no grenade carried) is skipped; a row is therefore also a fallback chain, e.g.
+``[clear_jam, prepare, fire]``. An action is a bare name or a one-key mapping:
+
+=================  ==============================================================================
+action             arguments (defaults)
+=================  ==============================================================================
+``fire``           ``mode``: aimed | snap (aimed) — the turn's fire action: one aimed shot, or the
+                   two snap shots of §6; ``at``: a target selector (nearest_visible)
+``snap_fire``      ``at`` (nearest_visible) — the single snap shot that may follow a move of at
+                   most half MV (§6); on its own it is one snap shot
+``move``           ``toward``: cover | nearest_us | objective | away | route (required);
+                   ``max``: hexes, 1-12 (none: as far as MPs allow). ``route`` follows the
+                   waypoints of the unit's ``place`` effect; without a route it is skipped
+``stance``         prone | crouching | standing (scalar)
+``throw_grenade``  ``at``: largest_group | nearest_us (largest_group); ``within``: 1-6 hexes (3)
+``assault``        ``at``: adjacent_weakest | same_hex (adjacent_weakest); ``kind``: kill | capture
+                   (kill). ``adjacent_weakest`` moves into the weakest adjacent US hex and
+                   assaults (a charge, §6/§10)
+``prepare``        prepare the crew weapon / panzerfaust; skipped when already prepared
+``alert``          ``radius``: hexes, 1-12 (required) — makes unaware Germans within it aware
+``surrender``      ``if``: outnumbered | always (outnumbered) — outnumbered is ⚙ 3 to 1 (§10)
+``hold``           do nothing this turn
+``clear_jam``      skipped unless the weapon is jammed
+=================  ==============================================================================
+
+Target selectors: ``nearest_visible``, ``weakest_visible`` (wounded first, then the worst
+cover), ``most_exposed`` (standing, crouching, prone: §8). The vehicle rules of seed 000 live in
+the interpreter, not in the cards (§14).
+
+The validation helpers at the bottom (:class:`FieldProblem`, :func:`validate_file`,
+:func:`tagged`) are shared by :mod:`~ambush_env.core.missions` and
+:mod:`~ambush_env.core.squads`: they let a model's cross-field check name the exact field.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Any, Callable, ClassVar, Literal, TypeVar, Union
+
+import yaml
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
+
+from ambush_env.core.data import Frozen, data_path, read_yaml
+from ambush_env.core.errors import DataError, ScenarioError
+
+M = TypeVar("M", bound=BaseModel)
+
+# --------------------------------------------------------------------------------------------
+# shared validation helpers
+# --------------------------------------------------------------------------------------------
+
+
+class FieldProblem(ValueError):
+    """A cross-field check failed at ``field`` (dotted, relative to the validated model).
+
+    Raised inside a pydantic validator; :func:`validate_file` joins ``field`` to the model's
+    location so the :class:`~ambush_env.core.errors.DataError` names the exact field, e.g.
+    ``paragraphs.21.1.activation.then``.
+    """
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+        self.problem = problem
+
+
+def validate_file(model: type[M], raw: Any, path: str | Path) -> M:
+    """Validate ``raw`` into ``model``; any failure raises DataError naming file and field.
+
+    Like :func:`ambush_env.core.data.validate`, and a :class:`FieldProblem` raised by a
+    validator adds its own field to the pydantic location.
+
+    Raises:
+        DataError: ``<path>: <field>: <problem>``.
+    """
+    try:
+        return model.model_validate(raw)
+    except ValidationError as e:
+        err = e.errors()[0]
+        loc = [str(x) for x in err["loc"]]
+        msg = err["msg"]
+        cause = (err.get("ctx") or {}).get("error")
+        if isinstance(cause, FieldProblem):
+            loc += [p for p in cause.field.split(".") if p]
+            msg = cause.problem
+        elif isinstance(cause, ValueError):
+            msg = str(cause)
+        raise DataError(path, ".".join(loc) or "<root>", msg) from None
+
+
+def load_file(model: type[M], path: str | Path) -> M:
+    """Read a YAML file and validate it with :func:`validate_file`. Raises DataError."""
+    return validate_file(model, read_yaml(path), path)
+
+
+def tagged(tag: str, names: dict[str, str | None], kind: str) -> Callable[[Any], Any]:
+    """A before-validator turning the one-key YAML form into a tagged mapping.
+
+    ``"hold"`` → ``{tag: "hold"}``; ``{"fire": {"mode": "snap"}}`` → ``{tag: "fire", "mode":
+    "snap"}``; ``{"stance": "prone"}`` → ``{tag: "stance", <scalar field>: "prone"}``.
+
+    Args:
+        tag: the discriminator field name (``"action"``, ``"effect"``).
+        names: every known name → the field that takes a scalar argument (None: mapping only).
+        kind: ``"action"`` or ``"effect"``, for messages.
+    """
+    known = ", ".join(sorted(names))
+
+    def convert(raw: Any) -> Any:
+        if isinstance(raw, str):
+            name, arg = raw, None
+        elif isinstance(raw, dict) and len(raw) == 1:
+            ((name, arg),) = raw.items()
+        else:
+            raise ValueError(f"an {kind} is a name or a one-key mapping {{name: arguments}}, got {raw!r}")
+        if name not in names:
+            raise ValueError(f"unknown {kind} {name!r}; known: {known}")
+        if arg is None:
+            return {tag: name}
+        if isinstance(arg, dict):
+            if tag in arg:
+                raise ValueError(f"{kind} {name!r}: argument {tag!r} is reserved")
+            return {tag: name, **arg}
+        scalar = names[name]
+        if scalar is None:
+            raise ValueError(f"{kind} {name!r} takes a mapping of arguments, got {arg!r}")
+        return {tag: name, scalar: arg}
+
+    return convert
+
+
+class TaggedForm(Frozen):
+    """Base of the one-key data-language models (card actions, paragraph effects).
+
+    ``tag_field`` names the discriminator (``"action"``, ``"effect"``); ``scalar_field`` the
+    field the scalar YAML form fills (``stance: prone`` → ``to``), if any. ``model_dump()``
+    gives back the YAML form — ``{"fire": {"mode": "aimed", "at": ...}}``, ``{"stance":
+    "prone"}``, ``{"hold": None}`` — with aliases (``if``, ``else``), so a dump validates to
+    the same model (a parse/print round trip).
+    """
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+    tag_field: ClassVar[str] = ""
+    scalar_field: ClassVar[str | None] = None
+
+    @model_serializer(mode="wrap")
+    def _one_key(self, handler: SerializerFunctionWrapHandler) -> Any:
+        d = handler(self)
+        if not isinstance(d, dict) or self.tag_field not in d:
+            return d
+        name = d.pop(self.tag_field)
+        if self.scalar_field is not None and self.scalar_field in d:
+            return {name: d[self.scalar_field]}
+        return {name: d or None}
+
+    @property
+    def tag(self) -> str:
+        """The action or effect name (``"fire"``, ``"place"``)."""
+        return getattr(self, self.tag_field)
+
+
+def scalar_fields(models: tuple[type[TaggedForm], ...]) -> dict[str, str | None]:
+    """Name → scalar field of each model (for :func:`tagged`)."""
+    return {m.model_fields[m.tag_field].default: m.scalar_field for m in models}
+
+
+def check_d10_cover(rows: tuple[Any, ...], what: str) -> None:
+    """Check that ``rows`` (each with ``rolls: (lo, hi)``) cover d10 0-9 exactly once.
+
+    Raises:
+        FieldProblem: on a gap (field: the list) or an overlap (field: ``<i>.rolls``).
+    """
+    seen: dict[int, int] = {}
+    for i, row in enumerate(rows):
+        lo, hi = row.rolls
+        for r in range(lo, hi + 1):
+            if r in seen:
+                raise FieldProblem(f"{i}.rolls", f"{what}: roll {r} already covered by entry {seen[r]}")
+            seen[r] = i
+    missing = [r for r in range(10) if r not in seen]
+    if missing:
+        raise FieldProblem("", f"{what}: d10 rolls {missing} not covered (must cover 0-9 exactly once)")
+
+
+def _rolls(v: Any) -> Any:
+    if isinstance(v, (list, tuple)) and len(v) == 2:
+        lo, hi = v
+        if isinstance(lo, int) and isinstance(hi, int) and not (0 <= lo <= hi <= 9):
+            raise ValueError(f"rolls [{lo}, {hi}]: need 0 <= lo <= hi <= 9")
+    return v
+
+
+Rolls = Annotated[tuple[int, int], BeforeValidator(_rolls)]
+"""A d10 range ``[lo, hi]``, inclusive, 0 <= lo <= hi <= 9 (RULES.md §1)."""
+
+ID_PATTERN = r"^[a-z][a-z0-9_]*$"
+Ident = Annotated[str, Field(pattern=ID_PATTERN)]
+"""A snake_case id (cards, weapons, items, flags)."""
+
+ITEM_PATTERN = r"^(grenade|satchel|clip_[a-z][a-z0-9_]*)$"
+Item = Annotated[str, Field(pattern=ITEM_PATTERN)]
+"""A port-box item id: ``grenade``, ``satchel`` or ``clip_<weapon id>`` (RULES.md §4)."""
+
+# --------------------------------------------------------------------------------------------
+# the action language (RULES.md §14)
+# --------------------------------------------------------------------------------------------
+
+Target = Literal["nearest_visible", "weakest_visible", "most_exposed"]
+StanceName = Literal["prone", "crouching", "standing"]
+
+
+class ActionForm(TaggedForm):
+    """Base of the card actions: tagged by ``action``."""
+
+    tag_field: ClassVar[str] = "action"
+
+
+class Fire(ActionForm):
+    """``fire: {mode, at}`` — the turn's fire action (aimed shot, or the two snap shots)."""
+
+    action: Literal["fire"] = "fire"
+    mode: Literal["aimed", "snap"] = "aimed"
+    at: Target = "nearest_visible"
+
+
+class SnapFire(ActionForm):
+    """``snap_fire: {at}`` — one snap shot (the follow-up of a short move, RULES.md §6)."""
+
+    action: Literal["snap_fire"] = "snap_fire"
+    at: Target = "nearest_visible"
+
+
+class Move(ActionForm):
+    """``move: {toward, max}`` — a move action; ``max`` in hexes (None: MPs decide)."""
+
+    action: Literal["move"] = "move"
+    toward: Literal["cover", "nearest_us", "objective", "away", "route"]
+    max: int | None = Field(default=None, ge=1, le=12)
+
+
+class ChangeStance(ActionForm):
+    """``stance: prone|crouching|standing`` — the free stance change (RULES.md §6)."""
+
+    scalar_field: ClassVar[str | None] = "to"
+
+    action: Literal["stance"] = "stance"
+    to: StanceName
+
+
+class ThrowGrenade(ActionForm):
+    """``throw_grenade: {at, within}`` — prepare and throw a grenade (RULES.md §9)."""
+
+    action: Literal["throw_grenade"] = "throw_grenade"
+    at: Literal["largest_group", "nearest_us"] = "largest_group"
+    within: int = Field(default=3, ge=1, le=6)
+
+
+class Assault(ActionForm):
+    """``assault: {at, kind}`` — a kill or capture assault (RULES.md §10)."""
+
+    action: Literal["assault"] = "assault"
+    at: Literal["adjacent_weakest", "same_hex"] = "adjacent_weakest"
+    kind: Literal["kill", "capture"] = "kill"
+
+
+class Prepare(ActionForm):
+    """``prepare`` — set up the crew weapon or panzerfaust (RULES.md §6, §8)."""
+
+    action: Literal["prepare"] = "prepare"
+
+
+class Alert(ActionForm):
+    """``alert: {radius}`` — unaware Germans within ``radius`` hexes become aware."""
+
+    action: Literal["alert"] = "alert"
+    radius: int = Field(ge=1, le=12)
+
+
+class Surrender(ActionForm):
+    """``surrender: {if}`` — give up, when outnumbered ⚙ 3 to 1 (RULES.md §10) or always."""
+
+    action: Literal["surrender"] = "surrender"
+    if_: Literal["outnumbered", "always"] = Field(default="outnumbered", alias="if")
+
+
+class Hold(ActionForm):
+    """``hold`` — the unit does nothing this turn."""
+
+    action: Literal["hold"] = "hold"
+
+
+class ClearJam(ActionForm):
+    """``clear_jam`` — a PC check to clear a jammed weapon (RULES.md §8); skipped if not jammed."""
+
+    action: Literal["clear_jam"] = "clear_jam"
+
+
+ACTION_MODELS: tuple[type[ActionForm], ...] = (
+    Fire, SnapFire, Move, ChangeStance, ThrowGrenade, Assault, Prepare, Alert, Surrender, Hold, ClearJam,
+)
+ACTION_SCALARS: dict[str, str | None] = scalar_fields(ACTION_MODELS)
+"""Every action name → the field its scalar form fills (None: mapping or bare name only)."""
+
+Action = Annotated[
+    Annotated[
+        Union[Fire, SnapFire, Move, ChangeStance, ThrowGrenade, Assault, Prepare, Alert, Surrender, Hold, ClearJam],
+        Field(discriminator="action"),
+    ],
+    BeforeValidator(tagged("action", ACTION_SCALARS, "action")),
+]
+"""One action of the German action language (RULES.md §14), tagged by ``action``."""
+
+
+class Row(Frozen):
+    """One row of a card column: a d10 range and the actions it orders."""
+
+    rolls: Rolls
+    do: tuple[Action, ...] = Field(min_length=1)
+
+
+Column = tuple[Row, ...]
+COLUMN_NAMES = ("unaware", "aware", "self_preservation")
+
+
+class Columns(Frozen):
+    """A card's three columns (RULES.md §14), each covering d10 0-9 exactly once."""
+
+    unaware: Column
+    aware: Column
+    self_preservation: Column
+
+    @field_validator("unaware", "aware", "self_preservation")
+    @classmethod
+    def _cover(cls, rows: Column, info: Any) -> Column:
+        check_d10_cover(rows, f"column {info.field_name}")
+        return rows
+
+
+class Card(Frozen):
+    """A German soldier card (RULES.md §4, §14).
+
+    Attributes:
+        id: snake_case card id, unique in its deck.
+        rank: display rank.
+        weapon: weapon id (``weapons.yaml``).
+        IN, PC, WS, MV: ratings (RULES.md §4); MV in MPs.
+        equipment: port-box item ids.
+        columns: the Unaware / Aware / Self-Preservation columns.
+    """
+
+    id: Ident
+    rank: str = Field(min_length=1)
+    weapon: Ident
+    IN: int = Field(ge=0, le=4)
+    PC: int = Field(ge=3, le=8)
+    WS: int = Field(ge=-2, le=2)
+    MV: int = Field(default=4, ge=4, le=5)
+    equipment: tuple[Item, ...] = Field(default=(), max_length=4)
+    columns: Columns
+
+    @model_validator(mode="after")
+    def _grenades_carried(self) -> "Card":
+        if "grenade" in self.equipment:
+            return self
+        for name in COLUMN_NAMES:
+            for i, row in enumerate(getattr(self.columns, name)):
+                for j, act in enumerate(row.do):
+                    if isinstance(act, ThrowGrenade):
+                        raise FieldProblem(
+                            f"columns.{name}.{i}.do.{j}", "throw_grenade on a card that carries no grenade"
+                        )
+        return self
+
+    def column(self, name: str) -> Column:
+        """The column ``unaware``, ``aware`` or ``self_preservation``. Raises KeyError."""
+        if name not in COLUMN_NAMES:
+            raise KeyError(f"card {self.id}: no column {name!r}")
+        return getattr(self.columns, name)
+
+    def row(self, column: str, roll: int) -> Row:
+        """The row of ``column`` that a d10 ``roll`` (0-9) selects."""
+        for row in self.column(column):
+            if row.rolls[0] <= roll <= row.rolls[1]:
+                return row
+        raise KeyError(f"card {self.id}: column {column}: no row for roll {roll}")
+
+
+class Deck(Frozen):
+    """A deck of German cards: one difficulty level (RULES.md §14).
+
+    Attributes:
+        id: the deck id (= file stem).
+        cards: the cards, in card-number order (Germans act in this order, §5).
+    """
+
+    id: Ident
+    cards: tuple[Card, ...] = Field(min_length=1)
+
+    @field_validator("cards")
+    @classmethod
+    def _unique(cls, cards: tuple[Card, ...]) -> tuple[Card, ...]:
+        seen: set[str] = set()
+        for i, c in enumerate(cards):
+            if c.id in seen:
+                raise FieldProblem(f"{i}.id", f"duplicate card id {c.id!r}")
+            seen.add(c.id)
+        return cards
+
+    @property
+    def card_ids(self) -> tuple[str, ...]:
+        return tuple(c.id for c in self.cards)
+
+    def card(self, card_id: str) -> Card:
+        """The card ``card_id``. Raises KeyError naming the deck and its cards."""
+        for c in self.cards:
+            if c.id == card_id:
+                return c
+        raise KeyError(f"deck {self.id}: no card {card_id!r} (cards: {', '.join(self.card_ids)})")
+
+
+# --------------------------------------------------------------------------------------------
+# cross-check against weapons.yaml
+# --------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def known_weapon_ids() -> frozenset[str] | None:
+    """Weapon ids declared in ``data/weapons.yaml``, or None when it is absent or unreadable.
+
+    Accepts a top-level ``weapons:`` mapping (id → entry) or list of entries with ``id``.
+    When None, weapon ids are checked only for form; the engine checks them against its tables.
+    """
+    path = data_path("weapons.yaml")
+    if not path.exists():
+        return None
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return None
+    table = raw.get("weapons") if isinstance(raw, dict) else None
+    if isinstance(table, dict):
+        return frozenset(str(k) for k in table)
+    if isinstance(table, list) and all(isinstance(w, dict) and "id" in w for w in table):
+        return frozenset(str(w["id"]) for w in table)
+    return None
+
+
+def check_weapon_refs(path: str | Path, refs: list[tuple[str, str]]) -> None:
+    """Check ``(field, weapon id)`` pairs (``clip_<weapon>`` items included) against weapons.yaml.
+
+    Raises:
+        DataError: naming the file and the field of the first unknown weapon.
+    """
+    known = known_weapon_ids()
+    if known is None:
+        return
+    for field, ref in refs:
+        wid = ref[len("clip_"):] if ref.startswith("clip_") else ref
+        if ref in ("grenade", "satchel"):
+            continue
+        if wid not in known:
+            raise DataError(path, field, f"unknown weapon {wid!r} (weapons.yaml: {', '.join(sorted(known))})")
+
+
+def _deck_weapon_refs(deck: Deck) -> list[tuple[str, str]]:
+    refs = []
+    for i, c in enumerate(deck.cards):
+        refs.append((f"cards.{i}.weapon", c.weapon))
+        refs += [(f"cards.{i}.equipment.{j}", item) for j, item in enumerate(c.equipment)]
+    return refs
+
+
+# --------------------------------------------------------------------------------------------
+# loaders
+# --------------------------------------------------------------------------------------------
+
+
+def resolve(name_or_path: str | Path, folder: Path, what: str, names: Callable[[], list[str]]) -> tuple[Path, bool]:
+    """Map a shipped name or a file path to a path; ``(path, shipped)``.
+
+    A :class:`~pathlib.Path`, or a string containing a path separator or ending in ``.yaml``, is a
+    path; anything else is a shipped name looked up in ``folder``.
+
+    Raises:
+        ScenarioError: an unknown name, listing the known ones.
+    """
+    if isinstance(name_or_path, Path) or "/" in name_or_path or "\\" in name_or_path or name_or_path.endswith(".yaml"):
+        return Path(name_or_path), False
+    path = folder / f"{name_or_path}.yaml"
+    if not path.exists():
+        raise ScenarioError(f"unknown {what} {name_or_path!r}; known: {', '.join(names()) or '(none)'}")
+    return path, True
+
+
+def check_stem(path: Path, model_id: str) -> None:
+    """The ``id`` field must equal the file stem. Raises DataError (field ``id``)."""
+    if model_id != path.stem:
+        raise DataError(path, "id", f"id {model_id!r} must equal the file stem {path.stem!r}")
+
+
+CARDS_DIR = data_path("cards")
+
+
+def list_decks() -> list[str]:
+    """Sorted ids of the shipped decks (``data/cards/*.yaml``)."""
+    return sorted(p.stem for p in CARDS_DIR.glob("*.yaml"))
+
+
+def read_deck(path: str | Path) -> Deck:
+    """Load and validate a deck file (uncached).
+
+    Raises:
+        DataError: a malformed file, naming the file and the field.
+    """
+    path = Path(path)
+    deck = load_file(Deck, path)
+    check_stem(path, deck.id)
+    check_weapon_refs(path, _deck_weapon_refs(deck))
+    return deck
+
+
+@lru_cache(maxsize=None)
+def _shipped_deck(path: Path) -> Deck:
+    return read_deck(path)
+
+
+def load_deck(name_or_path: str | Path) -> Deck:
+    """Load a deck by shipped id (``"regular"``, cached) or by file path (RULES.md §14).
+
+    Raises:
+        ScenarioError: an unknown deck id (the message lists the shipped decks).
+        DataError: a malformed file, naming the file and the field.
+    """
+    path, shipped = resolve(name_or_path, CARDS_DIR, "deck", list_decks)
+    return _shipped_deck(path) if shipped else read_deck(path)

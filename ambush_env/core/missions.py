@@ -1,0 +1,668 @@
+"""Missions: schema and loader (RULES.md §15). The engine executes what is described here.
+
+A mission is one YAML file, ``ambush_env/data/missions/<id>.yaml``; its id is the file stem
+(INTERFACE.md: the env id is its CamelCase form). The first shipped mission in sorted order is
+the reference mission.
+
+Mission file schema::
+
+    id: farm_assault                 # = file stem
+    title: Farm Assault
+    briefing: "..."                  # shown to the player
+    map: farm_assault                # data/maps/<map>.yaml
+    squad: standard                  # configs/squads/<squad>.yaml
+    deck_default: regular            # data/cards/<deck>.yaml; placed cards must be in it
+    us_entry: [A7, A8, A8, A9]       # soldier k (squad order) starts on us_entry[k % len];
+                                     # setting up is not "entering": no paragraph check
+    exit_hexes: [R1, ..., R14]       # map-edge hexes from which US soldiers may leave
+    objective: {name: farm, hexes: [L6, L7]}
+    time_limit: {operations_pulses: 60, rounds: 36}   # ⚙ either count reached ends the mission
+    triggers:                        # hex trigger table (RULES.md §7); hexes on the map
+      G8: 10                         # a paragraph, fires once
+      C5: EVENT                      # a roll on the event table, fires once
+      K9: {paragraph: 20, repeat: true}
+    paragraphs:                      # numbered scripted content: a list of effects each
+      10: [{message: "..."}, {activation: {at_or_below: 5, then: 11, else: 12}}]
+    events:                          # d10 event table covering 0-9 exactly once
+      - {rolls: [0, 4], paragraph: null}   # nothing happens
+      - {rolls: [5, 9], paragraph: 30}
+    vp: {german_killed: 2, german_incapacitated: 2, german_captured: 3,
+         us_killed: -3, us_incapacitated: -2, us_captured: -3, us_wounded: -1,
+         exit_per_soldier: 2, objective_taken: 10}
+    results: {decisive_win: 26, win: 18, draw: 10}    # VP at or above; below draw: loss
+    rules: {all_in_command_rounds: 2, sight_cap: null, blocking_landmarks: []}
+    us_vehicles: []                  # optional: [{vehicle: jeep, hex: A8, facing: NE}]
+
+Paragraph effects (a one-key mapping; the scalar form is shown where one exists). They run in
+order; a *branching* effect (``activation``, ``perception``, ``if_flag``, ``goto``,
+``end_mission``) hands control on and must be the paragraph's last effect. A branch target of
+``null`` means "nothing more happens".
+
+====================  ============================================================================
+effect                arguments
+====================  ============================================================================
+``place``             ``card`` (a card id of the deck), ``hex``, ``stance`` (standing),
+                      ``aware`` (false), ``route`` (waypoint hexes for ``move toward route``)
+``vp``                ``amount`` (non-zero int), ``reason`` — award VP now
+``activation``        ``at_or_below`` (-1..9), ``then``, ``else`` — a d10 roll
+``perception``        ``at_or_below_pc: true``, ``modifier``, ``then``, ``else`` — a PC check of
+                      the soldier who triggered the paragraph (RULES.md §7)
+``message``           text (scalar)
+``set``               flag (scalar) — set a mission condition
+``if_flag``           ``flag``, ``then``, ``else``; the flag must be set by some ``set``
+``goto``              paragraph (scalar)
+``booby_trap``        ``row``: grenade_outside | grenade_inside | satchel_outside | satchel_inside —
+                      every soldier in the triggering hex rolls on that damage row
+``minefield``         ``hexes``, ``kind``: anti_personnel | anti_tank (schema only so far)
+``landmark``          ``hex``, ``name``, ``blocking`` (false) — a landmark appears (schema only)
+``strike``            ``kind``: artillery | strafing, ``hexes``, ``row`` (a damage row id) — an
+                      artillery or strafing event (schema only so far)
+``end_mission``       reason (scalar) — the mission ends now and is scored
+====================  ============================================================================
+
+Scoring (⚙ values in the ``vp`` block): German and US casualties score by each soldier's final
+state (a wounded man later killed scores only ``us_killed``); ``exit_per_soldier`` for each US
+soldier who leaves by an exit hex; ``objective_taken`` once, the first time an active US
+soldier stands in an objective hex while no active German is in any objective hex; ``vp``
+effects add their amount. The result band is the highest of ``results`` whose threshold the
+final VP reaches, else loss.
+
+Checks: references (paragraphs from triggers, events and effects; flags tested by ``if_flag``;
+cards in ``deck_default``; every hex on the map, exit hexes on its edge); every paragraph is
+reachable; the paragraph graph has no cycle (a mission always finishes its paragraphs); d10
+tables cover 0-9 exactly once; VP signs (gains >= 0, losses <= 0); thresholds descending.
+Every failure is a :class:`~ambush_env.core.errors.DataError` naming the file and the field.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Any, ClassVar, Iterator, Literal, Union
+
+from pydantic import BeforeValidator, Field, field_validator, model_validator
+
+from ambush_env.core.cards import (
+    FieldProblem,
+    Ident,
+    Rolls,
+    StanceName,
+    TaggedForm,
+    check_d10_cover,
+    check_stem,
+    list_decks,
+    load_deck,
+    load_file,
+    resolve,
+    scalar_fields,
+    tagged,
+)
+from ambush_env.core.data import Frozen, data_path, read_yaml
+from ambush_env.core.errors import DataError, ScenarioError
+from ambush_env.core.squads import list_squads
+from ambush_env.core.types import DIRECTION_NAMES, RESULT_NAMES, Result
+
+MISSIONS_DIR = data_path("missions")
+MAPS_DIR = data_path("maps")
+
+LABEL_RE = re.compile(r"^([A-Z]+)([1-9][0-9]*)$")
+Label = Annotated[str, Field(pattern=LABEL_RE.pattern)]
+"""A hex label, column letters + row number: ``Q16`` (RULES.md §2)."""
+
+ParagraphRef = Annotated[int, Field(ge=1)]
+Branch = ParagraphRef | None
+
+
+def label_to_colrow(label: str) -> tuple[int, int]:
+    """``"Q16"`` → ``(16, 16)``: 0-based column index (A=0, Z=25, AA=26) and 1-based row.
+
+    Raises:
+        ValueError: not a hex label.
+    """
+    m = LABEL_RE.match(label)
+    if m is None:
+        raise ValueError(f"not a hex label: {label!r}")
+    col = 0
+    for ch in m.group(1):
+        col = col * 26 + (ord(ch) - ord("A") + 1)
+    return col - 1, int(m.group(2))
+
+
+# --------------------------------------------------------------------------------------------
+# paragraph effects
+# --------------------------------------------------------------------------------------------
+
+
+class EffectForm(TaggedForm):
+    """Base of the paragraph effects: tagged by ``effect``; ``model_dump()`` gives the YAML form."""
+
+    tag_field: ClassVar[str] = "effect"
+
+
+class Place(EffectForm):
+    """``place``: a German from the deck appears (RULES.md §15)."""
+
+    effect: Literal["place"] = "place"
+    card: Ident
+    hex: Label
+    stance: StanceName = "standing"
+    aware: bool = False
+    route: tuple[Label, ...] = ()
+
+
+class AwardVP(EffectForm):
+    """``vp``: award (or take away) victory points."""
+
+    effect: Literal["vp"] = "vp"
+    amount: int
+    reason: str = Field(min_length=1)
+
+    @field_validator("amount")
+    @classmethod
+    def _nonzero(cls, v: int) -> int:
+        if v == 0:
+            raise ValueError("a vp effect awards a non-zero amount")
+        return v
+
+
+class Activation(EffectForm):
+    """``activation``: a d10 roll at or below ``at_or_below`` goes to ``then``, else ``else``."""
+
+    effect: Literal["activation"] = "activation"
+    at_or_below: int = Field(ge=-1, le=9)
+    then: Branch = None
+    else_: Branch = Field(default=None, alias="else")
+
+
+class Perception(EffectForm):
+    """``perception``: a PC check (RULES.md §7) of the triggering soldier, ± ``modifier``."""
+
+    effect: Literal["perception"] = "perception"
+    at_or_below_pc: Literal[True] = True
+    modifier: int = Field(default=0, ge=-5, le=5)
+    then: Branch = None
+    else_: Branch = Field(default=None, alias="else")
+
+
+class Message(EffectForm):
+    """``message``: text shown to the player."""
+
+    scalar_field: ClassVar[str | None] = "text"
+
+    effect: Literal["message"] = "message"
+    text: str = Field(min_length=1)
+
+
+class SetFlag(EffectForm):
+    """``set``: set a mission condition (flags live in ``GameState.flags``)."""
+
+    scalar_field: ClassVar[str | None] = "flag"
+
+    effect: Literal["set"] = "set"
+    flag: Ident
+
+
+class IfFlag(EffectForm):
+    """``if_flag``: go to ``then`` when ``flag`` is set, else to ``else``."""
+
+    effect: Literal["if_flag"] = "if_flag"
+    flag: Ident
+    then: Branch = None
+    else_: Branch = Field(default=None, alias="else")
+
+
+class Goto(EffectForm):
+    """``goto``: continue with another paragraph."""
+
+    scalar_field: ClassVar[str | None] = "paragraph"
+
+    effect: Literal["goto"] = "goto"
+    paragraph: ParagraphRef
+
+
+DamageRowName = Literal["grenade_outside", "grenade_inside", "satchel_outside", "satchel_inside"]
+
+
+class BoobyTrap(EffectForm):
+    """``booby_trap``: everyone in the triggering hex rolls on damage row ``row`` (RULES.md §9)."""
+
+    effect: Literal["booby_trap"] = "booby_trap"
+    row: DamageRowName
+
+
+class Minefield(EffectForm):
+    """``minefield``: mines in ``hexes`` (seed 000 for anti-tank mines). Schema only so far."""
+
+    effect: Literal["minefield"] = "minefield"
+    hexes: tuple[Label, ...] = Field(min_length=1)
+    kind: Literal["anti_personnel", "anti_tank"] = "anti_personnel"
+
+
+class Landmark(EffectForm):
+    """``landmark``: a landmark appears at ``hex``; ``blocking`` for sight (§3). Schema only."""
+
+    effect: Literal["landmark"] = "landmark"
+    hex: Label
+    name: str = Field(min_length=1)
+    blocking: bool = False
+
+
+class Strike(EffectForm):
+    """``strike``: an artillery or strafing event on ``hexes`` (RULES.md §15). Schema only."""
+
+    effect: Literal["strike"] = "strike"
+    kind: Literal["artillery", "strafing"]
+    hexes: tuple[Label, ...] = Field(min_length=1)
+    row: Ident
+
+
+class EndMission(EffectForm):
+    """``end_mission``: the mission ends now and is scored."""
+
+    scalar_field: ClassVar[str | None] = "reason"
+
+    effect: Literal["end_mission"] = "end_mission"
+    reason: str = Field(min_length=1)
+
+
+EFFECT_MODELS: tuple[type[EffectForm], ...] = (
+    Place, AwardVP, Activation, Perception, Message, SetFlag, IfFlag, Goto, BoobyTrap, Minefield,
+    Landmark, Strike, EndMission,
+)
+EFFECT_SCALARS: dict[str, str | None] = scalar_fields(EFFECT_MODELS)
+"""Every effect name → the field its scalar form fills (None: mapping only)."""
+
+BRANCHING = (Activation, Perception, IfFlag, Goto, EndMission)
+
+Effect = Annotated[
+    Annotated[
+        Union[
+            Place, AwardVP, Activation, Perception, Message, SetFlag, IfFlag, Goto, BoobyTrap, Minefield,
+            Landmark, Strike, EndMission,
+        ],
+        Field(discriminator="effect"),
+    ],
+    BeforeValidator(tagged("effect", EFFECT_SCALARS, "effect")),
+]
+"""One paragraph effect (RULES.md §15), tagged by ``effect``."""
+
+Paragraph = tuple[Effect, ...]
+
+
+def effect_targets(effect: Any) -> list[tuple[str, int]]:
+    """The paragraphs an effect may go to, as ``(argument name, paragraph)`` pairs."""
+    if isinstance(effect, Goto):
+        return [("paragraph", effect.paragraph)]
+    if isinstance(effect, (Activation, Perception, IfFlag)):
+        return [(k, p) for k, p in (("then", effect.then), ("else", effect.else_)) if p is not None]
+    return []
+
+
+# --------------------------------------------------------------------------------------------
+# the mission
+# --------------------------------------------------------------------------------------------
+
+
+def _trigger(v: Any) -> Any:
+    if isinstance(v, (int, str)) and not isinstance(v, bool):
+        return {"paragraph": v}
+    return v
+
+
+class Trigger(Frozen):
+    """One entry of the hex trigger table (RULES.md §7): a paragraph or ``"EVENT"``."""
+
+    paragraph: ParagraphRef | Literal["EVENT"]
+    repeat: bool = False
+
+    @property
+    def is_event(self) -> bool:
+        return self.paragraph == "EVENT"
+
+
+class EventRow(Frozen):
+    """A row of the d10 event table: ``paragraph`` None means nothing happens."""
+
+    rolls: Rolls
+    paragraph: Branch = None
+
+
+class Objective(Frozen):
+    """The mission objective: a name and its hexes (see the module docstring for "taken")."""
+
+    name: str = Field(min_length=1)
+    hexes: tuple[Label, ...] = Field(min_length=1)
+
+
+class TimeLimit(Frozen):
+    """⚙ time limits: the mission ends when either count is reached (RULES.md §15)."""
+
+    operations_pulses: int = Field(ge=1)
+    rounds: int = Field(ge=1)
+
+
+class VPSchedule(Frozen):
+    """⚙ victory points (RULES.md §15). Gains are >= 0, losses <= 0."""
+
+    german_killed: int = Field(ge=0)
+    german_incapacitated: int = Field(ge=0)
+    german_captured: int = Field(ge=0)
+    us_killed: int = Field(le=0)
+    us_incapacitated: int = Field(le=0)
+    us_captured: int = Field(le=0)
+    us_wounded: int = Field(le=0)
+    exit_per_soldier: int = Field(ge=0)
+    objective_taken: int = Field(ge=0)
+
+
+class Results(Frozen):
+    """VP thresholds of the result bands (RULES.md §15), strictly descending."""
+
+    decisive_win: int
+    win: int
+    draw: int
+
+    @model_validator(mode="after")
+    def _descending(self) -> "Results":
+        if not self.decisive_win > self.win:
+            raise FieldProblem("win", f"must be below decisive_win ({self.decisive_win}), got {self.win}")
+        if not self.win > self.draw:
+            raise FieldProblem("draw", f"must be below win ({self.win}), got {self.draw}")
+        return self
+
+    def band(self, vp: int) -> Result:
+        """The result for a final VP total."""
+        if vp >= self.decisive_win:
+            return Result.DECISIVE_WIN
+        if vp >= self.win:
+            return Result.WIN
+        if vp >= self.draw:
+            return Result.DRAW
+        return Result.LOSS
+
+
+class MissionRules(Frozen):
+    """Mission-specific rules (RULES.md §15).
+
+    Attributes:
+        all_in_command_rounds: every US soldier counts as in command for Rounds 1..N (§5).
+        sight_cap: maximum sight range in hexes (night), None for none (§3).
+        blocking_landmarks: hexes whose landmarks block sight (§3).
+    """
+
+    all_in_command_rounds: int = Field(default=0, ge=0)
+    sight_cap: int | None = Field(default=None, ge=1)
+    blocking_landmarks: tuple[Label, ...] = ()
+
+
+class USVehicle(Frozen):
+    """A US vehicle at the start (RULES.md §15, seed 000): id of vehicles.yaml, hex, facing."""
+
+    vehicle: Ident
+    hex: Label
+    facing: Literal[DIRECTION_NAMES] = "N"  # type: ignore[valid-type]
+
+
+class Mission(Frozen):
+    """A validated mission (RULES.md §15). Field meanings: the module docstring."""
+
+    id: Ident
+    title: str = Field(min_length=1)
+    briefing: str = Field(min_length=1)
+    map: Ident
+    squad: Ident
+    deck_default: Ident = "regular"
+    us_entry: tuple[Label, ...] = Field(min_length=1)
+    exit_hexes: tuple[Label, ...] = Field(min_length=1)
+    objective: Objective
+    time_limit: TimeLimit
+    triggers: dict[Label, Annotated[Trigger, BeforeValidator(_trigger)]]
+    paragraphs: dict[ParagraphRef, Annotated[Paragraph, Field(min_length=1)]]
+    events: tuple[EventRow, ...]
+    vp: VPSchedule
+    results: Results
+    rules: MissionRules = MissionRules()
+    us_vehicles: tuple[USVehicle, ...] = ()
+
+    @field_validator("events")
+    @classmethod
+    def _events_cover(cls, rows: tuple[EventRow, ...]) -> tuple[EventRow, ...]:
+        check_d10_cover(rows, "event table")
+        return rows
+
+    @model_validator(mode="after")
+    def _script(self) -> "Mission":
+        paras = self.paragraphs
+
+        def need(field: str, p: int) -> None:
+            if p not in paras:
+                raise FieldProblem(field, f"paragraph {p} does not exist")
+
+        referenced: set[int] = set()
+        for label, trig in self.triggers.items():
+            if not trig.is_event:
+                need(f"triggers.{label}.paragraph", trig.paragraph)
+                referenced.add(trig.paragraph)
+        for i, row in enumerate(self.events):
+            if row.paragraph is not None:
+                need(f"events.{i}.paragraph", row.paragraph)
+                referenced.add(row.paragraph)
+        flags_set = {e.flag for para in paras.values() for e in para if isinstance(e, SetFlag)}
+        for n, para in paras.items():
+            for j, eff in enumerate(para):
+                where = f"paragraphs.{n}.{j}.{eff.effect}"
+                if isinstance(eff, BRANCHING) and j != len(para) - 1:
+                    raise FieldProblem(where, f"{eff.effect} hands control on: it must be the last effect")
+                for arg, p in effect_targets(eff):
+                    need(f"{where}.{arg}", p)
+                    if p == n:
+                        raise FieldProblem(f"{where}.{arg}", f"paragraph {n} goes to itself")
+                    referenced.add(p)
+                if isinstance(eff, IfFlag) and eff.flag not in flags_set:
+                    raise FieldProblem(f"{where}.flag", f"flag {eff.flag!r} is never set by a 'set' effect")
+        for n in paras:
+            if n not in referenced:
+                raise FieldProblem(f"paragraphs.{n}", f"paragraph {n} is never reached (no trigger, event or effect)")
+        self._check_acyclic()
+        return self
+
+    def _check_acyclic(self) -> None:
+        """Paragraph chains must end: the goto/branch graph has no cycle."""
+        state: dict[int, int] = {}  # 1 = on the stack, 2 = done
+
+        def visit(n: int, path: list[int]) -> None:
+            state[n] = 1
+            for j, eff in enumerate(self.paragraphs[n]):
+                for arg, p in effect_targets(eff):
+                    if state.get(p) == 1:
+                        cycle = " -> ".join(str(x) for x in [*path[path.index(p):], p])
+                        raise FieldProblem(f"paragraphs.{n}.{j}.{eff.effect}.{arg}", f"paragraph cycle {cycle}")
+                    if p not in state:
+                        visit(p, [*path, p])
+            state[n] = 2
+
+        for n in sorted(self.paragraphs):
+            if n not in state:
+                visit(n, [n])
+
+    # -- queries used by the engine ------------------------------------------------------------
+    def paragraph(self, n: int) -> Paragraph:
+        """The effects of paragraph ``n``. Raises KeyError."""
+        return self.paragraphs[n]
+
+    def trigger_at(self, label: str) -> Trigger | None:
+        """The trigger of hex ``label``, None when the hex has none."""
+        return self.triggers.get(label)
+
+    def event_paragraph(self, roll: int) -> int | None:
+        """The paragraph the event table gives for a d10 ``roll`` (None: nothing happens)."""
+        for row in self.events:
+            if row.rolls[0] <= roll <= row.rolls[1]:
+                return row.paragraph
+        raise KeyError(f"mission {self.id}: event table has no row for roll {roll}")
+
+    def placements(self) -> list[tuple[int, Place]]:
+        """Every ``place`` effect as ``(paragraph, effect)``: the German forces and where they wait."""
+        return [(n, e) for n, para in sorted(self.paragraphs.items()) for e in para if isinstance(e, Place)]
+
+    def result_for(self, vp: int) -> Result:
+        """The result band of a final VP total (RULES.md §15)."""
+        return self.results.band(vp)
+
+    def labels(self) -> Iterator[tuple[str, str]]:
+        """Every hex label the mission names, as ``(field, label)`` pairs."""
+        for i, h in enumerate(self.us_entry):
+            yield f"us_entry.{i}", h
+        for i, h in enumerate(self.exit_hexes):
+            yield f"exit_hexes.{i}", h
+        for i, h in enumerate(self.objective.hexes):
+            yield f"objective.hexes.{i}", h
+        for h in self.triggers:
+            yield f"triggers.{h}", h
+        for n, para in self.paragraphs.items():
+            for j, eff in enumerate(para):
+                where = f"paragraphs.{n}.{j}.{eff.effect}"
+                if isinstance(eff, (Place, Landmark)):
+                    yield f"{where}.hex", eff.hex
+                if isinstance(eff, Place):
+                    for k, h in enumerate(eff.route):
+                        yield f"{where}.route.{k}", h
+                if isinstance(eff, (Minefield, Strike)):
+                    for k, h in enumerate(eff.hexes):
+                        yield f"{where}.hexes.{k}", h
+        for i, h in enumerate(self.rules.blocking_landmarks):
+            yield f"rules.blocking_landmarks.{i}", h
+        for i, v in enumerate(self.us_vehicles):
+            yield f"us_vehicles.{i}.hex", v.hex
+
+
+# --------------------------------------------------------------------------------------------
+# checks against the map, the deck and the squad
+# --------------------------------------------------------------------------------------------
+
+
+def map_size(name: str, source: str | Path = "<mission>") -> tuple[int, int]:
+    """``(columns, rows)`` of the shipped map ``data/maps/<name>.yaml``.
+
+    Raises:
+        DataError: no such map (naming ``source`` and field ``map``), or a map file without
+            positive integer ``columns`` / ``rows``.
+    """
+    path = MAPS_DIR / f"{name}.yaml"
+    if not path.exists():
+        known = ", ".join(sorted(p.stem for p in MAPS_DIR.glob("*.yaml"))) or "(none)"
+        raise DataError(source, "map", f"no map {name!r} in data/maps (known: {known})")
+    raw = read_yaml(path)
+    dims = []
+    for key in ("columns", "rows"):
+        v = raw.get(key) if isinstance(raw, dict) else None
+        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+            raise DataError(path, key, f"a positive integer is required, got {v!r}")
+        dims.append(v)
+    return dims[0], dims[1]
+
+
+def check_references(
+    mission: Mission,
+    source: str | Path,
+    *,
+    columns: int | None = None,
+    rows: int | None = None,
+    card_ids: tuple[str, ...] | None = None,
+) -> None:
+    """Check a mission against its map, deck and squad (RULES.md §15).
+
+    Args:
+        mission: a validated mission.
+        source: the file (or description) named in errors.
+        columns, rows: the map size; read from ``data/maps/<mission.map>.yaml`` when None.
+        card_ids: the cards that may be placed; those of ``deck_default`` when None.
+
+    Raises:
+        DataError: a hex off the map, an exit hex not on the map edge, an unknown deck, card
+            or squad — naming ``source`` and the field.
+    """
+    if columns is None or rows is None:
+        columns, rows = map_size(mission.map, source)
+    last_col = columns - 1
+    for field, label in mission.labels():
+        col, row = label_to_colrow(label)
+        if not (0 <= col < columns and 1 <= row <= rows):
+            raise DataError(source, field, f"hex {label} is off the map ({columns} x {rows} hexes)")
+    for i, label in enumerate(mission.exit_hexes):
+        col, row = label_to_colrow(label)
+        if col not in (0, last_col) and row not in (1, rows):
+            raise DataError(source, f"exit_hexes.{i}", f"exit hex {label} is not on the map edge")
+    if card_ids is None:
+        if mission.deck_default not in list_decks():
+            raise DataError(source, "deck_default", f"unknown deck {mission.deck_default!r} (known: {', '.join(list_decks())})")
+        card_ids = load_deck(mission.deck_default).card_ids
+    for n, para in mission.paragraphs.items():
+        for j, eff in enumerate(para):
+            if isinstance(eff, Place) and eff.card not in card_ids:
+                raise DataError(
+                    source, f"paragraphs.{n}.{j}.place.card", f"no card {eff.card!r} in the deck (cards: {', '.join(card_ids)})"
+                )
+    if mission.squad not in list_squads():
+        raise DataError(source, "squad", f"unknown squad {mission.squad!r} (known: {', '.join(list_squads())})")
+
+
+# --------------------------------------------------------------------------------------------
+# loaders
+# --------------------------------------------------------------------------------------------
+
+
+def list_missions() -> list[str]:
+    """Sorted ids (file stems) of the shipped missions; the first is the reference mission."""
+    return sorted(p.stem for p in MISSIONS_DIR.glob("*.yaml"))
+
+
+def reference_mission() -> str:
+    """The id of the reference mission: the first shipped one (INTERFACE.md).
+
+    Raises:
+        ScenarioError: no mission is shipped.
+    """
+    ids = list_missions()
+    if not ids:
+        raise ScenarioError("no missions shipped in data/missions")
+    return ids[0]
+
+
+def read_mission(path: str | Path) -> Mission:
+    """Load, validate and cross-check a mission file (uncached).
+
+    Raises:
+        DataError: a malformed file, naming the file and the field.
+    """
+    path = Path(path)
+    mission = load_file(Mission, path)
+    check_stem(path, mission.id)
+    check_references(mission, path)
+    return mission
+
+
+@lru_cache(maxsize=None)
+def _shipped_mission(path: Path) -> Mission:
+    return read_mission(path)
+
+
+def load_mission(id_or_path: str | Path) -> Mission:
+    """Load a mission by shipped id (cached) or by file path (RULES.md §15).
+
+    Raises:
+        ScenarioError: an unknown mission id (the message lists the known ones).
+        DataError: a malformed file, naming the file and the field.
+    """
+    path, shipped = resolve(id_or_path, MISSIONS_DIR, "mission", list_missions)
+    return _shipped_mission(path) if shipped else read_mission(path)
+
+
+__all__ = [
+    "Activation", "AwardVP", "BoobyTrap", "EndMission", "EventRow", "Goto", "IfFlag", "Landmark",
+    "Message", "Minefield", "Mission", "MissionRules", "Objective", "Perception", "Place",
+    "RESULT_NAMES", "Results", "SetFlag", "Strike", "TimeLimit", "Trigger", "USVehicle",
+    "VPSchedule", "check_references", "label_to_colrow", "list_missions", "load_mission",
+    "map_size", "read_mission", "reference_mission",
+]

@@ -1,0 +1,128 @@
+"""Text map of a game (the env's ``"ansi"`` render mode).
+
+The odd-q layout of RULES.md §2 is drawn with two text lines per map row: the first holds
+the even columns (A, C, E…), the second the odd columns (B, D, F…), which sit half a hex
+lower. Each hex is three characters: terrain, occupant, space.
+
+Terrain: ``.`` clear, ``=`` road, ``T`` woods, ``"`` brush, ``%`` rubble, ``^`` rough,
+``#`` building, ``~`` river, ``o`` crater. Occupants: the US slot number (``0``-``9``,
+``a``/``b``), ``+`` several US soldiers, ``@`` the acting soldier, ``G`` a known German,
+``g`` a German down or captured, ``x`` a US soldier down, ``X`` US and Germans together.
+Objective hexes show ``!`` and exit hexes ``>`` where the hex is empty.
+Only what the US player knows is drawn: hidden Germans never show.
+"""
+
+from __future__ import annotations
+
+from ambush_env.core.types import RESULT_NAMES, STANCE_NAMES, Phase, Side, Status, Terrain
+
+TERRAIN_GLYPH = {
+    Terrain.CLEAR: ".",
+    Terrain.ROAD: "=",
+    Terrain.WOODS: "T",
+    Terrain.BRUSH: '"',
+    Terrain.RUBBLE: "%",
+    Terrain.ROUGH: "^",
+    Terrain.BUILDING: "#",
+    Terrain.RIVER: "~",
+    Terrain.CRATER: "o",
+}
+_SLOT_GLYPH = "0123456789ab"
+
+
+def column_letters(c: int) -> str:
+    """Column label of RULES.md §2: A…Z, AA, AB…"""
+    if c < 26:
+        return chr(65 + c)
+    return chr(64 + c // 26) + chr(65 + c % 26)
+
+
+def _occupants(game) -> dict[int, str]:
+    acting = game.acting_unit()
+    out: dict[int, str] = {}
+    us_here: dict[int, list] = {}
+    for u in game.us_units():
+        if u.hex >= 0:
+            us_here.setdefault(u.hex, []).append(u)
+    known = game.contact_units()
+    ger_here: dict[int, list] = {}
+    for g in known:
+        if g.hex >= 0:
+            ger_here.setdefault(g.hex, []).append(g)
+    for h, us in us_here.items():
+        up = [u for u in us if u.status == Status.ACTIVE]
+        if acting is not None and any(u.uid == acting.uid for u in up):
+            out[h] = "@"
+        elif len(up) > 1:
+            out[h] = "+"
+        elif up:
+            s = up[0].slot
+            out[h] = _SLOT_GLYPH[s] if 0 <= s < len(_SLOT_GLYPH) else "u"
+        else:
+            out[h] = "x"
+    for h, gs in ger_here.items():
+        active = any(g.status == Status.ACTIVE for g in gs)
+        if h in out and active:
+            out[h] = "X" if out[h] != "@" else "@"
+        elif h not in out:
+            out[h] = "G" if active else "g"
+    return out
+
+
+def render_ansi(game) -> str:
+    """The map, a status line and the squad and contact lists, as one string."""
+    b = game.board
+    cols, rows = int(b.columns), int(b.rows)
+    occ = _occupants(game)
+    objectives = set(getattr(game, "objective_hexes", ()))
+    exits = set(getattr(game, "exit_hexes", ()))
+    width = cols * 3
+    lines = []
+    header = [" "] * width
+    for c in range(cols):
+        lab = column_letters(c)
+        for k, ch in enumerate(lab):
+            if c * 3 + k < width:
+                header[c * 3 + k] = ch
+    lines.append("    " + "".join(header).rstrip())
+    for r in range(rows):
+        for parity in (0, 1):
+            cells = [" "] * width
+            for c in range(parity, cols, 2):
+                i = r * cols + c
+                t = TERRAIN_GLYPH.get(Terrain(int(b.terrain[i])), "?")
+                o = occ.get(i)
+                if o is None:
+                    o = "!" if i in objectives else (">" if i in exits else " ")
+                cells[c * 3] = t
+                cells[c * 3 + 1] = o
+            label = f"{r + 1:>3} " if parity == 0 else "    "
+            lines.append(label + "".join(cells).rstrip())
+    st = game.state
+    if game.over:
+        phase = f"OVER ({RESULT_NAMES[game.result] if game.result >= 0 else '?'}: {st.end_reason})"
+    elif st.phase == Phase.ROUNDS:
+        ini = {int(Side.US): "US", int(Side.GERMAN): "German"}.get(st.initiative, "-")
+        phase = f"Rounds, Round {st.round} (initiative {ini})"
+    else:
+        phase = f"Operations, pulse {st.pulse + 1}"
+    pulses, rounds_left = game.time_left()
+    acting = game.acting_unit()
+    lines.append(
+        f"{game.mission_id}: {phase} | VP {st.vp} | time left: {pulses} pulses, {rounds_left} Rounds"
+        f" | acting: {acting.name if acting is not None else '(select a unit)'}"
+    )
+    for u in game.us_units():
+        where = b.label(u.hex) if u.hex >= 0 else "off map"
+        flags = [Status(u.status).name.lower()]
+        if u.wounded:
+            flags.append("wounded")
+        if u.panicked:
+            flags.append("panicked")
+        if not u.aware:
+            flags.append("unaware")
+        lines.append(f"  {u.name:<5} {where:<5} {STANCE_NAMES[u.stance]:<9} {u.weapon:<14} {' '.join(flags)}")
+    for k, g in enumerate(game.contact_units()):
+        where = b.label(g.hex) if g.hex >= 0 else "off map"
+        lines.append(f"  K{k} {g.name:<5} {where:<5} {STANCE_NAMES[g.stance]:<9} {Status(g.status).name.lower()}")
+    return "\n".join(lines) + "\n"
