@@ -7,6 +7,7 @@ interpreter executes them.
 Deck file schema (``ambush_env/data/cards/<id>.yaml``)::
 
     id: regular                   # must equal the file stem
+    port_boxes: 4                 # ⚙ optional, default 4 (RULES.md §4)
     cards:
       - id: rifleman              # unique in the deck; missions place cards by this id
         rank: Schütze             # display text
@@ -15,7 +16,8 @@ Deck file schema (``ambush_env/data/cards/<id>.yaml``)::
         PC: 5                     # perception 3-8   (throws, clearing jams, dodging)
         WS: 0                     # weapon skill -2..+2
         MV: 4                     # optional, 4-5 MPs, default 4
-        equipment: [grenade]      # optional item ids: grenade, satchel, clip_<weapon>
+        equipment: [grenade]      # optional item ids of weapons.yaml (grenade, satchel,
+                                  # clip_<weapon>); their boxes fit in port_boxes
         columns:
           unaware:                # a column: d10 ranges covering 0-9 exactly once
             - {rolls: [0, 5], do: [hold]}
@@ -394,7 +396,7 @@ class Card(Frozen):
     PC: int = Field(ge=3, le=8)
     WS: int = Field(ge=-2, le=2)
     MV: int = Field(default=4, ge=4, le=5)
-    equipment: tuple[Item, ...] = Field(default=(), max_length=4)
+    equipment: tuple[Item, ...] = ()
     columns: Columns
 
     @model_validator(mode="after")
@@ -429,10 +431,12 @@ class Deck(Frozen):
 
     Attributes:
         id: the deck id (= file stem).
+        port_boxes: ⚙ port boxes of each German (RULES.md §4); a card's equipment fits them.
         cards: the cards, in card-number order (Germans act in this order, §5).
     """
 
     id: Ident
+    port_boxes: int = Field(default=4, ge=1, le=4)
     cards: tuple[Card, ...] = Field(min_length=1)
 
     @field_validator("cards")
@@ -444,6 +448,13 @@ class Deck(Frozen):
                 raise FieldProblem(f"{i}.id", f"duplicate card id {c.id!r}")
             seen.add(c.id)
         return cards
+
+    @model_validator(mode="after")
+    def _port_boxes(self) -> "Deck":
+        for i, c in enumerate(self.cards):
+            if len(c.equipment) > self.port_boxes:
+                raise FieldProblem(f"cards.{i}.equipment", f"{len(c.equipment)} items in {self.port_boxes} port boxes")
+        return self
 
     @property
     def card_ids(self) -> tuple[str, ...]:
@@ -463,12 +474,7 @@ class Deck(Frozen):
 
 
 @lru_cache(maxsize=1)
-def known_weapon_ids() -> frozenset[str] | None:
-    """Weapon ids declared in ``data/weapons.yaml``, or None when it is absent or unreadable.
-
-    Accepts a top-level ``weapons:`` mapping (id → entry) or list of entries with ``id``.
-    When None, weapon ids are checked only for form; the engine checks them against its tables.
-    """
+def _weapons_file() -> dict | None:
     path = data_path("weapons.yaml")
     if not path.exists():
         return None
@@ -476,37 +482,58 @@ def known_weapon_ids() -> frozenset[str] | None:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError):
         return None
-    table = raw.get("weapons") if isinstance(raw, dict) else None
-    if isinstance(table, dict):
-        return frozenset(str(k) for k in table)
-    if isinstance(table, list) and all(isinstance(w, dict) and "id" in w for w in table):
-        return frozenset(str(w["id"]) for w in table)
-    return None
+    return raw if isinstance(raw, dict) else None
 
 
-def check_weapon_refs(path: str | Path, refs: list[tuple[str, str]]) -> None:
-    """Check ``(field, weapon id)`` pairs (``clip_<weapon>`` items included) against weapons.yaml.
+def known_weapon_ids() -> frozenset[str] | None:
+    """Weapon ids of ``data/weapons.yaml`` (its ``weapons:`` mapping), or None without one.
+
+    When None, weapon ids are checked only for form; the engine checks them against its tables.
+    """
+    table = (_weapons_file() or {}).get("weapons")
+    return frozenset(str(k) for k in table) if isinstance(table, dict) else None
+
+
+def item_boxes() -> dict[str, int] | None:
+    """Port boxes each item fills, from ``data/weapons.yaml`` (``items.<id>.boxes``), or None.
+
+    A satchel charge fills two boxes there, so squads and cards count boxes, not items.
+    """
+    table = (_weapons_file() or {}).get("items")
+    if not isinstance(table, dict):
+        return None
+    out = {}
+    for k, v in table.items():
+        boxes = v.get("boxes", 1) if isinstance(v, dict) else 1
+        out[str(k)] = boxes if isinstance(boxes, int) else 1
+    return out
+
+
+def check_equipment(path: str | Path, weapon_field: str, weapon: str, items_field: str, items: tuple[str, ...], boxes: int) -> None:
+    """Check a soldier's weapon, items and port-box load against ``data/weapons.yaml``.
+
+    Args:
+        path: the file named in errors.
+        weapon_field, weapon: e.g. ``"soldiers.2.weapon"``, ``"bar"``.
+        items_field, items: e.g. ``"soldiers.2.equipment"`` and its item ids.
+        boxes: port boxes available (RULES.md §4 ⚙).
 
     Raises:
-        DataError: naming the file and the field of the first unknown weapon.
+        DataError: an unknown weapon or item, or more boxes filled than there are.
     """
-    known = known_weapon_ids()
-    if known is None:
+    weapons = known_weapon_ids()
+    if weapons is not None and weapon not in weapons:
+        raise DataError(path, weapon_field, f"unknown weapon {weapon!r} (weapons.yaml: {', '.join(sorted(weapons))})")
+    sizes = item_boxes()
+    if sizes is None:
         return
-    for field, ref in refs:
-        wid = ref[len("clip_"):] if ref.startswith("clip_") else ref
-        if ref in ("grenade", "satchel"):
-            continue
-        if wid not in known:
-            raise DataError(path, field, f"unknown weapon {wid!r} (weapons.yaml: {', '.join(sorted(known))})")
-
-
-def _deck_weapon_refs(deck: Deck) -> list[tuple[str, str]]:
-    refs = []
-    for i, c in enumerate(deck.cards):
-        refs.append((f"cards.{i}.weapon", c.weapon))
-        refs += [(f"cards.{i}.equipment.{j}", item) for j, item in enumerate(c.equipment)]
-    return refs
+    for j, item in enumerate(items):
+        if item not in sizes:
+            raise DataError(path, f"{items_field}.{j}", f"unknown item {item!r} (weapons.yaml items: {', '.join(sorted(sizes))})")
+    used = sum(sizes[i] for i in items)
+    if used > boxes:
+        detail = ", ".join(f"{i} {sizes[i]}" for i in items)
+        raise DataError(path, items_field, f"{used} port boxes filled ({detail}); {boxes} available")
 
 
 # --------------------------------------------------------------------------------------------
@@ -554,7 +581,8 @@ def read_deck(path: str | Path) -> Deck:
     path = Path(path)
     deck = load_file(Deck, path)
     check_stem(path, deck.id)
-    check_weapon_refs(path, _deck_weapon_refs(deck))
+    for i, c in enumerate(deck.cards):
+        check_equipment(path, f"cards.{i}.weapon", c.weapon, f"cards.{i}.equipment", c.equipment, deck.port_boxes)
     return deck
 
 

@@ -251,7 +251,9 @@ class TraceTable:
         step_dir: ``(S,) int8`` the Direction of each step (the hexside crossed).
         step_dc, step_dr: ``(S,) int16`` offset, from the start hex, of the hex each step
             *enters* (the last step of a trace enters the target).
-        step_from_parity: ``(S,) int8`` column parity of the hex each step leaves.
+        step_from_dc, step_from_dr: ``(S,) int16`` offset of the hex each step *leaves*.
+        trace_min_dc, trace_max_dc, trace_min_dr, trace_max_dr: ``(Ntr,) int16`` bounding box of
+            a trace's hexes relative to its start (to tell traces that leave a board).
         step_dist_s, step_dist_t: ``(S,) int16`` hex distance from the entered hex to the
             start and to the target.
     """
@@ -264,7 +266,12 @@ class TraceTable:
     step_dir: np.ndarray
     step_dc: np.ndarray
     step_dr: np.ndarray
-    step_from_parity: np.ndarray
+    step_from_dc: np.ndarray
+    step_from_dr: np.ndarray
+    trace_min_dc: np.ndarray
+    trace_max_dc: np.ndarray
+    trace_min_dr: np.ndarray
+    trace_max_dr: np.ndarray
     step_dist_s: np.ndarray
     step_dist_t: np.ndarray
 
@@ -361,21 +368,27 @@ def trace_table(columns: int, rows: int) -> TraceTable:
     step_dir = np.empty(n_steps, dtype=np.int8)
     step_dc = np.empty(n_steps, dtype=np.int16)
     step_dr = np.empty(n_steps, dtype=np.int16)
-    step_par = np.empty(n_steps, dtype=np.int8)
     for k in range(tr_dirs.shape[1]):
         act = np.nonzero(lengths > k)[0]
         if not act.size:
             break
         d = tr_dirs[act, k].astype(np.int64)
-        par = c[act] & 1
-        off = np.where(par[:, None] == 1, _ODD[d], _EVEN[d])
+        off = np.where((c[act] & 1)[:, None] == 1, _ODD[d], _EVEN[d])
         c[act] += off[:, 0]
         r[act] += off[:, 1]
         at = ptr[act] + k
         step_dir[at] = d
         step_dc[at] = c[act] - sp[act]
         step_dr[at] = r[act]
-        step_par[at] = par
+    from_dc = np.zeros(n_steps, dtype=np.int16)
+    from_dr = np.zeros(n_steps, dtype=np.int16)
+    not_first = np.ones(n_steps, dtype=bool)
+    not_first[ptr[:-1]] = False
+    from_dc[1:][not_first[1:]] = step_dc[:-1][not_first[1:]]
+    from_dr[1:][not_first[1:]] = step_dr[:-1][not_first[1:]]
+    box = [np.minimum.reduceat(step_dc, ptr[:-1]), np.maximum.reduceat(step_dc, ptr[:-1])]
+    box += [np.minimum.reduceat(step_dr, ptr[:-1]), np.maximum.reduceat(step_dr, ptr[:-1])]
+    box = [np.where(k % 2, np.maximum(b, 0), np.minimum(b, 0)).astype(np.int16) for k, b in enumerate(box)]
     step_tr = np.repeat(np.arange(tr_dirs.shape[0]), lengths)
     s_p = sp[step_tr]
     s_c = s_p + step_dc.astype(np.int64)
@@ -392,7 +405,12 @@ def trace_table(columns: int, rows: int) -> TraceTable:
         step_dir=step_dir,
         step_dc=step_dc,
         step_dr=step_dr,
-        step_from_parity=step_par,
+        step_from_dc=from_dc,
+        step_from_dr=from_dr,
+        trace_min_dc=box[0],
+        trace_max_dc=box[1],
+        trace_min_dr=box[2],
+        trace_max_dr=box[3],
         step_dist_s=dist_s,
         step_dist_t=dist_t,
     )

@@ -395,9 +395,13 @@ def line_of_sight(
 # -- every line of a board at once -----------------------------------------------------------------
 @dataclass(frozen=True)
 class _PairGeometry:
-    """Every nudged trace between two hexes (``i < j``) of a board size, as flat arrays.
+    """Every nudged trace between two hexes ``i < j`` of one board size, as flat arrays.
 
-    Geometry only (shared by all boards of one size). A pair has 1 or 2 *instances* (traces).
+    Geometry only, shared by all boards of that size. A pair has 1 or 2 *instances* (nudged
+    traces); instance ``k`` has steps ``step_ptr[k]:step_ptr[k + 1]``, step ``s`` crossing side
+    ``step_side[s]`` into hex ``step_hex[s]`` (the last step enters the target, ``dt == 0``).
+    An instance that leaves the map has every hex set to ``n`` and every side to ``3n``
+    (off-map: blocked).
     """
 
     n: int
@@ -407,77 +411,83 @@ class _PairGeometry:
     pair_inst0: np.ndarray  # (P,) int64 first instance of the pair
     pair_count: np.ndarray  # (P,) int8 its number of instances (1 or 2)
     inst_pair: np.ndarray  # (I,) int32
-    inst_first_side: np.ndarray  # (I,) int32 side 0
-    inst_last_side: np.ndarray  # (I,) int32 side K
-    hex_ptr: np.ndarray  # (I+1,) int64 CSR into the mid-hex arrays
-    hex_id: np.ndarray  # (H,) int16/int32 intervening hexes (n = off-map)
-    hex_ds: np.ndarray  # (H,) int8 distance to the pair's i
-    hex_dt: np.ndarray  # (H,) int8 distance to the pair's j
-    side_ptr: np.ndarray  # (I+1,) int64 CSR into the side arrays
-    side_id: np.ndarray  # (S,) int16/int32 crossed sides (3n = off-map)
-    side_first: np.ndarray  # (S,) bool
-    side_last: np.ndarray  # (S,) bool
+    inst_first_side: np.ndarray  # (I,) side 0 id
+    inst_last_side: np.ndarray  # (I,) side K id
+    step_ptr: np.ndarray  # (I+1,) int64
+    step_hex: np.ndarray  # (S,) int16|int32 hex entered
+    step_side: np.ndarray  # (S,) int16|int32 side crossed
+    step_ds: np.ndarray  # (S,) int8 distance of the entered hex to the pair's i
+    step_dt: np.ndarray  # (S,) int8 ... to the pair's j
 
 
 @lru_cache(maxsize=4)
 def _pair_geometry(columns: int, rows: int) -> _PairGeometry:
     tt = hexgrid.trace_table(columns, rows)
     n = columns * rows
-    idx_t = np.int16 if 3 * n + 1 < np.iinfo(np.int16).max else np.int32
-    col = np.arange(n, dtype=np.int64) % columns
-    row = np.arange(n, dtype=np.int64) // columns
+    it = np.int16 if 3 * n + 1 < np.iinfo(np.int16).max else np.int32
+    col = np.arange(n, dtype=np.int32) % columns
+    row = np.arange(n, dtype=np.int32) // columns
     pi, pj = np.triu_indices(n, 1)
-    p = col[pi] & 1
-    tmpl = tt.template(p, col[pj] - col[pi], row[pj] - row[pi])
-    cnt = tt.tmpl_count[tmpl].astype(np.int64)
-    pair_inst0 = np.zeros(pi.shape[0], dtype=np.int64)
+    pi, pj = pi.astype(np.int32), pj.astype(np.int32)
+    n_pairs = pi.shape[0]
+    tmpl = tt.template(col[pi] & 1, col[pj] - col[pi], row[pj] - row[pi])
+    cnt = tt.tmpl_count[tmpl]
+    pair_inst0 = np.zeros(n_pairs, dtype=np.int64)
     np.cumsum(cnt[:-1], out=pair_inst0[1:])
-    n_inst = int(cnt.sum())
-    inst_pair = np.repeat(np.arange(pi.shape[0]), cnt)
-    inst_trace = tt.tmpl_first[tmpl][inst_pair].astype(np.int64) + (np.arange(n_inst) - pair_inst0[inst_pair])
-    steps = (tt.trace_ptr[inst_trace + 1] - tt.trace_ptr[inst_trace]).astype(np.int64)
-    side_ptr = np.zeros(n_inst + 1, dtype=np.int64)
-    np.cumsum(steps, out=side_ptr[1:])
-    total = int(side_ptr[-1])
-    step_inst = np.repeat(np.arange(n_inst), steps)
-    local = np.arange(total) - side_ptr[step_inst]
-    g = tt.trace_ptr[inst_trace][step_inst] + local
-    s_hex = pi[inst_pair][step_inst]
-    c = col[s_hex] + tt.step_dc[g]
-    r = row[s_hex] + tt.step_dr[g]
-    on = (c >= 0) & (c < columns) & (r >= 0) & (r < rows)
-    entered = np.where(on, r * columns + c, n)
-    last = local == steps[step_inst] - 1
-    first = local == 0
-    prev = np.empty_like(entered)
-    prev[1:] = entered[:-1]
-    prev[first] = s_hex[first]
-    d = tt.step_dir[g].astype(np.int64)
-    owner = np.where(d < 3, prev, entered)
-    sid = np.where((prev < n) & (entered < n), 3 * owner + np.where(d < 3, d, d - 3), 3 * n)
-    mid = ~last
-    hex_counts = steps - 1
-    hex_ptr = np.zeros(n_inst + 1, dtype=np.int64)
-    np.cumsum(hex_counts, out=hex_ptr[1:])
-    dist = hexgrid._distance_np(col[pi], row[pi], col[pj], row[pj]).astype(np.int16)
+    n_inst = int(pair_inst0[-1] + cnt[-1])
+    inst_pair = np.repeat(np.arange(n_pairs, dtype=np.int32), cnt)
+    inst_trace = tt.tmpl_first[tmpl][inst_pair] + (np.arange(n_inst) - pair_inst0[inst_pair]).astype(np.int32)
+    t0 = tt.trace_ptr[inst_trace]
+    steps = tt.trace_ptr[inst_trace + 1] - t0
+    step_ptr = np.zeros(n_inst + 1, dtype=np.int64)
+    np.cumsum(steps, out=step_ptr[1:])
+    s_inst = pi[inst_pair]
+    # Per-step offsets in index space for this board width (translation by whole rows and
+    # by two columns maps the grid onto itself, so index offsets are constant per template).
+    hex_off = (tt.step_dr.astype(np.int32) * columns + tt.step_dc).astype(np.int32)
+    d = tt.step_dir.astype(np.int32)
+    own_dc = np.where(d < 3, tt.step_from_dc, tt.step_dc).astype(np.int32)
+    own_dr = np.where(d < 3, tt.step_from_dr, tt.step_dr).astype(np.int32)
+    side_off = 3 * (own_dr * columns + own_dc) + np.where(d < 3, d, d - 3)
+    # Global table step of every element: arange + per-instance shift (int32, in place).
+    g = np.arange(int(step_ptr[-1]), dtype=np.int32)
+    g += np.repeat((t0 - step_ptr[:-1]).astype(np.int32), steps)
+    s_el = np.repeat(s_inst, steps)
+    step_hex = hex_off[g]
+    step_hex += s_el
+    s_el *= 3
+    step_side = side_off[g]
+    step_side += s_el
+    del s_el
+    step_ds = tt.step_dist_s[g].astype(np.int8)
+    step_dt = tt.step_dist_t[g].astype(np.int8)
+    del g
+    # Traces that leave the map (lines along the map edge): every hex off-map.
+    tr = inst_trace
+    c_s, r_s = col[s_inst], row[s_inst]
+    off = (c_s + tt.trace_min_dc[tr] < 0) | (c_s + tt.trace_max_dc[tr] >= columns)
+    off |= (r_s + tt.trace_min_dr[tr] < 0) | (r_s + tt.trace_max_dr[tr] >= rows)
+    off_inst = np.nonzero(off)[0]
+    if off_inst.size:
+        pos, _ = _segments(step_ptr, off_inst)
+        step_hex[pos] = n
+        step_side[pos] = 3 * n
+    dist = hexgrid._distance_np(col[pi].astype(np.int64), row[pi], col[pj].astype(np.int64), row[pj])
     return _PairGeometry(
         n=n,
-        pair_i=pi.astype(np.int32),
-        pair_j=pj.astype(np.int32),
-        pair_dist=dist,
+        pair_i=pi,
+        pair_j=pj,
+        pair_dist=dist.astype(np.int16),
         pair_inst0=pair_inst0,
         pair_count=cnt.astype(np.int8),
-        inst_pair=inst_pair.astype(np.int32),
-        inst_first_side=sid[side_ptr[:-1]].astype(np.int32),
-        inst_last_side=sid[side_ptr[1:] - 1].astype(np.int32),
-        hex_ptr=hex_ptr,
-        hex_id=entered[mid].astype(idx_t),
-        hex_ds=tt.step_dist_s[g[mid]].astype(np.int8),
-        hex_dt=tt.step_dist_t[g[mid]].astype(np.int8),
-        side_ptr=side_ptr,
-        side_id=sid.astype(idx_t),
-        side_first=first,
-        side_last=last,
+        inst_pair=inst_pair,
+        inst_first_side=step_side[step_ptr[:-1]],
+        inst_last_side=step_side[step_ptr[1:] - 1],
+        step_ptr=step_ptr,
+        step_hex=step_hex.astype(it),
+        step_side=step_side.astype(it),
+        step_ds=step_ds,
+        step_dt=step_dt,
     )
 
 
@@ -533,50 +543,45 @@ class SightCache:
         geo, board = self._geo, self.board
         self._version = board.version
         self._arr = arr = _build_arrays(board, self.blocking_landmarks)
-        n_inst = geo.inst_pair.shape[0]
         li = arr.level[geo.pair_i][geo.inst_pair]
         lj = arr.level[geo.pair_j][geo.inst_pair]
         self._inst_li, self._inst_lj = li, lj
-        # Sides: crests and embankments never change in play, so this part is computed once.
-        s_counts = np.diff(geo.side_ptr)
-        sblk = side_blocks(
-            arr.crest[geo.side_id],
-            arr.emb_level[geo.side_id],
-            np.repeat(li, s_counts),
-            np.repeat(lj, s_counts),
-            geo.side_first,
-            geo.side_last,
-        )
-        self._side_any = _any_by_segment(sblk, geo.side_ptr)
-        self._hex_any = self._hex_any_for(np.arange(n_inst))
+        # Sides: crests and embankments never change in play, so this is computed once. The
+        # embankment exemption concerns only side 0 and side K, fixed up after the bulk pass.
+        counts = np.diff(geo.step_ptr)
+        side = geo.step_side
+        sblk = side_blocks(arr.crest[side], arr.emb_level[side], np.repeat(li, counts), np.repeat(lj, counts), False, False)
+        single = counts == 1
+        for pos, first, last in ((geo.step_ptr[:-1], True, single), (geo.step_ptr[1:] - 1, single, True)):
+            sid = side[pos]
+            sblk[pos] = side_blocks(arr.crest[sid], arr.emb_level[sid], li, lj, first, last)
+        self._side_any = _any_by_segment(sblk, geo.step_ptr)
+        del sblk
+        self._hex_any = self._hex_any_for(None)
         vis = np.zeros((3, 3, self._n, self._n), dtype=bool)
         idx = np.arange(self._n)
         vis[:, :, idx, idx] = True
         self._vis = vis
         self._write_pairs(np.arange(geo.pair_i.shape[0]))
 
-    def _hex_any_for(self, insts: np.ndarray) -> np.ndarray:
+    def _hex_any_for(self, insts: np.ndarray | None) -> np.ndarray:
+        """Whether an intervening hex blocks each instance (all instances when ``insts`` is None)."""
         geo, arr = self._geo, self._arr
-        if insts.shape[0] == geo.inst_pair.shape[0]:
-            pos, owner = slice(None), np.repeat(insts, np.diff(geo.hex_ptr))
-            ptr = geo.hex_ptr
+        if insts is None:
+            pos = slice(None)
+            ptr = geo.step_ptr
+            li = np.repeat(self._inst_li, np.diff(ptr))
+            lj = np.repeat(self._inst_lj, np.diff(ptr))
         else:
-            pos, owner = _segments(geo.hex_ptr, insts)
-            lens = geo.hex_ptr[insts + 1] - geo.hex_ptr[insts]
+            pos, owner = _segments(geo.step_ptr, insts)
+            lens = geo.step_ptr[insts + 1] - geo.step_ptr[insts]
             ptr = np.zeros(insts.shape[0] + 1, dtype=np.int64)
             np.cumsum(lens, out=ptr[1:])
-            owner = insts[owner]
-        h = geo.hex_id[pos].astype(np.int64)
-        blk = hex_blocks(
-            arr.level[h],
-            arr.blevel[h],
-            arr.obstacle[h],
-            arr.building[h],
-            self._inst_li[owner],
-            self._inst_lj[owner],
-            geo.hex_ds[pos],
-            geo.hex_dt[pos],
-        )
+            li, lj = self._inst_li[insts][owner], self._inst_lj[insts][owner]
+        h = geo.step_hex[pos]
+        dt = geo.step_dt[pos]
+        blk = hex_blocks(arr.level[h], arr.blevel[h], arr.obstacle[h], arr.building[h], li, lj, geo.step_ds[pos], dt)
+        blk &= dt > 0  # the last step enters the target's hex, which never blocks
         return _any_by_segment(blk, ptr)
 
     def _write_pairs(self, pairs: np.ndarray) -> None:
@@ -628,8 +633,8 @@ class SightCache:
         in_y = np.zeros(3 * n + 1, dtype=bool)
         in_y[list(sides)] = True
         # Lines crossing a changed hex: recompute their intervening-hex verdict.
-        touched = np.nonzero(in_x[geo.hex_id])[0]
-        insts = np.unique(np.searchsorted(geo.hex_ptr, touched, side="right") - 1)
+        touched = np.nonzero(in_x[geo.step_hex])[0]
+        insts = np.unique(np.searchsorted(geo.step_ptr, touched, side="right") - 1)
         if insts.size:
             self._hex_any[insts] = self._hex_any_for(insts)
         # Pairs to rewrite: those lines, lines ending at a changed hex or leaving by a changed side.

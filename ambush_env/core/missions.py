@@ -76,7 +76,6 @@ Every failure is a :class:`~ambush_env.core.errors.DataError` naming the file an
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Iterator, Literal, Union
@@ -99,6 +98,7 @@ from ambush_env.core.cards import (
     tagged,
 )
 from ambush_env.core.data import Frozen, data_path, read_yaml
+from ambush_env.core.hexgrid import parse_label
 from ambush_env.core.errors import DataError, ScenarioError
 from ambush_env.core.squads import list_squads
 from ambush_env.core.types import DIRECTION_NAMES, RESULT_NAMES, Result
@@ -106,27 +106,11 @@ from ambush_env.core.types import DIRECTION_NAMES, RESULT_NAMES, Result
 MISSIONS_DIR = data_path("missions")
 MAPS_DIR = data_path("maps")
 
-LABEL_RE = re.compile(r"^([A-Z]+)([1-9][0-9]*)$")
-Label = Annotated[str, Field(pattern=LABEL_RE.pattern)]
+Label = Annotated[str, Field(pattern=r"^[A-Z]+[1-9][0-9]*$")]
 """A hex label, column letters + row number: ``Q16`` (RULES.md §2)."""
 
 ParagraphRef = Annotated[int, Field(ge=1)]
 Branch = ParagraphRef | None
-
-
-def label_to_colrow(label: str) -> tuple[int, int]:
-    """``"Q16"`` → ``(16, 16)``: 0-based column index (A=0, Z=25, AA=26) and 1-based row.
-
-    Raises:
-        ValueError: not a hex label.
-    """
-    m = LABEL_RE.match(label)
-    if m is None:
-        raise ValueError(f"not a hex label: {label!r}")
-    col = 0
-    for ch in m.group(1):
-        col = col * 26 + (ord(ch) - ord("A") + 1)
-    return col - 1, int(m.group(2))
 
 
 # --------------------------------------------------------------------------------------------
@@ -585,14 +569,13 @@ def check_references(
     """
     if columns is None or rows is None:
         columns, rows = map_size(mission.map, source)
-    last_col = columns - 1
     for field, label in mission.labels():
-        col, row = label_to_colrow(label)
-        if not (0 <= col < columns and 1 <= row <= rows):
+        col, row0 = parse_label(label)
+        if not (0 <= col < columns and 0 <= row0 < rows):
             raise DataError(source, field, f"hex {label} is off the map ({columns} x {rows} hexes)")
     for i, label in enumerate(mission.exit_hexes):
-        col, row = label_to_colrow(label)
-        if col not in (0, last_col) and row not in (1, rows):
+        col, row0 = parse_label(label)
+        if col not in (0, columns - 1) and row0 not in (0, rows - 1):
             raise DataError(source, f"exit_hexes.{i}", f"exit hex {label} is not on the map edge")
     if card_ids is None:
         if mission.deck_default not in list_decks():
@@ -663,6 +646,6 @@ __all__ = [
     "Activation", "AwardVP", "BoobyTrap", "EndMission", "EventRow", "Goto", "IfFlag", "Landmark",
     "Message", "Minefield", "Mission", "MissionRules", "Objective", "Perception", "Place",
     "RESULT_NAMES", "Results", "SetFlag", "Strike", "TimeLimit", "Trigger", "USVehicle",
-    "VPSchedule", "check_references", "label_to_colrow", "list_missions", "load_mission",
+    "VPSchedule", "check_references", "list_missions", "load_mission",
     "map_size", "read_mission", "reference_mission",
 ]

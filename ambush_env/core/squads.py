@@ -18,8 +18,9 @@ Squad file schema (``configs/squads/<id>.yaml``)::
 
 Rules checked: 1-12 soldiers (the action layout's squad slots); names ``US1..USn`` in order;
 exactly one sergeant; a private has CR 0 and an NCO (sergeant, corporal) CR 1-3; equipment
-items are ``grenade``, ``satchel`` or ``clip_<weapon>``, at most ``port_boxes`` per soldier;
-weapon ids (and clip weapons) exist in ``data/weapons.yaml`` when that file is present.
+items are ``grenade``, ``satchel`` or ``clip_<weapon>``; weapons and items exist in
+``data/weapons.yaml`` and the boxes they fill there (a satchel fills 2) add up to at most
+``port_boxes`` per soldier.
 
 A points-based random squad generator (RULES.md §4, optional) is not written yet.
 """
@@ -32,7 +33,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from ambush_env.core.cards import FieldProblem, Ident, Item, check_stem, check_weapon_refs, load_file, resolve
+from ambush_env.core.cards import FieldProblem, Ident, Item, check_equipment, check_stem, load_file, resolve
 from ambush_env.core.data import DATA_DIR, Frozen
 
 SQUADS_DIR = DATA_DIR.parent.parent / "configs" / "squads"
@@ -131,11 +132,10 @@ def read_squad(path: str | Path) -> Squad:
     path = Path(path)
     squad = load_file(Squad, path)
     check_stem(path, squad.id)
-    refs = []
     for i, s in enumerate(squad.soldiers):
-        refs.append((f"soldiers.{i}.weapon", s.weapon))
-        refs += [(f"soldiers.{i}.equipment.{j}", item) for j, item in enumerate(s.equipment)]
-    check_weapon_refs(path, refs)
+        check_equipment(
+            path, f"soldiers.{i}.weapon", s.weapon, f"soldiers.{i}.equipment", s.equipment, squad.port_boxes
+        )
     return squad
 
 

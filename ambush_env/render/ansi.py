@@ -5,8 +5,8 @@ the even columns (A, C, E…), the second the odd columns (B, D, F…), which si
 lower. Each hex is three characters: terrain, occupant, space.
 
 Terrain: ``.`` clear, ``=`` road, ``T`` woods, ``"`` brush, ``%`` rubble, ``^`` rough,
-``#`` building, ``~`` river, ``o`` crater. Occupants: the US slot number (``0``-``9``,
-``a``/``b``), ``+`` several US soldiers, ``@`` the acting soldier, ``G`` a known German,
+``#`` building, ``~`` river, ``o`` crater. Occupants: the US slot number plus one
+(``1``-``9``, ``a``-``c``: US1 shows ``1``), ``+`` several US soldiers, ``@`` the acting soldier, ``G`` a known German,
 ``g`` a German down or captured, ``x`` a US soldier down, ``X`` US and Germans together.
 Objective hexes show ``!`` and exit hexes ``>`` where the hex is empty.
 Only what the US player knows is drawn: hidden Germans never show.
@@ -27,7 +27,7 @@ TERRAIN_GLYPH = {
     Terrain.RIVER: "~",
     Terrain.CRATER: "o",
 }
-_SLOT_GLYPH = "0123456789ab"
+_SLOT_GLYPH = "123456789abc"
 
 
 def column_letters(c: int) -> str:

@@ -120,13 +120,21 @@ def test_base_to_hit_table(cls, band):
     assert base_to_hit(T, cls, BAND_DISTANCES[band]) == BASE[cls][band]
 
 
-@pytest.mark.parametrize("cls,distance", [
-    ("pistol", 7), ("smg", 11), ("panzerfaust", 7), ("bazooka", 16), ("bazooka", 40),
+@pytest.mark.parametrize("cls,max_range", [
+    ("pistol", 6), ("smg", 10), ("panzerfaust", 6), ("bazooka", 15),
 ])
-def test_beyond_max_range_is_none(cls, distance):
+def test_beyond_max_range_is_none(cls, max_range):
     """RULES.md §8: beyond maximum range no fire (base_to_hit returns None)."""
-    assert base_to_hit(T, cls, distance) is None
-    assert T.max_range[cls] == distance - 1 or distance == 40
+    assert T.max_range[cls] == max_range
+    assert base_to_hit(T, cls, max_range) is not None
+    assert base_to_hit(T, cls, max_range + 1) is None
+    assert base_to_hit(T, cls, 40) is None
+
+
+@pytest.mark.parametrize("cls", ["bolt_rifle", "semi_auto_rifle", "lmg", "hmg", "tank_gun"])
+def test_long_arms_have_no_maximum(cls):
+    """RULES.md §8: rifles, machine guns and tank guns reach across the map (16+ band)."""
+    assert T.max_range[cls] is None and base_to_hit(T, cls, 40) is not None
 
 
 def test_base_to_hit_refuses_unknown_class_and_negative_distance():
@@ -406,7 +414,8 @@ def test_refusals_sight_range_friend_vehicle():
 
 def test_no_bazooka_from_a_car():
     """seed 000 p. 32: no bazookas or crew weapons from a car."""
-    g, us, ge = _duel(weapon="bazooka", prepared=True, vehicle=0)
+    g, us, ge = _duel(weapon="bazooka")
+    us.prepared, us.vehicle = True, 0
     assert "from a car" in fire_refusal(g, us, ge, snap=False)
 
 
@@ -414,7 +423,7 @@ def test_no_bazooka_from_a_car():
 # Aimed automatic fire (seed 002 p. 27)
 # ------------------------------------------------------------------------------------------
 def _crowd():
-    """US1 with an MG42-class weapon (captured? no: a BAR) at F2; three Germans at F6."""
+    """US1 with a BAR (automatic rifle) at F2; three Germans at F6, prone, standing, crouching."""
     g = FakeGame()
     us = g.add("US1", "F2", weapon="bar")
     prone = german(g, "Gp", "F6", stance=P)
@@ -479,7 +488,7 @@ def test_chain_skips_the_incapacitated_and_hits_prisoners():
     guard = g.add("US1", "F6", stance=S)
     down = g.add("US2", "F6", stance=S, status=int(Status.INCAPACITATED))
     prisoner = german(g, "G2", "F6", stance=P, status=int(Status.CAPTURED), guard=guard.uid)
-    g.force(0, 0, 5, 2)
+    g.force(0, 0, 5, 4)  # lmg row: 5 wounds the guard, 4 (lower) wounds the prisoner
     ev = fire(g, ger.uid, guard.uid, snap=False)
     chain = [e for e in ev if e["type"] == "fire_chain"]
     assert [e["target"] for e in chain] == ["G2"]
@@ -623,8 +632,9 @@ def test_explosive_destroys_wall_hits_everyone_and_clears_hexside():
     hs = g.board.hexside(g.board.index("F5"), h)
     assert hs.destroyed and hs.wall is None
     assert g.board.terrain[h] == Terrain.BUILDING  # one wall gone: no collapse
-    assert "no intact wall" in wall_refusal(g, us, h)
-    assert not us.prepared
+    assert not us.prepared and us.ammo == 0
+    rifle = g.add("US2", "F2")
+    assert "no intact wall" in wall_refusal(g, rifle, h)
 
 
 def test_second_destroyed_wall_collapses_the_hex():

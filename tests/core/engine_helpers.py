@@ -1,0 +1,82 @@
+"""Helpers for engine tests: set up a situation on the real mission map and force the dice."""
+
+from __future__ import annotations
+
+from ambush_env.core.dice import Dice
+from ambush_env.core.engine import Game
+from ambush_env.core.state import TurnState, Unit
+from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status
+
+_GAME: Game | None = None
+
+
+def fresh_game(seed: int = 0) -> Game:
+    """A reset game of the reference mission (the static data is loaded once per process)."""
+    global _GAME
+    if _GAME is None:
+        _GAME = Game("farm_assault", seed=seed)
+    _GAME.reset(seed=seed)
+    return _GAME
+
+
+def force(game: Game, rolls: list[int]) -> None:
+    """Replace the dice with exactly these rolls (running out raises DiceExhaustedError)."""
+    game.dice = Dice.scripted(rolls)
+    game.invalidate()
+
+
+def clear_board(game: Game, keep: int | None = None) -> None:
+    """Take every US soldier off the map except the first ``keep`` squad slots."""
+    for u in game.state.units:
+        if u.side == Side.US and keep is not None and u.slot >= keep:
+            u.status = int(Status.REMOVED)
+            u.hex = -1
+            u.ar = int(ARSpace.INACTIVE)
+    game.invalidate()
+
+
+def put(game: Game, slot: int, label: str, stance: int = Stance.STANDING) -> Unit:
+    """Move US squad slot ``slot`` to ``label`` (no paragraph check)."""
+    u = next(x for x in game.state.units if x.side == Side.US and x.slot == slot)
+    u.hex = game.board.index(label)
+    u.stance = int(stance)
+    u.status = int(Status.ACTIVE)
+    game.invalidate()
+    return u
+
+
+def add_german(game: Game, card: str, label: str, *, stance: int = Stance.STANDING,
+               aware: bool = True, known: bool = True) -> Unit:
+    """Put a German from the deck on the map directly (no paragraph, no sighting)."""
+    c = game.cards[card]
+    st = game.state
+    g = Unit(uid=len(st.units), side=int(Side.GERMAN), name=f"G{st.next_german}", role=c.id,
+             hex=game.board.index(label), stance=int(stance), IN=c.IN, PC=c.PC, WS=c.WS, MV=c.MV,
+             weapon=c.weapon, equipment=list(c.equipment), aware=aware)
+    g.ammo = game.weapon(c.weapon).clip
+    st.next_german += 1
+    st.units.append(g)
+    if known:
+        st.contacts.append(g.uid)
+    game.invalidate()
+    return g
+
+
+def rounds(game: Game, round_no: int = 3, initiative: int = Side.US) -> None:
+    """Switch to Rounds without rolling (round number ``round_no``, given initiative)."""
+    st = game.state
+    st.phase = int(Phase.ROUNDS)
+    st.round = round_no
+    st.rounds_total = round_no
+    st.initiative = int(initiative)
+    st.turn = TurnState()
+    for u in st.units:
+        u.ar = int(ARSpace.COMPLETE) if u.status == Status.ACTIVE else int(ARSpace.INACTIVE)
+    game.invalidate()
+
+
+def give_turn(game: Game, u: Unit, space: int = ARSpace.ONE_TURN) -> None:
+    """Make ``u`` the acting unit with its marker on ``space``."""
+    u.ar = int(space)
+    game.state.turn = TurnState(uid=u.uid)
+    game.invalidate()

@@ -1,0 +1,117 @@
+"""The observation: built from the one spec table, bounded, and showing only what the US knows."""
+
+from __future__ import annotations
+
+import numpy as np
+from env_helpers import random_actions
+
+from ambush_env.core.orders import K_SLOTS, U_SLOTS, V_SLOTS
+from ambush_env.core.types import Status, Terrain
+from ambush_env.env import spec
+from ambush_env.env.ambush_env import AmbushEnv
+from ambush_env.env.spec import BOARD, BOARD_H, BOARD_W, CONTACT, GLOBAL, OBSERVATION_SPEC, UNIT
+
+
+def test_spaces_come_from_the_spec_table():
+    space = spec.observation_space()
+    assert set(space.spaces) == set(OBSERVATION_SPEC)
+    for name, f in OBSERVATION_SPEC.items():
+        box = space[name]
+        assert box.shape == f.shape and box.dtype == np.float32
+        assert f.shape[-1] == len(f.features) or name == "board"
+        assert len(f.axes) == len(f.shape)
+    assert OBSERVATION_SPEC["board"].shape == (len(spec.BOARD_PLANES), BOARD_H, BOARD_W)
+    assert OBSERVATION_SPEC["units"].shape[0] == U_SLOTS
+    assert OBSERVATION_SPEC["contacts"].shape[0] == K_SLOTS
+    assert OBSERVATION_SPEC["vehicles"].shape[0] == V_SLOTS
+    text = spec.describe()
+    for name in OBSERVATION_SPEC:
+        assert f"`{name}`" in text
+
+
+def test_static_planes_describe_the_map():
+    env = AmbushEnv()
+    obs, info = env.reset(seed=0)
+    b = env.game.board
+    board = obs["board"]
+    assert board[BOARD["on_map"]].sum() == b.n
+    on = board[BOARD["on_map"]] > 0
+    terr = board[: len(spec.TERRAIN_PLANES)]
+    np.testing.assert_array_equal(terr.sum(axis=0)[on], 1.0)
+    assert terr.sum(axis=0)[~on].sum() == 0
+    for i in (0, b.n // 2, b.n - 1):
+        c, r = b.coords(i)
+        t = Terrain(int(b.terrain[i])).name.lower()
+        assert board[BOARD[f"terrain_{t}"], r, c] == 1.0
+        assert board[BOARD["level"], r, c] == b.level[i] / 3
+    for h in env.game.objective_hexes:
+        c, r = b.coords(h)
+        assert board[BOARD["objective"], r, c] == 1.0
+
+
+def test_rows_follow_slots_and_contacts_follow_fire_order_slots():
+    env = AmbushEnv()
+    rng = np.random.default_rng(5)
+    seen_contacts = False
+    for seed in range(4):
+        obs, info = env.reset(seed=seed)
+        for _ in range(1500):
+            g = env.game
+            us = g.us_units()
+            assert obs["units"][:, UNIT["present"]].sum() == len(us)
+            for u in us:
+                row = obs["units"][u.slot]
+                assert row[UNIT["active"]] == (u.status == Status.ACTIVE)
+                assert row[UNIT["wounded"]] == u.wounded
+            acting = g.acting_unit()
+            if acting is not None:
+                assert obs["units"][acting.slot, UNIT["acting"]] == 1.0
+                assert obs["globals"][GLOBAL[f"acting_slot_{acting.slot}"]] == 1.0
+                c, r = g.board.coords(acting.hex)
+                assert obs["board"][BOARD["acting_hex"], r, c] == 1.0
+            else:
+                assert obs["globals"][GLOBAL["selecting"]] == 1.0
+            known = g.contact_units()
+            assert obs["contacts"][:, CONTACT["present"]].sum() == len(known)
+            for k, c_ in enumerate(known):
+                seen_contacts = True
+                if c_.hex >= 0:
+                    col, row = g.board.coords(c_.hex)
+                    assert obs["contacts"][k, CONTACT["col"]] == np.float32(col / (BOARD_W - 1))
+                    assert obs["contacts"][k, CONTACT["row"]] == np.float32(row / (BOARD_H - 1))
+            obs, r, term, trunc, info = env.step(random_actions(info, rng))
+            if term or trunc:
+                break
+    assert seen_contacts, "no German became known in four random episodes"
+
+
+def test_hidden_germans_never_show():
+    """INTERFACE.md: only what a player could know; Germans not in the contact slots are absent."""
+    env = AmbushEnv()
+    rng = np.random.default_rng(9)
+    planes = [BOARD[p] for p in ("german_standing", "german_crouching", "german_prone", "german_aware", "german_down")]
+    for seed in range(3):
+        obs, info = env.reset(seed=seed)
+        for _ in range(1500):
+            g = env.game
+            known_hexes = {u.hex for u in g.contact_units() if u.hex >= 0}
+            marked = np.argwhere(obs["board"][planes].sum(axis=0) > 0)
+            for r, c in marked:
+                assert r * g.board.columns + c in known_hexes
+            obs, rew, term, trunc, info = env.step(random_actions(info, rng))
+            if term or trunc:
+                break
+
+
+def test_observations_stay_in_the_declared_space_and_are_fresh_arrays():
+    env = AmbushEnv()
+    rng = np.random.default_rng(3)
+    obs, info = env.reset(seed=2)
+    prev = obs
+    for _ in range(500):
+        obs, r, term, trunc, info = env.step(random_actions(info, rng))
+        assert env.observation_space.contains(obs)
+        assert all(obs[k] is not prev[k] for k in obs)  # no aliasing between steps
+        prev = obs
+        if term or trunc:
+            obs, info = env.reset()
