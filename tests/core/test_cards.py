@@ -15,6 +15,7 @@ from ambush_env.core.cards import (
     Deck,
     Fire,
     Hold,
+    Prepare,
     Move,
     SnapFire,
     Surrender,
@@ -93,7 +94,7 @@ def test_columns_differ_as_a_soldier_would(name):
         # an unaware German never fights
         assert _rolls_where(un, lambda a: isinstance(a, FIGHT)) == 0, card.id
         passive = _rolls_where(
-            un, lambda a: isinstance(a, (Hold, ChangeStance)) or (isinstance(a, Move) and a.toward in ("route", "cover", "objective"))
+            un, lambda a: isinstance(a, (Hold, ChangeStance, Prepare)) or (isinstance(a, Move) and a.toward in ("route", "cover", "objective"))
         )
         assert passive == 10, card.id
         # an aware one fights on at least 4 faces in 10
