@@ -290,7 +290,11 @@ def effect_targets(effect: Any) -> list[tuple[str, int]]:
 
 def _trigger(v: Any) -> Any:
     if isinstance(v, (int, str)) and not isinstance(v, bool):
-        return {"paragraph": v}
+        v = {"paragraph": v}
+    if isinstance(v, dict):
+        p = v.get("paragraph")
+        if isinstance(p, bool) or not (isinstance(p, int) or p == "EVENT"):
+            raise FieldProblem("paragraph", f"a trigger is a paragraph number or 'EVENT', got {p!r}")
     return v
 
 

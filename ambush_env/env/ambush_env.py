@@ -250,10 +250,10 @@ class AmbushEnv(gym.Env):
     def _refresh(self) -> None:
         legal = self.game.legal_actions()
         self._legal = legal
-        mask = self._mask
-        mask[:] = False
+        mask = np.zeros(N_ORDERS, dtype=bool)
         if legal:
             mask[legal] = True
+        self._mask = mask
         self._obs = self._builder.build()
 
     def _obs_copy(self) -> dict[str, np.ndarray]:

@@ -4,11 +4,18 @@ The builder reads only what the US player may know: US soldiers, the known Germa
 (``game.contact_units()``, the contact slots), the live map and the mission's public
 markings. Hidden Germans never appear.
 
-Speed (INTERFACE.md asks for a fast env): the static planes (terrain, level, hexsides,
-objectives, exits) are computed once per map and copied into each new board array; they are
-recomputed only when the live map changes (a wall destroyed, a building collapsed). Unit,
-contact and vehicle rows live in persistent arrays and a row is rewritten only when the
-soldier's signature (position, stance, status, …) changed since the last step.
+Speed (INTERFACE.md asks for a fast env; the whole step budget is ~130 µs):
+
+* a *template* board holds the planes that change rarely — terrain, level, hexsides,
+  objectives, exits (recomputed when ``board.version`` changes: a wall destroyed, a building
+  collapsed) and the trigger hexes already checked (updated when a trigger fires). Each
+  observation starts as one copy of it;
+* sight planes are cached per ``(hex, stance)`` already scattered into the (H·W) layout, so
+  "hexes the acting unit sees" is one contiguous copy, and "hexes any US soldier sees" is
+  cached per squad position;
+* soldier counts per hex are summed in Python and written with one fancy assignment;
+* unit and contact rows live in persistent arrays; a row is rebuilt (from a Python list, one
+  numpy write) only when the soldier's signature changed since the last step.
 """
 
 from __future__ import annotations
@@ -37,11 +44,27 @@ from ambush_env.env.spec import (
 
 _F32 = np.float32
 _HW = BOARD_H * BOARD_W
-_US_STANCE = (BOARD["us_standing"], BOARD["us_crouching"], BOARD["us_prone"])
-_G_STANCE = (BOARD["german_standing"], BOARD["german_crouching"], BOARD["german_prone"])
-_UNIT_STANCE = (UNIT["standing"], UNIT["crouching"], UNIT["prone"])
-_CONTACT_STANCE = (CONTACT["standing"], CONTACT["crouching"], CONTACT["prone"])
-_UNIT_AR = {
+_C = len(BOARD_PLANES)
+_COUNT = 0.25  # one soldier adds 1/4 to a count plane, clipped at 1
+
+# flat offsets (plane * H·W) of the count planes
+_US_STANCE_OFF = tuple(BOARD[p] * _HW for p in ("us_standing", "us_crouching", "us_prone"))
+_US_WOUNDED_OFF = BOARD["us_wounded"] * _HW
+_US_DOWN_OFF = BOARD["us_down"] * _HW
+_G_STANCE_OFF = tuple(BOARD[p] * _HW for p in ("german_standing", "german_crouching", "german_prone"))
+_G_AWARE_OFF = BOARD["german_aware"] * _HW
+_G_DOWN_OFF = BOARD["german_down"] * _HW
+_SEEN_ACTING = BOARD["seen_by_acting"]
+_SEEN_US = BOARD["seen_by_us"]
+_ACTING_HEX_OFF = BOARD["acting_hex"] * _HW
+_TRIGGER = BOARD["trigger_checked"]
+
+_NU = len(UNIT_FEATURES)
+_NC = len(CONTACT_FEATURES)
+_NG = len(GLOBAL_FEATURES)
+_U_STANCE = (UNIT["standing"], UNIT["crouching"], UNIT["prone"])
+_C_STANCE = (CONTACT["standing"], CONTACT["crouching"], CONTACT["prone"])
+_U_AR = {
     int(ARSpace.NONE): UNIT["ar_none"],
     int(ARSpace.TWO_TURN): UNIT["ar_two_turn"],
     int(ARSpace.ONE_TURN): UNIT["ar_one_turn"],
@@ -49,14 +72,14 @@ _UNIT_AR = {
     int(ARSpace.PANIC): UNIT["ar_panic"],
     int(ARSpace.INACTIVE): UNIT["ar_inactive"],
 }
-_UNIT_STATUS = {
+_U_STATUS = {
     int(Status.ACTIVE): UNIT["active"],
     int(Status.INCAPACITATED): UNIT["incapacitated"],
     int(Status.KILLED): UNIT["killed"],
     int(Status.CAPTURED): UNIT["captured"],
     int(Status.REMOVED): UNIT["exited"],
 }
-_CONTACT_STATUS = {
+_C_STATUS = {
     int(Status.ACTIVE): CONTACT["active"],
     int(Status.INCAPACITATED): CONTACT["incapacitated"],
     int(Status.KILLED): CONTACT["killed"],
@@ -69,13 +92,19 @@ _MODES = {
     "move_snap": GLOBAL["mode_move_snap"],
     "charge": GLOBAL["mode_charge"],
 }
+_U_ACTING = UNIT["acting"]
+_U_ELIGIBLE = UNIT["eligible"]
+_G_ACTING_SLOT = GLOBAL["acting_slot_0"]
 _ACTIVE = int(Status.ACTIVE)
 _INCAP = int(Status.INCAPACITATED)
 _KILLED = int(Status.KILLED)
-_CAPTURED = int(Status.CAPTURED)
 _STANDING = int(Stance.STANDING)
+_ROUNDS = int(Phase.ROUNDS)
+_TWO = int(ARSpace.TWO_TURN)
+_ONE = int(ARSpace.ONE_TURN)
 _US = int(Side.US)
-_COUNT = 0.25  # one soldier adds 1/4 to a count plane (clipped at 1 by the space)
+_GER = int(Side.GERMAN)
+_BUILDING = int(Terrain.BUILDING)
 
 
 def _clip01(x: float) -> float:
@@ -104,59 +133,63 @@ class ObservationBuilder:
         n = int(board.n)
         self.n = n
         idx = np.arange(n)
-        self.col = idx % cols
-        self.row = idx // cols
-        #: flat position in an (H*W) plane of every board index
-        self.flat = (self.row * BOARD_W + self.col).astype(np.intp)
-        self._flat_list = self.flat.tolist()
-        self._colf = (self.col / (BOARD_W - 1)).astype(_F32).tolist()
-        self._rowf = (self.row / (BOARD_H - 1)).astype(_F32).tolist()
-        self._static = np.zeros((N_STATIC, BOARD_H, BOARD_W), dtype=_F32)
-        self._static_key: object = None
+        self.col = (idx % cols).tolist()
+        self.row = (idx // cols).tolist()
+        #: flat position in an (H·W) plane of every board index
+        self.flat = (np.asarray(self.row) * BOARD_W + np.asarray(self.col)).astype(np.intp)
+        self._flat = self.flat.tolist()
+        self._colf = [c / (BOARD_W - 1) for c in self.col]
+        self._rowf = [r / (BOARD_H - 1) for r in self.row]
+        self._neighbors = [frozenset(j for j in board.neighbors[i] if j >= 0) for i in range(n)]
+        self._template = np.zeros((_C, _HW), dtype=_F32)
+        self._static_version: object = None
+        self._triggers: list[int] = []
         self._units = np.zeros(OBSERVATION_SPEC["units"].shape, dtype=_F32)
         self._contacts = np.zeros(OBSERVATION_SPEC["contacts"].shape, dtype=_F32)
         self._vehicles = np.zeros(OBSERVATION_SPEC["vehicles"].shape, dtype=_F32)
         self._unit_sig: list[object] = [None] * U_SLOTS
         self._contact_sig: list[object] = [None] * K_SLOTS
-        self._sight_cache: dict[tuple, np.ndarray] = {}
+        self._flags: dict[int, tuple[bool, bool]] = {}  # slot -> (acting, eligible) written
+        self._planes: dict[tuple[int, int], np.ndarray] = {}
+        self._seen_us: dict[tuple, np.ndarray] = {}
         self._pulse_max = 1
         self._round_max = 1
-        self._neighbor_sets = [frozenset(j for j in board.neighbors[i] if j >= 0) for i in range(n)]
 
     # -- episode -------------------------------------------------------------------------
     def reset(self) -> None:
-        """Forget cached rows (a new episode or a restored state)."""
+        """Forget per-episode caches (a new episode or a restored state)."""
         self._unit_sig = [None] * U_SLOTS
         self._contact_sig = [None] * K_SLOTS
+        self._flags = {}
         self._units[:] = 0
         self._contacts[:] = 0
+        self._template[_TRIGGER] = 0
+        self._triggers = []
         pulses, rounds = self.game.time_left()
         self._pulse_max = max(1, int(pulses))
         self._round_max = max(1, int(rounds))
 
-    # -- static planes -------------------------------------------------------------------
+    # -- template planes -----------------------------------------------------------------
     def _refresh_static(self) -> None:
-        key = missioninfo.board_revision(self.game)
-        if key == self._static_key:
-            return
-        self._static_key = key
-        self._sight_cache.clear()
+        """Recompute the map planes (at the first build and after the live map changed)."""
         g = self.game
         board = g.board
-        s = self._static.reshape(N_STATIC, _HW)
+        self._static_version = missioninfo.board_revision(g)
+        self._planes.clear()
+        self._seen_us.clear()
+        s = self._template[:N_STATIC]
         s[:] = 0
         flat = self.flat
         terrain = np.asarray([int(board.terrain[i]) for i in range(self.n)], dtype=np.intp)
         for t in Terrain:
             s[BOARD[f"terrain_{t.name.lower()}"], flat[terrain == t]] = 1.0
-        s[BOARD["level"], flat] = np.asarray([board.level[i] for i in range(self.n)], dtype=_F32) / 3.0
+        s[BOARD["level"], flat] = np.asarray(board.level[: self.n], dtype=_F32) / 3.0
         s[BOARD["on_map"], flat] = 1.0
         for i in range(self.n):
             for d, j in enumerate(board.neighbors[i]):
                 if j < 0:
                     continue
-                bits = missioninfo.hexside_bits(board, i, int(j))
-                for f, on in zip(HEXSIDE_FEATURES, bits):
+                for f, on in zip(HEXSIDE_FEATURES, missioninfo.hexside_bits(board, i, j)):
                     if on:
                         s[BOARD[f"{f}_{missioninfo.DIRS[d]}"], flat[i]] = 1.0
         for name, hexes in (("objective", missioninfo.objective_hexes(g)), ("exit", missioninfo.exit_hexes(g))):
@@ -164,209 +197,247 @@ class ObservationBuilder:
             if hexes:
                 s[BOARD[name], flat[hexes]] = 1.0
 
+    def _refresh_triggers(self, fired: list[int]) -> None:
+        plane = self._template[_TRIGGER]
+        if fired[: len(self._triggers)] != self._triggers:  # not an extension: rebuild
+            plane[:] = 0
+            self._triggers = []
+        for h in fired[len(self._triggers):]:
+            if 0 <= h < self.n:
+                plane[self._flat[h]] = 1.0
+        self._triggers = list(fired)
+
     # -- sight -----------------------------------------------------------------------------
-    def _sees(self, hex_: int, stance: int, target_stance: int = _STANDING) -> np.ndarray:
-        key = (hex_, stance, target_stance)
-        v = self._sight_cache.get(key)
-        if v is None:
-            v = np.asarray(self.game.sight.visible_from(hex_, stance, target_stance), dtype=bool)
-            if len(self._sight_cache) > 4096:
-                self._sight_cache.clear()
-            self._sight_cache[key] = v
-        return v
+    def _plane(self, hex_: int, stance: int) -> np.ndarray:
+        """(H·W) float32 plane of the hexes a soldier in ``hex_`` at ``stance`` sees (standing target)."""
+        key = (hex_, stance)
+        p = self._planes.get(key)
+        if p is None:
+            vis = self.game.sight.visible_from(hex_, stance, _STANDING)
+            p = np.zeros(_HW, dtype=_F32)
+            p[self.flat[vis]] = 1.0
+            if len(self._planes) > 2048:
+                self._planes.clear()
+            self._planes[key] = p
+        return p
 
     # -- the observation -----------------------------------------------------------------
     def build(self) -> dict[str, np.ndarray]:
-        """A fresh observation dict for the current state (arrays are new each call)."""
+        """A fresh observation dict for the current state (new arrays at every call)."""
         g = self.game
         st = g.state
-        self._refresh_static()
-        board = np.empty((len(BOARD_PLANES), BOARD_H, BOARD_W), dtype=_F32)
-        board[:N_STATIC] = self._static
-        b = board.reshape(len(BOARD_PLANES), _HW)
-        b[N_STATIC:] = 0.0
-        flat = self._flat_list
+        if g.board.version != self._static_version:
+            self._refresh_static()
+        fired = st.fired_triggers
+        if len(fired) != len(self._triggers) or (fired and fired[-1] != self._triggers[-1]):
+            self._refresh_triggers(fired)
+        board = self._template.copy()
+        flat = self._flat
+        sight = g.sight
+        units_all = st.units
 
-        acting = g.acting_unit()
-        a_hex = acting.hex if acting is not None and acting.hex >= 0 else -1
-        a_vis = None
+        uid = st.turn.uid
+        acting = units_all[uid] if uid >= 0 else None
+        a_hex = acting.hex if acting is not None else -1
+        a_stance = acting.stance if acting is not None else _STANDING
         if a_hex >= 0:
-            a_vis = self._sees(a_hex, acting.stance)
-            b[BOARD["seen_by_acting"], self.flat] = a_vis
-            b[BOARD["acting_hex"], flat[a_hex]] = 1.0
+            board[_SEEN_ACTING] = self._plane(a_hex, a_stance)
+        counts: dict[int, float] = {}
+        if a_hex >= 0:
+            counts[_ACTING_HEX_OFF + flat[a_hex]] = 1.0
 
-        # US soldiers: planes, sight, rows
-        us = g.us_units()
-        eligible = {u.uid for u in g.eligible_units()} if acting is None else ()
-        seen_any = None
-        n_active = 0
+        # US soldiers: count planes, sight, rows
+        eligible = {u.slot for u in g.eligible_units()} if acting is None else ()
+        us = []
+        active_keys = []
         units = self._units
-        sig_cache = self._unit_sig
-        for u in us:
+        sigs = self._unit_sig
+        for u in units_all:
+            if u.side != _US:
+                continue
+            us.append(u)
             h = u.hex
             status = u.status
             if h >= 0:
                 p = flat[h]
                 if status == _ACTIVE:
-                    n_active += 1
-                    b[_US_STANCE[u.stance], p] += _COUNT
+                    active_keys.append((h, u.stance))
+                    k = _US_STANCE_OFF[u.stance] + p
+                    counts[k] = min(1.0, counts.get(k, 0.0) + _COUNT)
                     if u.wounded:
-                        b[BOARD["us_wounded"], p] += _COUNT
-                    vis = self._sees(h, u.stance)
-                    seen_any = vis.copy() if seen_any is None else np.logical_or(seen_any, vis, out=seen_any)
+                        k = _US_WOUNDED_OFF + p
+                        counts[k] = min(1.0, counts.get(k, 0.0) + _COUNT)
                 elif status == _INCAP or status == _KILLED:
-                    b[BOARD["us_down"], p] += _COUNT
+                    k = _US_DOWN_OFF + p
+                    counts[k] = min(1.0, counts.get(k, 0.0) + _COUNT)
             slot = u.slot
-            if not 0 <= slot < U_SLOTS:
-                continue
-            is_acting = acting is not None and u.uid == acting.uid
-            sig = (h, u.stance, status, u.wounded, u.panicked, u.aware, u.ar, u.ammo, u.jammed, u.prepared,
-                   tuple(u.equipment), u.vehicle, u.IN, u.PC, u.WS, u.MV, u.CR, is_acting, u.uid in eligible)
-            if sig != sig_cache[slot]:
-                sig_cache[slot] = sig
-                units[slot] = self._unit_row(u, is_acting, u.uid in eligible)
-        if seen_any is not None:
-            b[BOARD["seen_by_us"], self.flat] = seen_any
+            if 0 <= slot < U_SLOTS:
+                sig = (h, u.stance, status, u.wounded, u.panicked, u.aware, u.ar, u.ammo, u.jammed,
+                       u.prepared, len(u.equipment), u.vehicle, u.MV)
+                if sig != sigs[slot]:
+                    sigs[slot] = sig
+                    self._flags.pop(slot, None)
+                    units[slot] = self._unit_row(u)
+                want = (acting is not None and u.uid == uid, slot in eligible)
+                if self._flags.get(slot, (False, False)) != want:
+                    self._flags[slot] = want
+                    row = units[slot]
+                    row[_U_ACTING] = want[0]
+                    row[_U_ELIGIBLE] = want[1]
+        n_active = len(active_keys)
+        if active_keys:
+            key = tuple(active_keys)
+            seen = self._seen_us.get(key)
+            if seen is None:
+                seen = self._plane(*active_keys[0]).copy()
+                for k in active_keys[1:]:
+                    np.maximum(seen, self._plane(*k), out=seen)
+                if len(self._seen_us) > 1024:
+                    self._seen_us.clear()
+                self._seen_us[key] = seen
+            board[_SEEN_US] = seen
 
-        # known Germans (contact slots): planes and rows
+        # known Germans (contact slots): count planes and rows
         contacts = self._contacts
-        csig = self._contact_sig
-        known = g.contact_units()
-        a_stance = acting.stance if acting is not None else _STANDING
-        for k, c in enumerate(known[:K_SLOTS]):
+        csigs = self._contact_sig
+        known = st.contacts
+        nk = min(len(known), K_SLOTS)
+        for k in range(nk):
+            c = units_all[known[k]]
             h = c.hex
             status = c.status
+            seen_a = seen_u = False
             if h >= 0:
                 p = flat[h]
                 if status == _ACTIVE:
-                    b[_G_STANCE[c.stance], p] += _COUNT
+                    kk = _G_STANCE_OFF[c.stance] + p
+                    counts[kk] = min(1.0, counts.get(kk, 0.0) + _COUNT)
                     if c.aware:
-                        b[BOARD["german_aware"], p] += _COUNT
+                        kk = _G_AWARE_OFF + p
+                        counts[kk] = min(1.0, counts.get(kk, 0.0) + _COUNT)
                 else:
-                    b[BOARD["german_down"], p] += _COUNT
-            seen_a = bool(self._sees(a_hex, a_stance, c.stance)[h]) if a_hex >= 0 and h >= 0 else False
-            if h >= 0 and seen_any is not None:
-                seen_u = seen_a or any(
-                    bool(self._sees(u.hex, u.stance, c.stance)[h]) for u in us if u.status == _ACTIVE and u.hex >= 0
-                )
-            else:
-                seen_u = False
+                    kk = _G_DOWN_OFF + p
+                    counts[kk] = min(1.0, counts.get(kk, 0.0) + _COUNT)
+                cs = c.stance
+                if a_hex >= 0:
+                    seen_a = sight.can_see(a_hex, h, a_stance, cs)
+                seen_u = seen_a
+                if not seen_u:
+                    for (uh, us_) in active_keys:
+                        if sight.can_see(uh, h, us_, cs):
+                            seen_u = True
+                            break
             sig = (h, c.stance, status, c.wounded, c.panicked, c.aware, c.guard, a_hex, seen_a, seen_u)
-            if sig != csig[k]:
-                csig[k] = sig
+            if sig != csigs[k]:
+                csigs[k] = sig
                 contacts[k] = self._contact_row(c, a_hex, seen_a, seen_u)
-        for k in range(len(known), K_SLOTS):
-            if csig[k] is not None:
-                csig[k] = None
+        for k in range(nk, K_SLOTS):
+            if csigs[k] is not None:
+                csigs[k] = None
                 contacts[k] = 0.0
 
-        for h in st.fired_triggers:
-            if 0 <= h < self.n:
-                b[BOARD["trigger_checked"], flat[h]] = 1.0
-        np.minimum(b[N_STATIC:], 1.0, out=b[N_STATIC:])
+        if counts:
+            board.reshape(-1)[list(counts)] = list(counts.values())
 
         return {
-            "board": board,
+            "board": board.reshape(_C, BOARD_H, BOARD_W),
             "units": units.copy(),
             "contacts": contacts.copy(),
             "vehicles": self._vehicles.copy(),
-            "globals": self._globals(acting, n_active, len(known)),
+            "globals": self._globals(acting, n_active, nk),
         }
 
     # -- rows ------------------------------------------------------------------------------
-    def _unit_row(self, u, is_acting: bool, eligible: bool) -> np.ndarray:
-        r = np.zeros(len(UNIT_FEATURES), dtype=_F32)
+    def _unit_row(self, u) -> list[float]:
+        r = [0.0] * _NU
         r[UNIT["present"]] = 1.0
-        si = _UNIT_STATUS.get(u.status)
+        si = _U_STATUS.get(u.status)
         if si is not None:
             r[si] = 1.0
         if u.exited:
             r[UNIT["exited"]] = 1.0
-        r[UNIT["wounded"]] = u.wounded
-        r[UNIT["panicked"]] = u.panicked
-        r[UNIT["aware"]] = u.aware
-        if u.status not in (_KILLED,) and 0 <= u.stance < 3:
-            r[_UNIT_STANCE[u.stance]] = 1.0
+        r[UNIT["wounded"]] = float(u.wounded)
+        r[UNIT["panicked"]] = float(u.panicked)
+        r[UNIT["aware"]] = float(u.aware)
+        if 0 <= u.stance < 3 and u.status != _KILLED:
+            r[_U_STANCE[u.stance]] = 1.0
         if u.hex >= 0:
             r[UNIT["col"]] = self._colf[u.hex]
             r[UNIT["row"]] = self._rowf[u.hex]
-        ai = _UNIT_AR.get(u.ar)
+        ai = _U_AR.get(u.ar)
         if ai is not None:
             r[ai] = 1.0
-        r[UNIT["acting"]] = is_acting
-        r[UNIT["eligible"]] = eligible
         r[UNIT["IN"]] = _clip01(u.IN / 4.0)
         r[UNIT["PC"]] = _clip01(u.PC / 9.0)
         r[UNIT["WS"]] = _clip01((u.WS + 2) / 4.0)
         r[UNIT["MV"]] = _clip01(u.MV / 5.0)
         r[UNIT["CR"]] = _clip01(u.CR / 3.0)
-        r[UNIT["commander"]] = u.CR > 0
-        r[UNIT["has_ammo"]] = u.ammo != 0
-        r[UNIT["jammed"]] = u.jammed
-        r[UNIT["prepared"]] = u.prepared
+        r[UNIT["commander"]] = float(u.CR > 0)
+        r[UNIT["has_ammo"]] = float(u.ammo != 0)
+        r[UNIT["jammed"]] = float(u.jammed)
+        r[UNIT["prepared"]] = float(u.prepared)
         gren, sat = missioninfo.count_explosives(u.equipment)
         r[UNIT["grenades"]] = _clip01(gren / 4.0)
         r[UNIT["satchels"]] = _clip01(sat / 4.0)
-        r[UNIT["in_vehicle"]] = u.vehicle >= 0
+        r[UNIT["in_vehicle"]] = float(u.vehicle >= 0)
         return r
 
-    def _contact_row(self, c, a_hex: int, seen_a: bool, seen_u: bool) -> np.ndarray:
-        r = np.zeros(len(CONTACT_FEATURES), dtype=_F32)
+    def _contact_row(self, c, a_hex: int, seen_a: bool, seen_u: bool) -> list[float]:
+        r = [0.0] * _NC
         r[CONTACT["present"]] = 1.0
-        si = _CONTACT_STATUS.get(c.status)
+        si = _C_STATUS.get(c.status)
         if si is not None:
             r[si] = 1.0
-        r[CONTACT["wounded"]] = c.wounded
-        r[CONTACT["panicked"]] = c.panicked
-        r[CONTACT["aware"]] = c.aware
+        r[CONTACT["wounded"]] = float(c.wounded)
+        r[CONTACT["panicked"]] = float(c.panicked)
+        r[CONTACT["aware"]] = float(c.aware)
         if 0 <= c.stance < 3:
-            r[_CONTACT_STANCE[c.stance]] = 1.0
+            r[_C_STANCE[c.stance]] = 1.0
         h = c.hex
         if h >= 0:
             r[CONTACT["col"]] = self._colf[h]
             r[CONTACT["row"]] = self._rowf[h]
-            r[CONTACT["in_building"]] = int(self.game.board.terrain[h]) == Terrain.BUILDING
+            r[CONTACT["in_building"]] = float(int(self.game.board.terrain[h]) == _BUILDING)
             if a_hex >= 0:
-                d = missioninfo.hex_distance(int(self.col[a_hex]), int(self.row[a_hex]), int(self.col[h]), int(self.row[h]))
+                d = self.game.board.distance(a_hex, h)
                 r[CONTACT["distance"]] = _clip01(d / 16.0)
-                r[CONTACT["same_hex"]] = h == a_hex
-                r[CONTACT["adjacent"]] = h in self._neighbor_sets[a_hex]
-        r[CONTACT["seen_by_acting"]] = seen_a
-        r[CONTACT["seen_by_us"]] = seen_u
-        r[CONTACT["guarded"]] = c.guard >= 0
+                r[CONTACT["same_hex"]] = float(h == a_hex)
+                r[CONTACT["adjacent"]] = float(h in self._neighbors[a_hex])
+        r[CONTACT["seen_by_acting"]] = float(seen_a)
+        r[CONTACT["seen_by_us"]] = float(seen_u)
+        r[CONTACT["guarded"]] = float(c.guard >= 0)
         return r
 
     def _globals(self, acting, n_active: int, n_known: int) -> np.ndarray:
         g = self.game
         st = g.state
-        v = np.zeros(len(GLOBAL_FEATURES), dtype=_F32)
-        ph = st.phase
-        if g.over:
+        v = [0.0] * _NG
+        if st.over:
             v[GLOBAL["phase_over"]] = 1.0
-        elif ph == Phase.ROUNDS:
+        elif st.phase == _ROUNDS:
             v[GLOBAL["phase_rounds"]] = 1.0
         else:
             v[GLOBAL["phase_operations"]] = 1.0
         v[GLOBAL["round"]] = _clip01(st.round / 10.0)
-        if st.initiative == Side.US:
+        if st.initiative == _US:
             v[GLOBAL["initiative_us"]] = 1.0
-        elif st.initiative == Side.GERMAN:
+        elif st.initiative == _GER:
             v[GLOBAL["initiative_german"]] = 1.0
         v[GLOBAL["us_roll"]] = _clip01(st.us_roll / 9.0)
         v[GLOBAL["german_roll"]] = _clip01(st.german_roll / 9.0)
         pulses, rounds = g.time_left()
         v[GLOBAL["pulses_left"]] = _clip01(pulses / self._pulse_max)
         v[GLOBAL["rounds_left"]] = _clip01(rounds / self._round_max)
-        vp = g.vp / 20.0
+        vp = st.vp / 20.0
         v[GLOBAL["vp"]] = -1.0 if vp < -1.0 else (1.0 if vp > 1.0 else vp)
         if acting is None:
             v[GLOBAL["selecting"]] = 1.0
         else:
             if 0 <= acting.slot < U_SLOTS:
-                v[GLOBAL[f"acting_slot_{acting.slot}"]] = 1.0
-            if acting.ar == ARSpace.TWO_TURN:
+                v[_G_ACTING_SLOT + acting.slot] = 1.0
+            if acting.ar == _TWO:
                 v[GLOBAL["turn_space_two"]] = 1.0
-            elif acting.ar == ARSpace.ONE_TURN:
+            elif acting.ar == _ONE:
                 v[GLOBAL["turn_space_one"]] = 1.0
             t = st.turn
             mi = _MODES.get(t.mode)
@@ -374,7 +445,7 @@ class ObservationBuilder:
                 v[mi] = 1.0
             v[GLOBAL["mp_left"]] = _clip01(t.mp_left / 5.0)
             v[GLOBAL["hexes_moved"]] = _clip01(t.hexes_moved / 5.0)
-            v[GLOBAL["stance_changed"]] = t.stance_changed
+            v[GLOBAL["stance_changed"]] = float(t.stance_changed)
         v[GLOBAL["contacts_known"]] = _clip01(n_known / K_SLOTS)
         v[GLOBAL["us_active"]] = _clip01(n_active / U_SLOTS)
-        return v
+        return np.array(v, dtype=_F32)
