@@ -238,6 +238,15 @@ class Board:
             self._dist = d
         return self._dist
 
+    def offset_hex(self, i: int, dq: int, dr: int) -> int:
+        """The hex at axial offset ``(dq, dr)`` (cube ``x``, ``z``) from hex ``i``; -1 off the board.
+
+        Axial offsets are translation-invariant, unlike ``(col, row)`` differences in odd-q
+        layout: ``(+1, 0)`` is always the SE neighbour, ``(0, -1)`` the N one.
+        """
+        c, r = hexgrid.axial_to_cr(self._cx[i] + dq, self._cz[i] + dr)
+        return r * self.columns + c if 0 <= c < self.columns and 0 <= r < self.rows else -1
+
     def direction(self, i: int, j: int) -> int | None:
         """The Direction from hex ``i`` to an adjacent hex ``j``, or None when not adjacent."""
         row = self.neighbors[i]

@@ -175,22 +175,41 @@ def _entry_hexside(board: Any, target_hex: int, from_hex: int, *, want_wall: boo
     """The hexside by which a line from ``from_hex`` enters ``target_hex``.
 
     It lies between ``target_hex`` and its neighbour nearest ``from_hex``; among equally near
-    neighbours prefer one with an intact wall (``want_wall``) or one without. Returns
-    ``(neighbour, hexside)``; ``(-1, None)`` when the two hexes are the same.
+    neighbours prefer one with an intact wall (``want_wall``: a wall to fire at) or one that
+    gives no wall cover (no intact wall, or an aperture in it). Returns ``(neighbour,
+    hexside)``; ``(-1, None)`` when the two hexes are the same.
     """
     if target_hex == from_hex:
         return -1, None
-    best_key: tuple[int, int] | None = None
-    best = (-1, None)
+    dist = board.distance
+    near: list[int] = []
+    best_d = 1 << 30
     for n in board.neighbors[target_hex]:
-        if n is None or n < 0:
+        if n < 0:
             continue
+        d = dist(n, from_hex)
+        if d < best_d:
+            best_d, near = d, [n]
+        elif d == best_d:
+            near.append(n)
+    good = _is_wall if want_wall else _gives_no_cover
+    n0 = near[0]
+    hs0 = board.hexside(target_hex, n0)
+    if len(near) == 1 or good(hs0):
+        return n0, hs0
+    for n in near[1:]:  # a tie (the line runs along a hexside): at most two hexes
         hs = board.hexside(target_hex, n)
-        walled = _intact_wall(hs) is not None
-        key = (board.distance(n, from_hex), 0 if walled == want_wall else 1)
-        if best_key is None or key < best_key:
-            best_key, best = key, (n, hs)
-    return best
+        if good(hs):
+            return n, hs
+    return n0, hs0
+
+
+def _is_wall(hs: Any) -> bool:
+    return _intact_wall(hs) is not None
+
+
+def _gives_no_cover(hs: Any) -> bool:
+    return _intact_wall(hs) is None or hs.aperture is not None
 
 
 def _target_mods(game: Any, shooter: Any, target: Any) -> list[tuple[str, int]]:

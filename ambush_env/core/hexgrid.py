@@ -127,6 +127,11 @@ def cube(col: int, row0: int) -> tuple[int, int, int]:
     return x, -x - z, z
 
 
+def axial_to_cr(q: int, r: int) -> tuple[int, int]:
+    """``(col, row0)`` of the hex with axial coordinates ``(q, r)`` (cube ``x``, ``z``)."""
+    return q, r + (q - (q & 1)) // 2
+
+
 def distance_cr(a: tuple[int, int], b: tuple[int, int]) -> int:
     """Hex distance between ``a = (col, row0)`` and ``b``, in hexes (adjacent hexes: 1)."""
     ax, ay, az = cube(*a)

@@ -650,6 +650,15 @@ class SightCache:
         if pairs.size:
             self._write_pairs(pairs)
 
+    def invalidate(self) -> None:
+        """Bring the cache up to the board now (queries also do it by themselves).
+
+        Recomputes only what the board's change log says changed since the last query (after
+        :meth:`Board.set_mutable_state` too); a full rebuild only when the log does not reach back.
+        """
+        if self._version != self.board.version:
+            self._refresh()
+
     # -- queries -------------------------------------------------------------------------------
     def can_see(
         self,

@@ -213,6 +213,15 @@ def test_wall_cover_tie_goes_to_the_open_hexside():
     assert dict(to_hit(g, us, ge, snap=False)[1]) == {}
 
 
+def test_wall_cover_tie_prefers_a_window_to_a_solid_wall():
+    """RULES.md §8 (our reading): on a tie the line enters by the window, not the solid wall."""
+    g = FakeGame(hexes={"F8": {"terrain": "building"}},
+                 hexsides={"F8/G9": {"wall": "stone", "aperture": "window"}})
+    us = g.add("US1", "H8")
+    ge = german(g, "G1", "F8", stance=C)
+    assert dict(to_hit(g, us, ge, snap=False)[1]) == {"cover_building": -2}
+
+
 def test_same_hex_has_no_wall_cover():
     """RULES.md §8: firing inside a hex crosses no hexside."""
     g = FakeGame(hexes={"F6": {"terrain": "building"}})
