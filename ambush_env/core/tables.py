@@ -363,6 +363,8 @@ class Tables:
         terrain_name: terrain (int or name) → name.
         terrain_mp: terrain (int or name) → soldier MP cost, None impassable.
         wall_cover: ``"stone" | "wood"`` → cover modifier behind such a wall.
+        jam_on: a jam-check d10 at or above this jams the weapon.
+        mods: the :class:`FireModifiers` (``weapons.yaml: modifiers``).
     """
 
     __slots__ = (

@@ -20,6 +20,8 @@ Speed (INTERFACE.md asks for a fast env; the whole step budget is ~130 µs):
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 import numpy as np
 
 from ambush_env.core.errors import ScenarioError
@@ -105,6 +107,12 @@ _ONE = int(ARSpace.ONE_TURN)
 _US = int(Side.US)
 _GER = int(Side.GERMAN)
 _BUILDING = int(Terrain.BUILDING)
+
+
+_NO_FLAGS = (False, False)
+#: what a unit row depends on, read in one C call (hex, stance, status and wounded first)
+_unit_sig = attrgetter("hex", "stance", "status", "wounded", "panicked", "aware", "ar", "ammo", "jammed",
+                       "prepared", "vehicle", "MV", "exited")
 
 
 def _clip01(x: float) -> float:
@@ -221,6 +229,26 @@ class ObservationBuilder:
             self._planes[key] = p
         return p
 
+    def _seen_by_us(self, key: tuple) -> tuple[np.ndarray, list[np.ndarray]]:
+        """For the active US soldiers ``key`` (``(hex, stance)`` pairs): the (H·W) plane of hexes
+        any of them sees (standing targets) and, per target stance, the ``(n,) bool`` hexes seen."""
+        v = self._seen_us.get(key)
+        if v is None:
+            plane = self._plane(*key[0]).copy()
+            for k in key[1:]:
+                np.maximum(plane, self._plane(*k), out=plane)
+            sight = self.game.sight
+            by_stance = []
+            for t in range(3):
+                vis = np.zeros(self.n, dtype=bool)
+                for h, s in key:
+                    vis |= sight.visible_from(h, s, t)
+                by_stance.append(vis)
+            if len(self._seen_us) > 1024:
+                self._seen_us.clear()
+            v = self._seen_us[key] = (plane, by_stance)
+        return v
+
     # -- the observation -----------------------------------------------------------------
     def build(self) -> dict[str, np.ndarray]:
         """A fresh observation dict for the current state (new arrays at every call)."""
@@ -248,23 +276,22 @@ class ObservationBuilder:
 
         # US soldiers: count planes, sight, rows
         eligible = {u.slot for u in g.eligible_units()} if acting is None else ()
-        us = []
         active_keys = []
         units = self._units
         sigs = self._unit_sig
+        flags = self._flags
         for u in units_all:
             if u.side != _US:
                 continue
-            us.append(u)
-            h = u.hex
-            status = u.status
+            sig = _unit_sig(u) + (len(u.equipment),)  # equipment is mutated in place: its size
+            h, stance, status = sig[0], sig[1], sig[2]
             if h >= 0:
                 p = flat[h]
                 if status == _ACTIVE:
-                    active_keys.append((h, u.stance))
-                    k = _US_STANCE_OFF[u.stance] + p
+                    active_keys.append((h, stance))
+                    k = _US_STANCE_OFF[stance] + p
                     counts[k] = min(1.0, counts.get(k, 0.0) + _COUNT)
-                    if u.wounded:
+                    if sig[3]:  # wounded
                         k = _US_WOUNDED_OFF + p
                         counts[k] = min(1.0, counts.get(k, 0.0) + _COUNT)
                 elif status == _INCAP or status == _KILLED:
@@ -272,30 +299,21 @@ class ObservationBuilder:
                     counts[k] = min(1.0, counts.get(k, 0.0) + _COUNT)
             slot = u.slot
             if 0 <= slot < U_SLOTS:
-                sig = (h, u.stance, status, u.wounded, u.panicked, u.aware, u.ar, u.ammo, u.jammed,
-                       u.prepared, len(u.equipment), u.vehicle, u.MV)
                 if sig != sigs[slot]:
                     sigs[slot] = sig
-                    self._flags.pop(slot, None)
+                    flags.pop(slot, None)
                     units[slot] = self._unit_row(u)
-                want = (acting is not None and u.uid == uid, slot in eligible)
-                if self._flags.get(slot, (False, False)) != want:
-                    self._flags[slot] = want
+                want = (u.uid == uid, slot in eligible)
+                if flags.get(slot, _NO_FLAGS) != want:
+                    flags[slot] = want
                     row = units[slot]
                     row[_U_ACTING] = want[0]
                     row[_U_ELIGIBLE] = want[1]
         n_active = len(active_keys)
+        seen_us = None
         if active_keys:
-            key = tuple(active_keys)
-            seen = self._seen_us.get(key)
-            if seen is None:
-                seen = self._plane(*active_keys[0]).copy()
-                for k in active_keys[1:]:
-                    np.maximum(seen, self._plane(*k), out=seen)
-                if len(self._seen_us) > 1024:
-                    self._seen_us.clear()
-                self._seen_us[key] = seen
-            board[_SEEN_US] = seen
+            seen_us = self._seen_by_us(tuple(active_keys))
+            board[_SEEN_US] = seen_us[0]
 
         # known Germans (contact slots): count planes and rows
         contacts = self._contacts
@@ -318,15 +336,10 @@ class ObservationBuilder:
                 else:
                     kk = _G_DOWN_OFF + p
                     counts[kk] = min(1.0, counts.get(kk, 0.0) + _COUNT)
-                cs = c.stance
                 if a_hex >= 0:
-                    seen_a = sight.can_see(a_hex, h, a_stance, cs)
-                seen_u = seen_a
-                if not seen_u:
-                    for (uh, us_) in active_keys:
-                        if sight.can_see(uh, h, us_, cs):
-                            seen_u = True
-                            break
+                    seen_a = sight.can_see(a_hex, h, a_stance, c.stance)
+                if seen_us is not None:
+                    seen_u = bool(seen_us[1][c.stance][h])
             sig = (h, c.stance, status, c.wounded, c.panicked, c.aware, c.guard, a_hex, seen_a, seen_u)
             if sig != csigs[k]:
                 csigs[k] = sig

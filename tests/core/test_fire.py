@@ -8,6 +8,8 @@ dict), the shipped tables and a fake sight cache (everything visible unless bloc
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ambush_env.core.board import board_from_dict
 from ambush_env.core.dice import Dice
@@ -249,6 +251,42 @@ def test_wall_and_vehicle_targets():
     assert to_hit_vehicle(g, us, g.board.index("F6"), "large", snap=True) == (5, [("snap", -2), ("vehicle_large", 2)])
     with pytest.raises(AmbushError):
         to_hit_vehicle(g, us, g.board.index("F6"), "huge", snap=False)
+
+
+KNOWN_MODS = {"snap", "ws", "wounded", "captured_weapon", "from_car", "target_standing",
+              "target_prone", "wall_stone", "wall_wood"} | {f"cover_{t}" for t in T.terrain_name.values()}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    weapon=st.sampled_from(sorted(T.weapons.weapons)),
+    distance=st.integers(0, 18),
+    terrain=st.sampled_from(["clear", "woods", "brush", "rubble", "building", "crater"]),
+    wall=st.sampled_from([None, "stone", "wood"]),
+    stance=st.sampled_from([S, C, P]),
+    ws=st.integers(-2, 2),
+    wounded=st.booleans(),
+    captured=st.booleans(),
+    snap=st.booleans(),
+)
+def test_to_hit_is_base_plus_named_modifiers(weapon, distance, terrain, wall, stance, ws,
+                                             wounded, captured, snap):
+    """RULES.md §8: the to-hit number is the class's base for the band plus the modifiers
+    listed, each named, none zero; beyond maximum range there is no number."""
+    hexes = {f"F{2 + distance}": {"terrain": terrain}} if distance else {}
+    sides = {f"F{1 + distance}/F{2 + distance}": {"wall": wall}} if wall and distance else {}
+    g = FakeGame(hexes=hexes, hexsides=sides)
+    us = g.add("US1", "F2", weapon=weapon, WS=ws, wounded=wounded, captured_weapon=captured)
+    ge = german(g, "G1", f"F{2 + distance}", stance=stance)
+    base = base_to_hit(T, T.class_of[weapon], distance)
+    if base is None:
+        with pytest.raises(IllegalActionError):
+            to_hit(g, us, ge, snap=snap)
+        return
+    n, mods = to_hit(g, us, ge, snap=snap)
+    assert n == base + sum(v for _, v in mods)
+    assert all(v != 0 for _, v in mods) and {k for k, _ in mods} <= KNOWN_MODS
+    assert len({k for k, _ in mods}) == len(mods)
 
 
 def test_to_hit_beyond_range_raises():

@@ -1,0 +1,159 @@
+"""Random-play property tests of every mission (STYLE.md habit 9): invariants hold after every
+step of random legal play, and the legal list is exactly what ``step`` accepts."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ambush_env.core import orders as O
+from ambush_env.core.engine import Game
+from ambush_env.core.errors import IllegalActionError
+from ambush_env.core.missions import list_missions
+from ambush_env.core.types import ARSpace, Phase, Side, Status
+
+_GAMES: dict[str, tuple[Game, Game]] = {}
+
+
+def games(mission: str) -> tuple[Game, Game]:
+    """A game to play and a scratch game to try orders on (static data loaded once)."""
+    if mission not in _GAMES:
+        _GAMES[mission] = (Game(mission), Game(mission))
+    return _GAMES[mission]
+
+
+def check_invariants(g: Game) -> None:
+    st_ = g.state
+    units = st_.units
+    # every unit is in exactly one place: on the map with a valid hex, or off it
+    for u in units:
+        assert u.uid == units.index(u)
+        if u.status in (Status.ACTIVE, Status.INCAPACITATED, Status.KILLED, Status.CAPTURED):
+            assert 0 <= u.hex < g.board.n, u
+        else:
+            assert u.hex == -1 or u.status == Status.HIDDEN, u
+        if u.status != Status.ACTIVE:
+            assert u.ar in (ARSpace.INACTIVE, ARSpace.NONE) or u.status == Status.HIDDEN, u
+    # contacts are distinct Germans
+    assert len(set(st_.contacts)) == len(st_.contacts)
+    assert all(units[i].side == Side.GERMAN for i in st_.contacts)
+    # at most two vehicles end in a hex (seed 000 p. 30): no vehicle may share a hex with two
+    vehicles = getattr(st_, "vehicles", [])
+    hexes = [v["hex"] if isinstance(v, dict) else v.hex for v in vehicles]
+    assert all(hexes.count(h) <= 2 for h in hexes)
+    # the acting unit is an active US soldier; the mask is never empty while the game runs
+    if not st_.over:
+        assert g.legal_actions()
+        a = g.acting_unit()
+        if a is not None:
+            assert a.side == Side.US and a.status == Status.ACTIVE and a.hex >= 0
+            if st_.phase == Phase.ROUNDS:
+                assert a.ar in (ARSpace.TWO_TURN, ARSpace.ONE_TURN)
+    else:
+        assert g.legal_actions() == []
+    # wounded soldiers: MV and port boxes cut (seed 002 p. 26)
+    for u in units:
+        if u.wounded:
+            assert u.MV <= 2 and len(u.equipment) <= u.port_boxes <= 1
+
+
+@pytest.fixture
+def inactive_never_act(monkeypatch):
+    """Wrap the German turn and the shot so that an inactive unit acting fails the test."""
+    from ambush_env.core import fire, german
+
+    real_turn, real_fire = german.german_turn, fire.fire
+
+    def turn(game, u):
+        assert u.status == Status.ACTIVE and u.hex >= 0, f"inactive {u.name} acted"
+        assert u.uid in game.state.contacts, f"hidden {u.name} acted"
+        return real_turn(game, u)
+
+    def shot(game, shooter_uid, target_uid, **kw):
+        s_, t_ = game.state.units[shooter_uid], game.state.units[target_uid]
+        assert s_.status == Status.ACTIVE, f"inactive {s_.name} fired"
+        assert t_.status == Status.ACTIVE, f"{s_.name} fired at inactive {t_.name}"
+        return real_fire(game, shooter_uid, target_uid, **kw)
+
+    monkeypatch.setattr(german, "german_turn", turn)
+    monkeypatch.setattr(fire, "fire", shot)
+
+
+def mask_matches_step(g: Game, scratch: Game, rng: random.Random) -> None:
+    """Every legal order is accepted by ``step``; a sample of the others is refused."""
+    legal = g.legal_actions()
+    saved = g.get_state()
+    for a in legal:
+        scratch.set_state(saved)
+        scratch.step(a)
+    legal_set = set(legal)
+    others = [a for a in rng.sample(range(O.N_ORDERS), 40) if a not in legal_set]
+    for a in others[:10]:
+        scratch.set_state(saved)
+        with pytest.raises(IllegalActionError):
+            scratch.step(a)
+
+
+@pytest.mark.parametrize("mission", list_missions())
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000))
+def test_random_play_invariants(mission, seed, inactive_never_act):
+    """Random legal play to the end: invariants after every step; every 25th step the mask
+    is checked against what ``step`` accepts."""
+    g, scratch = games(mission)
+    g.reset(seed=seed)
+    rng = random.Random(seed)
+    steps = 0
+    while not g.over and steps < 3000:
+        check_invariants(g)
+        if steps % 25 == 0:
+            mask_matches_step(g, scratch, rng)
+        g.step(rng.choice(g.legal_actions()))
+        steps += 1
+    check_invariants(g)
+    assert g.over, "a mission must end by its own time limit"
+    assert g.result >= 0
+
+
+@pytest.mark.parametrize("mission", list_missions())
+def test_same_seed_same_game(mission):
+    """INTERFACE.md determinism: the same seed and orders give the same events."""
+    runs = []
+    for _ in range(2):
+        g = Game(mission)
+        g.reset(seed=123)
+        rng = random.Random(5)
+        log = []
+        while not g.over:
+            a = rng.choice(g.legal_actions())
+            log.append((a, g.step(a)))
+        runs.append((log, g.vp, g.result))
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("mission", list_missions())
+def test_state_round_trip_continues_identically(mission):
+    """INTERFACE.md: get_state/set_state round-trip the whole game, dice included."""
+    import json
+
+    g, other = games(mission)
+    g.reset(seed=7)
+    rng = random.Random(7)
+    for _ in range(300):
+        if g.over:
+            break
+        g.step(rng.choice(g.legal_actions()))
+    saved = json.loads(json.dumps(g.get_state()))
+    other.set_state(saved)
+    r1, r2 = random.Random(9), random.Random(9)
+    for _ in range(300):
+        if g.over:
+            break
+        assert g.legal_actions() == other.legal_actions()
+        a1 = r1.choice(g.legal_actions())
+        a2 = r2.choice(other.legal_actions())
+        assert g.step(a1) == other.step(a2)
+    assert g.get_state() == other.get_state()
