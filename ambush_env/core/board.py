@@ -51,10 +51,10 @@ import copy as _copy
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 import numpy as np
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from ambush_env.core import hexgrid
 from ambush_env.core.data import Frozen, data_path, read_yaml, validate
@@ -101,7 +101,7 @@ class _MapSpec(Frozen):
     notes: str | None = None
     default: _DefaultSpec = _DefaultSpec()
     hexes: dict[str, _HexSpec] = {}
-    hexsides: dict[str, Union[Literal["embankment", "crest", "slope", "wall"], _SideSpec]] = {}
+    hexsides: dict[str, Any] = {}  # a feature name or a _SideSpec mapping, checked per entry
 
 
 @dataclass(frozen=True)
@@ -444,6 +444,22 @@ class Board:
 
 
 # -- loading -----------------------------------------------------------------------------------
+_SIDE_WORDS = ("embankment", "crest", "slope", "wall")
+
+
+def _side_spec(value: Any, path: object, field: str) -> _SideSpec:
+    if isinstance(value, str):
+        if value not in _SIDE_WORDS:
+            raise DataError(path, field, f"unknown hexside feature {value!r} (one of {', '.join(_SIDE_WORDS)}, or a mapping)")
+        return _SideSpec(wall="stone") if value == "wall" else _SideSpec(**{value: True})
+    try:
+        return _SideSpec.model_validate(value)
+    except ValidationError as e:
+        err = e.errors()[0]
+        loc = ".".join(str(x) for x in err["loc"])
+        raise DataError(path, f"{field}.{loc}" if loc else field, err["msg"]) from None
+
+
 def _terrain_code(name: str, path: object, field: str) -> Terrain:
     if name not in TERRAIN_NAMES:
         raise DataError(path, field, f"unknown terrain {name!r} (one of {', '.join(TERRAIN_NAMES)})")
@@ -538,10 +554,7 @@ def board_from_dict(raw: Any, path: str | Path = "<map>") -> Board:
         if s in seen:
             raise DataError(path, f, f"hexside given twice (also as {seen[s]})")
         seen[s] = key
-        if isinstance(value, str):
-            side = _SideSpec(wall="stone") if value == "wall" else _SideSpec(**{value: True})
-        else:
-            side = value
+        side = _side_spec(value, path, f)
         if side.wall is not None:
             wall[s] = NO_WALL if side.wall == "none" else (STONE if side.wall == "stone" else WOOD)
         if side.aperture not in (None, "none"):

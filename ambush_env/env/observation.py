@@ -159,7 +159,8 @@ class ObservationBuilder:
         self._contact_sig: list[object] = [None] * K_SLOTS
         self._flags: dict[int, tuple[bool, bool]] = {}  # slot -> (acting, eligible) written
         self._planes: dict[tuple[int, int], np.ndarray] = {}
-        self._seen_us: dict[tuple, np.ndarray] = {}
+        self._seen_count = np.zeros(_HW, dtype=_F32)
+        self._us_keys: dict[int, tuple[int, int]] = {}
         self._pulse_max = 1
         self._round_max = 1
 
@@ -173,6 +174,8 @@ class ObservationBuilder:
         self._contacts[:] = 0
         self._template[_TRIGGER] = 0
         self._triggers = []
+        self._seen_count[:] = 0
+        self._us_keys = {}
         pulses, rounds = self.game.time_left()
         self._pulse_max = max(1, int(pulses))
         self._round_max = max(1, int(rounds))
@@ -184,7 +187,8 @@ class ObservationBuilder:
         board = g.board
         self._static_version = missioninfo.board_revision(g)
         self._planes.clear()
-        self._seen_us.clear()
+        self._seen_count[:] = 0
+        self._us_keys = {}
         s = self._template[:N_STATIC]
         s[:] = 0
         flat = self.flat
@@ -229,25 +233,20 @@ class ObservationBuilder:
             self._planes[key] = p
         return p
 
-    def _seen_by_us(self, key: tuple) -> tuple[np.ndarray, list[np.ndarray]]:
-        """For the active US soldiers ``key`` (``(hex, stance)`` pairs): the (H·W) plane of hexes
-        any of them sees (standing targets) and, per target stance, the ``(n,) bool`` hexes seen."""
-        v = self._seen_us.get(key)
-        if v is None:
-            plane = self._plane(*key[0]).copy()
-            for k in key[1:]:
-                np.maximum(plane, self._plane(*k), out=plane)
-            sight = self.game.sight
-            by_stance = []
-            for t in range(3):
-                vis = np.zeros(self.n, dtype=bool)
-                for h, s in key:
-                    vis |= sight.visible_from(h, s, t)
-                by_stance.append(vis)
-            if len(self._seen_us) > 1024:
-                self._seen_us.clear()
-            v = self._seen_us[key] = (plane, by_stance)
-        return v
+    def _update_seen_us(self, keys: dict[int, tuple[int, int]]) -> None:
+        """Keep ``_seen_count`` = per (H·W) position, how many active US soldiers see it
+        (standing target), updating only for soldiers whose ``(hex, stance)`` changed."""
+        old = self._us_keys
+        if keys == old:
+            return
+        count = self._seen_count
+        for uid, k in old.items():
+            if keys.get(uid) != k:
+                count -= self._plane(*k)
+        for uid, k in keys.items():
+            if old.get(uid) != k:
+                count += self._plane(*k)
+        self._us_keys = keys
 
     # -- the observation -----------------------------------------------------------------
     def build(self) -> dict[str, np.ndarray]:
@@ -276,7 +275,7 @@ class ObservationBuilder:
 
         # US soldiers: count planes, sight, rows
         eligible = {u.slot for u in g.eligible_units()} if acting is None else ()
-        active_keys = []
+        active_keys: dict[int, tuple[int, int]] = {}
         units = self._units
         sigs = self._unit_sig
         flags = self._flags
@@ -288,7 +287,7 @@ class ObservationBuilder:
             if h >= 0:
                 p = flat[h]
                 if status == _ACTIVE:
-                    active_keys.append((h, stance))
+                    active_keys[u.uid] = (h, stance)
                     k = _US_STANCE_OFF[stance] + p
                     counts[k] = min(1.0, counts.get(k, 0.0) + _COUNT)
                     if sig[3]:  # wounded
@@ -310,10 +309,9 @@ class ObservationBuilder:
                     row[_U_ACTING] = want[0]
                     row[_U_ELIGIBLE] = want[1]
         n_active = len(active_keys)
-        seen_us = None
-        if active_keys:
-            seen_us = self._seen_by_us(tuple(active_keys))
-            board[_SEEN_US] = seen_us[0]
+        self._update_seen_us(active_keys)
+        np.minimum(self._seen_count, 1.0, out=board[_SEEN_US])
+        watchers = list(active_keys.values())
 
         # known Germans (contact slots): count planes and rows
         contacts = self._contacts
@@ -328,18 +326,24 @@ class ObservationBuilder:
             if h >= 0:
                 p = flat[h]
                 if status == _ACTIVE:
-                    kk = _G_STANCE_OFF[c.stance] + p
+                    cs = c.stance
+                    kk = _G_STANCE_OFF[cs] + p
                     counts[kk] = min(1.0, counts.get(kk, 0.0) + _COUNT)
                     if c.aware:
                         kk = _G_AWARE_OFF + p
                         counts[kk] = min(1.0, counts.get(kk, 0.0) + _COUNT)
+                    # sight matters for active Germans only (targets)
+                    if a_hex >= 0:
+                        seen_a = sight.can_see(a_hex, h, a_stance, cs)
+                    seen_u = seen_a
+                    if not seen_u:
+                        for wh, ws in watchers:
+                            if sight.can_see(wh, h, ws, cs):
+                                seen_u = True
+                                break
                 else:
                     kk = _G_DOWN_OFF + p
                     counts[kk] = min(1.0, counts.get(kk, 0.0) + _COUNT)
-                if a_hex >= 0:
-                    seen_a = sight.can_see(a_hex, h, a_stance, c.stance)
-                if seen_us is not None:
-                    seen_u = bool(seen_us[1][c.stance][h])
             sig = (h, c.stance, status, c.wounded, c.panicked, c.aware, c.guard, a_hex, seen_a, seen_u)
             if sig != csigs[k]:
                 csigs[k] = sig

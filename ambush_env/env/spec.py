@@ -117,8 +117,8 @@ CONTACT_FEATURES = (
     "prone",
     "col",  # column / (BOARD_W - 1)
     "row",  # row / (BOARD_H - 1)
-    "seen_by_acting",  # the acting soldier sees him (in his stance)
-    "seen_by_us",  # some active US soldier sees him
+    "seen_by_acting",  # the acting soldier sees him (in his stance; active Germans only)
+    "seen_by_us",  # some active US soldier sees him (active Germans only)
     "distance",  # hexes from the acting soldier / 16, clipped
     "same_hex",  # in the acting soldier's hex
     "adjacent",  # next to the acting soldier's hex

@@ -106,7 +106,7 @@ def test_a_straight_column_line_is_traced_once():
     assert len(ts) == 1 and ts[0] == (Direction.S,) * 6
 
 
-def _real_trace(a, b, shift, step=2e-5):
+def _real_trace(a, b, shift, step=1e-4):
     """Hexes met by the segment a->b shifted ``shift`` sideways, by dense sampling (real plane)."""
     ax, ay = hg.centre_xy(*a)
     bx, by = hg.centre_xy(*b)
@@ -140,7 +140,7 @@ def test_traces_match_a_dense_sampling_of_the_real_line():
     """The exact integer tracer agrees with sampling the real segment, nudged both ways."""
     rng = np.random.default_rng(7)
     pairs = [((0, 1), (2, 1)), ((0, 2), (1, 6)), ((2, 10), (3, 14)), ((3, 3), (9, 6))]
-    pairs += [(tuple(int(v) for v in rng.integers(2, 9, 2)), tuple(int(v) for v in rng.integers(2, 9, 2))) for _ in range(25)]
+    pairs += [(tuple(int(v) for v in rng.integers(2, 8, 2)), tuple(int(v) for v in rng.integers(2, 8, 2))) for _ in range(12)]
     for a, b in pairs:
         if a == b:
             continue

@@ -1,0 +1,27 @@
+"""Golden playthroughs: every mission replays exactly as its committed file (OpenSpiel-style).
+
+A failure means behaviour changed. If the change is intended, run
+``python scripts/regen_golden.py`` and review the diff of ``tests/golden/`` before committing.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+import pytest
+
+from ambush_env.core.missions import list_missions
+from ambush_env.playthrough import golden_path, playthrough
+
+
+@pytest.mark.parametrize("mission", list_missions())
+def test_golden_playthrough(mission):
+    """Each shipped mission has a committed golden playthrough, and it replays identically."""
+    path = golden_path(mission)
+    assert path.exists(), f"no golden file for {mission}: run scripts/regen_golden.py"
+    expected = path.read_text(encoding="utf-8")
+    actual = playthrough(mission)
+    if actual != expected:
+        diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
+                                            "committed", "replayed", n=2))
+        pytest.fail(f"golden playthrough of {mission} changed:\n{diff[:6000]}")
