@@ -22,7 +22,8 @@ class RandomAgent:
             self.rng = np.random.default_rng(seed)
 
     def act(self, obs: dict, info: dict, env) -> int:
-        legal = np.flatnonzero(info["action_mask"])
-        if len(legal) == 0:
+        legal = info["action_mask"].nonzero()[0]
+        n = len(legal)
+        if n == 0:
             raise RuntimeError("no legal order: the episode is over")
-        return int(legal[self.rng.integers(len(legal))])
+        return int(legal[int(self.rng.random() * n)])

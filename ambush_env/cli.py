@@ -41,7 +41,9 @@ def measure_speed(mission: str | None, steps: int, seed: int = 0, opponent: str 
     """Random legal play in one process: env steps per second (resets included).
 
     Returns:
-        ``{"steps_per_second", "steps", "seconds", "episodes", "mission"}``.
+        ``{"steps_per_second", "cpu_steps_per_second", "steps", "seconds", "episodes", "mission"}``:
+        the first from wall time, the second from this process's CPU time (steadier on a
+        shared machine).
     """
     from tqdm import tqdm
 
@@ -53,6 +55,7 @@ def measure_speed(mission: str | None, steps: int, seed: int = 0, opponent: str 
     episodes = 0
     bar = tqdm(total=steps, desc="speed", unit="step", disable=not progress, mininterval=0.5)
     t0 = time.perf_counter()
+    c0 = time.process_time()
     obs, info = env.reset(seed=seed)
     done = False
     for k in range(steps):
@@ -64,9 +67,11 @@ def measure_speed(mission: str | None, steps: int, seed: int = 0, opponent: str 
         if progress and k % 1000 == 999:
             bar.update(1000)
     dt = time.perf_counter() - t0
+    cpu = time.process_time() - c0
     bar.close()
     return {
         "steps_per_second": round(steps / dt, 1),
+        "cpu_steps_per_second": round(steps / cpu, 1) if cpu > 0 else None,
         "steps": steps,
         "seconds": round(dt, 3),
         "episodes": episodes + int(done),
@@ -76,7 +81,8 @@ def measure_speed(mission: str | None, steps: int, seed: int = 0, opponent: str 
 
 def cmd_speed(args: argparse.Namespace) -> int:
     res = measure_speed(args.mission, args.steps, seed=args.seed, opponent=args.opponent, progress=not args.no_progress)
-    print(f"{res['steps_per_second']:.0f} steps/s ({res['steps']} steps, {res['episodes']} episodes, "
+    print(f"{res['steps_per_second']:.0f} steps/s (CPU time: {res['cpu_steps_per_second']:.0f}/s; "
+          f"{res['steps']} steps, {res['episodes']} episodes, "
           f"{res['seconds']:.2f} s, mission {res['mission']})")
     if args.json:
         from ambush_env.bench import write_json_atomic

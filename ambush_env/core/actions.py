@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ambush_env.core.movement import step_cost
+from ambush_env.core.movement import enemy_in, step_cost
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status
 
@@ -23,31 +23,37 @@ ACTIVE = int(Status.ACTIVE)
 def can_fire_at(game: "Game", u: "Unit", target: "Unit", *, snap: bool, free: bool = False) -> bool:
     """Whether ``u`` may fire his personal/crew weapon at ``target`` now (RULES.md §6, §8).
 
-    Needs: both active and on the map; ``u`` aware (unless ``free``, the sighting snap),
-    unpanicked, weapon not jammed nor dry; snap fire only with weapons that allow it (never a
-    bazooka); prepared weapons (bazooka) prepared; crew weapons a second active soldier of his
-    side in the hex; the target within the weapon's maximum range and in sight (seed 004).
+    Needs ``u`` aware (unless ``free``, the sighting snap) and unpanicked; the rest is
+    :func:`ambush_env.core.fire.fire_refusal` (one source of legality with ``fire``).
     """
-    if target.status != ACTIVE or target.hex < 0 or u.status != ACTIVE or u.hex < 0:
+    if u.panicked or (not free and not u.aware):
         return False
-    if u.panicked or u.jammed or u.ammo == 0:
+    if target.status != ACTIVE or target.hex < 0:
         return False
-    if not free and not u.aware:
-        return False
+    from ambush_env.core.fire import fire_refusal
+
+    return fire_refusal(game, u, target, snap=snap) is None
+
+
+def prepare_kind(game: "Game", u: "Unit") -> str | None:
+    """What ``PREPARE`` does for ``u`` now, or None (RULES.md §6), first that applies:
+
+    ``"reload"`` a dry weapon with a clip carried (``weapons.yaml`` reload item);
+    ``"weapon"`` prepare a bazooka or crew weapon (a crew weapon needs its second man);
+    ``"satchel"`` prepare a carried satchel charge for throwing.
+    """
+    w = game.weapon(u.weapon)
     wc = game.weapon_class(u.weapon)
-    if snap and not wc.snap:
-        return False
-    if wc.needs_prepare and not u.prepared:
-        return False
-    if wc.crew:
-        if not any(o.uid != u.uid and o.side == u.side and o.hex == u.hex and o.status == ACTIVE
-                   for o in game.state.units):
-            return False
-    dist = game.board.distance(u.hex, target.hex)
-    mr = game.tables.max_range[game.tables.class_of[u.weapon]]
-    if mr is not None and dist > mr:
-        return False
-    return game.can_see(u, target)
+    if u.ammo == 0 and w.reload is not None and w.reload in u.equipment:
+        return "reload"
+    if wc.needs_prepare and not u.prepared and u.ammo != 0:
+        if wc.crew and not any(o.uid != u.uid and o.side == u.side and o.hex == u.hex
+                               and o.status == ACTIVE for o in game.state.units):
+            return None
+        return "weapon"
+    if "satchel" in u.equipment and not u.satchel_ready and u.stance == Stance.STANDING:
+        return "satchel"
+    return None
 
 
 def do_fire(game: "Game", u: "Unit", target: "Unit", *, snap: bool) -> list[dict]:
@@ -65,6 +71,13 @@ def do_fire(game: "Game", u: "Unit", target: "Unit", *, snap: bool) -> list[dict
         aware = {x.uid for x in game.state.units if x.side == Side.US and x.aware}
         game.begin_rounds(f"{u.name} fired", aware)
     return events
+
+
+def _after_attack(game: "Game", u: "Unit") -> None:
+    """Any attack in Operations begins Rounds (RULES.md §5)."""
+    if game.state.phase == Phase.OPERATIONS and not game.state.over:
+        aware = {x.uid for x in game.state.units if x.side == Side.US and x.aware}
+        game.begin_rounds(f"{u.name} attacked", aware)
 
 
 def _end(game: "Game", u: "Unit") -> None:
@@ -106,17 +119,23 @@ def apply_us_order(game: "Game", u: "Unit", kind: K, arg: int) -> None:
                 _end(game, u)
             return
         cost = step_cost(game, u, u.hex, dest)
+        charge = enemy_in(game, dest, u.side)
         if t.mode == "":
             t.mode = "move"
             t.mp_left = u.MV
         t.mp_left -= cost
         t.mp_spent += cost
         t.hexes_moved += 1
-        game.emit({"type": "move", "unit": u.name, "to": game.board.label(dest), "mp": cost})
+        game.emit({"type": "move", "unit": u.name, "to": game.board.label(dest), "mp": cost,
+                   "charge": charge})
         game.enter_hex(u, dest)
         if st.over or st.turn.uid != u.uid:
             return
-        if u.status != ACTIVE or u.stance == Stance.PRONE or t.mp_left <= 0:
+        if charge:
+            t.mode = "charge"  # RULES.md §6: the charge assault follows
+            return
+        if (u.status != ACTIVE or u.stance == Stance.PRONE or t.mp_left <= 0
+                or enemy_in(game, u.hex, u.side)):
             _end(game, u)
     elif kind in (K.FIRE_AIMED, K.FIRE_SNAP):
         target = st.units[st.contacts[arg]]
@@ -148,10 +167,37 @@ def apply_us_order(game: "Game", u: "Unit", kind: K, arg: int) -> None:
         game.emit({"type": "clear_jam", "unit": u.name, "roll": r, "pc": u.PC, "cleared": ok})
         _end(game, u)
     elif kind == K.PREPARE:
-        clip = "clip_" + u.weapon
-        u.equipment.remove(clip)
-        u.ammo = game.weapon(u.weapon).clip
-        game.emit({"type": "reload", "unit": u.name, "weapon": u.weapon})
+        what = prepare_kind(game, u)
+        if what == "reload":
+            w = game.weapon(u.weapon)
+            u.equipment.remove(w.reload)
+            u.ammo = w.clip
+            game.emit({"type": "reload", "unit": u.name, "weapon": u.weapon})
+        elif what == "weapon":
+            u.prepared = True
+            game.emit({"type": "prepare", "unit": u.name, "weapon": u.weapon})
+        else:
+            u.satchel_ready = True
+            game.emit({"type": "prepare", "unit": u.name, "item": "satchel"})
+        _end(game, u)
+    elif kind in (K.GRENADE, K.SATCHEL):
+        from ambush_env.core import grenades
+
+        target = game.offset_target(u.hex, arg)
+        grenades.throw(game, u, target, "grenade" if kind == K.GRENADE else "satchel")
+        _end(game, u)
+    elif kind == K.FIRE_WALL:
+        from ambush_env.core import fire
+
+        target = game.offset_target(u.hex, arg)
+        fire.fire_at_wall(game, u.uid, target)
+        _after_attack(game, u)
+        _end(game, u)
+    elif kind in (K.ASSAULT_KILL, K.ASSAULT_CAPTURE):
+        from ambush_env.core import assault
+
+        target = st.units[st.contacts[arg]]
+        assault.assault(game, u, target, "kill" if kind == K.ASSAULT_KILL else "capture")
         _end(game, u)
     elif kind == K.GIVE_TURN:
         o = next(x for x in st.units if x.side == u.side and x.slot == arg)

@@ -63,9 +63,10 @@ The validation helpers at the bottom (:class:`FieldProblem`, :func:`validate_fil
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Annotated, Any, Callable, ClassVar, Literal, TypeVar, Union
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 import yaml
 from pydantic import (
@@ -152,7 +153,9 @@ def tagged(tag: str, names: dict[str, str | None], kind: str) -> Callable[[Any],
         elif isinstance(raw, dict) and len(raw) == 1:
             ((name, arg),) = raw.items()
         else:
-            raise ValueError(f"an {kind} is a name or a one-key mapping {{name: arguments}}, got {raw!r}")
+            raise ValueError(
+                f"an {kind} is a name or a one-key mapping {{name: arguments}}, got {raw!r}"
+            )
         if name not in names:
             raise ValueError(f"unknown {kind} {name!r}; known: {known}")
         if arg is None:
@@ -216,11 +219,15 @@ def check_d10_cover(rows: tuple[Any, ...], what: str) -> None:
         lo, hi = row.rolls
         for r in range(lo, hi + 1):
             if r in seen:
-                raise FieldProblem(f"{i}.rolls", f"{what}: roll {r} already covered by entry {seen[r]}")
+                raise FieldProblem(
+                    f"{i}.rolls", f"{what}: roll {r} already covered by entry {seen[r]}"
+                )
             seen[r] = i
     missing = [r for r in range(10) if r not in seen]
     if missing:
-        raise FieldProblem("", f"{what}: d10 rolls {missing} not covered (must cover 0-9 exactly once)")
+        raise FieldProblem(
+            "", f"{what}: d10 rolls {missing} not covered (must cover 0-9 exactly once)"
+        )
 
 
 def _rolls(v: Any) -> Any:
@@ -337,14 +344,36 @@ class ClearJam(ActionForm):
 
 
 ACTION_MODELS: tuple[type[ActionForm], ...] = (
-    Fire, SnapFire, Move, ChangeStance, ThrowGrenade, Assault, Prepare, Alert, Surrender, Hold, ClearJam,
+    Fire,
+    SnapFire,
+    Move,
+    ChangeStance,
+    ThrowGrenade,
+    Assault,
+    Prepare,
+    Alert,
+    Surrender,
+    Hold,
+    ClearJam,
 )
 ACTION_SCALARS: dict[str, str | None] = scalar_fields(ACTION_MODELS)
 """Every action name → the field its scalar form fills (None: mapping or bare name only)."""
 
 Action = Annotated[
     Annotated[
-        Union[Fire, SnapFire, Move, ChangeStance, ThrowGrenade, Assault, Prepare, Alert, Surrender, Hold, ClearJam],
+        (
+            Fire
+            | SnapFire
+            | Move
+            | ChangeStance
+            | ThrowGrenade
+            | Assault
+            | Prepare
+            | Alert
+            | Surrender
+            | Hold
+            | ClearJam
+        ),
         Field(discriminator="action"),
     ],
     BeforeValidator(tagged("action", ACTION_SCALARS, "action")),
@@ -400,7 +429,7 @@ class Card(Frozen):
     columns: Columns
 
     @model_validator(mode="after")
-    def _grenades_carried(self) -> "Card":
+    def _grenades_carried(self) -> Card:
         if "grenade" in self.equipment:
             return self
         for name in COLUMN_NAMES:
@@ -408,7 +437,8 @@ class Card(Frozen):
                 for j, act in enumerate(row.do):
                     if isinstance(act, ThrowGrenade):
                         raise FieldProblem(
-                            f"columns.{name}.{i}.do.{j}", "throw_grenade on a card that carries no grenade"
+                            f"columns.{name}.{i}.do.{j}",
+                            "throw_grenade on a card that carries no grenade",
                         )
         return self
 
@@ -450,10 +480,13 @@ class Deck(Frozen):
         return cards
 
     @model_validator(mode="after")
-    def _port_boxes(self) -> "Deck":
+    def _port_boxes(self) -> Deck:
         for i, c in enumerate(self.cards):
             if len(c.equipment) > self.port_boxes:
-                raise FieldProblem(f"cards.{i}.equipment", f"{len(c.equipment)} items in {self.port_boxes} port boxes")
+                raise FieldProblem(
+                    f"cards.{i}.equipment",
+                    f"{len(c.equipment)} items in {self.port_boxes} port boxes",
+                )
         return self
 
     @property
@@ -509,7 +542,14 @@ def item_boxes() -> dict[str, int] | None:
     return out
 
 
-def check_equipment(path: str | Path, weapon_field: str, weapon: str, items_field: str, items: tuple[str, ...], boxes: int) -> None:
+def check_equipment(
+    path: str | Path,
+    weapon_field: str,
+    weapon: str,
+    items_field: str,
+    items: tuple[str, ...],
+    boxes: int,
+) -> None:
     """Check a soldier's weapon, items and port-box load against ``data/weapons.yaml``.
 
     Args:
@@ -523,17 +563,27 @@ def check_equipment(path: str | Path, weapon_field: str, weapon: str, items_fiel
     """
     weapons = known_weapon_ids()
     if weapons is not None and weapon not in weapons:
-        raise DataError(path, weapon_field, f"unknown weapon {weapon!r} (weapons.yaml: {', '.join(sorted(weapons))})")
+        raise DataError(
+            path,
+            weapon_field,
+            f"unknown weapon {weapon!r} (weapons.yaml: {', '.join(sorted(weapons))})",
+        )
     sizes = item_boxes()
     if sizes is None:
         return
     for j, item in enumerate(items):
         if item not in sizes:
-            raise DataError(path, f"{items_field}.{j}", f"unknown item {item!r} (weapons.yaml items: {', '.join(sorted(sizes))})")
+            raise DataError(
+                path,
+                f"{items_field}.{j}",
+                f"unknown item {item!r} (weapons.yaml items: {', '.join(sorted(sizes))})",
+            )
     used = sum(sizes[i] for i in items)
     if used > boxes:
         detail = ", ".join(f"{i} {sizes[i]}" for i in items)
-        raise DataError(path, items_field, f"{used} port boxes filled ({detail}); {boxes} available")
+        raise DataError(
+            path, items_field, f"{used} port boxes filled ({detail}); {boxes} available"
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -541,7 +591,9 @@ def check_equipment(path: str | Path, weapon_field: str, weapon: str, items_fiel
 # --------------------------------------------------------------------------------------------
 
 
-def resolve(name_or_path: str | Path, folder: Path, what: str, names: Callable[[], list[str]]) -> tuple[Path, bool]:
+def resolve(
+    name_or_path: str | Path, folder: Path, what: str, names: Callable[[], list[str]]
+) -> tuple[Path, bool]:
     """Map a shipped name or a file path to a path; ``(path, shipped)``.
 
     A :class:`~pathlib.Path`, or a string containing a path separator or ending in ``.yaml``, is a
@@ -550,11 +602,18 @@ def resolve(name_or_path: str | Path, folder: Path, what: str, names: Callable[[
     Raises:
         ScenarioError: an unknown name, listing the known ones.
     """
-    if isinstance(name_or_path, Path) or "/" in name_or_path or "\\" in name_or_path or name_or_path.endswith(".yaml"):
+    if (
+        isinstance(name_or_path, Path)
+        or "/" in name_or_path
+        or "\\" in name_or_path
+        or name_or_path.endswith(".yaml")
+    ):
         return Path(name_or_path), False
     path = folder / f"{name_or_path}.yaml"
     if not path.exists():
-        raise ScenarioError(f"unknown {what} {name_or_path!r}; known: {', '.join(names()) or '(none)'}")
+        raise ScenarioError(
+            f"unknown {what} {name_or_path!r}; known: {', '.join(names()) or '(none)'}"
+        )
     return path, True
 
 
@@ -582,11 +641,18 @@ def read_deck(path: str | Path) -> Deck:
     deck = load_file(Deck, path)
     check_stem(path, deck.id)
     for i, c in enumerate(deck.cards):
-        check_equipment(path, f"cards.{i}.weapon", c.weapon, f"cards.{i}.equipment", c.equipment, deck.port_boxes)
+        check_equipment(
+            path,
+            f"cards.{i}.weapon",
+            c.weapon,
+            f"cards.{i}.equipment",
+            c.equipment,
+            deck.port_boxes,
+        )
     return deck
 
 
-@lru_cache(maxsize=None)
+@cache
 def _shipped_deck(path: Path) -> Deck:
     return read_deck(path)
 

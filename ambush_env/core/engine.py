@@ -132,6 +132,7 @@ class Game:
         self.state = GameState()
         self._events: list[dict] = []
         self._legal: list[int] | None = None
+        self._offsets: list[list[int]] | None = None
         # static lookups
         b = self.board
         self.entry_hexes = [b.index(h) for h in self.mission.us_entry]
@@ -241,6 +242,16 @@ class Game:
     def weapon_class(self, weapon_id: str) -> Any:
         """The :class:`~ambush_env.core.tables.WeaponClass` of a weapon id."""
         return self.tables.weapon_class[weapon_id]
+
+    def offset_target(self, hex_: int, k: int) -> int:
+        """The hex at ``orders.HEX_OFFSETS[k]`` from ``hex_``, −1 off the map (cached table)."""
+        t = self._offsets
+        if t is None:
+            b = self.board
+            t = self._offsets = [
+                [b.offset_hex(i, dq, dr) for dq, dr in O.HEX_OFFSETS] for i in range(b.n)
+            ]
+        return t[hex_][k]
 
     def units_at(self, hex_: int) -> list[Unit]:
         """Every unit in a hex, any status (hidden Germans excluded)."""

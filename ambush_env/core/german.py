@@ -176,19 +176,86 @@ def _hold(game: "Game", u: "Unit", args: dict) -> bool:
 
 
 def _prepare(game: "Game", u: "Unit", args: dict) -> bool:
-    if u.ammo == 0:
-        clip = "clip_" + u.weapon
-        if clip in u.equipment:
-            u.equipment.remove(clip)
-        u.ammo = game.weapon(u.weapon).clip
+    """Reload a dry weapon, prepare a bazooka/crew weapon or a satchel (RULES.md §6)."""
+    from ambush_env.core.actions import prepare_kind
+
+    what = prepare_kind(game, u)
+    if what is None:
+        return False
+    if what == "reload":
+        w = game.weapon(u.weapon)
+        u.equipment.remove(w.reload)
+        u.ammo = w.clip
         game.emit({"type": "reload", "unit": u.name, "weapon": u.weapon})
-        return True
-    wc = game.weapon_class(u.weapon)
-    if wc.needs_prepare and not u.prepared:
+    elif what == "weapon":
         u.prepared = True
         game.emit({"type": "prepare", "unit": u.name, "weapon": u.weapon})
-        return True
-    return False
+    else:
+        u.satchel_ready = True
+        game.emit({"type": "prepare", "unit": u.name, "item": "satchel"})
+    return True
+
+
+def _throw_grenade(game: "Game", u: "Unit", args: dict) -> bool:
+    """``throw_grenade {at: largest_group | nearest_us, within: N}`` (RULES.md §9, §14)."""
+    from ambush_env.core.grenades import can_throw, throw
+
+    if not u.aware:
+        return False
+    within = int(args.get("within") or 3)
+    dist = game.board.distance
+    counts: dict[int, int] = {}
+    for o in game.state.units:
+        if o.side == US and o.status == ACTIVE and o.hex >= 0 and 1 <= dist(u.hex, o.hex) <= within:
+            counts[o.hex] = counts.get(o.hex, 0) + 1
+    cands = [h for h in counts if can_throw(game, u, h, "grenade")]
+    if not cands:
+        return False
+    if args.get("at", "largest_group") == "largest_group":
+        target = min(cands, key=lambda h: (-counts[h], dist(u.hex, h), h))
+    else:
+        target = min(cands, key=lambda h: (dist(u.hex, h), -counts[h], h))
+    throw(game, u, target, "grenade")
+    return True
+
+
+def _weakest(units: list["Unit"]) -> "Unit":
+    return min(units, key=lambda o: (not o.wounded, o.WS, o.stance != Stance.PRONE, o.uid))
+
+
+def _assault(game: "Game", u: "Unit", args: dict) -> bool:
+    """``assault {at: adjacent_weakest | same_hex, kind}``: a charge into the next hex (at
+    most half MV, RULES.md §6) or an assault in his own hex (RULES.md §10)."""
+    from ambush_env.core.assault import assault, can_assault
+
+    kind = args.get("kind", "kill")
+    here = [o for o in game.state.units if o.side == US and can_assault(game, u, o)]
+    if not here and args.get("at", "adjacent_weakest") == "adjacent_weakest":
+        allowance = int(u.MV * game.rd.assault.charge_fraction)
+        best = None
+        for d in game.board.neighbors[u.hex]:
+            if d < 0:
+                continue
+            c = step_cost(game, u, u.hex, d)
+            if c == IMPASSABLE or c > allowance:
+                continue
+            there = [o for o in game.state.units if o.side == US and o.status == ACTIVE
+                     and o.hex == d and o.vehicle < 0]
+            if there:
+                w = _weakest(there)
+                if best is None or _weakest([best, w]) is w:
+                    best = w
+        if best is None or not u.aware or u.panicked:
+            return False
+        game.emit({"type": "move", "unit": u.name, "to": game.board.label(best.hex),
+                   "charge": True})
+        u.hex = best.hex
+        game.reveal(u)
+        here = [o for o in game.state.units if o.side == US and can_assault(game, u, o)]
+    if not here:
+        return False
+    assault(game, u, _weakest(here), kind)
+    return True
 
 
 def _clear_jam(game: "Game", u: "Unit", args: dict) -> bool:
@@ -310,11 +377,6 @@ def _plan(game: "Game", u: "Unit", toward: str, max_hexes: int) -> list[int]:
     return path[::-1]
 
 
-def _not_yet(game: "Game", u: "Unit", args: dict) -> bool:
-    """Actions whose rules arrive with later issues (grenades, assault): skipped."""
-    return False
-
-
 _ACTIONS = {
     "fire": _fire,
     "snap_fire": _snap_fire,
@@ -325,6 +387,6 @@ _ACTIONS = {
     "alert": _alert,
     "surrender": _surrender,
     "move": _move,
-    "throw_grenade": _not_yet,
-    "assault": _not_yet,
+    "throw_grenade": _throw_grenade,
+    "assault": _assault,
 }

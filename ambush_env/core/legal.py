@@ -44,9 +44,18 @@ _JAM = B[K.CLEAR_JAM]
 _PREP = B[K.PREPARE]
 _GIVE = B[K.GIVE_TURN]
 _AWARE = B[K.MAKE_AWARE]
+_GRENADE = B[K.GRENADE]
+_SATCHEL = B[K.SATCHEL]
+_WALL = B[K.FIRE_WALL]
+_KILL = B[K.ASSAULT_KILL]
+_CAPTURE = B[K.ASSAULT_CAPTURE]
+# number of HEX_OFFSETS within radius r (they are sorted by distance)
+_WITHIN = [1 + 3 * r * (r + 1) for r in range(O.OFFSET_RADIUS + 1)]
 
 
-def _moves(game: "Game", u: "Unit", mp_left: int | None) -> list[int]:
+def _moves(game: "Game", u: "Unit", mp_left: int | None, charge_mp: int = -1) -> list[int]:
+    """One-hex moves; into a hex with a known active German only as a charge (RULES.md §6:
+    at most ``charge_mp`` MPs spent in all, the move included)."""
     out = []
     nbrs = game.board.neighbors[u.hex]
     for d in range(6):
@@ -57,8 +66,59 @@ def _moves(game: "Game", u: "Unit", mp_left: int | None) -> list[int]:
         if c == IMPASSABLE or (mp_left is not None and c > mp_left):
             continue
         if enemy_in(game, dest, u.side):
-            continue
+            if charge_mp < 0 or game.state.turn.mp_spent + c > charge_mp:
+                continue
+            if not u.aware or u.panicked:
+                continue
         out.append(_MOVE + d)
+    return out
+
+
+def charge_allowance(game: "Game", u: "Unit") -> int:
+    """MPs a charge assault may spend (RULES.md §6: up to half MV)."""
+    return int(u.MV * game.rd.assault.charge_fraction)
+
+
+def _throws(game: "Game", u: "Unit", kind: str, base: int) -> list[int]:
+    from ambush_env.core.grenades import can_throw, throw_range
+
+    if ("grenade" if kind == "grenade" else "satchel") not in u.equipment:
+        return []
+    r = throw_range(game, u, kind)
+    if r is None:
+        return []
+    out = []
+    for k in range(1, _WITHIN[min(r, O.OFFSET_RADIUS)]):
+        t = game.offset_target(u.hex, k)
+        if t >= 0 and can_throw(game, u, t, kind):
+            out.append(base + k)
+    return out
+
+
+def _wall_shots(game: "Game", u: "Unit") -> list[int]:
+    from ambush_env.core.fire import wall_refusal
+
+    if u.jammed or u.ammo == 0:
+        return []
+    out = []
+    building = game.board.building
+    for k in range(1, O.N_OFFSETS):
+        t = game.offset_target(u.hex, k)
+        if t >= 0 and building[t] is not None and wall_refusal(game, u, t) is None:
+            out.append(_WALL + k)
+    return out
+
+
+def _assaults(game: "Game", u: "Unit") -> list[int]:
+    from ambush_env.core.assault import can_assault
+
+    out = []
+    units = game.state.units
+    for k, gid in enumerate(game.state.contacts):
+        g = units[gid]
+        if g.hex == u.hex and can_assault(game, u, g):
+            out.append(_KILL + k)
+            out.append(_CAPTURE + k)
     return out
 
 
@@ -74,7 +134,15 @@ def _fire_orders(game: "Game", u: "Unit", base: int, snap: bool) -> list[int]:
 
 
 def _reload_possible(game: "Game", u: "Unit") -> bool:
-    return u.ammo == 0 and ("clip_" + u.weapon) in u.equipment
+    from ambush_env.core.actions import prepare_kind
+
+    return prepare_kind(game, u) == "reload"
+
+
+def _prepare_possible(game: "Game", u: "Unit") -> bool:
+    from ambush_env.core.actions import prepare_kind
+
+    return prepare_kind(game, u) is not None
 
 
 def unit_orders(game: "Game", u: "Unit") -> list[int]:
@@ -104,16 +172,20 @@ def unit_orders(game: "Game", u: "Unit") -> list[int]:
                 out.extend(_STANCE + s for s in range(3) if s != u.stance)
         elif not t.stance_changed:
             out.extend(_STANCE + s for s in range(3) if s != u.stance)
-        out.extend(_moves(game, u, u.MV))
+        out.extend(_moves(game, u, u.MV, charge_allowance(game, u)))
         if u.aware and not u.panicked:
             out.extend(_fire_orders(game, u, _AIMED, snap=False))
             out.extend(_fire_orders(game, u, _SNAP, snap=True))
+            out.extend(_wall_shots(game, u))
+            out.extend(_throws(game, u, "grenade", _GRENADE))
+            out.extend(_throws(game, u, "satchel", _SATCHEL))
+            out.extend(_assaults(game, u))
             out.extend(_command_orders(game, u))
         if u.hex in game.exit_hexes:
             out.append(_EXIT)
         if u.jammed:
             out.append(_JAM)
-        if _reload_possible(game, u):
+        if _prepare_possible(game, u):
             out.append(_PREP)
     elif mode == "move":
         out.append(_END_MOVE)
@@ -123,7 +195,7 @@ def unit_orders(game: "Game", u: "Unit") -> list[int]:
         elif not t.stance_changed:
             out.extend(_STANCE + s for s in range(3) if s != u.stance)
         if u.stance != 2:  # prone: one hex per move action
-            out.extend(_moves(game, u, t.mp_left))
+            out.extend(_moves(game, u, t.mp_left, charge_allowance(game, u)))
         if u.aware and t.mp_spent * 2 <= u.MV:
             out.extend(_fire_orders(game, u, _SNAP, snap=True))
         if u.hex in game.exit_hexes:
@@ -131,6 +203,10 @@ def unit_orders(game: "Game", u: "Unit") -> list[int]:
     elif mode == "snap2":
         out.append(_END_TURN)
         out.extend(_fire_orders(game, u, _SNAP, snap=True))
+    elif mode == "charge":
+        out.extend(_assaults(game, u))
+        if not out:  # the defender fell before the assault: the move is over
+            out.append(_END_MOVE)
     return out
 
 

@@ -434,7 +434,7 @@ def _pair_geometry(columns: int, rows: int) -> _PairGeometry:
     cnt = tt.tmpl_count[tmpl]
     pair_inst0 = np.zeros(n_pairs, dtype=np.int64)
     np.cumsum(cnt[:-1], out=pair_inst0[1:])
-    n_inst = int(pair_inst0[-1] + cnt[-1])
+    n_inst = int(cnt.sum())
     inst_pair = np.repeat(np.arange(n_pairs, dtype=np.int32), cnt)
     inst_trace = tt.tmpl_first[tmpl][inst_pair] + (np.arange(n_inst) - pair_inst0[inst_pair]).astype(np.int32)
     t0 = tt.trace_ptr[inst_trace]
@@ -587,6 +587,8 @@ class SightCache:
     def _write_pairs(self, pairs: np.ndarray) -> None:
         """Recompute ``vis`` for the given pair ids (all their instances, all 9 stance pairs)."""
         geo, arr = self._geo, self._arr
+        if not pairs.size:
+            return
         counts = geo.pair_count[pairs].astype(np.int64)
         inst = np.repeat(geo.pair_inst0[pairs], counts) + (
             np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)

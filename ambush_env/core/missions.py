@@ -76,9 +76,10 @@ Every failure is a :class:`~ambush_env.core.errors.DataError` naming the file an
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Iterator, Literal, Union
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
@@ -98,10 +99,10 @@ from ambush_env.core.cards import (
     tagged,
 )
 from ambush_env.core.data import Frozen, data_path, read_yaml
-from ambush_env.core.hexgrid import parse_label
 from ambush_env.core.errors import DataError, ScenarioError
+from ambush_env.core.hexgrid import parse_label
 from ambush_env.core.squads import list_squads
-from ambush_env.core.types import DIRECTION_NAMES, RESULT_NAMES, Result
+from ambush_env.core.types import DIRECTION_NAMES, Result
 
 MISSIONS_DIR = data_path("missions")
 MAPS_DIR = data_path("maps")
@@ -251,8 +252,19 @@ class EndMission(EffectForm):
 
 
 EFFECT_MODELS: tuple[type[EffectForm], ...] = (
-    Place, AwardVP, Activation, Perception, Message, SetFlag, IfFlag, Goto, BoobyTrap, Minefield,
-    Landmark, Strike, EndMission,
+    Place,
+    AwardVP,
+    Activation,
+    Perception,
+    Message,
+    SetFlag,
+    IfFlag,
+    Goto,
+    BoobyTrap,
+    Minefield,
+    Landmark,
+    Strike,
+    EndMission,
 )
 EFFECT_SCALARS: dict[str, str | None] = scalar_fields(EFFECT_MODELS)
 """Every effect name → the field its scalar form fills (None: mapping only)."""
@@ -261,10 +273,21 @@ BRANCHING = (Activation, Perception, IfFlag, Goto, EndMission)
 
 Effect = Annotated[
     Annotated[
-        Union[
-            Place, AwardVP, Activation, Perception, Message, SetFlag, IfFlag, Goto, BoobyTrap, Minefield,
-            Landmark, Strike, EndMission,
-        ],
+        (
+            Place
+            | AwardVP
+            | Activation
+            | Perception
+            | Message
+            | SetFlag
+            | IfFlag
+            | Goto
+            | BoobyTrap
+            | Minefield
+            | Landmark
+            | Strike
+            | EndMission
+        ),
         Field(discriminator="effect"),
     ],
     BeforeValidator(tagged("effect", EFFECT_SCALARS, "effect")),
@@ -294,7 +317,9 @@ def _trigger(v: Any) -> Any:
     if isinstance(v, dict):
         p = v.get("paragraph")
         if isinstance(p, bool) or not (isinstance(p, int) or p == "EVENT"):
-            raise FieldProblem("paragraph", f"a trigger is a paragraph number or 'EVENT', got {p!r}")
+            raise FieldProblem(
+                "paragraph", f"a trigger is a paragraph number or 'EVENT', got {p!r}"
+            )
     return v
 
 
@@ -352,9 +377,11 @@ class Results(Frozen):
     draw: int
 
     @model_validator(mode="after")
-    def _descending(self) -> "Results":
+    def _descending(self) -> Results:
         if not self.decisive_win > self.win:
-            raise FieldProblem("win", f"must be below decisive_win ({self.decisive_win}), got {self.win}")
+            raise FieldProblem(
+                "win", f"must be below decisive_win ({self.decisive_win}), got {self.win}"
+            )
         if not self.win > self.draw:
             raise FieldProblem("draw", f"must be below win ({self.win}), got {self.draw}")
         return self
@@ -420,7 +447,7 @@ class Mission(Frozen):
         return rows
 
     @model_validator(mode="after")
-    def _script(self) -> "Mission":
+    def _script(self) -> Mission:
         paras = self.paragraphs
 
         def need(field: str, p: int) -> None:
@@ -441,17 +468,24 @@ class Mission(Frozen):
             for j, eff in enumerate(para):
                 where = f"paragraphs.{n}.{j}.{eff.effect}"
                 if isinstance(eff, BRANCHING) and j != len(para) - 1:
-                    raise FieldProblem(where, f"{eff.effect} hands control on: it must be the last effect")
+                    raise FieldProblem(
+                        where, f"{eff.effect} hands control on: it must be the last effect"
+                    )
                 for arg, p in effect_targets(eff):
                     need(f"{where}.{arg}", p)
                     if p == n:
                         raise FieldProblem(f"{where}.{arg}", f"paragraph {n} goes to itself")
                     referenced.add(p)
                 if isinstance(eff, IfFlag) and eff.flag not in flags_set:
-                    raise FieldProblem(f"{where}.flag", f"flag {eff.flag!r} is never set by a 'set' effect")
+                    raise FieldProblem(
+                        f"{where}.flag", f"flag {eff.flag!r} is never set by a 'set' effect"
+                    )
         for n in paras:
             if n not in referenced:
-                raise FieldProblem(f"paragraphs.{n}", f"paragraph {n} is never reached (no trigger, event or effect)")
+                raise FieldProblem(
+                    f"paragraphs.{n}",
+                    f"paragraph {n} is never reached (no trigger, event or effect)",
+                )
         self._check_acyclic()
         return self
 
@@ -464,8 +498,10 @@ class Mission(Frozen):
             for j, eff in enumerate(self.paragraphs[n]):
                 for arg, p in effect_targets(eff):
                     if state.get(p) == 1:
-                        cycle = " -> ".join(str(x) for x in [*path[path.index(p):], p])
-                        raise FieldProblem(f"paragraphs.{n}.{j}.{eff.effect}.{arg}", f"paragraph cycle {cycle}")
+                        cycle = " -> ".join(str(x) for x in [*path[path.index(p) :], p])
+                        raise FieldProblem(
+                            f"paragraphs.{n}.{j}.{eff.effect}.{arg}", f"paragraph cycle {cycle}"
+                        )
                     if p not in state:
                         visit(p, [*path, p])
             state[n] = 2
@@ -491,8 +527,13 @@ class Mission(Frozen):
         raise KeyError(f"mission {self.id}: event table has no row for roll {roll}")
 
     def placements(self) -> list[tuple[int, Place]]:
-        """Every ``place`` effect as ``(paragraph, effect)``: the German forces and where they wait."""
-        return [(n, e) for n, para in sorted(self.paragraphs.items()) for e in para if isinstance(e, Place)]
+        """Every ``place`` effect as ``(paragraph, effect)``: the German forces, where they wait."""
+        return [
+            (n, e)
+            for n, para in sorted(self.paragraphs.items())
+            for e in para
+            if isinstance(e, Place)
+        ]
 
     def result_for(self, vp: int) -> Result:
         """The result band of a final VP total (RULES.md §15)."""
@@ -583,16 +624,24 @@ def check_references(
             raise DataError(source, f"exit_hexes.{i}", f"exit hex {label} is not on the map edge")
     if card_ids is None:
         if mission.deck_default not in list_decks():
-            raise DataError(source, "deck_default", f"unknown deck {mission.deck_default!r} (known: {', '.join(list_decks())})")
+            raise DataError(
+                source,
+                "deck_default",
+                f"unknown deck {mission.deck_default!r} (known: {', '.join(list_decks())})",
+            )
         card_ids = load_deck(mission.deck_default).card_ids
     for n, para in mission.paragraphs.items():
         for j, eff in enumerate(para):
             if isinstance(eff, Place) and eff.card not in card_ids:
                 raise DataError(
-                    source, f"paragraphs.{n}.{j}.place.card", f"no card {eff.card!r} in the deck (cards: {', '.join(card_ids)})"
+                    source,
+                    f"paragraphs.{n}.{j}.place.card",
+                    f"no card {eff.card!r} in the deck (cards: {', '.join(card_ids)})",
                 )
     if mission.squad not in list_squads():
-        raise DataError(source, "squad", f"unknown squad {mission.squad!r} (known: {', '.join(list_squads())})")
+        raise DataError(
+            source, "squad", f"unknown squad {mission.squad!r} (known: {', '.join(list_squads())})"
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -630,7 +679,7 @@ def read_mission(path: str | Path) -> Mission:
     return mission
 
 
-@lru_cache(maxsize=None)
+@cache
 def _shipped_mission(path: Path) -> Mission:
     return read_mission(path)
 
@@ -647,9 +696,32 @@ def load_mission(id_or_path: str | Path) -> Mission:
 
 
 __all__ = [
-    "Activation", "AwardVP", "BoobyTrap", "EndMission", "EventRow", "Goto", "IfFlag", "Landmark",
-    "Message", "Minefield", "Mission", "MissionRules", "Objective", "Perception", "Place",
-    "RESULT_NAMES", "Results", "SetFlag", "Strike", "TimeLimit", "Trigger", "USVehicle",
-    "VPSchedule", "check_references", "list_missions", "load_mission",
-    "map_size", "read_mission", "reference_mission",
+    "Activation",
+    "AwardVP",
+    "BoobyTrap",
+    "EndMission",
+    "EventRow",
+    "Goto",
+    "IfFlag",
+    "Landmark",
+    "Message",
+    "Minefield",
+    "Mission",
+    "MissionRules",
+    "Objective",
+    "Perception",
+    "Place",
+    "Results",
+    "SetFlag",
+    "Strike",
+    "TimeLimit",
+    "Trigger",
+    "USVehicle",
+    "VPSchedule",
+    "check_references",
+    "list_missions",
+    "load_mission",
+    "map_size",
+    "read_mission",
+    "reference_mission",
 ]

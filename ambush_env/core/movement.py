@@ -60,8 +60,15 @@ def step_cost(game: "Game", u: "Unit", src: int, dest: int) -> int:
 
 
 def enemy_in(game: "Game", hex_: int, side: int) -> bool:
-    """True when an active unit of the side opposed to ``side`` is in ``hex_``."""
+    """True when an active enemy *known to* ``side`` is in ``hex_``.
+
+    The US knows only its contacts: a hidden German does not bar a hex (entering it finds
+    him, a sighting); Germans know every US soldier.
+    """
+    contacts = game.state.contacts
     for o in game.state.units:
         if o.hex == hex_ and o.side != side and o.status == Status.ACTIVE:
+            if side == 0 and o.uid not in contacts:
+                continue
             return True
     return False

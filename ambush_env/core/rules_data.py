@@ -48,10 +48,56 @@ class RewardTable(Frozen):
     vp_scale: float
 
 
+_SCATTER = ("ahead", "ahead_left", "ahead_right", "back_left", "back_right", "short")
+
+
+class StanceRange(Frozen):
+    standing: int | None
+    crouching: int | None
+    prone: int | None
+
+    def by_stance(self) -> tuple[int | None, int | None, int | None]:
+        return (self.standing, self.crouching, self.prone)
+
+
+class GrenadeRules(Frozen):
+    """RULES.md §9 ⚙."""
+
+    grenade_range: StanceRange
+    satchel_range: StanceRange
+    non_adjacent_aperture: int
+    diagram_a: tuple[str, ...]
+    diagram_b: tuple[str, ...]
+    prone_damage: int
+    throw_out_modifier: int
+
+    @field_validator("diagram_a", "diagram_b")
+    @classmethod
+    def _diagram(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        if len(v) != 10:
+            raise ValueError(f"a scatter diagram has 10 entries (d10 0-9), got {len(v)}")
+        for x in v:
+            if x not in _SCATTER:
+                raise ValueError(f"unknown scatter entry {x!r}; one of {_SCATTER}")
+        return v
+
+
+class AssaultRules(Frozen):
+    """RULES.md §10 ⚙."""
+
+    base: int
+    per_extra_attacker: int
+    defender_ws_from: int
+    unaware_or_panicked_defender: int
+    charge_fraction: float
+
+
 class RulesData(Frozen):
     ar_track: ARTrack
     german: GermanRules
     reward: RewardTable
+    grenades: GrenadeRules
+    assault: AssaultRules
 
 
 @lru_cache(maxsize=None)

@@ -27,13 +27,21 @@ A points-based random squad generator (RULES.md §4, optional) is not written ye
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from ambush_env.core.cards import FieldProblem, Ident, Item, check_equipment, check_stem, load_file, resolve
+from ambush_env.core.cards import (
+    FieldProblem,
+    Ident,
+    Item,
+    check_equipment,
+    check_stem,
+    load_file,
+    resolve,
+)
 from ambush_env.core.data import DATA_DIR, Frozen
 
 SQUADS_DIR = DATA_DIR.parent.parent / "configs" / "squads"
@@ -69,7 +77,7 @@ class Soldier(Frozen):
     equipment: tuple[Item, ...] = ()
 
     @model_validator(mode="after")
-    def _command_radius(self) -> "Soldier":
+    def _command_radius(self) -> Soldier:
         if self.role == "private" and self.CR != 0:
             raise FieldProblem("CR", f"a private has CR 0, got {self.CR}")
         if self.role in NCO_ROLES and not 1 <= self.CR <= 3:
@@ -100,7 +108,9 @@ class Squad(Frozen):
     def _names_and_roles(cls, soldiers: tuple[Soldier, ...]) -> tuple[Soldier, ...]:
         for i, s in enumerate(soldiers):
             if s.name != f"US{i + 1}":
-                raise FieldProblem(f"{i}.name", f"soldier {i} must be named US{i + 1}, got {s.name!r}")
+                raise FieldProblem(
+                    f"{i}.name", f"soldier {i} must be named US{i + 1}, got {s.name!r}"
+                )
         sergeants = [i for i, s in enumerate(soldiers) if s.role == "sergeant"]
         if len(sergeants) != 1:
             where = f"{sergeants[1]}.role" if len(sergeants) > 1 else ""
@@ -108,7 +118,7 @@ class Squad(Frozen):
         return soldiers
 
     @model_validator(mode="after")
-    def _port_boxes(self) -> "Squad":
+    def _port_boxes(self) -> Squad:
         for i, s in enumerate(self.soldiers):
             if len(s.equipment) > self.port_boxes:
                 raise FieldProblem(
@@ -134,12 +144,17 @@ def read_squad(path: str | Path) -> Squad:
     check_stem(path, squad.id)
     for i, s in enumerate(squad.soldiers):
         check_equipment(
-            path, f"soldiers.{i}.weapon", s.weapon, f"soldiers.{i}.equipment", s.equipment, squad.port_boxes
+            path,
+            f"soldiers.{i}.weapon",
+            s.weapon,
+            f"soldiers.{i}.equipment",
+            s.equipment,
+            squad.port_boxes,
         )
     return squad
 
 
-@lru_cache(maxsize=None)
+@cache
 def _shipped_squad(path: Path) -> Squad:
     return read_squad(path)
 

@@ -63,6 +63,7 @@ class Unit:
     prepared: bool = False
     equipment: list[str] = field(default_factory=list)
     port_boxes: int = 4
+    satchel_ready: bool = False
     captured_weapon: bool = False
     guard: int = -1
     vehicle: int = -1

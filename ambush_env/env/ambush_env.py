@@ -135,6 +135,7 @@ class AmbushEnv(gym.Env):
         self._obs: dict[str, np.ndarray] | None = None
         self._steps = 0
         self._illegal_streak = 0
+        self._vp = 0
         self._needs_reset = True
 
     # ------------------------------------------------------------------ Gymnasium API
@@ -172,8 +173,8 @@ class AmbushEnv(gym.Env):
         self._illegal_streak = 0
         events = self.game.step(a)
         self._steps += 1
-        reward, comps = self.reward_scheme(self.game)
         self._refresh()
+        reward, comps = self.reward_scheme(self.game, self._vp)
         terminated = self.game.over
         truncated = (not terminated) and self.max_steps is not None and self._steps >= self.max_steps
         self._needs_reset = terminated or truncated
@@ -254,7 +255,8 @@ class AmbushEnv(gym.Env):
         if legal:
             mask[legal] = True
         self._mask = mask
-        self._obs = self._builder.build()
+        self._vp = vp = self.game.vp  # computed from the state: read once per step
+        self._obs = self._builder.build(legal, vp)
 
     def _obs_copy(self) -> dict[str, np.ndarray]:
         return {k: v.copy() for k, v in self._obs.items()}
@@ -282,7 +284,7 @@ class AmbushEnv(gym.Env):
             "phase": int(st.phase),
             "round": int(st.round),
             "acting_unit": acting.name if acting is not None else None,
-            "vp": int(st.vp),
+            "vp": int(self._vp),
             "events": events,
             "action_mask": self._mask.copy(),
             "reward_components": comps,

@@ -25,7 +25,7 @@ from operator import attrgetter
 import numpy as np
 
 from ambush_env.core.errors import ScenarioError
-from ambush_env.core.orders import K_SLOTS, U_SLOTS
+from ambush_env.core.orders import K_SLOTS, ORDER_BASE, U_SLOTS, OrderKind
 from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status, Terrain
 from ambush_env.env import missioninfo
 from ambush_env.env.spec import (
@@ -110,6 +110,7 @@ _BUILDING = int(Terrain.BUILDING)
 
 
 _NO_FLAGS = (False, False)
+_SELECT_BASE = ORDER_BASE[OrderKind.SELECT_UNIT]
 #: what a unit row depends on, read in one C call (hex, stance, status and wounded first)
 _unit_sig = attrgetter("hex", "stance", "status", "wounded", "panicked", "aware", "ar", "ammo", "jammed",
                        "prepared", "vehicle", "MV", "exited")
@@ -161,8 +162,9 @@ class ObservationBuilder:
         self._planes: dict[tuple[int, int], np.ndarray] = {}
         self._seen_count = np.zeros(_HW, dtype=_F32)
         self._us_keys: dict[int, tuple[int, int]] = {}
-        self._pulse_max = 1
-        self._round_max = 1
+        limits = game.mission.time_limit  # time left is shown as a fraction of the mission's limits
+        self._pulse_max = max(1, int(limits.operations_pulses))
+        self._round_max = max(1, int(limits.rounds))
 
     # -- episode -------------------------------------------------------------------------
     def reset(self) -> None:
@@ -176,9 +178,6 @@ class ObservationBuilder:
         self._triggers = []
         self._seen_count[:] = 0
         self._us_keys = {}
-        pulses, rounds = self.game.time_left()
-        self._pulse_max = max(1, int(pulses))
-        self._round_max = max(1, int(rounds))
 
     # -- template planes -----------------------------------------------------------------
     def _refresh_static(self) -> None:
@@ -249,8 +248,14 @@ class ObservationBuilder:
         self._us_keys = keys
 
     # -- the observation -----------------------------------------------------------------
-    def build(self) -> dict[str, np.ndarray]:
-        """A fresh observation dict for the current state (new arrays at every call)."""
+    def build(self, legal: list[int] | None = None, vp: int | None = None) -> dict[str, np.ndarray]:
+        """A fresh observation dict for the current state (new arrays at every call).
+
+        Args:
+            legal: ``game.legal_actions()`` if the caller has it (saves asking the engine
+                which soldiers a pending ``select unit`` may pick).
+            vp: ``game.vp`` if the caller has it (it is computed from the state).
+        """
         g = self.game
         st = g.state
         if g.board.version != self._static_version:
@@ -274,7 +279,12 @@ class ObservationBuilder:
             counts[_ACTING_HEX_OFF + flat[a_hex]] = 1.0
 
         # US soldiers: count planes, sight, rows
-        eligible = {u.slot for u in g.eligible_units()} if acting is None else ()
+        if acting is not None:
+            eligible = ()
+        elif legal is not None:  # SELECT_UNIT k is order SELECT_BASE + k
+            eligible = {a - _SELECT_BASE for a in legal if _SELECT_BASE <= a < _SELECT_BASE + U_SLOTS}
+        else:
+            eligible = {u.slot for u in g.eligible_units()}
         active_keys: dict[int, tuple[int, int]] = {}
         units = self._units
         sigs = self._unit_sig
@@ -353,15 +363,16 @@ class ObservationBuilder:
                 csigs[k] = None
                 contacts[k] = 0.0
 
-        if counts:
-            board.reshape(-1)[list(counts)] = list(counts.values())
+        bf = board.reshape(-1)
+        for k, v in counts.items():
+            bf[k] = v
 
         return {
             "board": board.reshape(_C, BOARD_H, BOARD_W),
             "units": units.copy(),
             "contacts": contacts.copy(),
             "vehicles": self._vehicles.copy(),
-            "globals": self._globals(acting, n_active, nk),
+            "globals": self._globals(acting, n_active, nk, g.vp if vp is None else vp),
         }
 
     # -- rows ------------------------------------------------------------------------------
@@ -425,7 +436,7 @@ class ObservationBuilder:
         r[CONTACT["guarded"]] = float(c.guard >= 0)
         return r
 
-    def _globals(self, acting, n_active: int, n_known: int) -> np.ndarray:
+    def _globals(self, acting, n_active: int, n_known: int, vp: int) -> np.ndarray:
         g = self.game
         st = g.state
         v = [0.0] * _NG
@@ -445,7 +456,7 @@ class ObservationBuilder:
         pulses, rounds = g.time_left()
         v[GLOBAL["pulses_left"]] = _clip01(pulses / self._pulse_max)
         v[GLOBAL["rounds_left"]] = _clip01(rounds / self._round_max)
-        vp = st.vp / 20.0
+        vp = vp / 20.0
         v[GLOBAL["vp"]] = -1.0 if vp < -1.0 else (1.0 if vp > 1.0 else vp)
         if acting is None:
             v[GLOBAL["selecting"]] = 1.0

@@ -82,9 +82,15 @@ class RewardScheme:
         """Reward of an illegal order (a no-op): the penalty alone."""
         return self.illegal_value, {"illegal": self.illegal_value}
 
-    def __call__(self, game) -> tuple[float, dict[str, float]]:
-        """Reward of the step just played; returns ``(total, components)``."""
-        vp = game.vp
+    def __call__(self, game, vp: int | None = None) -> tuple[float, dict[str, float]]:
+        """Reward of the step just played; returns ``(total, components)``.
+
+        Args:
+            game: the game after the step.
+            vp: ``game.vp`` if the caller already read it (it is computed from the state).
+        """
+        if vp is None:
+            vp = game.vp
         comps = {"vp": self.vp_weight * (vp - self._vp), "result": 0.0}
         self._vp = vp
         if game.over:

@@ -115,7 +115,7 @@ def test_wall_none_opens_a_building_side_and_field_walls_are_allowed():
         ({"hexes": {"C4": {"level": -1}}}, "hexes.C4.level", "outside 0-3"),
         ({"hexes": {"Z99": {"level": 1}}}, "hexes.Z99", "off the board"),
         ({"hexes": {"c4": {"level": 1}}}, "hexes.c4", "malformed"),
-        ({"hexes": {"C4": {"building": "x"}}}, None, None),  # building implies terrain: fine
+        ({"hexes": {"C4": {"building": "x"}, "G6": {"level": 1}}}, None, None),  # implies building terrain
         ({"hexes": {"C4": {"terrain": "woods", "building": "x"}}}, "hexes.C4.building", "woods"),
         ({"hexes": {"C4": {"rise": 1}}}, "hexes.C4.rise", "only building"),
         ({"hexes": {"C4": {"terrain": "building", "rise": 5}}}, "hexes.C4.rise", "outside 0-3"),

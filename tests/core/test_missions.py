@@ -66,7 +66,9 @@ def test_shipped_missions_listed_and_loaded():
 def test_mission_round_trips_through_its_dump():
     m = load_mission(MISSION)
     assert Mission.model_validate(m.model_dump()) == m
-    assert m.paragraphs[11][1].model_dump() == {"activation": {"at_or_below": 6, "then": 12, "else": 15}}
+    assert m.paragraphs[11][1].model_dump() == {
+        "activation": {"at_or_below": 6, "then": 12, "else": 15}
+    }
 
 
 def test_farm_assault_meets_rules_15_minimums():
@@ -88,7 +90,7 @@ def test_farm_assault_meets_rules_15_minimums():
 
 
 def test_farm_assault_fields_few_enough_germans():
-    """Playability: three to four Germans, each placement chain guarded by a flag so it runs once."""
+    """Playability: three to four Germans; each placement chain is flag-guarded, so runs once."""
     m = load_mission(MISSION)
     placed = {(p.card, p.hex) for _, p in m.placements()}
     assert 3 <= len(placed) <= 4
@@ -106,16 +108,28 @@ def test_result_bands_all_reachable_and_sound_play_wins():
     m = load_mission(MISSION)
     vp = m.vp
 
-    def score(*, farm=False, exits=0, g_killed=0, g_captured=0, us_killed=0, us_incap=0, us_wounded=0):
+    def score(
+        *, farm=False, exits=0, g_killed=0, g_captured=0, us_killed=0, us_incap=0, us_wounded=0
+    ):
         return (
-            farm * vp.objective_taken + exits * vp.exit_per_soldier + g_killed * vp.german_killed
-            + g_captured * vp.german_captured + us_killed * vp.us_killed + us_incap * vp.us_incapacitated
+            farm * vp.objective_taken
+            + exits * vp.exit_per_soldier
+            + g_killed * vp.german_killed
+            + g_captured * vp.german_captured
+            + us_killed * vp.us_killed
+            + us_incap * vp.us_incapacitated
             + us_wounded * vp.us_wounded
         )
 
     lines = {
-        "clean sweep": (score(farm=True, exits=7, g_killed=2, g_captured=1, us_wounded=1), Result.DECISIVE_WIN),
-        "sound play": (score(farm=True, exits=6, g_killed=1, us_killed=1, us_wounded=1), Result.WIN),
+        "clean sweep": (
+            score(farm=True, exits=7, g_killed=2, g_captured=1, us_wounded=1),
+            Result.DECISIVE_WIN,
+        ),
+        "sound play": (
+            score(farm=True, exits=6, g_killed=1, us_killed=1, us_wounded=1),
+            Result.WIN,
+        ),
         "skirt the farm": (score(exits=8), Result.DRAW),
         "take the farm, never leave": (score(farm=True, g_killed=2), Result.DRAW),
         "passive": (score(), Result.LOSS),
@@ -209,66 +223,174 @@ def test_knoll_crest_hides_the_gun_from_the_sallow_wood():
 @pytest.mark.parametrize(
     ("mutate", "field", "problem"),
     [
-        pytest.param(lambda r: r["triggers"].__setitem__("Z3", 10), "triggers.Z3", "off the map", id="trigger-off-map"),
-        pytest.param(lambda r: r["triggers"].__setitem__("G8", 99), "triggers.G8.paragraph", "paragraph 99 does not exist", id="trigger-missing-paragraph"),
-        pytest.param(lambda r: r["triggers"].__setitem__("G8", "EVENTS"), "triggers.G8.paragraph", "EVENT", id="trigger-bad-value"),
+        pytest.param(
+            lambda r: r["triggers"].__setitem__("Z3", 10),
+            "triggers.Z3",
+            "off the map",
+            id="trigger-off-map",
+        ),
+        pytest.param(
+            lambda r: r["triggers"].__setitem__("G8", 99),
+            "triggers.G8.paragraph",
+            "paragraph 99 does not exist",
+            id="trigger-missing-paragraph",
+        ),
+        pytest.param(
+            lambda r: r["triggers"].__setitem__("G8", "EVENTS"),
+            "triggers.G8.paragraph",
+            "EVENT",
+            id="trigger-bad-value",
+        ),
         pytest.param(
             lambda r: r["paragraphs"][11][1]["activation"].__setitem__("else", 16),
-            "paragraphs.11.1.activation.else", "paragraph 16 does not exist", id="paragraph-missing-paragraph",
+            "paragraphs.11.1.activation.else",
+            "paragraph 16 does not exist",
+            id="paragraph-missing-paragraph",
         ),
         pytest.param(
             lambda r: r["paragraphs"].__setitem__(15, [{"goto": 77}]),
-            "paragraphs.15.0.goto.paragraph", "paragraph 77 does not exist", id="goto-missing-paragraph",
+            "paragraphs.15.0.goto.paragraph",
+            "paragraph 77 does not exist",
+            id="goto-missing-paragraph",
         ),
-        pytest.param(lambda r: r.__setitem__("id", "farm_raid"), "id", "file stem", id="id-not-stem"),
+        pytest.param(
+            lambda r: r.__setitem__("id", "farm_raid"), "id", "file stem", id="id-not-stem"
+        ),
         pytest.param(
             lambda r: r["paragraphs"][50].append({"sing": "Lili Marleen"}),
-            "paragraphs.50.1", "unknown effect 'sing'", id="unknown-effect",
+            "paragraphs.50.1",
+            "unknown effect 'sing'",
+            id="unknown-effect",
         ),
         pytest.param(
             lambda r: r["paragraphs"][13][1]["place"].__setitem__("card", "tiger_tank"),
-            "paragraphs.13.1.place.card", "no card 'tiger_tank'", id="unknown-card",
+            "paragraphs.13.1.place.card",
+            "no card 'tiger_tank'",
+            id="unknown-card",
         ),
         pytest.param(
             lambda r: r["paragraphs"][13][1]["place"].__setitem__("hex", "S1"),
-            "paragraphs.13.1.place.hex", "off the map", id="placement-off-map",
+            "paragraphs.13.1.place.hex",
+            "off the map",
+            id="placement-off-map",
         ),
         pytest.param(
             lambda r: r["paragraphs"][43][1]["place"].__setitem__("route", ["P7", "N40"]),
-            "paragraphs.43.1.place.route.1", "off the map", id="route-off-map",
+            "paragraphs.43.1.place.route.1",
+            "off the map",
+            id="route-off-map",
         ),
         pytest.param(
             lambda r: r["paragraphs"][13][1]["place"].__setitem__("stance", "kneeling"),
-            "paragraphs.13.1.place.stance", "prone", id="bad-stance",
+            "paragraphs.13.1.place.stance",
+            "prone",
+            id="bad-stance",
         ),
         pytest.param(
-            lambda r: r["paragraphs"][11].reverse(), "paragraphs.11.0.activation", "must be the last effect", id="branch-not-last",
+            lambda r: r["paragraphs"][11].reverse(),
+            "paragraphs.11.0.activation",
+            "must be the last effect",
+            id="branch-not-last",
         ),
         pytest.param(
             lambda r: r["paragraphs"][10][0]["if_flag"].__setitem__("flag", "knol_checked"),
-            "paragraphs.10.0.if_flag.flag", "never set", id="flag-never-set",
+            "paragraphs.10.0.if_flag.flag",
+            "never set",
+            id="flag-never-set",
         ),
         pytest.param(
-            lambda r: r["paragraphs"].__setitem__(99, [{"message": "orphan"}]), "paragraphs.99", "never reached", id="unreachable-paragraph",
+            lambda r: r["paragraphs"].__setitem__(99, [{"message": "orphan"}]),
+            "paragraphs.99",
+            "never reached",
+            id="unreachable-paragraph",
         ),
         pytest.param(
-            lambda r: r["paragraphs"].__setitem__(52, [{"goto": 51}]), "paragraphs.", "paragraph cycle", id="paragraph-cycle",
+            lambda r: r["paragraphs"].__setitem__(52, [{"goto": 51}]),
+            "paragraphs.",
+            "paragraph cycle",
+            id="paragraph-cycle",
         ),
-        pytest.param(lambda r: r["events"][1].__setitem__("rolls", [5, 5]), "events", "[4] not covered", id="event-gap"),
-        pytest.param(lambda r: r["events"][2].__setitem__("rolls", [5, 6]), "events.2.rolls", "roll 5 already covered", id="event-overlap"),
-        pytest.param(lambda r: r["events"][2].__setitem__("paragraph", 31), "events.2.paragraph", "paragraph 31 does not exist", id="event-missing-paragraph"),
-        pytest.param(lambda r: r["exit_hexes"].append("J7"), "exit_hexes.14", "not on the map edge", id="exit-not-on-edge"),
-        pytest.param(lambda r: r["us_entry"].append("A15"), "us_entry.8", "off the map", id="entry-off-map"),
-        pytest.param(lambda r: r["results"].__setitem__("win", 30), "results.win", "below decisive_win", id="results-not-descending"),
-        pytest.param(lambda r: r["vp"].__setitem__("us_killed", 3), "vp.us_killed", "less than or equal to 0", id="loss-scored-as-gain"),
-        pytest.param(lambda r: r["vp"].pop("exit_per_soldier"), "vp.exit_per_soldier", "Field required", id="vp-missing"),
-        pytest.param(lambda r: r["paragraphs"][27][1]["vp"].__setitem__("amount", 0), "paragraphs.27.1.vp.amount", "non-zero", id="vp-effect-zero"),
-        pytest.param(lambda r: r["paragraphs"][53][1]["booby_trap"].__setitem__("row", "mine"), "paragraphs.53.1.booby_trap.row", "grenade_outside", id="bad-booby-trap-row"),
-        pytest.param(lambda r: r.__setitem__("map", "atlantis"), "map", "no map 'atlantis'", id="unknown-map"),
-        pytest.param(lambda r: r.__setitem__("squad", "rangers"), "squad", "unknown squad 'rangers'", id="unknown-squad"),
-        pytest.param(lambda r: r.__setitem__("deck_default", "elite"), "deck_default", "unknown deck 'elite'", id="unknown-deck"),
-        pytest.param(lambda r: r["time_limit"].__setitem__("rounds", 0), "time_limit.rounds", "greater than or equal to 1", id="no-time"),
-        pytest.param(lambda r: r.__setitem__("weather", "rain"), "weather", "Extra inputs", id="unknown-key"),
+        pytest.param(
+            lambda r: r["events"][1].__setitem__("rolls", [5, 5]),
+            "events",
+            "[4] not covered",
+            id="event-gap",
+        ),
+        pytest.param(
+            lambda r: r["events"][2].__setitem__("rolls", [5, 6]),
+            "events.2.rolls",
+            "roll 5 already covered",
+            id="event-overlap",
+        ),
+        pytest.param(
+            lambda r: r["events"][2].__setitem__("paragraph", 31),
+            "events.2.paragraph",
+            "paragraph 31 does not exist",
+            id="event-missing-paragraph",
+        ),
+        pytest.param(
+            lambda r: r["exit_hexes"].append("J7"),
+            "exit_hexes.14",
+            "not on the map edge",
+            id="exit-not-on-edge",
+        ),
+        pytest.param(
+            lambda r: r["us_entry"].append("A15"), "us_entry.8", "off the map", id="entry-off-map"
+        ),
+        pytest.param(
+            lambda r: r["results"].__setitem__("win", 30),
+            "results.win",
+            "below decisive_win",
+            id="results-not-descending",
+        ),
+        pytest.param(
+            lambda r: r["vp"].__setitem__("us_killed", 3),
+            "vp.us_killed",
+            "less than or equal to 0",
+            id="loss-scored-as-gain",
+        ),
+        pytest.param(
+            lambda r: r["vp"].pop("exit_per_soldier"),
+            "vp.exit_per_soldier",
+            "Field required",
+            id="vp-missing",
+        ),
+        pytest.param(
+            lambda r: r["paragraphs"][27][1]["vp"].__setitem__("amount", 0),
+            "paragraphs.27.1.vp.amount",
+            "non-zero",
+            id="vp-effect-zero",
+        ),
+        pytest.param(
+            lambda r: r["paragraphs"][53][1]["booby_trap"].__setitem__("row", "mine"),
+            "paragraphs.53.1.booby_trap.row",
+            "grenade_outside",
+            id="bad-booby-trap-row",
+        ),
+        pytest.param(
+            lambda r: r.__setitem__("map", "atlantis"), "map", "no map 'atlantis'", id="unknown-map"
+        ),
+        pytest.param(
+            lambda r: r.__setitem__("squad", "rangers"),
+            "squad",
+            "unknown squad 'rangers'",
+            id="unknown-squad",
+        ),
+        pytest.param(
+            lambda r: r.__setitem__("deck_default", "elite"),
+            "deck_default",
+            "unknown deck 'elite'",
+            id="unknown-deck",
+        ),
+        pytest.param(
+            lambda r: r["time_limit"].__setitem__("rounds", 0),
+            "time_limit.rounds",
+            "greater than or equal to 1",
+            id="no-time",
+        ),
+        pytest.param(
+            lambda r: r.__setitem__("weather", "rain"), "weather", "Extra inputs", id="unknown-key"
+        ),
     ],
 )
 def test_malformed_mission_names_file_and_field(tmp_path, mutate, field, problem):

@@ -144,10 +144,33 @@ def test_wounded_stance_change_costs_an_mp():
     assert u.ar == ARSpace.COMPLETE  # both MPs spent: the turn is over
 
 
-def test_cannot_enter_a_hex_with_an_active_enemy():
-    """RULES.md §6/§10: entering a German's hex is a charge assault, not a plain move."""
+def test_entering_an_enemy_hex_is_a_charge_within_half_mv():
+    """RULES.md §6/§10: a move may enter a known German's hex only as a charge assault, with at
+    most half MV spent in all (US1: MV 5, so 2 MPs); the assault must follow."""
+    g = fresh_game()
+    u = _rounds_unit(g, "A2")
+    add_german(g, "rifleman", "A4")
+    g.invalidate()
+    s = O.encode(K.MOVE, Direction.S)
+    g.step(s)  # A3: 1 MP
+    assert s in g.legal_actions()  # into A4: 2 MPs in all
+    g.step(s)
+    assert g.state.turn.mode == "charge"
+    assert set(g.legal_actions()) == {O.encode(K.ASSAULT_KILL, 0), O.encode(K.ASSAULT_CAPTURE, 0)}
+    g2 = fresh_game()
+    _rounds_unit(g2, "A1")
+    add_german(g2, "rifleman", "A4")
+    g2.invalidate()
+    g2.step(s)
+    g2.step(s)  # 2 MPs spent: a third hex would make 3 > 2
+    assert s not in g2.legal_actions()
+
+
+def test_hidden_german_does_not_bar_a_hex():
+    """INTERFACE.md: the mask shows only what a player could know: a hidden German's hex is
+    offered like any other."""
     g = fresh_game()
     _rounds_unit(g, "A2")
-    add_german(g, "rifleman", "A3")
+    add_german(g, "rifleman", "A3", known=False)
     g.invalidate()
-    assert O.encode(K.MOVE, Direction.S) not in g.legal_actions()
+    assert O.encode(K.MOVE, Direction.S) in g.legal_actions()

@@ -43,7 +43,13 @@ def test_standard_squad_is_rules_4():
     assert items["grenade"] >= 8
     assert 1 <= items["satchel"] <= 2
     for s in squad.soldiers:
-        assert 0 <= s.IN <= 4 and 3 <= s.PC <= 8 and -2 <= s.WS <= 2 and 0 <= s.DS <= 9 and 4 <= s.MV <= 5
+        assert (
+            0 <= s.IN <= 4
+            and 3 <= s.PC <= 8
+            and -2 <= s.WS <= 2
+            and 0 <= s.DS <= 9
+            and 4 <= s.MV <= 5
+        )
         assert s.is_commander == (s.role != "private")
 
 
@@ -64,27 +70,94 @@ def test_load_squad_is_cached_and_round_trips():
 @pytest.mark.parametrize(
     ("mutate", "field", "problem"),
     [
-        pytest.param(lambda r: r["soldiers"][3].__setitem__("PC", 9), "soldiers.3.PC", "less than or equal to 8", id="PC-out-of-range"),
-        pytest.param(lambda r: r["soldiers"][2].__setitem__("IN", -1), "soldiers.2.IN", "greater than or equal to 0", id="IN-out-of-range"),
-        pytest.param(lambda r: r["soldiers"][4].__setitem__("MV", 6), "soldiers.4.MV", "less than or equal to 5", id="MV-out-of-range"),
-        pytest.param(lambda r: r["soldiers"][5].__setitem__("CR", 1), "soldiers.5.CR", "a private has CR 0", id="private-with-CR"),
-        pytest.param(lambda r: r["soldiers"][1].__setitem__("CR", 0), "soldiers.1.CR", "CR 1-3", id="corporal-without-CR"),
-        pytest.param(lambda r: r["soldiers"][1].__setitem__("role", "sergeant"), "soldiers.1.role", "exactly one sergeant", id="two-sergeants"),
-        pytest.param(lambda r: r["soldiers"][1].__setitem__("role", "major"), "soldiers.1.role", "sergeant", id="unknown-role"),
-        pytest.param(lambda r: r["soldiers"][6].__setitem__("name", "US9"), "soldiers.6.name", "must be named US7", id="name-out-of-order"),
-        pytest.param(lambda r: r["soldiers"][0].__setitem__("weapon", "laser"), "soldiers.0.weapon", "unknown weapon", id="unknown-weapon"),
-        pytest.param(lambda r: r["soldiers"][0]["equipment"].__setitem__(0, "clip_laser"), "soldiers.0.equipment.0", "unknown item", id="unknown-clip"),
-        pytest.param(lambda r: r["soldiers"][0]["equipment"].__setitem__(0, "radio"), "soldiers.0.equipment.0", "should match pattern", id="not-an-item"),
         pytest.param(
-            lambda r: r["soldiers"][0].__setitem__("equipment", ["grenade"] * 5), "soldiers.0.equipment", "5 items in 4 port boxes", id="too-many-items",
+            lambda r: r["soldiers"][3].__setitem__("PC", 9),
+            "soldiers.3.PC",
+            "less than or equal to 8",
+            id="PC-out-of-range",
+        ),
+        pytest.param(
+            lambda r: r["soldiers"][2].__setitem__("IN", -1),
+            "soldiers.2.IN",
+            "greater than or equal to 0",
+            id="IN-out-of-range",
+        ),
+        pytest.param(
+            lambda r: r["soldiers"][4].__setitem__("MV", 6),
+            "soldiers.4.MV",
+            "less than or equal to 5",
+            id="MV-out-of-range",
+        ),
+        pytest.param(
+            lambda r: r["soldiers"][5].__setitem__("CR", 1),
+            "soldiers.5.CR",
+            "a private has CR 0",
+            id="private-with-CR",
+        ),
+        pytest.param(
+            lambda r: r["soldiers"][1].__setitem__("CR", 0),
+            "soldiers.1.CR",
+            "CR 1-3",
+            id="corporal-without-CR",
+        ),
+        pytest.param(
+            lambda r: r["soldiers"][1].__setitem__("role", "sergeant"),
+            "soldiers.1.role",
+            "exactly one sergeant",
+            id="two-sergeants",
+        ),
+        pytest.param(
+            lambda r: r["soldiers"][1].__setitem__("role", "major"),
+            "soldiers.1.role",
+            "sergeant",
+            id="unknown-role",
+        ),
+        pytest.param(
+            lambda r: r["soldiers"][6].__setitem__("name", "US9"),
+            "soldiers.6.name",
+            "must be named US7",
+            id="name-out-of-order",
+        ),
+        pytest.param(
+            lambda r: r["soldiers"][0].__setitem__("weapon", "laser"),
+            "soldiers.0.weapon",
+            "unknown weapon",
+            id="unknown-weapon",
+        ),
+        pytest.param(
+            lambda r: r["soldiers"][0]["equipment"].__setitem__(0, "clip_laser"),
+            "soldiers.0.equipment.0",
+            "unknown item",
+            id="unknown-clip",
+        ),
+        pytest.param(
+            lambda r: r["soldiers"][0]["equipment"].__setitem__(0, "radio"),
+            "soldiers.0.equipment.0",
+            "should match pattern",
+            id="not-an-item",
+        ),
+        pytest.param(
+            lambda r: r["soldiers"][0].__setitem__("equipment", ["grenade"] * 5),
+            "soldiers.0.equipment",
+            "5 items in 4 port boxes",
+            id="too-many-items",
         ),
         pytest.param(
             lambda r: r["soldiers"][0].__setitem__("equipment", ["satchel", "satchel", "grenade"]),
-            "soldiers.0.equipment", "5 port boxes filled", id="satchels-fill-two-boxes",
+            "soldiers.0.equipment",
+            "5 port boxes filled",
+            id="satchels-fill-two-boxes",
         ),
-        pytest.param(lambda r: r["soldiers"].extend(copy.deepcopy(r["soldiers"][2:7])), "soldiers", "at most 12", id="too-many-soldiers"),
+        pytest.param(
+            lambda r: r["soldiers"].extend(copy.deepcopy(r["soldiers"][2:7])),
+            "soldiers",
+            "at most 12",
+            id="too-many-soldiers",
+        ),
         pytest.param(lambda r: r.__setitem__("id", "rangers"), "id", "file stem", id="id-not-stem"),
-        pytest.param(lambda r: r.__setitem__("morale", 3), "morale", "Extra inputs", id="unknown-key"),
+        pytest.param(
+            lambda r: r.__setitem__("morale", 3), "morale", "Extra inputs", id="unknown-key"
+        ),
     ],
 )
 def test_malformed_squad_names_file_and_field(tmp_path, mutate, field, problem):

@@ -1,0 +1,77 @@
+"""``ambush los MAP A B [--stances S T]``: print ``clear`` or ``blocked by X`` (INTERFACE.md).
+
+The lead's ``ambush_env/cli.py`` wires it in with :func:`add_los_parser`; the handler is stored
+as the parser default ``func`` and returns the exit status::
+
+    sub = parser.add_subparsers(dest="command")
+    add_los_parser(sub)
+    args = parser.parse_args()
+    return args.func(args)
+
+It also runs alone: ``python -m ambush_env.cli_los los_village C6 M4``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+from ambush_env.core.errors import AmbushError
+from ambush_env.core.types import STANCE_NAMES
+
+
+def add_los_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Register the ``los`` command on an argparse sub-parser set; returns its parser."""
+    p = subparsers.add_parser(
+        "los",
+        help="line of sight between two hexes of a map",
+        description="Print 'clear' or 'blocked by X' for the line of sight from hex A to hex B "
+        "(RULES.md §3, seed 004). MAP is a map file or a shipped map name (e.g. los_village).",
+    )
+    p.add_argument("map", metavar="MAP", help="map file path or shipped map name")
+    p.add_argument("sighter", metavar="A", help="sighter's hex label, e.g. C6")
+    p.add_argument("target", metavar="B", help="target's hex label, e.g. M4")
+    p.add_argument(
+        "--stances", nargs=2, metavar=("S", "T"), default=("standing", "standing"), choices=STANCE_NAMES,
+        help="stances of sighter and target (standing, crouching, prone; default standing standing)",
+    )
+    p.add_argument("--vehicles", nargs=2, metavar=("VS", "VT"), default=None, choices=("none", "small", "large"),
+                   help="vehicle of sighter and target: none, small or large (seed 004, p. 18)")
+    p.add_argument("--sight-cap", type=int, default=None, help="sight range cap in hexes (night)")
+    p.add_argument("--landmark", action="append", default=[], help="a landmark declared blocking (repeatable)")
+    p.set_defaults(func=run_los)
+    return p
+
+
+def run_los(args: argparse.Namespace) -> int:
+    """Handler of ``ambush los``: prints the answer; exit status 0, or 2 on a bad input."""
+    from ambush_env.core.board import load_board
+    from ambush_env.core.los import line_of_sight
+
+    vs, vt = (None if v == "none" else v for v in (args.vehicles or ("none", "none")))
+    try:
+        board = load_board(args.map)
+        r = line_of_sight(
+            board, args.sighter, args.target, sighter_stance=args.stances[0], target_stance=args.stances[1],
+            sighter_in_vehicle=vs, target_in_vehicle=vt, sight_cap=args.sight_cap,
+            blocking_landmarks=tuple(args.landmark),
+        )
+    except AmbushError as e:
+        print(f"ambush los: {e}", file=sys.stderr)
+        return 2
+    print("clear" if r.clear else f"blocked by {r.blocked_by}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``los`` alone: ``python -m ambush_env.cli_los MAP A B [--stances S T]``."""
+    parser = argparse.ArgumentParser(prog="ambush")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_los_parser(sub)
+    args = parser.parse_args(["los", *(sys.argv[1:] if argv is None else argv)])
+    return args.func(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

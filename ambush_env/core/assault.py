@@ -1,0 +1,110 @@
+"""Assault and capture (RULES.md §10; seed 002 p. 25-26; numbers ⚙ in ``data/rules.yaml``).
+
+An assault is made on an enemy in the attacker's own hex (a charge assault moves up to half
+MV into it first, RULES.md §6). Chance (d10 at or below) =
+
+    base 5 + attacker WS + 1 per extra active attacker of his side in the hex
+    − 2 if the attacker is wounded (seed 002 p. 26)
+    − the defender's WS when it is +1 or better and he is neither wounded nor panicked
+      (a wounded defender cannot use his WS, seed 002 p. 26; a panicked one neither)
+    + 2 against an unaware or panicked defender.
+
+Incapacitated and captured soldiers cannot be assaulted (seed 002 p. 26). Success: a Kill
+assault rolls on the assault damage row; a Capture assault captures the defender (prone,
+Captured, inactive; the attacker becomes his guard, seed 002 p. 25). Failure: the defender,
+if active, aware and unpanicked, strikes back once at his own chance (a kill assault).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ambush_env.core.types import ARSpace, Side, Stance, Status
+
+if TYPE_CHECKING:
+    from ambush_env.core.engine import Game
+    from ambush_env.core.state import Unit
+
+ACTIVE = int(Status.ACTIVE)
+
+
+def chance(game: "Game", att: "Unit", dfn: "Unit") -> tuple[int, dict]:
+    """The assault chance of ``att`` against ``dfn`` and its named parts (module docstring)."""
+    r = game.rd.assault
+    parts = {"base": r.base}
+    if att.WS:
+        parts["attacker_ws"] = att.WS
+    extra = sum(1 for o in game.state.units if o.hex == att.hex and o.side == att.side
+                and o.uid != att.uid and o.status == ACTIVE and not o.panicked)
+    if extra:
+        parts["extra_attackers"] = extra * r.per_extra_attacker
+    if att.wounded:
+        parts["wounded"] = game.tables.damage.wounded.assault
+    if dfn.WS >= r.defender_ws_from and not dfn.wounded and not dfn.panicked:
+        parts["defender_ws"] = -dfn.WS
+    if not dfn.aware or dfn.panicked:
+        parts["unaware_or_panicked_defender"] = r.unaware_or_panicked_defender
+    return sum(parts.values()), parts
+
+
+def can_assault(game: "Game", att: "Unit", dfn: "Unit") -> bool:
+    """Same hex, both active, the attacker aware and unpanicked, the defender an enemy."""
+    return (att.status == ACTIVE and dfn.status == ACTIVE and att.hex >= 0 and att.hex == dfn.hex
+            and att.side != dfn.side and att.aware and not att.panicked and att.vehicle < 0
+            and dfn.vehicle < 0)
+
+
+def assault(game: "Game", att: "Unit", dfn: "Unit", kind: str) -> list[dict]:
+    """Resolve a Kill (``kind="kill"``) or Capture assault (legality checked by the caller)."""
+    from ambush_env.core.damage import apply_damage
+
+    n, parts = chance(game, att, dfn)
+    r = game.dice.d10(f"{att.name} assault")
+    ok = r <= n
+    ev = {"type": "assault", "unit": att.name, "target": dfn.name, "kind": kind, "chance": n,
+          "modifiers": parts, "rolls": {"assault": r}, "success": ok}
+    game.emit(ev)
+    events = [ev]
+    if dfn.side == Side.GERMAN:
+        dfn.aware = True
+    if att.side == Side.GERMAN:
+        game.reveal(att)
+    if ok:
+        if kind == "capture":
+            capture(game, dfn, att)
+            events.append({"type": "captured", "unit": dfn.name, "guard": att.name})
+        else:
+            d = game.dice.d10(f"{dfn.name} assault damage")
+            res = game.tables.soldier_row["assault"][d]
+            events.append({"type": "assault_damage", "unit": dfn.name, "rolls": {"damage": d},
+                           "result": res})
+            game.emit(events[-1])
+            events += apply_damage(game, dfn.uid, res)
+    elif dfn.status == ACTIVE and dfn.aware and not dfn.panicked:
+        n2, parts2 = chance(game, dfn, att)
+        r2 = game.dice.d10(f"{dfn.name} strike back")
+        ok2 = r2 <= n2
+        ev2 = {"type": "strike_back", "unit": dfn.name, "target": att.name, "chance": n2,
+               "modifiers": parts2, "rolls": {"assault": r2}, "success": ok2}
+        game.emit(ev2)
+        events.append(ev2)
+        if ok2:
+            d = game.dice.d10(f"{att.name} assault damage")
+            res = game.tables.soldier_row["assault"][d]
+            events.append({"type": "assault_damage", "unit": att.name, "rolls": {"damage": d},
+                           "result": res})
+            game.emit(events[-1])
+            events += apply_damage(game, att.uid, res)
+    if not game.in_rounds and not game.state.over:
+        aware = {x.uid for x in game.state.units if x.side == Side.US and x.aware}
+        game.begin_rounds(f"{att.name} assaulted", aware)
+    return events
+
+
+def capture(game: "Game", prisoner: "Unit", guard: "Unit") -> None:
+    """Seed 002 p. 25: prone, Captured marker, AR marker Inactive; ``guard`` guards him."""
+    prisoner.status = int(Status.CAPTURED)
+    prisoner.stance = int(Stance.PRONE)
+    prisoner.ar = int(ARSpace.INACTIVE)
+    prisoner.panicked = False
+    prisoner.guard = guard.uid

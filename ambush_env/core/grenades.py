@@ -1,0 +1,204 @@
+"""Grenades and satchel charges (RULES.md §9; seed 002 p. 26 for the wounded and the
+incapacitated; numbers ⚙ in ``data/rules.yaml: grenades`` and ``data/damage.yaml``).
+
+* Range by the thrower's stance: a grenade 6 hexes standing, 3 crouching; a satchel charge
+  3 hexes, standing only; never prone. No sight is needed; the target is a hex.
+* Into a building hex (from outside it): from the next hex only across a door, a window or a
+  destroyed wall of the shared hexside; from further away only if the hex has an aperture,
+  and the throw is then at −2 ("through a non-adjacent aperture"). The same holds out of a
+  building hex the thrower stands in.
+* The throw is a PC check (wounded −2). A failed throw scatters: a second d10 on Diagram A
+  (target next to the thrower) or Diagram B (further), naming a neighbour of the target
+  relative to the line of the throw; off the map it is lost.
+* Every active or captured soldier in the landing hex rolls on the Inside row (building hex)
+  or the Outside row, prone soldiers at −2; incapacitated soldiers roll only when the grenade
+  scattered there (seed 002 p. 26). Killed soldiers are not hurt again.
+* A satchel charge thrown from the next hex into a building hex also destroys the wall of
+  the shared hexside (it penetrates heavily, RULES.md §9 / seed 002 p. 27).
+* Throwing out a live grenade ⚙: the aware, active, unwounded, unpanicked soldier with the
+  best PC in the landing hex (of the side the grenade was thrown at) tries a PC check at −2;
+  a success lobs it back into the thrower's hex, where it explodes without scatter. This is
+  automatic, so the ``THROW_OUT`` order is not offered (no decision interrupts the thrower).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from ambush_env.core.types import Side, Stance, Status, Terrain
+
+if TYPE_CHECKING:
+    from ambush_env.core.engine import Game
+    from ambush_env.core.state import Unit
+
+ACTIVE = int(Status.ACTIVE)
+ITEM = {"grenade": "grenade", "satchel": "satchel"}
+# relative direction offsets from "ahead"
+_REL = {"ahead": 0, "ahead_right": 1, "back_right": 2, "short": 3, "back_left": 4, "ahead_left": 5}
+
+
+def throw_range(game: "Game", u: "Unit", kind: str) -> int | None:
+    """Hexes ``u`` can throw a ``kind`` ("grenade" | "satchel") in his stance; None: cannot."""
+    g = game.rd.grenades
+    rng = g.grenade_range if kind == "grenade" else g.satchel_range
+    return rng.by_stance()[u.stance]
+
+
+def _opening(game: "Game", a: int, b: int) -> bool:
+    """True when the hexside between adjacent ``a`` and ``b`` is no intact blank wall."""
+    hs = game.board.hexside(a, b)
+    return hs is None or hs.wall is None or hs.destroyed or hs.aperture in ("door", "window")
+
+
+def _has_aperture(game: "Game", h: int) -> bool:
+    b = game.board
+    for n in b.neighbors[h]:
+        if n < 0:
+            continue
+        hs = b.hexside(h, n)
+        if hs is not None and hs.wall is not None and (hs.destroyed or hs.aperture in ("door", "window")):
+            return True
+    return False
+
+
+def _building_penalty(game: "Game", src: int, dest: int) -> int | None:
+    """None when walls bar the throw; else the aperture modifier (0 or −2)."""
+    b = game.board
+    bs, bd = b.building[src], b.building[dest]
+    if bs == bd:
+        return 0
+    adjacent = b.distance(src, dest) == 1
+    pen = 0
+    for h in (dest, src):
+        if b.building[h] is None:
+            continue
+        if adjacent:
+            if not _opening(game, src, dest):
+                return None
+        else:
+            if not _has_aperture(game, h):
+                return None
+            pen = game.rd.grenades.non_adjacent_aperture
+    return pen
+
+
+def can_throw(game: "Game", u: "Unit", target: int, kind: str) -> bool:
+    """Whether ``u`` may throw a ``kind`` at hex ``target`` now (module docstring)."""
+    if u.status != ACTIVE or u.hex < 0 or u.panicked or not u.aware or target < 0:
+        return False
+    if ITEM[kind] not in u.equipment:
+        return False
+    if kind == "satchel" and not u.satchel_ready:
+        return False
+    r = throw_range(game, u, kind)
+    if r is None:
+        return False
+    d = game.board.distance(u.hex, target)
+    if d < 1 or d > r:
+        return False
+    return _building_penalty(game, u.hex, target) is not None
+
+
+def _ahead(game: "Game", src: int, dest: int) -> int:
+    """The Direction closest to the line from ``src`` to ``dest`` (pixel angle)."""
+    from ambush_env.core.hexgrid import centre_xy
+
+    b = game.board
+    x0, y0 = centre_xy(*b.coords(src))
+    x1, y1 = centre_xy(*b.coords(dest))
+    ang = math.atan2(x1 - x0, -(y1 - y0)) % (2 * math.pi)  # 0 = north, clockwise
+    return int(round(ang / (math.pi / 3))) % 6
+
+
+def throw(game: "Game", u: "Unit", target: int, kind: str) -> list[dict]:
+    """Throw a grenade or satchel charge at ``target`` (legality checked by the caller)."""
+    b = game.board
+    u.equipment.remove(ITEM[kind])
+    if kind == "satchel":
+        u.satchel_ready = False
+    n = u.PC + (_building_penalty(game, u.hex, target) or 0)
+    if u.wounded:
+        n += game.tables.damage.wounded.throw
+    r = game.dice.d10(f"{u.name} {kind} throw PC check")
+    ev = {"type": "throw", "unit": u.name, "item": kind, "target": b.label(target),
+          "rolls": {"throw": r}, "need": n}
+    landing = target
+    if r > n:
+        diagram = game.rd.grenades.diagram_a if b.distance(u.hex, target) == 1 else game.rd.grenades.diagram_b
+        s = game.dice.d10(f"{kind} scatter")
+        ev["rolls"]["scatter"] = s
+        rel = diagram[s]
+        d = (_ahead(game, u.hex, target) + _REL[rel]) % 6
+        landing = b.neighbors[target][d]
+        ev["scatter"] = rel
+    ev["landing"] = b.label(landing) if landing >= 0 else None
+    game.emit(ev)
+    events = [ev]
+    if landing < 0:
+        return events
+    if kind == "satchel" and landing == target and b.distance(u.hex, target) == 1 \
+            and b.building[target] is not None and b.building[u.hex] != b.building[target]:
+        hs = b.hexside(u.hex, target)
+        if hs is not None and hs.wall is not None and not hs.destroyed:
+            from ambush_env.core import fire
+
+            fire._destroy_wall(game, target, u.hex, b.hexside_label(u.hex, target), events)
+    events += explode(game, landing, kind, u, scattered=landing != target)
+    _alarm(game, u, landing)
+    return events
+
+
+def _alarm(game: "Game", thrower: "Unit", landing: int) -> None:
+    """Germans in the landing hex become aware; an attack in Operations begins Rounds."""
+    for o in game.state.units:
+        if o.hex == landing and o.side == Side.GERMAN and o.status == ACTIVE:
+            o.aware = True
+    if thrower.side == Side.GERMAN:
+        game.reveal(thrower)
+    if not game.in_rounds and not game.state.over:
+        aware = {x.uid for x in game.state.units if x.side == Side.US and x.aware}
+        game.begin_rounds(f"{thrower.name} threw a grenade", aware)
+
+
+def explode(game: "Game", hex_: int, kind: str, thrower: "Unit", *, scattered: bool,
+            may_throw_out: bool = True) -> list[dict]:
+    """Resolve a grenade or satchel charge going off in ``hex_`` (RULES.md §9)."""
+    b = game.board
+    events: list[dict] = []
+    st = game.state
+    if kind == "grenade" and may_throw_out and thrower.hex >= 0 and thrower.hex != hex_:
+        cands = [o for o in st.units if o.hex == hex_ and o.side != thrower.side
+                 and o.status == ACTIVE and o.aware and not o.wounded and not o.panicked]
+        if cands:
+            best = max(cands, key=lambda o: (o.PC, -o.uid))
+            r = game.dice.d10(f"{best.name} throw out PC check")
+            need = best.PC + game.rd.grenades.throw_out_modifier
+            ok = r <= need
+            ev = {"type": "throw_out", "unit": best.name, "roll": r, "need": need, "success": ok}
+            game.emit(ev)
+            events.append(ev)
+            if ok:
+                return events + explode(game, thrower.hex, kind, best, scattered=False,
+                                        may_throw_out=False)
+    inside = b.terrain[hex_] == Terrain.BUILDING
+    row = game.tables.soldier_row[f"{kind}_{'inside' if inside else 'outside'}"]
+    prone_mod = game.rd.grenades.prone_damage
+    from ambush_env.core.damage import apply_damage
+
+    for o in list(st.units):
+        if o.hex != hex_:
+            continue
+        if o.status == Status.INCAPACITATED and not scattered:
+            continue
+        if o.status not in (ACTIVE, Status.CAPTURED, Status.INCAPACITATED):
+            continue
+        r = game.dice.d10(f"{o.name} {kind} damage")
+        rr = max(0, r + prone_mod) if o.stance == Stance.PRONE else r
+        result = row[rr]
+        ev = {"type": "blast", "unit": o.name, "item": kind, "inside": inside,
+              "rolls": {"damage": r}, "result": result}
+        game.emit(ev)
+        events.append(ev)
+        events += apply_damage(game, o.uid, result)
+    return events
