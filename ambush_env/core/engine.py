@@ -133,6 +133,11 @@ class Game:
         self._events: list[dict] = []
         self._legal: list[int] | None = None
         self._offsets: list[list[int]] | None = None
+        self._bldg_offsets: list[list[tuple[int, int]]] | None = None
+        self._throw_cache: dict = {}
+        self._move_costs: list[list[int]] | None = None
+        self._move_costs_version = -1
+        self._move_cost_cache: dict[str, list[list[int]]] = {}
         # static lookups
         b = self.board
         self.entry_hexes = [b.index(h) for h in self.mission.us_entry]
@@ -252,6 +257,19 @@ class Game:
                 [b.offset_hex(i, dq, dr) for dq, dr in O.HEX_OFFSETS] for i in range(b.n)
             ]
         return t[hex_][k]
+
+    def building_offsets(self, hex_: int) -> list[tuple[int, int]]:
+        """``(offset index, hex)`` of the building hexes within the offset radius of ``hex_``
+        (candidates for fire at a wall; static, cached)."""
+        t = self._bldg_offsets
+        if t is None:
+            b = self.board
+            t = self._bldg_offsets = [
+                [(k, j) for k in range(1, O.N_OFFSETS)
+                 if (j := self.offset_target(i, k)) >= 0 and b.building[j] is not None]
+                for i in range(b.n)
+            ]
+        return t[hex_]
 
     def units_at(self, hex_: int) -> list[Unit]:
         """Every unit in a hex, any status (hidden Germans excluded)."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ambush_env.core import orders as O
-from ambush_env.core.movement import IMPASSABLE, enemy_in, step_cost
+from ambush_env.core.movement import costs_for
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.types import DIRECTION_NAMES, STANCE_NAMES, Phase, Status
 
@@ -53,23 +53,31 @@ _CAPTURE = B[K.ASSAULT_CAPTURE]
 _WITHIN = [1 + 3 * r * (r + 1) for r in range(O.OFFSET_RADIUS + 1)]
 
 
+def _enemy_hexes(game: "Game", side: int) -> set[int]:
+    """Hexes holding an active enemy known to ``side`` (see ``movement.enemy_in``)."""
+    st = game.state
+    units = st.units
+    if side == 0:
+        return {units[i].hex for i in st.contacts if units[i].status == Status.ACTIVE}
+    return {o.hex for o in units if o.side != side and o.status == Status.ACTIVE}
+
+
 def _moves(game: "Game", u: "Unit", mp_left: int | None, charge_mp: int = -1) -> list[int]:
     """One-hex moves; into a hex with a known active German only as a charge (RULES.md §6:
     at most ``charge_mp`` MPs spent in all, the move included)."""
     out = []
+    row = costs_for(game, u.stance)
     nbrs = game.board.neighbors[u.hex]
+    enemies = _enemy_hexes(game, u.side)
+    base = u.hex * 6
+    spent = game.state.turn.mp_spent
+    can_charge = charge_mp >= 0 and u.aware and not u.panicked
     for d in range(6):
-        dest = nbrs[d]
-        if dest < 0:
+        c = row[base + d]
+        if c < 0 or (mp_left is not None and c > mp_left):
             continue
-        c = step_cost(game, u, u.hex, dest)
-        if c == IMPASSABLE or (mp_left is not None and c > mp_left):
+        if nbrs[d] in enemies and (not can_charge or spent + c > charge_mp):
             continue
-        if enemy_in(game, dest, u.side):
-            if charge_mp < 0 or game.state.turn.mp_spent + c > charge_mp:
-                continue
-            if not u.aware or u.panicked:
-                continue
         out.append(_MOVE + d)
     return out
 
@@ -84,14 +92,24 @@ def _throws(game: "Game", u: "Unit", kind: str, base: int) -> list[int]:
 
     if ("grenade" if kind == "grenade" else "satchel") not in u.equipment:
         return []
+    if kind == "satchel" and not u.satchel_ready:
+        return []
     r = throw_range(game, u, kind)
     if r is None:
         return []
-    out = []
-    for k in range(1, _WITHIN[min(r, O.OFFSET_RADIUS)]):
-        t = game.offset_target(u.hex, k)
-        if t >= 0 and can_throw(game, u, t, kind):
-            out.append(base + k)
+    # which hexes can be reached depends only on the map: cache per hex, range and board version
+    key = (u.hex, r, kind, game.board.version)
+    cache = game._throw_cache
+    out = cache.get(key)
+    if out is None:
+        out = []
+        for k in range(1, _WITHIN[min(r, O.OFFSET_RADIUS)]):
+            t = game.offset_target(u.hex, k)
+            if t >= 0 and can_throw(game, u, t, kind):
+                out.append(base + k)
+        if len(cache) > 20000:
+            cache.clear()
+        cache[key] = out
     return out
 
 
@@ -101,10 +119,8 @@ def _wall_shots(game: "Game", u: "Unit") -> list[int]:
     if u.jammed or u.ammo == 0:
         return []
     out = []
-    building = game.board.building
-    for k in range(1, O.N_OFFSETS):
-        t = game.offset_target(u.hex, k)
-        if t >= 0 and building[t] is not None and wall_refusal(game, u, t) is None:
+    for k, t in game.building_offsets(u.hex):
+        if wall_refusal(game, u, t) is None:
             out.append(_WALL + k)
     return out
 

@@ -24,6 +24,63 @@ IMPASSABLE = -1
 def step_cost(game: "Game", u: "Unit", src: int, dest: int) -> int:
     """MPs for ``u`` to move from ``src`` into the adjacent ``dest``; −1 if he cannot.
 
+    A table lookup: the costs of every (stance, hex, direction) are precomputed per board
+    version by :func:`cost_table` (they change only when a wall is destroyed or a hex
+    collapses), from :func:`raw_step_cost`.
+    """
+    board = game.board
+    tab = game._move_costs
+    if tab is None or game._move_costs_version != board.version:
+        tab = cost_table(game)
+    d = board.direction(src, dest)
+    return tab[u.stance][src * 6 + d]
+
+
+def costs_for(game: "Game", stance: int) -> list[int]:
+    """The cost row of :func:`cost_table` for one stance (``row[hex * 6 + direction]``)."""
+    tab = game._move_costs
+    if tab is None or game._move_costs_version != game.board.version:
+        tab = cost_table(game)
+    return tab[stance]
+
+
+def cost_table(game: "Game") -> list[list[int]]:
+    """``table[stance][hex * 6 + direction]`` = MPs to step that way (−1 impassable or off
+    the map), cached on the game for the board's current version (and by the board's live
+    state, so a reset to the pristine map reuses the pristine table)."""
+    board = game.board
+    key = repr(sorted((k, sorted(v) if isinstance(v, list) else v)
+                      for k, v in board.mutable_state().items()))
+    cached = game._move_cost_cache.get(key)
+    if cached is not None:
+        game._move_costs = cached
+        game._move_costs_version = board.version
+        return cached
+
+    class _Probe:
+        stance = 0
+
+    probe = _Probe()
+    tab = []
+    for s in range(3):
+        probe.stance = s
+        row = [IMPASSABLE] * (board.n * 6)
+        for i in range(board.n):
+            for d, j in enumerate(board.neighbors[i]):
+                if j >= 0:
+                    row[i * 6 + d] = raw_step_cost(game, probe, i, j)  # type: ignore[arg-type]
+        tab.append(row)
+    if len(game._move_cost_cache) > 64:
+        game._move_cost_cache.clear()
+    game._move_cost_cache[key] = tab
+    game._move_costs = tab
+    game._move_costs_version = board.version
+    return tab
+
+
+def raw_step_cost(game: "Game", u: "Unit", src: int, dest: int) -> int:
+    """:func:`step_cost` computed from the map and ``terrain.yaml`` (RULES.md §6).
+
     Args:
         game: the game (board, tables).
         u: the soldier (stance matters: crouching +1, prone never through a window).

@@ -4,18 +4,19 @@ The builder reads only what the US player may know: US soldiers, the known Germa
 (``game.contact_units()``, the contact slots), the live map and the mission's public
 markings. Hidden Germans never appear.
 
-Speed (INTERFACE.md asks for a fast env; the whole step budget is ~130 µs):
+Speed (INTERFACE.md asks for a fast env; the whole step has ~130 µs): every board plane
+lives in a persistent *template* (C, H·W) kept up to date incrementally, and an observation
+is one copy of it plus the small tables:
 
-* a *template* board holds the planes that change rarely — terrain, level, hexsides,
-  objectives, exits (recomputed when ``board.version`` changes: a wall destroyed, a building
-  collapsed) and the trigger hexes already checked (updated when a trigger fires). Each
-  observation starts as one copy of it;
-* sight planes are cached per ``(hex, stance)`` already scattered into the (H·W) layout, so
-  "hexes the acting unit sees" is one contiguous copy, and "hexes any US soldier sees" is
-  cached per squad position;
-* soldier counts per hex are summed in Python and written with one fancy assignment;
-* unit and contact rows live in persistent arrays; a row is rebuilt (from a Python list, one
-  numpy write) only when the soldier's signature changed since the last step.
+* the map planes (terrain, level, hexsides, objectives, exits) are recomputed only when
+  ``board.version`` changes (a wall destroyed, a building collapsed); trigger hexes when one
+  fires;
+* each soldier's signature (position, stance, status, …) is read in one C call; only a
+  soldier whose signature changed has his count-plane contributions moved, his sight plane
+  swapped in the running "seen by any US soldier" count, and his row rebuilt;
+* sight planes are cached per ``(hex, stance)`` already scattered into the (H·W) layout.
+
+A test checks that the incremental observation equals one built from scratch at every step.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ _G_AWARE_OFF = BOARD["german_aware"] * _HW
 _G_DOWN_OFF = BOARD["german_down"] * _HW
 _SEEN_ACTING = BOARD["seen_by_acting"]
 _SEEN_US = BOARD["seen_by_us"]
-_ACTING_HEX_OFF = BOARD["acting_hex"] * _HW
+_ACTING_HEX = BOARD["acting_hex"]
 _TRIGGER = BOARD["trigger_checked"]
 
 _NU = len(UNIT_FEATURES)
@@ -110,10 +111,14 @@ _BUILDING = int(Terrain.BUILDING)
 
 
 _NO_FLAGS = (False, False)
+_ACTING_FLAGS = (True, False)
+_ELIGIBLE_FLAGS = (False, True)
 _SELECT_BASE = ORDER_BASE[OrderKind.SELECT_UNIT]
-#: what a unit row depends on, read in one C call (hex, stance, status and wounded first)
+_SELECT_END = _SELECT_BASE + U_SLOTS
+#: what a unit's planes and row depend on, read in one C call (hex, stance, status, wounded
+#: first); ``equipment`` is compared by its size (the list is mutated in place)
 _unit_sig = attrgetter("hex", "stance", "status", "wounded", "panicked", "aware", "ar", "ammo", "jammed",
-                       "prepared", "vehicle", "MV", "exited")
+                       "prepared", "vehicle", "MV", "exited", "IN", "PC", "WS", "CR")
 
 
 def _clip01(x: float) -> float:
@@ -122,6 +127,12 @@ def _clip01(x: float) -> float:
 
 class ObservationBuilder:
     """Builds observation dicts for one :class:`Game` (one instance per env).
+
+    Every board plane lives in a persistent *template* that is kept up to date incrementally:
+    a soldier's count-plane contributions, sight and row are rewritten only when his
+    signature changed; an observation is one copy of the template plus the small tables.
+    The caches follow ``game.state`` by identity, so a reset or ``set_state`` (a new state
+    object) starts them afresh.
 
     Args:
         game: the engine; its board must fit in ``BOARD_H`` × ``BOARD_W``.
@@ -150,34 +161,45 @@ class ObservationBuilder:
         self._colf = [c / (BOARD_W - 1) for c in self.col]
         self._rowf = [r / (BOARD_H - 1) for r in self.row]
         self._neighbors = [frozenset(j for j in board.neighbors[i] if j >= 0) for i in range(n)]
-        self._template = np.zeros((_C, _HW), dtype=_F32)
-        self._static_version: object = None
-        self._triggers: list[int] = []
-        self._units = np.zeros(OBSERVATION_SPEC["units"].shape, dtype=_F32)
-        self._contacts = np.zeros(OBSERVATION_SPEC["contacts"].shape, dtype=_F32)
-        self._vehicles = np.zeros(OBSERVATION_SPEC["vehicles"].shape, dtype=_F32)
-        self._unit_sig: list[object] = [None] * U_SLOTS
-        self._contact_sig: list[object] = [None] * K_SLOTS
-        self._flags: dict[int, tuple[bool, bool]] = {}  # slot -> (acting, eligible) written
-        self._planes: dict[tuple[int, int], np.ndarray] = {}
-        self._seen_count = np.zeros(_HW, dtype=_F32)
-        self._us_keys: dict[int, tuple[int, int]] = {}
         limits = game.mission.time_limit  # time left is shown as a fraction of the mission's limits
         self._pulse_max = max(1, int(limits.operations_pulses))
         self._round_max = max(1, int(limits.rounds))
+        self._template = np.zeros((_C, _HW), dtype=_F32)
+        self._tflat = self._template.reshape(-1)
+        self._static_version: object = None
+        self._planes: dict[tuple[int, int], np.ndarray] = {}
+        self._units = np.zeros(OBSERVATION_SPEC["units"].shape, dtype=_F32)
+        self._contacts = np.zeros(OBSERVATION_SPEC["contacts"].shape, dtype=_F32)
+        self._vehicles = np.zeros(OBSERVATION_SPEC["vehicles"].shape, dtype=_F32)
+        self._seen_count = np.zeros(_HW, dtype=_F32)
+        self._state_ref = None
 
-    # -- episode -------------------------------------------------------------------------
+    # -- caches ----------------------------------------------------------------------------
     def reset(self) -> None:
-        """Forget per-episode caches (a new episode or a restored state)."""
-        self._unit_sig = [None] * U_SLOTS
-        self._contact_sig = [None] * K_SLOTS
-        self._flags = {}
+        """Forget the per-episode caches (they are also dropped when ``game.state`` changes)."""
+        self._state_ref = None
+
+    def _start(self, st) -> None:
+        """Start the dynamic caches afresh for the state object ``st``."""
+        self._state_ref = st
+        self._template[N_STATIC:] = 0
         self._units[:] = 0
         self._contacts[:] = 0
-        self._template[_TRIGGER] = 0
-        self._triggers = []
         self._seen_count[:] = 0
-        self._us_keys = {}
+        self._us = sorted((u for u in st.units if u.side == _US and 0 <= u.slot < U_SLOTS), key=lambda u: u.slot)
+        self._usig: list[object] = [None] * len(self._us)
+        self._ueq: list[int] = [-1] * len(self._us)
+        self._ucontrib: list[tuple[int, ...]] = [()] * len(self._us)
+        self._ukey: list[tuple[int, int] | None] = [None] * len(self._us)
+        self._n_active = 0
+        self._cnt: dict[int, int] = {}
+        self._csig: list[object] = [None] * K_SLOTS
+        self._crow: list[object] = [None] * K_SLOTS
+        self._ccontrib: list[tuple[int, ...]] = [()] * K_SLOTS
+        self._nk = 0
+        self._akey: tuple[int, int] | None = None
+        self._flagged: dict[int, tuple[bool, bool]] = {}
+        self._triggers: list[int] = []
 
     # -- template planes -----------------------------------------------------------------
     def _refresh_static(self) -> None:
@@ -186,8 +208,7 @@ class ObservationBuilder:
         board = g.board
         self._static_version = missioninfo.board_revision(g)
         self._planes.clear()
-        self._seen_count[:] = 0
-        self._us_keys = {}
+        self._state_ref = None  # sight changed with the map: rebuild the dynamic planes too
         s = self._template[:N_STATIC]
         s[:] = 0
         flat = self.flat
@@ -218,6 +239,19 @@ class ObservationBuilder:
                 plane[self._flat[h]] = 1.0
         self._triggers = list(fired)
 
+    def _count(self, old: tuple[int, ...], new: tuple[int, ...]) -> None:
+        """Move one soldier's count-plane contributions from ``old`` to ``new`` flat indices."""
+        cnt = self._cnt
+        tf = self._tflat
+        for k in old:
+            c = cnt[k] - 1
+            cnt[k] = c
+            tf[k] = c * _COUNT if c < 4 else 1.0
+        for k in new:
+            c = cnt.get(k, 0) + 1
+            cnt[k] = c
+            tf[k] = c * _COUNT if c < 4 else 1.0
+
     # -- sight -----------------------------------------------------------------------------
     def _plane(self, hex_: int, stance: int) -> np.ndarray:
         """(H·W) float32 plane of the hexes a soldier in ``hex_`` at ``stance`` sees (standing target)."""
@@ -232,21 +266,6 @@ class ObservationBuilder:
             self._planes[key] = p
         return p
 
-    def _update_seen_us(self, keys: dict[int, tuple[int, int]]) -> None:
-        """Keep ``_seen_count`` = per (H·W) position, how many active US soldiers see it
-        (standing target), updating only for soldiers whose ``(hex, stance)`` changed."""
-        old = self._us_keys
-        if keys == old:
-            return
-        count = self._seen_count
-        for uid, k in old.items():
-            if keys.get(uid) != k:
-                count -= self._plane(*k)
-        for uid, k in keys.items():
-            if old.get(uid) != k:
-                count += self._plane(*k)
-        self._us_keys = keys
-
     # -- the observation -----------------------------------------------------------------
     def build(self, legal: list[int] | None = None, vp: int | None = None) -> dict[str, np.ndarray]:
         """A fresh observation dict for the current state (new arrays at every call).
@@ -260,120 +279,145 @@ class ObservationBuilder:
         st = g.state
         if g.board.version != self._static_version:
             self._refresh_static()
+        if st is not self._state_ref:
+            self._start(st)
         fired = st.fired_triggers
         if len(fired) != len(self._triggers) or (fired and fired[-1] != self._triggers[-1]):
             self._refresh_triggers(fired)
-        board = self._template.copy()
+        tf = self._template
         flat = self._flat
-        sight = g.sight
         units_all = st.units
+        units = self._units
 
+        # US soldiers whose signature changed: count planes, sight, row
+        us = self._us
+        sigs = list(map(_unit_sig, us))
+        eqs = [len(u.equipment) for u in us]  # mutated in place: compare its size
+        if sigs != self._usig or eqs != self._ueq:
+            old_sigs, old_eqs = self._usig, self._ueq
+            seen_changed = False
+            count = self._seen_count
+            for i, u in enumerate(us):
+                sig = sigs[i]
+                if sig == old_sigs[i] and eqs[i] == old_eqs[i]:
+                    continue
+                h, stance, status, wounded = sig[0], sig[1], sig[2], sig[3]
+                key = None
+                contrib: tuple[int, ...] = ()
+                if h >= 0:
+                    p = flat[h]
+                    if status == _ACTIVE:
+                        key = (h, stance)
+                        contrib = (_US_STANCE_OFF[stance] + p, _US_WOUNDED_OFF + p) if wounded else (
+                            _US_STANCE_OFF[stance] + p,)
+                    elif status == _INCAP or status == _KILLED:
+                        contrib = (_US_DOWN_OFF + p,)
+                if contrib != self._ucontrib[i]:
+                    self._count(self._ucontrib[i], contrib)
+                    self._ucontrib[i] = contrib
+                okey = self._ukey[i]
+                if key != okey:
+                    if okey is not None:
+                        count -= self._plane(*okey)
+                        self._n_active -= 1
+                    if key is not None:
+                        count += self._plane(*key)
+                        self._n_active += 1
+                    self._ukey[i] = key
+                    seen_changed = True
+                units[u.slot] = self._unit_row(u)
+                self._flagged.pop(u.slot, None)
+            if seen_changed:
+                np.minimum(count, 1.0, out=tf[_SEEN_US])
+            self._usig, self._ueq = sigs, eqs
+
+        # the acting soldier: his sight, his hex, the acting/eligible flags
         uid = st.turn.uid
         acting = units_all[uid] if uid >= 0 else None
-        a_hex = acting.hex if acting is not None else -1
-        a_stance = acting.stance if acting is not None else _STANDING
-        if a_hex >= 0:
-            board[_SEEN_ACTING] = self._plane(a_hex, a_stance)
-        counts: dict[int, float] = {}
-        if a_hex >= 0:
-            counts[_ACTING_HEX_OFF + flat[a_hex]] = 1.0
-
-        # US soldiers: count planes, sight, rows
+        akey = (acting.hex, acting.stance) if acting is not None and acting.hex >= 0 else None
+        if akey != self._akey:
+            if self._akey is not None:
+                tf[_ACTING_HEX, flat[self._akey[0]]] = 0.0
+            if akey is None:
+                tf[_SEEN_ACTING] = 0.0
+            else:
+                tf[_SEEN_ACTING] = self._plane(*akey)
+                tf[_ACTING_HEX, flat[akey[0]]] = 1.0
+            self._akey = akey
         if acting is not None:
-            eligible = ()
+            want = {acting.slot: _ACTING_FLAGS}
         elif legal is not None:  # SELECT_UNIT k is order SELECT_BASE + k
-            eligible = {a - _SELECT_BASE for a in legal if _SELECT_BASE <= a < _SELECT_BASE + U_SLOTS}
+            want = {a - _SELECT_BASE: _ELIGIBLE_FLAGS for a in legal if _SELECT_BASE <= a < _SELECT_END}
         else:
-            eligible = {u.slot for u in g.eligible_units()}
-        active_keys: dict[int, tuple[int, int]] = {}
-        units = self._units
-        sigs = self._unit_sig
-        flags = self._flags
-        for u in units_all:
-            if u.side != _US:
-                continue
-            sig = _unit_sig(u) + (len(u.equipment),)  # equipment is mutated in place: its size
-            h, stance, status = sig[0], sig[1], sig[2]
-            if h >= 0:
-                p = flat[h]
-                if status == _ACTIVE:
-                    active_keys[u.uid] = (h, stance)
-                    k = _US_STANCE_OFF[stance] + p
-                    counts[k] = min(1.0, counts.get(k, 0.0) + _COUNT)
-                    if sig[3]:  # wounded
-                        k = _US_WOUNDED_OFF + p
-                        counts[k] = min(1.0, counts.get(k, 0.0) + _COUNT)
-                elif status == _INCAP or status == _KILLED:
-                    k = _US_DOWN_OFF + p
-                    counts[k] = min(1.0, counts.get(k, 0.0) + _COUNT)
-            slot = u.slot
-            if 0 <= slot < U_SLOTS:
-                if sig != sigs[slot]:
-                    sigs[slot] = sig
-                    flags.pop(slot, None)
-                    units[slot] = self._unit_row(u)
-                want = (u.uid == uid, slot in eligible)
-                if flags.get(slot, _NO_FLAGS) != want:
-                    flags[slot] = want
+            want = {u.slot: _ELIGIBLE_FLAGS for u in g.eligible_units()}
+        flagged = self._flagged
+        if want != flagged:
+            for slot in set(flagged) | set(want):
+                f = want.get(slot, _NO_FLAGS)
+                if flagged.get(slot, _NO_FLAGS) != f:
                     row = units[slot]
-                    row[_U_ACTING] = want[0]
-                    row[_U_ELIGIBLE] = want[1]
-        n_active = len(active_keys)
-        self._update_seen_us(active_keys)
-        np.minimum(self._seen_count, 1.0, out=board[_SEEN_US])
-        watchers = list(active_keys.values())
+                    row[_U_ACTING] = f[0]
+                    row[_U_ELIGIBLE] = f[1]
+            self._flagged = want
 
         # known Germans (contact slots): count planes and rows
-        contacts = self._contacts
-        csigs = self._contact_sig
         known = st.contacts
         nk = min(len(known), K_SLOTS)
+        if nk or self._nk:
+            self._update_contacts(units_all, known, nk, akey)
+
+        return {
+            "board": tf.copy().reshape(_C, BOARD_H, BOARD_W),
+            "units": units.copy(),
+            "contacts": self._contacts.copy(),
+            "vehicles": self._vehicles.copy(),
+            "globals": self._globals(acting, self._n_active, nk, g.vp if vp is None else vp),
+        }
+
+    def _update_contacts(self, units_all, known: list[int], nk: int, akey) -> None:
+        sight = self.game.sight
+        flat = self._flat
+        contacts = self._contacts
+        watchers = [k for k in self._ukey if k is not None]
+        a_hex = akey[0] if akey is not None else -1
         for k in range(nk):
             c = units_all[known[k]]
             h = c.hex
             status = c.status
+            psig = (h, c.stance, status, c.aware)
+            if psig != self._csig[k]:
+                contrib: tuple[int, ...] = ()
+                if h >= 0:
+                    p = flat[h]
+                    if status == _ACTIVE:
+                        contrib = (_G_STANCE_OFF[c.stance] + p, _G_AWARE_OFF + p) if c.aware else (
+                            _G_STANCE_OFF[c.stance] + p,)
+                    else:
+                        contrib = (_G_DOWN_OFF + p,)
+                self._count(self._ccontrib[k], contrib)
+                self._ccontrib[k] = contrib
+                self._csig[k] = psig
             seen_a = seen_u = False
-            if h >= 0:
-                p = flat[h]
-                if status == _ACTIVE:
-                    cs = c.stance
-                    kk = _G_STANCE_OFF[cs] + p
-                    counts[kk] = min(1.0, counts.get(kk, 0.0) + _COUNT)
-                    if c.aware:
-                        kk = _G_AWARE_OFF + p
-                        counts[kk] = min(1.0, counts.get(kk, 0.0) + _COUNT)
-                    # sight matters for active Germans only (targets)
-                    if a_hex >= 0:
-                        seen_a = sight.can_see(a_hex, h, a_stance, cs)
-                    seen_u = seen_a
-                    if not seen_u:
-                        for wh, ws in watchers:
-                            if sight.can_see(wh, h, ws, cs):
-                                seen_u = True
-                                break
-                else:
-                    kk = _G_DOWN_OFF + p
-                    counts[kk] = min(1.0, counts.get(kk, 0.0) + _COUNT)
-            sig = (h, c.stance, status, c.wounded, c.panicked, c.aware, c.guard, a_hex, seen_a, seen_u)
-            if sig != csigs[k]:
-                csigs[k] = sig
+            if h >= 0 and status == _ACTIVE:  # sight matters for active Germans only (targets)
+                cs = c.stance
+                if akey is not None:
+                    seen_a = sight.can_see(a_hex, h, akey[1], cs)
+                seen_u = seen_a
+                if not seen_u:
+                    for wh, ws in watchers:
+                        if sight.can_see(wh, h, ws, cs):
+                            seen_u = True
+                            break
+            rsig = (psig, c.wounded, c.panicked, c.guard, a_hex, seen_a, seen_u)
+            if rsig != self._crow[k]:
+                self._crow[k] = rsig
                 contacts[k] = self._contact_row(c, a_hex, seen_a, seen_u)
-        for k in range(nk, K_SLOTS):
-            if csigs[k] is not None:
-                csigs[k] = None
-                contacts[k] = 0.0
-
-        bf = board.reshape(-1)
-        for k, v in counts.items():
-            bf[k] = v
-
-        return {
-            "board": board.reshape(_C, BOARD_H, BOARD_W),
-            "units": units.copy(),
-            "contacts": contacts.copy(),
-            "vehicles": self._vehicles.copy(),
-            "globals": self._globals(acting, n_active, nk, g.vp if vp is None else vp),
-        }
+        for k in range(nk, self._nk):  # slots no longer used
+            self._count(self._ccontrib[k], ())
+            self._ccontrib[k] = ()
+            self._csig[k] = self._crow[k] = None
+            contacts[k] = 0.0
+        self._nk = nk
 
     # -- rows ------------------------------------------------------------------------------
     def _unit_row(self, u) -> list[float]:

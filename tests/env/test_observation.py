@@ -115,3 +115,20 @@ def test_observations_stay_in_the_declared_space_and_are_fresh_arrays():
         prev = obs
         if term or trunc:
             obs, info = env.reset()
+
+
+def test_incremental_observation_equals_one_built_from_scratch():
+    """The builder's caches (template planes, rows, sight counts) never drift from the state."""
+    from ambush_env.env.observation import ObservationBuilder
+
+    env = AmbushEnv()
+    rng = np.random.default_rng(11)
+    for seed in range(3):
+        obs, info = env.reset(seed=seed)
+        for step in range(1200):
+            fresh = ObservationBuilder(env.game).build()
+            for k in obs:
+                np.testing.assert_array_equal(obs[k], fresh[k], err_msg=f"seed {seed} step {step}: {k}")
+            obs, r, term, trunc, info = env.step(random_actions(info, rng))
+            if term or trunc:
+                break

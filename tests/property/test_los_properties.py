@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import os
 import warnings
 
 import numpy as np
@@ -21,7 +22,10 @@ from ambush_env.core.types import STANCE_NAMES
 
 OBSTACLES = ["woods", "brush", "rubble", "rough"]
 TERRAIN = ["clear", "clear", "clear", "road", "woods", "brush", "rubble", "rough", "building", "building"]
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# LOS_EXAMPLES=500 for a deeper run than the default, which keeps the suite fast.
+SETTINGS = settings(
+    max_examples=int(os.environ.get("LOS_EXAMPLES", "25")), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @st.composite
