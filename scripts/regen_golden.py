@@ -11,6 +11,9 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
 from ambush_env.core.missions import list_missions
 from ambush_env.playthrough import golden_path, playthrough

@@ -14,6 +14,8 @@ or Unaware by his awareness.
 from __future__ import annotations
 
 from collections import deque
+
+from pydantic import BaseModel
 from typing import TYPE_CHECKING, Any
 
 from ambush_env.core.movement import IMPASSABLE, enemy_in, step_cost
@@ -33,7 +35,7 @@ def normalize(action: Any) -> tuple[str, dict]:
     """``(name, args)`` of a card action, whatever its loaded form (model, dict, str)."""
     if isinstance(action, str):
         return action, {}
-    if hasattr(action, "model_fields"):
+    if isinstance(action, BaseModel):
         args = {}
         for fname, f in type(action).model_fields.items():
             if fname != "action":
@@ -130,34 +132,36 @@ def _pick(game: "Game", u: "Unit", cands: list["Unit"], how: str) -> "Unit | Non
 
 # ----------------------------------------------------------------------------- actions
 def _fire(game: "Game", u: "Unit", args: dict) -> bool:
+    """``fire {mode: aimed}``: one aimed shot; ``fire {mode: snap}``: the turn's two snap
+    shots (RULES.md §6), each at the selector's current choice."""
     from ambush_env.core.actions import do_fire
 
     snap = args.get("mode", "aimed") == "snap"
     if not u.aware:
         return False
-    t = _pick(game, u, _visible_targets(game, u, snap), args.get("at", "nearest_visible"))
-    if t is None:
-        return False
-    do_fire(game, u, t, snap=snap)
-    return True
+    fired = False
+    for _ in range(2 if snap else 1):
+        if u.status != ACTIVE or game.state.over:
+            break
+        t = _pick(game, u, _visible_targets(game, u, snap), args.get("at", "nearest_visible"))
+        if t is None:
+            break
+        do_fire(game, u, t, snap=snap)
+        fired = True
+    return fired
 
 
 def _snap_fire(game: "Game", u: "Unit", args: dict) -> bool:
-    """Two snap shots (RULES.md §6), each at the selector's current choice."""
+    """``snap_fire``: the single snap shot that may follow a move (RULES.md §6)."""
     from ambush_env.core.actions import do_fire
 
     if not u.aware:
         return False
-    fired = False
-    for _ in range(2):
-        if u.status != ACTIVE or game.state.over:
-            break
-        t = _pick(game, u, _visible_targets(game, u, True), args.get("at", "nearest_visible"))
-        if t is None:
-            break
-        do_fire(game, u, t, snap=True)
-        fired = True
-    return fired
+    t = _pick(game, u, _visible_targets(game, u, True), args.get("at", "nearest_visible"))
+    if t is None:
+        return False
+    do_fire(game, u, t, snap=True)
+    return True
 
 
 def _stance(game: "Game", u: "Unit", args: dict) -> bool:

@@ -543,20 +543,10 @@ class SightCache:
         geo, board = self._geo, self.board
         self._version = board.version
         self._arr = arr = _build_arrays(board, self.blocking_landmarks)
-        li = arr.level[geo.pair_i][geo.inst_pair]
-        lj = arr.level[geo.pair_j][geo.inst_pair]
-        self._inst_li, self._inst_lj = li, lj
-        # Sides: crests and embankments never change in play, so this is computed once. The
-        # embankment exemption concerns only side 0 and side K, fixed up after the bulk pass.
-        counts = np.diff(geo.step_ptr)
-        side = geo.step_side
-        sblk = side_blocks(arr.crest[side], arr.emb_level[side], np.repeat(li, counts), np.repeat(lj, counts), False, False)
-        single = counts == 1
-        for pos, first, last in ((geo.step_ptr[:-1], True, single), (geo.step_ptr[1:] - 1, single, True)):
-            sid = side[pos]
-            sblk[pos] = side_blocks(arr.crest[sid], arr.emb_level[sid], li, lj, first, last)
-        self._side_any = _any_by_segment(sblk, geo.step_ptr)
-        del sblk
+        self._inst_li = arr.level[geo.pair_i][geo.inst_pair]
+        self._inst_lj = arr.level[geo.pair_j][geo.inst_pair]
+        # Sides: crests and embankments never change in play, so this is computed once.
+        self._side_any = self._side_any_all()
         self._hex_any = self._hex_any_for(None)
         vis = np.zeros((3, 3, self._n, self._n), dtype=bool)
         idx = np.arange(self._n)
@@ -564,25 +554,52 @@ class SightCache:
         self._vis = vis
         self._write_pairs(np.arange(geo.pair_i.shape[0]))
 
+    def _side_any_all(self) -> np.ndarray:
+        """Whether a crossed hexside (crest, embankment) blocks each instance."""
+        geo, arr = self._geo, self._arr
+        out = np.zeros(geo.inst_pair.shape[0], dtype=bool)
+        featured = arr.crest | (arr.emb_level >= 0)
+        pos = np.nonzero(featured[geo.step_side])[0]  # the few steps crossing such a side
+        if pos.size:
+            inst = np.searchsorted(geo.step_ptr, pos, side="right") - 1
+            sid = geo.step_side[pos]
+            blk = side_blocks(
+                arr.crest[sid], arr.emb_level[sid], self._inst_li[inst], self._inst_lj[inst],
+                pos == geo.step_ptr[inst], pos == geo.step_ptr[inst + 1] - 1,
+            )
+            out[inst[blk]] = True
+        return out
+
     def _hex_any_for(self, insts: np.ndarray | None) -> np.ndarray:
-        """Whether an intervening hex blocks each instance (all instances when ``insts`` is None)."""
+        """Whether an intervening hex blocks each instance (all instances when ``insts`` is None).
+
+        Ground blocks only above both endpoints: one max-reduction per instance (the target's own
+        level never exceeds the higher endpoint, so it can stay in the reduction). Woods and
+        buildings are few: the full rule runs on those steps only.
+        """
         geo, arr = self._geo, self._arr
         if insts is None:
-            pos = slice(None)
+            insts = np.arange(geo.inst_pair.shape[0])
+            pos = np.arange(geo.step_hex.shape[0])
             ptr = geo.step_ptr
-            li = np.repeat(self._inst_li, np.diff(ptr))
-            lj = np.repeat(self._inst_lj, np.diff(ptr))
+            owner = None
         else:
             pos, owner = _segments(geo.step_ptr, insts)
             lens = geo.step_ptr[insts + 1] - geo.step_ptr[insts]
             ptr = np.zeros(insts.shape[0] + 1, dtype=np.int64)
             np.cumsum(lens, out=ptr[1:])
-            li, lj = self._inst_li[insts][owner], self._inst_lj[insts][owner]
-        h = geo.step_hex[pos]
-        dt = geo.step_dt[pos]
-        blk = hex_blocks(arr.level[h], arr.blevel[h], arr.obstacle[h], arr.building[h], li, lj, geo.step_ds[pos], dt)
-        blk &= dt > 0  # the last step enters the target's hex, which never blocks
-        return _any_by_segment(blk, ptr)
+        li, lj = self._inst_li[insts], self._inst_lj[insts]
+        hexes = geo.step_hex[pos]
+        out = np.maximum.reduceat(arr.level[hexes], ptr[:-1]) > np.maximum(li, lj)
+        sel = np.nonzero(arr.obstacle[hexes] | arr.building[hexes])[0]
+        if sel.size:
+            k = np.searchsorted(ptr, sel, side="right") - 1 if owner is None else owner[sel]
+            h, p = hexes[sel], pos[sel]
+            dt = geo.step_dt[p]
+            blk = hex_blocks(arr.level[h], arr.blevel[h], arr.obstacle[h], arr.building[h], li[k], lj[k], geo.step_ds[p], dt)
+            blk &= dt > 0  # the last step enters the target's hex, which never blocks
+            out[k[blk]] = True
+        return out
 
     def _write_pairs(self, pairs: np.ndarray) -> None:
         """Recompute ``vis`` for the given pair ids (all their instances, all 9 stance pairs)."""
@@ -596,24 +613,24 @@ class SightCache:
         seg = np.zeros(pairs.shape[0] + 1, dtype=np.int64)
         np.cumsum(counts, out=seg[1:])
         pi, pj = geo.pair_i[pairs], geo.pair_j[pairs]
-        ip = geo.inst_pair[inst]
-        adjacent = geo.pair_dist[ip] == 1
-        fs, ls_ = geo.inst_first_side[inst], geo.inst_last_side[inst]
-        in_i, in_j = arr.building[geo.pair_i[ip]], arr.building[geo.pair_j[ip]]
-        w_f, a_f, w_l, a_l = arr.wall[fs], arr.aperture[fs], arr.wall[ls_], arr.aperture[ls_]
         open_line = ~(self._hex_any[inst] | self._side_any[inst])
         reach = np.ones(pairs.shape[0], dtype=bool)
         if self.sight_cap is not None:
             reach = geo.pair_dist[pairs] <= self.sight_cap
-        code_i = [[None] * 3 for _ in range(3)]
-        code_j = [[None] * 3 for _ in range(3)]
-        for a in range(3):
-            for b in range(3):
-                code_i[a][b] = endpoint_code(in_i, w_f, a_f, a, b, adjacent, NO_VEHICLE) == 0
-                code_j[a][b] = endpoint_code(in_j, w_l, a_l, a, b, adjacent, NO_VEHICLE) == 0
+        # Only lines with an endpoint inside a building depend on stances (the aperture rules).
+        ip = geo.inst_pair[inst]
+        in_i, in_j = arr.building[geo.pair_i[ip]], arr.building[geo.pair_j[ip]]
+        sub = np.nonzero((in_i | in_j) & open_line)[0]
+        ins, in_i, in_j = inst[sub], in_i[sub], in_j[sub]
+        adjacent = geo.pair_dist[ip[sub]] == 1
+        fs, ls_ = geo.inst_first_side[ins], geo.inst_last_side[ins]
+        w_f, a_f, w_l, a_l = arr.wall[fs], arr.aperture[fs], arr.wall[ls_], arr.aperture[ls_]
+        ok_i = [[endpoint_code(in_i, w_f, a_f, a, b, adjacent, NO_VEHICLE) == 0 for b in range(3)] for a in range(3)]
+        ok_j = [[endpoint_code(in_j, w_l, a_l, a, b, adjacent, NO_VEHICLE) == 0 for b in range(3)] for a in range(3)]
         for a in range(3):  # stance of i
             for b in range(3):  # stance of j
-                ok = open_line & code_i[a][b] & code_j[b][a]
+                ok = open_line.copy()
+                ok[sub] = ok_i[a][b] & ok_j[b][a]
                 clear = np.logical_or.reduceat(ok, seg[:-1]) & reach
                 self._vis[a, b, pi, pj] = clear
                 self._vis[b, a, pj, pi] = clear
@@ -635,8 +652,10 @@ class SightCache:
         in_y = np.zeros(3 * n + 1, dtype=bool)
         in_y[list(sides)] = True
         # Lines crossing a changed hex: recompute their intervening-hex verdict.
-        touched = np.nonzero(in_x[geo.step_hex])[0]
-        insts = np.unique(np.searchsorted(geo.step_ptr, touched, side="right") - 1)
+        insts = np.zeros(0, dtype=np.int64)
+        if hexes:
+            touched = np.nonzero(in_x[geo.step_hex])[0]
+            insts = np.unique(np.searchsorted(geo.step_ptr, touched, side="right") - 1)
         if insts.size:
             self._hex_any[insts] = self._hex_any_for(insts)
         # Pairs to rewrite: those lines, lines ending at a changed hex or leaving by a changed side.

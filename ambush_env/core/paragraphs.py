@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel
+
 from ambush_env.core.state import Unit
 from ambush_env.core.types import Side, Status
 
@@ -75,7 +77,7 @@ def _para(game: "Game", pid: Any) -> list:
 
 def _norm(effect: Any) -> tuple[str, dict]:
     """``(name, args)`` of a loaded effect model (tagged by ``effect``) or a plain mapping."""
-    if hasattr(effect, "model_fields"):
+    if isinstance(effect, BaseModel):
         name = effect.effect
         args = {}
         for fname, f in type(effect).model_fields.items():

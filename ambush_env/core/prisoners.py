@@ -1,0 +1,120 @@
+"""Captured Germans: guards, moving prisoners, escapes (seed 002, p. 25; RULES.md §11).
+
+* A captured German lies prone under a Captured marker, inactive. A US soldier in his hex may
+  move him: ``MOVE_PRISONER`` moves guard and prisoner together, both with MV 2 ⚙ (seed 002:
+  "both have 2"); the MPs are those of §6 for a standing soldier. Whoever moves him becomes
+  his guard (changing guard is free on the guard's turn).
+* The guard acts normally except that he cannot fire a crew weapon (``fire.weapon_refusal``).
+* Prisoners may never be harmed on purpose: the US is never offered a grenade or satchel into
+  a hex holding a prisoner, automatic fire at a target in such a hex (it would chain into him,
+  seed 002 p. 27), nor fire at the walls of such a hex. German fire and grenades into the hex
+  hurt prisoner and guard alike.
+* A prisoner left in a hex with no active US soldier is free at once (:func:`check_escapes`):
+  Rounds commence, every US soldier is aware, he becomes an active contact acting on his
+  card's Self-Preservation column for the rest of the mission, and at the start of any of his
+  turns out of every US soldier's sight he leaves the map (:func:`escaped_slips_away`).
+* A guard who leaves the map by an exit hex marches his prisoners off with him: each scores
+  the mission's ``prisoner_marched_off`` VP (on top of ``german_captured``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ambush_env.core.types import ARSpace, Side, Stance, Status
+
+if TYPE_CHECKING:
+    from ambush_env.core.engine import Game
+    from ambush_env.core.state import Unit
+
+ACTIVE = int(Status.ACTIVE)
+CAPTURED = int(Status.CAPTURED)
+PRISONER_MV = 2  # seed 002 p. 25: "both have 2"
+
+
+def prisoners_in(game: "Game", hex_: int) -> list["Unit"]:
+    """Captured Germans lying in ``hex_``."""
+    return [o for o in game.state.units if o.hex == hex_ and o.status == CAPTURED]
+
+
+def prisoner_hexes(game: "Game") -> set[int]:
+    """Hexes holding at least one prisoner."""
+    return {o.hex for o in game.state.units if o.status == CAPTURED and o.hex >= 0}
+
+
+def can_move_prisoner(game: "Game", u: "Unit") -> bool:
+    """An active, unpanicked US soldier standing or crouching in a hex with a prisoner."""
+    return (u.side == Side.US and u.status == ACTIVE and not u.panicked and u.vehicle < 0
+            and bool(prisoners_in(game, u.hex)))
+
+
+def move_prisoners(game: "Game", guard: "Unit", dest: int) -> list[str]:
+    """Move every prisoner in the guard's hex with him into ``dest``; he becomes their guard."""
+    moved = []
+    for p in prisoners_in(game, guard.hex):
+        p.hex = dest
+        p.guard = guard.uid
+        moved.append(p.name)
+    return moved
+
+
+def march_off(game: "Game", guard: "Unit") -> None:
+    """The guard exits the map: his hex's prisoners go with him and score VP."""
+    for p in prisoners_in(game, guard.hex):
+        p.hex = -1
+        p.status = int(Status.REMOVED)
+        p.exited = True
+        game.emit({"type": "prisoner_marched_off", "unit": p.name, "guard": guard.name})
+        game.award_vp(game.mission.vp.german_captured, f"{p.name} marched off (captured)")
+        game.award_vp(game.mission.vp.prisoner_marched_off, f"{p.name} marched off")
+
+
+def check_escapes(game: "Game") -> None:
+    """Free every prisoner left without an active US soldier in his hex (seed 002 p. 25)."""
+    st = game.state
+    freed = []
+    for p in st.units:
+        if p.status != CAPTURED or p.hex < 0:
+            continue
+        if any(o.side == Side.US and o.status == ACTIVE and o.hex == p.hex for o in st.units):
+            continue
+        p.status = ACTIVE
+        p.escaped = True
+        p.aware = True
+        p.guard = -1
+        p.ar = int(ARSpace.NONE)
+        if p.uid not in st.contacts:
+            game.reveal(p)
+        freed.append(p)
+        game.emit({"type": "escape", "unit": p.name, "hex": game.board.label(p.hex)})
+    if not freed:
+        return
+    for u in st.units:
+        if u.side == Side.US and u.status == ACTIVE:
+            u.aware = True
+    if st.phase == 0 and not st.over:
+        game.begin_rounds(f"{freed[0].name} escaped",
+                          {u.uid for u in st.units if u.side == Side.US})
+
+
+def escaped_slips_away(game: "Game", p: "Unit") -> bool:
+    """At the start of an escaped prisoner's turn: out of every US soldier's sight he leaves
+    the map (seed 002 p. 25). Returns True when he left."""
+    if not p.escaped or p.status != ACTIVE:
+        return False
+    if any(o.side == Side.US and o.status == ACTIVE and o.hex >= 0 and game.can_see(o, p)
+           for o in game.state.units):
+        return False
+    p.status = int(Status.REMOVED)
+    p.ar = int(ARSpace.INACTIVE)
+    game.emit({"type": "escaped_off_map", "unit": p.name, "hex": game.board.label(p.hex)})
+    p.hex = -1
+    return True
+
+
+def harms_prisoner_hex(game: "Game", hex_: int) -> bool:
+    """True when an attack into ``hex_`` could harm a prisoner (he is there)."""
+    return any(o.hex == hex_ and o.status == CAPTURED for o in game.state.units)
+
+
+_ = Stance  # (prone is set by assault.capture)
