@@ -84,12 +84,14 @@ class HeuristicAgent:
         self.doctrine = doctrine or Doctrine()
         self._paths: dict[tuple, list[int]] = {}
         self._game = None
+        self._given: set[tuple[int, int]] = set()  # (Round, slot) given a turn
         self._cover = load_rules_data().german.cover_terrain
 
     # ------------------------------------------------------------------ protocol
     def reset(self, env, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
+        self._given = set()
         game = env.unwrapped.game
         if game is not self._game:
             self._game = game
@@ -111,7 +113,12 @@ class HeuristicAgent:
         scores = [self._score(game, u, a) for a in legal]
         best = max(scores)
         ties = [a for a, s in zip(legal, scores) if s >= best - 1e-9]
-        return int(ties[self.rng.integers(len(ties))])
+        a = int(ties[self.rng.integers(len(ties))])
+        kind, arg = O.decode(a)
+        if kind == K.GIVE_TURN:
+            self._given.add((game.state.rounds_total, arg))
+            self._given.add((game.state.rounds_total, u.slot))  # and none back to the giver
+        return a
 
     # ------------------------------------------------------------------ map knowledge
     def _dist_from(self, game, sources: tuple[int, ...]) -> list[int]:
@@ -262,8 +269,13 @@ class HeuristicAgent:
         if kind == K.MAKE_AWARE:
             return 25.0
         if kind == K.GIVE_TURN:
+            # only to a soldier with a shot, once per Round each (two commanders must not trade
+            # turns back and forth)
             o = next((x for x in game.us_units() if x.slot == arg), None)
-            return 20.0 + (50.0 * self._best_shot(game, o) if o is not None else 0.0)
+            if o is None or (st.rounds_total, arg) in self._given:
+                return -20.0
+            shot = self._best_shot(game, o)
+            return 50.0 * shot if shot > 0 else -5.0
         if kind == K.MOVE:
             return self._score_move_rounds(game, u, arg, goal, threats)
         if kind == K.STANCE:

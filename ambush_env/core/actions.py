@@ -73,6 +73,13 @@ def do_fire(game: "Game", u: "Unit", target: "Unit", *, snap: bool) -> list[dict
     return events
 
 
+def step_cost_standing(game: "Game", src: int, d: int) -> int:
+    """MP cost of a standing soldier's step (a guard moving a prisoner)."""
+    from ambush_env.core.movement import costs_for
+
+    return costs_for(game, Stance.STANDING)[src * 6 + d]
+
+
 def _after_attack(game: "Game", u: "Unit") -> None:
     """Any attack in Operations begins Rounds (RULES.md §5)."""
     if game.state.phase == Phase.OPERATIONS and not game.state.over:
@@ -148,7 +155,44 @@ def apply_us_order(game: "Game", u: "Unit", kind: K, arg: int) -> None:
             t.mode = "snap2"
         else:
             _end(game, u)
+    elif kind == K.PICK_UP:
+        from ambush_env.core import carry
+
+        carry.pick_up(game, u, arg)
+        _end(game, u)
+    elif kind == K.DROP:
+        from ambush_env.core import carry
+
+        carry.drop(game, u, arg)
+        _end(game, u)
+    elif kind == K.DRAG:
+        from ambush_env.core import carry
+
+        carry.drag(game, u, game.board.neighbors[u.hex][arg])
+        _end(game, u)
+    elif kind == K.MOVE_PRISONER:
+        from ambush_env.core.prisoners import PRISONER_MV, move_prisoners
+
+        dest = game.board.neighbors[u.hex][arg]
+        cost = step_cost_standing(game, u.hex, arg)
+        moved = move_prisoners(game, u, dest)
+        game.emit({"type": "move_prisoner", "unit": u.name, "prisoners": moved,
+                   "to": game.board.label(dest), "mp": 0 if ops else cost})
+        if not ops:
+            if t.mode == "":
+                t.mode = "prisoner"
+                t.mp_left = PRISONER_MV
+            t.mp_left -= cost
+            t.mp_spent += cost
+        game.enter_hex(u, dest)
+        if st.over or st.turn.uid != u.uid:
+            return
+        if ops or t.mp_left <= 0 or u.status != ACTIVE:
+            _end(game, u)
     elif kind == K.EXIT_MAP:
+        from ambush_env.core.prisoners import march_off
+
+        march_off(game, u)
         game.emit({"type": "exit", "unit": u.name, "hex": game.board.label(u.hex)})
         u.exited = True
         u.status = int(Status.REMOVED)

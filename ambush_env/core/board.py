@@ -144,6 +144,10 @@ class Board:
         side_embankment, side_crest, side_slope: ``tuple[bool]`` per side id.
         side_destroyed: ``list[bool]`` per side id (live).
         version: bumped by every mutation.
+
+    Mutate the live lists only through :meth:`destroy_wall`, :meth:`collapse` and
+    :meth:`set_mutable_state`: they bump :attr:`version` and log what changed, which the
+    sight caches rely on.
     """
 
     def __init__(

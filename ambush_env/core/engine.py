@@ -148,8 +148,11 @@ class Game:
         from ambush_env.core import german as german_mod
         from ambush_env.core import paragraphs as paragraphs_mod
 
+        from ambush_env.core import prisoners as prisoners_mod
+
         self._german = german_mod
         self._paragraphs = paragraphs_mod
+        self._prisoners = prisoners_mod
         self.reset(seed)
 
     # ================================================================ setup and state
@@ -576,6 +579,8 @@ class Game:
                 raise RuntimeError("sequence of play did not reach a US decision")
             if self._check_end():
                 return
+            if any(u.status == Status.CAPTURED and u.hex >= 0 for u in st.units):
+                self._prisoners.check_escapes(self)
             if st.turn.uid >= 0:
                 u = st.units[st.turn.uid]
                 if u.status == ACTIVE and (st.phase != Phase.ROUNDS or u.ar in (TWO, ONE)):

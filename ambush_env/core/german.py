@@ -90,7 +90,14 @@ def start_of_round_awareness(game: "Game") -> None:
 
 
 def german_turn(game: "Game", u: "Unit") -> None:
-    """One German turn: roll on the card column and run the entry's actions (RULES.md §14)."""
+    """One German turn: roll on the card column and run the entry's actions (RULES.md §14).
+
+    An escaped prisoner out of every US soldier's sight leaves the map instead (seed 002 p. 25).
+    """
+    from ambush_env.core.prisoners import escaped_slips_away
+
+    if u.escaped and escaped_slips_away(game, u):
+        return
     card = game.cards[u.role]
     col_name = column_for(game, u)
     column = getattr(card.columns, col_name)

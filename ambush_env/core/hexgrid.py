@@ -247,7 +247,7 @@ class TraceTable:
     relative hexes. Template id: ``(p * (2C - 1) + dc + C - 1) * (2R - 1) + dr + R - 1``.
 
     Attributes:
-        columns, rows: the board size the table covers (any smaller board can use it too).
+        columns, rows: the board size the table covers (template ids depend on it).
         tmpl_first: ``(T,) int32`` id of the template's first trace.
         tmpl_count: ``(T,) int8`` its number of distinct traces (1, or 2 for a nudged line;
             0 for the zero offset).
@@ -298,7 +298,8 @@ def _cube_np(col: np.ndarray, row: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     return x, -x - z, z
 
 
-def _distance_np(c1, r1, c2, r2) -> np.ndarray:
+def distance_np(c1, r1, c2, r2) -> np.ndarray:
+    """Vectorised :func:`distance_cr`: hex distances between arrays of ``(col, row0)``, int."""
     x1, y1, z1 = _cube_np(c1, r1)
     x2, y2, z2 = _cube_np(c2, r2)
     return np.maximum(np.maximum(np.abs(x1 - x2), np.abs(y1 - y2)), np.abs(z1 - z2))
@@ -311,7 +312,7 @@ def _walk_all(p: np.ndarray, tc: np.ndarray, tr: np.ndarray, nudge: int) -> np.n
     dx, dy = 3 * tc - ax, 2 * tr + (tc & 1) - ay
     wk = dx[:, None] * _VY[None, :] - dy[:, None] * _VX[None, :]
     c, r = p.copy(), np.zeros_like(p)
-    max_steps = int(4 * (_distance_np(p, np.zeros_like(p), tc, tr).max(initial=0) + 1))
+    max_steps = int(4 * (distance_np(p, np.zeros_like(p), tc, tr).max(initial=0) + 1))
     dirs = np.full((w, max_steps), -1, dtype=np.int8)
     act = np.nonzero((c != tc) | (r != tr))[0]
     step = 0
@@ -360,9 +361,7 @@ def trace_table(columns: int, rows: int) -> TraceTable:
     tr_tmpl = np.concatenate([np.nonzero(count >= 1)[0], np.nonzero(keep_neg)[0]])
     order = np.argsort(tr_tmpl, kind="stable")
     tr_dirs, tr_tmpl = tr_dirs[order], tr_tmpl[order]
-    first = np.zeros(count.shape[0], dtype=np.int32)
-    starts = np.searchsorted(tr_tmpl, np.arange(count.shape[0]))
-    first[:] = starts
+    first = np.searchsorted(tr_tmpl, np.arange(count.shape[0])).astype(np.int32)
     lengths = (tr_dirs >= 0).sum(axis=1)
     ptr = np.zeros(tr_dirs.shape[0] + 1, dtype=np.int64)
     np.cumsum(lengths, out=ptr[1:])
@@ -399,8 +398,8 @@ def trace_table(columns: int, rows: int) -> TraceTable:
     s_c = s_p + step_dc.astype(np.int64)
     s_r = step_dr.astype(np.int64)
     tmpl = tr_tmpl[step_tr]
-    dist_s = _distance_np(s_p, np.zeros_like(s_p), s_c, s_r).astype(np.int16)
-    dist_t = _distance_np(tc[tmpl], tr[tmpl], s_c, s_r).astype(np.int16)
+    dist_s = distance_np(s_p, np.zeros_like(s_p), s_c, s_r).astype(np.int16)
+    dist_t = distance_np(tc[tmpl], tr[tmpl], s_c, s_r).astype(np.int16)
     return TraceTable(
         columns=columns,
         rows=rows,

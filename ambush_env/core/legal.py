@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from ambush_env.core import orders as O
 from ambush_env.core.movement import costs_for
 from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import DIRECTION_NAMES, STANCE_NAMES, Phase, Status
+from ambush_env.core.types import DIRECTION_NAMES, STANCE_NAMES, Phase, Stance, Status
 
 if TYPE_CHECKING:
     from ambush_env.core.engine import Game
@@ -49,6 +49,10 @@ _SATCHEL = B[K.SATCHEL]
 _WALL = B[K.FIRE_WALL]
 _KILL = B[K.ASSAULT_KILL]
 _CAPTURE = B[K.ASSAULT_CAPTURE]
+_PICK = B[K.PICK_UP]
+_DROP = B[K.DROP]
+_DRAG = B[K.DRAG]
+_PRISONER = B[K.MOVE_PRISONER]
 # number of HEX_OFFSETS within radius r (they are sorted by distance)
 _WITHIN = [1 + 3 * r * (r + 1) for r in range(O.OFFSET_RADIUS + 1)]
 
@@ -110,6 +114,9 @@ def _throws(game: "Game", u: "Unit", kind: str, base: int) -> list[int]:
         if len(cache) > 20000:
             cache.clear()
         cache[key] = out
+    pris = _prisoner_hexes(game)
+    if pris:  # prisoners may never be harmed (seed 002 p. 25)
+        out = [a for a in out if game.offset_target(u.hex, a - base) not in pris]
     return out
 
 
@@ -119,8 +126,9 @@ def _wall_shots(game: "Game", u: "Unit") -> list[int]:
     if u.jammed or u.ammo == 0:
         return []
     out = []
+    pris = _prisoner_hexes(game)
     for k, t in game.building_offsets(u.hex):
-        if wall_refusal(game, u, t) is None:
+        if t not in pris and wall_refusal(game, u, t) is None:
             out.append(_WALL + k)
     return out
 
@@ -139,14 +147,51 @@ def _assaults(game: "Game", u: "Unit") -> list[int]:
 
 
 def _fire_orders(game: "Game", u: "Unit", base: int, snap: bool) -> list[int]:
+    """Fire at contacts; never automatic fire into a hex holding a prisoner (seed 002 p. 25)."""
     from ambush_env.core.actions import can_fire_at
 
     out = []
     units = game.state.units
+    pris = _prisoner_hexes(game) if game.weapon_class(u.weapon).automatic else ()
     for k, gid in enumerate(game.state.contacts):
-        if can_fire_at(game, u, units[gid], snap=snap):
+        t = units[gid]
+        if t.hex in pris:
+            continue
+        if can_fire_at(game, u, t, snap=snap):
             out.append(base + k)
     return out
+
+
+def _prisoner_hexes(game: "Game") -> set[int]:
+    return {o.hex for o in game.state.units if o.status == Status.CAPTURED and o.hex >= 0}
+
+
+def _carry_orders(game: "Game", u: "Unit") -> list[int]:
+    """PICK_UP, DROP, DRAG and MOVE_PRISONER (RULES.md §4, §6; seed 002 p. 25-27)."""
+    from ambush_env.core import carry
+    from ambush_env.core.prisoners import PRISONER_MV, can_move_prisoner
+
+    out = [_PICK + k for k in range(O.ITEM_SLOTS) if carry.can_pick_up(game, u, k)]
+    out.extend(_DROP + k for k in range(min(O.ITEM_SLOTS, len(u.equipment))))
+    row = costs_for(game, u.stance)
+    enemies = _enemy_hexes(game, u.side)
+    nbrs = game.board.neighbors[u.hex]
+    if carry.draggable(game, u) is not None:
+        for d in range(6):
+            c = row[u.hex * 6 + d]
+            if 0 <= c <= u.MV and nbrs[d] not in enemies:
+                out.append(_DRAG + d)
+    if can_move_prisoner(game, u):
+        out.extend(_prisoner_moves(game, u, PRISONER_MV))
+    return out
+
+
+def _prisoner_moves(game: "Game", u: "Unit", mp_left: int) -> list[int]:
+    row = costs_for(game, Stance.STANDING)
+    enemies = _enemy_hexes(game, u.side)
+    nbrs = game.board.neighbors[u.hex]
+    return [_PRISONER + d for d in range(6)
+            if 0 <= row[u.hex * 6 + d] <= mp_left and nbrs[d] not in enemies]
 
 
 def _reload_possible(game: "Game", u: "Unit") -> bool:
@@ -178,6 +223,7 @@ def unit_orders(game: "Game", u: "Unit") -> list[int]:
             out.append(_JAM)
         if _reload_possible(game, u):
             out.append(_PREP)
+        out.extend(_carry_orders(game, u))
         return out
 
     mode = t.mode
@@ -203,6 +249,11 @@ def unit_orders(game: "Game", u: "Unit") -> list[int]:
             out.append(_JAM)
         if _prepare_possible(game, u):
             out.append(_PREP)
+        if not u.panicked:
+            out.extend(_carry_orders(game, u))
+    elif mode == "prisoner":
+        out.append(_END_MOVE)
+        out.extend(_prisoner_moves(game, u, t.mp_left))
     elif mode == "move":
         out.append(_END_MOVE)
         if u.wounded:

@@ -4,8 +4,8 @@ Two entry points share one set of rules:
 
 - :func:`line_of_sight` (binding) answers one question by hex labels and says what blocks.
 - :class:`SightCache` precomputes, per board, whether every hex sees every other hex for
-  every pair of stances (numpy), answers :meth:`SightCache.can_see` by hex index in well under
-  a microsecond, and follows the live map: a destroyed wall or collapsed building hex
+  every pair of stances (numpy), answers :meth:`SightCache.can_see` by hex index in about a
+  microsecond or less, and follows the live map: a destroyed wall or collapsed building hex
   recomputes only the lines that cross, start or end at what changed.
 
 Geometry (RULES.md §3, :mod:`ambush_env.core.hexgrid`): the line runs from centre to centre;
@@ -41,7 +41,9 @@ The rules applied to a trace, with ``ls``, ``lt`` the sighter's and target's gro
   window, or crouching/standing at a door: the aperture's whole field of view. A line crossing
   an aperture into a building reaches only the hex behind it (one hex deep): the next building
   hex is an intervening building hex, and blocks by the building rule. Two buildings: both
-  endpoint checks apply.
+  endpoint checks apply. Within one building a soldier sees the hexes of it that his line
+  reaches without crossing another building hex (the same rule). After a collapse the rubble
+  hex has no walls, and the building's remaining hexes are open towards it.
 - Vehicles (p. 18): from an adjacent vehicle (the hex right outside the aperture), a soldier
   behind a door is seen in any stance, behind a window standing always, crouching only from a
   large vehicle (``vehicle:small_vehicle_window``), prone never. Non-adjacent vehicles see
@@ -472,7 +474,7 @@ def _pair_geometry(columns: int, rows: int) -> _PairGeometry:
         pos, _ = _segments(step_ptr, off_inst)
         step_hex[pos] = n
         step_side[pos] = 3 * n
-    dist = hexgrid._distance_np(col[pi].astype(np.int64), row[pi], col[pj].astype(np.int64), row[pj])
+    dist = hexgrid.distance_np(col[pi].astype(np.int64), row[pi], col[pj].astype(np.int64), row[pj])
     return _PairGeometry(
         n=n,
         pair_i=pi,
@@ -517,6 +519,12 @@ class SightCache:
     recomputes only the lines that cross a changed hex or start/end there or at a changed
     hexside (RULES.md §2: destroyed walls are clear, collapsed hexes are rubble). Answers equal
     :func:`line_of_sight` with the same arguments.
+
+    Memory: ``9 n^2`` bools per cache, plus the line geometry of the board size, shared by
+    every cache of that size in the process (about 28 MB for 30 x 20, 50 MB for 32 x 24). A
+    new game on the same map should reuse the board and cache and call
+    :meth:`Board.set_mutable_state` (then only what differs is recomputed) rather than build
+    a new cache. Mutate the board only through its methods (they bump ``board.version``).
 
     Args:
         board: the live board (the cache keeps a reference and follows its mutations).

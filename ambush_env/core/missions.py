@@ -367,6 +367,7 @@ class VPSchedule(Frozen):
     us_wounded: int = Field(le=0)
     exit_per_soldier: int = Field(ge=0)
     objective_taken: int = Field(ge=0)
+    prisoner_marched_off: int = Field(default=0, ge=0)  # a guard exits with a prisoner
 
 
 class Results(Frozen):

@@ -95,9 +95,26 @@ _MODES = {
     "move_snap": GLOBAL["mode_move_snap"],
     "charge": GLOBAL["mode_charge"],
 }
-_U_ACTING = UNIT["acting"]
-_U_ELIGIBLE = UNIT["eligible"]
-_G_ACTING_SLOT = GLOBAL["acting_slot_0"]
+# column indices, bound once (the rows are rebuilt on the hot path)
+(_U_PRESENT, _U_EXITED, _U_WOUNDED, _U_PANICKED, _U_AWARE, _U_COL, _U_ROW, _U_IN, _U_PC, _U_WS, _U_MV,
+ _U_CR, _U_COMMANDER, _U_HAS_AMMO, _U_JAMMED, _U_PREPARED, _U_GRENADES, _U_SATCHELS, _U_IN_VEHICLE,
+ _U_ACTING, _U_ELIGIBLE) = (UNIT[f] for f in (
+    "present", "exited", "wounded", "panicked", "aware", "col", "row", "IN", "PC", "WS", "MV", "CR",
+    "commander", "has_ammo", "jammed", "prepared", "grenades", "satchels", "in_vehicle", "acting", "eligible"))
+(_C_PRESENT, _C_WOUNDED, _C_PANICKED, _C_AWARE, _C_COL, _C_ROW, _C_IN_BUILDING, _C_DISTANCE, _C_SAME_HEX,
+ _C_ADJACENT, _C_SEEN_BY_ACTING, _C_SEEN_BY_US, _C_GUARDED) = (CONTACT[f] for f in (
+    "present", "wounded", "panicked", "aware", "col", "row", "in_building", "distance", "same_hex",
+    "adjacent", "seen_by_acting", "seen_by_us", "guarded"))
+(_G_PHASE_OVER, _G_PHASE_ROUNDS, _G_PHASE_OPERATIONS, _G_ROUND, _G_INITIATIVE_US, _G_INITIATIVE_GERMAN,
+ _G_US_ROLL, _G_GERMAN_ROLL, _G_PULSES_LEFT, _G_ROUNDS_LEFT, _G_VP, _G_SELECTING, _G_ACTING_SLOT,
+ _G_TURN_SPACE_TWO, _G_TURN_SPACE_ONE, _G_MP_LEFT, _G_HEXES_MOVED, _G_STANCE_CHANGED, _G_CONTACTS_KNOWN,
+ _G_US_ACTIVE) = (GLOBAL[f] for f in (
+    "phase_over", "phase_rounds", "phase_operations", "round", "initiative_us", "initiative_german",
+    "us_roll", "german_roll", "pulses_left", "rounds_left", "vp", "selecting", "acting_slot_0",
+    "turn_space_two", "turn_space_one", "mp_left", "hexes_moved", "stance_changed", "contacts_known",
+    "us_active"))
+assert all(GLOBAL[f"acting_slot_{k}"] == _G_ACTING_SLOT + k for k in range(U_SLOTS))
+_EXPLOSIVES: dict[tuple, tuple[int, int]] = {}  # equipment tuple -> (grenades, satchels)
 _ACTIVE = int(Status.ACTIVE)
 _INCAP = int(Status.INCAPACITATED)
 _KILLED = int(Status.KILLED)
@@ -422,102 +439,106 @@ class ObservationBuilder:
     # -- rows ------------------------------------------------------------------------------
     def _unit_row(self, u) -> list[float]:
         r = [0.0] * _NU
-        r[UNIT["present"]] = 1.0
-        si = _U_STATUS.get(u.status)
+        r[_U_PRESENT] = 1.0
+        status = u.status
+        si = _U_STATUS.get(status)
         if si is not None:
             r[si] = 1.0
         if u.exited:
-            r[UNIT["exited"]] = 1.0
-        r[UNIT["wounded"]] = float(u.wounded)
-        r[UNIT["panicked"]] = float(u.panicked)
-        r[UNIT["aware"]] = float(u.aware)
-        if 0 <= u.stance < 3 and u.status != _KILLED:
+            r[_U_EXITED] = 1.0
+        r[_U_WOUNDED] = float(u.wounded)
+        r[_U_PANICKED] = float(u.panicked)
+        r[_U_AWARE] = float(u.aware)
+        if 0 <= u.stance < 3 and status != _KILLED:
             r[_U_STANCE[u.stance]] = 1.0
-        if u.hex >= 0:
-            r[UNIT["col"]] = self._colf[u.hex]
-            r[UNIT["row"]] = self._rowf[u.hex]
+        h = u.hex
+        if h >= 0:
+            r[_U_COL] = self._colf[h]
+            r[_U_ROW] = self._rowf[h]
         ai = _U_AR.get(u.ar)
         if ai is not None:
             r[ai] = 1.0
-        r[UNIT["IN"]] = _clip01(u.IN / 4.0)
-        r[UNIT["PC"]] = _clip01(u.PC / 9.0)
-        r[UNIT["WS"]] = _clip01((u.WS + 2) / 4.0)
-        r[UNIT["MV"]] = _clip01(u.MV / 5.0)
-        r[UNIT["CR"]] = _clip01(u.CR / 3.0)
-        r[UNIT["commander"]] = float(u.CR > 0)
-        r[UNIT["has_ammo"]] = float(u.ammo != 0)
-        r[UNIT["jammed"]] = float(u.jammed)
-        r[UNIT["prepared"]] = float(u.prepared)
-        gren, sat = missioninfo.count_explosives(u.equipment)
-        r[UNIT["grenades"]] = _clip01(gren / 4.0)
-        r[UNIT["satchels"]] = _clip01(sat / 4.0)
-        r[UNIT["in_vehicle"]] = float(u.vehicle >= 0)
+        r[_U_IN] = _clip01(u.IN / 4.0)
+        r[_U_PC] = _clip01(u.PC / 9.0)
+        r[_U_WS] = _clip01((u.WS + 2) / 4.0)
+        r[_U_MV] = _clip01(u.MV / 5.0)
+        r[_U_CR] = _clip01(u.CR / 3.0)
+        r[_U_COMMANDER] = float(u.CR > 0)
+        r[_U_HAS_AMMO] = float(u.ammo != 0)
+        r[_U_JAMMED] = float(u.jammed)
+        r[_U_PREPARED] = float(u.prepared)
+        eq = tuple(u.equipment)
+        ex = _EXPLOSIVES.get(eq)
+        if ex is None:
+            ex = _EXPLOSIVES[eq] = missioninfo.count_explosives(eq)
+        r[_U_GRENADES] = _clip01(ex[0] / 4.0)
+        r[_U_SATCHELS] = _clip01(ex[1] / 4.0)
+        r[_U_IN_VEHICLE] = float(u.vehicle >= 0)
         return r
 
     def _contact_row(self, c, a_hex: int, seen_a: bool, seen_u: bool) -> list[float]:
         r = [0.0] * _NC
-        r[CONTACT["present"]] = 1.0
+        r[_C_PRESENT] = 1.0
         si = _C_STATUS.get(c.status)
         if si is not None:
             r[si] = 1.0
-        r[CONTACT["wounded"]] = float(c.wounded)
-        r[CONTACT["panicked"]] = float(c.panicked)
-        r[CONTACT["aware"]] = float(c.aware)
+        r[_C_WOUNDED] = float(c.wounded)
+        r[_C_PANICKED] = float(c.panicked)
+        r[_C_AWARE] = float(c.aware)
         if 0 <= c.stance < 3:
             r[_C_STANCE[c.stance]] = 1.0
         h = c.hex
         if h >= 0:
-            r[CONTACT["col"]] = self._colf[h]
-            r[CONTACT["row"]] = self._rowf[h]
-            r[CONTACT["in_building"]] = float(int(self.game.board.terrain[h]) == _BUILDING)
+            board = self.game.board
+            r[_C_COL] = self._colf[h]
+            r[_C_ROW] = self._rowf[h]
+            r[_C_IN_BUILDING] = float(int(board.terrain[h]) == _BUILDING)
             if a_hex >= 0:
-                d = self.game.board.distance(a_hex, h)
-                r[CONTACT["distance"]] = _clip01(d / 16.0)
-                r[CONTACT["same_hex"]] = float(h == a_hex)
-                r[CONTACT["adjacent"]] = float(h in self._neighbors[a_hex])
-        r[CONTACT["seen_by_acting"]] = float(seen_a)
-        r[CONTACT["seen_by_us"]] = float(seen_u)
-        r[CONTACT["guarded"]] = float(c.guard >= 0)
+                r[_C_DISTANCE] = _clip01(board.distance(a_hex, h) / 16.0)
+                r[_C_SAME_HEX] = float(h == a_hex)
+                r[_C_ADJACENT] = float(h in self._neighbors[a_hex])
+        r[_C_SEEN_BY_ACTING] = float(seen_a)
+        r[_C_SEEN_BY_US] = float(seen_u)
+        r[_C_GUARDED] = float(c.guard >= 0)
         return r
 
     def _globals(self, acting, n_active: int, n_known: int, vp: int) -> np.ndarray:
-        g = self.game
-        st = g.state
+        st = self.game.state
         v = [0.0] * _NG
         if st.over:
-            v[GLOBAL["phase_over"]] = 1.0
+            v[_G_PHASE_OVER] = 1.0
         elif st.phase == _ROUNDS:
-            v[GLOBAL["phase_rounds"]] = 1.0
+            v[_G_PHASE_ROUNDS] = 1.0
         else:
-            v[GLOBAL["phase_operations"]] = 1.0
-        v[GLOBAL["round"]] = _clip01(st.round / 10.0)
+            v[_G_PHASE_OPERATIONS] = 1.0
+        v[_G_ROUND] = _clip01(st.round / 10.0)
         if st.initiative == _US:
-            v[GLOBAL["initiative_us"]] = 1.0
+            v[_G_INITIATIVE_US] = 1.0
         elif st.initiative == _GER:
-            v[GLOBAL["initiative_german"]] = 1.0
-        v[GLOBAL["us_roll"]] = _clip01(st.us_roll / 9.0)
-        v[GLOBAL["german_roll"]] = _clip01(st.german_roll / 9.0)
-        pulses, rounds = g.time_left()
-        v[GLOBAL["pulses_left"]] = _clip01(pulses / self._pulse_max)
-        v[GLOBAL["rounds_left"]] = _clip01(rounds / self._round_max)
-        vp = vp / 20.0
-        v[GLOBAL["vp"]] = -1.0 if vp < -1.0 else (1.0 if vp > 1.0 else vp)
+            v[_G_INITIATIVE_GERMAN] = 1.0
+        v[_G_US_ROLL] = _clip01(st.us_roll / 9.0)
+        v[_G_GERMAN_ROLL] = _clip01(st.german_roll / 9.0)
+        pulses, rounds = self.game.time_left()
+        v[_G_PULSES_LEFT] = _clip01(pulses / self._pulse_max)
+        v[_G_ROUNDS_LEFT] = _clip01(rounds / self._round_max)
+        x = vp / 20.0
+        v[_G_VP] = -1.0 if x < -1.0 else (1.0 if x > 1.0 else x)
         if acting is None:
-            v[GLOBAL["selecting"]] = 1.0
+            v[_G_SELECTING] = 1.0
         else:
             if 0 <= acting.slot < U_SLOTS:
                 v[_G_ACTING_SLOT + acting.slot] = 1.0
             if acting.ar == _TWO:
-                v[GLOBAL["turn_space_two"]] = 1.0
+                v[_G_TURN_SPACE_TWO] = 1.0
             elif acting.ar == _ONE:
-                v[GLOBAL["turn_space_one"]] = 1.0
+                v[_G_TURN_SPACE_ONE] = 1.0
             t = st.turn
             mi = _MODES.get(t.mode)
             if mi is not None:
                 v[mi] = 1.0
-            v[GLOBAL["mp_left"]] = _clip01(t.mp_left / 5.0)
-            v[GLOBAL["hexes_moved"]] = _clip01(t.hexes_moved / 5.0)
-            v[GLOBAL["stance_changed"]] = float(t.stance_changed)
-        v[GLOBAL["contacts_known"]] = _clip01(n_known / K_SLOTS)
-        v[GLOBAL["us_active"]] = _clip01(n_active / U_SLOTS)
+            v[_G_MP_LEFT] = _clip01(t.mp_left / 5.0)
+            v[_G_HEXES_MOVED] = _clip01(t.hexes_moved / 5.0)
+            v[_G_STANCE_CHANGED] = float(t.stance_changed)
+        v[_G_CONTACTS_KNOWN] = _clip01(n_known / K_SLOTS)
+        v[_G_US_ACTIVE] = _clip01(n_active / U_SLOTS)
         return np.array(v, dtype=_F32)

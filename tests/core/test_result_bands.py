@@ -39,8 +39,9 @@ class RiggedDice(Dice):
         return r
 
 
-def path(g: Game, u, goal: int, avoid: set[int]) -> list[int]:
-    """Shortest hex path for ``u`` to ``goal`` avoiding ``avoid`` (BFS on passable hexes)."""
+def path(g: Game, u, goal: int, avoid: set[int], max_cost: int = 99) -> list[int]:
+    """Shortest hex path for ``u`` to ``goal`` avoiding ``avoid`` (BFS on passable hexes,
+    each step costing at most ``max_cost`` MPs)."""
     prev = {u.hex: -1}
     q = deque([u.hex])
     while q:
@@ -50,7 +51,8 @@ def path(g: Game, u, goal: int, avoid: set[int]) -> list[int]:
         for d in g.board.neighbors[h]:
             if d < 0 or d in prev or (d in avoid and d != goal):
                 continue
-            if step_cost(g, u, h, d) == IMPASSABLE or enemy_in(g, d, u.side):
+            c = step_cost(g, u, h, d)
+            if c == IMPASSABLE or c > max_cost or enemy_in(g, d, u.side):
                 continue
             prev[d] = h
             q.append(d)

@@ -127,14 +127,11 @@ def test_adding_blocking_terrain_never_clears_a_blocked_line(raw, data):
         changed["hexes"][lab]["terrain"] = data.draw(st.sampled_from(OBSTACLES))
     c, r = data.draw(st.integers(0, raw["columns"] - 1)), data.draw(st.integers(0, raw["rows"] - 1))
     cc, rr = neighbor_cr(c, r, data.draw(st.integers(0, 5)))
-    a, b_ = make_label(c, r), make_label(cc, rr) if cc >= 0 and rr >= 0 else None
-    if b_ is not None and 0 <= cc < raw["columns"] and 0 <= rr < raw["rows"]:
-        key = f"{a}/{b_}" if f"{b_}/{a}" not in changed["hexsides"] else f"{b_}/{a}"
+    if 0 <= cc < raw["columns"] and 0 <= rr < raw["rows"]:  # add a crest (it dominates any feature)
+        a, b_ = make_label(c, r), make_label(cc, rr)
+        key = f"{b_}/{a}" if f"{b_}/{a}" in changed["hexsides"] else f"{a}/{b_}"
         old = changed["hexsides"].get(key)
-        if isinstance(old, dict):
-            changed["hexsides"][key] = dict(old, crest=True)
-        else:
-            changed["hexsides"][key] = "crest"
+        changed["hexsides"][key] = dict(old, crest=True) if isinstance(old, dict) else "crest"
     after = build(changed)
     vb, va = SightCache(before), SightCache(after)
     for ss in range(3):

@@ -1,0 +1,150 @@
+"""Carrying: port boxes, picking up and dropping equipment, dragging the fallen
+(RULES.md §4, §6; seed 002 p. 26-27 for the wounded, the incapacitated and captured equipment).
+
+Port boxes: a soldier's ``equipment`` fills at most ``port_boxes`` boxes (4; 1 when wounded),
+each item taking the boxes ``weapons.yaml: items`` gives (a satchel charge 2).
+
+What lies in a hex (:func:`items_here`), in this fixed order, numbered for ``PICK_UP`` slots:
+loose items (``GameState.items``; a wounded man's dropped excess lands there), then the weapon
+and the port-box items of every incapacitated, killed or captured German in the hex, by uid.
+A weapon appears as ``"weapon:<id>"``.
+
+Picking up (one action, in Operations or Rounds) ⚙:
+* an item goes into the port boxes if they have room (grenades as US grenades, seed 002);
+* a German weapon replaces the soldier's own, which is laid down in the hex as a loose
+  ``"weapon:<id>"``; it comes with one clip (none if the German had run dry) and counts 1
+  lower (``captured_weapon``: the −1 fire modifier of weapons.yaml, seed 002 p. 27); US
+  ammunition rules apply from then on (no clips are found for it later but his own);
+* a loose weapon picked up again comes with one clip ⚙ (loose weapons keep no ammunition
+  count).
+
+Dropping (one action): a port-box item is laid down as a loose item.
+
+Dragging (seed 002 p. 26): a standing active soldier drags an incapacitated soldier or a body
+in his hex one hex (one action, paying the hex's MP cost within his MV); an incapacitated
+soldier dragged is killed on a d10 of 0 (``damage.drag_check``); a body is moved safely.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ambush_env.core.types import Side, Stance, Status
+
+if TYPE_CHECKING:
+    from ambush_env.core.engine import Game
+    from ambush_env.core.state import Unit
+
+ACTIVE = int(Status.ACTIVE)
+_FALLEN = (int(Status.INCAPACITATED), int(Status.KILLED), int(Status.CAPTURED))
+
+
+def boxes(game: "Game", item: str) -> int:
+    """Port boxes an item fills (weapons.yaml ``items``; unknown items 1)."""
+    it = game.tables.weapons.items.get(item)
+    return it.boxes if it is not None else 1
+
+
+def boxes_used(game: "Game", u: "Unit") -> int:
+    return sum(boxes(game, x) for x in u.equipment)
+
+
+def items_here(game: "Game", hex_: int) -> list[tuple[str, int, str]]:
+    """``(source, uid, item)`` of everything that can be picked up in ``hex_``, in slot order.
+
+    ``source`` is ``"loose"`` (uid −1) or ``"weapon"`` / ``"box"`` of the fallen unit ``uid``.
+    """
+    out: list[tuple[str, int, str]] = [("loose", -1, x) for x in game.state.items.get(str(hex_), [])]
+    for o in game.state.units:
+        if o.hex == hex_ and o.side == Side.GERMAN and o.status in _FALLEN:
+            if o.weapon:
+                out.append(("weapon", o.uid, "weapon:" + o.weapon))
+            out.extend(("box", o.uid, x) for x in o.equipment)
+    return out
+
+
+def can_pick_up(game: "Game", u: "Unit", slot: int) -> bool:
+    """Whether ``u`` may pick up the item in ``slot`` of his hex."""
+    if u.status != ACTIVE or u.hex < 0 or u.panicked or u.vehicle >= 0:
+        return False
+    here = items_here(game, u.hex)
+    if slot >= len(here):
+        return False
+    item = here[slot][2]
+    if item.startswith("weapon:"):
+        return item[7:] in game.tables.weapons.weapons and item[7:] != u.weapon
+    return boxes_used(game, u) + boxes(game, item) <= u.port_boxes
+
+
+def pick_up(game: "Game", u: "Unit", slot: int) -> None:
+    """Pick up the item in ``slot`` (legality checked by the caller)."""
+    st = game.state
+    source, uid, item = items_here(game, u.hex)[slot]
+    key = str(u.hex)
+    ev = {"type": "pick_up", "unit": u.name, "item": item}
+    if source == "loose":
+        st.items[key].remove(item)
+        if not st.items[key]:
+            del st.items[key]
+    elif source == "box":
+        st.units[uid].equipment.remove(item)
+        ev["from"] = st.units[uid].name
+    else:
+        ev["from"] = st.units[uid].name
+    if item.startswith("weapon:"):
+        wid = item[7:]
+        w = game.weapon(wid)
+        if source == "weapon":
+            owner = st.units[uid]
+            ammo = 0 if owner.ammo == 0 else w.clip
+            owner.weapon = ""
+            captured = True
+        else:
+            ammo = w.clip
+            captured = game.tables.weapons.weapons[wid].side != "us"
+        if u.weapon:
+            st.items.setdefault(key, []).append("weapon:" + u.weapon)
+        u.weapon = wid
+        u.ammo = ammo
+        u.jammed = False
+        u.prepared = False
+        u.captured_weapon = captured
+        ev["ammo"] = ammo
+    else:
+        u.equipment.append(item)
+    game.emit(ev)
+
+
+def drop(game: "Game", u: "Unit", slot: int) -> None:
+    """Lay port-box item ``slot`` down in the hex."""
+    item = u.equipment.pop(slot)
+    if item == "satchel" and "satchel" not in u.equipment:
+        u.satchel_ready = False
+    game.state.items.setdefault(str(u.hex), []).append(item)
+    game.emit({"type": "drop", "unit": u.name, "item": item})
+
+
+def draggable(game: "Game", u: "Unit") -> "Unit | None":
+    """The incapacitated soldier (first) or body of ``u``'s side he may drag, or None."""
+    if u.status != ACTIVE or u.stance != Stance.STANDING or u.panicked or u.vehicle >= 0:
+        return None
+    best = None
+    for o in game.state.units:
+        if o.hex == u.hex and o.side == u.side and o.uid != u.uid and o.status in (
+                Status.INCAPACITATED, Status.KILLED):
+            if best is None or (o.status == Status.INCAPACITATED and best.status == Status.KILLED):
+                best = o
+    return best
+
+
+def drag(game: "Game", u: "Unit", dest: int) -> None:
+    """Drag :func:`draggable` one hex with ``u`` (legality checked by the caller)."""
+    from ambush_env.core.damage import drag_check
+
+    o = draggable(game, u)
+    assert o is not None
+    game.emit({"type": "drag", "unit": u.name, "dragged": o.name, "to": game.board.label(dest)})
+    if o.status == Status.INCAPACITATED:
+        drag_check(game, o.uid)
+    o.hex = dest
+    game.enter_hex(u, dest)
