@@ -97,8 +97,12 @@ def wilson_interval(k: int, n: int, z: float = 1.959963984540054) -> tuple[float
 
 
 def agent_label(agent_spec: str) -> str:
-    """The agent's name in results: ``random``, ``heuristic`` or a model file's stem."""
-    return Path(agent_spec).stem if agent_spec.endswith(".zip") else agent_spec
+    """The agent's name in results: ``random``, ``heuristic``, or for a model its file's stem
+    (``runs/smoke/final_model.zip`` → ``ppo-smoke``, named after its run folder)."""
+    if not agent_spec.endswith(".zip"):
+        return agent_spec
+    p = Path(agent_spec)
+    return f"ppo-{p.parent.name}" if p.stem == "final_model" and p.parent.name else p.stem
 
 
 # -- workers ---------------------------------------------------------------------------------
@@ -127,16 +131,20 @@ def _summarise(episodes: list[dict]) -> dict[str, Any]:
     n = len(episodes)
     wins = sum(e["won"] for e in episodes)
     lo, hi = wilson_interval(wins, n)
+
+    def mean(values) -> float:
+        return round(sum(values) / n, 4) if n else 0.0
+
     out: dict[str, Any] = {
         "episodes": n,
-        "win_rate": wins / n if n else 0.0,
+        "win_rate": round(wins / n, 4) if n else 0.0,
         "win_rate_ci95": [round(lo, 4), round(hi, 4)],
-        "mean_vp": sum(e["vp"] for e in episodes) / n if n else 0.0,
-        "mean_result": sum(result_value(e["result"]) for e in episodes) / n if n else 0.0,
-        "mean_steps": sum(e["steps"] for e in episodes) / n if n else 0.0,
+        "mean_vp": mean(e["vp"] for e in episodes),
+        "mean_result": mean(result_value(e["result"]) for e in episodes),
+        "mean_steps": mean(e["steps"] for e in episodes),
     }
     for k in STAT_KEYS:
-        out[k] = sum(e["stats"].get(k, 0) for e in episodes) / n if n else 0.0
+        out[k] = mean(e["stats"].get(k, 0) for e in episodes)
     return out
 
 
