@@ -262,8 +262,12 @@ class HeuristicAgent:
             if kind == K.ASSAULT_CAPTURE:
                 return 90.0 if strong else 40.0
             return 60.0 if not strong else 50.0
+        if kind == K.THROW_OUT:
+            return 95.0  # a live grenade in the hex: throw it out
         if kind == K.GRENADE:
             return self._score_grenade(game, u, arg)
+        if kind == K.SATCHEL:
+            return 1.2 * self._score_grenade(game, u, arg)
         if kind == K.CLEAR_JAM or kind == K.PREPARE:
             return 30.0
         if kind == K.MAKE_AWARE:
@@ -337,9 +341,8 @@ class HeuristicAgent:
 
     def _score_grenade(self, game, u: Unit, arg: int) -> float:
         board = game.board
-        dq, dr = O.HEX_OFFSETS[arg]
-        h = board.offset_hex(u.hex, dq, dr) if hasattr(board, "offset_hex") else -1
-        if h is None or h < 0:
+        h = game.offset_target(u.hex, arg)
+        if h < 0:
             return -20.0
         germans = [g for g in self._threats(game) if g.hex == h]
         if not germans:

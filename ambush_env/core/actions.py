@@ -35,6 +35,20 @@ def can_fire_at(game: "Game", u: "Unit", target: "Unit", *, snap: bool, free: bo
     return fire_refusal(game, u, target, snap=snap) is None
 
 
+def reload(game: "Game", u: "Unit") -> None:
+    """Load a clip (or a rocket) from the port boxes. A weapon that must be prepared (the
+    bazooka) is ready after it: loading one round is its prepare action (weapons.yaml)."""
+    w = game.weapon(u.weapon)
+    u.equipment.remove(w.reload)
+    u.ammo = w.clip
+    ev = {"type": "reload", "unit": u.name, "weapon": u.weapon}
+    wc = game.weapon_class(u.weapon)
+    if wc.needs_prepare and not wc.crew:
+        u.prepared = True
+        ev["prepared"] = True
+    game.emit(ev)
+
+
 def prepare_kind(game: "Game", u: "Unit") -> str | None:
     """What ``PREPARE`` does for ``u`` now, or None (RULES.md §6), first that applies:
 
@@ -56,10 +70,12 @@ def prepare_kind(game: "Game", u: "Unit") -> str | None:
     return None
 
 
-def do_fire(game: "Game", u: "Unit", target: "Unit", *, snap: bool) -> list[dict]:
+def do_fire(game: "Game", u: "Unit", target: "Unit", *, snap: bool,
+            begin_rounds: bool = True) -> list[dict]:
     """Resolve one shot (``fire.fire``) and its side effects on the sequence of play:
     the target becomes aware; a hidden German who fires is revealed; fire in Operations
-    begins Rounds (RULES.md §5)."""
+    begins Rounds (RULES.md §5) unless ``begin_rounds`` is False (the sighting's free snap
+    fire: the sighting begins them itself, with only its passers aware)."""
     from ambush_env.core import fire
 
     events = fire.fire(game, u.uid, target.uid, snap=snap)
@@ -67,7 +83,7 @@ def do_fire(game: "Game", u: "Unit", target: "Unit", *, snap: bool) -> list[dict
         target.aware = True
     if u.side == Side.GERMAN:
         game.reveal(u)
-    if game.state.phase == Phase.OPERATIONS and not game.state.over:
+    if begin_rounds and game.state.phase == Phase.OPERATIONS and not game.state.over:
         aware = {x.uid for x in game.state.units if x.side == Side.US and x.aware}
         game.begin_rounds(f"{u.name} fired", aware)
     return events
@@ -213,10 +229,7 @@ def apply_us_order(game: "Game", u: "Unit", kind: K, arg: int) -> None:
     elif kind == K.PREPARE:
         what = prepare_kind(game, u)
         if what == "reload":
-            w = game.weapon(u.weapon)
-            u.equipment.remove(w.reload)
-            u.ammo = w.clip
-            game.emit({"type": "reload", "unit": u.name, "weapon": u.weapon})
+            reload(game, u)
         elif what == "weapon":
             u.prepared = True
             game.emit({"type": "prepare", "unit": u.name, "weapon": u.weapon})

@@ -65,6 +65,7 @@ def assault(game: "Game", att: "Unit", dfn: "Unit", kind: str) -> list[dict]:
           "modifiers": parts, "rolls": {"assault": r}, "success": ok}
     game.emit(ev)
     events = [ev]
+    defender_aware = dfn.aware  # only an aware defender strikes back (RULES.md §10)
     if dfn.side == Side.GERMAN:
         dfn.aware = True
     if att.side == Side.GERMAN:
@@ -73,6 +74,7 @@ def assault(game: "Game", att: "Unit", dfn: "Unit", kind: str) -> list[dict]:
         if kind == "capture":
             capture(game, dfn, att)
             events.append({"type": "captured", "unit": dfn.name, "guard": att.name})
+            game.emit(events[-1])
         else:
             d = game.dice.d10(f"{dfn.name} assault damage")
             res = game.tables.soldier_row["assault"][d]
@@ -80,7 +82,7 @@ def assault(game: "Game", att: "Unit", dfn: "Unit", kind: str) -> list[dict]:
                            "result": res})
             game.emit(events[-1])
             events += apply_damage(game, dfn.uid, res)
-    elif dfn.status == ACTIVE and dfn.aware and not dfn.panicked:
+    elif dfn.status == ACTIVE and defender_aware and not dfn.panicked:
         n2, parts2 = chance(game, dfn, att)
         r2 = game.dice.d10(f"{dfn.name} strike back")
         ok2 = r2 <= n2

@@ -766,6 +766,6 @@ class Game:
 
             if A.can_fire_at(self, first, g, snap=True, free=True):
                 self.emit({"type": "free_snap_fire", "unit": first.name, "target": g.name})
-                A.do_fire(self, first, g, snap=True)
+                A.do_fire(self, first, g, snap=True, begin_rounds=False)
         if not self.state.over:
             self.begin_rounds(f"sighting of {g.name}", passed)

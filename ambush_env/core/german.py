@@ -194,10 +194,9 @@ def _prepare(game: "Game", u: "Unit", args: dict) -> bool:
     if what is None:
         return False
     if what == "reload":
-        w = game.weapon(u.weapon)
-        u.equipment.remove(w.reload)
-        u.ammo = w.clip
-        game.emit({"type": "reload", "unit": u.name, "weapon": u.weapon})
+        from ambush_env.core.actions import reload
+
+        reload(game, u)
     elif what == "weapon":
         u.prepared = True
         game.emit({"type": "prepare", "unit": u.name, "weapon": u.weapon})

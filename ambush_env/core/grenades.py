@@ -13,8 +13,12 @@ incapacitated; numbers ⚙ in ``data/rules.yaml: grenades`` and ``data/damage.ya
 * Every active or captured soldier in the landing hex rolls on the Inside row (building hex)
   or the Outside row, prone soldiers at −2; incapacitated soldiers roll only when the grenade
   scattered there (seed 002 p. 26). Killed soldiers are not hurt again.
-* A satchel charge thrown from the next hex into a building hex also destroys the wall of
-  the shared hexside (it penetrates heavily, RULES.md §9 / seed 002 p. 27).
+* A satchel charge thrown from the next hex at a building hex destroys the wall of the shared
+  hexside (it penetrates heavily, RULES.md §9 / seed 002 p. 27; a destroyed wall hits everyone
+  inside as a semi-automatic rifle). Through a door or window it also goes off inside (the
+  Inside row); set against a blank wall ⚙ it goes off outside against the wall, hurting no
+  one in the thrower's hex (he sets it and steps back), and only the wall's fall hurts those
+  inside.
 * Throwing out a live grenade ⚙: the aware, active, unwounded, unpanicked soldier with the
   best PC in the landing hex (of the side the grenade was thrown at) tries a PC check at −2;
   a success lobs it back into the thrower's hex, where it explodes without scatter. This is
@@ -83,6 +87,15 @@ def _building_penalty(game: "Game", src: int, dest: int) -> int | None:
     return pen
 
 
+def _against_wall(game: "Game", src: int, dest: int) -> bool:
+    """A satchel set from the next hex against an intact blank wall of a building hex."""
+    b = game.board
+    if b.distance(src, dest) != 1 or b.building[dest] is None or b.building[src] == b.building[dest]:
+        return False
+    hs = b.hexside(src, dest)
+    return hs is not None and hs.wall is not None and not hs.destroyed and hs.aperture not in ("door", "window")
+
+
 def can_throw(game: "Game", u: "Unit", target: int, kind: str) -> bool:
     """Whether ``u`` may throw a ``kind`` at hex ``target`` now (module docstring)."""
     if u.status != ACTIVE or u.hex < 0 or u.panicked or not u.aware or target < 0:
@@ -97,18 +110,22 @@ def can_throw(game: "Game", u: "Unit", target: int, kind: str) -> bool:
     d = game.board.distance(u.hex, target)
     if d < 1 or d > r:
         return False
+    if kind == "satchel" and _against_wall(game, u.hex, target):
+        return True
     return _building_penalty(game, u.hex, target) is not None
 
 
 def _ahead(game: "Game", src: int, dest: int) -> int:
-    """The Direction closest to the line from ``src`` to ``dest`` (pixel angle)."""
+    """The Direction closest to the line from ``src`` to ``dest`` (pixel angle); a line
+    exactly between two directions takes the clockwise one ⚙."""
     from ambush_env.core.hexgrid import centre_xy
 
     b = game.board
     x0, y0 = centre_xy(*b.coords(src))
     x1, y1 = centre_xy(*b.coords(dest))
     ang = math.atan2(x1 - x0, -(y1 - y0)) % (2 * math.pi)  # 0 = north, clockwise
-    return int(round(ang / (math.pi / 3))) % 6
+    # a line exactly between two directions (along a hexside) takes the clockwise one
+    return int(math.floor(ang / (math.pi / 3) + 0.5 + 1e-9)) % 6
 
 
 def throw(game: "Game", u: "Unit", target: int, kind: str) -> list[dict]:
@@ -117,7 +134,8 @@ def throw(game: "Game", u: "Unit", target: int, kind: str) -> list[dict]:
     u.equipment.remove(ITEM[kind])
     if kind == "satchel":
         u.satchel_ready = False
-    n = u.PC + (_building_penalty(game, u.hex, target) or 0)
+    against = kind == "satchel" and _against_wall(game, u.hex, target)
+    n = u.PC + (0 if against else (_building_penalty(game, u.hex, target) or 0))
     if u.wounded:
         n += game.tables.damage.wounded.throw
     r = game.dice.d10(f"{u.name} {kind} throw PC check")
@@ -144,6 +162,9 @@ def throw(game: "Game", u: "Unit", target: int, kind: str) -> list[dict]:
             from ambush_env.core import fire
 
             fire._destroy_wall(game, target, u.hex, b.hexside_label(u.hex, target), events)
+    if against and landing == target:
+        _alarm(game, u, landing)
+        return events  # it went off outside, against the wall
     events += explode(game, landing, kind, u, scattered=landing != target)
     _alarm(game, u, landing)
     return events

@@ -242,6 +242,7 @@ def unit_orders(game: "Game", u: "Unit") -> list[int]:
             out.extend(_throws(game, u, "grenade", _GRENADE))
             out.extend(_throws(game, u, "satchel", _SATCHEL))
             out.extend(_assaults(game, u))
+        if not u.panicked:  # unaware commanders still command (RULES.md §5 bars fire/assault)
             out.extend(_command_orders(game, u))
         if u.hex in game.exit_hexes:
             out.append(_EXIT)

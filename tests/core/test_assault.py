@@ -67,10 +67,6 @@ def refused(g, order: int) -> None:
 
 
 # ---------------------------------------------------------------------------- the chance
-def _base(g):
-    return g.rd.assault.base
-
-
 CHANCE_CASES = [
     # id, attacker slot, extra attacker slots (same hex), attacker wounded, defender card,
     # defender state, expected chance, expected named parts
@@ -182,12 +178,6 @@ def test_capture_assault_takes_a_prisoner():
     assert not any(O.decode(a)[0] in (K.FIRE_AIMED, K.FIRE_SNAP) for a in legal)
 
 
-@pytest.mark.xfail(
-    reason="BUG: assault.assault() builds the 'captured' event but never passes it to "
-           "game.emit, so Game.step's events (info['events']) do not show the capture, unlike "
-           "'assault_damage' (STYLE.md habit 5: events record what happened)",
-    strict=True,
-)
 def test_capture_is_recorded_as_an_event():
     """STYLE.md habit 5 / assault.py: a capture is an event of the step, like a kill."""
     g, u, partner = squad(US4, "G6")
@@ -253,12 +243,6 @@ def test_panicked_defender_does_not_strike_back():
     assert u.status == Status.ACTIVE
 
 
-@pytest.mark.xfail(
-    reason="BUG: assault.assault() makes a German defender aware before it checks whether he "
-           "strikes back, so an unaware defender always strikes back (RULES.md §10 'the "
-           "defender, if active and aware, strikes back'; assault.py docstring)",
-    strict=True,
-)
 def test_unaware_defender_does_not_strike_back():
     """RULES.md §10: only an active and aware defender strikes back. The unaware rifleman
     (chance 7) survives a failed assault (8) but does not strike back: one roll only."""

@@ -85,7 +85,9 @@ def refused(g, order: int) -> None:
 )
 def test_grenade_range_by_stance(stance, farthest_in, nearest_out, reach):
     """RULES.md §9: grenade range 3 hexes crouching, 6 standing; prone soldiers cannot throw
-    (⚙ rules.yaml grenade_range). US4 at E8 on the road, targets due north."""
+    (⚙ rules.yaml grenade_range). US4 at E8 on the road, targets due north. Standing, the
+    7th hex has no order at all (orders.OFFSET_RADIUS is 6), so the check is that the
+    farthest offered target is 6 hexes away."""
     g, u, partner = squad(US4, "E8", stance)
     act(g, u, partner)
     targets = grenade_targets(g, u)
@@ -294,7 +296,8 @@ def test_inside_or_outside_row_by_building_hex(target, damage_roll, result, insi
     blast = event(events, "blast")
     assert blast["inside"] is inside and blast["unit"] == ger.name
     assert blast["result"] == result
-    assert blast["result"] == g.tables.soldier_row[f"grenade_{'inside' if inside else 'outside'}"][damage_roll]
+    row = "grenade_inside" if inside else "grenade_outside"
+    assert blast["result"] == g.tables.soldier_row[row][damage_roll]
     assert ger.wounded is (result == "wound")
     assert ger.panicked is (result == "panic")
 
@@ -450,6 +453,29 @@ def test_satchel_from_two_hexes_does_not_destroy_the_wall():
     assert ev["need"] == 2 and ev["landing"] == "L6"
     assert not events_of(events, "wall_destroyed")
     assert g.board.version == version
+
+
+def test_satchel_against_a_blank_wall_destroys_it():
+    """RULES.md §9, seed 002 p. 27: a satchel charge against a wall penetrates heavily (heavy
+    destroys any surface). US6 at K7 sets it against the blank stone wall K7/L6 (PC 4: 4)."""
+    g, u, partner = squad(US6, "K7")
+    u.satchel_ready = True
+    act(g, u, partner)
+    force(g, [4])
+    g.step(throw(g, "K7", "L6", K.SATCHEL))
+    assert g.board.hexside(g.board.index("K7"), g.board.index("L6")).destroyed
+
+
+def test_grenade_does_not_destroy_the_wall():
+    """RULES.md §9 / grenades.py: only a satchel charge blows the wall it is thrown across; a
+    grenade through the window K6/L6 leaves it standing."""
+    g, u, partner = squad(US4, "K6")
+    act(g, u, partner)
+    force(g, [5])
+    events = g.step(throw(g, "K6", "L6"))
+    assert event(events, "throw")["landing"] == "L6"
+    assert not events_of(events, "wall_destroyed")
+    assert not g.board.hexside(g.board.index("K6"), g.board.index("L6")).destroyed
 
 
 # ---------------------------------------------------------------------------- German throws

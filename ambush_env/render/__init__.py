@@ -1,0 +1,1 @@
+"""Renderers of a game: ``ansi`` (a text map, the env's ``"ansi"`` mode)."""

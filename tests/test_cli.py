@@ -1,0 +1,84 @@
+"""The ``ambush`` command line (INTERFACE.md, binding): every subcommand runs end to end."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import subprocess
+import sys
+from argparse import Namespace
+
+import pytest
+
+from ambush_env.cli import build_parser, cmd_play, cmd_replay, main
+
+
+def test_missions_lists_the_reference_mission(capsys):
+    assert main(["missions"]) == 0
+    out = capsys.readouterr().out
+    assert "farm_assault" in out and "ambush/FarmAssault-v0" in out
+
+
+def test_speed_prints_and_writes_steps_per_second(tmp_path, capsys):
+    out = tmp_path / "speed.json"
+    assert main(["speed", "--mission", "farm_assault", "--steps", "300", "--json", str(out), "--no-progress"]) == 0
+    data = json.loads(out.read_text())
+    assert data["steps_per_second"] > 0 and data["steps"] == 300
+    assert "steps/s" in capsys.readouterr().out
+
+
+def test_bench_defaults_to_the_smoke_suite(tmp_path, capsys):
+    out = tmp_path / "b.json"
+    rc = main(["bench", "--agent", "random", "--episodes", "2", "--json", str(out), "--no-progress"])
+    assert rc == 0
+    data = json.loads(out.read_text())
+    assert data["suite"] == "smoke" and data["seeds"] == [10000, 10001]
+    assert "win rate" in capsys.readouterr().out
+
+
+def test_unknown_suite_or_mission_is_a_clean_error(capsys):
+    assert main(["bench", "--agent", "random", "--suite", "nope", "--no-progress"]) == 2
+    assert "unknown benchmark suite" in capsys.readouterr().err
+    assert main(["speed", "--mission", "nope", "--steps", "10"]) == 2
+    assert "farm_assault" in capsys.readouterr().err
+
+
+def test_play_by_numbers_then_replay_the_saved_game(tmp_path):
+    replay = tmp_path / "game.json"
+    args = Namespace(mission="farm_assault", seed=3, opponent="regular", save=str(replay))
+    out = io.StringIO()
+    assert cmd_play(args, stdin=io.StringIO("0\n0\nx\n1\n0\nq\n"), stdout=out) == 0
+    text = out.getvalue()
+    assert "order>" in text and "type a number" in text and "replay saved" in text
+    rec = json.loads(replay.read_text())
+    assert rec["mission"] == "farm_assault" and len(rec["actions"]) == 4
+    out2 = io.StringIO()
+    assert cmd_replay(Namespace(file=str(replay), quiet=False), stdout=out2) == 0
+    assert "VP" in out2.getvalue()
+
+
+def test_train_subcommand_runs_a_tiny_config(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    cfg = tmp_path / "tiny.yaml"
+    cfg.write_text(
+        "mission: farm_assault\ntotal_timesteps: 128\nn_envs: 2\nn_steps: 32\nbatch_size: 32\nn_epochs: 1\n"
+        "features_dim: 16\ncnn_channels: [4, 4]\nnet_arch: [8]\ncheckpoint_freq: 0\nprogress_bar: false\n"
+    )
+    assert main(["train", "--config", str(cfg), "--log-dir", str(tmp_path / "runs"), "--run-name", "t"]) == 0
+    assert (tmp_path / "runs" / "t" / "final_model.zip").exists()
+
+
+def test_parser_has_the_binding_subcommands():
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    names = set(sub.choices)
+    assert {"bench", "train", "speed", "play", "replay"} <= names
+    if importlib.util.find_spec("ambush_env.cli_los") is not None:
+        assert "los" in names
+
+
+def test_module_entry_point_runs():
+    r = subprocess.run([sys.executable, "-m", "ambush_env.cli", "missions"], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0 and "farm_assault" in r.stdout
