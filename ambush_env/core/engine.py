@@ -718,11 +718,19 @@ class Game:
     def enter_hex(self, u: Unit, dest: int) -> None:
         """Put ``u`` into ``dest`` and run what entering a hex triggers (RULES.md §6-§7):
         the paragraph check (US only), then sightings of hidden Germans."""
+        self.pack_crew_weapon(u)
         u.hex = dest
         if u.side == US:
             self._paragraphs.paragraph_check(self, u, dest)
             if not self.state.over:
                 self.check_sightings()
+
+    def pack_crew_weapon(self, u: Unit) -> None:
+        """Moving a crew weapon (RULES.md §6 ⚙): a prepared crew weapon that moves with its
+        gunner must be prepared again where it stops."""
+        if u.prepared and self.weapon_class(u.weapon).crew:
+            u.prepared = False
+            self.emit({"type": "crew_weapon_moved", "unit": u.name, "weapon": u.weapon})
 
     def check_sightings(self) -> None:
         """Reveal placed Germans that a US soldier now sees (RULES.md §7 sighting)."""

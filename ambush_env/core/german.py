@@ -316,6 +316,7 @@ def _move(game: "Game", u: "Unit", args: dict) -> bool:
         if u.status != ACTIVE or game.state.over:
             break
         game.emit({"type": "move", "unit": u.name, "to": game.board.label(dest)})
+        game.pack_crew_weapon(u)
         u.hex = dest
         if u.uid not in game.state.contacts:
             watchers = [o for o in game.state.units if o.side == US and o.status == ACTIVE

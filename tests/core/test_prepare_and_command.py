@@ -354,3 +354,23 @@ def test_soldier_made_aware_may_fire():
     g.step(enc(K.MAKE_AWARE))
     assert pvt.aware and g.acting_unit() is pvt
     assert enc(K.FIRE_AIMED, 0) in g.legal_actions()
+
+
+def test_moving_a_crew_weapon_unprepares_it():
+    """RULES.md §6 (move a crew weapon) ⚙: a prepared crew weapon moved with its gunner must
+    be prepared again before it fires; a personal weapon is unaffected."""
+    from ambush_env.core.types import ARSpace, Direction
+
+    g = fresh_game()
+    clear_board(g, keep=3)
+    gunner = put(g, 0, "A2")
+    put(g, 1, "A3")
+    partner = put(g, 2, "A14")
+    gunner.weapon, gunner.ammo, gunner.prepared = "m1919", 10, True
+    add_german(g, "rifleman", "R14", aware=False, known=False)
+    rounds(g)
+    partner.ar = int(ARSpace.ONE_TURN)
+    give_turn(g, gunner)
+    events = g.step(enc(K.MOVE, Direction.S))
+    assert not gunner.prepared
+    assert [e for e in events if e["type"] == "crew_weapon_moved"]
