@@ -25,3 +25,17 @@ def test_golden_playthrough(mission):
         diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
                                             "committed", "replayed", n=2))
         pytest.fail(f"golden playthrough of {mission} changed:\n{diff[:6000]}")
+
+
+def test_reference_golden_shows_the_combat_rules():
+    """Issue 4: the reference mission's golden playthrough resolves fire, a grenade and an
+    assault, each with its dice rolls in the events."""
+    import json
+
+    text = golden_path("farm_assault").read_text(encoding="utf-8")
+    events = [json.loads(line.split("event ", 1)[1]) for line in text.splitlines()
+              if line.startswith("  event ")]
+    for kind in ("fire", "throw", "assault"):
+        shown = [e for e in events if e["type"] == kind]
+        assert shown, f"no {kind} in the golden playthrough"
+        assert all(e.get("rolls") for e in shown if e.get("result") != "jammed"), kind
