@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ambush_env.core import orders as O
+from ambush_env.core.errors import AmbushError
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.rules_data import load_rules_data
 from ambush_env.core.state import Unit
@@ -192,7 +193,7 @@ class HeuristicAgent:
 
         try:
             n, _ = fire.to_hit(game, u, target, snap=snap)
-        except Exception:  # beyond range or no weapon: the engine would not offer it
+        except (AmbushError, KeyError):  # beyond range or no weapon: the engine would not offer it
             return 0.0
         p = _p_hit(n)
         if p < self.doctrine.min_hit:

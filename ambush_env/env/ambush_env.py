@@ -18,6 +18,7 @@ from ambush_env.env.rewards import RewardScheme
 ILLEGAL_STREAK_LIMIT = 10  # INTERFACE.md: 10 illegal orders in a row truncate the episode
 DEFAULT_MAX_STEPS = 20_000  # ⚙ outside safety cap; a mission always ends far earlier
 ILLEGAL_ACTION_MODES = ("penalize", "raise")
+_NO_ORDERS = np.zeros(N_ORDERS, dtype=bool)
 
 
 class AmbushEnv(gym.Env):
@@ -77,7 +78,8 @@ class AmbushEnv(gym.Env):
                    reward="default", render_mode=None, illegal_action="penalize",
                    max_steps=20000)
     ```
-    * ``mission``: a mission id of ``ambush_env.list_missions()`` (None: the reference one).
+    * ``mission``: a mission id of ``ambush_env.list_missions()`` or a mission file path
+      (None: the reference mission).
     * ``rules``: ``"standard"`` (Hit Charts) or ``"d100"`` (the seed 003 module).
     * ``opponent``: German deck: ``"green"``, ``"regular"``, ``"veteran"``.
     * ``reward``: a reward scheme of ``rewards.yaml``.
@@ -104,12 +106,14 @@ class AmbushEnv(gym.Env):
         from ambush_env.core.engine import Game
         from ambush_env.core.missions import list_missions
 
-        if mission is not None:
-            known = list_missions()
+        if mission is not None and not (mission.endswith((".yaml", ".yml")) or "/" in mission):
+            known = list_missions()  # a path is validated by the loader instead
             if mission not in known:
                 raise ScenarioError(f"unknown mission {mission!r}; known missions: {', '.join(known)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        if max_steps is not None and max_steps < 1:
+            raise ValueError(f"max_steps must be a positive number of steps or None, got {max_steps}")
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
         self._kwargs = dict(
@@ -251,8 +255,11 @@ class AmbushEnv(gym.Env):
     def _refresh(self) -> None:
         legal = self.game.legal_actions()
         self._legal = legal
-        mask = np.zeros(N_ORDERS, dtype=bool)
-        if legal:
+        mask = _NO_ORDERS.copy()
+        if len(legal) < 32:  # scalar writes beat a fancy index for the usual handful of orders
+            for a in legal:
+                mask[a] = True
+        else:
             mask[legal] = True
         self._mask = mask
         self._vp = vp = self.game.vp  # computed from the state: read once per step

@@ -27,8 +27,7 @@ import numpy as np
 
 from ambush_env.core.errors import ScenarioError
 from ambush_env.core.orders import K_SLOTS, ORDER_BASE, U_SLOTS, OrderKind
-from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status, Terrain
-from ambush_env.env import missioninfo
+from ambush_env.core.types import DIRECTION_NAMES, ARSpace, Phase, Side, Stance, Status, Terrain
 from ambush_env.env.spec import (
     BOARD,
     BOARD_H,
@@ -114,7 +113,14 @@ _MODES = {
     "turn_space_two", "turn_space_one", "mp_left", "hexes_moved", "stance_changed", "contacts_known",
     "us_active"))
 assert all(GLOBAL[f"acting_slot_{k}"] == _G_ACTING_SLOT + k for k in range(U_SLOTS))
-_EXPLOSIVES: dict[tuple, tuple[int, int]] = {}  # equipment tuple -> (grenades, satchels)
+(_U_W_AUTOMATIC, _U_W_EXPLOSIVE, _U_W_CREW, _U_W_PREPARE, _U_W_SNAP, _U_W_REACH, _U_W_NEAR, _U_W_MID,
+ _U_CAPTURED_WEAPON) = (UNIT[f] for f in (
+    "weapon_automatic", "weapon_explosive", "weapon_crew", "weapon_needs_prepare", "weapon_snap",
+    "weapon_reach", "weapon_to_hit_near", "weapon_to_hit_mid", "captured_weapon"))
+_U_CLIPS = UNIT["clips"]
+#: what the globals row depends on (besides VP, the acting soldier and the counts)
+_state_fields = attrgetter("over", "phase", "round", "initiative", "us_roll", "german_roll", "pulse", "rounds_total")
+_turn_fields = attrgetter("mode", "mp_left", "hexes_moved", "stance_changed")
 _ACTIVE = int(Status.ACTIVE)
 _INCAP = int(Status.INCAPACITATED)
 _KILLED = int(Status.KILLED)
@@ -127,15 +133,28 @@ _GER = int(Side.GERMAN)
 _BUILDING = int(Terrain.BUILDING)
 
 
-_NO_FLAGS = (False, False)
-_ACTING_FLAGS = (True, False)
-_ELIGIBLE_FLAGS = (False, True)
+_NO_FKEY: tuple[int, tuple[int, ...]] = (-1, ())
+_ONES = np.ones(_HW, dtype=_F32)
 _SELECT_BASE = ORDER_BASE[OrderKind.SELECT_UNIT]
 _SELECT_END = _SELECT_BASE + U_SLOTS
 #: what a unit's planes and row depend on, read in one C call (hex, stance, status, wounded
-#: first); ``equipment`` is compared by its size (the list is mutated in place)
+#: first); ``equipment`` is compared by its size (the list is mutated in place); the ratings
+#: IN, PC, WS and CR are fixed for an episode (the row is built once at its start)
 _unit_sig = attrgetter("hex", "stance", "status", "wounded", "panicked", "aware", "ar", "ammo", "jammed",
-                       "prepared", "vehicle", "MV", "exited", "IN", "PC", "WS", "CR")
+                       "prepared", "vehicle", "MV", "exited", "weapon", "captured_weapon")
+
+
+def _hexside_bits(board, i: int, j: int) -> tuple[bool, bool, bool, bool, bool]:
+    """``(wall, door, window, embankment, crest)`` of the live hexside between hexes ``i``, ``j``.
+
+    A destroyed wall counts as none: it became a clear hexside (seed 002 p. 27).
+    """
+    side = board.hexside(i, j)
+    if side is None:
+        return (False, False, False, False, False)
+    wall = side.wall is not None and not side.destroyed
+    return (wall, wall and side.aperture == "door", wall and side.aperture == "window",
+            bool(side.embankment), bool(side.crest))
 
 
 def _clip01(x: float) -> float:
@@ -183,12 +202,16 @@ class ObservationBuilder:
         self._round_max = max(1, int(limits.rounds))
         self._template = np.zeros((_C, _HW), dtype=_F32)
         self._tflat = self._template.reshape(-1)
+        self._seen_us_row = self._template[_SEEN_US]  # views of the template's sight planes
+        self._seen_acting_row = self._template[_SEEN_ACTING]
         self._static_version: object = None
         self._planes: dict[tuple[int, int], np.ndarray] = {}
         self._units = np.zeros(OBSERVATION_SPEC["units"].shape, dtype=_F32)
         self._contacts = np.zeros(OBSERVATION_SPEC["contacts"].shape, dtype=_F32)
         self._vehicles = np.zeros(OBSERVATION_SPEC["vehicles"].shape, dtype=_F32)
         self._seen_count = np.zeros(_HW, dtype=_F32)
+        self._weapon_features: dict[str, tuple[tuple[int, float], ...]] = {}
+        self._kinds: dict[tuple[str, ...], tuple[int, int, int]] = {}  # port boxes -> item counts
         self._state_ref = None
 
     # -- caches ----------------------------------------------------------------------------
@@ -215,15 +238,17 @@ class ObservationBuilder:
         self._ccontrib: list[tuple[int, ...]] = [()] * K_SLOTS
         self._nk = 0
         self._akey: tuple[int, int] | None = None
-        self._flagged: dict[int, tuple[bool, bool]] = {}
+        self._fkey: tuple[int, tuple[int, ...]] = _NO_FKEY  # (acting slot, eligible slots) written
         self._triggers: list[int] = []
+        self._gkey: object = None
+        self._gvec = np.zeros(_NG, dtype=_F32)
 
     # -- template planes -----------------------------------------------------------------
     def _refresh_static(self) -> None:
         """Recompute the map planes (at the first build and after the live map changed)."""
         g = self.game
         board = g.board
-        self._static_version = missioninfo.board_revision(g)
+        self._static_version = board.version
         self._planes.clear()
         self._state_ref = None  # sight changed with the map: rebuild the dynamic planes too
         s = self._template[:N_STATIC]
@@ -238,11 +263,11 @@ class ObservationBuilder:
             for d, j in enumerate(board.neighbors[i]):
                 if j < 0:
                     continue
-                for f, on in zip(HEXSIDE_FEATURES, missioninfo.hexside_bits(board, i, j)):
+                for f, on in zip(HEXSIDE_FEATURES, _hexside_bits(board, i, j)):
                     if on:
-                        s[BOARD[f"{f}_{missioninfo.DIRS[d]}"], flat[i]] = 1.0
-        for name, hexes in (("objective", missioninfo.objective_hexes(g)), ("exit", missioninfo.exit_hexes(g))):
-            hexes = [h for h in hexes if 0 <= h < self.n]
+                        s[BOARD[f"{f}_{DIRECTION_NAMES[d]}"], flat[i]] = 1.0
+        for name, hexes in (("objective", g.objective_hexes), ("exit", g.exit_hexes)):
+            hexes = sorted(h for h in hexes if 0 <= h < self.n)
             if hexes:
                 s[BOARD[name], flat[hexes]] = 1.0
 
@@ -310,6 +335,7 @@ class ObservationBuilder:
         us = self._us
         sigs = list(map(_unit_sig, us))
         eqs = [len(u.equipment) for u in us]  # mutated in place: compare its size
+        rebuilt = False
         if sigs != self._usig or eqs != self._ueq:
             old_sigs, old_eqs = self._usig, self._ueq
             seen_changed = False
@@ -342,10 +368,16 @@ class ObservationBuilder:
                         self._n_active += 1
                     self._ukey[i] = key
                     seen_changed = True
-                units[u.slot] = self._unit_row(u)
-                self._flagged.pop(u.slot, None)
+                old = old_sigs[i]
+                if old is not None and h >= 0 and sig[1:] == old[1:] and eqs[i] == old_eqs[i]:
+                    row = units[u.slot]  # only moved (the common case): two columns
+                    row[_U_COL] = self._colf[h]
+                    row[_U_ROW] = self._rowf[h]
+                else:
+                    units[u.slot] = self._unit_row(u)  # acting/eligible flags cleared: rewritten below
+                    rebuilt = True
             if seen_changed:
-                np.minimum(count, 1.0, out=tf[_SEEN_US])
+                np.minimum(count, _ONES, out=self._seen_us_row)
             self._usig, self._ueq = sigs, eqs
 
         # the acting soldier: his sight, his hex, the acting/eligible flags
@@ -356,26 +388,28 @@ class ObservationBuilder:
             if self._akey is not None:
                 tf[_ACTING_HEX, flat[self._akey[0]]] = 0.0
             if akey is None:
-                tf[_SEEN_ACTING] = 0.0
+                self._seen_acting_row[:] = 0.0
             else:
-                tf[_SEEN_ACTING] = self._plane(*akey)
+                self._seen_acting_row[:] = self._plane(*akey)
                 tf[_ACTING_HEX, flat[akey[0]]] = 1.0
             self._akey = akey
         if acting is not None:
-            want = {acting.slot: _ACTING_FLAGS}
+            fkey = (acting.slot, ())
         elif legal is not None:  # SELECT_UNIT k is order SELECT_BASE + k
-            want = {a - _SELECT_BASE: _ELIGIBLE_FLAGS for a in legal if _SELECT_BASE <= a < _SELECT_END}
+            fkey = (-1, tuple(a - _SELECT_BASE for a in legal if _SELECT_BASE <= a < _SELECT_END))
         else:
-            want = {u.slot: _ELIGIBLE_FLAGS for u in g.eligible_units()}
-        flagged = self._flagged
-        if want != flagged:
-            for slot in set(flagged) | set(want):
-                f = want.get(slot, _NO_FLAGS)
-                if flagged.get(slot, _NO_FLAGS) != f:
-                    row = units[slot]
-                    row[_U_ACTING] = f[0]
-                    row[_U_ELIGIBLE] = f[1]
-            self._flagged = want
+            fkey = (-1, tuple(u.slot for u in g.eligible_units()))
+        if rebuilt or fkey != self._fkey:
+            old_act, old_elig = self._fkey
+            if old_act >= 0:
+                units[old_act, _U_ACTING] = 0.0
+            for k in old_elig:
+                units[k, _U_ELIGIBLE] = 0.0
+            if fkey[0] >= 0:
+                units[fkey[0], _U_ACTING] = 1.0
+            for k in fkey[1]:
+                units[k, _U_ELIGIBLE] = 1.0
+            self._fkey = fkey
 
         # known Germans (contact slots): count planes and rows
         known = st.contacts
@@ -468,13 +502,50 @@ class ObservationBuilder:
         r[_U_JAMMED] = float(u.jammed)
         r[_U_PREPARED] = float(u.prepared)
         eq = tuple(u.equipment)
-        ex = _EXPLOSIVES.get(eq)
-        if ex is None:
-            ex = _EXPLOSIVES[eq] = missioninfo.count_explosives(eq)
-        r[_U_GRENADES] = _clip01(ex[0] / 4.0)
-        r[_U_SATCHELS] = _clip01(ex[1] / 4.0)
+        kinds = self._kinds.get(eq)
+        if kinds is None:
+            kinds = self._kinds[eq] = self._count_kinds(eq)
+        r[_U_GRENADES] = _clip01(kinds[0] / 4.0)
+        r[_U_SATCHELS] = _clip01(kinds[1] / 4.0)
+        r[_U_CLIPS] = _clip01(kinds[2] / 4.0)
         r[_U_IN_VEHICLE] = float(u.vehicle >= 0)
+        w = self._weapon_features.get(u.weapon)
+        if w is None:
+            w = self._weapon_features[u.weapon] = self._weapon_row(u.weapon)
+        for i, x in w:
+            r[i] = x
+        r[_U_CAPTURED_WEAPON] = float(u.captured_weapon)
         return r
+
+    def _count_kinds(self, equipment: tuple[str, ...]) -> tuple[int, int, int]:
+        """``(grenades, satchel charges, clips)`` among port-box item ids (``weapons.yaml`` items)."""
+        items = self.game.tables.weapons.items
+        n = {"grenade": 0, "satchel": 0, "clip": 0}
+        for item in equipment:
+            it = items.get(item)
+            if it is not None and it.kind in n:
+                n[it.kind] += 1
+        return n["grenade"], n["satchel"], n["clip"]
+
+    def _weapon_row(self, weapon: str) -> tuple[tuple[int, float], ...]:
+        """``(column, value)`` pairs of the weapon-class features of a weapon id."""
+        try:
+            wc = self.game.weapon_class(weapon)
+        except (KeyError, AttributeError):
+            return ()
+        th = wc.to_hit
+        reach = sum(1 for x in th if x is not None)
+        mid = th[3] if len(th) > 3 and th[3] is not None else 0
+        return (
+            (_U_W_AUTOMATIC, float(wc.automatic)),
+            (_U_W_EXPLOSIVE, float(wc.explosive)),
+            (_U_W_CREW, float(wc.crew)),
+            (_U_W_PREPARE, float(wc.needs_prepare)),
+            (_U_W_SNAP, float(wc.snap)),
+            (_U_W_REACH, _clip01(reach / 7.0)),
+            (_U_W_NEAR, _clip01((th[1] if len(th) > 1 and th[1] is not None else 0) / 9.0)),
+            (_U_W_MID, _clip01(mid / 9.0)),
+        )
 
     def _contact_row(self, c, a_hex: int, seen_a: bool, seen_u: bool) -> list[float]:
         r = [0.0] * _NC
@@ -504,20 +575,28 @@ class ObservationBuilder:
 
     def _globals(self, acting, n_active: int, n_known: int, vp: int) -> np.ndarray:
         st = self.game.state
+        fields = _state_fields(st)  # over, phase, round, initiative, rolls, pulse, rounds_total
+        if acting is None:
+            key = (fields, vp, n_active, n_known)
+        else:
+            key = (fields, vp, n_active, n_known, acting.slot, acting.ar, _turn_fields(st.turn))
+        if key == self._gkey:
+            return self._gvec.copy()
+        over, phase, rnd, initiative, us_roll, german_roll = fields[:6]
         v = [0.0] * _NG
-        if st.over:
+        if over:
             v[_G_PHASE_OVER] = 1.0
-        elif st.phase == _ROUNDS:
+        elif phase == _ROUNDS:
             v[_G_PHASE_ROUNDS] = 1.0
         else:
             v[_G_PHASE_OPERATIONS] = 1.0
-        v[_G_ROUND] = _clip01(st.round / 10.0)
-        if st.initiative == _US:
+        v[_G_ROUND] = _clip01(rnd / 10.0)
+        if initiative == _US:
             v[_G_INITIATIVE_US] = 1.0
-        elif st.initiative == _GER:
+        elif initiative == _GER:
             v[_G_INITIATIVE_GERMAN] = 1.0
-        v[_G_US_ROLL] = _clip01(st.us_roll / 9.0)
-        v[_G_GERMAN_ROLL] = _clip01(st.german_roll / 9.0)
+        v[_G_US_ROLL] = _clip01(us_roll / 9.0)
+        v[_G_GERMAN_ROLL] = _clip01(german_roll / 9.0)
         pulses, rounds = self.game.time_left()
         v[_G_PULSES_LEFT] = _clip01(pulses / self._pulse_max)
         v[_G_ROUNDS_LEFT] = _clip01(rounds / self._round_max)
@@ -532,13 +611,15 @@ class ObservationBuilder:
                 v[_G_TURN_SPACE_TWO] = 1.0
             elif acting.ar == _ONE:
                 v[_G_TURN_SPACE_ONE] = 1.0
-            t = st.turn
-            mi = _MODES.get(t.mode)
+            mode, mp_left, hexes_moved, stance_changed = key[-1]
+            mi = _MODES.get(mode)
             if mi is not None:
                 v[mi] = 1.0
-            v[_G_MP_LEFT] = _clip01(t.mp_left / 5.0)
-            v[_G_HEXES_MOVED] = _clip01(t.hexes_moved / 5.0)
-            v[_G_STANCE_CHANGED] = float(t.stance_changed)
+            v[_G_MP_LEFT] = _clip01(mp_left / 5.0)
+            v[_G_HEXES_MOVED] = _clip01(hexes_moved / 5.0)
+            v[_G_STANCE_CHANGED] = float(stance_changed)
         v[_G_CONTACTS_KNOWN] = _clip01(n_known / K_SLOTS)
         v[_G_US_ACTIVE] = _clip01(n_active / U_SLOTS)
-        return np.array(v, dtype=_F32)
+        self._gkey = key
+        self._gvec = np.array(v, dtype=_F32)
+        return self._gvec.copy()

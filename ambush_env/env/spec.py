@@ -101,7 +101,17 @@ UNIT_FEATURES = (
     "prepared",
     "grenades",  # grenades carried / 4
     "satchels",  # satchel charges carried / 4
+    "clips",  # spare clips carried / 4
     "in_vehicle",
+    "weapon_automatic",  # weapon class flags (data/weapons.yaml)
+    "weapon_explosive",
+    "weapon_crew",
+    "weapon_needs_prepare",
+    "weapon_snap",  # may snap fire
+    "weapon_reach",  # range bands the weapon reaches / 7
+    "weapon_to_hit_near",  # base to-hit at 1 hex / 9
+    "weapon_to_hit_mid",  # base to-hit at 4-6 hexes / 9 (0 beyond its range)
+    "captured_weapon",  # a captured German weapon (seed 002 p. 27)
 )
 CONTACT_FEATURES = (
     "present",

@@ -14,6 +14,7 @@ Only what the US player knows is drawn: hidden Germans never show.
 
 from __future__ import annotations
 
+from ambush_env.core.hexgrid import col_letters
 from ambush_env.core.types import RESULT_NAMES, STANCE_NAMES, Phase, Side, Status, Terrain
 
 TERRAIN_GLYPH = {
@@ -28,13 +29,6 @@ TERRAIN_GLYPH = {
     Terrain.CRATER: "o",
 }
 _SLOT_GLYPH = "123456789abc"
-
-
-def column_letters(c: int) -> str:
-    """Column label of RULES.md §2: A…Z, AA, AB…"""
-    if c < 26:
-        return chr(65 + c)
-    return chr(64 + c // 26) + chr(65 + c % 26)
 
 
 def _occupants(game) -> dict[int, str]:
@@ -80,7 +74,7 @@ def render_ansi(game) -> str:
     lines = []
     header = [" "] * width
     for c in range(cols):
-        lab = column_letters(c)
+        lab = col_letters(c)
         for k, ch in enumerate(lab):
             if c * 3 + k < width:
                 header[c * 3 + k] = ch

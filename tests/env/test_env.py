@@ -311,3 +311,42 @@ def test_ansi_render_draws_the_map_and_the_squad():
     for u in env.unwrapped.game.us_units():
         assert u.name in text
     assert env.metadata["render_modes"] == ["ansi"]
+
+
+_DIGEST_SNIPPET = """
+import hashlib, json, numpy as np
+from ambush_env.env.ambush_env import AmbushEnv
+env = AmbushEnv()
+rng = np.random.default_rng(6)
+obs, info = env.reset(seed=77)
+h = hashlib.sha256()
+for _ in range(300):
+    legal = np.flatnonzero(info["action_mask"])
+    obs, r, term, trunc, info = env.step(int(legal[rng.integers(len(legal))]))
+    for k in sorted(obs):
+        h.update(obs[k].tobytes())
+    h.update(repr((r, term, trunc)).encode())
+    h.update(json.dumps(info["events"], sort_keys=True, default=str).encode())
+    if term or trunc:
+        obs, info = env.reset(seed=78)
+print(h.hexdigest())
+"""
+
+
+def test_same_seed_gives_the_same_game_in_another_process():
+    """INTERFACE.md: identical observations, rewards and events in any process."""
+    import subprocess
+    import sys
+
+    runs = [subprocess.run([sys.executable, "-c", _DIGEST_SNIPPET], capture_output=True, text=True, timeout=300)
+            for _ in range(2)]
+    for r in runs:
+        assert r.returncode == 0, r.stderr
+    local: dict = {}
+    import contextlib
+    import io
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        exec(_DIGEST_SNIPPET, local)
+    assert runs[0].stdout.strip() == runs[1].stdout.strip() == buf.getvalue().strip()
