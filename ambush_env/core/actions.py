@@ -259,6 +259,7 @@ def apply_us_order(game: "Game", u: "Unit", kind: K, arg: int) -> None:
     elif kind == K.GIVE_TURN:
         o = next(x for x in st.units if x.side == u.side and x.slot == arg)
         o.ar = int(ARSpace.ONE_TURN)
+        o.given_turn = True
         game.emit({"type": "give_turn", "unit": u.name, "to": o.name})
         _end(game, u)
     elif kind == K.MAKE_AWARE:

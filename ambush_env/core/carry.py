@@ -70,7 +70,23 @@ def can_pick_up(game: "Game", u: "Unit", slot: int) -> bool:
     here = items_here(game, u.hex)
     if slot >= len(here):
         return False
-    item = here[slot][2]
+    return can_take(game, u, here[slot][2])
+
+
+def pickable_slots(game: "Game", u: "Unit", max_slots: int) -> list[int]:
+    """The ``PICK_UP`` slots ``u`` may take now (one pass over the hex)."""
+    if u.status != ACTIVE or u.hex < 0 or u.panicked or u.vehicle >= 0:
+        return []
+    st = game.state
+    if str(u.hex) not in st.items and not any(
+            o.hex == u.hex and o.side == Side.GERMAN and o.status in _FALLEN for o in st.units):
+        return []
+    here = items_here(game, u.hex)
+    return [k for k in range(min(max_slots, len(here))) if can_take(game, u, here[k][2])]
+
+
+def can_take(game: "Game", u: "Unit", item: str) -> bool:
+    """Whether ``u`` can take ``item`` (a weapon, or an item that fits his port boxes)."""
     if item.startswith("weapon:"):
         return item[7:] in game.tables.weapons.weapons and item[7:] != u.weapon
     return boxes_used(game, u) + boxes(game, item) <= u.port_boxes

@@ -668,6 +668,7 @@ class Game:
         ev_ar = {}
         for u in st.units:
             u.panicked = False
+            u.given_turn = False
             if u.status != ACTIVE or u.hex < 0:
                 u.ar = INACTIVE if u.status != ACTIVE else int(ARSpace.NONE)
                 continue

@@ -171,7 +171,7 @@ def _carry_orders(game: "Game", u: "Unit") -> list[int]:
     from ambush_env.core import carry
     from ambush_env.core.prisoners import PRISONER_MV, can_move_prisoner
 
-    out = [_PICK + k for k in range(O.ITEM_SLOTS) if carry.can_pick_up(game, u, k)]
+    out = [_PICK + k for k in carry.pickable_slots(game, u, O.ITEM_SLOTS)]
     out.extend(_DROP + k for k in range(min(O.ITEM_SLOTS, len(u.equipment))))
     row = costs_for(game, u.stance)
     enemies = _enemy_hexes(game, u.side)
@@ -279,7 +279,11 @@ def unit_orders(game: "Game", u: "Unit") -> list[int]:
 
 
 def _command_orders(game: "Game", u: "Unit") -> list[int]:
-    """GIVE_TURN / MAKE_AWARE for an active, unpanicked, unwounded commander (RULES.md §5)."""
+    """GIVE_TURN / MAKE_AWARE for an active, unpanicked, unwounded commander (RULES.md §5).
+
+    A soldier is given a turn at most once per Round ⚙: without this limit two commanders
+    could hand each other turns forever and the Round would never end.
+    """
     if u.CR <= 0 or u.wounded or u.panicked:
         return []
     out = []
@@ -292,7 +296,7 @@ def _command_orders(game: "Game", u: "Unit") -> list[int]:
             continue
         if dist(u.hex, o.hex) > u.CR or o.wounded:
             continue
-        if o.ar == ARSpace.COMPLETE:
+        if o.ar == ARSpace.COMPLETE and not o.given_turn:
             out.append(_GIVE + o.slot)
         if not o.aware:
             any_unaware = True

@@ -64,6 +64,7 @@ class Unit:
     equipment: list[str] = field(default_factory=list)
     port_boxes: int = 4
     satchel_ready: bool = False
+    given_turn: bool = False  # was given a turn by a commander this Round (at most once ⚙)
     captured_weapon: bool = False
     guard: int = -1
     vehicle: int = -1

@@ -383,3 +383,21 @@ def test_scripted_dice_running_out_is_an_error():
     g.state.phase = int(Phase.ROUNDS)
     with pytest.raises(DiceExhaustedError):
         g._start_round()
+
+
+def test_a_soldier_is_given_a_turn_at_most_once_per_round():
+    """RULES.md §5 command ⚙: each soldier may be given a turn once per Round, so two
+    commanders cannot hand each other turns forever."""
+    g = fresh_game()
+    clear_board(g, keep=2)
+    sgt = put(g, 0, "E5")
+    cpl = put(g, 1, "E6")
+    add_german(g, "rifleman", "R14", aware=False)
+    rounds(g)
+    give_turn(g, sgt)
+    g.step(enc(K.GIVE_TURN, cpl.slot))  # the corporal (Complete) gets a turn and acts
+    assert g.acting_unit() is cpl
+    assert enc(K.GIVE_TURN, sgt.slot) in g.legal_actions()
+    g.step(enc(K.GIVE_TURN, sgt.slot))
+    assert g.acting_unit() is sgt
+    assert enc(K.GIVE_TURN, cpl.slot) not in g.legal_actions()  # already given one
