@@ -7,19 +7,20 @@ Subcommands::
     ambush speed  --mission ID --steps N --json OUT
     ambush play   --mission ID [--seed S] [--save replay.json]
     ambush replay FILE
-    ambush los    MAP A B [--stances S T]        (when the sight module ships its parser)
+    ambush los    MAP A B [--stances S T]
     ambush missions
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 import time
 from pathlib import Path
 from typing import Any, Sequence
+
+from ambush_env.cli_los import add_los_parser
 
 
 # -- bench -----------------------------------------------------------------------------------
@@ -240,10 +241,7 @@ def build_parser() -> argparse.ArgumentParser:
     m = sub.add_parser("missions", help="list the shipped missions and their env ids")
     m.set_defaults(func=cmd_missions)
 
-    if importlib.util.find_spec("ambush_env.cli_los") is not None:
-        from ambush_env.cli_los import add_los_parser
-
-        add_los_parser(sub)
+    add_los_parser(sub)
     return p
 
 

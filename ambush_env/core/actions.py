@@ -35,6 +35,20 @@ def can_fire_at(game: "Game", u: "Unit", target: "Unit", *, snap: bool, free: bo
     return fire_refusal(game, u, target, snap=snap) is None
 
 
+def do_prepare(game: "Game", u: "Unit") -> bool:
+    """Carry out ``PREPARE`` (what :func:`prepare_kind` says); False when nothing applies."""
+    what = prepare_kind(game, u)
+    if what == "reload":
+        reload(game, u)
+    elif what == "weapon":
+        u.prepared = True
+        game.emit({"type": "prepare", "unit": u.name, "weapon": u.weapon})
+    elif what == "satchel":
+        u.satchel_ready = True
+        game.emit({"type": "prepare", "unit": u.name, "item": "satchel"})
+    return what is not None
+
+
 def reload(game: "Game", u: "Unit") -> None:
     """Load a clip (or a rocket) from the port boxes. A weapon that must be prepared (the
     bazooka) is ready after it: loading one round is its prepare action (weapons.yaml)."""
@@ -227,15 +241,7 @@ def apply_us_order(game: "Game", u: "Unit", kind: K, arg: int) -> None:
         game.emit({"type": "clear_jam", "unit": u.name, "roll": r, "pc": u.PC, "cleared": ok})
         _end(game, u)
     elif kind == K.PREPARE:
-        what = prepare_kind(game, u)
-        if what == "reload":
-            reload(game, u)
-        elif what == "weapon":
-            u.prepared = True
-            game.emit({"type": "prepare", "unit": u.name, "weapon": u.weapon})
-        else:
-            u.satchel_ready = True
-            game.emit({"type": "prepare", "unit": u.name, "item": "satchel"})
+        do_prepare(game, u)
         _end(game, u)
     elif kind in (K.GRENADE, K.SATCHEL):
         from ambush_env.core import grenades

@@ -188,22 +188,9 @@ def _hold(game: "Game", u: "Unit", args: dict) -> bool:
 
 def _prepare(game: "Game", u: "Unit", args: dict) -> bool:
     """Reload a dry weapon, prepare a bazooka/crew weapon or a satchel (RULES.md §6)."""
-    from ambush_env.core.actions import prepare_kind
+    from ambush_env.core.actions import do_prepare
 
-    what = prepare_kind(game, u)
-    if what is None:
-        return False
-    if what == "reload":
-        from ambush_env.core.actions import reload
-
-        reload(game, u)
-    elif what == "weapon":
-        u.prepared = True
-        game.emit({"type": "prepare", "unit": u.name, "weapon": u.weapon})
-    else:
-        u.satchel_ready = True
-        game.emit({"type": "prepare", "unit": u.name, "item": "satchel"})
-    return True
+    return do_prepare(game, u)
 
 
 def _throw_grenade(game: "Game", u: "Unit", args: dict) -> bool:
