@@ -33,6 +33,10 @@ Choices the rules leave open (⚙, documented here and tested):
 * Germans placed unaware and out of every US soldier's sight are *hidden*: they get no AR
   marker and do not act until a US soldier sees them (a sighting) or they are alerted.
 * Operations resume at the end of a Round in which no known German is active (seed 002 p. 25).
+* Germans in one AR space act in the order they were placed (the "card-number order" of
+  RULES.md §5.3: our cards carry ids, not numbers).
+* ``rules="d100"`` selects the seed-003 vehicle-combat module; until vehicles are in the engine
+  the two rule sets play identically.
 """
 
 from __future__ import annotations

@@ -3,20 +3,28 @@
 :func:`unit_orders` lists every order integer the unit may give now; :meth:`Game.step`
 accepts exactly these and the env's action mask is built from the same list.
 
-Which orders exist when (RULES.md §5-§6):
+Which orders exist when (RULES.md §5-§6, seed 002):
 
-* Operations: wait (``END_TURN``), a stance change, move one hex, exit the map from an exit
-  hex, clear a jam, reload (``PREPARE`` with a spare clip). Each is the unit's whole
-  Operations action for the pulse.
+* Operations (each is the unit's whole Operations action for the pulse): wait
+  (``END_TURN``), a stance change, move one hex, exit the map from an exit hex, clear a jam,
+  reload a dry weapon (``PREPARE``), pick up, drop, drag a fallen comrade, move a prisoner.
+  Reloading, dropping and dragging are not in §5's list; they are allowed here ⚙ as the
+  natural out-of-combat counterparts of clearing a jam and picking up.
 * Rounds, choosing an action: ``END_TURN`` (hold), one free stance change (not wounded;
-  wounded soldiers pay 1 MP, seed 002 p. 26), start a move, aimed fire, the first of two snap
-  fires, command orders, exit, clear jam, reload.
+  wounded soldiers pay 1 MP, seed 002 p. 26), start a move (or a charge into a known
+  German's hex within half MV), aimed fire, the first of two snap fires, fire at a wall,
+  grenade, satchel, assault, command orders, exit, clear jam, prepare, pick up, drop, drag,
+  move a prisoner.
 * Rounds, moving: another hex while MPs last (prone: one hex per move action), the free
-  stance change, a snap fire if at most half MV was spent, ``END_MOVE``, exit.
+  stance change, a snap fire if at most half MV was spent, a charge, ``END_MOVE``, exit.
+* Rounds, after a charge: a Kill or Capture assault on a German in the hex.
+* Rounds, moving a prisoner: another hex within the prisoner's 2 MPs, or ``END_MOVE``.
 * Rounds, after a first snap fire: a second snap fire or ``END_TURN``.
 
-Unaware soldiers (Round 1, failed Round-2 checks) may move and change stance but not fire
-(RULES.md §5). Panicked soldiers never act (their marker sits on Panic).
+Unaware soldiers (Round 1, failed Round-2 checks) may move and change stance but not fire,
+throw or assault (RULES.md §5); they may still command. Panicked soldiers never act (their
+marker sits on Panic). The mask shows only what the US could know: hidden Germans neither
+bar hexes nor appear as targets.
 """
 
 from __future__ import annotations
