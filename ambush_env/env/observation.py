@@ -101,9 +101,9 @@ _MODES = {
     "present", "exited", "wounded", "panicked", "aware", "col", "row", "IN", "PC", "WS", "MV", "CR",
     "commander", "has_ammo", "jammed", "prepared", "grenades", "satchels", "in_vehicle", "acting", "eligible"))
 (_C_PRESENT, _C_WOUNDED, _C_PANICKED, _C_AWARE, _C_COL, _C_ROW, _C_IN_BUILDING, _C_DISTANCE, _C_SAME_HEX,
- _C_ADJACENT, _C_SEEN_BY_ACTING, _C_SEEN_BY_US, _C_GUARDED) = (CONTACT[f] for f in (
+ _C_ADJACENT, _C_SEEN_BY_ACTING, _C_SEEN_BY_US, _C_GUARDED, _C_ESCAPED) = (CONTACT[f] for f in (
     "present", "wounded", "panicked", "aware", "col", "row", "in_building", "distance", "same_hex",
-    "adjacent", "seen_by_acting", "seen_by_us", "guarded"))
+    "adjacent", "seen_by_acting", "seen_by_us", "guarded", "escaped"))
 (_G_PHASE_OVER, _G_PHASE_ROUNDS, _G_PHASE_OPERATIONS, _G_ROUND, _G_INITIATIVE_US, _G_INITIATIVE_GERMAN,
  _G_US_ROLL, _G_GERMAN_ROLL, _G_PULSES_LEFT, _G_ROUNDS_LEFT, _G_VP, _G_SELECTING, _G_ACTING_SLOT,
  _G_TURN_SPACE_TWO, _G_TURN_SPACE_ONE, _G_MP_LEFT, _G_HEXES_MOVED, _G_STANCE_CHANGED, _G_CONTACTS_KNOWN,
@@ -459,7 +459,7 @@ class ObservationBuilder:
                         if sight.can_see(wh, h, ws, cs):
                             seen_u = True
                             break
-            rsig = (psig, c.wounded, c.panicked, c.guard, a_hex, seen_a, seen_u)
+            rsig = (psig, c.wounded, c.panicked, c.guard, c.escaped, a_hex, seen_a, seen_u)
             if rsig != self._crow[k]:
                 self._crow[k] = rsig
                 contacts[k] = self._contact_row(c, a_hex, seen_a, seen_u)
@@ -571,6 +571,7 @@ class ObservationBuilder:
         r[_C_SEEN_BY_ACTING] = float(seen_a)
         r[_C_SEEN_BY_US] = float(seen_u)
         r[_C_GUARDED] = float(c.guard >= 0)
+        r[_C_ESCAPED] = float(c.escaped)
         return r
 
     def _globals(self, acting, n_active: int, n_known: int, vp: int) -> np.ndarray:

@@ -134,6 +134,7 @@ CONTACT_FEATURES = (
     "adjacent",  # next to the acting soldier's hex
     "in_building",
     "guarded",  # a prisoner under guard
+    "escaped",  # an escaped prisoner (seed 002 p. 25): acts on Self-Preservation
 )
 VEHICLE_FEATURES = (
     "present",
