@@ -96,13 +96,17 @@ class TrainConfig(BaseModel):
 
 
 def load_train_config(path: str | Path, **overrides: Any) -> TrainConfig:
-    """Read a training config; ``overrides`` (non-None) replace its keys.
+    """Read a training config (a path, or the name of a shipped ``configs/train/NAME.yaml``);
+    ``overrides`` (non-None) replace its keys.
 
     Raises:
         DataError: unreadable file or a bad field (names the file and the field).
     """
-    from ambush_env.core.data import read_yaml
+    from ambush_env.core.data import config_dir, read_yaml
 
+    p = Path(path)
+    if not p.exists() and p.suffix == "" and (config_dir("train") / f"{p.name}.yaml").exists():
+        path = config_dir("train") / f"{p.name}.yaml"
     raw = read_yaml(path) or {}
     if not isinstance(raw, dict):
         raise DataError(path, "<root>", "a training config is a mapping of settings")

@@ -28,10 +28,9 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from ambush_env.core.data import Frozen, load_model
+from ambush_env.core.data import Frozen, config_dir, load_model
 from ambush_env.core.errors import ScenarioError
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SUITE = "smoke"
 STAT_KEYS = ("us_killed", "us_incapacitated", "us_wounded", "germans_killed", "germans_captured")
 
@@ -72,11 +71,11 @@ def suite_path(name: str) -> Path:
     p = Path(name)
     if p.suffix in (".yaml", ".yml") and p.exists():
         return p
-    for root in (Path.cwd(), REPO_ROOT):
-        cand = root / "configs" / "bench" / f"{name}.yaml"
+    for folder in (Path.cwd() / "configs" / "bench", config_dir("bench")):
+        cand = folder / f"{name}.yaml"
         if cand.exists():
             return cand
-    known = sorted(q.stem for q in (REPO_ROOT / "configs" / "bench").glob("*.yaml"))
+    known = sorted(q.stem for q in config_dir("bench").glob("*.yaml"))
     raise ScenarioError(f"unknown benchmark suite {name!r}; known: {', '.join(known)}")
 
 
@@ -176,7 +175,11 @@ def run_bench(
     import ambush_env
 
     s = suite if isinstance(suite, Suite) else load_suite(suite)
-    count = s.seeds.count if episodes is None else max(1, min(int(episodes), s.seeds.count))
+    if episodes is not None and not 1 <= int(episodes) <= s.seeds.count:
+        raise ScenarioError(f"suite {s.name!r} has {s.seeds.count} seeds "
+                            f"({s.seeds.start}-{s.seeds.start + s.seeds.count - 1}); "
+                            f"--episodes must be 1-{s.seeds.count}, got {episodes}")
+    count = s.seeds.count if episodes is None else int(episodes)
     seeds = list(range(s.seeds.start, s.seeds.start + count))
     missions = s.mission_ids()
     tasks = [(agent_spec, m, o, s.rules, seed) for m in missions for o in s.opponents for seed in seeds]

@@ -139,6 +139,8 @@ def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
                 return 0
             try:
                 k = int(line.strip())
+                if k < 0:
+                    raise IndexError(k)
                 choice = legal[k]
             except (ValueError, IndexError):
                 print(f"  type a number 0-{len(legal) - 1}", file=out)
@@ -163,12 +165,44 @@ def _save_replay(args, env, seed, actions, out) -> None:
         print(f"replay saved to {args.save}", file=out)
 
 
+def load_replay(path: str | Path) -> dict:
+    """Read and validate a replay file written by ``ambush play --save``.
+
+    Raises:
+        DataError: unreadable file, not JSON, or a missing/ill-typed field (names the field).
+    """
+    from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+    from ambush_env.core.errors import DataError
+
+    class Replay(BaseModel):
+        model_config = ConfigDict(extra="allow")
+        mission: str
+        seed: int = Field(ge=0)
+        opponent: str = "regular"
+        rules: str = "standard"
+        actions: list[int]
+
+    p = Path(path)
+    try:
+        raw = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise DataError(p, "<file>", f"cannot read: {e}") from None
+    except json.JSONDecodeError as e:
+        raise DataError(p, f"line {e.lineno}", f"not JSON: {e.msg}") from None
+    try:
+        return Replay.model_validate(raw).model_dump()
+    except ValidationError as e:
+        err = e.errors()[0]
+        raise DataError(p, ".".join(str(x) for x in err["loc"]) or "<root>", err["msg"]) from None
+
+
 def cmd_replay(args: argparse.Namespace, stdout=None) -> int:
     """Re-play a saved game (``ambush play --save``): each order, its events, the final map."""
     from ambush_env.env.ambush_env import AmbushEnv
 
     out = stdout or sys.stdout
-    rec = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    rec = load_replay(args.file)
     env = AmbushEnv(mission=rec["mission"], opponent=rec.get("opponent", "regular"),
                     rules=rec.get("rules", "standard"), render_mode="ansi", illegal_action="raise")
     obs, info = env.reset(seed=rec["seed"])
@@ -195,6 +229,28 @@ def cmd_missions(args: argparse.Namespace) -> int:
 
 
 # -- parser ----------------------------------------------------------------------------------
+def positive_int(text: str) -> int:
+    """argparse type: an integer ≥ 1."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {v}")
+    return v
+
+
+def seed_int(text: str) -> int:
+    """argparse type: a seed, an integer ≥ 0."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"a seed is 0 or more, got {v}")
+    return v
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ambush", description="Ambush! as a Gymnasium environment and benchmark")
     sub = p.add_subparsers(dest="command", required=True)
@@ -202,8 +258,9 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="run a benchmark suite with an agent")
     b.add_argument("--suite", default="smoke", help="suite name in configs/bench/ or a YAML path (default: smoke)")
     b.add_argument("--agent", required=True, help="random, heuristic, or the path of a MaskablePPO .zip")
-    b.add_argument("--episodes", type=int, default=None, help="play only the first N seeds of the suite")
-    b.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    b.add_argument("--episodes", type=positive_int, default=None,
+                   help="play only the first N seeds of the suite (at most its seed count)")
+    b.add_argument("--workers", type=positive_int, default=1, help="worker processes (default 1)")
     b.add_argument("--json", default=None, help="output JSON (default results/bench/<suite>__<agent>.json)")
     b.add_argument("--out-dir", default="results/bench", help="folder of results and the leaderboard")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -211,8 +268,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("speed", help="env steps per second under random legal play")
     s.add_argument("--mission", default=None)
-    s.add_argument("--steps", type=int, default=20_000)
-    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--steps", type=positive_int, default=20_000)
+    s.add_argument("--seed", type=seed_int, default=0)
     s.add_argument("--opponent", default="regular")
     s.add_argument("--json", default=None)
     s.add_argument("--no-progress", action="store_true")
@@ -221,14 +278,14 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("train", help="train MaskablePPO from a config")
     t.add_argument("--config", required=True)
     t.add_argument("--resume", default=None, help="a checkpoint .zip or 'latest'")
-    t.add_argument("--total-timesteps", type=int, default=None)
+    t.add_argument("--total-timesteps", type=positive_int, default=None)
     t.add_argument("--run-name", default=None)
     t.add_argument("--log-dir", default=None)
     t.set_defaults(func=cmd_train)
 
     pl = sub.add_parser("play", help="play the US side in the terminal")
     pl.add_argument("--mission", default=None)
-    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--seed", type=seed_int, default=0)
     pl.add_argument("--opponent", default="regular")
     pl.add_argument("--save", default=None, help="write a replay JSON at the end")
     pl.set_defaults(func=cmd_play)
@@ -253,7 +310,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except AmbushError as e:
+    except ModuleNotFoundError as e:
+        if e.name in ("torch", "stable_baselines3", "sb3_contrib", "tensorboard"):
+            print(f"ambush: error: {e.name} is not installed: install the training extra "
+                  "(pip install -e '.[train]' -c constraints.txt)", file=sys.stderr)
+            return 2
+        raise
+    except (AmbushError, OSError, ValueError) as e:
+        # typed engine errors, unreadable/unwritable files, bad agent names or models
         print(f"ambush: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -21,6 +21,17 @@ from ambush_env.core.errors import AmbushError
 from ambush_env.core.types import STANCE_NAMES
 
 
+def _positive(text: str) -> int:
+    """argparse type: a sight cap, an integer ≥ 1 (hexes)."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"a sight cap is at least 1 hex, got {v}")
+    return v
+
+
 def add_los_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Register the ``los`` command on an argparse sub-parser set; returns its parser."""
     p = subparsers.add_parser(
@@ -38,7 +49,7 @@ def add_los_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentP
     )
     p.add_argument("--vehicles", nargs=2, metavar=("VS", "VT"), default=None, choices=("none", "small", "large"),
                    help="vehicle of sighter and target: none, small or large (seed 004, p. 18)")
-    p.add_argument("--sight-cap", type=int, default=None, help="sight range cap in hexes (night)")
+    p.add_argument("--sight-cap", type=_positive, default=None, help="sight range cap in hexes (night)")
     p.add_argument("--landmark", action="append", default=[], help="a landmark declared blocking (repeatable)")
     p.set_defaults(func=run_los)
     return p

@@ -82,3 +82,59 @@ def test_module_entry_point_runs():
     r = subprocess.run([sys.executable, "-m", "ambush_env.cli", "missions"], capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0 and "farm_assault" in r.stdout
+
+
+# -- bad input gives a clear error, never a traceback (acceptance-test findings) -------------
+@pytest.mark.parametrize("argv", [
+    ["bench", "--agent", "random", "--episodes", "0"],
+    ["bench", "--agent", "random", "--workers", "-1"],
+    ["speed", "--steps", "-5"],
+    ["speed", "--seed", "-1"],
+    ["play", "--seed", "-1"],
+    ["los", "farm_assault", "A1", "C2", "--sight-cap", "-1"],
+])
+def test_bad_numbers_are_refused_by_the_parser(argv, capsys):
+    """Counts and seeds are validated: argparse exits 2 with a message."""
+    from ambush_env.cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    assert "error" in capsys.readouterr().err
+
+
+def test_too_many_episodes_is_an_error(capsys):
+    """INTERFACE.md: --episodes N takes the first N seeds of the suite's range; more than the
+    suite has is an error, not a silent clamp."""
+    from ambush_env.cli import main
+
+    assert main(["bench", "--agent", "random", "--episodes", "999", "--no-progress"]) == 2
+    assert "--episodes must be 1-20" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("content, field", [
+    (None, "<file>"),
+    ('{"mission": "farm_assault", "seed": 3, "actions": [0, 14,', "line"),
+    ("{}", "mission"),
+    ('{"mission": "farm_assault", "seed": -1, "actions": []}', "seed"),
+    ('{"mission": "farm_assault", "seed": 1, "actions": [1.5, null]}', "actions"),
+])
+def test_replay_of_a_bad_file_is_a_clear_error(tmp_path, capsys, content, field):
+    """``ambush replay`` validates its file: a DataError naming the file and field, exit 2."""
+    from ambush_env.cli import main
+
+    f = tmp_path / "r.json"
+    if content is not None:
+        f.write_text(content)
+    assert main(["replay", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert str(f) in err and field in err
+
+
+def test_unknown_agent_and_missing_model_are_clear_errors(capsys):
+    from ambush_env.cli import main
+
+    assert main(["bench", "--agent", "foo", "--no-progress"]) == 2
+    assert main(["bench", "--agent", "nosuch.zip", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown agent 'foo'" in err and "nosuch.zip" in err

@@ -27,6 +27,18 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+def config_dir(kind: str) -> Path:
+    """The shipped ``configs/<kind>/`` folder (``squads``, ``bench``, ``train``).
+
+    In a checkout (and an editable install) it is ``configs/<kind>`` at the repository root;
+    a regular install carries the same files as ``ambush_env/_configs/<kind>``.
+    """
+    repo = DATA_DIR.parent.parent / "configs" / kind
+    if repo.is_dir():
+        return repo
+    return DATA_DIR.parent / "_configs" / kind
+
+
 def data_path(*parts: str) -> Path:
     """Path of a shipped data file, e.g. ``data_path("maps", "farm.yaml")``."""
     return DATA_DIR.joinpath(*parts)
@@ -39,6 +51,10 @@ def read_yaml(path: str | Path) -> Any:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise DataError(p, "<file>", "file not found") from None
+    except UnicodeDecodeError as e:
+        raise DataError(p, "<file>", f"not UTF-8 text (byte {e.start}): {e.reason}") from None
+    except IsADirectoryError:
+        raise DataError(p, "<file>", "is a directory, not a YAML file") from None
     except OSError as e:
         raise DataError(p, "<file>", f"cannot read: {e}") from None
     try:

@@ -692,6 +692,9 @@ def load_mission(id_or_path: str | Path) -> Mission:
         ScenarioError: an unknown mission id (the message lists the known ones).
         DataError: a malformed file, naming the file and the field.
     """
+    if not isinstance(id_or_path, (str, Path)):
+        raise ScenarioError(f"a mission is an id or a path, got {id_or_path!r}; "
+                            f"known missions: {', '.join(list_missions())}")
     path, shipped = resolve(id_or_path, MISSIONS_DIR, "mission", list_missions)
     return _shipped_mission(path) if shipped else read_mission(path)
 

@@ -42,10 +42,10 @@ from ambush_env.core.cards import (
     load_file,
     resolve,
 )
-from ambush_env.core.data import DATA_DIR, Frozen
+from ambush_env.core.data import Frozen, config_dir
 
-SQUADS_DIR = DATA_DIR.parent.parent / "configs" / "squads"
-"""``configs/squads/`` at the repository root."""
+SQUADS_DIR = config_dir("squads")
+"""``configs/squads/`` at the repository root (packaged as ``ambush_env/_configs/squads``)."""
 
 MAX_SOLDIERS = 12
 """Squad slots of the action layout (``orders.U_SLOTS``); the standard squad uses 8."""
