@@ -233,6 +233,9 @@ def write_json_atomic(obj: Any, path: str | Path) -> Path:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(obj, f, indent=2)
             f.write("\n")
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; results are ordinary readable files
+        if p.is_dir():
+            raise IsADirectoryError(f"{p} is a folder: give a file name for the JSON")
         os.replace(tmp, p)
     except BaseException:
         if os.path.exists(tmp):
@@ -359,9 +362,14 @@ def _plot(results: list[dict], path: Path) -> Path | None:
 
 
 def write_outputs(result: dict, json_path: str | Path | None = None, out_dir: str | Path = "results/bench") -> Path:
-    """Write the JSON (atomically) and refresh the leaderboard beside it; returns the JSON path."""
-    if json_path is None:
-        json_path = Path(out_dir) / f"{result['suite']}__{result['agent']}.json"
-    p = write_json_atomic(public(result), json_path)
-    update_leaderboard(p.parent)
+    """Write the JSON (atomically) and refresh the leaderboard of ``out_dir``; returns the JSON
+    path. The results folder always gets its own copy (``<suite>__<agent>.json``), so the
+    leaderboard is built from that folder's results only, wherever ``json_path`` points."""
+    own = Path(out_dir) / f"{result['suite']}__{result['agent']}.json"
+    own.parent.mkdir(parents=True, exist_ok=True)
+    data = public(result)
+    p = write_json_atomic(data, json_path if json_path is not None else own)
+    if p.resolve() != own.resolve():
+        write_json_atomic(data, own)
+    update_leaderboard(own.parent)
     return p

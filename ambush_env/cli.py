@@ -32,7 +32,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     )
     print(bench.format_table(result))
     path = bench.write_outputs(result, json_path=args.json, out_dir=args.out_dir)
-    print(f"wrote {path} and {path.parent / 'leaderboard.md'}")
+    print(f"wrote {path} and {Path(args.out_dir) / 'leaderboard.md'}")
     return 0
 
 

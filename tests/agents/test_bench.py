@@ -33,7 +33,7 @@ def test_shipped_suites_load_with_evaluation_seeds():
 
 def test_run_bench_writes_the_interface_schema_atomically(tmp_path):
     res = bench.run_bench("random", "smoke", episodes=3, progress=False)
-    out = bench.write_outputs(res, json_path=tmp_path / "r.json")
+    out = bench.write_outputs(res, json_path=tmp_path / "r.json", out_dir=tmp_path)
     data = json.loads(out.read_text())
     assert set(data) == SCHEMA_TOP
     assert data["seeds"] == [10000, 10002]
