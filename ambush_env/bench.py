@@ -363,13 +363,13 @@ def _plot(results: list[dict], path: Path) -> Path | None:
 
 def write_outputs(result: dict, json_path: str | Path | None = None, out_dir: str | Path = "results/bench") -> Path:
     """Write the JSON (atomically) and refresh the leaderboard of ``out_dir``; returns the JSON
-    path. The results folder always gets its own copy (``<suite>__<agent>.json``), so the
-    leaderboard is built from that folder's results only, wherever ``json_path`` points."""
+    path. When ``json_path`` lies outside ``out_dir``, the results folder gets its own copy
+    (``<suite>__<agent>.json``), so the leaderboard is built from that folder's results only."""
     own = Path(out_dir) / f"{result['suite']}__{result['agent']}.json"
     own.parent.mkdir(parents=True, exist_ok=True)
     data = public(result)
     p = write_json_atomic(data, json_path if json_path is not None else own)
-    if p.resolve() != own.resolve():
+    if p.parent.resolve() != own.parent.resolve():  # elsewhere: the results folder keeps a copy
         write_json_atomic(data, own)
     update_leaderboard(own.parent)
     return p
