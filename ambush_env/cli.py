@@ -8,6 +8,7 @@ Subcommands::
     ambush play   --mission ID [--seed S] [--save replay.json]
     ambush replay FILE
     ambush los    MAP A B [--stances S T]
+    ambush render --mission ID --out map.png
     ambush missions
 """
 
@@ -219,6 +220,26 @@ def cmd_replay(args: argparse.Namespace, stdout=None) -> int:
     return 0
 
 
+def cmd_render(args: argparse.Namespace) -> int:
+    """Write the mission's map (after reset with ``--seed``) as a PNG (INTERFACE.md)."""
+    from PIL import Image
+
+    from ambush_env.env.ambush_env import AmbushEnv
+
+    env = AmbushEnv(mission=args.mission, render_mode="rgb_array")
+    env.reset(seed=args.seed)
+    frame = env.render()
+    out = Path(args.out)
+    if out.is_dir():
+        raise IsADirectoryError(f"{out} is a folder: give a file name for the PNG")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.tmp.png")
+    Image.fromarray(frame).save(tmp)
+    tmp.replace(out)  # written whole or not at all
+    print(f"wrote {out} ({frame.shape[1]}x{frame.shape[0]} pixels, mission {env.mission_id})")
+    return 0
+
+
 def cmd_missions(args: argparse.Namespace) -> int:
     from ambush_env import list_missions
     from ambush_env.env.registration import env_id
@@ -294,6 +315,12 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("file")
     r.add_argument("--quiet", action="store_true", help="orders only, no events")
     r.set_defaults(func=cmd_replay)
+
+    rd = sub.add_parser("render", help="write a mission's map as a PNG")
+    rd.add_argument("--mission", default=None)
+    rd.add_argument("--out", default="map.png")
+    rd.add_argument("--seed", type=seed_int, default=0)
+    rd.set_defaults(func=cmd_render)
 
     m = sub.add_parser("missions", help="list the shipped missions and their env ids")
     m.set_defaults(func=cmd_missions)

@@ -83,7 +83,8 @@ class AmbushEnv(gym.Env):
     * ``rules``: ``"standard"`` (Hit Charts) or ``"d100"`` (the seed 003 module).
     * ``opponent``: German deck: ``"green"``, ``"regular"``, ``"veteran"``.
     * ``reward``: a reward scheme of ``rewards.yaml``.
-    * ``render_mode``: ``None`` or ``"ansi"``.
+    * ``render_mode``: ``None``, ``"ansi"`` (text map) or ``"rgb_array"`` (hex map image,
+      ``(H, W, 3) uint8``, with the line of the last shot; ``ambush_env.render.image``).
     * ``illegal_action``: ``"penalize"`` (no-op, −1) or ``"raise"`` (``IllegalActionError``).
     * ``max_steps``: outside step cap (``None``: no cap).
 
@@ -91,7 +92,7 @@ class AmbushEnv(gym.Env):
     * v0: development version (may change until the first frozen release, v1).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
@@ -184,12 +185,25 @@ class AmbushEnv(gym.Env):
         self._needs_reset = terminated or truncated
         return self._obs, reward, terminated, truncated, self._info(events, comps, False)
 
-    def render(self) -> str | None:
-        """The ``"ansi"`` text map (None without a render mode)."""
+    def render(self) -> str | np.ndarray | None:
+        """The ``"ansi"`` text map or the ``"rgb_array"`` image (None without a render mode)."""
         if self.render_mode == "ansi":
             from ambush_env.render.ansi import render_ansi
 
             return render_ansi(self.game)
+        if self.render_mode == "rgb_array":
+            from ambush_env.render.image import render_rgb
+
+            return render_rgb(self.game, last_shot=self._last_shot())
+        return None
+
+    def _last_shot(self) -> tuple[int, int] | None:
+        """Hexes of the shooter and target of the last shot of the last step, if any."""
+        events = getattr(self, "_last_events", None) or []
+        for e in reversed(events):
+            if e.get("type") == "fire":
+                by_name = {u.name: u.hex for u in self.game.state.units}
+                return by_name.get(e.get("shooter"), -1), by_name.get(e.get("target"), -1)
         return None
 
     def close(self) -> None:
@@ -284,6 +298,7 @@ class AmbushEnv(gym.Env):
         return self._obs_copy(), reward, False, truncated, self._info([], comps, True)
 
     def _info(self, events: list[dict], comps: dict[str, float], illegal: bool) -> dict[str, Any]:
+        self._last_events = events
         g = self.game
         st = g.state
         acting = g.acting_unit()

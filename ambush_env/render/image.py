@@ -1,0 +1,165 @@
+"""The ``"rgb_array"`` render: the hex map as an image (INTERFACE.md render modes), with Pillow.
+
+:func:`render_rgb` draws, for a :class:`~ambush_env.core.engine.Game`:
+
+* terrain colours (darker for each ground level), objective hexes outlined in gold, exit
+  hexes with a green edge;
+* building walls as thick dark lines with doors (brown gaps) and windows (light blue gaps),
+  destroyed walls dashed grey; embankments and crests as olive and black lines;
+* US soldiers (blue) and *known* Germans (red) as discs whose size shows the stance
+  (standing large, crouching medium, prone small); wounded get a white dot, incapacitated and
+  killed a cross, prisoners a yellow ring; the acting soldier a white ring;
+* the line of the last shot, from shooter to target, in orange.
+
+Hidden Germans are never drawn (only what a player could know). The static layer is cached
+per board version, so a frame costs a copy and the units.
+
+Returns ``(H, W, 3) uint8`` arrays; the size depends on the map (``hex_size`` pixels per hex
+radius).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ambush_env.core.types import Side, Stance, Status, Terrain
+
+if TYPE_CHECKING:
+    from ambush_env.core.engine import Game
+
+TERRAIN_RGB = {
+    Terrain.CLEAR: (196, 214, 150),
+    Terrain.ROAD: (214, 196, 160),
+    Terrain.WOODS: (60, 120, 60),
+    Terrain.BRUSH: (130, 170, 90),
+    Terrain.RUBBLE: (150, 140, 130),
+    Terrain.ROUGH: (170, 160, 120),
+    Terrain.BUILDING: (180, 150, 130),
+    Terrain.RIVER: (90, 140, 210),
+    Terrain.CRATER: (120, 110, 90),
+}
+_STANCE_R = {Stance.STANDING: 0.5, Stance.CROUCHING: 0.4, Stance.PRONE: 0.3}
+_CACHE: dict[tuple[int, str, int, int], Any] = {}
+
+
+def _centre(col: int, row0: int, s: float) -> tuple[float, float]:
+    return 1.5 * s * col + s, math.sqrt(3) * s * (row0 + 0.5 * (col & 1)) + math.sqrt(3) / 2 * s
+
+
+def _corners(cx: float, cy: float, s: float) -> list[tuple[float, float]]:
+    """Flat-topped hex corners, starting east, clockwise (y down)."""
+    return [(cx + s * math.cos(math.radians(60 * k)), cy + s * math.sin(math.radians(60 * k)))
+            for k in range(6)]
+
+
+# Direction d (N, NE, SE, S, SW, NW) -> the two corners of that hexside (corner k at 60k deg)
+_SIDE_CORNERS = {0: (4, 5), 1: (5, 0), 2: (0, 1), 3: (1, 2), 4: (2, 3), 5: (3, 4)}
+
+
+def _static(game: "Game", s: int):
+    from PIL import Image, ImageDraw
+
+    b = game.board
+    key = (id(b), b.name, b.version, s)
+    img = _CACHE.get(key)
+    if img is not None:
+        return img
+    w = int(1.5 * s * (b.columns - 1) + 2 * s) + 2
+    h = int(math.sqrt(3) * s * (b.rows + 0.5)) + 2
+    img = Image.new("RGB", (w, h), (40, 40, 40))
+    dr = ImageDraw.Draw(img)
+    for i in range(b.n):
+        c, r = b.coords(i)
+        cx, cy = _centre(c, r, s)
+        base = TERRAIN_RGB.get(Terrain(b.terrain[i]), (200, 200, 200))
+        k = 1.0 - 0.12 * b.level[i]
+        fill = tuple(int(v * k) for v in base)
+        outline = (120, 120, 100)
+        if i in game.exit_hexes:
+            outline = (40, 160, 40)
+        dr.polygon(_corners(cx, cy, s), fill=fill, outline=outline)
+        if i in game.objective_hexes:
+            dr.polygon(_corners(cx, cy, s * 0.85), outline=(230, 190, 40))
+    for i in range(b.n):
+        c, r = b.coords(i)
+        cx, cy = _centre(c, r, s)
+        pts = _corners(cx, cy, s)
+        for d, j in enumerate(b.neighbors[i]):
+            if j < 0 or j < i:
+                continue
+            hs = b.hexside(i, j)
+            if hs is None:
+                continue
+            a, z = (pts[k] for k in _SIDE_CORNERS[d])
+            if hs.wall is not None:
+                if hs.destroyed:
+                    dr.line([a, z], fill=(140, 140, 140), width=1)
+                else:
+                    dr.line([a, z], fill=(50, 35, 30), width=max(2, s // 5))
+                    if hs.aperture in ("door", "window"):
+                        mx, my = (a[0] + z[0]) / 2, (a[1] + z[1]) / 2
+                        half = ((z[0] - a[0]) / 4, (z[1] - a[1]) / 4)
+                        col = (150, 90, 40) if hs.aperture == "door" else (170, 210, 240)
+                        dr.line([(mx - half[0], my - half[1]), (mx + half[0], my + half[1])],
+                                fill=col, width=max(2, s // 5))
+            if hs.embankment:
+                dr.line([a, z], fill=(110, 110, 30), width=max(2, s // 6))
+            if hs.crest:
+                dr.line([a, z], fill=(0, 0, 0), width=max(2, s // 6))
+    if len(_CACHE) > 32:
+        _CACHE.clear()
+    _CACHE[key] = img
+    return img
+
+
+def render_rgb(game: "Game", *, hex_size: int = 16, last_shot: tuple[int, int] | None = None) -> np.ndarray:
+    """The current map as an image.
+
+    Args:
+        game: the game to draw.
+        hex_size: hex radius in pixels.
+        last_shot: ``(shooter hex, target hex)`` of the last shot to draw, or None.
+
+    Returns:
+        ``(H, W, 3) uint8``.
+    """
+    from PIL import ImageDraw
+
+    b = game.board
+    s = int(hex_size)
+    img = _static(game, s).copy()
+    dr = ImageDraw.Draw(img)
+    st = game.state
+    known = set(st.contacts)
+    acting = game.acting_unit()
+    per_hex: dict[int, int] = {}
+    for u in st.units:
+        if u.hex < 0 or u.status in (Status.REMOVED, Status.HIDDEN):
+            continue
+        if u.side == Side.GERMAN and u.uid not in known:
+            continue  # only what a player could know
+        c, r = b.coords(u.hex)
+        cx, cy = _centre(c, r, s)
+        k = per_hex.get(u.hex, 0)
+        per_hex[u.hex] = k + 1
+        ox = (k % 3 - 1) * s * 0.45
+        oy = (k // 3 - 0.5) * s * 0.45
+        rad = s * _STANCE_R.get(Stance(u.stance), 0.4) * 0.8
+        x, y = cx + ox, cy + oy
+        fill = (40, 80, 200) if u.side == Side.US else (200, 40, 40)
+        box = [x - rad, y - rad, x + rad, y + rad]
+        dr.ellipse(box, fill=fill, outline=(255, 255, 255) if acting is u else (0, 0, 0))
+        if u.status in (Status.INCAPACITATED, Status.KILLED):
+            dr.line([box[0], box[1], box[2], box[3]], fill=(0, 0, 0), width=2)
+            dr.line([box[0], box[3], box[2], box[1]], fill=(0, 0, 0), width=2)
+        elif u.status == Status.CAPTURED:
+            dr.ellipse([x - rad - 2, y - rad - 2, x + rad + 2, y + rad + 2], outline=(240, 220, 40))
+        if u.wounded and u.status == Status.ACTIVE:
+            dr.ellipse([x - 2, y - 2, x + 2, y + 2], fill=(255, 255, 255))
+    if last_shot is not None and min(last_shot) >= 0:
+        p = [_centre(*b.coords(h), s) for h in last_shot]
+        dr.line(p, fill=(255, 140, 0), width=2)
+    return np.asarray(img, dtype=np.uint8)
