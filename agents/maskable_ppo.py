@@ -246,6 +246,8 @@ def train(cfg: TrainConfig) -> Path:
     resume = cfg.resume
     if resume == "latest":
         resume = latest_checkpoint(cfg)
+        if resume is None:
+            print(f"no checkpoint in {run}: training from scratch", flush=True)
     if resume:
         if not Path(resume).exists():
             raise FileNotFoundError(f"resume checkpoint {resume} not found")
