@@ -84,7 +84,8 @@ class Game:
     """One game of a mission: static data plus a :class:`GameState`.
 
     Args:
-        mission: mission id (``list_missions()``) or a path; None = the reference mission.
+        mission: mission id (``list_missions()``), a path, or a validated ``Mission`` (a
+            generated one, with ``board``); None = the reference mission.
         rules: ``"standard"`` (Hit Charts) or ``"d100"`` (seed 003 module, RULES.md §13).
         opponent: German deck name (``data/cards/<name>.yaml``): green, regular, veteran.
         seed: seed for the dice when :meth:`reset` gets neither seed nor generator.
@@ -101,6 +102,7 @@ class Game:
         rules: str = "standard",
         opponent: str = "regular",
         seed: int | None = None,
+        board: Board | None = None,
     ) -> None:
         from ambush_env.core import cards as cards_mod
         from ambush_env.core import missions as missions_mod
@@ -112,7 +114,10 @@ class Game:
             raise ScenarioError(f"unknown rules {rules!r}; known: 'standard', 'd100'")
         if mission is None:
             mission = missions_mod.list_missions()[0]
-        self.mission = missions_mod.load_mission(mission)
+        if isinstance(mission, missions_mod.Mission):
+            self.mission = mission
+        else:
+            self.mission = missions_mod.load_mission(mission)
         self.mission_id: str = self.mission.id
         self.rules = rules
         self.opponent = opponent
@@ -123,7 +128,7 @@ class Game:
 
         self.tables = load_tables()
         self.rd = load_rules_data()
-        self.board: Board = load_board(self.mission.map)
+        self.board: Board = board if board is not None else load_board(self.mission.map)
         self._board_pristine = self.board.mutable_state()
         mrules = self.mission.rules
         self.sight = SightCache(

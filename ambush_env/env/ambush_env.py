@@ -103,10 +103,16 @@ class AmbushEnv(gym.Env):
         render_mode: str | None = None,
         illegal_action: str = "penalize",
         max_steps: int | None = DEFAULT_MAX_STEPS,
+        procedural: bool = False,
     ) -> None:
         from ambush_env.core.engine import Game
         from ambush_env.core.missions import list_missions
 
+        if mission is not None and not isinstance(mission, str):
+            raise ScenarioError(f"mission must be a mission id or a path, got {mission!r}; "
+                                f"known missions: {', '.join(list_missions())}")
+        if procedural and mission is not None:
+            raise ScenarioError("a procedural env generates its mission at reset: give no mission")
         if mission is not None and not (mission.endswith((".yaml", ".yml")) or "/" in mission):
             known = list_missions()  # a path is validated by the loader instead
             if mission not in known:
@@ -125,8 +131,18 @@ class AmbushEnv(gym.Env):
             render_mode=render_mode,
             illegal_action=illegal_action,
             max_steps=max_steps,
+            procedural=procedural,
         )
-        self.game = Game(mission, rules=rules, opponent=opponent)
+        self.procedural = procedural
+        self._proc_seed: int | None = None
+        if procedural:
+            from ambush_env.core.procedural import generate
+
+            self._proc_seed = 0
+            gen_mission, gen_board = generate(0)
+            self.game = Game(gen_mission, board=gen_board, rules=rules, opponent=opponent)
+        else:
+            self.game = Game(mission, rules=rules, opponent=opponent)
         self.mission_id: str = self.game.mission_id
         self.render_mode = render_mode
         self.illegal_action = illegal_action
@@ -151,6 +167,8 @@ class AmbushEnv(gym.Env):
             ``(observation, info)``.
         """
         super().reset(seed=seed)
+        if self.procedural:  # a new mission and map from the reset seed (ambush/Procedural-v0)
+            self._use_procedural(int(self.np_random.integers(0, 2**31 - 1)))
         events = self.game.reset(rng=self.np_random)
         self._steps = 0
         self._illegal_streak = 0
@@ -223,8 +241,26 @@ class AmbushEnv(gym.Env):
         return self.game.describe_action(int(action))
 
     def get_state(self) -> dict:
-        """The whole episode as a JSON-able dict: the game (dice included) and the env counters."""
-        return {"game": self.game.get_state(), "steps": self._steps, "illegal_streak": self._illegal_streak}
+        """The whole episode as a JSON-able dict: the game (dice included) and the env counters
+        (and, for a procedural env, the seed its mission was generated from)."""
+        d = {"game": self.game.get_state(), "steps": self._steps, "illegal_streak": self._illegal_streak}
+        if self.procedural:
+            d["procedural_seed"] = self._proc_seed
+        return d
+
+    def _use_procedural(self, seed: int) -> None:
+        """Generate (or keep) the procedural mission of ``seed`` and rebuild what hangs on it."""
+        if seed == self._proc_seed:
+            return
+        from ambush_env.core.engine import Game
+        from ambush_env.core.procedural import generate
+
+        mission, board = generate(seed)
+        self.game = Game(mission, board=board, rules=self._kwargs["rules"],
+                         opponent=self._kwargs["opponent"])
+        self.mission_id = self.game.mission_id
+        self._builder = ObservationBuilder(self.game)
+        self._proc_seed = seed
 
     def set_state(self, state: dict) -> None:
         """Restore :meth:`get_state`'s dict (a bare ``game.get_state()`` dict is accepted too)."""
@@ -236,6 +272,9 @@ class AmbushEnv(gym.Env):
             game_state = state
             self._steps = 0
             self._illegal_streak = 0
+        if self.procedural and state.get("procedural_seed") not in (None, self._proc_seed):
+            self._use_procedural(int(state["procedural_seed"]))
+            self.game.reset(rng=self.np_random)  # the dice draw from this env's generator
         self.game.set_state(game_state)
         self.reward_scheme.reset(self.game)
         self._builder.reset()

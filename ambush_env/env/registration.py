@@ -2,8 +2,8 @@
 
 * ``ambush/Ambush-v0``: any mission (``mission=`` kwarg; default the reference mission);
 * one id per shipped mission, its CamelCase form: ``farm_assault`` → ``ambush/FarmAssault-v0``;
-* ``ambush/Procedural-v0`` is not registered yet: it needs a mission generator in the engine
-  and the env taking a generated mission at reset.
+* ``ambush/Procedural-v0``: a mission (map, forces, triggers) generated from the reset seed
+  (``ambush_env.core.procedural``).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ def register_envs() -> list[str]:
 
     ids: list[tuple[str, dict]] = [(f"{NAMESPACE}/Ambush-v{VERSION}", {})]
     ids += [(env_id(m), {"mission": m}) for m in list_missions()]
+    ids.append((f"{NAMESPACE}/Procedural-v{VERSION}", {"procedural": True}))
     for id_, kwargs in ids:
         if id_ not in gymnasium.registry:
             gymnasium.register(id=id_, entry_point=ENTRY_POINT, kwargs=kwargs)
