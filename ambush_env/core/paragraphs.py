@@ -7,7 +7,9 @@ another paragraph (at most ``MAX_JUMPS`` jumps, a guard against a looping missio
 
 Placing Germans (RULES.md §5, §7): a German placed in the sight of US soldiers is sighted
 (PC checks, the free snap fire, then Rounds); one placed aware but unseen is put on the map
-as a known contact and Rounds begin; one placed unaware and unseen stays hidden.
+as a known contact and Rounds begin; one placed unaware and unseen stays hidden, and his
+``place`` event carries only ``hidden: true`` (no hex, card or stance), so ``info["events"]``
+tells the agent no more than the observation does.
 """
 
 from __future__ import annotations
@@ -140,10 +142,13 @@ def _place(game: "Game", arg: dict, u: Unit | None) -> None:
     g.ammo = game.weapon(card.weapon).clip
     st.next_german += 1
     st.units.append(g)
-    game.emit({"type": "place", "unit": g.name, "card": card.id, "hex": arg["hex"],
-               "stance": arg.get("stance", "standing"), "aware": g.aware})
     watchers = [o for o in st.units if o.side == Side.US and o.status == Status.ACTIVE
                 and o.hex >= 0 and game.can_see(o, g)]
+    if watchers or g.aware:
+        game.emit({"type": "place", "unit": g.name, "card": card.id, "hex": arg["hex"],
+                   "stance": arg.get("stance", "standing"), "aware": g.aware})
+    else:  # hidden: the events (info["events"]) say only that something was placed
+        game.emit({"type": "place", "unit": g.name, "hidden": True})
     if watchers:
         game.sighting(g, watchers)
     elif g.aware:

@@ -83,6 +83,9 @@ def test_placed_unaware_out_of_sight_stays_hidden():
     (ger,) = germans(g)
     assert ger.uid not in g.state.contacts
     assert g.state.phase == Phase.OPERATIONS
+    # the events tell no more than the observation: no hex, card or stance
+    (place,) = [e for e in g._events if e["type"] == "place"]
+    assert place == {"type": "place", "unit": ger.name, "hidden": True}
 
 
 def test_placed_aware_begins_rounds_with_all_unaware():
