@@ -76,11 +76,11 @@ def outnumbered(game: "Game", u: "Unit") -> bool:
 
 
 def start_of_round_awareness(game: "Game") -> None:
-    """Unaware known Germans who see a US soldier make a PC check to become aware ⚙."""
+    """Unaware *known* Germans who see a US soldier make a PC check to become aware ⚙."""
     st = game.state
     for g in st.units:
-        if g.side != GER or g.status != ACTIVE or g.aware or g.hex < 0:
-            continue
+        if g.side != GER or g.status != ACTIVE or g.aware or g.hex < 0 or g.uid not in st.contacts:
+            continue  # hidden Germans neither act nor check until found
         if any(o.side == US and o.status == ACTIVE and o.hex >= 0 and game.can_see(g, o)
                for o in st.units):
             r = game.dice.d10(f"{g.name} awareness PC check")
