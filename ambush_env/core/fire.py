@@ -435,6 +435,22 @@ def _after_shot(game: Any, shooter: Any, wc: Any, events: list[dict]) -> None:
         shooter.prepared = False
 
 
+def _jam_and_hit(game: Any, shooter: Any, wc: Any, ev: dict, n: int, events: list[dict]) -> bool:
+    """The first two steps of a shot (RULES.md §8): the jam check, then the hit roll at or
+    below ``n``. A jam or a miss is emitted (and a miss spends the round) here; True on a hit."""
+    if _jammed(game, shooter, wc, ev):
+        game.emit(ev)
+        return False
+    hit = game.dice.d10("hit")
+    ev["rolls"]["hit"] = hit
+    if hit > n:
+        ev["result"] = "miss"
+        game.emit(ev)
+        _after_shot(game, shooter, wc, events)
+        return False
+    return True
+
+
 def _jammed(game: Any, shooter: Any, wc: Any, ev: dict) -> bool:
     if not wc.jams:
         return False
@@ -486,17 +502,9 @@ def fire(game: Any, shooter_uid: int, target_uid: int, *, snap: bool) -> list[di
           "hex": game.board.label(target.hex), "to_hit": n, "modifiers": dict(mods),
           "rolls": rolls}
     events = [ev]
-    if _jammed(game, shooter, wc, ev):
-        game.emit(ev)
+    if not _jam_and_hit(game, shooter, wc, ev, n, events):
         return events
     dice = game.dice
-    hit = dice.d10("hit")
-    rolls["hit"] = hit
-    if hit > n:
-        ev["result"] = "miss"
-        game.emit(ev)
-        _after_shot(game, shooter, wc, events)
-        return events
     row = t.soldier_row[wc.damage]
     dmg = dice.d10("damage")
     rolls["damage"] = dmg
@@ -589,17 +597,9 @@ def fire_at_wall(game: Any, shooter_uid: int, target_hex: int, *, snap: bool = F
           "mode": "snap" if snap else "aimed", "wall": kind, "to_hit": n,
           "modifiers": dict(mods), "rolls": rolls}
     events = [ev]
-    if _jammed(game, shooter, wc, ev):
-        game.emit(ev)
+    if not _jam_and_hit(game, shooter, wc, ev, n, events):
         return events
     dice = game.dice
-    hit = dice.d10("hit")
-    rolls["hit"] = hit
-    if hit > n:
-        ev["result"] = "miss"
-        game.emit(ev)
-        _after_shot(game, shooter, wc, events)
-        return events
     p = dice.d10("penetration")
     rolls["penetration"] = p
     level = t.penetration_row[wc.damage][p]  # type: ignore[index]  (checked at load)
