@@ -97,9 +97,8 @@ def do_fire(game: "Game", u: "Unit", target: "Unit", *, snap: bool,
         target.aware = True
     if u.side == Side.GERMAN:
         game.reveal(u)
-    if begin_rounds and game.state.phase == Phase.OPERATIONS and not game.state.over:
-        aware = {x.uid for x in game.state.units if x.side == Side.US and x.aware}
-        game.begin_rounds(f"{u.name} fired", aware)
+    if begin_rounds:
+        game.attack_begins_rounds(f"{u.name} fired")
     return events
 
 
@@ -112,9 +111,7 @@ def step_cost_standing(game: "Game", src: int, d: int) -> int:
 
 def _after_attack(game: "Game", u: "Unit") -> None:
     """Any attack in Operations begins Rounds (RULES.md §5)."""
-    if game.state.phase == Phase.OPERATIONS and not game.state.over:
-        aware = {x.uid for x in game.state.units if x.side == Side.US and x.aware}
-        game.begin_rounds(f"{u.name} attacked", aware)
+    game.attack_begins_rounds(f"{u.name} attacked")
 
 
 def _end(game: "Game", u: "Unit") -> None:

@@ -56,8 +56,6 @@ def can_assault(game: "Game", att: "Unit", dfn: "Unit") -> bool:
 
 def assault(game: "Game", att: "Unit", dfn: "Unit", kind: str) -> list[dict]:
     """Resolve a Kill (``kind="kill"``) or Capture assault (legality checked by the caller)."""
-    from ambush_env.core.damage import apply_damage
-
     n, parts = chance(game, att, dfn)
     r = game.dice.d10(f"{att.name} assault")
     ok = r <= n
@@ -76,12 +74,7 @@ def assault(game: "Game", att: "Unit", dfn: "Unit", kind: str) -> list[dict]:
             events.append({"type": "captured", "unit": dfn.name, "guard": att.name})
             game.emit(events[-1])
         else:
-            d = game.dice.d10(f"{dfn.name} assault damage")
-            res = game.tables.soldier_row["assault"][d]
-            events.append({"type": "assault_damage", "unit": dfn.name, "rolls": {"damage": d},
-                           "result": res})
-            game.emit(events[-1])
-            events += apply_damage(game, dfn.uid, res)
+            events += _assault_damage(game, dfn)
     elif dfn.status == ACTIVE and defender_aware and not dfn.panicked:
         n2, parts2 = chance(game, dfn, att)
         r2 = game.dice.d10(f"{dfn.name} strike back")
@@ -91,16 +84,20 @@ def assault(game: "Game", att: "Unit", dfn: "Unit", kind: str) -> list[dict]:
         game.emit(ev2)
         events.append(ev2)
         if ok2:
-            d = game.dice.d10(f"{att.name} assault damage")
-            res = game.tables.soldier_row["assault"][d]
-            events.append({"type": "assault_damage", "unit": att.name, "rolls": {"damage": d},
-                           "result": res})
-            game.emit(events[-1])
-            events += apply_damage(game, att.uid, res)
-    if not game.in_rounds and not game.state.over:
-        aware = {x.uid for x in game.state.units if x.side == Side.US and x.aware}
-        game.begin_rounds(f"{att.name} assaulted", aware)
+            events += _assault_damage(game, att)
+    game.attack_begins_rounds(f"{att.name} assaulted")
     return events
+
+
+def _assault_damage(game: "Game", victim: "Unit") -> list[dict]:
+    """A successful kill assault or strike back: a d10 on the assault row (RULES.md §10)."""
+    from ambush_env.core.damage import apply_damage
+
+    d = game.dice.d10(f"{victim.name} assault damage")
+    res = game.tables.soldier_row["assault"][d]
+    ev = {"type": "assault_damage", "unit": victim.name, "rolls": {"damage": d}, "result": res}
+    game.emit(ev)
+    return [ev] + apply_damage(game, victim.uid, res)
 
 
 def capture(game: "Game", prisoner: "Unit", guard: "Unit") -> None:

@@ -41,7 +41,7 @@ Choices the rules leave open (⚙, documented here and tested):
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -56,13 +56,10 @@ from ambush_env.core.types import (
     ARSpace,
     Phase,
     RESULT_NAMES,
-    STANCE_NAMES,
-    DIRECTION_NAMES,
     Result,
     Side,
     Stance,
     Status,
-    Terrain,
 )
 
 US, GER = int(Side.US), int(Side.GERMAN)
@@ -650,6 +647,12 @@ class Game:
                 u.aware = u.uid in aware
         self.emit({"type": "rounds_begin", "reason": reason})
         self._start_round()
+
+    def attack_begins_rounds(self, reason: str) -> None:
+        """Any side firing, throwing or assaulting in Operations begins Rounds at once
+        (RULES.md §5); the US soldiers already aware stay aware. No-op in Rounds."""
+        if self.state.phase == Phase.OPERATIONS and not self.state.over:
+            self.begin_rounds(reason, {u.uid for u in self.state.units if u.side == US and u.aware})
 
     def _start_round(self) -> None:
         st = self.state

@@ -177,9 +177,7 @@ def _alarm(game: "Game", thrower: "Unit", landing: int) -> None:
             o.aware = True
     if thrower.side == Side.GERMAN:
         game.reveal(thrower)
-    if not game.in_rounds and not game.state.over:
-        aware = {x.uid for x in game.state.units if x.side == Side.US and x.aware}
-        game.begin_rounds(f"{thrower.name} threw a grenade", aware)
+    game.attack_begins_rounds(f"{thrower.name} threw a grenade")
 
 
 def explode(game: "Game", hex_: int, kind: str, thrower: "Unit", *, scattered: bool,

@@ -94,6 +94,14 @@ def _moves(game: "Game", u: "Unit", mp_left: int | None, charge_mp: int = -1) ->
     return out
 
 
+def _stance_orders(u: "Unit", free_used: bool, mp_left: int) -> list[int]:
+    """Stance changes in Rounds (RULES.md §6): one free change a turn; a wounded soldier pays
+    1 MP for each instead (seed 002 p. 26)."""
+    if (u.wounded and mp_left < 1) or (not u.wounded and free_used):
+        return []
+    return [_STANCE + s for s in range(3) if s != u.stance]
+
+
 def charge_allowance(game: "Game", u: "Unit") -> int:
     """MPs a charge assault may spend (RULES.md §6: up to half MV)."""
     return int(u.MV * game.rd.assault.charge_fraction)
@@ -237,11 +245,7 @@ def unit_orders(game: "Game", u: "Unit") -> list[int]:
     mode = t.mode
     if mode == "":
         out.append(_END_TURN)
-        if u.wounded:
-            if u.MV >= 1:
-                out.extend(_STANCE + s for s in range(3) if s != u.stance)
-        elif not t.stance_changed:
-            out.extend(_STANCE + s for s in range(3) if s != u.stance)
+        out.extend(_stance_orders(u, t.stance_changed, u.MV))
         out.extend(_moves(game, u, u.MV, charge_allowance(game, u)))
         if u.aware and not u.panicked:
             out.extend(_fire_orders(game, u, _AIMED, snap=False))
@@ -265,11 +269,7 @@ def unit_orders(game: "Game", u: "Unit") -> list[int]:
         out.extend(_prisoner_moves(game, u, t.mp_left))
     elif mode == "move":
         out.append(_END_MOVE)
-        if u.wounded:
-            if t.mp_left >= 1:
-                out.extend(_STANCE + s for s in range(3) if s != u.stance)
-        elif not t.stance_changed:
-            out.extend(_STANCE + s for s in range(3) if s != u.stance)
+        out.extend(_stance_orders(u, t.stance_changed, t.mp_left))
         if u.stance != 2:  # prone: one hex per move action
             out.extend(_moves(game, u, t.mp_left, charge_allowance(game, u)))
         if u.aware and t.mp_spent * 2 <= u.MV:
