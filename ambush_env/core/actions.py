@@ -92,7 +92,12 @@ def do_fire(game: "Game", u: "Unit", target: "Unit", *, snap: bool,
     fire: the sighting begins them itself, with only its passers aware)."""
     from ambush_env.core import fire
 
-    events = fire.fire(game, u.uid, target.uid, snap=snap)
+    if target.vehicle >= 0:  # the vehicle and its occupants are one target (seed 000 p. 31)
+        from ambush_env.core.vehicles import fire_at_vehicle
+
+        events = fire_at_vehicle(game, u, game.state.vehicles[target.vehicle], snap=snap)
+    else:
+        events = fire.fire(game, u.uid, target.uid, snap=snap)
     if target.side == Side.GERMAN and target.status == ACTIVE and not target.aware:
         target.aware = True
     if u.side == Side.GERMAN:
@@ -118,6 +123,60 @@ def _end(game: "Game", u: "Unit") -> None:
     """End ``u``'s turn unless the sequence of play already took it away."""
     if game.state.turn.uid == u.uid:
         game.end_turn(u)
+
+
+def _seat_cost(game: "Game", u: "Unit") -> None:
+    """Getting in or out or changing seats: free once per Operations action ⚙, 1 MP of a
+    Rounds move action (seed 000 p. 31)."""
+    st = game.state
+    t = st.turn
+    if st.phase == Phase.OPERATIONS:
+        t.boarded = True
+        return
+    if t.mode == "":
+        t.mode = "move"
+        t.mp_left = u.MV
+    t.mp_left -= 1
+    t.mp_spent += 1
+
+
+def _vehicle_order(game: "Game", u: "Unit", kind: K, arg: int) -> None:
+    """BOARD_VEHICLE, LEAVE_VEHICLE, LOAD, DRIVE, DRIVE_BACK and END_DRIVE (module ``vehicles``)."""
+    from ambush_env.core import vehicles
+
+    st = game.state
+    t = st.turn
+    ops = st.phase == Phase.OPERATIONS
+    if kind == K.BOARD_VEHICLE:
+        vehicles.board(game, u, st.vehicles[arg])
+        _seat_cost(game, u)
+        if not ops and t.mp_left <= 0:
+            _end(game, u)
+    elif kind == K.LEAVE_VEHICLE:
+        vehicles.leave(game, u)
+        _seat_cost(game, u)
+        if not ops and t.mp_left <= 0:
+            _end(game, u)
+    elif kind == K.LOAD:
+        vehicles.load(game, u, st.vehicles[arg])
+        _end(game, u)
+    elif kind == K.END_DRIVE:
+        game.emit({"type": "end_drive", "unit": u.name})
+        _end(game, u)
+    else:
+        v = st.vehicles[u.vehicle]
+        if t.mode != "drive":
+            t.mode = "drive"
+            t.mp_left = vehicles.mpa(v)[0] if ops else vehicles.mpa(v)[1]
+        if kind == K.DRIVE:
+            d, backwards = arg, False
+        else:
+            d, backwards = (v.facing + 3) % 6, True
+        vehicles.drive_step(game, u, v, d, backwards)
+        if st.over or st.turn.uid != u.uid:
+            return
+        if vehicles.drive_over(game, u):
+            _end(game, u)
 
 
 def apply_us_order(game: "Game", u: "Unit", kind: K, arg: int) -> None:
@@ -178,7 +237,8 @@ def apply_us_order(game: "Game", u: "Unit", kind: K, arg: int) -> None:
         do_fire(game, u, target, snap=snap)
         if st.over or st.turn.uid != u.uid:
             return
-        if snap and mode == "":
+        driver = u.vehicle >= 0 and st.vehicles[u.vehicle].driver == u.uid
+        if snap and mode == "" and not driver:  # a driver gets one snap fire (seed 000 p. 32)
             t.mode = "snap2"
         else:
             _end(game, u)
@@ -216,6 +276,12 @@ def apply_us_order(game: "Game", u: "Unit", kind: K, arg: int) -> None:
             return
         if ops or t.mp_left <= 0 or u.status != ACTIVE:
             _end(game, u)
+    elif kind in (K.BOARD_VEHICLE, K.LEAVE_VEHICLE, K.LOAD, K.DRIVE, K.DRIVE_BACK, K.END_DRIVE):
+        _vehicle_order(game, u, kind, arg)
+    elif kind == K.EXIT_MAP and u.vehicle >= 0:
+        from ambush_env.core import vehicles
+
+        vehicles.exit_map(game, u)
     elif kind == K.EXIT_MAP:
         from ambush_env.core.prisoners import march_off
 

@@ -141,12 +141,13 @@ def drop(game: "Game", u: "Unit", slot: int) -> None:
 
 
 def draggable(game: "Game", u: "Unit") -> "Unit | None":
-    """The incapacitated soldier (first) or body of ``u``'s side he may drag, or None."""
+    """The incapacitated soldier (first) or body of ``u``'s side he may drag or load into a
+    vehicle, or None; the fallen already aboard a vehicle ride safely (seed 002 p. 26)."""
     if u.status != ACTIVE or u.stance != Stance.STANDING or u.panicked or u.vehicle >= 0:
         return None
     best = None
     for o in game.state.units:
-        if o.hex == u.hex and o.side == u.side and o.uid != u.uid and o.status in (
+        if o.hex == u.hex and o.side == u.side and o.uid != u.uid and o.vehicle < 0 and o.status in (
                 Status.INCAPACITATED, Status.KILLED):
             if best is None or (o.status == Status.INCAPACITATED and best.status == Status.KILLED):
                 best = o

@@ -53,6 +53,8 @@ from ambush_env.core.legal import unit_orders
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.state import GameState, TurnState, Unit
 from ambush_env.core.types import (
+    DIRECTION_NAMES,
+    TERRAIN_NAMES,
     ARSpace,
     Phase,
     RESULT_NAMES,
@@ -196,6 +198,7 @@ class Game:
             )
             u.ammo = self.weapon(s.weapon).clip
             st.units.append(u)
+        self._place_vehicles(st)
         st.phase = int(Phase.OPERATIONS)
         st.board = self.board.mutable_state()
         self.state = st
@@ -204,6 +207,30 @@ class Game:
         self.emit({"type": "setup", "mission": self.mission_id, "squad": [u.name for u in st.units]})
         self._advance()
         return self._take_events()
+
+    def _place_vehicles(self, st: GameState) -> None:
+        """The mission's vehicles (US first, then parked German ones), named V1, V2, ...
+
+        Raises:
+            ScenarioError: a vehicle on a hex its type can never be in (seed 000 p. 30).
+        """
+        from ambush_env.core.state import Vehicle
+        from ambush_env.core.vehicles import load_vehicle_data
+
+        data = load_vehicle_data()
+        b = self.board
+        placed = [(v, US) for v in self.mission.us_vehicles]
+        placed += [(v, GER) for v in self.mission.german_vehicles]
+        for k, (pv, side) in enumerate(placed):
+            h = b.index(pv.hex)
+            t = data.vehicles[pv.vehicle]
+            tname = TERRAIN_NAMES[b.terrain[h]]
+            if data.move_costs[tname] is None or (t.size == "large" and tname == "woods"):
+                raise ScenarioError(f"mission {self.mission_id}: {t.name} at {pv.hex} stands on "
+                                    f"{tname}, where a vehicle can never be (seed 000 p. 30)")
+            st.vehicles.append(Vehicle(vid=k, type=pv.vehicle, side=side, name=f"V{k + 1}",
+                                       hex=h, facing=DIRECTION_NAMES.index(pv.facing),
+                                       closed=not t.open))
 
     def get_state(self) -> dict:
         """The whole game as a JSON-able dict (state, live board, dice generator)."""
@@ -309,8 +336,20 @@ class Game:
         )
 
     def can_see(self, a: Unit, b: Unit) -> bool:
-        """Line of sight between two units' hexes at their stances (seed 004, RULES.md §3)."""
-        return self.sight.can_see(a.hex, b.hex, a.stance, b.stance)
+        """Line of sight between two units' hexes at their stances (seed 004, RULES.md §3);
+        a soldier in a vehicle sees and is seen as the vehicle (seed 004 p. 18)."""
+        if a.vehicle < 0 and b.vehicle < 0:
+            return self.sight.can_see(a.hex, b.hex, a.stance, b.stance)
+        return self.sight.can_see(a.hex, b.hex, a.stance, b.stance,
+                                  sighter_in_vehicle=self._vehicle_size(a),
+                                  target_in_vehicle=self._vehicle_size(b))
+
+    def _vehicle_size(self, u: Unit) -> str | None:
+        if u.vehicle < 0:
+            return None
+        from ambush_env.core.vehicles import vtype
+
+        return vtype(self.state.vehicles[u.vehicle]).size
 
     def in_command(self, u: Unit) -> bool:
         """RULES.md §5: a commander, or within the CR of an active, unpanicked, unwounded one.

@@ -117,11 +117,28 @@ def german_turn(game: "Game", u: "Unit") -> None:
 
 # ----------------------------------------------------------------------------- selectors
 def _visible_targets(game: "Game", u: "Unit", snap: bool) -> list["Unit"]:
+    """Active US soldiers ``u`` may fire at; a soldier in a vehicle stands for the vehicle,
+    which is fired at as one target (seed 000 p. 31)."""
     from ambush_env.core.actions import can_fire_at
 
-    return [o for o in game.state.units
-            if o.side == US and o.status == ACTIVE and o.hex >= 0
-            and can_fire_at(game, u, o, snap=snap)]
+    out = []
+    cars: dict[int, bool] = {}
+    for o in game.state.units:
+        if o.side != US or o.status != ACTIVE or o.hex < 0:
+            continue
+        if o.vehicle >= 0:
+            ok = cars.get(o.vehicle)
+            if ok is None:
+                from ambush_env.core.vehicles import vehicle_fire_refusal
+
+                ok = (u.aware and not u.panicked and vehicle_fire_refusal(
+                    game, u, game.state.vehicles[o.vehicle], snap=snap) is None)
+                cars[o.vehicle] = ok
+            if ok:
+                out.append(o)
+        elif can_fire_at(game, u, o, snap=snap):
+            out.append(o)
+    return out
 
 
 def _pick(game: "Game", u: "Unit", cands: list["Unit"], how: str) -> "Unit | None":

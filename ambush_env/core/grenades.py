@@ -205,6 +205,12 @@ def explode(game: "Game", hex_: int, kind: str, thrower: "Unit", *, scattered: b
     prone_mod = game.rd.grenades.prone_damage
     from ambush_env.core.damage import apply_damage
 
+    riders: set[int] = set()
+    if st.vehicles:  # cars in (or, for a satchel, next to) the hex (seed 000 p. 32-33)
+        from ambush_env.core.vehicles import blast_vehicles
+
+        riders = blast_vehicles(game, hex_, kind)
+
     for o in list(st.units):
         if o.hex != hex_:
             continue
@@ -213,7 +219,8 @@ def explode(game: "Game", hex_: int, kind: str, thrower: "Unit", *, scattered: b
         if o.status not in (ACTIVE, Status.CAPTURED, Status.INCAPACITATED):
             continue
         r = game.dice.d10(f"{o.name} {kind} damage")
-        rr = max(0, r + prone_mod) if o.stance == Stance.PRONE else r
+        # stance is ignored inside a vehicle (seed 000 p. 31), also for those just put out
+        rr = max(0, r + prone_mod) if o.stance == Stance.PRONE and o.uid not in riders else r
         result = row[rr]
         ev = {"type": "blast", "unit": o.name, "item": kind, "inside": inside,
               "rolls": {"damage": r}, "result": result}

@@ -61,6 +61,12 @@ _PICK = B[K.PICK_UP]
 _DROP = B[K.DROP]
 _DRAG = B[K.DRAG]
 _PRISONER = B[K.MOVE_PRISONER]
+_BOARD = B[K.BOARD_VEHICLE]
+_LEAVE = B[K.LEAVE_VEHICLE]
+_LOAD = B[K.LOAD]
+_DRIVE = B[K.DRIVE]
+_DRIVE_BACK = B[K.DRIVE_BACK]
+_END_DRIVE = B[K.END_DRIVE]
 # number of HEX_OFFSETS within radius r (they are sorted by distance)
 _WITHIN = [1 + 3 * r * (r + 1) for r in range(O.OFFSET_RADIUS + 1)]
 
@@ -222,11 +228,120 @@ def _prepare_possible(game: "Game", u: "Unit") -> bool:
     return prepare_kind(game, u) is not None
 
 
+def _board_orders(game: "Game", u: "Unit", may: bool) -> list[int]:
+    """BOARD_VEHICLE (get in, or move to the driver's seat) for each vehicle in ``u``'s hex."""
+    if not may or not game.state.vehicles:
+        return []
+    from ambush_env.core.vehicles import board_refusal
+
+    return [_BOARD + v.vid for v in game.state.vehicles
+            if v.hex == u.hex and board_refusal(game, u, v) is None]
+
+
+def _load_orders(game: "Game", u: "Unit") -> list[int]:
+    if not game.state.vehicles or u.vehicle >= 0:
+        return []
+    from ambush_env.core.vehicles import load_refusal
+
+    return [_LOAD + v.vid for v in game.state.vehicles
+            if v.hex == u.hex and load_refusal(game, u, v) is None]
+
+
+def _drive_orders(game: "Game", u: "Unit", mp_left: int | None) -> list[int]:
+    """DRIVE (forward in any direction: turning is free) and DRIVE_BACK (seed 000 p. 30)."""
+    from ambush_env.core.vehicles import drive_targets
+
+    v = game.state.vehicles[u.vehicle]
+    out = []
+    back = False
+    for d, _, backwards in drive_targets(game, u, v, mp_left):
+        if backwards:
+            back = True
+        else:
+            out.append(_DRIVE + d)
+    if back:
+        out.append(_DRIVE_BACK)
+    return out
+
+
+def _vehicle_exit(game: "Game", u: "Unit") -> bool:
+    """The driver of a vehicle in an exit hex may drive it off the map with everyone aboard."""
+    v = game.state.vehicles[u.vehicle]
+    return v.driver == u.uid and not v.disabled and not v.immobilised and v.hex in game.exit_hexes
+
+
+def _riding_orders(game: "Game", u: "Unit") -> list[int]:
+    """Orders of a soldier in a car (seed 000 p. 31-32; module ``vehicles``).
+
+    Operations: wait, one free get-out or seat change per action ⚙, drive (the driver: up to
+    the slow MPA in hexes), clear a jam, reload, exit with the car. Rounds, choosing: hold,
+    get out or change seats (1 MP), fire his personal weapon (passengers aimed or snap, the
+    driver one snap, all at −2; no grenades, satchels, bazookas or crew weapons), command,
+    clear a jam, reload, drive (the driver's turn), exit with the car. Never a stance change
+    (stance is ignored inside), a step on foot, a pick-up, a drag or an assault.
+    """
+    from ambush_env.core.vehicles import leave_refusal
+
+    st = game.state
+    t = st.turn
+    v = st.vehicles[u.vehicle]
+    out: list[int] = []
+    mode = t.mode
+    ops = st.phase == Phase.OPERATIONS
+    if mode == "drive":
+        from ambush_env.core.vehicles import drive_budget
+
+        out.append(_END_DRIVE)
+        out.extend(_drive_orders(game, u, drive_budget(game)))
+        if _vehicle_exit(game, u):
+            out.append(_EXIT)
+        return out
+    if mode == "snap2":
+        out.append(_END_TURN)
+        out.extend(_fire_orders(game, u, _SNAP, snap=True))
+        return out
+    seat_ok = (not t.boarded) if ops else (u.MV >= 1 if mode == "" else t.mp_left >= 1)
+    if mode == "move":  # got in or changed seats in a Rounds move action
+        out.append(_END_MOVE)
+    else:
+        out.append(_END_TURN)
+    if seat_ok and leave_refusal(game, u) is None:
+        out.append(_LEAVE)
+    out.extend(_board_orders(game, u, seat_ok))
+    if mode == "move":
+        return out
+    if v.driver == u.uid and t.hexes_moved == 0:
+        out.extend(_drive_orders(game, u, None if ops else _drive_limit(v)))
+    if _vehicle_exit(game, u):
+        out.append(_EXIT)
+    if u.jammed:
+        out.append(_JAM)
+    if _reload_possible(game, u):
+        out.append(_PREP)
+    if ops:
+        return out
+    if u.aware and not u.panicked:
+        if v.driver != u.uid:
+            out.extend(_fire_orders(game, u, _AIMED, snap=False))
+        out.extend(_fire_orders(game, u, _SNAP, snap=True))
+    if not u.panicked:
+        out.extend(_command_orders(game, u))
+    return out
+
+
+def _drive_limit(v) -> int:
+    from ambush_env.core.vehicles import mpa
+
+    return mpa(v)[1]
+
+
 def unit_orders(game: "Game", u: "Unit") -> list[int]:
     """Every order integer legal for the acting unit ``u`` now (see the module docstring)."""
     st = game.state
     t = st.turn
     out: list[int] = []
+    if u.vehicle >= 0:
+        return _riding_orders(game, u)
     if st.phase == Phase.OPERATIONS:
         out.append(_END_TURN)
         for s in range(3):
@@ -240,6 +355,8 @@ def unit_orders(game: "Game", u: "Unit") -> list[int]:
         if _reload_possible(game, u):
             out.append(_PREP)
         out.extend(_carry_orders(game, u))
+        out.extend(_board_orders(game, u, not t.boarded))
+        out.extend(_load_orders(game, u))
         return out
 
     mode = t.mode
@@ -264,6 +381,8 @@ def unit_orders(game: "Game", u: "Unit") -> list[int]:
             out.append(_PREP)
         if not u.panicked:
             out.extend(_carry_orders(game, u))
+            out.extend(_board_orders(game, u, u.MV >= 1))
+            out.extend(_load_orders(game, u))
     elif mode == "prisoner":
         out.append(_END_MOVE)
         out.extend(_prisoner_moves(game, u, t.mp_left))
@@ -276,6 +395,7 @@ def unit_orders(game: "Game", u: "Unit") -> list[int]:
             out.extend(_fire_orders(game, u, _SNAP, snap=True))
         if u.hex in game.exit_hexes:
             out.append(_EXIT)
+        out.extend(_board_orders(game, u, t.mp_left >= 1))
     elif mode == "snap2":
         out.append(_END_TURN)
         out.extend(_fire_orders(game, u, _SNAP, snap=True))
@@ -360,6 +480,19 @@ def describe(game: "Game", action: int) -> str:
             if i >= 0:
                 target = board.label(i)
         return f"{who} {offset_kinds[kind]} {target}"
+    if kind in (K.BOARD_VEHICLE, K.LOAD):
+        if arg < len(st.vehicles):
+            v = st.vehicles[arg]
+            from ambush_env.core.vehicles import vtype
+
+            what = f"{v.name} ({vtype(v).name}, {board.label(v.hex) if v.hex >= 0 else 'off map'})"
+        else:
+            what = f"vehicle {arg} (empty slot)"
+        if kind == K.LOAD:
+            return f"{who} load the fallen into {what}"
+        if u is not None and u.vehicle == arg:
+            return f"{who} take the wheel of {what}"
+        return f"{who} get into {what}"
     if kind == K.GIVE_TURN:
         name = next((x.name for x in st.units if x.side == 0 and x.slot == arg), f"slot {arg}")
         return f"{who} give a turn to {name}"

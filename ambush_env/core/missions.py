@@ -32,6 +32,8 @@ Mission file schema::
     results: {decisive_win: 26, win: 18, draw: 10}    # VP at or above; below draw: loss
     rules: {all_in_command_rounds: 2, sight_cap: null, blocking_landmarks: []}
     us_vehicles: []                  # optional: [{vehicle: jeep, hex: A8, facing: NE}]
+    german_vehicles: []              # optional, parked and unmanned: [{vehicle: kubelwagen,
+                                     #   hex: K7, facing: S}] (capturable, seed 002 p. 27)
 
 Paragraph effects (a one-key mapping; the scalar form is shown where one exists). They run in
 order; a *branching* effect (``activation``, ``perception``, ``if_flag``, ``goto``,
@@ -420,6 +422,12 @@ class USVehicle(Frozen):
     facing: Literal[DIRECTION_NAMES] = "N"  # type: ignore[valid-type]
 
 
+class GermanVehicle(USVehicle):
+    """A German vehicle standing parked and unmanned at the start (seed 000; seed 002 p. 27:
+    the first US soldier to get in captures it). German drivers and vehicle cards are not in
+    the engine yet, so a mission cannot crew one."""
+
+
 class Mission(Frozen):
     """A validated mission (RULES.md §15). Field meanings: the module docstring."""
 
@@ -440,6 +448,7 @@ class Mission(Frozen):
     results: Results
     rules: MissionRules = MissionRules()
     us_vehicles: tuple[USVehicle, ...] = ()
+    german_vehicles: tuple[GermanVehicle, ...] = ()
 
     @field_validator("events")
     @classmethod
@@ -565,6 +574,8 @@ class Mission(Frozen):
             yield f"rules.blocking_landmarks.{i}", h
         for i, v in enumerate(self.us_vehicles):
             yield f"us_vehicles.{i}.hex", v.hex
+        for i, v in enumerate(self.german_vehicles):
+            yield f"german_vehicles.{i}.hex", v.hex
 
 
 # --------------------------------------------------------------------------------------------
@@ -643,6 +654,35 @@ def check_references(
         raise DataError(
             source, "squad", f"unknown squad {mission.squad!r} (known: {', '.join(list_squads())})"
         )
+    check_vehicles(mission, source)
+
+
+def check_vehicles(mission: Mission, source: str | Path) -> None:
+    """Vehicles of a mission (seed 000; RULES.md §12): known types of ``vehicles.yaml`` of the
+    right side, no tanks (not in the engine yet), at most ``V_SLOTS`` in all.
+
+    Raises:
+        DataError: naming ``source`` and the field.
+    """
+    from ambush_env.core.orders import V_SLOTS
+    from ambush_env.core.vehicles import load_vehicle_data
+
+    types = load_vehicle_data().vehicles
+    placed = [("us_vehicles", i, v, "us") for i, v in enumerate(mission.us_vehicles)]
+    placed += [("german_vehicles", i, v, "german") for i, v in enumerate(mission.german_vehicles)]
+    if len(placed) > V_SLOTS:
+        raise DataError(source, "german_vehicles" if mission.german_vehicles else "us_vehicles",
+                        f"{len(placed)} vehicles; at most {V_SLOTS} (the vehicle slots)")
+    for key, i, v, side in placed:
+        t = types.get(v.vehicle)
+        if t is None:
+            raise DataError(source, f"{key}.{i}.vehicle",
+                            f"unknown vehicle {v.vehicle!r} (known: {', '.join(sorted(types))})")
+        if t.kind == "tank":
+            raise DataError(source, f"{key}.{i}.vehicle",
+                            f"{v.vehicle!r} is a tank; tanks are not in the engine yet")
+        if t.side != side:
+            raise DataError(source, f"{key}.{i}.vehicle", f"{v.vehicle!r} is a {t.side} vehicle")
 
 
 # --------------------------------------------------------------------------------------------
@@ -721,6 +761,7 @@ __all__ = [
     "TimeLimit",
     "Trigger",
     "USVehicle",
+    "GermanVehicle",
     "VPSchedule",
     "check_references",
     "list_missions",

@@ -37,7 +37,7 @@ class Unit:
         equipment: port-box contents (item ids), at most ``port_boxes`` (1 when wounded).
         captured_weapon: the weapon is captured German equipment (user's rating −1, seed 002).
         guard: uid of the US soldier guarding this prisoner, −1 if none.
-        vehicle: uid index of the vehicle ridden, −1 if none.
+        vehicle: ``vid`` of the vehicle ridden (index in ``GameState.vehicles``), −1 if none.
     """
 
     uid: int
@@ -84,6 +84,48 @@ class Unit:
 
 
 @dataclass(slots=True)
+class Vehicle:
+    """One vehicle on the map (seed 000; RULES.md §12).
+
+    Attributes:
+        vid: index in ``GameState.vehicles``; also its vehicle slot in orders and observation.
+        type: vehicle type id of ``data/vehicles.yaml`` (``"jeep"``).
+        side: the side that holds it (``Side``); a captured car changes side (seed 002 p. 27).
+        name: display name, ``"V1"``.
+        hex: board index (−1 once it has left the map).
+        facing: ``Direction`` int the front faces (seed 000 p. 30).
+        driver: uid of the driver, −1 for an empty driver's seat.
+        passengers: uids of the passengers in seat order (incapacitated and bodies included).
+        disabled: knocked out for the rest of the mission (flipped, seed 000 p. 31).
+        immobilised: cannot move (a tank's tread; seed 000 p. 31).
+        closed: an armoured vehicle's Closed marker (seed 000 p. 30).
+        tyre_shot: a shot tyre: no fast driving (seed 000 p. 30).
+        captured: a German car taken by the US (drivers count 1 lower, seed 002 p. 27).
+        exited: driven off the map from an exit hex.
+    """
+
+    vid: int
+    type: str
+    side: int
+    name: str
+    hex: int = -1
+    facing: int = 0
+    driver: int = -1
+    passengers: list[int] = field(default_factory=list)
+    disabled: bool = False
+    immobilised: bool = False
+    closed: bool = False
+    tyre_shot: bool = False
+    captured: bool = False
+    exited: bool = False
+
+    @property
+    def occupants(self) -> list[int]:
+        """Driver (if any) then passengers: the seed's stacking order (seed 000 p. 31)."""
+        return ([self.driver] if self.driver >= 0 else []) + self.passengers
+
+
+@dataclass(slots=True)
 class TurnState:
     """What the acting unit is in the middle of (RULES.md §6).
 
@@ -99,6 +141,8 @@ class TurnState:
     hexes_moved: int = 0
     stance_changed: bool = False
     acted: bool = False
+    boarded: bool = False
+    accident_checked: bool = False  # this drive already made its fast-driving Accident Check
 
 
 @dataclass(slots=True)
@@ -107,6 +151,7 @@ class GameState:
 
     mission: str = ""
     units: list[Unit] = field(default_factory=list)
+    vehicles: list[Vehicle] = field(default_factory=list)
     phase: int = 0
     round: int = 0  # Round number since Rounds last began (1-based; 0 in Operations)
     rounds_total: int = 0  # Rounds played in the whole mission (time limit)
@@ -138,6 +183,7 @@ class GameState:
         """Inverse of :meth:`to_dict`. Raises KeyError/TypeError on a malformed dict."""
         d = copy.deepcopy(d)
         d["units"] = [Unit(**u) for u in d["units"]]
+        d["vehicles"] = [Vehicle(**v) for v in d.get("vehicles", [])]
         d["turn"] = TurnState(**d["turn"])
         names = {f.name for f in fields(cls)}
         unknown = set(d) - names

@@ -1,0 +1,795 @@
+"""Vehicles: cars on the map, their occupants, driving, accidents, fire and blasts against them
+(seed 000 p. 30-33; seed 002 p. 26-27; RULES.md §11-§12). Numbers: ``data/vehicles.yaml``.
+
+What is in the engine now:
+
+* **Cars** (jeep, Kübelwagen, staff car): getting in and out and changing seats (free once per
+  Operations action ⚙, 1 MP in Rounds, seed 000 p. 31); driving forward into any neighbouring
+  hex (turning is free) or backing up, paying the vehicle Movement Point Cost Chart ⚙ up to
+  the slow or fast MPA (Rounds; the moment the slow MPA is exceeded, one Accident Check) or up
+  to the slow MPA in hexes with no Accident Checks (Operations ⚙: a drive is the driver's
+  Operations action; each hex gets a paragraph check, seed 000 p. 30); at most two vehicles in
+  a hex (a vehicle never enters a hex holding two ⚙, so none ever ends there); the Accident
+  Table ⚙; running over soldiers (seed 000 p. 33); a disabled car puts its occupants prone
+  outside (p. 31).
+* **Seed 002 p. 26-27**: loading an incapacitated soldier (or a body) into a car kills him on
+  a d10 of 0 (:func:`~ambush_env.core.damage.drag_check`); riding is safe (driving rolls
+  nothing for him); a German car with no active German aboard is captured by the first US
+  soldier who gets in; a captured car's driver counts his DS 1 lower, so a DS 0 soldier cannot
+  take its wheel; tanks are never captured (nobody boards a tank, seed 000 p. 31).
+* **Fire at a car** (seed 000 p. 31): the car and its occupants are one target: the to-hit of
+  RULES.md §8 with the size modifier, then one d10 on the type's Hit Chart ⚙: driver or
+  passenger take damage on the weapon's row (only aimed automatic fire goes on to the other
+  occupants, each roll lower than the last, seed 002 p. 27); a bazooka's hit on an occupant
+  also rolls Grenade Inside, prone, for every other occupant and disables the car; a hit on
+  the driver that panics or wounds him forces an Accident Check, one that incapacitates or
+  kills him is an automatic accident; tyres and body roll penetration (RULES.md §11) against
+  their armour: a penetrated tyre stops fast driving, a penetrated body disables the car; a
+  hit on the tyres or the body forces an Accident Check.
+* **Grenades and satchels** (seed 000 p. 32-33): a grenade going off in a car's hex disables
+  it on an incapacitated or killed result on the Grenade Outside row, then each occupant rolls
+  once on that row (stance is ignored inside); a satchel charge in or next to a car's hex
+  always disables it.
+
+Not yet in the engine (refused at mission load, never reachable): tanks on the map, German
+drivers and vehicle cards, US fire at German cars (no order slot aims at a vehicle yet), the
+seed-003 d100 module. Mines and boobytraps do not exist in the engine yet either.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from ambush_env.core.data import Frozen, data_path, load_model
+from ambush_env.core.types import TERRAIN_NAMES, ARSpace, Phase, Side, Stance, Status
+
+if TYPE_CHECKING:
+    from ambush_env.core.engine import Game
+    from ambush_env.core.state import Unit, Vehicle
+
+ACTIVE = int(Status.ACTIVE)
+INCAP = int(Status.INCAPACITATED)
+KILLED = int(Status.KILLED)
+CAPTURED = int(Status.CAPTURED)
+IMPASSABLE = -1
+MAX_IN_HEX = 2  # at most two vehicles per hex, disabled ones included (seed 000 p. 30)
+
+Armour = Literal["occupant", "unarmoured", "light", "medium", "heavy"]
+AccidentResult = Literal["none", "stop", "skid", "shot_tyre", "overturn"]
+_OCCUPANT_PARTS = {"car": ("driver", "passenger"), "tank": ("crew",)}
+
+
+# ============================================================================ data (validated)
+class VehicleType(Frozen):
+    """One entry of ``vehicles.yaml: vehicles`` (seed 000 p. 30, 40)."""
+
+    name: str = Field(min_length=1)
+    kind: Literal["car", "tank"]
+    side: Literal["us", "german"]
+    size: Literal["small", "large"]
+    open: bool
+    occupants: int = Field(ge=1, le=8)
+    slow_mpa: int = Field(ge=1)
+    fast_mpa: int = Field(ge=1)
+    parts: dict[str, Armour]
+    hit_chart: tuple[str, ...] = Field(min_length=10, max_length=10)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "VehicleType":
+        if self.fast_mpa <= self.slow_mpa:
+            raise ValueError(f"fast_mpa {self.fast_mpa} must exceed slow_mpa {self.slow_mpa}")
+        for i, part in enumerate(self.hit_chart):
+            if part not in self.parts:
+                raise ValueError(f"hit_chart[{i}] names {part!r}, which is not in parts")
+        need = _OCCUPANT_PARTS[self.kind]
+        for p in need:
+            if self.parts.get(p) != "occupant":
+                raise ValueError(f"a {self.kind} needs the occupant part {p!r}")
+        for p, armour in self.parts.items():
+            if armour == "occupant" and p not in need:
+                raise ValueError(f"part {p!r}: only {need} are occupants of a {self.kind}")
+        if self.kind == "car" and self.size != "small":
+            raise ValueError("cars are small (seed 000 p. 40)")
+        return self
+
+
+class VehicleData(Frozen):
+    """``data/vehicles.yaml``: cost chart, accident table and vehicle types (RULES.md §12)."""
+
+    move_costs: dict[str, int | None]
+    up_level: int = Field(ge=0)
+    embankment: int = Field(ge=0)
+    crest: int = Field(ge=0)
+    accident_table: tuple[AccidentResult, ...] = Field(min_length=10, max_length=10)
+    vehicles: dict[str, VehicleType]
+
+    @field_validator("move_costs")
+    @classmethod
+    def _every_terrain(cls, v: dict[str, int | None]) -> dict[str, int | None]:
+        missing = [t for t in TERRAIN_NAMES if t not in v]
+        extra = [t for t in v if t not in TERRAIN_NAMES]
+        if missing or extra:
+            raise ValueError(f"needs exactly the terrains {list(TERRAIN_NAMES)}; "
+                             f"missing {missing}, unknown {extra}")
+        for t, c in v.items():
+            if c is not None and c < 1:
+                raise ValueError(f"{t}: a cost is at least 1 MP or null (never entered)")
+        for t in ("building", "rubble", "river", "crater"):
+            if v[t] is not None:
+                raise ValueError(f"{t}: vehicles never enter it (seed 000 p. 30-31): use null")
+        return v
+
+
+def load_vehicle_data(path: str | None = None) -> VehicleData:
+    """Load and validate a vehicles file (default: the shipped ``data/vehicles.yaml``).
+
+    Raises:
+        DataError: a malformed file (names the file and the field).
+    """
+    if path is None:
+        return _shipped()
+    return load_model(VehicleData, path)
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> VehicleData:
+    return load_model(VehicleData, data_path("vehicles.yaml"))
+
+
+# ============================================================================ small queries
+def vtype(v: "Vehicle") -> VehicleType:
+    """The data entry of ``v``'s type."""
+    return _shipped().vehicles[v.type]
+
+
+def on_map(v: "Vehicle") -> bool:
+    return v.hex >= 0 and not v.exited
+
+
+def vehicles_in(game: "Game", hex_: int) -> list["Vehicle"]:
+    """Vehicles (disabled ones included) in ``hex_``."""
+    return [v for v in game.state.vehicles if v.hex == hex_ and not v.exited]
+
+
+def effective_ds(v: "Vehicle", u: "Unit") -> int:
+    """The DS ``u`` drives ``v`` with: 1 lower in a captured vehicle (seed 002 p. 27)."""
+    return u.DS - 1 if v.captured else u.DS
+
+
+def can_take_wheel(v: "Vehicle", u: "Unit") -> bool:
+    """Whether ``u`` may drive ``v``: a captured car needs DS ≥ 1, since it counts 1 lower
+    ("a DS 0 soldier cannot drive one", seed 002 p. 27); a side's own car any DS ≥ 0."""
+    return effective_ds(v, u) >= 0
+
+
+def active_driver(game: "Game", v: "Vehicle") -> "Unit | None":
+    if v.driver < 0:
+        return None
+    d = game.state.units[v.driver]
+    return d if d.status == ACTIVE else None
+
+
+def _held_by_enemy(game: "Game", v: "Vehicle", side: int) -> bool:
+    units = game.state.units
+    return v.side != side and any(units[o].status == ACTIVE for o in v.occupants)
+
+
+# ============================================================================ movement costs
+def cost_row(game: "Game", large: bool) -> list[int]:
+    """``row[hex * 6 + direction]`` = vehicle MPs to drive that way (−1 never), per board
+    version (RULES.md §12 ⚙): the entered hex's cost, +1 a level up, +1 across an embankment
+    or crest; never across an intact wall (whatever its aperture) nor into woods when large."""
+    board = game.board
+    key = (large, board.version, id(board))
+    cache = game.__dict__.setdefault("_vehicle_costs", {})
+    row = cache.get(key)
+    if row is not None:
+        return row
+    data = _shipped()
+    tcost = [data.move_costs[name] for name in TERRAIN_NAMES]
+    woods = TERRAIN_NAMES.index("woods")
+    row = [IMPASSABLE] * (board.n * 6)
+    for i in range(board.n):
+        for d, j in enumerate(board.neighbors[i]):
+            if j < 0:
+                continue
+            t = board.terrain[j]
+            c = tcost[t]
+            if c is None or (large and t == woods):
+                continue
+            side = board.hexside(i, j)
+            if side is not None:
+                if side.wall is not None and not side.destroyed:
+                    continue
+                if side.embankment:
+                    c += data.embankment
+                if side.crest:
+                    c += data.crest
+            if board.level[j] > board.level[i]:
+                c += data.up_level * (board.level[j] - board.level[i])
+            row[i * 6 + d] = c
+    if len(cache) > 16:
+        cache.clear()
+    cache[key] = row
+    return row
+
+
+def mpa(v: "Vehicle") -> tuple[int, int]:
+    """``(slow, limit)``: the slow MPA and the most MPs a Rounds drive may spend (the fast
+    MPA, or the slow one with a shot tyre or a closed tank, seed 000 p. 30)."""
+    t = vtype(v)
+    fast_ok = not v.tyre_shot and not v.closed
+    return t.slow_mpa, (t.fast_mpa if fast_ok else t.slow_mpa)
+
+
+def _prisoner_hexes(game: "Game") -> set[int]:
+    return {o.hex for o in game.state.units if o.status == CAPTURED and o.hex >= 0}
+
+
+def drive_targets(game: "Game", u: "Unit", v: "Vehicle", mp_left: int | None
+                  ) -> list[tuple[int, int, bool]]:
+    """Every hex the driver ``u`` may drive ``v`` into now: ``(direction of travel, hex,
+    backwards)`` (seed 000 p. 30). Forward = any of the six directions (turning is free);
+    backwards = the hex behind. Refused: a hex the cost chart forbids or costing more than
+    ``mp_left`` (None: no MP limit), a hex already holding two vehicles, a hex holding a
+    prisoner (prisoners may never be harmed, seed 002 p. 25)."""
+    if v.disabled or v.immobilised or not on_map(v) or v.driver != u.uid:
+        return []
+    row = cost_row(game, vtype(v).size == "large")
+    nbrs = game.board.neighbors[v.hex]
+    pris = _prisoner_hexes(game)
+    counts: dict[int, int] = {}
+    for o in game.state.vehicles:
+        if not o.exited and o.hex >= 0:
+            counts[o.hex] = counts.get(o.hex, 0) + 1
+    out = []
+    back = (v.facing + 3) % 6
+    for d in range(6):
+        c = row[v.hex * 6 + d]
+        j = nbrs[d]
+        if c < 0 or (mp_left is not None and c > mp_left):
+            continue
+        if counts.get(j, 0) >= MAX_IN_HEX or j in pris:
+            continue
+        out.append((d, j, False))
+        if d == back:
+            out.append((d, j, True))
+    return out
+
+
+# ============================================================================ boarding
+def board_refusal(game: "Game", u: "Unit", v: "Vehicle") -> str | None:
+    """Why ``u`` may not get into ``v`` (or, already aboard, move to its driver's seat) now;
+    None when he may (seed 000 p. 31; seed 002 p. 27)."""
+    if u.status != ACTIVE or u.hex < 0:
+        return "he is not active"
+    if u.panicked:
+        return "he is panicked"
+    if not on_map(v) or v.hex != u.hex:
+        return "the vehicle is not in his hex"
+    t = vtype(v)
+    if t.kind == "tank":
+        return "nobody can board a tank (seed 000 p. 31)"
+    if v.disabled:
+        return "the vehicle is disabled"
+    if u.vehicle == v.vid:
+        if v.driver >= 0:
+            return "the driver's seat is taken"
+        if not can_take_wheel(v, u):
+            return "he cannot drive a captured vehicle: DS 0 counts 1 lower (seed 002 p. 27)"
+        return None
+    if u.vehicle >= 0:
+        return "he is in another vehicle"
+    if _held_by_enemy(game, v, u.side):
+        return "the enemy holds it"
+    if len(v.occupants) >= t.occupants:
+        return "no free seat"
+    return None
+
+
+def board(game: "Game", u: "Unit", v: "Vehicle") -> None:
+    """Put ``u`` into ``v`` (legality checked by the caller). He takes the empty driver's seat
+    if he may drive it, else a passenger seat; already aboard, he moves to the driver's seat.
+    A German car with no active German aboard becomes a captured US car (seed 002 p. 27)."""
+    if u.vehicle == v.vid:
+        v.passengers.remove(u.uid)
+        v.driver = u.uid
+        game.emit({"type": "change_seat", "unit": u.name, "vehicle": v.name, "seat": "driver"})
+        return
+    if v.side != u.side:
+        v.side = u.side
+        v.captured = True
+        game.emit({"type": "vehicle_captured", "unit": u.name, "vehicle": v.name,
+                   "hex": game.board.label(v.hex)})
+    game.pack_crew_weapon(u)
+    u.vehicle = v.vid
+    u.stance = int(Stance.STANDING)  # stance is ignored inside (seed 000 p. 31); seen seated high ⚙
+    if v.driver < 0 and can_take_wheel(v, u):
+        v.driver = u.uid
+        seat = "driver"
+    else:
+        v.passengers.append(u.uid)
+        seat = "passenger"
+    game.emit({"type": "board", "unit": u.name, "vehicle": v.name, "seat": seat})
+
+
+def leave_refusal(game: "Game", u: "Unit") -> str | None:
+    if u.vehicle < 0:
+        return "he is not in a vehicle"
+    if u.status != ACTIVE or u.panicked:
+        return "he is not active"
+    return None
+
+
+def leave(game: "Game", u: "Unit") -> None:
+    """``u`` gets out into the vehicle's hex, standing ⚙ (seed 000 p. 31)."""
+    v = game.state.vehicles[u.vehicle]
+    _unseat(v, u.uid)
+    u.vehicle = -1
+    game.emit({"type": "leave_vehicle", "unit": u.name, "vehicle": v.name})
+
+
+def _unseat(v: "Vehicle", uid: int) -> None:
+    if v.driver == uid:
+        v.driver = -1
+    elif uid in v.passengers:
+        v.passengers.remove(uid)
+
+
+# ============================================================================ loading the fallen
+def load_refusal(game: "Game", u: "Unit", v: "Vehicle") -> str | None:
+    """Why ``u`` may not load a fallen comrade into ``v`` now (seed 002 p. 26: "a standing
+    active soldier may ... load him into a vehicle")."""
+    from ambush_env.core.carry import draggable
+
+    if u.vehicle >= 0:
+        return "he is in a vehicle"
+    if draggable(game, u) is None:
+        return "no incapacitated soldier or body of his side here, or he is not standing"
+    if not on_map(v) or v.hex != u.hex:
+        return "the vehicle is not in his hex"
+    t = vtype(v)
+    if t.kind == "tank":
+        return "nobody can board a tank (seed 000 p. 31)"
+    if v.disabled:
+        return "the vehicle is disabled"
+    if _held_by_enemy(game, v, u.side):
+        return "the enemy holds it"
+    if len(v.occupants) >= t.occupants:
+        return "no free seat"
+    return None
+
+
+def load(game: "Game", u: "Unit", v: "Vehicle") -> None:
+    """Load the incapacitated soldier (first) or body of ``u``'s hex into a passenger seat of
+    ``v``. An incapacitated soldier is killed on a d10 of 0 (seed 002 p. 26); a body is safe.
+    Loading into an empty German car captures it."""
+    from ambush_env.core.carry import draggable
+    from ambush_env.core.damage import drag_check
+
+    o = draggable(game, u)
+    assert o is not None
+    if v.side != u.side:
+        v.side = u.side
+        v.captured = True
+        game.emit({"type": "vehicle_captured", "unit": u.name, "vehicle": v.name,
+                   "hex": game.board.label(v.hex)})
+    game.emit({"type": "load", "unit": u.name, "loaded": o.name, "vehicle": v.name})
+    if o.status == INCAP:
+        drag_check(game, o.uid, why="load")
+    o.vehicle = v.vid
+    v.passengers.append(o.uid)
+
+
+# ============================================================================ driving
+def drive_step(game: "Game", u: "Unit", v: "Vehicle", d: int, backwards: bool) -> None:
+    """Drive ``v`` one hex (legality from :func:`drive_targets`; seed 000 p. 30).
+
+    Forward: the vehicle turns to face ``d`` (free) and enters the hex; backwards: it keeps
+    its facing. Every occupant goes along; riding is safe, nobody rolls (seed 002 p. 26). In
+    Rounds the cost is paid from the drive's MPs and exceeding the slow MPA makes the one
+    Accident Check of the drive. Then running over (soldiers on foot in the hex), the
+    paragraph check of the hex and sightings.
+    """
+    st = game.state
+    t = st.turn
+    src = v.hex
+    dest = game.board.neighbors[src][d]
+    cost = cost_row(game, vtype(v).size == "large")[src * 6 + d]
+    if not backwards:
+        v.facing = d
+    _move_vehicle(game, v, dest)
+    rounds = st.phase == Phase.ROUNDS
+    ev = {"type": "drive", "unit": u.name, "vehicle": v.name, "to": game.board.label(dest),
+          "mp": cost if rounds else 0, "backwards": backwards}
+    game.emit(ev)
+    if rounds:
+        t.mp_left -= cost
+        t.mp_spent += cost
+    else:
+        t.mp_left -= 1  # Operations: hexes left this drive
+    t.hexes_moved += 1
+    if rounds and not t.accident_checked and t.mp_spent > vtype(v).slow_mpa:
+        t.accident_checked = True
+        game.emit({"type": "fast", "vehicle": v.name, "mp_spent": t.mp_spent})
+        accident_check(game, v, "moving fast")
+    if v.disabled or v.hex != dest or st.over:
+        return
+    run_over(game, v, dest)
+    if v.disabled or st.over:
+        return
+    if u.side == Side.US and u.status == ACTIVE:
+        game._paragraphs.paragraph_check(game, u, dest)
+        if not st.over:
+            game.check_sightings()
+
+
+def _move_vehicle(game: "Game", v: "Vehicle", dest: int) -> None:
+    v.hex = dest
+    for uid in v.occupants:
+        game.state.units[uid].hex = dest
+
+
+def drive_budget(game: "Game") -> int | None:
+    """The MP limit :func:`drive_targets` gets during a drive: the MPs left in Rounds; in
+    Operations (no MP costs, ⚙ up to the slow MPA in hexes) None while hexes are left, else 0."""
+    t = game.state.turn
+    if game.state.phase == Phase.ROUNDS:
+        return t.mp_left
+    return None if t.mp_left > 0 else 0
+
+
+def exit_map(game: "Game", u: "Unit") -> None:
+    """The driver ``u`` drives his vehicle off the map from an exit hex with everyone aboard
+    (RULES.md §15 exit hexes): each active occupant exits (and scores) like a soldier on foot;
+    the fallen aboard leave the map with the car and still count as casualties ⚙."""
+    st = game.state
+    v = st.vehicles[u.vehicle]
+    game.emit({"type": "vehicle_exit", "vehicle": v.name, "hex": game.board.label(v.hex)})
+    for uid in v.occupants:
+        o = st.units[uid]
+        o.vehicle = -1
+        if o.status == ACTIVE:
+            game.emit({"type": "exit", "unit": o.name, "hex": game.board.label(o.hex)})
+            o.exited = True
+            o.status = int(Status.REMOVED)
+            o.ar = int(ARSpace.INACTIVE)
+            game.award_vp(game.mission.vp.exit_per_soldier, f"{o.name} exited")
+        o.hex = -1
+    v.driver = -1
+    v.passengers = []
+    v.hex = -1
+    v.exited = True
+    if st.turn.uid == u.uid:
+        from ambush_env.core.state import TurnState
+
+        st.turn = TurnState()
+        if st.phase == Phase.OPERATIONS:
+            st.ops_done.append(u.uid)
+
+
+def drive_over(game: "Game", u: "Unit") -> bool:
+    """Whether the drive of the acting driver ``u`` has to end now (no MPs or hexes left,
+    the vehicle stopped, disabled or he is no longer its active driver)."""
+    if u.vehicle < 0:
+        return True
+    v = game.state.vehicles[u.vehicle]
+    if v.disabled or v.driver != u.uid or u.status != ACTIVE:
+        return True
+    return not drive_targets(game, u, v, drive_budget(game))
+
+
+# ============================================================================ accidents
+def accident_check(game: "Game", v: "Vehicle", why: str, *, automatic: bool = False) -> str:
+    """An Accident Check (seed 000 p. 32): a d10 at or below the driver's DS (1 lower in a
+    captured car) passes; above it, or ``automatic`` (the driver incapacitated or killed by
+    fire), roll on the Accident Table ⚙ and apply the result. A car without an active driver
+    fails every check. Returns ``"passed"`` or the table's result."""
+    drv = active_driver(game, v)
+    ev: dict[str, Any] = {"type": "accident_check", "vehicle": v.name, "why": why}
+    if not automatic:
+        r = game.dice.d10(f"{v.name} accident check")
+        need = effective_ds(v, drv) if drv is not None else -1
+        ev.update(roll=r, need=need)
+        if r <= need:
+            ev["result"] = "passed"
+            game.emit(ev)
+            return "passed"
+    r2 = game.dice.d10(f"{v.name} accident table")
+    res = _shipped().accident_table[r2]
+    ev.update(table_roll=r2, result=res)
+    game.emit(ev)
+    apply_accident(game, v, res)
+    return res
+
+
+def apply_accident(game: "Game", v: "Vehicle", res: str) -> None:
+    """Carry out an Accident Table result ⚙ (``vehicles.yaml: accident_table``)."""
+    if res == "none":
+        return
+    if res == "shot_tyre":
+        v.tyre_shot = True
+        return
+    if res == "overturn":
+        from ambush_env.core.damage import roll_damage
+
+        units = game.state.units
+        for uid in list(v.occupants):
+            if units[uid].status in (ACTIVE, INCAP, CAPTURED):
+                roll_damage(game, uid, "bolt_rifle", why=f"{units[uid].name} overturn damage")
+        disable(game, v, "overturned")
+        return
+    if res == "skid":
+        d = v.facing
+        j = game.board.neighbors[v.hex][d]
+        row = cost_row(game, vtype(v).size == "large")
+        free = (j >= 0 and row[v.hex * 6 + d] >= 0
+                and len(vehicles_in(game, j)) < MAX_IN_HEX
+                and not any(o.hex == j and o.vehicle < 0 and o.status in (ACTIVE, INCAP, CAPTURED)
+                            for o in game.state.units))
+        if free:
+            _move_vehicle(game, v, j)
+            game.emit({"type": "skid", "vehicle": v.name, "to": game.board.label(j)})
+    _stop(game, v)
+
+
+def _stop(game: "Game", v: "Vehicle") -> None:
+    """The vehicle stops: a drive under way ends (seed 000 p. 31-32)."""
+    st = game.state
+    t = st.turn
+    if t.mode == "drive" and t.uid == v.driver:
+        game.emit({"type": "vehicle_stops", "vehicle": v.name})
+        game.end_turn(st.units[v.driver])
+
+
+def disable(game: "Game", v: "Vehicle", why: str) -> None:
+    """Disable ``v`` for the rest of the mission (seed 000 p. 31): a car's occupants are placed
+    prone outside it and lose the rest of their turn."""
+    if v.disabled:
+        return
+    v.disabled = True
+    st = game.state
+    out = []
+    for uid in list(v.occupants):
+        o = st.units[uid]
+        o.vehicle = -1
+        o.stance = int(Stance.PRONE)
+        out.append(o.name)
+        if o.status == ACTIVE:
+            if st.phase == Phase.ROUNDS and o.ar in (ARSpace.TWO_TURN, ARSpace.ONE_TURN):
+                o.ar = int(ARSpace.COMPLETE)
+            if st.turn.uid == uid:
+                game.end_turn(o)
+    v.driver = -1
+    v.passengers = []
+    game.emit({"type": "vehicle_disabled", "vehicle": v.name, "why": why, "placed_out": out})
+
+
+# ============================================================================ running over
+def run_over(game: "Game", v: "Vehicle", dest: int) -> None:
+    """Running over soldiers on foot in the hex ``v`` entered (seed 000 p. 33).
+
+    Friends: an Accident Check; passing it misses them. Enemies: passing it hits them. Those
+    not missed: each active one makes a PC check to dodge; those who fail, and the inactive,
+    are hit: a car rolls bolt-rifle damage on each and then rolls once on the Accident Table
+    for itself. Prisoners are never driven over (their hexes are never offered). Hidden
+    Germans are not there for the driver and are not run over ⚙.
+    """
+    st = game.state
+    units = st.units
+    drv = active_driver(game, v)
+    side = v.side
+    men = [o for o in units if o.hex == dest and o.vehicle < 0
+           and o.status in (ACTIVE, INCAP) and not (o.side != side and o.side == Side.GERMAN
+                                                     and side == Side.US and o.uid not in st.contacts)]
+    if not men:
+        return
+    friends = [o for o in men if o.side == side]
+    enemies = [o for o in men if o.side != side]
+    from ambush_env.core.damage import roll_damage
+
+    need = effective_ds(v, drv) if drv is not None else -1
+    any_hit = False
+    for group, kind in ((friends, "friends"), (enemies, "enemies")):
+        if not group:
+            continue
+        r = game.dice.d10(f"{v.name} running over ({kind})")
+        passed = r <= need
+        hit_them = passed if kind == "enemies" else not passed
+        game.emit({"type": "run_over_check", "vehicle": v.name, "against": kind, "roll": r,
+                   "need": need, "passed": passed})
+        if not hit_them:
+            continue
+        for o in group:
+            if o.status == ACTIVE:
+                pr = game.dice.d10(f"{o.name} dodge PC check")
+                dodged = pr <= o.PC
+                game.emit({"type": "dodge", "unit": o.name, "roll": pr, "pc": o.PC,
+                           "dodged": dodged})
+                if dodged:
+                    continue
+            any_hit = True
+            game.emit({"type": "run_over", "vehicle": v.name, "unit": o.name})
+            if vtype(v).kind == "tank":
+                from ambush_env.core.damage import apply_damage
+
+                apply_damage(game, o.uid, "kill")
+            else:
+                roll_damage(game, o.uid, "bolt_rifle", why=f"{o.name} run over damage")
+    if any_hit and vtype(v).kind == "car":
+        r2 = game.dice.d10(f"{v.name} accident table (ran over)")
+        res = _shipped().accident_table[r2]
+        game.emit({"type": "accident_check", "vehicle": v.name, "why": "ran over soldiers",
+                   "table_roll": r2, "result": res})
+        apply_accident(game, v, res)
+
+
+# ============================================================================ fire at vehicles
+def vehicle_fire_refusal(game: "Game", shooter: "Unit", v: "Vehicle", *, snap: bool) -> str | None:
+    """Why ``shooter`` may not fire at the vehicle ``v`` now (seed 000 p. 31): the weapon
+    checks of RULES.md §8, a vehicle on the map held by the other side or carrying his
+    enemies, in his line of sight (seed 004's vehicle paragraph) and within range."""
+    from ambush_env.core.fire import base_to_hit, weapon_refusal, _weapon_class_name
+
+    why = weapon_refusal(game, shooter, snap=snap)
+    if why is not None:
+        return why
+    if not on_map(v):
+        return "the vehicle is not on the map"
+    if v.side == shooter.side:
+        return "his own side's vehicle"
+    if shooter.hex != v.hex and not game.sight.can_see(
+            shooter.hex, v.hex, shooter.stance, int(Stance.STANDING),
+            target_in_vehicle=vtype(v).size):
+        return "the vehicle is out of sight"
+    t = game.tables
+    if base_to_hit(t, _weapon_class_name(t, shooter), game.board.distance(shooter.hex, v.hex)) is None:
+        return "beyond maximum range"
+    return None
+
+
+def fire_at_vehicle(game: "Game", shooter: "Unit", v: "Vehicle", *, snap: bool) -> list[dict]:
+    """Fire at a car and its occupants as one target (seed 000 p. 31; see the module
+    docstring). Returns the events emitted; the first is ``{"type": "fire_vehicle",
+    "shooter", "vehicle", "weapon", "mode", "hex", "to_hit", "modifiers", "rolls": {"jam",
+    "hit", "hit_chart", ...}, "part", "result"}``.
+
+    Raises:
+        IllegalActionError: :func:`vehicle_fire_refusal` gives a reason.
+    """
+    from ambush_env.core.damage import apply_damage, roll_damage
+    from ambush_env.core.errors import IllegalActionError
+    from ambush_env.core.fire import _after_shot, _jam_and_hit, to_hit_vehicle
+
+    why = vehicle_fire_refusal(game, shooter, v, snap=snap)
+    if why is not None:
+        raise IllegalActionError(f"{shooter.name} cannot fire at {v.name}: {why}")
+    t = game.tables
+    wc = t.weapon_class[shooter.weapon]
+    vt = vtype(v)
+    n, mods = to_hit_vehicle(game, shooter, v.hex, vt.size, snap=snap)
+    rolls: dict[str, int] = {}
+    ev: dict[str, Any] = {"type": "fire_vehicle", "shooter": shooter.name, "vehicle": v.name,
+                          "weapon": shooter.weapon, "mode": "snap" if snap else "aimed",
+                          "hex": game.board.label(v.hex), "to_hit": n, "modifiers": dict(mods),
+                          "rolls": rolls}
+    events: list[dict] = [ev]
+    if not _jam_and_hit(game, shooter, wc, ev, n, events):
+        return events
+    dice = game.dice
+    hc = dice.d10(f"{v.name} hit chart")
+    rolls["hit_chart"] = hc
+    part = vt.hit_chart[hc]
+    ev["part"] = part
+    units = game.state.units
+    if part in ("driver", "passenger"):
+        if part == "driver":
+            victim = v.driver
+        else:
+            victim = (v.passengers[dice.choice(len(v.passengers), f"{v.name} which passenger")]
+                      if v.passengers else -1)
+        if victim < 0 or units[victim].status not in (ACTIVE, INCAP, CAPTURED):
+            ev["result"] = "empty seat"
+            game.emit(ev)
+        else:
+            row = t.soldier_row[wc.damage]
+            dmg = dice.d10("damage")
+            rolls["damage"] = dmg
+            ev["result"] = row[dmg]
+            ev["unit"] = units[victim].name
+            game.emit(ev)
+            was_driver = victim == v.driver
+            events += apply_damage(game, victim, row[dmg])
+            if wc.automatic and not snap:
+                _chain_in_vehicle(game, shooter, v, victim, row, dmg, events)
+            if wc.explosive:
+                prone = game.rd.grenades.prone_damage
+                for uid in list(v.occupants):
+                    if uid != victim and units[uid].status in (ACTIVE, INCAP, CAPTURED):
+                        events += roll_damage(game, uid, "grenade_inside", modifier=prone,
+                                              why=f"{units[uid].name} bazooka blast")[2]
+                disable(game, v, f"{shooter.weapon} hit")
+            elif was_driver:
+                res = row[dmg]
+                if res in ("kill", "incapacitated"):
+                    accident_check(game, v, "driver hit", automatic=True)
+                elif res in ("panic", "wound"):
+                    accident_check(game, v, "driver hit")
+    else:
+        p = dice.d10("penetration")
+        rolls["penetration"] = p
+        level = t.penetration_row[wc.damage][p]  # type: ignore[index]
+        from ambush_env.core.fire import penetrates
+
+        result = penetrates(level, wc.explosive, vt.parts[part])
+        ev["level"] = level
+        ev["result"] = result
+        game.emit(ev)
+        if part == "body" and result != "none":
+            disable(game, v, "body penetrated")
+        elif part == "tyres" and result != "none":
+            v.tyre_shot = True
+            game.emit({"type": "tyre_shot", "vehicle": v.name})
+        if not v.disabled and part in ("tyres", "body") and vt.kind == "car":
+            accident_check(game, v, f"{part} hit")
+    _after_shot(game, shooter, wc, events)
+    return events
+
+
+def _chain_in_vehicle(game: "Game", shooter: "Unit", v: "Vehicle", first: int, row: tuple,
+                      prev: int, events: list[dict]) -> None:
+    """Aimed automatic fire goes on through the other occupants, passengers in seat order
+    then the driver, while each damage roll is lower than the one before (seed 002 p. 27)."""
+    from ambush_env.core.damage import apply_damage
+
+    units = game.state.units
+    order = [uid for uid in v.passengers + ([v.driver] if v.driver >= 0 else []) if uid != first]
+    for uid in order:
+        o = units[uid]
+        if o.status not in (ACTIVE, INCAP, CAPTURED):
+            continue
+        r = game.dice.d10("damage (chain)")
+        if r >= prev:
+            ev = {"type": "fire_chain", "shooter": shooter.name, "target": o.name,
+                  "rolls": {"damage": r}, "result": "stopped"}
+            game.emit(ev)
+            events.append(ev)
+            return
+        ev = {"type": "fire_chain", "shooter": shooter.name, "target": o.name,
+              "rolls": {"damage": r}, "result": row[r]}
+        game.emit(ev)
+        events.append(ev)
+        events += apply_damage(game, uid, row[r])
+        prev = r
+
+
+# ============================================================================ blasts
+def blast_vehicles(game: "Game", hex_: int, kind: str) -> set[int]:
+    """A grenade or satchel charge going off in ``hex_`` against the cars there (seed 000
+    p. 32-33). A grenade disables a car on an incapacitated or killed result on Grenade
+    Outside; a satchel charge disables every car in or next to the hex. Returns the uids of
+    the occupants (before the blast), who then roll once each on the outside row with stance
+    ignored (the caller's blast loop)."""
+    st = game.state
+    occupants: set[int] = set()
+    near = set(game.board.neighbors[hex_]) | {hex_} if kind == "satchel" else {hex_}
+    for v in st.vehicles:
+        if not on_map(v) or v.hex not in near or vtype(v).kind != "car":
+            continue
+        if v.hex == hex_:
+            occupants.update(v.occupants)
+        if v.disabled:
+            continue
+        if kind == "satchel":
+            disable(game, v, "satchel charge")
+            continue
+        r = game.dice.d10(f"{v.name} grenade damage")
+        res = game.tables.soldier_row["grenade_outside"][r]
+        game.emit({"type": "blast_vehicle", "vehicle": v.name, "item": kind,
+                   "rolls": {"damage": r}, "result": res})
+        if res in ("incapacitated", "kill"):
+            disable(game, v, "grenade")
+    return occupants
