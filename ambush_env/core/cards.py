@@ -16,7 +16,7 @@ Deck file schema (``ambush_env/data/cards/<id>.yaml``)::
         PC: 5                     # perception 3-8   (throws, clearing jams, dodging)
         WS: 0                     # weapon skill -2..+2
         MV: 4                     # optional, 4-5 MPs, default 4
-        equipment: [grenade]      # optional item ids of weapons.yaml (grenade, satchel,
+        equipment: [grenade]      # optional item ids of weapons.yaml (grenade, satchel, radio,
                                   # clip_<weapon>); their boxes fit in port_boxes
         columns:
           unaware:                # a column: d10 ranges covering 0-9 exactly once
@@ -245,7 +245,7 @@ ID_PATTERN = r"^[a-z][a-z0-9_]*$"
 Ident = Annotated[str, Field(pattern=ID_PATTERN)]
 """A snake_case id (cards, weapons, items, flags)."""
 
-ITEM_PATTERN = r"^(grenade|satchel|clip_[a-z][a-z0-9_]*)$"
+ITEM_PATTERN = r"^(grenade|satchel|radio|clip_[a-z][a-z0-9_]*)$"
 Item = Annotated[str, Field(pattern=ITEM_PATTERN)]
 """A port-box item id: ``grenade``, ``satchel`` or ``clip_<weapon id>`` (RULES.md §4)."""
 

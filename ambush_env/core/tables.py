@@ -141,9 +141,11 @@ class Weapon(Frozen):
 
 
 class Item(Frozen):
-    """A port-box item: ``boxes`` port boxes filled; a clip names the ``weapon`` it fits."""
+    """A port-box item: ``boxes`` port boxes filled; a clip names the ``weapon`` it fits.
+    A ``radio`` is carried and may be captured, but no order uses one: captured radios are
+    unusable (seed 002 p. 27) and US radios are not in the engine yet."""
 
-    kind: Literal["grenade", "satchel", "clip"]
+    kind: Literal["grenade", "satchel", "clip", "radio"]
     boxes: int = Field(ge=1)
     weapon: str | None = None
 

@@ -14,7 +14,9 @@ is one copy of it plus the small tables:
 * each soldier's signature (position, stance, status, …) is read in one C call; only a
   soldier whose signature changed has his count-plane contributions moved, his sight plane
   swapped in the running "seen by any US soldier" count, and his row rebuilt;
-* sight planes are cached per ``(hex, stance)`` already scattered into the (H·W) layout.
+* sight planes are cached per ``(hex, stance)`` already scattered into the (H·W) layout;
+* vehicles (at most ``V_SLOTS``) are read as one small signature per step; when it changed,
+  their planes and rows are rewritten (a mission without vehicles costs one length check).
 
 A test checks that the incremental observation equals one built from scratch at every step.
 """
@@ -26,7 +28,7 @@ from operator import attrgetter
 import numpy as np
 
 from ambush_env.core.errors import ScenarioError
-from ambush_env.core.orders import K_SLOTS, ORDER_BASE, U_SLOTS, OrderKind
+from ambush_env.core.orders import K_SLOTS, ORDER_BASE, U_SLOTS, V_SLOTS, OrderKind
 from ambush_env.core.types import DIRECTION_NAMES, ARSpace, Phase, Side, Stance, Status, Terrain
 from ambush_env.env.spec import (
     BOARD,
@@ -42,7 +44,10 @@ from ambush_env.env.spec import (
     OBSERVATION_SPEC,
     UNIT,
     UNIT_FEATURES,
+    VEHICLE,
+    VEHICLE_FEATURES,
 )
+from ambush_env.core.vehicles import vtype
 
 _F32 = np.float32
 _HW = BOARD_H * BOARD_W
@@ -60,6 +65,10 @@ _SEEN_ACTING = BOARD["seen_by_acting"]
 _SEEN_US = BOARD["seen_by_us"]
 _ACTING_HEX = BOARD["acting_hex"]
 _TRIGGER = BOARD["trigger_checked"]
+_V_PLANES = tuple(BOARD[p] for p in ("vehicle_us", "vehicle_german", "vehicle_large", "vehicle_facing",
+                                     "vehicle_disabled"))
+_V_US_PLANE, _V_GER_PLANE, _V_LARGE_PLANE, _V_FACING_PLANE, _V_DISABLED_PLANE = _V_PLANES
+_V_COUNT = 0.5  # at most two vehicles share a hex (seed 000 p. 30)
 
 _NU = len(UNIT_FEATURES)
 _NC = len(CONTACT_FEATURES)
@@ -118,6 +127,18 @@ assert all(GLOBAL[f"acting_slot_{k}"] == _G_ACTING_SLOT + k for k in range(U_SLO
     "weapon_automatic", "weapon_explosive", "weapon_crew", "weapon_needs_prepare", "weapon_snap",
     "weapon_reach", "weapon_to_hit_near", "weapon_to_hit_mid", "captured_weapon"))
 _U_CLIPS = UNIT["clips"]
+_U_IS_DRIVER = UNIT["is_driver"]
+_NV = len(VEHICLE_FEATURES)
+(_V_PRESENT, _V_US, _V_GERMAN, _V_LARGE, _V_COL, _V_ROW, _V_FACING, _V_DISABLED, _V_OPEN, _V_TANK,
+ _V_CAPTURED, _V_EXITED, _V_IMMOBILISED, _V_TYRE_SHOT, _V_OCCUPANTS, _V_FULL, _V_DRIVER_PRESENT,
+ _V_ACTING_ABOARD, _V_ACTING_IS_DRIVER, _V_SAME_HEX, _V_MP_SLOW, _V_MP_FAST) = (VEHICLE[f] for f in (
+    "present", "us", "german", "large", "col", "row", f"facing_{DIRECTION_NAMES[0]}", "disabled", "open",
+    "tank", "captured", "exited", "immobilised", "tyre_shot", "occupants", "full", "driver_present",
+    "acting_aboard", "acting_is_driver", "same_hex_as_acting", "mp_slow", "mp_fast"))
+assert all(VEHICLE[f"facing_{d}"] == _V_FACING + k for k, d in enumerate(DIRECTION_NAMES))
+#: what a vehicle's planes and row depend on (besides its occupants and the acting soldier)
+_veh_sig = attrgetter("hex", "facing", "side", "driver", "disabled", "immobilised", "closed", "tyre_shot",
+                      "captured", "exited", "type")
 #: what the globals row depends on (besides VP, the acting soldier and the counts)
 _state_fields = attrgetter("over", "phase", "round", "initiative", "us_roll", "german_roll", "pulse", "rounds_total")
 _turn_fields = attrgetter("mode", "mp_left", "hexes_moved", "stance_changed")
@@ -209,6 +230,7 @@ class ObservationBuilder:
         self._units = np.zeros(OBSERVATION_SPEC["units"].shape, dtype=_F32)
         self._contacts = np.zeros(OBSERVATION_SPEC["contacts"].shape, dtype=_F32)
         self._vehicles = np.zeros(OBSERVATION_SPEC["vehicles"].shape, dtype=_F32)
+        self._vtypes: dict[str, tuple[float, float, float, float, int, bool]] = {}  # per type id
         self._seen_count = np.zeros(_HW, dtype=_F32)
         self._weapon_features: dict[str, tuple[tuple[int, float], ...]] = {}
         self._kinds: dict[tuple[str, ...], tuple[int, int, int]] = {}  # port boxes -> item counts
@@ -225,6 +247,7 @@ class ObservationBuilder:
         self._template[N_STATIC:] = 0
         self._units[:] = 0
         self._contacts[:] = 0
+        self._vehicles[:] = 0
         self._seen_count[:] = 0
         self._us = sorted((u for u in st.units if u.side == _US and 0 <= u.slot < U_SLOTS), key=lambda u: u.slot)
         self._usig: list[object] = [None] * len(self._us)
@@ -242,6 +265,10 @@ class ObservationBuilder:
         self._triggers: list[int] = []
         self._gkey: object = None
         self._gvec = np.zeros(_NG, dtype=_F32)
+        self._uindex = {u.uid: i for i, u in enumerate(self._us)}
+        self._drivers: frozenset[int] = frozenset()  # uids in a driver's seat (is_driver rows)
+        self._vkey: object = None
+        self._vflat: tuple[int, ...] = ()  # flat hex positions the vehicle planes were written at
 
     # -- template planes -----------------------------------------------------------------
     def _refresh_static(self) -> None:
@@ -333,6 +360,15 @@ class ObservationBuilder:
 
         # US soldiers whose signature changed: count planes, sight, row
         us = self._us
+        vehicles = st.vehicles
+        if vehicles:
+            drivers = frozenset(v.driver for v in vehicles if v.driver >= 0)
+            if drivers != self._drivers:  # a seat change keeps Unit.vehicle: force those rows
+                for uid_ in drivers ^ self._drivers:
+                    i = self._uindex.get(uid_)
+                    if i is not None:
+                        self._usig[i] = None
+                self._drivers = drivers
         sigs = list(map(_unit_sig, us))
         eqs = [len(u.equipment) for u in us]  # mutated in place: compare its size
         rebuilt = False
@@ -411,6 +447,10 @@ class ObservationBuilder:
                 units[k, _U_ELIGIBLE] = 1.0
             self._fkey = fkey
 
+        # vehicles: planes and rows, rewritten when one of them (or the acting soldier) changed
+        if vehicles or self._vkey is not None:
+            self._update_vehicles(units_all, vehicles, acting)
+
         # known Germans (contact slots): count planes and rows
         known = st.contacts
         nk = min(len(known), K_SLOTS)
@@ -470,6 +510,81 @@ class ObservationBuilder:
             contacts[k] = 0.0
         self._nk = nk
 
+    def _update_vehicles(self, units_all, vehicles, acting) -> None:
+        """Rewrite the vehicle planes and rows when a vehicle or the acting soldier changed."""
+        if acting is not None:
+            a = (acting.uid, acting.hex, acting.vehicle)
+        else:
+            a = (-1, -1, -1)
+        key = (
+            a,
+            tuple(map(_veh_sig, vehicles)),
+            tuple(len(v.passengers) for v in vehicles),
+            tuple(units_all[v.driver].status if v.driver >= 0 else -1 for v in vehicles),
+        )
+        if key == self._vkey:
+            return
+        self._vkey = key if vehicles else None
+        tf = self._template
+        for p in self._vflat:  # clear the planes where vehicles were
+            for c in _V_PLANES:
+                tf[c, p] = 0.0
+        rows = self._vehicles
+        rows[:] = 0.0
+        written = []
+        a_uid, a_hex, a_vid = a
+        for v in vehicles[:V_SLOTS]:
+            tp = self._vtypes.get(v.type)
+            if tp is None:
+                t = vtype(v)
+                tp = self._vtypes[v.type] = (float(t.size == "large"), float(t.kind == "tank"), t.slow_mpa / 10.0,
+                                             t.fast_mpa / 10.0, t.occupants, t.open)
+            large, tank, slow, fast, seats, open_ = tp
+            r = rows[v.vid] if 0 <= v.vid < V_SLOTS else None
+            if r is None:
+                continue
+            r[_V_PRESENT] = 1.0
+            us = v.side == _US
+            r[_V_US] = float(us)
+            r[_V_GERMAN] = float(v.side == _GER)
+            r[_V_LARGE] = large
+            r[_V_TANK] = tank
+            r[_V_MP_SLOW] = _clip01(slow)
+            r[_V_MP_FAST] = _clip01(fast)
+            r[_V_DISABLED] = float(v.disabled)
+            r[_V_OPEN] = float(open_ and not v.closed)
+            r[_V_CAPTURED] = float(v.captured)
+            r[_V_EXITED] = float(v.exited)
+            r[_V_IMMOBILISED] = float(v.immobilised)
+            r[_V_TYRE_SHOT] = float(v.tyre_shot)
+            n_occ = len(v.passengers) + (v.driver >= 0)
+            r[_V_OCCUPANTS] = _clip01(n_occ / seats)
+            r[_V_FULL] = float(n_occ >= seats)
+            r[_V_DRIVER_PRESENT] = float(v.driver >= 0 and units_all[v.driver].status == _ACTIVE)
+            r[_V_ACTING_ABOARD] = float(a_vid >= 0 and a_vid == v.vid)
+            r[_V_ACTING_IS_DRIVER] = float(a_uid >= 0 and v.driver == a_uid)
+            h = v.hex
+            if h < 0 or h >= self.n or v.exited:
+                continue
+            r[_V_COL] = self._colf[h]
+            r[_V_ROW] = self._rowf[h]
+            if 0 <= v.facing < 6:
+                r[_V_FACING + v.facing] = 1.0
+            r[_V_SAME_HEX] = float(h == a_hex)
+            p = self._flat[h]
+            first = p not in written
+            if first:
+                written.append(p)
+                tf[_V_FACING_PLANE, p] = v.facing / 5.0  # the lowest slot in the hex
+            c = _V_US_PLANE if us else (_V_GER_PLANE if v.side == _GER else -1)
+            if c >= 0:
+                tf[c, p] = min(1.0, tf[c, p] + _V_COUNT)
+            if large:
+                tf[_V_LARGE_PLANE, p] = 1.0
+            if v.disabled:
+                tf[_V_DISABLED_PLANE, p] = min(1.0, tf[_V_DISABLED_PLANE, p] + _V_COUNT)
+        self._vflat = tuple(written)
+
     # -- rows ------------------------------------------------------------------------------
     def _unit_row(self, u) -> list[float]:
         r = [0.0] * _NU
@@ -508,7 +623,11 @@ class ObservationBuilder:
         r[_U_GRENADES] = _clip01(kinds[0] / 4.0)
         r[_U_SATCHELS] = _clip01(kinds[1] / 4.0)
         r[_U_CLIPS] = _clip01(kinds[2] / 4.0)
-        r[_U_IN_VEHICLE] = float(u.vehicle >= 0)
+        vid = u.vehicle
+        if vid >= 0:
+            r[_U_IN_VEHICLE] = 1.0
+            vehicles = self.game.state.vehicles
+            r[_U_IS_DRIVER] = float(vid < len(vehicles) and vehicles[vid].driver == u.uid)
         w = self._weapon_features.get(u.weapon)
         if w is None:
             w = self._weapon_features[u.weapon] = self._weapon_row(u.weapon)

@@ -55,10 +55,11 @@ DYNAMIC_PLANES = (
     "german_prone",
     "german_aware",  # known aware Germans (count / 4)
     "german_down",  # known incapacitated, killed or captured Germans (count / 4)
-    "vehicle_us",  # vehicles (reserved: zero until vehicles are in the engine)
-    "vehicle_german",
-    "vehicle_large",
-    "vehicle_facing",  # facing / 5
+    "vehicle_us",  # vehicles on the map held by the US (disabled ones included; count / 2)
+    "vehicle_german",  # vehicles on the map held by the Germans (count / 2)
+    "vehicle_large",  # a large vehicle (tank) is in the hex
+    "vehicle_facing",  # facing / 5 of the lowest-slot vehicle in the hex (N = 0: see vehicle_us/german)
+    "vehicle_disabled",  # disabled vehicles (wrecks) in the hex (count / 2)
     "seen_by_acting",  # hexes the acting unit sees (a standing target)
     "seen_by_us",  # hexes any active US soldier sees (a standing target)
     "trigger_checked",  # trigger hexes already checked
@@ -102,7 +103,8 @@ UNIT_FEATURES = (
     "grenades",  # grenades carried / 4
     "satchels",  # satchel charges carried / 4
     "clips",  # spare clips carried / 4
-    "in_vehicle",
+    "in_vehicle",  # rides a vehicle (Unit.vehicle ≥ 0)
+    "is_driver",  # sits in its driver's seat
     "weapon_automatic",  # weapon class flags (data/weapons.yaml)
     "weapon_explosive",
     "weapon_crew",
@@ -137,15 +139,28 @@ CONTACT_FEATURES = (
     "escaped",  # an escaped prisoner (seed 002 p. 25): acts on Self-Preservation
 )
 VEHICLE_FEATURES = (
-    "present",
-    "us",
-    "german",
-    "large",
-    "col",
-    "row",
-    *(f"facing_{d}" for d in DIRECTION_NAMES),
-    "disabled",
-    "open",
+    "present",  # the slot holds a vehicle (also once it has left the map)
+    "us",  # held by the US (a captured German car included)
+    "german",  # held by the Germans
+    "large",  # size large (tanks; Fire Combat Modifiers)
+    "col",  # column / (BOARD_W - 1); 0 off the map
+    "row",  # row / (BOARD_H - 1); 0 off the map
+    *(f"facing_{d}" for d in DIRECTION_NAMES),  # one-hot facing (on the map only)
+    "disabled",  # knocked out for the rest of the mission
+    "open",  # an open vehicle (cars; a tank not Closed)
+    "tank",  # kind tank (else a car)
+    "captured",  # a German car taken by the US (drivers count 1 lower)
+    "exited",  # driven off the map
+    "immobilised",  # cannot move
+    "tyre_shot",  # no fast driving
+    "occupants",  # soldiers aboard, fallen included / seats
+    "full",  # no free seat
+    "driver_present",  # an active soldier sits in the driver's seat
+    "acting_aboard",  # the acting soldier rides it
+    "acting_is_driver",  # the acting soldier is its driver
+    "same_hex_as_acting",  # in the acting soldier's hex (he may board or load it)
+    "mp_slow",  # the type's slow MPA / 10
+    "mp_fast",  # the type's fast MPA / 10
 )
 GLOBAL_FEATURES = (
     "phase_operations",
@@ -236,7 +251,7 @@ OBSERVATION_SPEC: dict[str, ObsField] = {
             1.0,
             ("vehicle slot", "feature"),
             VEHICLE_FEATURES,
-            "one row per vehicle slot (zero until vehicles are in the engine)",
+            "one row per vehicle slot (Vehicle.vid), in the slot order of the vehicle orders",
         ),
         ObsField(
             "globals",
