@@ -181,6 +181,8 @@ def generate(seed: int) -> tuple[Mission, Board]:
         "vp": ref.vp.model_dump(),
         "results": ref.results.model_dump(),
         "rules": {"all_in_command_rounds": ref.rules.all_in_command_rounds},
+        # the platoon's jeep on the road at the west edge, as in Farm Assault (seed 000)
+        "us_vehicles": [{"vehicle": "jeep", "hex": make_label(0, road_row), "facing": "NE"}],
     }
     mission = Mission.model_validate(raw)
     check_references(mission, f"<procedural mission, seed {seed}>", columns=cols, rows=rows)

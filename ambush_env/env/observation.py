@@ -361,14 +361,8 @@ class ObservationBuilder:
         # US soldiers whose signature changed: count planes, sight, row
         us = self._us
         vehicles = st.vehicles
-        if vehicles:
-            drivers = frozenset(v.driver for v in vehicles if v.driver >= 0)
-            if drivers != self._drivers:  # a seat change keeps Unit.vehicle: force those rows
-                for uid_ in drivers ^ self._drivers:
-                    i = self._uindex.get(uid_)
-                    if i is not None:
-                        self._usig[i] = None
-                self._drivers = drivers
+        if vehicles or self._vkey is not None:
+            self._update_vehicles(units_all, vehicles, st.turn.uid)
         sigs = list(map(_unit_sig, us))
         eqs = [len(u.equipment) for u in us]  # mutated in place: compare its size
         rebuilt = False
@@ -447,10 +441,6 @@ class ObservationBuilder:
                 units[k, _U_ELIGIBLE] = 1.0
             self._fkey = fkey
 
-        # vehicles: planes and rows, rewritten when one of them (or the acting soldier) changed
-        if vehicles or self._vkey is not None:
-            self._update_vehicles(units_all, vehicles, acting)
-
         # known Germans (contact slots): count planes and rows
         known = st.contacts
         nk = min(len(known), K_SLOTS)
@@ -510,21 +500,31 @@ class ObservationBuilder:
             contacts[k] = 0.0
         self._nk = nk
 
-    def _update_vehicles(self, units_all, vehicles, acting) -> None:
-        """Rewrite the vehicle planes and rows when a vehicle or the acting soldier changed."""
-        if acting is not None:
-            a = (acting.uid, acting.hex, acting.vehicle)
+    def _update_vehicles(self, units_all, vehicles, uid: int) -> None:
+        """Rewrite the vehicle planes and rows when a vehicle or the acting soldier changed.
+
+        Runs before the soldiers' rows: a driver's seat changing hands (which keeps
+        ``Unit.vehicle``) marks the rows of the soldiers involved for a rebuild (``is_driver``).
+        """
+        if uid >= 0:
+            acting = units_all[uid]
+            a = (uid, acting.hex, acting.vehicle)
         else:
             a = (-1, -1, -1)
-        key = (
-            a,
-            tuple(map(_veh_sig, vehicles)),
-            tuple(len(v.passengers) for v in vehicles),
-            tuple(units_all[v.driver].status if v.driver >= 0 else -1 for v in vehicles),
-        )
+        key = [a]
+        for v in vehicles:
+            d = v.driver
+            key.append((_veh_sig(v), len(v.passengers), units_all[d].status if d >= 0 else -1))
         if key == self._vkey:
             return
         self._vkey = key if vehicles else None
+        drivers = frozenset(v.driver for v in vehicles if v.driver >= 0)
+        if drivers != self._drivers:
+            for d in drivers ^ self._drivers:
+                i = self._uindex.get(d)
+                if i is not None:
+                    self._usig[i] = None
+            self._drivers = drivers
         tf = self._template
         for p in self._vflat:  # clear the planes where vehicles were
             for c in _V_PLANES:

@@ -2,20 +2,23 @@
 
 The odd-q layout of RULES.md §2 is drawn with two text lines per map row: the first holds
 the even columns (A, C, E…), the second the odd columns (B, D, F…), which sit half a hex
-lower. Each hex is three characters: terrain, occupant, space.
+lower. Each hex is three characters: terrain, occupant, vehicle.
 
 Terrain: ``.`` clear, ``=`` road, ``T`` woods, ``"`` brush, ``%`` rubble, ``^`` rough,
 ``#`` building, ``~`` river, ``o`` crater. Occupants: the US slot number plus one
 (``1``-``9``, ``a``-``c``: US1 shows ``1``), ``+`` several US soldiers, ``@`` the acting soldier, ``G`` a known German,
 ``g`` a German down or captured, ``x`` a US soldier down, ``X`` US and Germans together.
 Objective hexes show ``!`` and exit hexes ``>`` where the hex is empty.
+Vehicles (third character): ``V`` held by the US, ``W`` held by the Germans, ``*`` disabled,
+``2`` two vehicles; a legend line per vehicle follows the squad and contact lists (name, slot,
+type, holder, facing, occupants, flags).
 Only what the US player knows is drawn: hidden Germans never show.
 """
 
 from __future__ import annotations
 
 from ambush_env.core.hexgrid import col_letters
-from ambush_env.core.types import RESULT_NAMES, STANCE_NAMES, Phase, Side, Status, Terrain
+from ambush_env.core.types import DIRECTION_NAMES, RESULT_NAMES, STANCE_NAMES, Phase, Side, Status, Terrain
 
 TERRAIN_GLYPH = {
     Terrain.CLEAR: ".",
@@ -63,11 +66,49 @@ def _occupants(game) -> dict[int, str]:
     return out
 
 
+def _vehicle_marks(game) -> dict[int, str]:
+    """Hex -> vehicle glyph of the vehicles on the map."""
+    out: dict[int, str] = {}
+    for v in game.state.vehicles:
+        if v.hex < 0 or v.exited:
+            continue
+        if v.hex in out:
+            out[v.hex] = "2"
+        elif v.disabled:
+            out[v.hex] = "*"
+        else:
+            out[v.hex] = "V" if v.side == Side.US else "W"
+    return out
+
+
+def _vehicle_line(game, v) -> str:
+    from ambush_env.core.vehicles import vtype
+
+    b = game.board
+    units = game.state.units
+    t = vtype(v)
+    on = v.hex >= 0 and not v.exited
+    where = b.label(v.hex) if on else "off map"
+    side = {int(Side.US): "US", int(Side.GERMAN): "German"}.get(v.side, "?")
+    facing = DIRECTION_NAMES[v.facing] if on and 0 <= v.facing < 6 else "-"
+    aboard = []
+    if v.driver >= 0:
+        aboard.append(f"{units[v.driver].name} (driver)")
+    aboard += [units[uid].name for uid in v.passengers]
+    flags = [f for f, on_ in (("disabled", v.disabled), ("captured", v.captured), ("exited", v.exited),
+                              ("immobilised", v.immobilised), ("tyre shot", v.tyre_shot), ("closed", v.closed))
+             if on_]
+    return (f"  {v.name:<5} {where:<7} {t.name:<11} {side:<6} facing {facing:<2} "
+            f"occupants {len(v.occupants)}/{t.occupants}"
+            f"{': ' + ', '.join(aboard) if aboard else ''}{' ' + ' '.join(flags) if flags else ''}")
+
+
 def render_ansi(game) -> str:
-    """The map, a status line and the squad and contact lists, as one string."""
+    """The map, a status line and the squad, contact and vehicle lists, as one string."""
     b = game.board
     cols, rows = int(b.columns), int(b.rows)
     occ = _occupants(game)
+    vmarks = _vehicle_marks(game)
     objectives = set(getattr(game, "objective_hexes", ()))
     exits = set(getattr(game, "exit_hexes", ()))
     width = cols * 3
@@ -90,6 +131,7 @@ def render_ansi(game) -> str:
                     o = "!" if i in objectives else (">" if i in exits else " ")
                 cells[c * 3] = t
                 cells[c * 3 + 1] = o
+                cells[c * 3 + 2] = vmarks.get(i, " ")
             label = f"{r + 1:>3} " if parity == 0 else "    "
             lines.append(label + "".join(cells).rstrip())
     st = game.state
@@ -115,8 +157,13 @@ def render_ansi(game) -> str:
             flags.append("panicked")
         if not u.aware:
             flags.append("unaware")
+        if 0 <= u.vehicle < len(st.vehicles):
+            v = st.vehicles[u.vehicle]
+            flags.append(f"{'driving' if v.driver == u.uid else 'in'} {v.name}")
         lines.append(f"  {u.name:<5} {where:<5} {STANCE_NAMES[u.stance]:<9} {u.weapon:<14} {' '.join(flags)}")
     for k, g in enumerate(game.contact_units()):
         where = b.label(g.hex) if g.hex >= 0 else "off map"
         lines.append(f"  K{k} {g.name:<5} {where:<5} {STANCE_NAMES[g.stance]:<9} {Status(g.status).name.lower()}")
+    for v in st.vehicles:
+        lines.append(_vehicle_line(game, v))
     return "\n".join(lines) + "\n"

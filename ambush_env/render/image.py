@@ -6,6 +6,9 @@
   hexes with a green edge;
 * building walls as thick dark lines with doors (brown gaps) and windows (light blue gaps),
   destroyed walls dashed grey; embankments and crests as olive and black lines;
+* vehicles under the soldiers: a rectangle along the facing with an arrow head, light blue
+  when the US holds it, light red for the Germans, a large (tank) body longer; disabled
+  vehicles grey and crossed out; a second vehicle in a hex is drawn offset;
 * US soldiers (blue) and *known* Germans (red) as discs whose size shows the stance
   (standing large, crouching medium, prone small); wounded get a white dot, incapacitated and
   killed a cross, prisoners a yellow ring; the acting soldier a white ring;
@@ -42,6 +45,8 @@ TERRAIN_RGB = {
     Terrain.CRATER: (120, 110, 90),
 }
 _STANCE_R = {Stance.STANDING: 0.5, Stance.CROUCHING: 0.4, Stance.PRONE: 0.3}
+_VEHICLE_RGB = {int(Side.US): (110, 150, 235), int(Side.GERMAN): (235, 120, 110)}
+_DISABLED_RGB = (125, 125, 125)
 _CACHE: dict[tuple[int, str, int, int], Any] = {}
 
 
@@ -115,6 +120,28 @@ def _static(game: "Game", s: int):
     return img
 
 
+def _draw_vehicle(dr, v, cx: float, cy: float, s: float, large: bool) -> None:
+    """A vehicle body along its facing (direction d points at -90 + 60 d degrees, y down),
+    with an arrow head at the front; grey and crossed out when disabled."""
+    ang = math.radians(-90 + 60 * (v.facing % 6))
+    ux, uy = math.cos(ang), math.sin(ang)  # forward
+    px, py = -uy, ux  # sideways
+    half_l = s * (0.62 if large else 0.5)
+    half_w = s * (0.34 if large else 0.26)
+
+    def pt(a: float, b: float) -> tuple[float, float]:
+        return cx + ux * a + px * b, cy + uy * a + py * b
+
+    body = [pt(half_l, half_w), pt(half_l, -half_w), pt(-half_l, -half_w), pt(-half_l, half_w)]
+    fill = _DISABLED_RGB if v.disabled else _VEHICLE_RGB.get(v.side, (200, 200, 200))
+    dr.polygon(body, fill=fill, outline=(20, 20, 20))
+    tip = [pt(half_l + s * 0.3, 0.0), pt(half_l - s * 0.05, half_w * 0.9), pt(half_l - s * 0.05, -half_w * 0.9)]
+    dr.polygon(tip, fill=(20, 20, 20))
+    if v.disabled:
+        dr.line([body[0], body[2]], fill=(20, 20, 20), width=2)
+        dr.line([body[1], body[3]], fill=(20, 20, 20), width=2)
+
+
 def render_rgb(game: "Game", *, hex_size: int = 16, last_shot: tuple[int, int] | None = None) -> np.ndarray:
     """The current map as an image.
 
@@ -135,6 +162,19 @@ def render_rgb(game: "Game", *, hex_size: int = 16, last_shot: tuple[int, int] |
     st = game.state
     known = set(st.contacts)
     acting = game.acting_unit()
+    if st.vehicles:
+        from ambush_env.core.vehicles import vtype
+
+        in_hex: dict[int, int] = {}
+        for v in st.vehicles:
+            if v.hex < 0 or v.exited:
+                continue
+            cx, cy = _centre(*b.coords(v.hex), s)
+            k = in_hex.get(v.hex, 0)
+            in_hex[v.hex] = k + 1
+            if k:  # a second vehicle in the hex: shifted down and right
+                cx, cy = cx + s * 0.25, cy + s * 0.25
+            _draw_vehicle(dr, v, cx, cy, s, vtype(v).size == "large")
     per_hex: dict[int, int] = {}
     for u in st.units:
         if u.hex < 0 or u.status in (Status.REMOVED, Status.HIDDEN):

@@ -131,7 +131,7 @@ def test_load_squad_is_cached_and_round_trips():
             id="unknown-clip",
         ),
         pytest.param(
-            lambda r: r["soldiers"][0]["equipment"].__setitem__(0, "radio"),
+            lambda r: r["soldiers"][0]["equipment"].__setitem__(0, "binoculars"),
             "soldiers.0.equipment.0",
             "should match pattern",
             id="not-an-item",
