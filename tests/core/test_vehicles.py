@@ -564,3 +564,57 @@ def test_riders_orders_in_rounds():
     t = g.state.turn
     assert p2.vehicle == -1 and t.mode == "move" and t.mp_left == p2.MV - 1
     assert K.MOVE in kinds(g)
+
+
+# ============================================================================ data
+def _broken(tmp_path, mutate):
+    import yaml
+
+    from ambush_env.core.data import data_path
+
+    raw = yaml.safe_load(data_path("vehicles.yaml").read_text(encoding="utf-8"))
+    mutate(raw)
+    p = tmp_path / "vehicles.yaml"
+    p.write_text(yaml.safe_dump(raw), encoding="utf-8")
+    return p
+
+
+@pytest.mark.parametrize("mutate,field,problem", [
+    (lambda r: r["vehicles"]["jeep"]["hit_chart"].__setitem__(0, "turret"), "vehicles.jeep",
+     "hit_chart[0] names 'turret'"),
+    (lambda r: r["vehicles"]["jeep"].__setitem__("fast_mpa", 4), "vehicles.jeep", "must exceed"),
+    (lambda r: r["move_costs"].pop("woods"), "move_costs", "missing ['woods']"),
+    (lambda r: r["move_costs"].__setitem__("building", 3), "move_costs", "never enter"),
+    (lambda r: r["accident_table"].pop(), "accident_table", "at least 10"),
+    (lambda r: r["vehicles"]["panzer_iv"]["parts"].__setitem__("crew", "light"),
+     "vehicles.panzer_iv", "occupant part 'crew'"),
+])
+def test_malformed_vehicle_file_names_file_and_field(tmp_path, mutate, field, problem):
+    """STYLE.md habit 3: a bad vehicles.yaml fails with its path and the offending field."""
+    p = _broken(tmp_path, mutate)
+    with pytest.raises(DataError) as exc:
+        V.load_vehicle_data(str(p))
+    msg = str(exc.value)
+    assert str(p) in msg and field in msg and problem in msg, msg
+
+
+def test_invented_vehicle_numbers_are_sane():
+    """RULES.md §8/§12 ⚙ sanity: the cost chart rises with rougher ground; every car chart can
+    hit the driver, a passenger, the tyres and the body, driver least often; the accident
+    table is mostly harmless and overturning is the rarest; heavier vehicles are no less
+    armoured than lighter ones."""
+    d = V.load_vehicle_data()
+    c = d.move_costs
+    assert c["road"] < c["clear"] < c["brush"] <= c["woods"]
+    for t in d.vehicles.values():
+        chart = list(t.hit_chart)
+        if t.kind == "car":
+            assert {"driver", "passenger", "tyres", "body"} <= set(chart)
+            assert chart.count("driver") <= chart.count("passenger")
+        else:
+            assert "crew" in chart and t.size == "large"
+    acc = list(d.accident_table)
+    assert acc.count("none") >= 4 and acc.count("overturn") == 1
+    rank = {"unarmoured": 0, "light": 1, "medium": 2, "heavy": 3}
+    pz, jp = d.vehicles["panzer_iv"].parts, d.vehicles["jagdpanther"].parts
+    assert all(rank[jp[p]] >= rank[pz[p]] for p in pz if p != "crew")
