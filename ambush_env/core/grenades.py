@@ -226,5 +226,10 @@ def explode(game: "Game", hex_: int, kind: str, thrower: "Unit", *, scattered: b
               "rolls": {"damage": r}, "result": result}
         game.emit(ev)
         events.append(ev)
+        drives = o.vehicle >= 0 and st.vehicles[o.vehicle].driver == o.uid
         events += apply_damage(game, o.uid, result)
+        if drives:  # a driver hurt by combat (seed 000 p. 31-32)
+            from ambush_env.core.vehicles import driver_hurt
+
+            driver_hurt(game, st.vehicles[o.vehicle], result)
     return events

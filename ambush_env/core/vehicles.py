@@ -276,7 +276,9 @@ def board_refusal(game: "Game", u: "Unit", v: "Vehicle") -> str | None:
     if v.disabled:
         return "the vehicle is disabled"
     if u.vehicle == v.vid:
-        if v.driver >= 0:
+        if v.driver == u.uid:
+            return "he is the driver"
+        if v.driver >= 0 and game.state.units[v.driver].status == ACTIVE:
             return "the driver's seat is taken"
         if not can_take_wheel(v, u):
             return "he cannot drive a captured vehicle: DS 0 counts 1 lower (seed 002 p. 27)"
@@ -296,6 +298,8 @@ def board(game: "Game", u: "Unit", v: "Vehicle") -> None:
     A German car with no active German aboard becomes a captured US car (seed 002 p. 27)."""
     if u.vehicle == v.vid:
         v.passengers.remove(u.uid)
+        if v.driver >= 0:  # a fallen driver is moved to his seat (seed 000 p. 31: seat changes)
+            v.passengers.append(v.driver)
         v.driver = u.uid
         game.emit({"type": "change_seat", "unit": u.name, "vehicle": v.name, "seat": "driver"})
         return
@@ -458,6 +462,7 @@ def exit_map(game: "Game", u: "Unit") -> None:
             o.status = int(Status.REMOVED)
             o.ar = int(ARSpace.INACTIVE)
             game.award_vp(game.mission.vp.exit_per_soldier, f"{o.name} exited")
+        o.exited = True  # the fallen are carried off too (still casualties for the VP)
         o.hex = -1
     v.driver = -1
     v.passengers = []
@@ -533,6 +538,13 @@ def apply_accident(game: "Game", v: "Vehicle", res: str) -> None:
         if free:
             _move_vehicle(game, v, j)
             game.emit({"type": "skid", "vehicle": v.name, "to": game.board.label(j)})
+            _stop(game, v)
+            drv = active_driver(game, v)
+            if drv is not None and drv.side == Side.US and not game.state.over:
+                game._paragraphs.paragraph_check(game, drv, j)  # it entered a hex (RULES.md §7)
+                if not game.state.over:
+                    game.check_sightings()
+            return
     _stop(game, v)
 
 
@@ -566,6 +578,17 @@ def disable(game: "Game", v: "Vehicle", why: str) -> None:
     v.driver = -1
     v.passengers = []
     game.emit({"type": "vehicle_disabled", "vehicle": v.name, "why": why, "placed_out": out})
+
+
+def driver_hurt(game: "Game", v: "Vehicle", result: str) -> None:
+    """A car driver hurt by combat (seed 000 p. 31-32): panicked or wounded → an Accident
+    Check; incapacitated or killed → an automatic accident. Nothing for ``"none"``."""
+    if v.disabled or not on_map(v) or vtype(v).kind != "car":
+        return
+    if result in ("kill", "incapacitated"):
+        accident_check(game, v, "driver hit", automatic=True)
+    elif result in ("panic", "wound"):
+        accident_check(game, v, "driver hit")
 
 
 # ============================================================================ running over
@@ -713,11 +736,7 @@ def fire_at_vehicle(game: "Game", shooter: "Unit", v: "Vehicle", *, snap: bool) 
                                               why=f"{units[uid].name} bazooka blast")[2]
                 disable(game, v, f"{shooter.weapon} hit")
             elif was_driver:
-                res = row[dmg]
-                if res in ("kill", "incapacitated"):
-                    accident_check(game, v, "driver hit", automatic=True)
-                elif res in ("panic", "wound"):
-                    accident_check(game, v, "driver hit")
+                driver_hurt(game, v, row[dmg])
     else:
         p = dice.d10("penetration")
         rolls["penetration"] = p

@@ -618,3 +618,66 @@ def test_invented_vehicle_numbers_are_sane():
     rank = {"unarmoured": 0, "light": 1, "medium": 2, "heavy": 3}
     pz, jp = d.vehicles["panzer_iv"].parts, d.vehicles["jagdpanther"].parts
     assert all(rank[jp[p]] >= rank[pz[p]] for p in pz if p != "crew")
+
+
+# ============================================================================ more situations
+def test_take_the_wheel_from_a_fallen_driver():
+    """seed 000, p. 31: seats may be changed; a passenger takes the wheel from a driver who was
+    incapacitated (he is moved to a passenger seat)."""
+    g = fresh_game()
+    clear_board(g, keep=2)
+    drv = put(g, 0, "A1")
+    p1 = put(g, 1, "A1")
+    v = park(g, JEEP, "A1")
+    seat(g, v, drv, driver=True)
+    seat(g, v, p1)
+    assert V.board_refusal(g, p1, v) == "the driver's seat is taken"
+    drv.status = int(Status.INCAPACITATED)
+    drv.ar = int(ARSpace.INACTIVE)
+    _ops(g, 1)
+    g.step(enc(K.BOARD_VEHICLE, JEEP))
+    assert v.driver == p1.uid and v.passengers == [drv.uid]
+
+
+@pytest.mark.parametrize("dmg,check", [(5, True), (0, False)])
+def test_driver_wounded_by_a_grenade_makes_an_accident_check(dmg, check):
+    """seed 000, p. 32: an Accident Check when the driver is panicked or wounded by combat
+    (a grenade in the hex: the car rolls Grenade Outside, then each occupant)."""
+    g, v, drv, p1, p2, ger = _jeep_under_fire()
+    # car 0 (no effect); occupants in seat order: driver dmg, p1 0, p2 0; then the check 0
+    force(g, [0, dmg, 0, 0] + ([0] if check else []))
+    explode(g, v.hex, "grenade", ger, scattered=False, may_throw_out=False)
+    ac = [e for e in g._take_events() if e["type"] == "accident_check"]
+    assert bool(ac) is check and drv.wounded is check
+    assert g.dice.forced_left == 0
+
+
+def test_casualty_evacuated_by_jeep_off_the_map():
+    """seed 002, p. 26 in play: load an incapacitated comrade (survives on a 1), get in, drive
+    to the exit edge and leave: the driver scores the exit VP, the casualty leaves with the car
+    and still counts as a casualty (RULES.md §15 VP)."""
+    g = fresh_game()
+    clear_board(g, keep=2)
+    drv = put(g, 0, "P1")
+    hurt = put(g, 1, "P1")
+    hurt.status = int(Status.INCAPACITATED)
+    hurt.ar = int(ARSpace.INACTIVE)
+    v = park(g, JEEP, "P1", Direction.SE)
+    vp0, cas0 = g.state.vp, g.casualty_vp()
+    _ops(g)
+    force(g, [1])
+    g.step(enc(K.LOAD, JEEP))  # his Operations action; the pulse ends (he is the only one)
+    assert hurt.vehicle == JEEP and hurt.status == Status.INCAPACITATED
+    _ops(g)
+    g.step(enc(K.BOARD_VEHICLE, JEEP))
+    b = g.board
+    d = b.direction(b.index("P1"), b.index("Q1"))
+    g.step(enc(K.DRIVE, d))
+    d = b.direction(b.index("Q1"), b.index("R1"))
+    g.step(enc(K.DRIVE, d))
+    assert v.hex == b.index("R1") and enc(K.EXIT_MAP) in g.legal_actions()
+    evs = g.step(enc(K.EXIT_MAP))
+    assert v.exited and v.hex == -1 and drv.exited and drv.status == Status.REMOVED
+    assert hurt.exited and hurt.hex == -1 and hurt.status == Status.INCAPACITATED
+    assert g.casualty_vp() == cas0
+    assert events_of(evs, "vehicle_exit") and g.state.vp - vp0 == g.mission.vp.exit_per_soldier

@@ -32,7 +32,8 @@ def check_invariants(g: Game) -> None:
     for u in units:
         assert u.uid == units.index(u)
         if u.status in (Status.ACTIVE, Status.INCAPACITATED, Status.KILLED, Status.CAPTURED):
-            assert 0 <= u.hex < g.board.n, u
+            # the fallen carried off the map in a vehicle are the only ones off it
+            assert 0 <= u.hex < g.board.n or (u.exited and u.status != Status.ACTIVE), u
         else:
             assert u.hex == -1 or u.status == Status.HIDDEN, u
         if u.status != Status.ACTIVE:
