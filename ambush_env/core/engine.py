@@ -35,8 +35,9 @@ Choices the rules leave open (⚙, documented here and tested):
 * Operations resume at the end of a Round in which no known German is active (seed 002 p. 25).
 * Germans in one AR space act in the order they were placed (the "card-number order" of
   RULES.md §5.3: our cards carry ids, not numbers).
-* ``rules="d100"`` selects the seed-003 vehicle-combat module; until vehicles are in the engine
-  the two rule sets play identically.
+* ``rules="d100"`` is reserved for the seed-003 vehicle-combat module (RULES.md §13); the
+  module is not built yet, so fire at cars uses the Hit Charts and the two rule sets play
+  identically.
 """
 
 from __future__ import annotations

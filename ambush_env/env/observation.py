@@ -29,7 +29,16 @@ import numpy as np
 
 from ambush_env.core.errors import ScenarioError
 from ambush_env.core.orders import K_SLOTS, ORDER_BASE, U_SLOTS, V_SLOTS, OrderKind
-from ambush_env.core.types import DIRECTION_NAMES, ARSpace, Phase, Side, Stance, Status, Terrain
+from ambush_env.core.types import (
+    DIRECTION_NAMES,
+    ARSpace,
+    Phase,
+    Side,
+    Stance,
+    Status,
+    Terrain,
+)
+from ambush_env.core.vehicles import vtype
 from ambush_env.env.spec import (
     BOARD,
     BOARD_H,
@@ -47,7 +56,6 @@ from ambush_env.env.spec import (
     VEHICLE,
     VEHICLE_FEATURES,
 )
-from ambush_env.core.vehicles import vtype
 
 _F32 = np.float32
 _HW = BOARD_H * BOARD_W

@@ -18,7 +18,15 @@ Only what the US player knows is drawn: hidden Germans never show.
 from __future__ import annotations
 
 from ambush_env.core.hexgrid import col_letters
-from ambush_env.core.types import DIRECTION_NAMES, RESULT_NAMES, STANCE_NAMES, Phase, Side, Status, Terrain
+from ambush_env.core.types import (
+    DIRECTION_NAMES,
+    RESULT_NAMES,
+    STANCE_NAMES,
+    Phase,
+    Side,
+    Status,
+    Terrain,
+)
 
 TERRAIN_GLYPH = {
     Terrain.CLEAR: ".",
