@@ -39,3 +39,15 @@ def test_reference_golden_shows_the_combat_rules():
         shown = [e for e in events if e["type"] == kind]
         assert shown, f"no {kind} in the golden playthrough"
         assert all(e.get("rolls") for e in shown if e.get("result") != "jammed"), kind
+
+
+def test_reference_golden_shows_the_vehicles():
+    """Issue 5 / seed 000: the reference playthrough gets into the jeep, drives it, and
+    captures the parked Kübelwagen (seed 002 p. 27)."""
+    import json
+
+    text = golden_path("farm_assault").read_text(encoding="utf-8")
+    events = [json.loads(line.split("event ", 1)[1]) for line in text.splitlines()
+              if line.startswith("  event ")]
+    kinds = {e["type"] for e in events}
+    assert {"board", "drive", "vehicle_captured", "leave_vehicle"} <= kinds
