@@ -221,7 +221,12 @@ def _target_mods(game: Any, shooter: Any, target: Any) -> list[tuple[str, int]]:
         mods.append((_STANCE_MOD_NAMES[target.stance], sm))
     terrain = board.terrain[target.hex]
     cover = t.cover[terrain]
-    if cover:
+    vcover = t.mods.vehicle_cover
+    if (vcover < cover and target.vehicle < 0 and game.state.vehicles
+            and any(v.hex == target.hex for v in game.state.vehicles)):
+        # beside a vehicle: in cover unless his terrain is better (seed 000 p. 31)
+        mods.append(("cover_vehicle", vcover))
+    elif cover:
         mods.append(("cover_" + t.terrain_name[terrain], cover))
     _, hs = _entry_hexside(board, target.hex, shooter.hex, want_wall=False)
     if hs is not None and hs.aperture is None:

@@ -88,6 +88,7 @@ class FireModifiers(Frozen):
     wounded: int
     from_car: int
     captured_weapon: int
+    vehicle_cover: int = Field(le=0)
 
 
 class WeaponClass(Frozen):

@@ -681,3 +681,24 @@ def test_casualty_evacuated_by_jeep_off_the_map():
     assert hurt.exited and hurt.hex == -1 and hurt.status == Status.INCAPACITATED
     assert g.casualty_vp() == cas0
     assert events_of(evs, "vehicle_exit") and g.state.vp - vp0 == g.mission.vp.exit_per_soldier
+
+
+def test_soldier_beside_a_vehicle_counts_as_in_cover():
+    """seed 000, p. 31: a soldier outside a vehicle in its hex counts as in cover unless his
+    terrain is better (⚙ vehicle cover −1, weapons.yaml); riders are fired at as the car."""
+    from ambush_env.core.fire import to_hit
+
+    g = fresh_game()
+    clear_board(g, keep=2)
+    us = put(g, 0, "A2")  # clear: no cover of its own
+    ger = add_german(g, "rifleman", "C2")
+    n0, mods0 = to_hit(g, ger, us, snap=False)
+    assert not any(k.startswith("cover") for k, _ in mods0)
+    park(g, JEEP, "A2")
+    n1, mods1 = to_hit(g, ger, us, snap=False)
+    assert ("cover_vehicle", -1) in mods1 and n1 == n0 - 1
+    # in woods (cover -2) the vehicle adds nothing: his terrain is better
+    put(g, 0, "D2")
+    park(g, JEEP, "D2")
+    n2, mods2 = to_hit(g, ger, us, snap=False)
+    assert ("cover_woods", -2) in mods2 and not any(k == "cover_vehicle" for k, _ in mods2)
