@@ -70,6 +70,10 @@ def prepare_kind(game: "Game", u: "Unit") -> str | None:
     ``"weapon"`` prepare a bazooka or crew weapon (a crew weapon needs its second man);
     ``"satchel"`` prepare a carried satchel charge for throwing.
     """
+    if not u.weapon:  # a German whose weapon was taken (an escaped prisoner)
+        if "satchel" in u.equipment and not u.satchel_ready and u.stance == Stance.STANDING:
+            return "satchel"
+        return None
     w = game.weapon(u.weapon)
     wc = game.weapon_class(u.weapon)
     if u.ammo == 0 and w.reload is not None and w.reload in u.equipment:

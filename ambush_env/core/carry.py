@@ -7,16 +7,19 @@ each item taking the boxes ``weapons.yaml: items`` gives (a satchel charge 2).
 What lies in a hex (:func:`items_here`), in this fixed order, numbered for ``PICK_UP`` slots:
 loose items (``GameState.items``; a wounded man's dropped excess lands there), then the weapon
 and the port-box items of every incapacitated, killed or captured German in the hex, by uid.
-A weapon appears as ``"weapon:<id>"``.
+A weapon appears as ``"weapon:<id>"`` (a fallen German's) or ``"weapon:<id>:<ammo>"`` (one laid
+down loose, with the rounds left in it).
 
 Picking up (one action, in Operations or Rounds) ⚙:
 * an item goes into the port boxes if they have room (grenades as US grenades, seed 002);
+  the clips of German weapons are not taken ⚙: the captured-equipment table of seed 002
+  p. 27 gives a weapon one clip (none if the German had run dry) and no more;
 * a German weapon replaces the soldier's own, which is laid down in the hex as a loose
-  ``"weapon:<id>"``; it comes with one clip (none if the German had run dry) and counts 1
-  lower (``captured_weapon``: the −1 fire modifier of weapons.yaml, seed 002 p. 27); US
-  ammunition rules apply from then on (no clips are found for it later but his own);
-* a loose weapon picked up again comes with one clip ⚙ (loose weapons keep no ammunition
-  count).
+  ``"weapon:<id>:<ammo>"``; it comes with one clip (none if the German had run dry) and
+  counts 1 lower (``captured_weapon``: the −1 fire modifier of weapons.yaml, seed 002 p. 27);
+  US ammunition rules apply from then on (he reloads only from clips he carries);
+* a loose weapon picked up again has the rounds it was laid down with (swapping weapons
+  never refills one).
 
 Dropping (one action): a port-box item is laid down as a loose item.
 
@@ -88,8 +91,20 @@ def pickable_slots(game: "Game", u: "Unit", max_slots: int) -> list[int]:
 def can_take(game: "Game", u: "Unit", item: str) -> bool:
     """Whether ``u`` can take ``item`` (a weapon, or an item that fits his port boxes)."""
     if item.startswith("weapon:"):
-        return item[7:] in game.tables.weapons.weapons and item[7:] != u.weapon
+        wid = loose_weapon(item)[0]
+        return wid in game.tables.weapons.weapons and wid != u.weapon
+    it = game.tables.weapons.items.get(item)
+    if it is not None and it.kind == "clip" and it.weapon is not None:
+        w = game.tables.weapons.weapons.get(it.weapon)
+        if w is not None and w.side != "us":
+            return False  # German clips are not captured equipment (seed 002 p. 27) ⚙
     return boxes_used(game, u) + boxes(game, item) <= u.port_boxes
+
+
+def loose_weapon(item: str) -> tuple[str, int | None]:
+    """``(weapon id, ammo)`` of a ``"weapon:<id>[:<ammo>]"`` item; ammo None when not given."""
+    parts = item.split(":")
+    return parts[1], (int(parts[2]) if len(parts) > 2 else None)
 
 
 def pick_up(game: "Game", u: "Unit", slot: int) -> None:
@@ -108,18 +123,21 @@ def pick_up(game: "Game", u: "Unit", slot: int) -> None:
     else:
         ev["from"] = st.units[uid].name
     if item.startswith("weapon:"):
-        wid = item[7:]
+        wid, kept = loose_weapon(item)
         w = game.weapon(wid)
         if source == "weapon":
             owner = st.units[uid]
             ammo = 0 if owner.ammo == 0 else w.clip
             owner.weapon = ""
+            owner.ammo = 0
+            owner.prepared = False
+            owner.jammed = False
             captured = True
         else:
-            ammo = w.clip
+            ammo = w.clip if kept is None else kept
             captured = game.tables.weapons.weapons[wid].side != "us"
         if u.weapon:
-            st.items.setdefault(key, []).append("weapon:" + u.weapon)
+            st.items.setdefault(key, []).append(f"weapon:{u.weapon}:{u.ammo}")
         u.weapon = wid
         u.ammo = ammo
         u.jammed = False

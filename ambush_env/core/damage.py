@@ -105,10 +105,21 @@ def _wound(game: Any, u: Any, ev: dict) -> None:
         u.MV = rules.mv
     if u.port_boxes > rules.port_boxes:
         u.port_boxes = rules.port_boxes
-    if len(u.equipment) > u.port_boxes:
-        # Keep the first items (the oldest in the port boxes); drop the rest at once.
-        dropped = u.equipment[u.port_boxes:]
-        del u.equipment[u.port_boxes:]
+    items = game.tables.weapons.items
+    used = 0
+    keep: list[str] = []
+    dropped: list[str] = []
+    for x in u.equipment:
+        # Keep, oldest first, the items that still fit, by the boxes each fills (a satchel
+        # fills 2); drop the rest at once.
+        b = items[x].boxes if x in items else 1
+        if used + b <= u.port_boxes:
+            keep.append(x)
+            used += b
+        else:
+            dropped.append(x)
+    if dropped:
+        u.equipment[:] = keep
         if u.hex >= 0:
             game.state.items.setdefault(str(u.hex), []).extend(dropped)
         ev["dropped"] = list(dropped)

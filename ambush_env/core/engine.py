@@ -781,7 +781,7 @@ class Game:
     def pack_crew_weapon(self, u: Unit) -> None:
         """Moving a crew weapon (RULES.md §6 ⚙): a prepared crew weapon that moves with its
         gunner must be prepared again where it stops."""
-        if u.prepared and self.weapon_class(u.weapon).crew:
+        if u.prepared and u.weapon and self.weapon_class(u.weapon).crew:
             u.prepared = False
             self.emit({"type": "crew_weapon_moved", "unit": u.name, "weapon": u.weapon})
 

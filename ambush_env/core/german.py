@@ -299,8 +299,12 @@ def _alert(game: "Game", u: "Unit", args: dict) -> bool:
 
 
 def _surrender(game: "Game", u: "Unit", args: dict) -> bool:
-    """Surrender when outnumbered (RULES.md §10 ⚙): the German is captured where he stands."""
+    """Surrender when outnumbered (RULES.md §10 ⚙): the German is captured where he stands,
+    only with an active US soldier in his hex to take him (a prisoner left alone is free at
+    once, seed 002 p. 25, so a surrender at a distance would be no surrender at all)."""
     if args.get("if", "outnumbered") == "outnumbered" and not outnumbered(game, u):
+        return False
+    if not any(o.side == US and o.status == ACTIVE and o.hex == u.hex for o in game.state.units):
         return False
     u.status = int(Status.CAPTURED)
     u.ar = int(ARSpace.INACTIVE)

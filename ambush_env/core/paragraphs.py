@@ -207,6 +207,12 @@ def _booby_trap(game: "Game", arg: dict, u: Unit | None) -> None:
         return
     from ambush_env.core import damage
 
+    if u.vehicle >= 0:  # a car driven into the boobytrapped hex (seed 000 p. 32)
+        from ambush_env.core.vehicles import booby_trap_car
+
+        booby_trap_car(game, game.state.vehicles[u.vehicle])
+        return
+
     row = arg.get("row") or "grenade_outside"
     r = game.dice.d10(f"{u.name} booby trap")
     result = game.tables.soldier_row[row][r]

@@ -43,7 +43,8 @@ def prisoner_hexes(game: "Game") -> set[int]:
 
 
 def can_move_prisoner(game: "Game", u: "Unit") -> bool:
-    """An active, unpanicked US soldier standing or crouching in a hex with a prisoner."""
+    """An active, unpanicked US soldier on foot (any stance: the seed sets none) in a hex with
+    a prisoner (seed 002 p. 25)."""
     return (u.side == Side.US and u.status == ACTIVE and not u.panicked and u.vehicle < 0
             and bool(prisoners_in(game, u.hex)))
 

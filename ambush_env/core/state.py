@@ -143,6 +143,7 @@ class TurnState:
     acted: bool = False
     boarded: bool = False
     accident_checked: bool = False  # this drive already made its fast-driving Accident Check
+    run_over_hexes: list[int] = field(default_factory=list)  # hexes this drive tried to run over
 
 
 @dataclass(slots=True)

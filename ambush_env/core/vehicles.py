@@ -31,9 +31,23 @@ What is in the engine now:
   once on that row (stance is ignored inside); a satchel charge in or next to a car's hex
   always disables it.
 
+* **Boobytraps** (seed 000 p. 32): a car entering a boobytrapped hex makes the driver's
+  Perception Check; failing it disables the car and panics the occupants.
+
+Choices (⚙) where the seeds are silent or would leave an exploit:
+
+* the incapacitated and the dead aboard are no target of fire at the car (seed 002 p. 26: not
+  a target in a hex fired into): a Hit Chart result on a seat holding one (or nobody) is an
+  empty seat, and a chain skips them; an explosive hit on an empty seat still bursts inside;
+* incapacitated enemies are never run over (seed 002: not attacked on purpose);
+* a second running-over try at a hex in one drive costs the sharp turn (1 MP) and an
+  Accident Check in Rounds (seed 000 p. 33) and is not made in Operations;
+* soldiers in a car cannot be assaulted, nor assault; they get out first.
+
 Not yet in the engine (refused at mission load, never reachable): tanks on the map, German
-drivers and vehicle cards, US fire at German cars (no order slot aims at a vehicle yet), the
-seed-003 d100 module. Mines and boobytraps do not exist in the engine yet either.
+drivers and vehicle cards, US fire at German cars (no order slot aims at a vehicle yet),
+grenades thrown *into* a car (the Grenade Inside row; throws land in the hex), mines, the
+seed-003 d100 module.
 """
 
 from __future__ import annotations
@@ -56,6 +70,7 @@ KILLED = int(Status.KILLED)
 CAPTURED = int(Status.CAPTURED)
 IMPASSABLE = -1
 MAX_IN_HEX = 2  # at most two vehicles per hex, disabled ones included (seed 000 p. 30)
+RETRY_MP = 1  # the sharp turn before a second running-over try at a hex (seed 000 p. 33)
 
 Armour = Literal["occupant", "unarmoured", "light", "medium", "heavy"]
 AccidentResult = Literal["none", "stop", "skid", "shot_tyre", "overturn"]
@@ -247,9 +262,13 @@ def drive_targets(game: "Game", u: "Unit", v: "Vehicle", mp_left: int | None
             counts[o.hex] = counts.get(o.hex, 0) + 1
     out = []
     back = (v.facing + 3) % 6
+    t = game.state.turn
+    retry = t.run_over_hexes if t.mode == "drive" and game.state.phase == Phase.ROUNDS else ()
     for d in range(6):
         c = row[v.hex * 6 + d]
         j = nbrs[d]
+        if c >= 0 and j in retry:
+            c += RETRY_MP
         if c < 0 or (mp_left is not None and c > mp_left):
             continue
         if counts.get(j, 0) >= MAX_IN_HEX or j in pris:
@@ -403,10 +422,18 @@ def drive_step(game: "Game", u: "Unit", v: "Vehicle", d: int, backwards: bool) -
     src = v.hex
     dest = game.board.neighbors[src][d]
     cost = cost_row(game, vtype(v).size == "large")[src * 6 + d]
+    rounds = st.phase == Phase.ROUNDS
+    if rounds and dest in t.run_over_hexes:
+        # a second running-over try: the sharp turn (1 MP) and another Accident Check first
+        t.mp_left -= RETRY_MP
+        t.mp_spent += RETRY_MP
+        game.emit({"type": "sharp_turn", "vehicle": v.name, "mp": RETRY_MP})
+        if accident_check(game, v, "sharp turn") != "passed" and (
+                v.disabled or st.turn.uid != u.uid or v.hex != src):
+            return  # the accident stopped, skidded or wrecked the car before it came back
     if not backwards:
         v.facing = d
     _move_vehicle(game, v, dest)
-    rounds = st.phase == Phase.ROUNDS
     ev = {"type": "drive", "unit": u.name, "vehicle": v.name, "to": game.board.label(dest),
           "mp": cost if rounds else 0, "backwards": backwards}
     game.emit(ev)
@@ -582,13 +609,35 @@ def disable(game: "Game", v: "Vehicle", why: str) -> None:
 
 def driver_hurt(game: "Game", v: "Vehicle", result: str) -> None:
     """A car driver hurt by combat (seed 000 p. 31-32): panicked or wounded → an Accident
-    Check; incapacitated or killed → an automatic accident. Nothing for ``"none"``."""
-    if v.disabled or not on_map(v) or vtype(v).kind != "car":
+    Check; incapacitated or killed → an automatic accident. Nothing for ``"none"``. Read from
+    his state after the damage, so a second wound that incapacitated him (seed 002 p. 26)
+    is an automatic accident."""
+    if v.disabled or not on_map(v) or vtype(v).kind != "car" or result == "none":
         return
-    if result in ("kill", "incapacitated"):
+    d = game.state.units[v.driver] if v.driver >= 0 else None
+    if d is None or d.status != ACTIVE:
         accident_check(game, v, "driver hit", automatic=True)
     elif result in ("panic", "wound"):
         accident_check(game, v, "driver hit")
+
+
+def booby_trap_car(game: "Game", v: "Vehicle") -> None:
+    """A car entering a boobytrapped hex (seed 000 p. 32): the driver makes a Perception
+    Check; failing it disables the car and panics everyone aboard (a panic result, which has
+    no effect in Operations, seed 002 p. 26). Tanks ignore boobytraps (not in the engine)."""
+    from ambush_env.core.damage import apply_damage
+
+    drv = active_driver(game, v)
+    r = game.dice.d10(f"{v.name} boobytrap perception check")
+    pc = drv.PC if drv is not None else -1
+    ok = r <= pc
+    game.emit({"type": "booby_trap_car", "vehicle": v.name, "roll": r, "pc": pc, "passed": ok})
+    if ok:
+        return
+    aboard = [uid for uid in v.occupants if game.state.units[uid].status == ACTIVE]
+    disable(game, v, "boobytrap")
+    for uid in aboard:
+        apply_damage(game, uid, "panic")
 
 
 # ============================================================================ running over
@@ -599,17 +648,31 @@ def run_over(game: "Game", v: "Vehicle", dest: int) -> None:
     not missed: each active one makes a PC check to dodge; those who fail, and the inactive,
     are hit: a car rolls bolt-rifle damage on each and then rolls once on the Accident Table
     for itself. Prisoners are never driven over (their hexes are never offered). Hidden
-    Germans are not there for the driver and are not run over ⚙.
+    Germans are not there for the driver and are not run over ⚙. Incapacitated enemies are
+    not run over: they "cannot be attacked on purpose" (seed 002 p. 26, the law over seed
+    000's "inactive are hit"); incapacitated friends are, by accident.
+
+    A second try at the same hex in one drive (seed 000 p. 33: leave, turn sharply for 1 MP,
+    pass another Accident Check, come back): in Rounds re-entering such a hex costs 1 MP
+    more and an Accident Check first (:func:`drive_step`); in Operations (no MPs ⚙) a hex is
+    tried once per drive.
     """
     st = game.state
     units = st.units
     drv = active_driver(game, v)
     side = v.side
     men = [o for o in units if o.hex == dest and o.vehicle < 0
-           and o.status in (ACTIVE, INCAP) and not (o.side != side and o.side == Side.GERMAN
-                                                     and side == Side.US and o.uid not in st.contacts)]
+           and (o.status == ACTIVE or (o.status == INCAP and o.side == side))
+           and not (o.side == Side.GERMAN and side == Side.US and o.uid not in st.contacts)]
     if not men:
         return
+    t = st.turn
+    if t.mode == "drive" and t.uid == v.driver:
+        if dest in t.run_over_hexes:
+            if st.phase != Phase.ROUNDS:
+                return  # Operations: one try per hex per drive ⚙
+        else:
+            t.run_over_hexes.append(dest)
     friends = [o for o in men if o.side == side]
     enemies = [o for o in men if o.side != side]
     from ambush_env.core.damage import roll_damage
@@ -709,14 +772,18 @@ def fire_at_vehicle(game: "Game", shooter: "Unit", v: "Vehicle", *, snap: bool) 
     ev["part"] = part
     units = game.state.units
     if part in ("driver", "passenger"):
+        # the incapacitated and the dead are no target of fire (seed 002 p. 26): a seat
+        # holding one counts as empty; a passenger hit falls on one of the active ones
         if part == "driver":
-            victim = v.driver
+            victim = v.driver if v.driver >= 0 and units[v.driver].status == ACTIVE else -1
         else:
-            victim = (v.passengers[dice.choice(len(v.passengers), f"{v.name} which passenger")]
-                      if v.passengers else -1)
-        if victim < 0 or units[victim].status not in (ACTIVE, INCAP, CAPTURED):
+            live = [o for o in v.passengers if units[o].status == ACTIVE]
+            victim = live[dice.choice(len(live), f"{v.name} which passenger")] if live else -1
+        if victim < 0:
             ev["result"] = "empty seat"
             game.emit(ev)
+            if wc.explosive:  # the shell still bursts inside: a blast for all aboard ⚙
+                _explosive_inside(game, shooter, v, -1, events)
         else:
             row = t.soldier_row[wc.damage]
             dmg = dice.d10("damage")
@@ -729,12 +796,7 @@ def fire_at_vehicle(game: "Game", shooter: "Unit", v: "Vehicle", *, snap: bool) 
             if wc.automatic and not snap:
                 _chain_in_vehicle(game, shooter, v, victim, row, dmg, events)
             if wc.explosive:
-                prone = game.rd.grenades.prone_damage
-                for uid in list(v.occupants):
-                    if uid != victim and units[uid].status in (ACTIVE, INCAP, CAPTURED):
-                        events += roll_damage(game, uid, "grenade_inside", modifier=prone,
-                                              why=f"{units[uid].name} bazooka blast")[2]
-                disable(game, v, f"{shooter.weapon} hit")
+                _explosive_inside(game, shooter, v, victim, events)
             elif was_driver:
                 driver_hurt(game, v, row[dmg])
     else:
@@ -758,6 +820,21 @@ def fire_at_vehicle(game: "Game", shooter: "Unit", v: "Vehicle", *, snap: bool) 
     return events
 
 
+def _explosive_inside(game: "Game", shooter: "Unit", v: "Vehicle", victim: int,
+                      events: list[dict]) -> None:
+    """A bazooka (any explosive) hit on an occupant (seed 000 p. 31): everyone else aboard
+    rolls Grenade Inside as prone, and the car is disabled."""
+    from ambush_env.core.damage import roll_damage
+
+    units = game.state.units
+    prone = game.rd.grenades.prone_damage
+    for uid in list(v.occupants):
+        if uid != victim and units[uid].status in (ACTIVE, INCAP):
+            events += roll_damage(game, uid, "grenade_inside", modifier=prone,
+                                  why=f"{units[uid].name} {shooter.weapon} blast")[2]
+    disable(game, v, f"{shooter.weapon} hit")
+
+
 def _chain_in_vehicle(game: "Game", shooter: "Unit", v: "Vehicle", first: int, row: tuple,
                       prev: int, events: list[dict]) -> None:
     """Aimed automatic fire goes on through the other occupants, passengers in seat order
@@ -768,7 +845,7 @@ def _chain_in_vehicle(game: "Game", shooter: "Unit", v: "Vehicle", first: int, r
     order = [uid for uid in v.passengers + ([v.driver] if v.driver >= 0 else []) if uid != first]
     for uid in order:
         o = units[uid]
-        if o.status not in (ACTIVE, INCAP, CAPTURED):
+        if o.status != ACTIVE:  # the fallen are no target of fire (seed 002 p. 26)
             continue
         r = game.dice.d10("damage (chain)")
         if r >= prev:

@@ -95,6 +95,20 @@ def test_wound_falls_prone_mv_two_one_port_box():
     assert ev[0]["dropped"] == ["clip_m1_garand", "satchel"] and ev[0]["effect"] == "wound"
 
 
+def test_wound_keeps_what_fits_one_port_box_by_boxes():
+    """seed 002 p. 26: Port Boxes reduced to one: a satchel charge fills two (weapons.yaml), so
+    a wounded man cannot keep it; he keeps the oldest item that fits."""
+    g = FakeGame()
+    u = g.add(equipment=["satchel", "grenade", "clip_m1_garand"])
+    ev = apply_damage(g, u.uid, "wound")
+    assert u.equipment == ["grenade"]
+    assert ev[0]["dropped"] == ["satchel", "clip_m1_garand"]
+    g2 = FakeGame()
+    u2 = g2.add(equipment=["grenade", "satchel"])
+    apply_damage(g2, u2.uid, "wound")
+    assert u2.equipment == ["grenade"] and g2.state.items["7"] == ["satchel"]
+
+
 def test_wound_drops_onto_items_already_there():
     """seed 002 p. 26: dropped items join what lies in the hex."""
     g = FakeGame()

@@ -103,10 +103,10 @@ def test_move_to_cover_prefers_cover_terrain():
 
 def test_surrender_when_outnumbered():
     """RULES.md §10/§14: on a Self-Preservation result a German may surrender when outnumbered
-    3 to 1; he is captured (prone, inactive)."""
+    3 to 1; he is captured (prone, inactive) by the US soldier in his hex."""
     g = fresh_game()
     clear_board(g, keep=3)
-    for k, lbl in enumerate(("O5", "P6", "Q5")):
+    for k, lbl in enumerate(("P5", "P6", "Q5")):
         put(g, k, lbl)
     ger = add_german(g, "rifleman", "P5")
     rounds(g)
@@ -114,6 +114,22 @@ def test_surrender_when_outnumbered():
     german.german_turn(g, ger)
     assert ger.status == Status.CAPTURED and ger.stance == Stance.PRONE
     assert g.vp == g.mission.vp.german_captured
+
+
+def test_no_surrender_without_a_us_soldier_in_his_hex():
+    """RULES.md §10 ⚙ with seed 002 p. 25: a prisoner with no active US soldier in his hex is
+    free at once, so a German surrenders only to a US soldier in his hex."""
+    g = fresh_game()
+    clear_board(g, keep=3)
+    for k, lbl in enumerate(("O5", "P6", "Q5")):
+        put(g, k, lbl)
+    ger = add_german(g, "rifleman", "P5")
+    assert german.outnumbered(g, ger)
+    rounds(g)
+    force(g, [6])  # self-preservation 6-7: surrender if outnumbered, else prone, hold
+    german.german_turn(g, ger)
+    assert ger.status == Status.ACTIVE
+    assert _events(g, "german_skip")[0]["action"] == "surrender"
 
 
 def test_no_surrender_when_not_outnumbered():

@@ -173,7 +173,8 @@ def test_pick_up_captured_weapon_one_clip_counts_lower():
     g.step(enc(K.PICK_UP, slot))
     assert us.weapon == "mp40" and us.captured_weapon
     assert us.ammo == g.weapon("mp40").clip
-    assert "weapon:thompson" in g.state.items[str(us.hex)]
+    clip = g.weapon("thompson").clip
+    assert f"weapon:thompson:{clip}" in g.state.items[str(us.hex)]  # laid down, rounds kept
     # the -1 applies to his fire
     from ambush_env.core.fire import to_hit
 
@@ -307,3 +308,72 @@ def test_scripted_capture_and_march_off_scores():
     vp = g.mission.vp
     assert g.vp == vp.objective_taken + vp.german_captured + vp.prisoner_marched_off + vp.exit_per_soldier
     assert [e for e in g.state.vp_log if "marched off" in e[0]]
+
+
+def test_swapping_weapons_never_refills_one():
+    """seed 002, p. 27: a captured weapon has one clip, none if the German had run dry; US
+    ammunition rules apply from then on: laying a weapon down and taking it up again keeps
+    its rounds (⚙ loose weapons keep their ammunition), so swapping is no free reload."""
+    g = fresh_game()
+    clear_board(g, keep=1)
+    us = put(g, 0, "E5")
+    us.ammo = 0  # his Thompson is dry
+    us.equipment = []
+    dead = add_german(g, "nco_smg", "E5")
+    dead.status = Status.KILLED
+    dead.ammo = 0  # ran dry: the MP40 comes with nothing
+    from ambush_env.core.carry import items_here
+
+    _ops(g)
+    here = items_here(g, us.hex)
+    g.step(enc(K.PICK_UP, next(i for i, x in enumerate(here) if x[2] == "weapon:mp40")))
+    assert us.weapon == "mp40" and us.ammo == 0
+    _ops(g)
+    here = items_here(g, us.hex)
+    g.step(enc(K.PICK_UP, next(i for i, x in enumerate(here) if x[2].startswith("weapon:thompson"))))
+    assert us.weapon == "thompson" and us.ammo == 0
+    _ops(g)
+    here = items_here(g, us.hex)
+    g.step(enc(K.PICK_UP, next(i for i, x in enumerate(here) if x[2].startswith("weapon:mp40"))))
+    assert us.weapon == "mp40" and us.ammo == 0
+
+
+def test_german_clips_are_not_captured_equipment():
+    """seed 002, p. 27: weapons (one clip), grenades, radios and vehicles are captured; the
+    German's spare clips are not (⚙), so a captured weapon is never reloaded from them."""
+    g = fresh_game()
+    clear_board(g, keep=1)
+    us = put(g, 0, "E5")
+    us.equipment = []
+    dead = add_german(g, "nco_smg", "E5")  # grenade, grenade, clip_mp40, clip_mp40
+    dead.status = Status.KILLED
+    from ambush_env.core.carry import items_here
+
+    _ops(g)
+    here = items_here(g, us.hex)
+    offered = {here[a - O.ORDER_BASE[K.PICK_UP]][2] for a in g.legal_actions()
+               if O.decode(a)[0] == K.PICK_UP}
+    assert "grenade" in offered and "clip_mp40" not in offered
+
+
+def test_escaped_prisoner_whose_weapon_was_taken_moves_without_error():
+    """seed 002, p. 25 and 27: a captured MG gunner's prepared MG42 is taken; left alone he
+    escapes and acts on Self-Preservation, unarmed (found by an independent check: the
+    engine used to fail on his empty weapon)."""
+    from ambush_env.core.assault import capture
+    from ambush_env.core.carry import items_here
+
+    g = fresh_game()
+    clear_board(g, keep=1)
+    us = put(g, 0, "E5")
+    gunner = add_german(g, "mg_gunner", "E5")
+    gunner.prepared = True
+    capture(g, gunner, us)
+    _ops(g)
+    here = items_here(g, us.hex)
+    g.step(enc(K.PICK_UP, next(i for i, x in enumerate(here) if x[2] == "weapon:mg42")))
+    assert gunner.weapon == "" and not gunner.prepared and gunner.ammo == 0
+    from ambush_env.core.actions import prepare_kind
+
+    assert prepare_kind(g, gunner) is None
+    g.pack_crew_weapon(gunner)  # moving him: nothing to pack, no error

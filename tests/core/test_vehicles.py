@@ -702,3 +702,136 @@ def test_soldier_beside_a_vehicle_counts_as_in_cover():
     park(g, JEEP, "D2")
     n2, mods2 = to_hit(g, ger, us, snap=False)
     assert ("cover_woods", -2) in mods2 and not any(k == "cover_vehicle" for k, _ in mods2)
+
+
+# ============================================================================ found by review
+def test_incapacitated_riders_are_no_target_of_fire_at_the_car():
+    """seed 002, p. 26: an incapacitated soldier is not a target in a hex fired into: the Hit
+    Chart's passenger hit falls on an active passenger; a fallen driver's seat is empty."""
+    g, v, drv, p1, p2, ger = _jeep_under_fire()
+    p1.status = int(Status.INCAPACITATED)
+    force(g, [0, 2, 0, 9])  # hit, passenger, the only active one (p2), kill
+    V.fire_at_vehicle(g, ger, v, snap=False)
+    assert p2.status == Status.KILLED and p1.status == Status.INCAPACITATED
+    drv.status = int(Status.INCAPACITATED)
+    force(g, [0, 0])  # hit, driver: his seat counts as empty
+    evs = V.fire_at_vehicle(g, ger, v, snap=False)
+    assert evs[0]["result"] == "empty seat" and drv.status == Status.INCAPACITATED
+    assert g.dice.forced_left == 0
+
+
+def test_aimed_automatic_chain_skips_the_fallen_aboard():
+    """seed 002, p. 26-27: the chain goes on to the next *target*; the incapacitated is none."""
+    g, v, drv, p1, p2, ger = _jeep_under_fire("mp40")
+    p2.status = int(Status.INCAPACITATED)
+    # jam 0, hit 0, passenger (p1 the only active), damage 7; chain: p2 skipped, driver 5 < 7
+    force(g, [0, 0, 2, 0, 7, 5])
+    V.fire_at_vehicle(g, ger, v, snap=False)
+    assert p1.wounded and drv.wounded and p2.status == Status.INCAPACITATED
+    assert g.dice.forced_left == 0
+
+
+def test_explosive_hit_on_an_empty_seat_still_disables():
+    """seed 000, p. 31 ⚙: a bazooka-class hit on a seat still bursts inside the car."""
+    g, v, drv, p1, p2, ger = _jeep_under_fire("panzerfaust")
+    v.passengers = []
+    p1.vehicle = p2.vehicle = -1
+    ger.prepared = True
+    force(g, [0, 2, 0])  # hit, passenger seat (empty); the driver rolls Grenade Inside (0)
+    evs = V.fire_at_vehicle(g, ger, v, snap=False)
+    assert evs[0]["result"] == "empty seat" and v.disabled and drv.vehicle == -1
+
+
+def test_incapacitated_germans_are_not_run_over():
+    """seed 002, p. 26: he cannot be attacked on purpose; driving into his hex rolls nothing."""
+    g = fresh_game()
+    clear_board(g, keep=1)
+    drv = put(g, 0, "A1")
+    v = park(g, JEEP, "A1", Direction.SE)
+    seat(g, v, drv, driver=True)
+    hurt = add_german(g, "rifleman", "B1")
+    hurt.status = int(Status.INCAPACITATED)
+    hurt.ar = int(ARSpace.INACTIVE)
+    _ops(g)
+    force(g, [])
+    evs = g.step(enc(K.DRIVE, Direction.SE))
+    assert not events_of(evs, "run_over_check") and hurt.status == Status.INCAPACITATED
+
+
+def test_second_run_over_try_costs_a_sharp_turn_and_a_check():
+    """seed 000, p. 33: to try again in the same turn the vehicle leaves the hex, turns sharply
+    for 1 MP and passes another Accident Check before coming back (Rounds)."""
+    g = fresh_game()
+    clear_board(g, keep=1)
+    drv = put(g, 0, "A8")
+    v = park(g, JEEP, "A8", Direction.SE)
+    seat(g, v, drv, driver=True)
+    ger = add_german(g, "rifleman", "B8")
+    rounds(g)
+    give_turn(g, drv)
+    # first try: check 3 passes (DS 3: hits them), dodge 0 → dodged
+    force(g, [3, 0])
+    g.step(enc(K.DRIVE, Direction.SE))  # B8, 1 MP
+    g.step(enc(K.DRIVE_BACK))  # A8, 2 MPs
+    t = g.state.turn
+    assert t.mp_spent == 2 and t.run_over_hexes == [g.board.index("B8")]
+    # coming back: the sharp turn's check (3: passes) and 1 MP more, then the run-over check
+    force(g, [3, 3, 0])
+    evs = g.step(enc(K.DRIVE, Direction.SE))
+    assert events_of(evs, "sharp_turn") and t.mp_spent == 4
+    kinds_ = [e["type"] for e in evs if e["type"] in ("accident_check", "run_over_check", "dodge")]
+    assert kinds_ == ["accident_check", "run_over_check", "dodge"]
+    assert ger.status == Status.ACTIVE and g.dice.forced_left == 0
+
+
+def test_second_run_over_try_in_operations_is_not_made():
+    """⚙ Operations has no MPs for the sharp turn: one try per hex per drive."""
+    g = fresh_game()
+    clear_board(g, keep=2)
+    drv = put(g, 0, "A8")
+    friend = put(g, 1, "B8")
+    v = park(g, JEEP, "A8", Direction.SE)
+    seat(g, v, drv, driver=True)
+    _ops(g)
+    force(g, [2])  # the check passes: he is missed
+    g.step(enc(K.DRIVE, Direction.SE))
+    g.step(enc(K.DRIVE_BACK))
+    force(g, [])
+    evs = g.step(enc(K.DRIVE, Direction.SE))
+    assert not events_of(evs, "run_over_check") and friend.status == Status.ACTIVE
+
+
+@pytest.mark.parametrize("roll,disabled", [(6, False), (7, True)])
+def test_car_in_a_boobytrapped_hex(roll, disabled):
+    """seed 000, p. 32: in a boobytrapped hex the driver makes a Perception Check (US1 PC 6);
+    failure disables the car and panics the occupants (Rounds)."""
+    from ambush_env.core.paragraphs import _booby_trap
+
+    g = fresh_game()
+    clear_board(g, keep=2)
+    drv = put(g, 0, "A1")
+    p1 = put(g, 1, "A1")
+    v = park(g, JEEP, "A1")
+    seat(g, v, drv, driver=True)
+    seat(g, v, p1)
+    add_german(g, "rifleman", "R14", aware=False)
+    rounds(g)
+    p1.ar = int(ARSpace.ONE_TURN)
+    force(g, [roll])
+    _booby_trap(g, {"row": "grenade_outside"}, drv)
+    assert v.disabled is disabled
+    assert p1.panicked is disabled and drv.panicked is disabled
+    assert not drv.wounded and not p1.wounded  # no damage roll for those aboard
+    assert g.dice.forced_left == 0
+
+
+def test_wounded_driver_wounded_again_is_an_automatic_accident():
+    """seed 002, p. 26 (a second wound incapacitates) with seed 000 p. 32 (an incapacitated
+    driver is an automatic accident: no check roll)."""
+    g, v, drv, p1, p2, ger = _jeep_under_fire()
+    drv.wounded = True
+    force(g, [0, 0, 5, 0])  # hit, driver, wound → incapacitated; the table roll 0
+    V.fire_at_vehicle(g, ger, v, snap=False)
+    ac = [e for e in g._take_events() if e["type"] == "accident_check"]
+    assert drv.status == Status.INCAPACITATED and "roll" not in ac[0] and ac[0]["table_roll"] == 0
+    assert g.dice.forced_left == 0

@@ -79,6 +79,11 @@ def check_invariants(g: Game) -> None:
     for u in units:
         if u.wounded:
             assert u.MV <= 2 and len(u.equipment) <= u.port_boxes <= 1
+    # port boxes hold what fits, by the boxes each item fills (a satchel fills 2)
+    from ambush_env.core.carry import boxes_used
+
+    for u in units:
+        assert boxes_used(g, u) <= u.port_boxes, u
 
 
 @pytest.fixture
