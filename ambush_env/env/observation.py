@@ -110,7 +110,11 @@ _MODES = {
     "snap2": GLOBAL["mode_snap2"],
     "move_snap": GLOBAL["mode_move_snap"],
     "charge": GLOBAL["mode_charge"],
+    "prisoner": GLOBAL["mode_prisoner"],
+    "drive": GLOBAL["mode_drive"],
 }
+_G_SEAT_USED, _G_DRIVE_FAST, _G_DRIVE_MP = (GLOBAL[f] for f in ("seat_change_used", "drive_fast",
+                                                                  "drive_mp_left"))
 # column indices, bound once (the rows are rebuilt on the hot path)
 (_U_PRESENT, _U_EXITED, _U_WOUNDED, _U_PANICKED, _U_AWARE, _U_COL, _U_ROW, _U_IN, _U_PC, _U_WS, _U_MV,
  _U_CR, _U_COMMANDER, _U_HAS_AMMO, _U_JAMMED, _U_PREPARED, _U_GRENADES, _U_SATCHELS, _U_IN_VEHICLE,
@@ -149,7 +153,7 @@ _veh_sig = attrgetter("hex", "facing", "side", "driver", "disabled", "immobilise
                       "captured", "exited", "type")
 #: what the globals row depends on (besides VP, the acting soldier and the counts)
 _state_fields = attrgetter("over", "phase", "round", "initiative", "us_roll", "german_roll", "pulse", "rounds_total")
-_turn_fields = attrgetter("mode", "mp_left", "hexes_moved", "stance_changed")
+_turn_fields = attrgetter("mode", "mp_left", "hexes_moved", "stance_changed", "boarded", "accident_checked")
 _ACTIVE = int(Status.ACTIVE)
 _INCAP = int(Status.INCAPACITATED)
 _KILLED = int(Status.KILLED)
@@ -739,10 +743,14 @@ class ObservationBuilder:
                 v[_G_TURN_SPACE_TWO] = 1.0
             elif acting.ar == _ONE:
                 v[_G_TURN_SPACE_ONE] = 1.0
-            mode, mp_left, hexes_moved, stance_changed = key[-1]
+            mode, mp_left, hexes_moved, stance_changed, boarded, fast = key[-1]
             mi = _MODES.get(mode)
             if mi is not None:
                 v[mi] = 1.0
+            v[_G_SEAT_USED] = float(boarded)
+            v[_G_DRIVE_FAST] = float(fast)
+            if mode == "drive":
+                v[_G_DRIVE_MP] = _clip01(mp_left / 10.0)
             v[_G_MP_LEFT] = _clip01(mp_left / 5.0)
             v[_G_HEXES_MOVED] = _clip01(hexes_moved / 5.0)
             v[_G_STANCE_CHANGED] = float(stance_changed)

@@ -183,6 +183,11 @@ GLOBAL_FEATURES = (
     "mode_snap2",
     "mode_move_snap",
     "mode_charge",
+    "mode_prisoner",  # moving a prisoner (seed 002 p. 25)
+    "mode_drive",  # driving a vehicle (seed 000 p. 30)
+    "seat_change_used",  # the free get-in / get-out / seat change of an Operations action
+    "drive_fast",  # this drive went past the slow MPA (its Accident Check is made)
+    "drive_mp_left",  # MPs (Rounds) or hexes (Operations) left to the drive / 10, clipped
     "mp_left",  # / 5, clipped
     "hexes_moved",  # / 5, clipped
     "stance_changed",

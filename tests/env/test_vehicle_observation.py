@@ -310,3 +310,22 @@ def test_rgb_array_render_shape_unchanged_through_the_env():
     first = env.render()
     _board_in_jeep(env.unwrapped.game, 0)
     assert env.render().shape == first.shape
+
+
+def test_globals_show_the_drive_and_the_used_seat_change():
+    """The turn state a driver is in is observable: mode_drive, the free Operations seat
+    change used, the MPs/hexes left to the drive (incremental = from scratch)."""
+    from ambush_env.env.spec import GLOBAL
+
+    g = _game()
+    builder = ObservationBuilder(g)
+    _board_in_jeep(g, 3)  # US4 starts on A8 with the jeep
+    gl = _check_fresh(builder, g)["globals"]
+    assert gl[GLOBAL["seat_change_used"]] == 1.0 and gl[GLOBAL["mode_choose"]] == 1.0
+    assert gl[GLOBAL["mode_drive"]] == 0.0 and gl[GLOBAL["drive_mp_left"]] == 0.0
+    a = next(x for x in g.legal_actions() if ORDER_KIND[x] == OrderKind.DRIVE)
+    g.step(a)
+    gl = _check_fresh(builder, g)["globals"]
+    assert gl[GLOBAL["mode_drive"]] == 1.0 and gl[GLOBAL["mode_choose"]] == 0.0
+    assert g.state.turn.mp_left == 4  # Operations: the slow MPA (5) in hexes, one used
+    assert gl[GLOBAL["drive_mp_left"]] == _f32(0.4)
