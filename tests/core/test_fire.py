@@ -574,8 +574,8 @@ PEN_CASES = [(lvl, exp, s, PENETRATION_TABLE[(lvl, exp)][k])
 
 @pytest.mark.parametrize("level,explosive,surface,expected", PEN_CASES)
 def test_penetration_cell(level, explosive, surface, expected):
-    """RULES.md §11 (binding reading of seeds 000 and 002): non-explosive light passes wooden
-    walls and unarmoured surfaces only, medium any wall and any surface but heavy armour, heavy
+    """seed 002, p. 26-27 (Penetration table), read with seed 000 as RULES.md §11 binds it:
+    non-explosive light passes wooden walls and unarmoured surfaces only, medium any wall and any surface but heavy armour, heavy
     destroys any; explosive destroys any wall, and a vehicle part when level ≥ armour."""
     assert penetrates(level, explosive, surface) == expected
 
