@@ -18,8 +18,8 @@ Picking up (one action, in Operations or Rounds) ⚙:
   ``"weapon:<id>:<ammo>"``; it comes with one clip (none if the German had run dry) and
   counts 1 lower (``captured_weapon``: the −1 fire modifier of weapons.yaml, seed 002 p. 27);
   US ammunition rules apply from then on (he reloads only from clips he carries);
-* a loose weapon picked up again has the rounds it was laid down with (swapping weapons
-  never refills one).
+* a loose weapon picked up again has the rounds it was laid down with, and its jam
+  (``"weapon:<id>:<ammo>:jammed"``): swapping weapons never refills one nor clears a jam.
 
 Dropping (one action): a port-box item is laid down as a loose item.
 
@@ -101,10 +101,12 @@ def can_take(game: "Game", u: "Unit", item: str) -> bool:
     return boxes_used(game, u) + boxes(game, item) <= u.port_boxes
 
 
-def loose_weapon(item: str) -> tuple[str, int | None]:
-    """``(weapon id, ammo)`` of a ``"weapon:<id>[:<ammo>]"`` item; ammo None when not given."""
+def loose_weapon(item: str) -> tuple[str, int | None, bool]:
+    """``(weapon id, ammo, jammed)`` of a ``"weapon:<id>[:<ammo>[:jammed]]"`` item; ammo None
+    when not given."""
     parts = item.split(":")
-    return parts[1], (int(parts[2]) if len(parts) > 2 else None)
+    return (parts[1], (int(parts[2]) if len(parts) > 2 else None),
+            len(parts) > 3 and parts[3] == "jammed")
 
 
 def pick_up(game: "Game", u: "Unit", slot: int) -> None:
@@ -123,11 +125,12 @@ def pick_up(game: "Game", u: "Unit", slot: int) -> None:
     else:
         ev["from"] = st.units[uid].name
     if item.startswith("weapon:"):
-        wid, kept = loose_weapon(item)
+        wid, kept, was_jammed = loose_weapon(item)
         w = game.weapon(wid)
         if source == "weapon":
             owner = st.units[uid]
             ammo = 0 if owner.ammo == 0 else w.clip
+            was_jammed = owner.jammed  # a weapon keeps its jam (clearing it is a PC check)
             owner.weapon = ""
             owner.ammo = 0
             owner.prepared = False
@@ -137,10 +140,11 @@ def pick_up(game: "Game", u: "Unit", slot: int) -> None:
             ammo = w.clip if kept is None else kept
             captured = game.tables.weapons.weapons[wid].side != "us"
         if u.weapon:
-            st.items.setdefault(key, []).append(f"weapon:{u.weapon}:{u.ammo}")
+            jam = ":jammed" if u.jammed else ""
+            st.items.setdefault(key, []).append(f"weapon:{u.weapon}:{u.ammo}{jam}")
         u.weapon = wid
         u.ammo = ammo
-        u.jammed = False
+        u.jammed = was_jammed
         u.prepared = False
         u.captured_weapon = captured
         ev["ammo"] = ammo

@@ -98,7 +98,8 @@ def apply_damage(game: Any, uid: int, result: str) -> list[dict]:
 def _wound(game: Any, u: Any, ev: dict) -> None:
     rules = game.tables.damage.wounded
     u.wounded = True
-    u.stance = _PRONE
+    if u.vehicle < 0:  # stance is ignored inside a vehicle (seed 000 p. 31)
+        u.stance = _PRONE
     if u.ar in _TURN_SPACES:
         u.ar = int(ARSpace.COMPLETE)
     if u.MV > rules.mv:

@@ -753,8 +753,8 @@ class Game:
     def _end_round(self) -> None:
         st = self.state
         for u in st.units:
-            if u.panicked and u.status == ACTIVE:
-                u.stance = PRONE  # seed 002 p. 26
+            if u.panicked and u.status == ACTIVE and u.vehicle < 0:
+                u.stance = PRONE  # seed 002 p. 26 (stance is ignored inside a vehicle, seed 000)
             u.panicked = False
             if u.status == ACTIVE:
                 u.ar = int(ARSpace.NONE)

@@ -303,7 +303,7 @@ def to_hit_wall(game: Any, shooter: Any, target_hex: int, *, snap: bool = False
 def to_hit_vehicle(game: Any, shooter: Any, vehicle_hex: int, size: str, *, snap: bool
                    ) -> tuple[int, list[tuple[str, int]]]:
     """To-hit number against a vehicle (seed 000 p. 30-31): base + size (small +1, large +2)
-    + the shooter's modifiers. For the vehicle rules; the Hit Chart is rolled there.
+    + the shooter's modifiers + the terrain cover of the vehicle's hex ⚙ ("as usual"). For the vehicle rules; the Hit Chart is rolled there.
 
     Args:
         size: ``"small" | "large"``.
@@ -324,6 +324,10 @@ def to_hit_vehicle(game: Any, shooter: Any, vehicle_hex: int, size: str, *, snap
             f"{game.board.label(vehicle_hex)}: {d} hexes is beyond maximum range")
     mods = _shooter_mods(t, shooter, t.weapon_class[shooter.weapon], snap)
     mods.append(("vehicle_" + size, getattr(t.mods.vehicle_size, size)))
+    # "resolve the fire as usual" (seed 000 p. 31): the cover of the car's hex counts ⚙
+    terrain = game.board.terrain[vehicle_hex]
+    if t.cover[terrain]:
+        mods.append(("cover_" + t.terrain_name[terrain], t.cover[terrain]))
     n = base
     for _, v in mods:
         n += v
@@ -391,8 +395,9 @@ def fire_refusal(game: Any, shooter: Any, target: Any, *, snap: bool) -> str | N
     d = game.board.distance(shooter.hex, target.hex)
     if t.to_hit[t.class_of[shooter.weapon]][t.band(d)] is None:
         return f"{target.name} is beyond maximum range ({d} hexes)"
-    if not game.sight.can_see(shooter.hex, target.hex, shooter.stance, target.stance):
-        return f"{target.name} is not in sight"
+    if not (game.sight.can_see(shooter.hex, target.hex, shooter.stance, target.stance)
+            if shooter.vehicle < 0 else game.can_see(shooter, target)):
+        return f"{target.name} is not in sight"  # from a car: seed 004's vehicle rule
     return None
 
 

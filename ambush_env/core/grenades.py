@@ -188,7 +188,8 @@ def explode(game: "Game", hex_: int, kind: str, thrower: "Unit", *, scattered: b
     st = game.state
     if kind == "grenade" and may_throw_out and thrower.hex >= 0 and thrower.hex != hex_:
         cands = [o for o in st.units if o.hex == hex_ and o.side != thrower.side
-                 and o.status == ACTIVE and o.aware and not o.wounded and not o.panicked]
+                 and o.status == ACTIVE and o.aware and not o.wounded and not o.panicked
+                 and o.vehicle < 0]  # no grenades from a car (seed 000 p. 32)
         if cands:
             best = max(cands, key=lambda o: (o.PC, -o.uid))
             r = game.dice.d10(f"{best.name} throw out PC check")

@@ -352,6 +352,7 @@ def leave(game: "Game", u: "Unit") -> None:
     v = game.state.vehicles[u.vehicle]
     _unseat(v, u.uid)
     u.vehicle = -1
+    u.stance = int(Stance.STANDING)
     game.emit({"type": "leave_vehicle", "unit": u.name, "vehicle": v.name})
 
 
@@ -428,9 +429,8 @@ def drive_step(game: "Game", u: "Unit", v: "Vehicle", d: int, backwards: bool) -
         t.mp_left -= RETRY_MP
         t.mp_spent += RETRY_MP
         game.emit({"type": "sharp_turn", "vehicle": v.name, "mp": RETRY_MP})
-        if accident_check(game, v, "sharp turn") != "passed" and (
-                v.disabled or st.turn.uid != u.uid or v.hex != src):
-            return  # the accident stopped, skidded or wrecked the car before it came back
+        if accident_check(game, v, "sharp turn") != "passed":
+            return  # it must pass the check to come back (seed 000 p. 33)
     if not backwards:
         v.facing = d
     _move_vehicle(game, v, dest)
@@ -586,7 +586,9 @@ def _stop(game: "Game", v: "Vehicle") -> None:
 
 def disable(game: "Game", v: "Vehicle", why: str) -> None:
     """Disable ``v`` for the rest of the mission (seed 000 p. 31): a car's occupants are placed
-    prone outside it and lose the rest of their turn."""
+    prone outside it and "lose the rest of the turn": an occupant playing his turn ends it
+    (a 2-Turn soldier keeps his second turn, as any ended turn); the others keep their
+    markers ⚙."""
     if v.disabled:
         return
     v.disabled = True
@@ -597,43 +599,38 @@ def disable(game: "Game", v: "Vehicle", why: str) -> None:
         o.vehicle = -1
         o.stance = int(Stance.PRONE)
         out.append(o.name)
-        if o.status == ACTIVE:
-            if st.phase == Phase.ROUNDS and o.ar in (ARSpace.TWO_TURN, ARSpace.ONE_TURN):
-                o.ar = int(ARSpace.COMPLETE)
-            if st.turn.uid == uid:
-                game.end_turn(o)
+        if o.status == ACTIVE and st.turn.uid == uid:
+            game.end_turn(o)  # he loses the rest of the turn he is playing
     v.driver = -1
     v.passengers = []
     game.emit({"type": "vehicle_disabled", "vehicle": v.name, "why": why, "placed_out": out})
 
 
-def driver_hurt(game: "Game", v: "Vehicle", result: str) -> None:
-    """A car driver hurt by combat (seed 000 p. 31-32): panicked or wounded → an Accident
-    Check; incapacitated or killed → an automatic accident. Nothing for ``"none"``. Read from
-    his state after the damage, so a second wound that incapacitated him (seed 002 p. 26)
-    is an automatic accident."""
-    if v.disabled or not on_map(v) or vtype(v).kind != "car" or result == "none":
+def driver_hurt(game: "Game", v: "Vehicle", result: str, *, hit: bool = False) -> None:
+    """A car driver hit or hurt by combat (seed 000 p. 31-32): incapacitated or killed → an
+    automatic accident; panicked or wounded, or hit by fire whatever the damage (``hit``:
+    "made when a car's driver, wheels or body is hit") → an Accident Check. A blast that
+    does him no harm makes none. Read from his state after the damage, so a second wound
+    that incapacitated him (seed 002 p. 26) is an automatic accident."""
+    if v.disabled or not on_map(v) or vtype(v).kind != "car" or (result == "none" and not hit):
         return
     d = game.state.units[v.driver] if v.driver >= 0 else None
     if d is None or d.status != ACTIVE:
         accident_check(game, v, "driver hit", automatic=True)
-    elif result in ("panic", "wound"):
+    elif hit or result in ("panic", "wound"):
         accident_check(game, v, "driver hit")
 
 
 def booby_trap_car(game: "Game", v: "Vehicle") -> None:
-    """A car entering a boobytrapped hex (seed 000 p. 32): the driver makes a Perception
-    Check; failing it disables the car and panics everyone aboard (a panic result, which has
-    no effect in Operations, seed 002 p. 26). Tanks ignore boobytraps (not in the engine)."""
+    """A boobytrap going off under a car (seed 000 p. 32: "the driver makes a Perception
+    Check; failure disables the car and panics the occupants"). The check is the mission's
+    own ``perception`` effect before the ``booby_trap`` effect (Farm Assault: paragraph 51 →
+    53), made by the soldier who triggered it, the driver; a trap that goes off is that
+    check failed ⚙, so no second roll: the car is disabled and everyone aboard panics (a
+    panic result, which has no effect in Operations, seed 002 p. 26)."""
     from ambush_env.core.damage import apply_damage
 
-    drv = active_driver(game, v)
-    r = game.dice.d10(f"{v.name} boobytrap perception check")
-    pc = drv.PC if drv is not None else -1
-    ok = r <= pc
-    game.emit({"type": "booby_trap_car", "vehicle": v.name, "roll": r, "pc": pc, "passed": ok})
-    if ok:
-        return
+    game.emit({"type": "booby_trap_car", "vehicle": v.name})
     aboard = [uid for uid in v.occupants if game.state.units[uid].status == ACTIVE]
     disable(game, v, "boobytrap")
     for uid in aboard:
@@ -652,10 +649,12 @@ def run_over(game: "Game", v: "Vehicle", dest: int) -> None:
     not run over: they "cannot be attacked on purpose" (seed 002 p. 26, the law over seed
     000's "inactive are hit"); incapacitated friends are, by accident.
 
-    A second try at the same hex in one drive (seed 000 p. 33: leave, turn sharply for 1 MP,
-    pass another Accident Check, come back): in Rounds re-entering such a hex costs 1 MP
-    more and an Accident Check first (:func:`drive_step`); in Operations (no MPs ⚙) a hex is
-    tried once per drive.
+    Rounds only: Operations make "No Accident Checks" (seed 000 p. 30), and running over is
+    decided by one, so in Operations a vehicle passes soldiers without incident ⚙.
+
+    A second try at the same hex in the same drive (seed 000 p. 33: leave, turn sharply for
+    1 MP, pass another Accident Check, come back): re-entering such a hex costs 1 MP more and
+    an Accident Check first; failing it, the car does not come back (:func:`drive_step`).
     """
     st = game.state
     units = st.units
@@ -664,15 +663,11 @@ def run_over(game: "Game", v: "Vehicle", dest: int) -> None:
     men = [o for o in units if o.hex == dest and o.vehicle < 0
            and (o.status == ACTIVE or (o.status == INCAP and o.side == side))
            and not (o.side == Side.GERMAN and side == Side.US and o.uid not in st.contacts)]
-    if not men:
-        return
+    if not men or st.phase != Phase.ROUNDS:
+        return  # Operations: "No Accident Checks" (seed 000 p. 30), so nobody is run over
     t = st.turn
-    if t.mode == "drive" and t.uid == v.driver:
-        if dest in t.run_over_hexes:
-            if st.phase != Phase.ROUNDS:
-                return  # Operations: one try per hex per drive ⚙
-        else:
-            t.run_over_hexes.append(dest)
+    if t.mode == "drive" and t.uid == v.driver and dest not in t.run_over_hexes:
+        t.run_over_hexes.append(dest)
     friends = [o for o in men if o.side == side]
     enemies = [o for o in men if o.side != side]
     from ambush_env.core.damage import roll_damage
@@ -798,7 +793,7 @@ def fire_at_vehicle(game: "Game", shooter: "Unit", v: "Vehicle", *, snap: bool) 
             if wc.explosive:
                 _explosive_inside(game, shooter, v, victim, events)
             elif was_driver:
-                driver_hurt(game, v, row[dmg])
+                driver_hurt(game, v, row[dmg], hit=True)
     else:
         p = dice.d10("penetration")
         rolls["penetration"] = p
@@ -829,7 +824,7 @@ def _explosive_inside(game: "Game", shooter: "Unit", v: "Vehicle", victim: int,
     units = game.state.units
     prone = game.rd.grenades.prone_damage
     for uid in list(v.occupants):
-        if uid != victim and units[uid].status in (ACTIVE, INCAP):
+        if uid != victim and units[uid].status == ACTIVE:  # the fallen: no target (seed 002)
             events += roll_damage(game, uid, "grenade_inside", modifier=prone,
                                   why=f"{units[uid].name} {shooter.weapon} blast")[2]
     disable(game, v, f"{shooter.weapon} hit")
@@ -860,6 +855,8 @@ def _chain_in_vehicle(game: "Game", shooter: "Unit", v: "Vehicle", first: int, r
         events.append(ev)
         events += apply_damage(game, uid, row[r])
         prev = r
+        if uid == v.driver:  # the driver is last in the chain (seed 000 p. 31-32)
+            driver_hurt(game, v, row[r], hit=True)
 
 
 # ============================================================================ blasts

@@ -243,12 +243,15 @@ def test_tank_weapons_have_no_from_car_penalty():
 
 
 def test_wall_and_vehicle_targets():
-    """seed 002 p. 27: a wall at +4; seed 000 p. 30: small vehicle +1, large +2."""
-    g = FakeGame(hexes={"F6": {"terrain": "building"}})
+    """seed 002 p. 27: a wall at +4; seed 000 p. 30: small vehicle +1, large +2, and the
+    cover of the vehicle's hex ⚙ ("resolve the fire as usual", seed 000 p. 31)."""
+    g = FakeGame(hexes={"F6": {"terrain": "building"}, "F5": {"terrain": "woods"}})
     us = g.add("US1", "F2")
     assert to_hit_wall(g, us, g.board.index("F6")) == (9, [("wall_target", 4)])
-    assert to_hit_vehicle(g, us, g.board.index("F6"), "small", snap=False) == (6, [("vehicle_small", 1)])
-    assert to_hit_vehicle(g, us, g.board.index("F6"), "large", snap=True) == (5, [("snap", -2), ("vehicle_large", 2)])
+    assert to_hit_vehicle(g, us, g.board.index("F4"), "small", snap=False) == (6, [("vehicle_small", 1)])
+    assert to_hit_vehicle(g, us, g.board.index("F4"), "large", snap=True) == (5, [("snap", -2), ("vehicle_large", 2)])
+    assert to_hit_vehicle(g, us, g.board.index("F5"), "small", snap=False) == (
+        4, [("vehicle_small", 1), ("cover_woods", -2)])
     with pytest.raises(AmbushError):
         to_hit_vehicle(g, us, g.board.index("F6"), "huge", snap=False)
 

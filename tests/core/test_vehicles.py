@@ -388,14 +388,16 @@ def test_accident_table(table, expect):
 def test_running_over_friends(check, dodge, hit):
     """seed 000, p. 33: against friends a passed Accident Check misses them; else each active
     one dodges on a PC check; those who fail are hit (car: bolt-rifle damage, then one roll
-    on the Accident Table for the car)."""
+    on the Accident Table for the car). Rounds."""
     g = fresh_game()
     clear_board(g, keep=2)
     drv = put(g, 0, "A1")
     friend = put(g, 1, "B1")
     v = park(g, JEEP, "A1", Direction.SE)
     seat(g, v, drv, driver=True)
-    _ops(g)
+    add_german(g, "rifleman", "R14", aware=False)
+    rounds(g)
+    give_turn(g, drv)
     # US1 DS 3: a roll of 3 passes the check (missed), 4 or more fails (they are in the way)
     passes = check <= drv.DS
     rolls = [check] + ([] if passes else [dodge]) + ([9, 0] if hit else [])
@@ -409,6 +411,21 @@ def test_running_over_friends(check, dodge, hit):
     if hit:
         assert friend.status == Status.KILLED  # bolt rifle 9 = kill
     assert g.dice.forced_left == 0
+
+
+def test_no_running_over_in_operations():
+    """seed 000, p. 30: Operations make "No Accident Checks": the car passes friends in the
+    hex it enters without a roll ⚙ (running over is decided by an Accident Check)."""
+    g = fresh_game()
+    clear_board(g, keep=2)
+    drv = put(g, 0, "A1")
+    friend = put(g, 1, "B1")
+    v = park(g, JEEP, "A1", Direction.SE)
+    seat(g, v, drv, driver=True)
+    _ops(g)
+    force(g, [])
+    evs = g.step(enc(K.DRIVE, Direction.SE))
+    assert v.hex == friend.hex and not events_of(evs, "run_over_check")
 
 
 # ============================================================================ fire at a car
@@ -462,19 +479,18 @@ def test_fire_at_car_hits_or_misses(hit_roll):
     assert evs[0]["result"] == ("miss" if hit_roll > n else "none")
 
 
-@pytest.mark.parametrize("dmg,expect_check", [(5, "check"), (9, "automatic"), (0, None)])
+@pytest.mark.parametrize("dmg,expect_check", [(5, "check"), (9, "automatic"), (0, "check")])
 def test_driver_hit_forces_accident(dmg, expect_check):
     """seed 000, p. 31-32: a driver panicked or wounded → Accident Check; incapacitated or
-    killed → automatic accident (straight to the table)."""
+    killed → automatic accident (straight to the table); Accident Checks are "made when a
+    car's driver, wheels or body is hit", so a hit that does no damage checks too."""
     g, v, drv, p1, p2, ger = _jeep_under_fire()
     force(g, [0, 0, dmg, 0, 0])  # hit, chart 0 = driver, damage, then check/table rolls
     evs = V.fire_at_vehicle(g, ger, v, snap=False)
     ac = [e for e in g._take_events() if e["type"] == "accident_check"]
     assert evs[0]["part"] == "driver" and evs[0]["unit"] == drv.name
-    if expect_check is None:
-        assert not ac
-    elif expect_check == "check":
-        assert drv.wounded and "roll" in ac[0]
+    if expect_check == "check":
+        assert drv.wounded is (dmg == 5) and "roll" in ac[0] and len(ac) == 1
     else:
         assert drv.status == Status.KILLED and "roll" not in ac[0] and ac[0]["table_roll"] == 0
 
@@ -510,7 +526,7 @@ def test_body_penetrated_disables_and_puts_occupants_out(pen, disabled):
     assert v.disabled is disabled
     if disabled:
         assert all(u.vehicle == -1 and u.stance == Stance.PRONE for u in (drv, p1, p2))
-        assert p1.ar == ARSpace.COMPLETE and v.occupants == []
+        assert p1.ar == ARSpace.ONE_TURN and v.occupants == []  # not playing a turn: kept
     assert g.dice.forced_left == 0
 
 
@@ -725,7 +741,8 @@ def test_aimed_automatic_chain_skips_the_fallen_aboard():
     g, v, drv, p1, p2, ger = _jeep_under_fire("mp40")
     p2.status = int(Status.INCAPACITATED)
     # jam 0, hit 0, passenger (p1 the only active), damage 7; chain: p2 skipped, driver 5 < 7
-    force(g, [0, 0, 2, 0, 7, 5])
+    # (wounded: his Accident Check, 0, passes)
+    force(g, [0, 0, 2, 0, 7, 5, 0])
     V.fire_at_vehicle(g, ger, v, snap=False)
     assert p1.wounded and drv.wounded and p2.status == Status.INCAPACITATED
     assert g.dice.forced_left == 0
@@ -803,9 +820,11 @@ def test_second_run_over_try_in_operations_is_not_made():
 
 @pytest.mark.parametrize("roll,disabled", [(6, False), (7, True)])
 def test_car_in_a_boobytrapped_hex(roll, disabled):
-    """seed 000, p. 32: in a boobytrapped hex the driver makes a Perception Check (US1 PC 6);
-    failure disables the car and panics the occupants (Rounds)."""
-    from ambush_env.core.paragraphs import _booby_trap
+    """seed 000, p. 32: in a boobytrapped hex the driver makes a Perception Check; failure
+    disables the car and panics the occupants (Rounds). The check is the mission's own
+    (Farm Assault paragraph 51, PC −1: US1 PC 6 passes on 0-5); the trap going off
+    (paragraph 53) is its failure: no second roll, no damage roll for those aboard."""
+    from ambush_env.core.paragraphs import run_paragraph
 
     g = fresh_game()
     clear_board(g, keep=2)
@@ -817,8 +836,8 @@ def test_car_in_a_boobytrapped_hex(roll, disabled):
     add_german(g, "rifleman", "R14", aware=False)
     rounds(g)
     p1.ar = int(ARSpace.ONE_TURN)
-    force(g, [roll])
-    _booby_trap(g, {"row": "grenade_outside"}, drv)
+    force(g, [roll - 1])  # the perception check at PC − 1: pass on 0-5
+    run_paragraph(g, 51, drv)
     assert v.disabled is disabled
     assert p1.panicked is disabled and drv.panicked is disabled
     assert not drv.wounded and not p1.wounded  # no damage roll for those aboard
@@ -835,3 +854,84 @@ def test_wounded_driver_wounded_again_is_an_automatic_accident():
     ac = [e for e in g._take_events() if e["type"] == "accident_check"]
     assert drv.status == Status.INCAPACITATED and "roll" not in ac[0] and ac[0]["table_roll"] == 0
     assert g.dice.forced_left == 0
+
+
+def test_riders_do_not_throw_out_a_grenade():
+    """seed 000, p. 32: no grenades from a car, so nobody aboard throws a live one out; the
+    grenade goes off in the hex (RULES.md §9)."""
+    g, v, drv, p1, p2, ger = _jeep_under_fire()
+    force(g, [0, 0, 0, 0])  # the car's roll, then each occupant's: no throw-out check
+    evs = explode(g, v.hex, "grenade", ger, scattered=False)
+    assert not events_of(evs, "throw_out") and g.dice.forced_left == 0
+
+
+def test_second_try_needs_the_sharp_turn_check_passed():
+    """seed 000, p. 33: "pass another Accident Check and come back": a failed check (here a
+    table result of no effect) keeps the car out of the hex."""
+    g = fresh_game()
+    clear_board(g, keep=1)
+    drv = put(g, 0, "A8")
+    v = park(g, JEEP, "A8", Direction.SE)
+    seat(g, v, drv, driver=True)
+    ger = add_german(g, "rifleman", "B8")
+    rounds(g)
+    give_turn(g, drv)
+    force(g, [3, 0])  # first try: check passes (hits them), he dodges
+    g.step(enc(K.DRIVE, Direction.SE))
+    g.step(enc(K.DRIVE_BACK))
+    force(g, [9, 0])  # the sharp turn's check fails (9 > DS 3), table 0: no effect
+    evs = g.step(enc(K.DRIVE, Direction.SE))
+    assert v.hex == g.board.index("A8") and not events_of(evs, "run_over_check")
+    assert ger.status == Status.ACTIVE and g.state.turn.mp_spent == 3
+
+
+def test_a_laid_down_weapon_keeps_its_jam():
+    """RULES.md §8: a jam is cleared by a PC check; laying the weapon down and taking it up
+    again does not clear it."""
+    from ambush_env.core.carry import items_here
+
+    g = fresh_game()
+    clear_board(g, keep=1)
+    us = put(g, 0, "E5")
+    us.jammed = True
+    dead = add_german(g, "rifleman", "E5")
+    dead.status = int(Status.KILLED)
+    _ops(g)
+    here = items_here(g, us.hex)
+    g.step(enc(K.PICK_UP, next(i for i, x in enumerate(here) if x[2] == "weapon:kar98")))
+    assert us.weapon == "kar98" and not us.jammed
+    _ops(g)
+    here = items_here(g, us.hex)
+    k = next(i for i, x in enumerate(here) if x[2].startswith("weapon:thompson"))
+    assert here[k][2].endswith(":jammed")
+    g.step(enc(K.PICK_UP, k))
+    assert us.weapon == "thompson" and us.jammed
+
+
+def test_a_rider_wounded_aboard_keeps_his_seat_and_stance():
+    """seed 000, p. 31: stance is ignored inside; a wound (seed 002 p. 26: he falls prone) does
+    not change it aboard, and he gets out standing."""
+    from ambush_env.core.damage import apply_damage
+
+    g, v, drv, p1, p2, ger = _jeep_under_fire()
+    apply_damage(g, p1.uid, "wound")
+    assert p1.wounded and p1.vehicle == JEEP and p1.stance == Stance.STANDING
+    V.leave(g, p1)
+    assert p1.vehicle == -1 and p1.stance == Stance.STANDING
+
+
+def test_a_rider_fires_along_the_vehicle_line_of_sight():
+    """seed 004 (vehicles and buildings): a rider's fire uses the sight of his vehicle, the
+    same the sighting rules use; fire and sight never disagree for him."""
+    from ambush_env.core.fire import fire_refusal
+
+    g = fresh_game()
+    clear_board(g, keep=1)
+    rider = put(g, 0, "L5")
+    v = park(g, JEEP, "L5")
+    seat(g, v, rider)
+    target = add_german(g, "rifleman", "L6", stance=Stance.CROUCHING)
+    sees = g.can_see(rider, target)
+    why = fire_refusal(g, rider, target, snap=False)
+    assert (why is None) is sees
+    assert not sees  # a crouching soldier in the next building hex: only from a large vehicle
