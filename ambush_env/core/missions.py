@@ -54,7 +54,8 @@ effect                arguments
 ``if_flag``           ``flag``, ``then``, ``else``; the flag must be set by some ``set``
 ``goto``              paragraph (scalar)
 ``booby_trap``        ``row``: grenade_outside | grenade_inside | satchel_outside | satchel_inside —
-                      every soldier in the triggering hex rolls on that damage row
+                      the soldier who triggered it rolls on that damage row; a car driven in
+                      is disabled and those aboard panic (seed 000 p. 32)
 ``minefield``         ``hexes``, ``kind``: anti_personnel | anti_tank (schema only so far)
 ``landmark``          ``hex``, ``name``, ``blocking`` (false) — a landmark appears (schema only)
 ``strike``            ``kind``: artillery | strafing, ``hexes``, ``row`` (a damage row id) — an
@@ -212,7 +213,9 @@ DamageRowName = Literal["grenade_outside", "grenade_inside", "satchel_outside", 
 
 
 class BoobyTrap(EffectForm):
-    """``booby_trap``: everyone in the triggering hex rolls on damage row ``row`` (RULES.md §9)."""
+    """``booby_trap``: the trap goes off: the soldier who triggered it rolls on damage row
+    ``row`` (RULES.md §9); a car driven in is disabled and those aboard panic (seed 000
+    p. 32; the driver's Perception Check is a ``perception`` effect before this one)."""
 
     effect: Literal["booby_trap"] = "booby_trap"
     row: DamageRowName

@@ -10,29 +10,32 @@ What is in the engine now:
   to the slow MPA in hexes with no Accident Checks (Operations ⚙: a drive is the driver's
   Operations action; each hex gets a paragraph check, seed 000 p. 30); at most two vehicles in
   a hex (a vehicle never enters a hex holding two ⚙, so none ever ends there); the Accident
-  Table ⚙; running over soldiers (seed 000 p. 33); a disabled car puts its occupants prone
-  outside (p. 31).
+  Table ⚙; running over soldiers (Rounds, seed 000 p. 33); a disabled car puts its occupants
+  prone outside and ends the turn of the one playing it (p. 31); driving off the map from an
+  exit hex with everyone aboard.
 * **Seed 002 p. 26-27**: loading an incapacitated soldier (or a body) into a car kills him on
   a d10 of 0 (:func:`~ambush_env.core.damage.drag_check`); riding is safe (driving rolls
   nothing for him); a German car with no active German aboard is captured by the first US
   soldier who gets in; a captured car's driver counts his DS 1 lower, so a DS 0 soldier cannot
   take its wheel; tanks are never captured (nobody boards a tank, seed 000 p. 31).
 * **Fire at a car** (seed 000 p. 31): the car and its occupants are one target: the to-hit of
-  RULES.md §8 with the size modifier, then one d10 on the type's Hit Chart ⚙: driver or
-  passenger take damage on the weapon's row (only aimed automatic fire goes on to the other
-  occupants, each roll lower than the last, seed 002 p. 27); a bazooka's hit on an occupant
-  also rolls Grenade Inside, prone, for every other occupant and disables the car; a hit on
-  the driver that panics or wounds him forces an Accident Check, one that incapacitates or
+  RULES.md §8 with the size modifier (and the cover of its hex ⚙), then one d10 on the type's
+  Hit Chart ⚙: driver or passenger take damage on the weapon's row (only aimed automatic fire
+  goes on to the other occupants, each roll lower than the last, seed 002 p. 27); a bazooka's
+  hit on an occupant also rolls Grenade Inside, prone, for every other occupant and disables
+  the car; any hit on the driver forces an Accident Check, and one that incapacitates or
   kills him is an automatic accident; tyres and body roll penetration (RULES.md §11) against
   their armour: a penetrated tyre stops fast driving, a penetrated body disables the car; a
-  hit on the tyres or the body forces an Accident Check.
+  hit on the tyres or the body forces an Accident Check. Riders fire from the car (aimed or
+  snap at −2, the driver one snap, no grenades or heavy weapons, seed 000 p. 32) along the
+  vehicle line of sight of seed 004.
 * **Grenades and satchels** (seed 000 p. 32-33): a grenade going off in a car's hex disables
   it on an incapacitated or killed result on the Grenade Outside row, then each occupant rolls
-  once on that row (stance is ignored inside); a satchel charge in or next to a car's hex
-  always disables it.
-
-* **Boobytraps** (seed 000 p. 32): a car entering a boobytrapped hex makes the driver's
-  Perception Check; failing it disables the car and panics the occupants.
+  once on that row (stance is ignored inside; nobody aboard throws it out); a satchel charge
+  in or next to a car's hex always disables it.
+* **Boobytraps** (seed 000 p. 32): the driver's Perception Check is the mission's own
+  ``perception`` effect before its ``booby_trap`` effect; a trap that goes off under a car
+  disables it and panics those aboard (no damage rolls for them).
 
 Choices (⚙) where the seeds are silent or would leave an exploit:
 
@@ -40,9 +43,10 @@ Choices (⚙) where the seeds are silent or would leave an exploit:
   a target in a hex fired into): a Hit Chart result on a seat holding one (or nobody) is an
   empty seat, and a chain skips them; an explosive hit on an empty seat still bursts inside;
 * incapacitated enemies are never run over (seed 002: not attacked on purpose);
-* a second running-over try at a hex in one drive costs the sharp turn (1 MP) and an
-  Accident Check in Rounds (seed 000 p. 33) and is not made in Operations;
-* soldiers in a car cannot be assaulted, nor assault; they get out first.
+* running over needs an Accident Check, so it happens in Rounds only; a second try at a hex
+  in the same drive costs the sharp turn (1 MP) and an Accident Check that must be passed;
+* soldiers in a car cannot be assaulted, nor assault; they get out first;
+* the fallen carried off the map in a car still count as casualties.
 
 Not yet in the engine (refused at mission load, never reachable): tanks on the map, German
 drivers and vehicle cards, US fire at German cars (no order slot aims at a vehicle yet),

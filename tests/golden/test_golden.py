@@ -42,12 +42,12 @@ def test_reference_golden_shows_the_combat_rules():
 
 
 def test_reference_golden_shows_the_vehicles():
-    """Issue 5 / seed 000: the reference playthrough gets into the jeep, drives it, and
-    captures the parked Kübelwagen (seed 002 p. 27)."""
+    """Issue 5 / seed 000: the reference playthrough gets into the jeep, drives it, captures
+    the parked Kübelwagen (seed 002 p. 27), and a German fires at a car."""
     import json
 
     text = golden_path("farm_assault").read_text(encoding="utf-8")
     events = [json.loads(line.split("event ", 1)[1]) for line in text.splitlines()
               if line.startswith("  event ")]
     kinds = {e["type"] for e in events}
-    assert {"board", "drive", "vehicle_captured", "leave_vehicle"} <= kinds
+    assert {"board", "drive", "vehicle_captured", "leave_vehicle", "fire_vehicle"} <= kinds
