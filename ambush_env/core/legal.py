@@ -35,6 +35,7 @@ from ambush_env.core import orders as O
 from ambush_env.core.movement import costs_for
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.types import DIRECTION_NAMES, STANCE_NAMES, Phase, Stance, Status
+from ambush_env.core.vehicles import board_refusal, load_refusal
 
 if TYPE_CHECKING:
     from ambush_env.core.engine import Game
@@ -232,8 +233,6 @@ def _board_orders(game: "Game", u: "Unit", may: bool) -> list[int]:
     """BOARD_VEHICLE (get in, or move to the driver's seat) for each vehicle in ``u``'s hex."""
     if not may or not game.state.vehicles:
         return []
-    from ambush_env.core.vehicles import board_refusal
-
     return [_BOARD + v.vid for v in game.state.vehicles
             if v.hex == u.hex and board_refusal(game, u, v) is None]
 
@@ -241,8 +240,6 @@ def _board_orders(game: "Game", u: "Unit", may: bool) -> list[int]:
 def _load_orders(game: "Game", u: "Unit") -> list[int]:
     if not game.state.vehicles or u.vehicle >= 0:
         return []
-    from ambush_env.core.vehicles import load_refusal
-
     return [_LOAD + v.vid for v in game.state.vehicles
             if v.hex == u.hex and load_refusal(game, u, v) is None]
 

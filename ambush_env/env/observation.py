@@ -280,6 +280,7 @@ class ObservationBuilder:
         self._uindex = {u.uid: i for i, u in enumerate(self._us)}
         self._drivers: frozenset[int] = frozenset()  # uids in a driver's seat (is_driver rows)
         self._vkey: object = None
+        self._vakey: object = None  # the acting soldier as the vehicle columns last saw him
         self._vflat: tuple[int, ...] = ()  # flat hex positions the vehicle planes were written at
 
     # -- template planes -----------------------------------------------------------------
@@ -523,13 +524,15 @@ class ObservationBuilder:
             a = (uid, acting.hex, acting.vehicle)
         else:
             a = (-1, -1, -1)
-        key = [a]
-        for v in vehicles:
-            d = v.driver
-            key.append((_veh_sig(v), len(v.passengers), units_all[d].status if d >= 0 else -1))
+        key = [(_veh_sig(v), len(v.passengers), units_all[v.driver].status if v.driver >= 0 else -1)
+               for v in vehicles]
         if key == self._vkey:
+            if a != self._vakey:  # only the acting soldier changed: his three columns
+                self._vakey = a
+                self._acting_columns(vehicles, a)
             return
         self._vkey = key if vehicles else None
+        self._vakey = a
         drivers = frozenset(v.driver for v in vehicles if v.driver >= 0)
         if drivers != self._drivers:
             for d in drivers ^ self._drivers:
@@ -596,6 +599,20 @@ class ObservationBuilder:
             if v.disabled:
                 tf[_V_DISABLED_PLANE, p] = min(1.0, tf[_V_DISABLED_PLANE, p] + _V_COUNT)
         self._vflat = tuple(written)
+
+    def _acting_columns(self, vehicles, a: tuple[int, int, int]) -> None:
+        """The vehicle columns that depend on the acting soldier alone (``a`` = uid, hex,
+        vehicle ridden)."""
+        rows = self._vehicles
+        a_uid, a_hex, a_vid = a
+        for v in vehicles[:V_SLOTS]:
+            if not 0 <= v.vid < V_SLOTS:
+                continue
+            r = rows[v.vid]
+            r[_V_ACTING_ABOARD] = float(a_vid >= 0 and a_vid == v.vid)
+            r[_V_ACTING_IS_DRIVER] = float(a_uid >= 0 and v.driver == a_uid)
+            h = v.hex
+            r[_V_SAME_HEX] = float(0 <= h < self.n and not v.exited and h == a_hex)
 
     # -- rows ------------------------------------------------------------------------------
     def _unit_row(self, u) -> list[float]:
