@@ -291,14 +291,9 @@ def board_refusal(game: "Game", u: "Unit", v: "Vehicle") -> str | None:
         return "he is not active"
     if u.panicked:
         return "he is panicked"
-    if not on_map(v) or v.hex != u.hex:
-        return "the vehicle is not in his hex"
-    t = vtype(v)
-    if t.kind == "tank":
-        return "nobody can board a tank (seed 000 p. 31)"
-    if v.disabled:
-        return "the vehicle is disabled"
     if u.vehicle == v.vid:
+        if not on_map(v) or v.disabled:
+            return "the vehicle is disabled"
         if v.driver == u.uid:
             return "he is the driver"
         if v.driver >= 0 and game.state.units[v.driver].status == ACTIVE:
@@ -308,11 +303,35 @@ def board_refusal(game: "Game", u: "Unit", v: "Vehicle") -> str | None:
         return None
     if u.vehicle >= 0:
         return "he is in another vehicle"
+    return _seat_refusal(game, u, v)
+
+
+def _seat_refusal(game: "Game", u: "Unit", v: "Vehicle") -> str | None:
+    """Why nobody of ``u``'s side can be put into ``v`` from ``u``'s hex (getting in or
+    loading the fallen): not in the hex, a tank (nobody boards a tank, seed 000 p. 31),
+    disabled, held by an active enemy aboard, no free seat."""
+    if not on_map(v) or v.hex != u.hex:
+        return "the vehicle is not in his hex"
+    t = vtype(v)
+    if t.kind == "tank":
+        return "nobody can board a tank (seed 000 p. 31)"
+    if v.disabled:
+        return "the vehicle is disabled"
     if _held_by_enemy(game, v, u.side):
         return "the enemy holds it"
     if len(v.occupants) >= t.occupants:
         return "no free seat"
     return None
+
+
+def _take(game: "Game", u: "Unit", v: "Vehicle") -> None:
+    """A German car with no active German aboard becomes ``u``'s side's, captured (seed 002
+    p. 27: vehicles other than tanks are captured equipment)."""
+    if v.side != u.side:
+        v.side = u.side
+        v.captured = True
+        game.emit({"type": "vehicle_captured", "unit": u.name, "vehicle": v.name,
+                   "hex": game.board.label(v.hex)})
 
 
 def board(game: "Game", u: "Unit", v: "Vehicle") -> None:
@@ -326,11 +345,7 @@ def board(game: "Game", u: "Unit", v: "Vehicle") -> None:
         v.driver = u.uid
         game.emit({"type": "change_seat", "unit": u.name, "vehicle": v.name, "seat": "driver"})
         return
-    if v.side != u.side:
-        v.side = u.side
-        v.captured = True
-        game.emit({"type": "vehicle_captured", "unit": u.name, "vehicle": v.name,
-                   "hex": game.board.label(v.hex)})
+    _take(game, u, v)
     game.pack_crew_weapon(u)
     u.vehicle = v.vid
     u.stance = int(Stance.STANDING)  # stance is ignored inside (seed 000 p. 31); seen seated high ⚙
@@ -377,18 +392,7 @@ def load_refusal(game: "Game", u: "Unit", v: "Vehicle") -> str | None:
         return "he is in a vehicle"
     if draggable(game, u) is None:
         return "no incapacitated soldier or body of his side here, or he is not standing"
-    if not on_map(v) or v.hex != u.hex:
-        return "the vehicle is not in his hex"
-    t = vtype(v)
-    if t.kind == "tank":
-        return "nobody can board a tank (seed 000 p. 31)"
-    if v.disabled:
-        return "the vehicle is disabled"
-    if _held_by_enemy(game, v, u.side):
-        return "the enemy holds it"
-    if len(v.occupants) >= t.occupants:
-        return "no free seat"
-    return None
+    return _seat_refusal(game, u, v)
 
 
 def load(game: "Game", u: "Unit", v: "Vehicle") -> None:
@@ -400,11 +404,7 @@ def load(game: "Game", u: "Unit", v: "Vehicle") -> None:
 
     o = draggable(game, u)
     assert o is not None
-    if v.side != u.side:
-        v.side = u.side
-        v.captured = True
-        game.emit({"type": "vehicle_captured", "unit": u.name, "vehicle": v.name,
-                   "hex": game.board.label(v.hex)})
+    _take(game, u, v)
     game.emit({"type": "load", "unit": u.name, "loaded": o.name, "vehicle": v.name})
     if o.status == INCAP:
         drag_check(game, o.uid, why="load")
