@@ -20,6 +20,12 @@ Which orders exist when (RULES.md §5-§6, seed 002):
 * Rounds, after a charge: a Kill or Capture assault on a German in the hex.
 * Rounds, moving a prisoner: another hex within the prisoner's 2 MPs, or ``END_MOVE``.
 * Rounds, after a first snap fire: a second snap fire or ``END_TURN``.
+* Vehicles (module ``vehicles``; seed 000 p. 30-33, seed 002 p. 26-27): on foot, get into a
+  car in the hex (``BOARD_VEHICLE``: free once per Operations action ⚙, 1 MP in Rounds) and
+  load a fallen comrade into it (``LOAD``, one action); aboard, only :func:`_riding_orders`
+  (get out, take the wheel, drive, fire from the car, command, clear a jam, reload, exit
+  with the car). A drive (``"drive"`` mode) offers ``DRIVE`` / ``DRIVE_BACK`` while MPs
+  (Rounds) or hexes (Operations) last, ``END_DRIVE`` and the exit.
 
 Unaware soldiers (Round 1, failed Round-2 checks) may move and change stance but not fire,
 throw or assault (RULES.md §5); they may still command. Panicked soldiers never act (their
