@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from ambush_env.cli_los import add_los_parser
+from ambush_env.cli_los import add_los_parser, int_at_least
 
 
 # -- bench -----------------------------------------------------------------------------------
@@ -252,24 +252,12 @@ def cmd_missions(args: argparse.Namespace) -> int:
 # -- parser ----------------------------------------------------------------------------------
 def positive_int(text: str) -> int:
     """argparse type: an integer ≥ 1."""
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {v}")
-    return v
+    return int_at_least(text, 1, "must be at least 1")
 
 
 def seed_int(text: str) -> int:
     """argparse type: a seed, an integer ≥ 0."""
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"a seed is 0 or more, got {v}")
-    return v
+    return int_at_least(text, 0, "a seed is 0 or more")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -21,15 +21,21 @@ from ambush_env.core.errors import AmbushError
 from ambush_env.core.types import STANCE_NAMES
 
 
-def _positive(text: str) -> int:
-    """argparse type: a sight cap, an integer ≥ 1 (hexes)."""
+def int_at_least(text: str, low: int, too_small: str) -> int:
+    """An argparse integer of at least ``low``; ``too_small`` is the message's start when it
+    is lower (the value follows). Raises argparse.ArgumentTypeError."""
     try:
         v = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"a sight cap is at least 1 hex, got {v}")
+    if v < low:
+        raise argparse.ArgumentTypeError(f"{too_small}, got {v}")
     return v
+
+
+def _positive(text: str) -> int:
+    """argparse type: a sight cap, an integer ≥ 1 (hexes)."""
+    return int_at_least(text, 1, "a sight cap is at least 1 hex")
 
 
 def add_los_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:

@@ -15,7 +15,7 @@ from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status
 
 if TYPE_CHECKING:
     from ambush_env.core.engine import Game
-    from ambush_env.core.state import Unit
+    from ambush_env.core.state import TurnState, Unit
 
 ACTIVE = int(Status.ACTIVE)
 
@@ -137,11 +137,17 @@ def _seat_cost(game: "Game", u: "Unit") -> None:
     if st.phase == Phase.OPERATIONS:
         t.boarded = True
         return
+    _pay_move_mp(t, u, 1)
+
+
+def _pay_move_mp(t: "TurnState", u: "Unit", cost: int) -> None:
+    """Pay ``cost`` MPs of a Rounds move action, starting one with ``u``'s MV if none is
+    under way (RULES.md §6)."""
     if t.mode == "":
         t.mode = "move"
         t.mp_left = u.MV
-    t.mp_left -= 1
-    t.mp_spent += 1
+    t.mp_left -= cost
+    t.mp_spent += cost
 
 
 def _vehicle_order(game: "Game", u: "Unit", kind: K, arg: int) -> None:
@@ -198,11 +204,7 @@ def apply_us_order(game: "Game", u: "Unit", kind: K, arg: int) -> None:
         if ops:
             _end(game, u)
         elif u.wounded:  # seed 002 p. 26: each change costs a Movement Point
-            if t.mode == "":
-                t.mode = "move"
-                t.mp_left = u.MV
-            t.mp_left -= 1
-            t.mp_spent += 1
+            _pay_move_mp(t, u, 1)
             if t.mp_left <= 0:
                 _end(game, u)
         else:
@@ -217,11 +219,7 @@ def apply_us_order(game: "Game", u: "Unit", kind: K, arg: int) -> None:
             return
         cost = step_cost(game, u, u.hex, dest)
         charge = enemy_in(game, dest, u.side)
-        if t.mode == "":
-            t.mode = "move"
-            t.mp_left = u.MV
-        t.mp_left -= cost
-        t.mp_spent += cost
+        _pay_move_mp(t, u, cost)
         t.hexes_moved += 1
         game.emit({"type": "move", "unit": u.name, "to": game.board.label(dest), "mp": cost,
                    "charge": charge})
@@ -282,20 +280,16 @@ def apply_us_order(game: "Game", u: "Unit", kind: K, arg: int) -> None:
             _end(game, u)
     elif kind in (K.BOARD_VEHICLE, K.LEAVE_VEHICLE, K.LOAD, K.DRIVE, K.DRIVE_BACK, K.END_DRIVE):
         _vehicle_order(game, u, kind, arg)
-    elif kind == K.EXIT_MAP and u.vehicle >= 0:
-        from ambush_env.core import vehicles
-
-        vehicles.exit_map(game, u)
     elif kind == K.EXIT_MAP:
-        from ambush_env.core.prisoners import march_off
+        if u.vehicle >= 0:  # the driver takes the car and everyone aboard off the map
+            from ambush_env.core import vehicles
 
-        march_off(game, u)
-        game.emit({"type": "exit", "unit": u.name, "hex": game.board.label(u.hex)})
-        u.exited = True
-        u.status = int(Status.REMOVED)
-        u.ar = int(ARSpace.INACTIVE)
-        u.hex = -1
-        game.award_vp(game.mission.vp.exit_per_soldier, f"{u.name} exited")
+            vehicles.exit_map(game, u)
+        else:
+            from ambush_env.core.prisoners import march_off
+
+            march_off(game, u)
+            game.soldier_exits(u)
         if st.turn.uid == u.uid:
             st.turn = type(t)()
             if ops:

@@ -147,6 +147,7 @@ class Game:
         self._move_costs: list[list[int]] | None = None
         self._move_costs_version = -1
         self._move_cost_cache: dict[str, list[list[int]]] = {}
+        self._vehicle_costs: dict[tuple, list[int]] = {}  # vehicles.cost_row, per board version
         # static lookups
         b = self.board
         self.entry_hexes = [b.index(h) for h in self.mission.us_entry]
@@ -768,6 +769,16 @@ class Game:
         self._start_round()
 
     # ================================================================ movement helpers
+    def soldier_exits(self, u: Unit) -> None:
+        """``u`` leaves the map from an exit hex (RULES.md §15): removed, inactive, and the
+        mission's ``exit_per_soldier`` VP. His turn, if he is playing one, is the caller's."""
+        self.emit({"type": "exit", "unit": u.name, "hex": self.board.label(u.hex)})
+        u.exited = True
+        u.status = int(Status.REMOVED)
+        u.ar = INACTIVE
+        u.hex = -1
+        self.award_vp(self.mission.vp.exit_per_soldier, f"{u.name} exited")
+
     def enter_hex(self, u: Unit, dest: int) -> None:
         """Put ``u`` into ``dest`` and run what entering a hex triggers (RULES.md §6-§7):
         the paragraph check (US only), then sightings of hidden Germans."""

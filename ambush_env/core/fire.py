@@ -226,8 +226,8 @@ def _target_mods(game: Any, shooter: Any, target: Any) -> list[tuple[str, int]]:
             and any(v.hex == target.hex for v in game.state.vehicles)):
         # beside a vehicle: in cover unless his terrain is better (seed 000 p. 31)
         mods.append(("cover_vehicle", vcover))
-    elif cover:
-        mods.append(("cover_" + t.terrain_name[terrain], cover))
+    else:
+        mods += _cover_mods(t, terrain)
     _, hs = _entry_hexside(board, target.hex, shooter.hex, want_wall=False)
     if hs is not None and hs.aperture is None:
         kind = _intact_wall(hs)
@@ -257,21 +257,36 @@ def to_hit(game: Any, shooter: Any, target: Any, *, snap: bool) -> tuple[int, li
     Raises:
         IllegalActionError: the shooter has no known weapon, or the target is beyond its range.
     """
+    base, mods = _base_and_shooter_mods(game, shooter, target.hex, target.name + " at", snap)
+    mods += _target_mods(game, shooter, target)
+    return base + sum(v for _, v in mods), mods
+
+
+def _base_and_shooter_mods(game: Any, shooter: Any, target_hex: int, what: str, snap: bool
+                           ) -> tuple[int, list[tuple[str, int]]]:
+    """The base number of the shooter's weapon class for the range to ``target_hex`` and his
+    own modifiers (RULES.md §8), shared by fire at soldiers, walls and vehicles.
+
+    Raises:
+        IllegalActionError: no known weapon, or beyond maximum range (``what`` names the
+            target in the message).
+    """
     t = game.tables
     cname = _weapon_class_name(t, shooter)
-    d = game.board.distance(shooter.hex, target.hex)
+    d = game.board.distance(shooter.hex, target_hex)
     base = t.to_hit[cname][t.band(d)]
     if base is None:
         raise IllegalActionError(
-            f"{shooter.name} ({shooter.weapon}) cannot reach {target.name} at "
-            f"{game.board.label(target.hex)}: {d} hexes is beyond maximum range "
+            f"{shooter.name} ({shooter.weapon}) cannot reach {what} "
+            f"{game.board.label(target_hex)}: {d} hexes is beyond maximum range "
             f"{t.max_range[cname]}")
-    mods = _shooter_mods(t, shooter, t.weapon_class[shooter.weapon], snap)
-    mods += _target_mods(game, shooter, target)
-    n = base
-    for _, v in mods:
-        n += v
-    return n, mods
+    return base, _shooter_mods(t, shooter, t.weapon_class[shooter.weapon], snap)
+
+
+def _cover_mods(t: Tables, terrain: int) -> list[tuple[str, int]]:
+    """The terrain cover modifier of a target's hex, if any (RULES.md §8)."""
+    cover = t.cover[terrain]
+    return [("cover_" + t.terrain_name[terrain], cover)] if cover else []
 
 
 def to_hit_wall(game: Any, shooter: Any, target_hex: int, *, snap: bool = False
@@ -284,20 +299,9 @@ def to_hit_wall(game: Any, shooter: Any, target_hex: int, *, snap: bool = False
     Raises:
         IllegalActionError: no known weapon, or beyond maximum range.
     """
-    t = game.tables
-    cname = _weapon_class_name(t, shooter)
-    d = game.board.distance(shooter.hex, target_hex)
-    base = t.to_hit[cname][t.band(d)]
-    if base is None:
-        raise IllegalActionError(
-            f"{shooter.name} ({shooter.weapon}) cannot reach the wall of "
-            f"{game.board.label(target_hex)}: {d} hexes is beyond maximum range")
-    mods = _shooter_mods(t, shooter, t.weapon_class[shooter.weapon], snap)
-    mods.append(("wall_target", t.mods.wall_target))
-    n = base
-    for _, v in mods:
-        n += v
-    return n, mods
+    base, mods = _base_and_shooter_mods(game, shooter, target_hex, "the wall of", snap)
+    mods.append(("wall_target", game.tables.mods.wall_target))
+    return base + sum(v for _, v in mods), mods
 
 
 def to_hit_vehicle(game: Any, shooter: Any, vehicle_hex: int, size: str, *, snap: bool
@@ -315,23 +319,11 @@ def to_hit_vehicle(game: Any, shooter: Any, vehicle_hex: int, size: str, *, snap
     t = game.tables
     if size not in ("small", "large"):
         raise AmbushError(f"unknown vehicle size {size!r}; 'small' or 'large'")
-    cname = _weapon_class_name(t, shooter)
-    d = game.board.distance(shooter.hex, vehicle_hex)
-    base = t.to_hit[cname][t.band(d)]
-    if base is None:
-        raise IllegalActionError(
-            f"{shooter.name} ({shooter.weapon}) cannot reach the vehicle at "
-            f"{game.board.label(vehicle_hex)}: {d} hexes is beyond maximum range")
-    mods = _shooter_mods(t, shooter, t.weapon_class[shooter.weapon], snap)
+    base, mods = _base_and_shooter_mods(game, shooter, vehicle_hex, "the vehicle at", snap)
     mods.append(("vehicle_" + size, getattr(t.mods.vehicle_size, size)))
     # "resolve the fire as usual" (seed 000 p. 31): the cover of the car's hex counts ⚙
-    terrain = game.board.terrain[vehicle_hex]
-    if t.cover[terrain]:
-        mods.append(("cover_" + t.terrain_name[terrain], t.cover[terrain]))
-    n = base
-    for _, v in mods:
-        n += v
-    return n, mods
+    mods += _cover_mods(t, game.board.terrain[vehicle_hex])
+    return base + sum(v for _, v in mods), mods
 
 
 # --------------------------------------------------------------------------------------------

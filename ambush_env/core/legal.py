@@ -41,6 +41,7 @@ from ambush_env.core import orders as O
 from ambush_env.core.movement import costs_for
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.types import DIRECTION_NAMES, STANCE_NAMES, Phase, Stance, Status
+from ambush_env.core.prisoners import prisoner_hexes
 from ambush_env.core.vehicles import board_refusal, load_refusal
 
 if TYPE_CHECKING:
@@ -143,7 +144,7 @@ def _throws(game: "Game", u: "Unit", kind: str, base: int) -> list[int]:
         if len(cache) > 20000:
             cache.clear()
         cache[key] = out
-    pris = _prisoner_hexes(game)
+    pris = prisoner_hexes(game)
     if pris:  # prisoners may never be harmed (seed 002 p. 25)
         out = [a for a in out if game.offset_target(u.hex, a - base) not in pris]
     return out
@@ -155,7 +156,7 @@ def _wall_shots(game: "Game", u: "Unit") -> list[int]:
     if u.jammed or u.ammo == 0:
         return []
     out = []
-    pris = _prisoner_hexes(game)
+    pris = prisoner_hexes(game)
     for k, t in game.building_offsets(u.hex):
         if t not in pris and wall_refusal(game, u, t) is None:
             out.append(_WALL + k)
@@ -181,7 +182,7 @@ def _fire_orders(game: "Game", u: "Unit", base: int, snap: bool) -> list[int]:
 
     out = []
     units = game.state.units
-    pris = _prisoner_hexes(game) if game.weapon_class(u.weapon).automatic else ()
+    pris = prisoner_hexes(game) if game.weapon_class(u.weapon).automatic else ()
     for k, gid in enumerate(game.state.contacts):
         t = units[gid]
         if t.hex in pris:
@@ -189,10 +190,6 @@ def _fire_orders(game: "Game", u: "Unit", base: int, snap: bool) -> list[int]:
         if can_fire_at(game, u, t, snap=snap):
             out.append(base + k)
     return out
-
-
-def _prisoner_hexes(game: "Game") -> set[int]:
-    return {o.hex for o in game.state.units if o.status == Status.CAPTURED and o.hex >= 0}
 
 
 def _carry_orders(game: "Game", u: "Unit") -> list[int]:

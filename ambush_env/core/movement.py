@@ -10,7 +10,7 @@ RULES.md §10, offered separately).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ambush_env.core.types import Stance, Status
 
@@ -105,15 +105,26 @@ def raw_step_cost(game: "Game", u: "Unit", src: int, dest: int) -> int:
                 cost += mv.window
             else:
                 return IMPASSABLE
-        if side.embankment:
-            cost += mv.embankment
-        if side.crest:
-            cost += mv.crest
-    if board.level[dest] > board.level[src]:
-        cost += mv.up_level * (board.level[dest] - board.level[src])
+    cost += relief_cost(board, src, dest, side, mv)
     if u.stance == Stance.CROUCHING:
         cost += mv.crouching
     return cost
+
+
+def relief_cost(board: Any, src: int, dest: int, side: Any, costs: Any) -> int:
+    """The extra MPs the ground asks for a step from ``src`` into ``dest`` (RULES.md §6, and
+    the vehicle chart of §12): ``costs.embankment`` / ``costs.crest`` across such a hexside
+    (``side``, None for none) and ``costs.up_level`` per level climbed."""
+    extra = 0
+    if side is not None:
+        if side.embankment:
+            extra += costs.embankment
+        if side.crest:
+            extra += costs.crest
+    rise = board.level[dest] - board.level[src]
+    if rise > 0:
+        extra += costs.up_level * rise
+    return extra
 
 
 def enemy_in(game: "Game", hex_: int, side: int) -> bool:

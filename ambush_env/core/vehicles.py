@@ -62,7 +62,9 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from ambush_env.core.data import Frozen, data_path, load_model
-from ambush_env.core.types import TERRAIN_NAMES, ARSpace, Phase, Side, Stance, Status
+from ambush_env.core.movement import relief_cost
+from ambush_env.core.prisoners import prisoner_hexes
+from ambush_env.core.types import TERRAIN_NAMES, Phase, Side, Stance, Status
 
 if TYPE_CHECKING:
     from ambush_env.core.engine import Game
@@ -203,7 +205,7 @@ def cost_row(game: "Game", large: bool) -> list[int]:
     or crest; never across an intact wall (whatever its aperture) nor into woods when large."""
     board = game.board
     key = (large, board.version, id(board))
-    cache = game.__dict__.setdefault("_vehicle_costs", {})
+    cache = game._vehicle_costs
     row = cache.get(key)
     if row is not None:
         return row
@@ -220,16 +222,9 @@ def cost_row(game: "Game", large: bool) -> list[int]:
             if c is None or (large and t == woods):
                 continue
             side = board.hexside(i, j)
-            if side is not None:
-                if side.wall is not None and not side.destroyed:
-                    continue
-                if side.embankment:
-                    c += data.embankment
-                if side.crest:
-                    c += data.crest
-            if board.level[j] > board.level[i]:
-                c += data.up_level * (board.level[j] - board.level[i])
-            row[i * 6 + d] = c
+            if side is not None and side.wall is not None and not side.destroyed:
+                continue
+            row[i * 6 + d] = c + relief_cost(board, i, j, side, data)
     if len(cache) > 16:
         cache.clear()
     cache[key] = row
@@ -244,10 +239,6 @@ def mpa(v: "Vehicle") -> tuple[int, int]:
     return t.slow_mpa, (t.fast_mpa if fast_ok else t.slow_mpa)
 
 
-def _prisoner_hexes(game: "Game") -> set[int]:
-    return {o.hex for o in game.state.units if o.status == CAPTURED and o.hex >= 0}
-
-
 def drive_targets(game: "Game", u: "Unit", v: "Vehicle", mp_left: int | None
                   ) -> list[tuple[int, int, bool]]:
     """Every hex the driver ``u`` may drive ``v`` into now: ``(direction of travel, hex,
@@ -259,7 +250,7 @@ def drive_targets(game: "Game", u: "Unit", v: "Vehicle", mp_left: int | None
         return []
     row = cost_row(game, vtype(v).size == "large")
     nbrs = game.board.neighbors[v.hex]
-    pris = _prisoner_hexes(game)
+    pris = prisoner_hexes(game)
     counts: dict[int, int] = {}
     for o in game.state.vehicles:
         if not o.exited and o.hex >= 0:
@@ -480,7 +471,8 @@ def drive_budget(game: "Game") -> int | None:
 def exit_map(game: "Game", u: "Unit") -> None:
     """The driver ``u`` drives his vehicle off the map from an exit hex with everyone aboard
     (RULES.md §15 exit hexes): each active occupant exits (and scores) like a soldier on foot;
-    the fallen aboard leave the map with the car and still count as casualties ⚙."""
+    the fallen aboard leave the map with the car and still count as casualties ⚙. Ending
+    the driver's turn is the caller's (the ``EXIT_MAP`` order)."""
     st = game.state
     v = st.vehicles[u.vehicle]
     game.emit({"type": "vehicle_exit", "vehicle": v.name, "hex": game.board.label(v.hex)})
@@ -488,23 +480,14 @@ def exit_map(game: "Game", u: "Unit") -> None:
         o = st.units[uid]
         o.vehicle = -1
         if o.status == ACTIVE:
-            game.emit({"type": "exit", "unit": o.name, "hex": game.board.label(o.hex)})
+            game.soldier_exits(o)
+        else:  # the fallen are carried off too (still casualties for the VP)
             o.exited = True
-            o.status = int(Status.REMOVED)
-            o.ar = int(ARSpace.INACTIVE)
-            game.award_vp(game.mission.vp.exit_per_soldier, f"{o.name} exited")
-        o.exited = True  # the fallen are carried off too (still casualties for the VP)
-        o.hex = -1
+            o.hex = -1
     v.driver = -1
     v.passengers = []
     v.hex = -1
     v.exited = True
-    if st.turn.uid == u.uid:
-        from ambush_env.core.state import TurnState
-
-        st.turn = TurnState()
-        if st.phase == Phase.OPERATIONS:
-            st.ops_done.append(u.uid)
 
 
 def drive_over(game: "Game", u: "Unit") -> bool:
