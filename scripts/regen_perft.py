@@ -1,0 +1,255 @@
+#!/usr/bin/env python
+"""Regenerate the perft goldens of ``farm_assault`` (tests/golden/perft_farm_assault.json).
+
+Perft (named after the chess engines' move-path enumeration, as in python-chess's
+``perft``) counts the sequences of legal orders of a given length from a position:
+
+    perft(g, 0) = 1
+    perft(g, d) = 1                                   if the game is over (d > 0)
+    perft(g, d) = sum(perft(g after a, d - 1) for a in g.legal_actions())   otherwise
+
+Convention for a finished game: python-chess counts the leaf nodes at the given depth, so
+a checkmate reached early contributes 0 (no moves below it). Here a game that ends counts
+as a leaf of its own, with no further orders: a sequence that ends the mission after k <
+d orders is counted once, as is every sequence of exactly d orders. So perft(d) is the
+number of order sequences of length d, plus those shorter ones that finish the game.
+
+Dice do not make this ill defined: ``Game.get_state`` copies the dice generator with the
+rest of the game, so one order from one restored state always gives the same result. Each
+node's state is taken once and restored (``set_state``) before every child.
+
+Three situations are reached by seeded uniform-random play from
+``Game("farm_assault").reset(seed=reset_seed)`` (numpy ``default_rng(policy_seed)`` picks
+each order among the legal ones), stopping at the first step where the situation's
+predicate holds:
+
+* ``operations``: Operations phase, at least 20 orders played, a unit acting (not a
+  select-unit decision);
+* ``rounds``: Action Rounds, at least one German in ``state.contacts``, a US unit acting;
+* ``jeep``: the acting US soldier is aboard the jeep (``unit.vehicle >= 0``, that vehicle
+  of type ``"jeep"``).
+
+(reset_seed, policy_seed) pairs are tried in a fixed order until each predicate is met.
+The file records, per situation, the seeds, the orders played (ints and texts), perft at
+depths 1..3 and the depth-3 divide (per first order, the count below it).
+
+    python scripts/regen_perft.py          # rewrite the file
+    python scripts/regen_perft.py --check  # exit 1 with a unified diff if the engine disagrees
+
+Counts change only when legality changes: explain the difference in the commit message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
+
+try:
+    from ambush_env.core import Game  # type: ignore[attr-defined]
+except ImportError:
+    from ambush_env.core.engine import Game
+
+from ambush_env.core.types import Phase, Side, Status
+
+MISSION = "farm_assault"
+DEPTH = 3
+GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden" / "perft_farm_assault.json"
+MAX_STEPS = 5000  # one random playthrough is abandoned after this many orders
+SEEDS = [(r, p) for r in range(8) for p in range(8)]  # (reset_seed, policy_seed), tried in order
+MIN_OPERATIONS_STEPS = 20
+
+
+# ---------------------------------------------------------------- perft
+def perft(g: Any, depth: int) -> int:
+    """Number of order sequences of length ``depth`` from ``g`` (a finished game is one leaf).
+
+    ``g`` is left in an unspecified state of the subtree; callers restore it.
+    """
+    if depth == 0 or g.over:
+        return 1
+    legal = list(g.legal_actions())
+    if depth == 1:
+        return len(legal)  # every child is a leaf (bulk count)
+    snap = g.get_state()
+    total = 0
+    for a in legal:
+        g.set_state(snap)
+        g.step(a)
+        total += perft(g, depth - 1)
+    g.set_state(snap)
+    return total
+
+
+def divide(g: Any, depth: int) -> dict[str, int]:
+    """``perft divide``: per legal order now, perft(depth - 1) below it.
+
+    Keys are ``"<order int, 4 digits> <order text>"`` so that sorted keys follow the
+    order numbers and a diff names the order. ``g`` is restored on return.
+    """
+    assert depth >= 1 and not g.over
+    snap = g.get_state()
+    out: dict[str, int] = {}
+    for a in list(g.legal_actions()):
+        g.set_state(snap)
+        key = f"{a:04d} {g.describe_action(a)}"
+        assert key not in out, key
+        g.step(a)
+        out[key] = perft(g, depth - 1)
+    g.set_state(snap)
+    return out
+
+
+def counts(g: Any, depth: int = DEPTH) -> dict[str, Any]:
+    """perft at depths 1..depth and the divide at ``depth``; ``g`` is restored on return."""
+    snap = g.get_state()
+    res: dict[str, Any] = {"perft": {}}
+    for d in range(1, depth + 1):
+        g.set_state(snap)
+        res["perft"][str(d)] = perft(g, d)
+    g.set_state(snap)
+    res["divide"] = divide(g, depth)
+    g.set_state(snap)
+    return res
+
+
+# ---------------------------------------------------------------- situations
+def _operations(g: Any, steps: int) -> bool:
+    return (g.state.phase == Phase.OPERATIONS and steps >= MIN_OPERATIONS_STEPS
+            and g.acting_unit() is not None)
+
+
+def _rounds(g: Any, steps: int) -> bool:
+    st = g.state
+    u = g.acting_unit()
+    return (st.phase == Phase.ROUNDS and u is not None and u.side == Side.US
+            and any(st.units[c].side == Side.GERMAN for c in st.contacts))
+
+
+def _jeep(g: Any, steps: int) -> bool:
+    st = g.state
+    u = g.acting_unit()
+    if u is None or u.side != Side.US or u.status != Status.ACTIVE or u.vehicle < 0:
+        return False
+    return st.vehicles[u.vehicle].type == "jeep"
+
+
+PREDICATES: dict[str, Callable[[Any, int], bool]] = {
+    "operations": _operations,
+    "rounds": _rounds,
+    "jeep": _jeep,
+}
+
+
+def new_game(reset_seed: int) -> Any:
+    g = Game(MISSION, seed=reset_seed)
+    g.reset(seed=reset_seed)
+    return g
+
+
+def find(pred: Callable[[Any, int], bool]) -> tuple[Any, dict[str, Any]]:
+    """The first (reset_seed, policy_seed) of ``SEEDS`` whose random play meets ``pred``."""
+    for reset_seed, policy_seed in SEEDS:
+        g = new_game(reset_seed)
+        rng = np.random.default_rng(policy_seed)
+        orders: list[int] = []
+        texts: list[str] = []
+        while not g.over and len(orders) < MAX_STEPS:
+            if pred(g, len(orders)):
+                return g, {"reset_seed": reset_seed, "policy_seed": policy_seed,
+                           "steps": len(orders), "orders": orders, "order_texts": texts}
+            legal = g.legal_actions()
+            a = int(legal[int(rng.integers(len(legal)))])
+            texts.append(g.describe_action(a))
+            orders.append(a)
+            g.step(a)
+    raise SystemExit("no seed pair reaches the situation; widen SEEDS")
+
+
+def replay(rec: dict[str, Any]) -> Any:
+    """A game after the recorded orders from the recorded reset seed (each checked legal)."""
+    g = new_game(rec["reset_seed"])
+    for i, a in enumerate(rec["orders"]):
+        assert a in g.legal_actions(), f"order #{i} ({a}: {rec['order_texts'][i]}) not legal"
+        g.step(a)
+    return g
+
+
+def acting(g: Any) -> str:
+    u = g.acting_unit()
+    return f"{u.name} ({u.role})" if u is not None else "none"
+
+
+def generate(verbose: bool = True) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "mission": MISSION,
+        "depth": DEPTH,
+        "convention": ("perft(d) counts order sequences of length d; a sequence that ends "
+                       "the game earlier counts once as a leaf with no further orders. "
+                       "divide: per first order, perft(depth-1) below it."),
+        "situations": {},
+    }
+    for name, pred in PREDICATES.items():
+        t0 = time.perf_counter()
+        g, rec = find(pred)
+        rec["acting"] = acting(g)
+        rec.update(counts(g, DEPTH))
+        out["situations"][name] = rec
+        if verbose:
+            print(f"{name}: seeds ({rec['reset_seed']}, {rec['policy_seed']}) after "
+                  f"{rec['steps']} orders, {rec['acting']} acting, perft {rec['perft']} "
+                  f"({time.perf_counter() - t0:.1f} s)", file=sys.stderr)
+    return out
+
+
+def dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)  # written whole or not at all
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true",
+                    help="compare with the committed file; exit 1 with a diff when it differs")
+    args = ap.parse_args(argv)
+    text = dumps(generate())
+    if args.check:
+        old = GOLDEN.read_text(encoding="utf-8") if GOLDEN.exists() else ""
+        if old == text:
+            print(f"{GOLDEN} is up to date")
+            return 0
+        sys.stdout.writelines(difflib.unified_diff(
+            old.splitlines(True), text.splitlines(True), f"{GOLDEN.name} (committed)",
+            f"{GOLDEN.name} (current engine)"))
+        print("perft goldens differ: run python scripts/regen_perft.py and explain the "
+              "difference in the commit message", file=sys.stderr)
+        return 1
+    write_atomic(GOLDEN, text)
+    print(f"wrote {GOLDEN}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

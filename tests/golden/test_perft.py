@@ -1,0 +1,89 @@
+"""Perft goldens of ``farm_assault`` (issue 9): legality counted to depth 3, as chess engines do.
+
+What is counted: perft(d) is the number of sequences of d legal orders from a situation
+(``Game.legal_actions`` at every node, ``Game.step`` to go down). A sequence that ends the
+mission before d orders counts once, as a leaf with no further orders (python-chess's
+perft counts leaves at exactly depth d, so an early checkmate adds 0 there; a finished
+mission here adds 1). The divide gives, for every first order, the depth-2 count below it,
+so that a failing comparison names the order whose subtree changed.
+
+Why dice don't break it: ``Game.get_state`` copies the dice generator with the rest of the
+game and ``set_state`` restores it, so one order from one restored state always rolls the
+same dice and reaches the same child. Each node is snapshotted once and restored before
+every child, which makes the tree, and its counts, a function of the situation alone.
+
+The three situations (an Operations decision, an Action Round with Germans in contact, a
+soldier aboard the jeep) were reached by seeded random play; the committed file records
+the seeds and the orders, and this test replays them, checking each was legal, before
+counting. ``scripts/regen_perft.py`` holds the counting code and rewrites the file.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = Path(__file__).resolve().parent / "perft_farm_assault.json"
+SITUATIONS = ("operations", "rounds", "jeep")
+REGEN = "python scripts/regen_perft.py"
+
+
+def _load_regen():
+    spec = importlib.util.spec_from_file_location("regen_perft", ROOT / "scripts" / "regen_perft.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+R = _load_regen()
+
+
+@functools.lru_cache(maxsize=None)
+def _golden() -> dict:
+    assert GOLDEN.exists(), f"no {GOLDEN.name}: run {REGEN}"
+    return json.loads(GOLDEN.read_text(encoding="utf-8"))
+
+
+def _hint() -> str:
+    return (f"run `{REGEN}`, review `git diff tests/golden/{GOLDEN.name}`, and explain the "
+            "difference in the commit message (the counts change only when legality changes)")
+
+
+def test_golden_file_shape():
+    """The file holds the three situations at depth 3, written as the script writes it."""
+    golden = _golden()
+    assert golden["mission"] == "farm_assault"
+    assert golden["depth"] == 3
+    assert sorted(golden["situations"]) == sorted(SITUATIONS)
+    assert GOLDEN.read_text(encoding="utf-8") == R.dumps(golden), f"not in canonical form: {_hint()}"
+
+
+@pytest.mark.parametrize("name", SITUATIONS)
+def test_perft(name):
+    """Replaying the recorded orders reaches the situation; perft 1..3 and the divide match."""
+    golden = _golden()
+    rec = golden["situations"][name]
+    g = R.new_game(rec["reset_seed"])
+    assert len(rec["orders"]) == len(rec["order_texts"]) == rec["steps"]
+    for i, (a, text) in enumerate(zip(rec["orders"], rec["order_texts"])):
+        assert not g.over, f"{name}: the mission ended before order #{i}; {_hint()}"
+        assert a in g.legal_actions(), (
+            f"{name}: recorded order #{i} {a} ({text!r}) is no longer legal "
+            f"(now legal: {[g.describe_action(b) for b in g.legal_actions()]}); {_hint()}")
+        g.step(a)
+    assert R.PREDICATES[name](g, len(rec["orders"])), (
+        f"{name}: the replayed orders no longer reach the situation; {_hint()}")
+
+    got = R.counts(g, golden["depth"])
+    if got["perft"] != rec["perft"] or got["divide"] != rec["divide"]:
+        before = json.dumps({"perft": rec["perft"], "divide": rec["divide"]}, indent=1, sort_keys=True)
+        after = json.dumps(got, indent=1, sort_keys=True)
+        diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True),
+                                            "committed", "engine now", n=1))
+        pytest.fail(f"perft of {name!r} changed:\n{diff[:6000]}\n{_hint()}")
