@@ -131,13 +131,13 @@ def _end(game: "Game", u: "Unit") -> None:
 
 def _seat_cost(game: "Game", u: "Unit") -> None:
     """Getting in or out or changing seats: free once per Operations action ⚙, 1 MP of a
-    Rounds move action (seed 000 p. 31)."""
+    Rounds move action (``rules.yaml: movement.seat_change_mp``, seed 000 p. 31)."""
     st = game.state
     t = st.turn
     if st.phase == Phase.OPERATIONS:
         t.boarded = True
         return
-    _pay_move_mp(t, u, 1)
+    _pay_move_mp(t, u, game.rd.movement.seat_change_mp)
 
 
 def _pay_move_mp(t: "TurnState", u: "Unit", cost: int) -> None:
@@ -204,7 +204,7 @@ def apply_us_order(game: "Game", u: "Unit", kind: K, arg: int) -> None:
         if ops:
             _end(game, u)
         elif u.wounded:  # seed 002 p. 26: each change costs a Movement Point
-            _pay_move_mp(t, u, 1)
+            _pay_move_mp(t, u, game.rd.movement.wounded_stance_mp)
             if t.mp_left <= 0:
                 _end(game, u)
         else:
@@ -240,10 +240,12 @@ def apply_us_order(game: "Game", u: "Unit", kind: K, arg: int) -> None:
         if st.over or st.turn.uid != u.uid:
             return
         driver = u.vehicle >= 0 and st.vehicles[u.vehicle].driver == u.uid
-        if snap and mode == "" and not driver:  # a driver gets one snap fire (seed 000 p. 32)
-            t.mode = "snap2"
-        else:
-            _end(game, u)
+        if snap and mode in ("", "snap2") and not driver:  # a driver gets one (seed 000 p. 32)
+            t.snaps += 1  # RULES.md §6: rules.yaml fire.snap_shots snap shots make one action
+            if t.snaps < game.rd.fire.snap_shots:
+                t.mode = "snap2"
+                return
+        _end(game, u)
     elif kind == K.PICK_UP:
         from ambush_env.core import carry
 
@@ -260,7 +262,7 @@ def apply_us_order(game: "Game", u: "Unit", kind: K, arg: int) -> None:
         carry.drag(game, u, game.board.neighbors[u.hex][arg])
         _end(game, u)
     elif kind == K.MOVE_PRISONER:
-        from ambush_env.core.prisoners import PRISONER_MV, move_prisoners
+        from ambush_env.core.prisoners import move_prisoners
 
         dest = game.board.neighbors[u.hex][arg]
         cost = step_cost_standing(game, u.hex, arg)
@@ -270,7 +272,7 @@ def apply_us_order(game: "Game", u: "Unit", kind: K, arg: int) -> None:
         if not ops:
             if t.mode == "":
                 t.mode = "prisoner"
-                t.mp_left = PRISONER_MV
+                t.mp_left = game.rd.prisoners.mv  # seed 002 p. 25
             t.mp_left -= cost
             t.mp_spent += cost
         game.enter_hex(u, dest)

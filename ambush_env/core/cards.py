@@ -64,7 +64,7 @@ The validation helpers at the bottom (:class:`FieldProblem`, :func:`validate_fil
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
@@ -75,58 +75,29 @@ from pydantic import (
     ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
-    ValidationError,
     field_validator,
     model_serializer,
     model_validator,
 )
 
-from ambush_env.core.data import Frozen, data_path, read_yaml
-from ambush_env.core.errors import DataError, ScenarioError
+from ambush_env.core.data import (  # noqa: F401  (FieldProblem, validate_file: re-exported)
+    FieldProblem,
+    Frozen,
+    data_path,
+    list_data,
+    load_data,
+    read_data,
+    read_yaml,
+    resolve_data,
+    validate_file,
+)
+from ambush_env.core.errors import DataError
 
 M = TypeVar("M", bound=BaseModel)
 
 # --------------------------------------------------------------------------------------------
 # shared validation helpers
 # --------------------------------------------------------------------------------------------
-
-
-class FieldProblem(ValueError):
-    """A cross-field check failed at ``field`` (dotted, relative to the validated model).
-
-    Raised inside a pydantic validator; :func:`validate_file` joins ``field`` to the model's
-    location so the :class:`~ambush_env.core.errors.DataError` names the exact field, e.g.
-    ``paragraphs.21.1.activation.then``.
-    """
-
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}")
-        self.field = field
-        self.problem = problem
-
-
-def validate_file(model: type[M], raw: Any, path: str | Path) -> M:
-    """Validate ``raw`` into ``model``; any failure raises DataError naming file and field.
-
-    Like :func:`ambush_env.core.data.validate`, and a :class:`FieldProblem` raised by a
-    validator adds its own field to the pydantic location.
-
-    Raises:
-        DataError: ``<path>: <field>: <problem>``.
-    """
-    try:
-        return model.model_validate(raw)
-    except ValidationError as e:
-        err = e.errors()[0]
-        loc = [str(x) for x in err["loc"]]
-        msg = err["msg"]
-        cause = (err.get("ctx") or {}).get("error")
-        if isinstance(cause, FieldProblem):
-            loc += [p for p in cause.field.split(".") if p]
-            msg = cause.problem
-        elif isinstance(cause, ValueError):
-            msg = str(cause)
-        raise DataError(path, ".".join(loc) or "<root>", msg) from None
 
 
 def load_file(model: type[M], path: str | Path) -> M:
@@ -594,27 +565,13 @@ def check_equipment(
 def resolve(
     name_or_path: str | Path, folder: Path, what: str, names: Callable[[], list[str]]
 ) -> tuple[Path, bool]:
-    """Map a shipped name or a file path to a path; ``(path, shipped)``.
-
-    A :class:`~pathlib.Path`, or a string containing a path separator or ending in ``.yaml``, is a
-    path; anything else is a shipped name looked up in ``folder``.
+    """Map a shipped name or a file path to ``(path, shipped)``: :func:`~ambush_env.core.data.
+    resolve_data` on ``folder`` (``names`` is kept for callers; the known ids come from the folder).
 
     Raises:
         ScenarioError: an unknown name, listing the known ones.
     """
-    if (
-        isinstance(name_or_path, Path)
-        or "/" in name_or_path
-        or "\\" in name_or_path
-        or name_or_path.endswith(".yaml")
-    ):
-        return Path(name_or_path), False
-    path = folder / f"{name_or_path}.yaml"
-    if not path.exists():
-        raise ScenarioError(
-            f"unknown {what} {name_or_path!r}; known: {', '.join(names()) or '(none)'}"
-        )
-    return path, True
+    return resolve_data(folder, name_or_path, what)
 
 
 def check_stem(path: Path, model_id: str) -> None:
@@ -628,7 +585,7 @@ CARDS_DIR = data_path("cards")
 
 def list_decks() -> list[str]:
     """Sorted ids of the shipped decks (``data/cards/*.yaml``)."""
-    return sorted(p.stem for p in CARDS_DIR.glob("*.yaml"))
+    return list_data(CARDS_DIR)
 
 
 def read_deck(path: str | Path) -> Deck:
@@ -637,8 +594,10 @@ def read_deck(path: str | Path) -> Deck:
     Raises:
         DataError: a malformed file, naming the file and the field.
     """
-    path = Path(path)
-    deck = load_file(Deck, path)
+    return read_data(Deck, path, _check_deck)
+
+
+def _check_deck(deck: Deck, path: Path) -> None:
     check_stem(path, deck.id)
     for i, c in enumerate(deck.cards):
         check_equipment(
@@ -649,12 +608,6 @@ def read_deck(path: str | Path) -> Deck:
             c.equipment,
             deck.port_boxes,
         )
-    return deck
-
-
-@cache
-def _shipped_deck(path: Path) -> Deck:
-    return read_deck(path)
 
 
 def load_deck(name_or_path: str | Path) -> Deck:
@@ -664,5 +617,4 @@ def load_deck(name_or_path: str | Path) -> Deck:
         ScenarioError: an unknown deck id (the message lists the shipped decks).
         DataError: a malformed file, naming the file and the field.
     """
-    path, shipped = resolve(name_or_path, CARDS_DIR, "deck", list_decks)
-    return _shipped_deck(path) if shipped else read_deck(path)
+    return load_data(Deck, CARDS_DIR, name_or_path, what="deck", check=_check_deck)

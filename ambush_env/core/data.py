@@ -7,14 +7,15 @@ raises :class:`~ambush_env.core.errors.DataError` naming the file and the offend
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from ambush_env.core.errors import DataError
+from ambush_env.core.errors import DataError, ScenarioError
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -80,7 +81,127 @@ def load_model(model: type[M], path: str | Path) -> M:
     return validate(model, read_yaml(path), path)
 
 
+class FieldProblem(ValueError):
+    """A cross-field check failed at ``field`` (dotted, relative to the validated model).
+
+    Raised inside a pydantic validator; :func:`validate_file` joins ``field`` to the model's
+    location so the :class:`~ambush_env.core.errors.DataError` names the exact field, e.g.
+    ``paragraphs.21.1.activation.then``.
+    """
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+        self.problem = problem
+
+
+def validate_file(model: type[M], raw: Any, path: str | Path) -> M:
+    """Validate ``raw`` into ``model``; any failure raises DataError naming file and field.
+
+    Like :func:`validate`, and a :class:`FieldProblem` raised by a
+    validator adds its own field to the pydantic location.
+
+    Raises:
+        DataError: ``<path>: <field>: <problem>``.
+    """
+    try:
+        return model.model_validate(raw)
+    except ValidationError as e:
+        err = e.errors()[0]
+        loc = [str(x) for x in err["loc"]]
+        msg = err["msg"]
+        cause = (err.get("ctx") or {}).get("error")
+        if isinstance(cause, FieldProblem):
+            loc += [p for p in cause.field.split(".") if p]
+            msg = cause.problem
+        elif isinstance(cause, ValueError):
+            msg = str(cause)
+        raise DataError(path, ".".join(loc) or "<root>", msg) from None
+
+
 @lru_cache(maxsize=None)
 def load_shipped(model: type[M], *parts: str) -> M:
     """Load a shipped data file once per process (cached; models are frozen)."""
     return load_model(model, data_path(*parts))
+
+
+# --------------------------------------------------------------------------------------------
+# the one loader of every kind of data file (decks, missions, squads, tables, vehicles, rules)
+# --------------------------------------------------------------------------------------------
+Check = Callable[[Any, Path], None]
+
+
+def data_folder(kind: str | Path) -> Path:
+    """The folder of a kind of data: a :class:`~pathlib.Path` as given, a name under
+    ``ambush_env/data`` (``"cards"``, ``"missions"``; ``""`` = the data folder itself)."""
+    return kind if isinstance(kind, Path) else DATA_DIR / kind
+
+
+def list_data(kind: str | Path) -> list[str]:
+    """Sorted ids (file stems) of the YAML files of a kind, e.g. ``list_data("cards")``."""
+    return sorted(p.stem for p in data_folder(kind).glob("*.yaml"))
+
+
+def resolve_data(kind: str | Path, id_or_path: str | Path, what: str) -> tuple[Path, bool]:
+    """Map a shipped id or a file path to ``(path, shipped)``.
+
+    A :class:`~pathlib.Path`, or a string containing a path separator or ending in ``.yaml``,
+    is a path; anything else is an id of a file in :func:`data_folder` ``(kind)``.
+
+    Raises:
+        ScenarioError: not an id or a path, or an unknown id (the message lists the known ids).
+    """
+    if not isinstance(id_or_path, (str, Path)):
+        raise ScenarioError(f"a {what} is an id or a path, got {id_or_path!r}; "
+                            f"known: {', '.join(list_data(kind)) or '(none)'}")
+    if (isinstance(id_or_path, Path) or "/" in id_or_path or "\\" in id_or_path
+            or id_or_path.endswith(".yaml")):
+        return Path(id_or_path), False
+    path = data_folder(kind) / f"{id_or_path}.yaml"
+    if not path.exists():
+        raise ScenarioError(
+            f"unknown {what} {id_or_path!r}; known: {', '.join(list_data(kind)) or '(none)'}"
+        )
+    return path, True
+
+
+def read_data(model: type[M], path: str | Path, check: Check | None = None) -> M:
+    """Read, validate (:func:`validate_file`) and cross-check one file (uncached).
+
+    Args:
+        check: ``check(obj, path)`` runs after validation and raises DataError on a problem.
+
+    Raises:
+        DataError: a missing or malformed file, naming the file and the field.
+    """
+    obj = validate_file(model, read_yaml(path), path)
+    if check is not None:
+        check(obj, Path(path))
+    return obj
+
+
+@cache
+def _read_shipped(model: type[M], path: Path, check: Check | None) -> M:
+    return read_data(model, path, check)
+
+
+def load_data(model: type[M], kind: str | Path, id_or_path: str | Path, *,
+              what: str | None = None, check: Check | None = None) -> M:
+    """Load a data file by shipped id (cached once per process; models are frozen) or by path
+    (read each time).
+
+    Args:
+        model: the pydantic model of the file.
+        kind: the folder of the kind's shipped files (see :func:`data_folder`).
+        id_or_path: a shipped id (``"regular"``, ``"farm_assault"``) or a file path.
+        what: the kind's name in messages (default: the model's name).
+        check: an extra cross-check, ``check(obj, path)``, raising DataError.
+
+    Raises:
+        ScenarioError: an unknown id (the message lists the known ids).
+        DataError: a malformed file, naming the file and the field.
+    """
+    path, shipped = resolve_data(kind, id_or_path, what or model.__name__)
+    if shipped:
+        return _read_shipped(model, path, check)
+    return read_data(model, path, check)

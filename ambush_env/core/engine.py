@@ -706,9 +706,9 @@ class Game:
         # awareness (RULES.md §5 ⚙)
         for u in st.units:
             if u.side == US and u.status == ACTIVE and not u.aware:
-                if st.round >= 3:
+                if st.round >= self.rd.awareness.aware_round:
                     u.aware = True
-                elif st.round == 2:
+                elif st.round == self.rd.awareness.check_round:
                     r = d.d10(f"{u.name} awareness PC check")
                     u.aware = r <= u.PC
                     self.emit({"type": "awareness_check", "unit": u.name, "roll": r, "pc": u.PC,

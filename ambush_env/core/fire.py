@@ -47,7 +47,7 @@ from typing import Any
 
 from ambush_env.core.damage import apply_damage, roll_damage
 from ambush_env.core.errors import AmbushError, IllegalActionError
-from ambush_env.core.tables import PENETRATION_LEVELS, Tables, load_tables
+from ambush_env.core.tables import PENETRATION_LEVELS, PENETRATION_SURFACES, Tables, load_tables
 from ambush_env.core.types import STANCE_NAMES, Stance, Status
 
 _ACTIVE = int(Status.ACTIVE)
@@ -56,45 +56,23 @@ _INCAP = int(Status.INCAPACITATED)
 _STANDING = int(Stance.STANDING)
 
 #: Surfaces a penetration result can meet (RULES.md §11): two walls, then vehicle armour.
-SURFACES: tuple[str, ...] = ("wood_wall", "stone_wall", "unarmoured", "light", "medium", "heavy")
-_WALLS = frozenset(("wood_wall", "stone_wall"))
-_ARMOUR = {"unarmoured": 0, "light": 1, "medium": 2, "heavy": 3}
-_LEVEL = {name: i for i, name in enumerate(PENETRATION_LEVELS)}
+SURFACES: tuple[str, ...] = PENETRATION_SURFACES
 _STANCE_MOD_NAMES = tuple(f"target_{s}" for s in STANCE_NAMES)
 
 
 # --------------------------------------------------------------------------------------------
 # Penetration (RULES.md §11, binding)
 # --------------------------------------------------------------------------------------------
-def _penetration_rule(level: str, explosive: bool, surface: str) -> str:
-    lv = _LEVEL[level]
-    if lv == 0:
-        return "none"
-    if lv == 3:  # heavy destroys any surface, explosive or not
-        return "destroyed"
-    if explosive:
-        if surface in _WALLS:  # any level destroys a wall
-            return "destroyed"
-        return "destroyed" if lv >= _ARMOUR[surface] else "none"
-    if lv == 1:  # light: wooden walls and unarmoured surfaces only
-        return "pass" if surface in ("wood_wall", "unarmoured") else "none"
-    return "none" if surface == "heavy" else "pass"  # medium: all but heavy armour
-
-
-_PENETRATION = {
-    (lvl, exp, s): _penetration_rule(lvl, exp, s)
-    for lvl in PENETRATION_LEVELS for exp in (False, True) for s in SURFACES
-}
-
-
-def penetrates(level: str, explosive: bool, surface: str) -> str:
-    """What a penetration result does to a surface (RULES.md §11; seed 002 p. 26; seed 000).
+def penetrates(level: str, explosive: bool, surface: str, tables: Tables | None = None) -> str:
+    """What a penetration result does to a surface (RULES.md §11; seed 002 p. 26; seed 000):
+    the cell of ``damage.yaml: penetration``.
 
     Args:
         level: ``"none" | "light" | "medium" | "heavy"`` (a penetration row entry).
         explosive: the weapon fires explosive shells (bazooka, panzerfaust, tank gun).
         surface: one of :data:`SURFACES`: ``"wood_wall"``, ``"stone_wall"`` or a vehicle part's
             armour ``"unarmoured" | "light" | "medium" | "heavy"``.
+        tables: the tables to read; None = the shipped ones.
 
     Returns:
         ``"none"`` (no effect), ``"pass"`` (passes through: hurts who is behind) or
@@ -107,7 +85,7 @@ def penetrates(level: str, explosive: bool, surface: str) -> str:
         AmbushError: an unknown level or surface.
     """
     try:
-        return _PENETRATION[(level, bool(explosive), surface)]
+        return (tables or load_tables()).penetration[(level, bool(explosive), surface)]
     except KeyError:
         raise AmbushError(f"penetrates: unknown level {level!r} or surface {surface!r}; "
                           f"levels {PENETRATION_LEVELS}, surfaces {SURFACES}") from None
@@ -605,7 +583,7 @@ def fire_at_wall(game: Any, shooter_uid: int, target_hex: int, *, snap: bool = F
     p = dice.d10("penetration")
     rolls["penetration"] = p
     level = t.penetration_row[wc.damage][p]  # type: ignore[index]  (checked at load)
-    result = _PENETRATION[(level, wc.explosive, kind + "_wall")]  # type: ignore[operator]
+    result = t.penetration[(level, wc.explosive, kind + "_wall")]  # type: ignore[operator]
     ev["level"] = level
     ev["result"] = result
     game.emit(ev)

@@ -164,7 +164,7 @@ def _fire(game: "Game", u: "Unit", args: dict) -> bool:
     if not u.aware:
         return False
     fired = False
-    for _ in range(2 if snap else 1):
+    for _ in range(game.rd.fire.snap_shots if snap else 1):  # RULES.md §6
         if u.status != ACTIVE or game.state.over:
             break
         t = _pick(game, u, _visible_targets(game, u, snap), args.get("at", "nearest_visible"))

@@ -108,10 +108,11 @@ def _moves(game: "Game", u: "Unit", mp_left: int | None, charge_mp: int = -1) ->
     return out
 
 
-def _stance_orders(u: "Unit", free_used: bool, mp_left: int) -> list[int]:
+def _stance_orders(u: "Unit", free_used: bool, mp_left: int, wounded_mp: int) -> list[int]:
     """Stance changes in Rounds (RULES.md §6): one free change a turn; a wounded soldier pays
-    1 MP for each instead (seed 002 p. 26)."""
-    if (u.wounded and mp_left < 1) or (not u.wounded and free_used):
+    ``wounded_mp`` MPs for each instead (``rules.yaml: movement.wounded_stance_mp``, seed 002
+    p. 26)."""
+    if (u.wounded and mp_left < wounded_mp) or (not u.wounded and free_used):
         return []
     return [_STANCE + s for s in range(3) if s != u.stance]
 
@@ -195,7 +196,7 @@ def _fire_orders(game: "Game", u: "Unit", base: int, snap: bool) -> list[int]:
 def _carry_orders(game: "Game", u: "Unit") -> list[int]:
     """PICK_UP, DROP, DRAG and MOVE_PRISONER (RULES.md §4, §6; seed 002 p. 25-27)."""
     from ambush_env.core import carry
-    from ambush_env.core.prisoners import PRISONER_MV, can_move_prisoner
+    from ambush_env.core.prisoners import can_move_prisoner
 
     out = [_PICK + k for k in carry.pickable_slots(game, u, O.ITEM_SLOTS)]
     out.extend(_DROP + k for k in range(min(O.ITEM_SLOTS, len(u.equipment))))
@@ -208,7 +209,7 @@ def _carry_orders(game: "Game", u: "Unit") -> list[int]:
             if 0 <= c <= u.MV and nbrs[d] not in enemies:
                 out.append(_DRAG + d)
     if can_move_prisoner(game, u):
-        out.extend(_prisoner_moves(game, u, PRISONER_MV))
+        out.extend(_prisoner_moves(game, u, game.rd.prisoners.mv))  # seed 002 p. 25
     return out
 
 
@@ -300,7 +301,8 @@ def _riding_orders(game: "Game", u: "Unit") -> list[int]:
         out.append(_END_TURN)
         out.extend(_fire_orders(game, u, _SNAP, snap=True))
         return out
-    seat_ok = (not t.boarded) if ops else (u.MV >= 1 if mode == "" else t.mp_left >= 1)
+    seat_mp = game.rd.movement.seat_change_mp  # seed 000 p. 31
+    seat_ok = (not t.boarded) if ops else ((u.MV if mode == "" else t.mp_left) >= seat_mp)
     if mode == "move":  # got in or changed seats in a Rounds move action
         out.append(_END_MOVE)
     else:
@@ -360,9 +362,10 @@ def unit_orders(game: "Game", u: "Unit") -> list[int]:
         return out
 
     mode = t.mode
+    rd = game.rd
     if mode == "":
         out.append(_END_TURN)
-        out.extend(_stance_orders(u, t.stance_changed, u.MV))
+        out.extend(_stance_orders(u, t.stance_changed, u.MV, rd.movement.wounded_stance_mp))
         out.extend(_moves(game, u, u.MV, charge_allowance(game, u)))
         if u.aware and not u.panicked:
             out.extend(_fire_orders(game, u, _AIMED, snap=False))
@@ -381,21 +384,21 @@ def unit_orders(game: "Game", u: "Unit") -> list[int]:
             out.append(_PREP)
         if not u.panicked:
             out.extend(_carry_orders(game, u))
-            out.extend(_board_orders(game, u, u.MV >= 1))
+            out.extend(_board_orders(game, u, u.MV >= rd.movement.seat_change_mp))
             out.extend(_load_orders(game, u))
     elif mode == "prisoner":
         out.append(_END_MOVE)
         out.extend(_prisoner_moves(game, u, t.mp_left))
     elif mode == "move":
         out.append(_END_MOVE)
-        out.extend(_stance_orders(u, t.stance_changed, t.mp_left))
+        out.extend(_stance_orders(u, t.stance_changed, t.mp_left, rd.movement.wounded_stance_mp))
         if u.stance != 2:  # prone: one hex per move action
             out.extend(_moves(game, u, t.mp_left, charge_allowance(game, u)))
-        if u.aware and t.mp_spent * 2 <= u.MV:
+        if u.aware and t.mp_spent <= u.MV * rd.fire.move_snap_fraction:  # RULES.md §6
             out.extend(_fire_orders(game, u, _SNAP, snap=True))
         if u.hex in game.exit_hexes:
             out.append(_EXIT)
-        out.extend(_board_orders(game, u, t.mp_left >= 1))
+        out.extend(_board_orders(game, u, t.mp_left >= rd.movement.seat_change_mp))
     elif mode == "snap2":
         out.append(_END_TURN)
         out.extend(_fire_orders(game, u, _SNAP, snap=True))

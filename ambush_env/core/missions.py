@@ -80,7 +80,6 @@ Every failure is a :class:`~ambush_env.core.errors.DataError` naming the file an
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -96,13 +95,11 @@ from ambush_env.core.cards import (
     check_stem,
     list_decks,
     load_deck,
-    load_file,
-    resolve,
     scalar_fields,
     tagged,
 )
-from ambush_env.core.data import Frozen, data_path, read_yaml
-from ambush_env.core.errors import DataError, ScenarioError
+from ambush_env.core.data import Frozen, data_path, list_data, load_data, read_data, read_yaml
+from ambush_env.core.errors import DataError
 from ambush_env.core.hexgrid import parse_label
 from ambush_env.core.squads import list_squads
 from ambush_env.core.types import DIRECTION_NAMES, Result
@@ -668,7 +665,7 @@ def check_vehicles(mission: Mission, source: str | Path) -> None:
         DataError: naming ``source`` and the field.
     """
     from ambush_env.core.orders import V_SLOTS
-    from ambush_env.core.vehicles import load_vehicle_data
+    from ambush_env.core.vehicle_data import load_vehicle_data
 
     types = load_vehicle_data().vehicles
     placed = [("us_vehicles", i, v, "us") for i, v in enumerate(mission.us_vehicles)]
@@ -694,20 +691,18 @@ def check_vehicles(mission: Mission, source: str | Path) -> None:
 
 
 def list_missions() -> list[str]:
-    """Sorted ids (file stems) of the shipped missions; the first is the reference mission."""
-    return sorted(p.stem for p in MISSIONS_DIR.glob("*.yaml"))
+    """Ids (file stems) of the shipped missions: the reference mission first (named in
+    ``rules.yaml: reference_mission``, INTERFACE.md), then the others sorted."""
+    ref = reference_mission()
+    return [ref] + [m for m in list_data(MISSIONS_DIR) if m != ref]
 
 
 def reference_mission() -> str:
-    """The id of the reference mission: the first shipped one (INTERFACE.md).
+    """The id of the reference mission, ``rules.yaml: reference_mission`` (INTERFACE.md);
+    the loader checks that it is a shipped mission."""
+    from ambush_env.core.rules_data import load_rules_data
 
-    Raises:
-        ScenarioError: no mission is shipped.
-    """
-    ids = list_missions()
-    if not ids:
-        raise ScenarioError("no missions shipped in data/missions")
-    return ids[0]
+    return load_rules_data().reference_mission
 
 
 def read_mission(path: str | Path) -> Mission:
@@ -716,16 +711,12 @@ def read_mission(path: str | Path) -> Mission:
     Raises:
         DataError: a malformed file, naming the file and the field.
     """
-    path = Path(path)
-    mission = load_file(Mission, path)
+    return read_data(Mission, path, _check_mission)
+
+
+def _check_mission(mission: Mission, path: Path) -> None:
     check_stem(path, mission.id)
     check_references(mission, path)
-    return mission
-
-
-@cache
-def _shipped_mission(path: Path) -> Mission:
-    return read_mission(path)
 
 
 def load_mission(id_or_path: str | Path) -> Mission:
@@ -735,11 +726,7 @@ def load_mission(id_or_path: str | Path) -> Mission:
         ScenarioError: an unknown mission id (the message lists the known ones).
         DataError: a malformed file, naming the file and the field.
     """
-    if not isinstance(id_or_path, (str, Path)):
-        raise ScenarioError(f"a mission is an id or a path, got {id_or_path!r}; "
-                            f"known missions: {', '.join(list_missions())}")
-    path, shipped = resolve(id_or_path, MISSIONS_DIR, "mission", list_missions)
-    return _shipped_mission(path) if shipped else read_mission(path)
+    return load_data(Mission, MISSIONS_DIR, id_or_path, what="mission", check=_check_mission)
 
 
 __all__ = [

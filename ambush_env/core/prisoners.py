@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 ACTIVE = int(Status.ACTIVE)
 CAPTURED = int(Status.CAPTURED)
-PRISONER_MV = 2  # seed 002 p. 25: "both have 2"
+# Prisoners and their guard move with ``rules.yaml: prisoners.mv`` (seed 002 p. 25: "both have 2").
 
 
 def prisoners_in(game: "Game", hex_: int) -> list["Unit"]:

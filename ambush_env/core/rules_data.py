@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
-from pydantic import field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from ambush_env.core.data import Frozen, data_path, load_model
+from ambush_env.core.data import Frozen, data_path, load_data
 from ambush_env.core.types import TERRAIN_NAMES
 
 
@@ -92,15 +93,73 @@ class AssaultRules(Frozen):
     charge_fraction: float
 
 
+class AwarenessRules(Frozen):
+    """RULES.md §5 ⚙: unaware US soldiers make a PC check at the start of Round
+    ``check_round`` and are all aware from Round ``aware_round`` (Rounds since Rounds began)."""
+
+    check_round: int = Field(ge=1)
+    aware_round: int = Field(ge=1)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "AwarenessRules":
+        if self.aware_round <= self.check_round:
+            raise ValueError(f"aware_round {self.aware_round} must follow check_round "
+                             f"{self.check_round}")
+        return self
+
+
+class FireRules(Frozen):
+    """RULES.md §6: snap shots of a fire action, and the move a snap fire may follow."""
+
+    snap_shots: int = Field(ge=1)
+    move_snap_fraction: float = Field(ge=0, le=1)
+
+
+class MovementRules(Frozen):
+    """MP costs of Rounds actions other than entering a hex."""
+
+    seat_change_mp: int = Field(ge=0)  # seed 000 p. 31
+    wounded_stance_mp: int = Field(ge=0)  # seed 002 p. 26
+
+
+class PrisonerRules(Frozen):
+    """Seed 002 p. 25."""
+
+    mv: int = Field(ge=1)
+
+
 class RulesData(Frozen):
     ar_track: ARTrack
     german: GermanRules
     reward: RewardTable
     grenades: GrenadeRules
     assault: AssaultRules
+    awareness: AwarenessRules
+    fire: FireRules
+    movement: MovementRules
+    prisoners: PrisonerRules
+    reference_mission: str
+
+    @field_validator("reference_mission")
+    @classmethod
+    def _shipped_mission(cls, v: str) -> str:
+        if not data_path("missions", f"{v}.yaml").is_file():
+            known = sorted(p.stem for p in data_path("missions").glob("*.yaml"))
+            raise ValueError(f"{v!r} is not a shipped mission; known: {', '.join(known)}")
+        return v
 
 
-@lru_cache(maxsize=None)
-def load_rules_data() -> RulesData:
-    """The shipped ``data/rules.yaml`` (cached). Raises DataError naming the field."""
-    return load_model(RulesData, data_path("rules.yaml"))
+def load_rules_data(path: str | Path | None = None) -> RulesData:
+    """A rules file (default: the shipped ``data/rules.yaml``, loaded once and cached).
+
+    Raises:
+        DataError: a malformed file, naming the file and the field.
+    """
+    if path is None:
+        return _shipped()
+    return load_data(RulesData, "", Path(path), what="rules file")
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> RulesData:
+    return load_data(RulesData, "", "rules", what="rules file")

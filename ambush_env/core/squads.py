@@ -27,7 +27,6 @@ A points-based random squad generator (RULES.md §4, optional) is not written ye
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 from typing import Literal
 
@@ -39,10 +38,8 @@ from ambush_env.core.cards import (
     Item,
     check_equipment,
     check_stem,
-    load_file,
-    resolve,
 )
-from ambush_env.core.data import Frozen, config_dir
+from ambush_env.core.data import Frozen, config_dir, list_data, load_data, read_data
 
 SQUADS_DIR = config_dir("squads")
 """``configs/squads/`` at the repository root (packaged as ``ambush_env/_configs/squads``)."""
@@ -130,7 +127,7 @@ class Squad(Frozen):
 
 def list_squads() -> list[str]:
     """Sorted ids of the shipped squads (``configs/squads/*.yaml``)."""
-    return sorted(p.stem for p in SQUADS_DIR.glob("*.yaml"))
+    return list_data(SQUADS_DIR)
 
 
 def read_squad(path: str | Path) -> Squad:
@@ -139,8 +136,10 @@ def read_squad(path: str | Path) -> Squad:
     Raises:
         DataError: a malformed file, naming the file and the field.
     """
-    path = Path(path)
-    squad = load_file(Squad, path)
+    return read_data(Squad, path, _check_squad)
+
+
+def _check_squad(squad: Squad, path: Path) -> None:
     check_stem(path, squad.id)
     for i, s in enumerate(squad.soldiers):
         check_equipment(
@@ -151,12 +150,6 @@ def read_squad(path: str | Path) -> Squad:
             s.equipment,
             squad.port_boxes,
         )
-    return squad
-
-
-@cache
-def _shipped_squad(path: Path) -> Squad:
-    return read_squad(path)
 
 
 def load_squad(name_or_path: str | Path) -> Squad:
@@ -166,5 +159,4 @@ def load_squad(name_or_path: str | Path) -> Squad:
         ScenarioError: an unknown squad id (the message lists the shipped squads).
         DataError: a malformed file, naming the file and the field.
     """
-    path, shipped = resolve(name_or_path, SQUADS_DIR, "squad", list_squads)
-    return _shipped_squad(path) if shipped else read_squad(path)
+    return load_data(Squad, SQUADS_DIR, name_or_path, what="squad", check=_check_squad)

@@ -130,8 +130,9 @@ class TurnState:
     """What the acting unit is in the middle of (RULES.md §6).
 
     ``mode`` is one of ``""`` (choosing an action), ``"move"`` (a move action under way),
-    ``"snap2"`` (the second snap shot may follow), ``"move_snap"`` (moved ≤ half MV: one snap
-    shot may follow), ``"charge"`` (moved into a hex with Germans: a charge assault may follow).
+    ``"snap2"`` (another snap shot may follow: ``snaps`` taken < ``rules.yaml: fire.snap_shots``),
+    ``"move_snap"`` (moved ≤ half MV: one snap shot may follow), ``"charge"`` (moved into a hex
+    with Germans: a charge assault may follow).
     """
 
     uid: int = -1
@@ -140,6 +141,7 @@ class TurnState:
     mp_spent: int = 0
     hexes_moved: int = 0
     stance_changed: bool = False
+    snaps: int = 0  # snap shots taken in this fire action (RULES.md §6)
     acted: bool = False
     boarded: bool = False
     accident_checked: bool = False  # this drive already made its fast-driving Accident Check

@@ -24,7 +24,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
-from ambush_env.core.data import DATA_DIR, Frozen, read_yaml, validate
+from ambush_env.core.data import DATA_DIR, Frozen, load_data
 from ambush_env.core.errors import DataError
 from ambush_env.core.types import STANCE_NAMES, TERRAIN_NAMES, Terrain
 
@@ -34,6 +34,12 @@ RESULTS: tuple[str, ...] = ("none", "panic", "wound", "incapacitated", "kill")
 SEVERITY: dict[str, int] = {r: i for i, r in enumerate(RESULTS)}
 #: Penetration levels, weakest first (seed 002 p. 26).
 PENETRATION_LEVELS: tuple[str, ...] = ("none", "light", "medium", "heavy")
+#: Surfaces a penetration result can meet (RULES.md §11): two walls, then vehicle armour.
+PENETRATION_SURFACES: tuple[str, ...] = (
+    "wood_wall", "stone_wall", "unarmoured", "light", "medium", "heavy",
+)
+#: What a penetration does to a surface (RULES.md §11).
+PENETRATION_RESULTS: tuple[str, ...] = ("none", "pass", "destroyed")
 #: Weapon classes the rules name (RULES.md §8); the code refers to them by name.
 REQUIRED_CLASSES: tuple[str, ...] = (
     "pistol", "bolt_rifle", "semi_auto_rifle", "smg", "automatic_rifle", "lmg", "hmg",
@@ -214,6 +220,44 @@ class IncapacitatedRules(Frozen):
     drag_kill: int = Field(ge=-1, le=9)
 
 
+PenetrationResult = Literal["none", "pass", "destroyed"]
+
+
+class PenetrationCells(Frozen):
+    """One level's results by surface (:data:`PENETRATION_SURFACES`; every one required)."""
+
+    wood_wall: PenetrationResult
+    stone_wall: PenetrationResult
+    unarmoured: PenetrationResult
+    light: PenetrationResult
+    medium: PenetrationResult
+    heavy: PenetrationResult
+
+
+class PenetrationLevels(Frozen):
+    """Results by penetration level (:data:`PENETRATION_LEVELS`; every one required)."""
+
+    none: PenetrationCells
+    light: PenetrationCells
+    medium: PenetrationCells
+    heavy: PenetrationCells
+
+
+class PenetrationTable(Frozen):
+    """``damage.yaml: penetration``: level × explosive × surface → none | pass | destroyed
+    (RULES.md §11)."""
+
+    plain: PenetrationLevels
+    explosive: PenetrationLevels
+
+    def cells(self) -> dict[tuple[str, bool, str], str]:
+        """``(level, explosive, surface)`` → result, every combination."""
+        return {
+            (lvl, exp, s): getattr(getattr(getattr(self, "explosive" if exp else "plain"), lvl), s)
+            for lvl in PENETRATION_LEVELS for exp in (False, True) for s in PENETRATION_SURFACES
+        }
+
+
 class DamageFile(Frozen):
     """``damage.yaml``."""
 
@@ -221,6 +265,7 @@ class DamageFile(Frozen):
     wall: WallFire
     wounded: WoundedRules
     incapacitated: IncapacitatedRules
+    penetration: PenetrationTable
 
 
 # --------------------------------------------------------------------------------------------
@@ -360,6 +405,8 @@ class Tables:
         weapon_class: weapon id → :class:`WeaponClass`; ``class_of``: weapon id → class name.
         soldier_row: damage row id → 10 soldier results (by d10 roll).
         penetration_row: damage row id → 10 penetration levels, or None.
+        penetration: ``(level, explosive, surface)`` → ``"none" | "pass" | "destroyed"``
+            (``damage.yaml: penetration``, RULES.md §11).
         stance_mod: target stance modifier by ``Stance`` int.
         behind_hit: behind-a-penetrated-wall hit number by ``Stance`` int (seed 002 p. 27).
         cover: terrain (``Terrain`` int or name) → target cover modifier.
@@ -372,7 +419,8 @@ class Tables:
 
     __slots__ = (
         "weapons", "damage", "terrain", "source", "n_bands", "_band_of", "to_hit", "max_range",
-        "weapon_class", "class_of", "soldier_row", "penetration_row", "stance_mod", "behind_hit",
+        "weapon_class", "class_of", "soldier_row", "penetration_row", "penetration", "stance_mod",
+        "behind_hit",
         "cover", "terrain_name", "terrain_mp", "wall_cover", "jam_on", "mods",
     )
 
@@ -402,6 +450,7 @@ class Tables:
         self.class_of = {wid: w.weapon_class for wid, w in weapons.weapons.items()}
         self.soldier_row = {n: r.soldier for n, r in damage.rows.items()}
         self.penetration_row = {n: r.penetration for n, r in damage.rows.items()}
+        self.penetration = damage.penetration.cells()
         self.stance_mod = weapons.modifiers.target_stance.by_stance()
         self.behind_hit = damage.wall.behind_hit.by_stance()
         self.cover: dict[Any, int] = {}
@@ -429,12 +478,9 @@ class Tables:
 
 def _load(data_dir: Path) -> Tables:
     wpath, dpath, tpath = (data_dir / f for f in ("weapons.yaml", "damage.yaml", "terrain.yaml"))
-    w = validate(WeaponsFile, read_yaml(wpath), wpath)
-    _check_weapons(w, wpath)
-    d = validate(DamageFile, read_yaml(dpath), dpath)
-    _check_damage(d, dpath)
-    t = validate(TerrainFile, read_yaml(tpath), tpath)
-    _check_terrain(t, tpath)
+    w = load_data(WeaponsFile, data_dir, wpath, check=_check_weapons)
+    d = load_data(DamageFile, data_dir, dpath, check=_check_damage)
+    t = load_data(TerrainFile, data_dir, tpath, check=_check_terrain)
     _check_across(w, d, wpath, dpath)
     return Tables(w, d, t, data_dir)
 
@@ -461,7 +507,8 @@ def load_tables(data_dir: str | Path | None = None) -> Tables:
 
 # Stance names in the order of the Stance enum, re-exported for table readers.
 __all__ = [
-    "RESULTS", "SEVERITY", "PENETRATION_LEVELS", "REQUIRED_CLASSES", "REQUIRED_ROWS",
+    "RESULTS", "SEVERITY", "PENETRATION_LEVELS", "PENETRATION_SURFACES", "PENETRATION_RESULTS",
+    "PenetrationTable", "REQUIRED_CLASSES", "REQUIRED_ROWS",
     "STANCE_NAMES", "Tables", "load_tables", "WeaponsFile", "WeaponClass", "Weapon", "Item",
     "FireModifiers", "DamageFile", "DamageRow", "TerrainFile", "TerrainType", "MoveCosts",
 ]

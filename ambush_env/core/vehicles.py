@@ -56,15 +56,19 @@ seed-003 d100 module.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from pydantic import Field, field_validator, model_validator
-
-from ambush_env.core.data import Frozen, data_path, load_model
 from ambush_env.core.movement import relief_cost
 from ambush_env.core.prisoners import prisoner_hexes
 from ambush_env.core.types import TERRAIN_NAMES, Phase, Side, Stance, Status
+from ambush_env.core.vehicle_data import (  # noqa: F401  (re-exported: the data model lives there)
+    AccidentResult,
+    Armour,
+    VehicleData,
+    VehicleType,
+    load_vehicle_data,
+)
+from ambush_env.core.vehicle_data import shipped_vehicle_data as _shipped
 
 if TYPE_CHECKING:
     from ambush_env.core.engine import Game
@@ -75,90 +79,8 @@ INCAP = int(Status.INCAPACITATED)
 KILLED = int(Status.KILLED)
 CAPTURED = int(Status.CAPTURED)
 IMPASSABLE = -1
-MAX_IN_HEX = 2  # at most two vehicles per hex, disabled ones included (seed 000 p. 30)
-RETRY_MP = 1  # the sharp turn before a second running-over try at a hex (seed 000 p. 33)
-
-Armour = Literal["occupant", "unarmoured", "light", "medium", "heavy"]
-AccidentResult = Literal["none", "stop", "skid", "shot_tyre", "overturn"]
-_OCCUPANT_PARTS = {"car": ("driver", "passenger"), "tank": ("crew",)}
-
-
-# ============================================================================ data (validated)
-class VehicleType(Frozen):
-    """One entry of ``vehicles.yaml: vehicles`` (seed 000 p. 30, 40)."""
-
-    name: str = Field(min_length=1)
-    kind: Literal["car", "tank"]
-    side: Literal["us", "german"]
-    size: Literal["small", "large"]
-    open: bool
-    occupants: int = Field(ge=1, le=8)
-    slow_mpa: int = Field(ge=1)
-    fast_mpa: int = Field(ge=1)
-    parts: dict[str, Armour]
-    hit_chart: tuple[str, ...] = Field(min_length=10, max_length=10)
-
-    @model_validator(mode="after")
-    def _consistent(self) -> "VehicleType":
-        if self.fast_mpa <= self.slow_mpa:
-            raise ValueError(f"fast_mpa {self.fast_mpa} must exceed slow_mpa {self.slow_mpa}")
-        for i, part in enumerate(self.hit_chart):
-            if part not in self.parts:
-                raise ValueError(f"hit_chart[{i}] names {part!r}, which is not in parts")
-        need = _OCCUPANT_PARTS[self.kind]
-        for p in need:
-            if self.parts.get(p) != "occupant":
-                raise ValueError(f"a {self.kind} needs the occupant part {p!r}")
-        for p, armour in self.parts.items():
-            if armour == "occupant" and p not in need:
-                raise ValueError(f"part {p!r}: only {need} are occupants of a {self.kind}")
-        if self.kind == "car" and self.size != "small":
-            raise ValueError("cars are small (seed 000 p. 40)")
-        return self
-
-
-class VehicleData(Frozen):
-    """``data/vehicles.yaml``: cost chart, accident table and vehicle types (RULES.md §12)."""
-
-    move_costs: dict[str, int | None]
-    up_level: int = Field(ge=0)
-    embankment: int = Field(ge=0)
-    crest: int = Field(ge=0)
-    accident_table: tuple[AccidentResult, ...] = Field(min_length=10, max_length=10)
-    vehicles: dict[str, VehicleType]
-
-    @field_validator("move_costs")
-    @classmethod
-    def _every_terrain(cls, v: dict[str, int | None]) -> dict[str, int | None]:
-        missing = [t for t in TERRAIN_NAMES if t not in v]
-        extra = [t for t in v if t not in TERRAIN_NAMES]
-        if missing or extra:
-            raise ValueError(f"needs exactly the terrains {list(TERRAIN_NAMES)}; "
-                             f"missing {missing}, unknown {extra}")
-        for t, c in v.items():
-            if c is not None and c < 1:
-                raise ValueError(f"{t}: a cost is at least 1 MP or null (never entered)")
-        for t in ("building", "rubble", "river", "crater"):
-            if v[t] is not None:
-                raise ValueError(f"{t}: vehicles never enter it (seed 000 p. 30-31): use null")
-        return v
-
-
-def load_vehicle_data(path: str | None = None) -> VehicleData:
-    """Load and validate a vehicles file (default: the shipped ``data/vehicles.yaml``).
-
-    Raises:
-        DataError: a malformed file (names the file and the field).
-    """
-    if path is None:
-        return _shipped()
-    return load_model(VehicleData, path)
-
-
-@lru_cache(maxsize=1)
-def _shipped() -> VehicleData:
-    return load_model(VehicleData, data_path("vehicles.yaml"))
-
+# At most ``vehicles.yaml: max_in_hex`` vehicles per hex (seed 000 p. 30); the sharp turn before a
+# second running-over try at a hex costs ``vehicles.yaml: retry_mp`` (seed 000 p. 33).
 
 # ============================================================================ small queries
 def vtype(v: "Vehicle") -> VehicleType:
@@ -263,10 +185,10 @@ def drive_targets(game: "Game", u: "Unit", v: "Vehicle", mp_left: int | None
         c = row[v.hex * 6 + d]
         j = nbrs[d]
         if c >= 0 and j in retry:
-            c += RETRY_MP
+            c += _shipped().retry_mp
         if c < 0 or (mp_left is not None and c > mp_left):
             continue
-        if counts.get(j, 0) >= MAX_IN_HEX or j in pris:
+        if counts.get(j, 0) >= _shipped().max_in_hex or j in pris:
             continue
         out.append((d, j, False))
         if d == back:
@@ -421,9 +343,10 @@ def drive_step(game: "Game", u: "Unit", v: "Vehicle", d: int, backwards: bool) -
     rounds = st.phase == Phase.ROUNDS
     if rounds and dest in t.run_over_hexes:
         # a second running-over try: the sharp turn (1 MP) and another Accident Check first
-        t.mp_left -= RETRY_MP
-        t.mp_spent += RETRY_MP
-        game.emit({"type": "sharp_turn", "vehicle": v.name, "mp": RETRY_MP})
+        retry = _shipped().retry_mp
+        t.mp_left -= retry
+        t.mp_spent += retry
+        game.emit({"type": "sharp_turn", "vehicle": v.name, "mp": retry})
         if accident_check(game, v, "sharp turn") != "passed":
             return  # it must pass the check to come back (seed 000 p. 33)
     if not backwards:
@@ -546,7 +469,7 @@ def apply_accident(game: "Game", v: "Vehicle", res: str) -> None:
         j = game.board.neighbors[v.hex][d]
         row = cost_row(game, vtype(v).size == "large")
         free = (j >= 0 and row[v.hex * 6 + d] >= 0
-                and len(vehicles_in(game, j)) < MAX_IN_HEX
+                and len(vehicles_in(game, j)) < _shipped().max_in_hex
                 and not any(o.hex == j and o.vehicle < 0 and o.status in (ACTIVE, INCAP, CAPTURED)
                             for o in game.state.units))
         if free:
