@@ -205,7 +205,7 @@ class HeuristicAgent:
 
     def _best_shot(self, game, u: Unit) -> float:
         """Best expected hits this soldier could fire now (for unit selection)."""
-        from ambush_env.core.actions import can_fire_at
+        from ambush_env.core.shooting import can_fire_at
 
         best = 0.0
         for g in self._threats(game):

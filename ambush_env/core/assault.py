@@ -17,29 +17,25 @@ if active, aware and unpanicked, strikes back once at his own chance (a kill ass
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ambush_env.core.ctx import Match
+from ambush_env.core.state import Unit
 from ambush_env.core.types import ARSpace, Side, Stance, Status
-
-if TYPE_CHECKING:
-    from ambush_env.core.engine import Game
-    from ambush_env.core.state import Unit
 
 ACTIVE = int(Status.ACTIVE)
 
 
-def chance(game: "Game", att: "Unit", dfn: "Unit") -> tuple[int, dict]:
+def chance(m: Match, att: Unit, dfn: Unit) -> tuple[int, dict]:
     """The assault chance of ``att`` against ``dfn`` and its named parts (module docstring)."""
-    r = game.rd.assault
+    r = m.rd.assault
     parts = {"base": r.base}
     if att.WS:
         parts["attacker_ws"] = att.WS
-    extra = sum(1 for o in game.state.units if o.hex == att.hex and o.side == att.side
+    extra = sum(1 for o in m.state.units if o.hex == att.hex and o.side == att.side
                 and o.uid != att.uid and o.status == ACTIVE and not o.panicked)
     if extra:
         parts["extra_attackers"] = extra * r.per_extra_attacker
     if att.wounded:
-        parts["wounded"] = game.tables.damage.wounded.assault
+        parts["wounded"] = m.tables.damage.wounded.assault
     if dfn.WS >= r.defender_ws_from and not dfn.wounded and not dfn.panicked:
         parts["defender_ws"] = -dfn.WS
     if not dfn.aware or dfn.panicked:
@@ -47,60 +43,60 @@ def chance(game: "Game", att: "Unit", dfn: "Unit") -> tuple[int, dict]:
     return sum(parts.values()), parts
 
 
-def can_assault(game: "Game", att: "Unit", dfn: "Unit") -> bool:
+def can_assault(m: Match, att: Unit, dfn: Unit) -> bool:
     """Same hex, both active, the attacker aware and unpanicked, the defender an enemy."""
     return (att.status == ACTIVE and dfn.status == ACTIVE and att.hex >= 0 and att.hex == dfn.hex
             and att.side != dfn.side and att.aware and not att.panicked and att.vehicle < 0
             and dfn.vehicle < 0)
 
 
-def assault(game: "Game", att: "Unit", dfn: "Unit", kind: str) -> list[dict]:
+def assault(m: Match, att: Unit, dfn: Unit, kind: str) -> list[dict]:
     """Resolve a Kill (``kind="kill"``) or Capture assault (legality checked by the caller)."""
-    n, parts = chance(game, att, dfn)
-    r = game.dice.d10(f"{att.name} assault")
+    n, parts = chance(m, att, dfn)
+    r = m.dice.d10(f"{att.name} assault")
     ok = r <= n
     ev = {"type": "assault", "unit": att.name, "target": dfn.name, "kind": kind, "chance": n,
           "modifiers": parts, "rolls": {"assault": r}, "success": ok}
-    game.emit(ev)
+    m.emit(ev)
     events = [ev]
     defender_aware = dfn.aware  # only an aware defender strikes back (RULES.md §10)
     if dfn.side == Side.GERMAN:
         dfn.aware = True
     if att.side == Side.GERMAN:
-        game.reveal(att)
+        m.reveal(att)
     if ok:
         if kind == "capture":
-            capture(game, dfn, att)
+            capture(m, dfn, att)
             events.append({"type": "captured", "unit": dfn.name, "guard": att.name})
-            game.emit(events[-1])
+            m.emit(events[-1])
         else:
-            events += _assault_damage(game, dfn)
+            events += _assault_damage(m, dfn)
     elif dfn.status == ACTIVE and defender_aware and not dfn.panicked:
-        n2, parts2 = chance(game, dfn, att)
-        r2 = game.dice.d10(f"{dfn.name} strike back")
+        n2, parts2 = chance(m, dfn, att)
+        r2 = m.dice.d10(f"{dfn.name} strike back")
         ok2 = r2 <= n2
         ev2 = {"type": "strike_back", "unit": dfn.name, "target": att.name, "chance": n2,
                "modifiers": parts2, "rolls": {"assault": r2}, "success": ok2}
-        game.emit(ev2)
+        m.emit(ev2)
         events.append(ev2)
         if ok2:
-            events += _assault_damage(game, att)
-    game.attack_begins_rounds(f"{att.name} assaulted")
+            events += _assault_damage(m, att)
+    m.attack_begins_rounds(f"{att.name} assaulted")
     return events
 
 
-def _assault_damage(game: "Game", victim: "Unit") -> list[dict]:
+def _assault_damage(m: Match, victim: Unit) -> list[dict]:
     """A successful kill assault or strike back: a d10 on the assault row (RULES.md §10)."""
     from ambush_env.core.damage import apply_damage
 
-    d = game.dice.d10(f"{victim.name} assault damage")
-    res = game.tables.soldier_row["assault"][d]
+    d = m.dice.d10(f"{victim.name} assault damage")
+    res = m.tables.soldier_row["assault"][d]
     ev = {"type": "assault_damage", "unit": victim.name, "rolls": {"damage": d}, "result": res}
-    game.emit(ev)
-    return [ev] + apply_damage(game, victim.uid, res)
+    m.emit(ev)
+    return [ev] + apply_damage(m, victim.uid, res)
 
 
-def capture(game: "Game", prisoner: "Unit", guard: "Unit") -> None:
+def capture(m: Match, prisoner: Unit, guard: Unit) -> None:
     """Seed 002 p. 25: prone, Captured marker, AR marker Inactive; ``guard`` guards him."""
     prisoner.status = int(Status.CAPTURED)
     prisoner.stance = int(Stance.PRONE)

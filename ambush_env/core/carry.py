@@ -30,35 +30,32 @@ soldier dragged is killed on a d10 of 0 (``damage.drag_check``); a body is moved
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ambush_env.core.ctx import Match
+from ambush_env.core.enter import enter_hex
+from ambush_env.core.state import Unit
 from ambush_env.core.types import Side, Stance, Status
-
-if TYPE_CHECKING:
-    from ambush_env.core.engine import Game
-    from ambush_env.core.state import Unit
 
 ACTIVE = int(Status.ACTIVE)
 _FALLEN = (int(Status.INCAPACITATED), int(Status.KILLED), int(Status.CAPTURED))
 
 
-def boxes(game: "Game", item: str) -> int:
+def boxes(m: Match, item: str) -> int:
     """Port boxes an item fills (weapons.yaml ``items``; unknown items 1)."""
-    it = game.tables.weapons.items.get(item)
+    it = m.tables.weapons.items.get(item)
     return it.boxes if it is not None else 1
 
 
-def boxes_used(game: "Game", u: "Unit") -> int:
-    return sum(boxes(game, x) for x in u.equipment)
+def boxes_used(m: Match, u: Unit) -> int:
+    return sum(boxes(m, x) for x in u.equipment)
 
 
-def items_here(game: "Game", hex_: int) -> list[tuple[str, int, str]]:
+def items_here(m: Match, hex_: int) -> list[tuple[str, int, str]]:
     """``(source, uid, item)`` of everything that can be picked up in ``hex_``, in slot order.
 
     ``source`` is ``"loose"`` (uid −1) or ``"weapon"`` / ``"box"`` of the fallen unit ``uid``.
     """
-    out: list[tuple[str, int, str]] = [("loose", -1, x) for x in game.state.items.get(str(hex_), [])]
-    for o in game.state.units:
+    out: list[tuple[str, int, str]] = [("loose", -1, x) for x in m.state.items.get(str(hex_), [])]
+    for o in m.state.units:
         if o.hex == hex_ and o.side == Side.GERMAN and o.status in _FALLEN:
             if o.weapon:
                 out.append(("weapon", o.uid, "weapon:" + o.weapon))
@@ -66,39 +63,39 @@ def items_here(game: "Game", hex_: int) -> list[tuple[str, int, str]]:
     return out
 
 
-def can_pick_up(game: "Game", u: "Unit", slot: int) -> bool:
+def can_pick_up(m: Match, u: Unit, slot: int) -> bool:
     """Whether ``u`` may pick up the item in ``slot`` of his hex."""
     if u.status != ACTIVE or u.hex < 0 or u.panicked or u.vehicle >= 0:
         return False
-    here = items_here(game, u.hex)
+    here = items_here(m, u.hex)
     if slot >= len(here):
         return False
-    return can_take(game, u, here[slot][2])
+    return can_take(m, u, here[slot][2])
 
 
-def pickable_slots(game: "Game", u: "Unit", max_slots: int) -> list[int]:
+def pickable_slots(m: Match, u: Unit, max_slots: int) -> list[int]:
     """The ``PICK_UP`` slots ``u`` may take now (one pass over the hex)."""
     if u.status != ACTIVE or u.hex < 0 or u.panicked or u.vehicle >= 0:
         return []
-    st = game.state
+    st = m.state
     if str(u.hex) not in st.items and not any(
             o.hex == u.hex and o.side == Side.GERMAN and o.status in _FALLEN for o in st.units):
         return []
-    here = items_here(game, u.hex)
-    return [k for k in range(min(max_slots, len(here))) if can_take(game, u, here[k][2])]
+    here = items_here(m, u.hex)
+    return [k for k in range(min(max_slots, len(here))) if can_take(m, u, here[k][2])]
 
 
-def can_take(game: "Game", u: "Unit", item: str) -> bool:
+def can_take(m: Match, u: Unit, item: str) -> bool:
     """Whether ``u`` can take ``item`` (a weapon, or an item that fits his port boxes)."""
     if item.startswith("weapon:"):
         wid = loose_weapon(item)[0]
-        return wid in game.tables.weapons.weapons and wid != u.weapon
-    it = game.tables.weapons.items.get(item)
+        return wid in m.tables.weapons.weapons and wid != u.weapon
+    it = m.tables.weapons.items.get(item)
     if it is not None and it.kind == "clip" and it.weapon is not None:
-        w = game.tables.weapons.weapons.get(it.weapon)
+        w = m.tables.weapons.weapons.get(it.weapon)
         if w is not None and w.side != "us":
             return False  # German clips are not captured equipment (seed 002 p. 27) ⚙
-    return boxes_used(game, u) + boxes(game, item) <= u.port_boxes
+    return boxes_used(m, u) + boxes(m, item) <= u.port_boxes
 
 
 def loose_weapon(item: str) -> tuple[str, int | None, bool]:
@@ -109,10 +106,10 @@ def loose_weapon(item: str) -> tuple[str, int | None, bool]:
             len(parts) > 3 and parts[3] == "jammed")
 
 
-def pick_up(game: "Game", u: "Unit", slot: int) -> None:
+def pick_up(m: Match, u: Unit, slot: int) -> None:
     """Pick up the item in ``slot`` (legality checked by the caller)."""
-    st = game.state
-    source, uid, item = items_here(game, u.hex)[slot]
+    st = m.state
+    source, uid, item = items_here(m, u.hex)[slot]
     key = str(u.hex)
     ev = {"type": "pick_up", "unit": u.name, "item": item}
     if source == "loose":
@@ -126,7 +123,7 @@ def pick_up(game: "Game", u: "Unit", slot: int) -> None:
         ev["from"] = st.units[uid].name
     if item.startswith("weapon:"):
         wid, kept, was_jammed = loose_weapon(item)
-        w = game.weapon(wid)
+        w = m.weapon(wid)
         if source == "weapon":
             owner = st.units[uid]
             ammo = 0 if owner.ammo == 0 else w.clip
@@ -138,7 +135,7 @@ def pick_up(game: "Game", u: "Unit", slot: int) -> None:
             captured = True
         else:
             ammo = w.clip if kept is None else kept
-            captured = game.tables.weapons.weapons[wid].side != "us"
+            captured = m.tables.weapons.weapons[wid].side != "us"
         if u.weapon:
             jam = ":jammed" if u.jammed else ""
             st.items.setdefault(key, []).append(f"weapon:{u.weapon}:{u.ammo}{jam}")
@@ -150,25 +147,25 @@ def pick_up(game: "Game", u: "Unit", slot: int) -> None:
         ev["ammo"] = ammo
     else:
         u.equipment.append(item)
-    game.emit(ev)
+    m.emit(ev)
 
 
-def drop(game: "Game", u: "Unit", slot: int) -> None:
+def drop(m: Match, u: Unit, slot: int) -> None:
     """Lay port-box item ``slot`` down in the hex."""
     item = u.equipment.pop(slot)
     if item == "satchel" and "satchel" not in u.equipment:
         u.satchel_ready = False
-    game.state.items.setdefault(str(u.hex), []).append(item)
-    game.emit({"type": "drop", "unit": u.name, "item": item})
+    m.state.items.setdefault(str(u.hex), []).append(item)
+    m.emit({"type": "drop", "unit": u.name, "item": item})
 
 
-def draggable(game: "Game", u: "Unit") -> "Unit | None":
+def draggable(m: Match, u: Unit) -> Unit | None:
     """The incapacitated soldier (first) or body of ``u``'s side he may drag or load into a
     vehicle, or None; the fallen already aboard a vehicle ride safely (seed 002 p. 26)."""
     if u.status != ACTIVE or u.stance != Stance.STANDING or u.panicked or u.vehicle >= 0:
         return None
     best = None
-    for o in game.state.units:
+    for o in m.state.units:
         if o.hex == u.hex and o.side == u.side and o.uid != u.uid and o.vehicle < 0 and o.status in (
                 Status.INCAPACITATED, Status.KILLED):
             if best is None or (o.status == Status.INCAPACITATED and best.status == Status.KILLED):
@@ -176,14 +173,14 @@ def draggable(game: "Game", u: "Unit") -> "Unit | None":
     return best
 
 
-def drag(game: "Game", u: "Unit", dest: int) -> None:
+def drag(m: Match, u: Unit, dest: int) -> None:
     """Drag :func:`draggable` one hex with ``u`` (legality checked by the caller)."""
     from ambush_env.core.damage import drag_check
 
-    o = draggable(game, u)
+    o = draggable(m, u)
     assert o is not None
-    game.emit({"type": "drag", "unit": u.name, "dragged": o.name, "to": game.board.label(dest)})
+    m.emit({"type": "drag", "unit": u.name, "dragged": o.name, "to": m.board.label(dest)})
     if o.status == Status.INCAPACITATED:
-        drag_check(game, o.uid)
+        drag_check(m, o.uid)
     o.hex = dest
-    game.enter_hex(u, dest)
+    enter_hex(m, u, dest)

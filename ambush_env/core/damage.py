@@ -31,11 +31,11 @@ _TURN_SPACES = frozenset((int(ARSpace.TWO_TURN), int(ARSpace.ONE_TURN), int(ARSp
 _RESULT_SET = frozenset(RESULTS)
 
 
-def apply_damage(game: Any, uid: int, result: str) -> list[dict]:
+def apply_damage(m: Any, uid: int, result: str) -> list[dict]:
     """Apply one damage result to a soldier (seed 002 p. 26).
 
     Args:
-        game: the engine's game object.
+        m: the engine's game object.
         uid: the unit hit (index in ``game.state.units``).
         result: ``"none" | "panic" | "wound" | "incapacitated" | "kill"``, as read on a damage
             row (:data:`~ambush_env.core.tables.RESULTS`).
@@ -62,7 +62,7 @@ def apply_damage(game: Any, uid: int, result: str) -> list[dict]:
     """
     if result not in _RESULT_SET:
         raise AmbushError(f"unknown damage result {result!r}; one of {RESULTS}")
-    u = game.state.units[uid]
+    u = m.state.units[uid]
     if result == "none" or u.status in _UNHITTABLE:
         return []
     effect = result
@@ -73,13 +73,13 @@ def apply_damage(game: Any, uid: int, result: str) -> list[dict]:
             effect = "incapacitated"
     ev: dict = {"type": "damage", "unit": u.name, "result": result}
     if effect == "panic":
-        if u.status == _ACTIVE and game.in_rounds:
+        if u.status == _ACTIVE and m.in_rounds:
             u.ar = int(ARSpace.PANIC)
             u.panicked = True
         else:
             effect = "no_effect"
     elif effect == "wound":
-        _wound(game, u, ev)
+        _wound(m, u, ev)
     elif effect == "incapacitated":
         u.stance = _PRONE
         u.status = _INCAP
@@ -91,12 +91,12 @@ def apply_damage(game: Any, uid: int, result: str) -> list[dict]:
         u.ar = int(ARSpace.INACTIVE)
         u.guard = -1
     ev["effect"] = effect
-    game.emit(ev)
+    m.emit(ev)
     return [ev]
 
 
-def _wound(game: Any, u: Any, ev: dict) -> None:
-    rules = game.tables.damage.wounded
+def _wound(m: Any, u: Any, ev: dict) -> None:
+    rules = m.tables.damage.wounded
     u.wounded = True
     if u.vehicle < 0:  # stance is ignored inside a vehicle (seed 000 p. 31)
         u.stance = _PRONE
@@ -106,7 +106,7 @@ def _wound(game: Any, u: Any, ev: dict) -> None:
         u.MV = rules.mv
     if u.port_boxes > rules.port_boxes:
         u.port_boxes = rules.port_boxes
-    items = game.tables.weapons.items
+    items = m.tables.weapons.items
     used = 0
     keep: list[str] = []
     dropped: list[str] = []
@@ -122,11 +122,11 @@ def _wound(game: Any, u: Any, ev: dict) -> None:
     if dropped:
         u.equipment[:] = keep
         if u.hex >= 0:
-            game.state.items.setdefault(str(u.hex), []).extend(dropped)
+            m.state.items.setdefault(str(u.hex), []).extend(dropped)
         ev["dropped"] = list(dropped)
 
 
-def roll_damage(game: Any, uid: int, row: str, *, modifier: int = 0,
+def roll_damage(m: Any, uid: int, row: str, *, modifier: int = 0,
                 why: str = "damage") -> tuple[int, str, list[dict]]:
     """Roll a d10 on a damage row and apply the result (seed 002 p. 26).
 
@@ -134,7 +134,7 @@ def roll_damage(game: Any, uid: int, row: str, *, modifier: int = 0,
     wall); fire combat rolls itself because the aimed-automatic chain compares raw rolls.
 
     Args:
-        game: the engine's game object.
+        m: the engine's game object.
         uid: the unit hit.
         row: a row id of ``damage.yaml`` (``"grenade_inside"``).
         modifier: added to the roll, which is then clamped to 0..9 (e.g. −2 for a prone
@@ -145,19 +145,19 @@ def roll_damage(game: Any, uid: int, row: str, *, modifier: int = 0,
         ``(roll, result, events)``: the raw d10, the row's result and the events emitted
         (one ``{"type": "damage_roll", ...}`` then those of :func:`apply_damage`).
     """
-    results = game.tables.soldier_row[row]
-    roll = game.dice.d10(why)
+    results = m.tables.soldier_row[row]
+    roll = m.dice.d10(why)
     r = roll + modifier
     r = 0 if r < 0 else 9 if r > 9 else r
     res = results[r]
-    u = game.state.units[uid]
+    u = m.state.units[uid]
     ev = {"type": "damage_roll", "unit": u.name, "row": row, "roll": roll,
           "modifier": modifier, "result": res}
-    game.emit(ev)
-    return roll, res, [ev] + apply_damage(game, uid, res)
+    m.emit(ev)
+    return roll, res, [ev] + apply_damage(m, uid, res)
 
 
-def drag_check(game: Any, uid: int, *, why: str = "drag") -> list[dict]:
+def drag_check(m: Any, uid: int, *, why: str = "drag") -> list[dict]:
     """Dragging an incapacitated soldier one hex or loading him into a vehicle (seed 002 p. 26).
 
     Kills him on a d10 at or below ``damage.yaml: incapacitated.drag_kill`` (0). Bodies and
@@ -170,15 +170,15 @@ def drag_check(game: Any, uid: int, *, why: str = "drag") -> list[dict]:
     Raises:
         AmbushError: the unit is not incapacitated.
     """
-    u = game.state.units[uid]
+    u = m.state.units[uid]
     if u.status != _INCAP:
         raise AmbushError(f"{u.name} is not incapacitated: only incapacitated soldiers make "
                           "the drag check")
-    roll = game.dice.d10(why)
-    killed = roll <= game.tables.damage.incapacitated.drag_kill
+    roll = m.dice.d10(why)
+    killed = roll <= m.tables.damage.incapacitated.drag_kill
     ev = {"type": "drag_check", "unit": u.name, "roll": roll, "killed": killed}
-    game.emit(ev)
+    m.emit(ev)
     out = [ev]
     if killed:
-        out += apply_damage(game, uid, "kill")
+        out += apply_damage(m, uid, "kill")
     return out

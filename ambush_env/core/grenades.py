@@ -28,13 +28,10 @@ incapacitated; numbers ⚙ in ``data/rules.yaml: grenades`` and ``data/damage.ya
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
+from ambush_env.core.ctx import Match
+from ambush_env.core.state import Unit
 from ambush_env.core.types import Side, Stance, Status, Terrain
-
-if TYPE_CHECKING:
-    from ambush_env.core.engine import Game
-    from ambush_env.core.state import Unit
 
 ACTIVE = int(Status.ACTIVE)
 ITEM = {"grenade": "grenade", "satchel": "satchel"}
@@ -42,21 +39,21 @@ ITEM = {"grenade": "grenade", "satchel": "satchel"}
 _REL = {"ahead": 0, "ahead_right": 1, "back_right": 2, "short": 3, "back_left": 4, "ahead_left": 5}
 
 
-def throw_range(game: "Game", u: "Unit", kind: str) -> int | None:
+def throw_range(m: Match, u: Unit, kind: str) -> int | None:
     """Hexes ``u`` can throw a ``kind`` ("grenade" | "satchel") in his stance; None: cannot."""
-    g = game.rd.grenades
+    g = m.rd.grenades
     rng = g.grenade_range if kind == "grenade" else g.satchel_range
     return rng.by_stance()[u.stance]
 
 
-def _opening(game: "Game", a: int, b: int) -> bool:
+def _opening(m: Match, a: int, b: int) -> bool:
     """True when the hexside between adjacent ``a`` and ``b`` is no intact blank wall."""
-    hs = game.board.hexside(a, b)
+    hs = m.board.hexside(a, b)
     return hs is None or hs.wall is None or hs.destroyed or hs.aperture in ("door", "window")
 
 
-def _has_aperture(game: "Game", h: int) -> bool:
-    b = game.board
+def _has_aperture(m: Match, h: int) -> bool:
+    b = m.board
     for n in b.neighbors[h]:
         if n < 0:
             continue
@@ -66,9 +63,9 @@ def _has_aperture(game: "Game", h: int) -> bool:
     return False
 
 
-def _building_penalty(game: "Game", src: int, dest: int) -> int | None:
+def _building_penalty(m: Match, src: int, dest: int) -> int | None:
     """None when walls bar the throw; else the aperture modifier (0 or −2)."""
-    b = game.board
+    b = m.board
     bs, bd = b.building[src], b.building[dest]
     if bs == bd:
         return 0
@@ -78,25 +75,25 @@ def _building_penalty(game: "Game", src: int, dest: int) -> int | None:
         if b.building[h] is None:
             continue
         if adjacent:
-            if not _opening(game, src, dest):
+            if not _opening(m, src, dest):
                 return None
         else:
-            if not _has_aperture(game, h):
+            if not _has_aperture(m, h):
                 return None
-            pen = game.rd.grenades.non_adjacent_aperture
+            pen = m.rd.grenades.non_adjacent_aperture
     return pen
 
 
-def _against_wall(game: "Game", src: int, dest: int) -> bool:
+def _against_wall(m: Match, src: int, dest: int) -> bool:
     """A satchel set from the next hex against an intact blank wall of a building hex."""
-    b = game.board
+    b = m.board
     if b.distance(src, dest) != 1 or b.building[dest] is None or b.building[src] == b.building[dest]:
         return False
     hs = b.hexside(src, dest)
     return hs is not None and hs.wall is not None and not hs.destroyed and hs.aperture not in ("door", "window")
 
 
-def can_throw(game: "Game", u: "Unit", target: int, kind: str) -> bool:
+def can_throw(m: Match, u: Unit, target: int, kind: str) -> bool:
     """Whether ``u`` may throw a ``kind`` at hex ``target`` now (module docstring)."""
     if u.status != ACTIVE or u.hex < 0 or u.panicked or not u.aware or target < 0:
         return False
@@ -104,23 +101,23 @@ def can_throw(game: "Game", u: "Unit", target: int, kind: str) -> bool:
         return False
     if kind == "satchel" and not u.satchel_ready:
         return False
-    r = throw_range(game, u, kind)
+    r = throw_range(m, u, kind)
     if r is None:
         return False
-    d = game.board.distance(u.hex, target)
+    d = m.board.distance(u.hex, target)
     if d < 1 or d > r:
         return False
-    if kind == "satchel" and _against_wall(game, u.hex, target):
+    if kind == "satchel" and _against_wall(m, u.hex, target):
         return True
-    return _building_penalty(game, u.hex, target) is not None
+    return _building_penalty(m, u.hex, target) is not None
 
 
-def _ahead(game: "Game", src: int, dest: int) -> int:
+def _ahead(m: Match, src: int, dest: int) -> int:
     """The Direction closest to the line from ``src`` to ``dest`` (pixel angle); a line
     exactly between two directions takes the clockwise one ⚙."""
     from ambush_env.core.hexgrid import centre_xy
 
-    b = game.board
+    b = m.board
     x0, y0 = centre_xy(*b.coords(src))
     x1, y1 = centre_xy(*b.coords(dest))
     ang = math.atan2(x1 - x0, -(y1 - y0)) % (2 * math.pi)  # 0 = north, clockwise
@@ -128,89 +125,89 @@ def _ahead(game: "Game", src: int, dest: int) -> int:
     return int(math.floor(ang / (math.pi / 3) + 0.5 + 1e-9)) % 6
 
 
-def throw(game: "Game", u: "Unit", target: int, kind: str) -> list[dict]:
+def throw(m: Match, u: Unit, target: int, kind: str) -> list[dict]:
     """Throw a grenade or satchel charge at ``target`` (legality checked by the caller)."""
-    b = game.board
+    b = m.board
     u.equipment.remove(ITEM[kind])
     if kind == "satchel":
         u.satchel_ready = False
-    against = kind == "satchel" and _against_wall(game, u.hex, target)
-    n = u.PC + (0 if against else (_building_penalty(game, u.hex, target) or 0))
+    against = kind == "satchel" and _against_wall(m, u.hex, target)
+    n = u.PC + (0 if against else (_building_penalty(m, u.hex, target) or 0))
     if u.wounded:
-        n += game.tables.damage.wounded.throw
-    r = game.dice.d10(f"{u.name} {kind} throw PC check")
+        n += m.tables.damage.wounded.throw
+    r = m.dice.d10(f"{u.name} {kind} throw PC check")
     ev = {"type": "throw", "unit": u.name, "item": kind, "target": b.label(target),
           "rolls": {"throw": r}, "need": n}
     landing = target
     if r > n:
-        diagram = game.rd.grenades.diagram_a if b.distance(u.hex, target) == 1 else game.rd.grenades.diagram_b
-        s = game.dice.d10(f"{kind} scatter")
+        diagram = m.rd.grenades.diagram_a if b.distance(u.hex, target) == 1 else m.rd.grenades.diagram_b
+        s = m.dice.d10(f"{kind} scatter")
         ev["rolls"]["scatter"] = s
         rel = diagram[s]
-        d = (_ahead(game, u.hex, target) + _REL[rel]) % 6
+        d = (_ahead(m, u.hex, target) + _REL[rel]) % 6
         landing = b.neighbors[target][d]
         ev["scatter"] = rel
     ev["landing"] = b.label(landing) if landing >= 0 else None
-    game.emit(ev)
+    m.emit(ev)
     events = [ev]
     if landing < 0:
         return events
-    if kind == "satchel" and landing == target and b.distance(u.hex, target) == 1 \
+    if kind == "satchel" and landing == target and b.distance(u.hex, target) == 1\
             and b.building[target] is not None and b.building[u.hex] != b.building[target]:
         hs = b.hexside(u.hex, target)
         if hs is not None and hs.wall is not None and not hs.destroyed:
             from ambush_env.core import fire
 
-            fire._destroy_wall(game, target, u.hex, b.hexside_label(u.hex, target), events)
+            fire._destroy_wall(m, target, u.hex, b.hexside_label(u.hex, target), events)
     if against and landing == target:
-        _alarm(game, u, landing)
+        _alarm(m, u, landing)
         return events  # it went off outside, against the wall
-    events += explode(game, landing, kind, u, scattered=landing != target)
-    _alarm(game, u, landing)
+    events += explode(m, landing, kind, u, scattered=landing != target)
+    _alarm(m, u, landing)
     return events
 
 
-def _alarm(game: "Game", thrower: "Unit", landing: int) -> None:
+def _alarm(m: Match, thrower: Unit, landing: int) -> None:
     """Germans in the landing hex become aware; an attack in Operations begins Rounds."""
-    for o in game.state.units:
+    for o in m.state.units:
         if o.hex == landing and o.side == Side.GERMAN and o.status == ACTIVE:
             o.aware = True
     if thrower.side == Side.GERMAN:
-        game.reveal(thrower)
-    game.attack_begins_rounds(f"{thrower.name} threw a grenade")
+        m.reveal(thrower)
+    m.attack_begins_rounds(f"{thrower.name} threw a grenade")
 
 
-def explode(game: "Game", hex_: int, kind: str, thrower: "Unit", *, scattered: bool,
+def explode(m: Match, hex_: int, kind: str, thrower: Unit, *, scattered: bool,
             may_throw_out: bool = True) -> list[dict]:
     """Resolve a grenade or satchel charge going off in ``hex_`` (RULES.md §9)."""
-    b = game.board
+    b = m.board
     events: list[dict] = []
-    st = game.state
+    st = m.state
     if kind == "grenade" and may_throw_out and thrower.hex >= 0 and thrower.hex != hex_:
         cands = [o for o in st.units if o.hex == hex_ and o.side != thrower.side
                  and o.status == ACTIVE and o.aware and not o.wounded and not o.panicked
                  and o.vehicle < 0]  # no grenades from a car (seed 000 p. 32)
         if cands:
             best = max(cands, key=lambda o: (o.PC, -o.uid))
-            r = game.dice.d10(f"{best.name} throw out PC check")
-            need = best.PC + game.rd.grenades.throw_out_modifier
+            r = m.dice.d10(f"{best.name} throw out PC check")
+            need = best.PC + m.rd.grenades.throw_out_modifier
             ok = r <= need
             ev = {"type": "throw_out", "unit": best.name, "roll": r, "need": need, "success": ok}
-            game.emit(ev)
+            m.emit(ev)
             events.append(ev)
             if ok:
-                return events + explode(game, thrower.hex, kind, best, scattered=False,
+                return events + explode(m, thrower.hex, kind, best, scattered=False,
                                         may_throw_out=False)
     inside = b.terrain[hex_] == Terrain.BUILDING
-    row = game.tables.soldier_row[f"{kind}_{'inside' if inside else 'outside'}"]
-    prone_mod = game.rd.grenades.prone_damage
+    row = m.tables.soldier_row[f"{kind}_{'inside' if inside else 'outside'}"]
+    prone_mod = m.rd.grenades.prone_damage
     from ambush_env.core.damage import apply_damage
 
     riders: set[int] = set()
     if st.vehicles:  # cars in (or, for a satchel, next to) the hex (seed 000 p. 32-33)
         from ambush_env.core.vehicles import blast_vehicles
 
-        riders = blast_vehicles(game, hex_, kind)
+        riders = blast_vehicles(m, hex_, kind)
 
     for o in list(st.units):
         if o.hex != hex_:
@@ -219,18 +216,18 @@ def explode(game: "Game", hex_: int, kind: str, thrower: "Unit", *, scattered: b
             continue
         if o.status not in (ACTIVE, Status.CAPTURED, Status.INCAPACITATED):
             continue
-        r = game.dice.d10(f"{o.name} {kind} damage")
+        r = m.dice.d10(f"{o.name} {kind} damage")
         # stance is ignored inside a vehicle (seed 000 p. 31), also for those just put out
         rr = max(0, r + prone_mod) if o.stance == Stance.PRONE and o.uid not in riders else r
         result = row[rr]
         ev = {"type": "blast", "unit": o.name, "item": kind, "inside": inside,
               "rolls": {"damage": r}, "result": result}
-        game.emit(ev)
+        m.emit(ev)
         events.append(ev)
         drives = o.vehicle >= 0 and st.vehicles[o.vehicle].driver == o.uid
-        events += apply_damage(game, o.uid, result)
+        events += apply_damage(m, o.uid, result)
         if drives:  # a driver hurt by combat (seed 000 p. 31-32)
             from ambush_env.core.vehicles import driver_hurt
 
-            driver_hurt(game, st.vehicles[o.vehicle], result)
+            driver_hurt(m, st.vehicles[o.vehicle], result)
     return events

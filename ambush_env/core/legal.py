@@ -1,7 +1,10 @@
-"""Legal-order generation for the acting US unit (one source of legality, STYLE.md habit 2).
+"""The order generator: every order a unit of either side may give now (STYLE.md habit 2).
 
-:func:`unit_orders` lists every order integer the unit may give now; :meth:`Game.step`
-accepts exactly these and the env's action mask is built from the same list.
+:func:`legal_orders` serves US soldiers, German soldiers and drivers (and is where tanks'
+orders will go); :meth:`Game.step` accepts exactly its list, the env's action mask is built
+from it, and the German card interpreter chooses its orders from it. The layout is
+side-relative (INTERFACE.md): a contact slot is an enemy of the acting unit's side
+(:meth:`ambush_env.core.ctx.Match.enemy_slots`), a unit slot one of his own side.
 
 Which orders exist when (RULES.md §5-§6, seed 002):
 
@@ -31,22 +34,31 @@ Unaware soldiers (Round 1, failed Round-2 checks) may move and change stance but
 throw or assault (RULES.md §5); they may still command. Panicked soldiers never act (their
 marker sits on Panic). The mask shows only what the US could know: hidden Germans neither
 bar hexes nor appear as targets.
+
+Every rule here binds both sides, except where the rules say otherwise ⚙: only the US leaves
+by the mission's exit hexes, boards or loads vehicles (German drivers come with the German
+vehicles), moves prisoners, and is barred from harming prisoners (seed 002 p. 25). Only a
+German may ``ALERT`` (free, once a turn, within the radius his card names) or
+``SURRENDER`` (outnumbered, with a US soldier in his hex; RULES.md §10, §14).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ambush_env.core import orders as O
+from ambush_env.core import carry, orders as O
+from ambush_env.core.assault import can_assault
+from ambush_env.core.ctx import Match
+from ambush_env.core.fire import wall_refusal
+from ambush_env.core.grenades import can_throw, throw_range
 from ambush_env.core.movement import costs_for
 from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import DIRECTION_NAMES, STANCE_NAMES, Phase, Stance, Status
-from ambush_env.core.prisoners import prisoner_hexes
-from ambush_env.core.vehicles import board_refusal, load_refusal
+from ambush_env.core.prisoners import can_move_prisoner, outnumbered, prisoner_hexes
+from ambush_env.core.shooting import can_fire_at, prepare_kind
+from ambush_env.core.state import Unit, Vehicle
+from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status
+from ambush_env.core.vehicles import (board_refusal, drive_budget, drive_targets, leave_refusal,
+                                      load_refusal, mpa)
 
-if TYPE_CHECKING:
-    from ambush_env.core.engine import Game
-    from ambush_env.core.state import Unit
+US, GER = int(Side.US), int(Side.GERMAN)
 
 B = O.ORDER_BASE
 _END_TURN = B[K.END_TURN]
@@ -75,28 +87,30 @@ _LOAD = B[K.LOAD]
 _DRIVE = B[K.DRIVE]
 _DRIVE_BACK = B[K.DRIVE_BACK]
 _END_DRIVE = B[K.END_DRIVE]
+_ALERT = B[K.ALERT]
+_SURRENDER = B[K.SURRENDER]
 # number of HEX_OFFSETS within radius r (they are sorted by distance)
 _WITHIN = [1 + 3 * r * (r + 1) for r in range(O.OFFSET_RADIUS + 1)]
 
 
-def _enemy_hexes(game: "Game", side: int) -> set[int]:
+def _enemy_hexes(m: Match, side: int) -> set[int]:
     """Hexes holding an active enemy known to ``side`` (see ``movement.enemy_in``)."""
-    st = game.state
+    st = m.state
     units = st.units
     if side == 0:
         return {units[i].hex for i in st.contacts if units[i].status == Status.ACTIVE}
     return {o.hex for o in units if o.side != side and o.status == Status.ACTIVE}
 
 
-def _moves(game: "Game", u: "Unit", mp_left: int | None, charge_mp: int = -1) -> list[int]:
+def _moves(m: Match, u: Unit, mp_left: int | None, charge_mp: int = -1) -> list[int]:
     """One-hex moves; into a hex with a known active German only as a charge (RULES.md §6:
     at most ``charge_mp`` MPs spent in all, the move included)."""
     out = []
-    row = costs_for(game, u.stance)
-    nbrs = game.board.neighbors[u.hex]
-    enemies = _enemy_hexes(game, u.side)
+    row = costs_for(m, u.stance)
+    nbrs = m.board.neighbors[u.hex]
+    enemies = _enemy_hexes(m, u.side)
     base = u.hex * 6
-    spent = game.state.turn.mp_spent
+    spent = m.state.turn.mp_spent
     can_charge = charge_mp >= 0 and u.aware and not u.panicked
     for d in range(6):
         c = row[base + d]
@@ -108,7 +122,7 @@ def _moves(game: "Game", u: "Unit", mp_left: int | None, charge_mp: int = -1) ->
     return out
 
 
-def _stance_orders(u: "Unit", free_used: bool, mp_left: int, wounded_mp: int) -> list[int]:
+def _stance_orders(u: Unit, free_used: bool, mp_left: int, wounded_mp: int) -> list[int]:
     """Stance changes in Rounds (RULES.md §6): one free change a turn; a wounded soldier pays
     ``wounded_mp`` MPs for each instead (``rules.yaml: movement.wounded_stance_mp``, seed 002
     p. 26)."""
@@ -117,145 +131,130 @@ def _stance_orders(u: "Unit", free_used: bool, mp_left: int, wounded_mp: int) ->
     return [_STANCE + s for s in range(3) if s != u.stance]
 
 
-def charge_allowance(game: "Game", u: "Unit") -> int:
+def charge_allowance(m: Match, u: Unit) -> int:
     """MPs a charge assault may spend (RULES.md §6: up to half MV)."""
-    return int(u.MV * game.rd.assault.charge_fraction)
+    return int(u.MV * m.rd.assault.charge_fraction)
 
 
-def _throws(game: "Game", u: "Unit", kind: str, base: int) -> list[int]:
-    from ambush_env.core.grenades import can_throw, throw_range
-
+def _throws(m: Match, u: Unit, kind: str, base: int) -> list[int]:
     if ("grenade" if kind == "grenade" else "satchel") not in u.equipment:
         return []
     if kind == "satchel" and not u.satchel_ready:
         return []
-    r = throw_range(game, u, kind)
+    r = throw_range(m, u, kind)
     if r is None:
         return []
     # which hexes can be reached depends only on the map: cache per hex, range and board version
-    key = (u.hex, r, kind, game.board.version)
-    cache = game._throw_cache
+    key = (u.hex, r, kind, m.board.version)
+    cache = m.ctx.throw_cache
     out = cache.get(key)
     if out is None:
         out = []
         for k in range(1, _WITHIN[min(r, O.OFFSET_RADIUS)]):
-            t = game.offset_target(u.hex, k)
-            if t >= 0 and can_throw(game, u, t, kind):
+            t = m.offset_target(u.hex, k)
+            if t >= 0 and can_throw(m, u, t, kind):
                 out.append(base + k)
         if len(cache) > 20000:
             cache.clear()
         cache[key] = out
-    pris = prisoner_hexes(game)
+    pris = prisoner_hexes(m) if u.side == US else ()
     if pris:  # prisoners may never be harmed (seed 002 p. 25)
-        out = [a for a in out if game.offset_target(u.hex, a - base) not in pris]
+        out = [a for a in out if m.offset_target(u.hex, a - base) not in pris]
     return out
 
 
-def _wall_shots(game: "Game", u: "Unit") -> list[int]:
-    from ambush_env.core.fire import wall_refusal
-
+def _wall_shots(m: Match, u: Unit) -> list[int]:
     if u.jammed or u.ammo == 0:
         return []
     out = []
-    pris = prisoner_hexes(game)
-    for k, t in game.building_offsets(u.hex):
-        if t not in pris and wall_refusal(game, u, t) is None:
+    pris = prisoner_hexes(m) if u.side == US else ()
+    for k, t in m.building_offsets(u.hex):
+        if t not in pris and wall_refusal(m, u, t) is None:
             out.append(_WALL + k)
     return out
 
 
-def _assaults(game: "Game", u: "Unit") -> list[int]:
-    from ambush_env.core.assault import can_assault
-
+def _assaults(m: Match, u: Unit) -> list[int]:
     out = []
-    units = game.state.units
-    for k, gid in enumerate(game.state.contacts):
+    units = m.state.units
+    for k, gid in enumerate(m.enemy_slots(u.side)):
         g = units[gid]
-        if g.hex == u.hex and can_assault(game, u, g):
+        if g.hex == u.hex and can_assault(m, u, g):
             out.append(_KILL + k)
             out.append(_CAPTURE + k)
     return out
 
 
-def _fire_orders(game: "Game", u: "Unit", base: int, snap: bool) -> list[int]:
-    """Fire at contacts; never automatic fire into a hex holding a prisoner (seed 002 p. 25)."""
-    from ambush_env.core.actions import can_fire_at
-
+def _fire_orders(m: Match, u: Unit, base: int, snap: bool) -> list[int]:
+    """Fire at contacts; the US never fires automatic weapons into a hex holding a prisoner
+    (seed 002 p. 25)."""
     out = []
-    units = game.state.units
-    pris = prisoner_hexes(game) if game.weapon_class(u.weapon).automatic else ()
-    for k, gid in enumerate(game.state.contacts):
+    units = m.state.units
+    pris = (prisoner_hexes(m) if u.side == US and u.weapon and m.weapon_class(u.weapon).automatic
+            else ())
+    for k, gid in enumerate(m.enemy_slots(u.side)):
         t = units[gid]
         if t.hex in pris:
             continue
-        if can_fire_at(game, u, t, snap=snap):
+        if can_fire_at(m, u, t, snap=snap):
             out.append(base + k)
     return out
 
 
-def _carry_orders(game: "Game", u: "Unit") -> list[int]:
+def _carry_orders(m: Match, u: Unit) -> list[int]:
     """PICK_UP, DROP, DRAG and MOVE_PRISONER (RULES.md §4, §6; seed 002 p. 25-27)."""
-    from ambush_env.core import carry
-    from ambush_env.core.prisoners import can_move_prisoner
-
-    out = [_PICK + k for k in carry.pickable_slots(game, u, O.ITEM_SLOTS)]
+    out = [_PICK + k for k in carry.pickable_slots(m, u, O.ITEM_SLOTS)]
     out.extend(_DROP + k for k in range(min(O.ITEM_SLOTS, len(u.equipment))))
-    row = costs_for(game, u.stance)
-    enemies = _enemy_hexes(game, u.side)
-    nbrs = game.board.neighbors[u.hex]
-    if carry.draggable(game, u) is not None:
+    row = costs_for(m, u.stance)
+    enemies = _enemy_hexes(m, u.side)
+    nbrs = m.board.neighbors[u.hex]
+    if carry.draggable(m, u) is not None:
         for d in range(6):
             c = row[u.hex * 6 + d]
             if 0 <= c <= u.MV and nbrs[d] not in enemies:
                 out.append(_DRAG + d)
-    if can_move_prisoner(game, u):
-        out.extend(_prisoner_moves(game, u, game.rd.prisoners.mv))  # seed 002 p. 25
+    if can_move_prisoner(m, u):
+        out.extend(_prisoner_moves(m, u, m.rd.prisoners.mv))  # seed 002 p. 25
     return out
 
 
-def _prisoner_moves(game: "Game", u: "Unit", mp_left: int) -> list[int]:
-    row = costs_for(game, Stance.STANDING)
-    enemies = _enemy_hexes(game, u.side)
-    nbrs = game.board.neighbors[u.hex]
+def _prisoner_moves(m: Match, u: Unit, mp_left: int) -> list[int]:
+    row = costs_for(m, Stance.STANDING)
+    enemies = _enemy_hexes(m, u.side)
+    nbrs = m.board.neighbors[u.hex]
     return [_PRISONER + d for d in range(6)
             if 0 <= row[u.hex * 6 + d] <= mp_left and nbrs[d] not in enemies]
 
 
-def _reload_possible(game: "Game", u: "Unit") -> bool:
-    from ambush_env.core.actions import prepare_kind
-
-    return prepare_kind(game, u) == "reload"
+def _reload_possible(m: Match, u: Unit) -> bool:
+    return prepare_kind(m, u) == "reload"
 
 
-def _prepare_possible(game: "Game", u: "Unit") -> bool:
-    from ambush_env.core.actions import prepare_kind
-
-    return prepare_kind(game, u) is not None
+def _prepare_possible(m: Match, u: Unit) -> bool:
+    return prepare_kind(m, u) is not None
 
 
-def _board_orders(game: "Game", u: "Unit", may: bool) -> list[int]:
+def _board_orders(m: Match, u: Unit, may: bool) -> list[int]:
     """BOARD_VEHICLE (get in, or move to the driver's seat) for each vehicle in ``u``'s hex."""
-    if not may or not game.state.vehicles:
+    if not may or not m.state.vehicles or u.side != US:
         return []
-    return [_BOARD + v.vid for v in game.state.vehicles
-            if v.hex == u.hex and board_refusal(game, u, v) is None]
+    return [_BOARD + v.vid for v in m.state.vehicles
+            if v.hex == u.hex and board_refusal(m, u, v) is None]
 
 
-def _load_orders(game: "Game", u: "Unit") -> list[int]:
-    if not game.state.vehicles or u.vehicle >= 0:
+def _load_orders(m: Match, u: Unit) -> list[int]:
+    if not m.state.vehicles or u.vehicle >= 0 or u.side != US:
         return []
-    return [_LOAD + v.vid for v in game.state.vehicles
-            if v.hex == u.hex and load_refusal(game, u, v) is None]
+    return [_LOAD + v.vid for v in m.state.vehicles
+            if v.hex == u.hex and load_refusal(m, u, v) is None]
 
 
-def _drive_orders(game: "Game", u: "Unit", mp_left: int | None) -> list[int]:
+def _drive_orders(m: Match, u: Unit, mp_left: int | None) -> list[int]:
     """DRIVE (forward in any direction: turning is free) and DRIVE_BACK (seed 000 p. 30)."""
-    from ambush_env.core.vehicles import drive_targets
-
-    v = game.state.vehicles[u.vehicle]
+    v = m.state.vehicles[u.vehicle]
     out = []
     back = False
-    for d, _, backwards in drive_targets(game, u, v, mp_left):
+    for d, _, backwards in drive_targets(m, u, v, mp_left):
         if backwards:
             back = True
         else:
@@ -265,13 +264,14 @@ def _drive_orders(game: "Game", u: "Unit", mp_left: int | None) -> list[int]:
     return out
 
 
-def _vehicle_exit(game: "Game", u: "Unit") -> bool:
+def _vehicle_exit(m: Match, u: Unit) -> bool:
     """The driver of a vehicle in an exit hex may drive it off the map with everyone aboard."""
-    v = game.state.vehicles[u.vehicle]
-    return v.driver == u.uid and not v.disabled and not v.immobilised and v.hex in game.exit_hexes
+    v = m.state.vehicles[u.vehicle]
+    return (u.side == US and v.driver == u.uid and not v.disabled and not v.immobilised
+            and v.hex in m.exit_hexes)
 
 
-def _riding_orders(game: "Game", u: "Unit") -> list[int]:
+def _riding_orders(m: Match, u: Unit) -> list[int]:
     """Orders of a soldier in a car (seed 000 p. 31-32; module ``vehicles``).
 
     Operations: wait, one free get-out or seat change per action ⚙, drive (the driver: up to
@@ -281,135 +281,154 @@ def _riding_orders(game: "Game", u: "Unit") -> list[int]:
     clear a jam, reload, drive (the driver's turn), exit with the car. Never a stance change
     (stance is ignored inside), a step on foot, a pick-up, a drag or an assault.
     """
-    from ambush_env.core.vehicles import leave_refusal
-
-    st = game.state
+    st = m.state
     t = st.turn
     v = st.vehicles[u.vehicle]
     out: list[int] = []
     mode = t.mode
     ops = st.phase == Phase.OPERATIONS
     if mode == "drive":
-        from ambush_env.core.vehicles import drive_budget
-
         out.append(_END_DRIVE)
-        out.extend(_drive_orders(game, u, drive_budget(game)))
-        if _vehicle_exit(game, u):
+        out.extend(_drive_orders(m, u, drive_budget(m)))
+        if _vehicle_exit(m, u):
             out.append(_EXIT)
         return out
     if mode == "snap2":
         out.append(_END_TURN)
-        out.extend(_fire_orders(game, u, _SNAP, snap=True))
+        out.extend(_fire_orders(m, u, _SNAP, snap=True))
         return out
-    seat_mp = game.rd.movement.seat_change_mp  # seed 000 p. 31
+    seat_mp = m.rd.movement.seat_change_mp  # seed 000 p. 31
     seat_ok = (not t.boarded) if ops else ((u.MV if mode == "" else t.mp_left) >= seat_mp)
     if mode == "move":  # got in or changed seats in a Rounds move action
         out.append(_END_MOVE)
     else:
         out.append(_END_TURN)
-    if seat_ok and leave_refusal(game, u) is None:
+    if seat_ok and leave_refusal(m, u) is None:
         out.append(_LEAVE)
-    out.extend(_board_orders(game, u, seat_ok))
+    out.extend(_board_orders(m, u, seat_ok))
     if mode == "move":
         return out
     if v.driver == u.uid and t.hexes_moved == 0:
-        out.extend(_drive_orders(game, u, None if ops else _drive_limit(v)))
-    if _vehicle_exit(game, u):
+        out.extend(_drive_orders(m, u, None if ops else _drive_limit(v)))
+    if _vehicle_exit(m, u):
         out.append(_EXIT)
     if u.jammed:
         out.append(_JAM)
-    if _reload_possible(game, u):
+    if _reload_possible(m, u):
         out.append(_PREP)
     if ops:
         return out
     if u.aware and not u.panicked:
         if v.driver != u.uid:
-            out.extend(_fire_orders(game, u, _AIMED, snap=False))
-        out.extend(_fire_orders(game, u, _SNAP, snap=True))
+            out.extend(_fire_orders(m, u, _AIMED, snap=False))
+        out.extend(_fire_orders(m, u, _SNAP, snap=True))
     if not u.panicked:
-        out.extend(_command_orders(game, u))
+        out.extend(_command_orders(m, u))
     return out
 
 
-def _drive_limit(v) -> int:
-    from ambush_env.core.vehicles import mpa
-
+def _drive_limit(v: Vehicle) -> int:
     return mpa(v)[1]
 
 
-def unit_orders(game: "Game", u: "Unit") -> list[int]:
-    """Every order integer legal for the acting unit ``u`` now (see the module docstring)."""
-    st = game.state
+def _exit(m: Match, u: Unit) -> bool:
+    """A US soldier in one of the mission's exit hexes may leave the map (RULES.md §15)."""
+    return u.side == US and u.hex in m.exit_hexes
+
+
+def _german_orders(m: Match, u: Unit) -> list[int]:
+    """ALERT (free, once a turn ⚙, radius 0..6 hexes as his card names it) and SURRENDER
+    (outnumbered, a US soldier in his hex to take him; RULES.md §10, §14)."""
+    if u.side != GER or u.panicked:
+        return []
+    out = []
+    if not m.state.turn.alerted:
+        out.extend(_ALERT + r for r in range(O.ORDER_COUNT[K.ALERT]))
+    if outnumbered(m, u) and any(o.side == US and o.status == Status.ACTIVE and o.hex == u.hex
+                                 for o in m.state.units):
+        out.append(_SURRENDER)
+    return out
+
+
+def legal_orders(m: Match, u: Unit) -> list[int]:
+    """Every order integer legal for the acting unit ``u`` (either side) now.
+
+    See the module docstring for which orders exist when. The list never is empty for an
+    acting unit: ``END_TURN``, ``END_MOVE`` or ``END_DRIVE`` is always among them, except
+    after a charge, when the assault (or, the defender gone, ``END_MOVE``) must follow.
+    """
+    st = m.state
     t = st.turn
     out: list[int] = []
     if u.vehicle >= 0:
-        return _riding_orders(game, u)
+        return _riding_orders(m, u)
     if st.phase == Phase.OPERATIONS:
         out.append(_END_TURN)
         for s in range(3):
             if s != u.stance:
                 out.append(_STANCE + s)
-        out.extend(_moves(game, u, None))
-        if u.hex in game.exit_hexes:
+        out.extend(_moves(m, u, None))
+        if _exit(m, u):
             out.append(_EXIT)
         if u.jammed:
             out.append(_JAM)
-        if _reload_possible(game, u):
+        if _reload_possible(m, u):
             out.append(_PREP)
-        out.extend(_carry_orders(game, u))
-        out.extend(_board_orders(game, u, not t.boarded))
-        out.extend(_load_orders(game, u))
+        out.extend(_carry_orders(m, u))
+        out.extend(_board_orders(m, u, not t.boarded))
+        out.extend(_load_orders(m, u))
         return out
 
     mode = t.mode
-    rd = game.rd
+    rd = m.rd
     if mode == "":
         out.append(_END_TURN)
+        out.extend(_german_orders(m, u))
         out.extend(_stance_orders(u, t.stance_changed, u.MV, rd.movement.wounded_stance_mp))
-        out.extend(_moves(game, u, u.MV, charge_allowance(game, u)))
+        out.extend(_moves(m, u, u.MV, charge_allowance(m, u)))
         if u.aware and not u.panicked:
-            out.extend(_fire_orders(game, u, _AIMED, snap=False))
-            out.extend(_fire_orders(game, u, _SNAP, snap=True))
-            out.extend(_wall_shots(game, u))
-            out.extend(_throws(game, u, "grenade", _GRENADE))
-            out.extend(_throws(game, u, "satchel", _SATCHEL))
-            out.extend(_assaults(game, u))
+            out.extend(_fire_orders(m, u, _AIMED, snap=False))
+            out.extend(_fire_orders(m, u, _SNAP, snap=True))
+            out.extend(_wall_shots(m, u))
+            out.extend(_throws(m, u, "grenade", _GRENADE))
+            out.extend(_throws(m, u, "satchel", _SATCHEL))
+            out.extend(_assaults(m, u))
         if not u.panicked:  # unaware commanders still command (RULES.md §5 bars fire/assault)
-            out.extend(_command_orders(game, u))
-        if u.hex in game.exit_hexes:
+            out.extend(_command_orders(m, u))
+        if _exit(m, u):
             out.append(_EXIT)
         if u.jammed:
             out.append(_JAM)
-        if _prepare_possible(game, u):
+        if _prepare_possible(m, u):
             out.append(_PREP)
         if not u.panicked:
-            out.extend(_carry_orders(game, u))
-            out.extend(_board_orders(game, u, u.MV >= rd.movement.seat_change_mp))
-            out.extend(_load_orders(game, u))
+            out.extend(_carry_orders(m, u))
+            out.extend(_board_orders(m, u, u.MV >= rd.movement.seat_change_mp))
+            out.extend(_load_orders(m, u))
     elif mode == "prisoner":
         out.append(_END_MOVE)
-        out.extend(_prisoner_moves(game, u, t.mp_left))
+        out.extend(_prisoner_moves(m, u, t.mp_left))
     elif mode == "move":
         out.append(_END_MOVE)
         out.extend(_stance_orders(u, t.stance_changed, t.mp_left, rd.movement.wounded_stance_mp))
         if u.stance != 2:  # prone: one hex per move action
-            out.extend(_moves(game, u, t.mp_left, charge_allowance(game, u)))
+            out.extend(_moves(m, u, t.mp_left, charge_allowance(m, u)))
         if u.aware and t.mp_spent <= u.MV * rd.fire.move_snap_fraction:  # RULES.md §6
-            out.extend(_fire_orders(game, u, _SNAP, snap=True))
-        if u.hex in game.exit_hexes:
+            out.extend(_fire_orders(m, u, _SNAP, snap=True))
+        if _exit(m, u):
             out.append(_EXIT)
-        out.extend(_board_orders(game, u, t.mp_left >= rd.movement.seat_change_mp))
+        out.extend(_board_orders(m, u, t.mp_left >= rd.movement.seat_change_mp))
     elif mode == "snap2":
         out.append(_END_TURN)
-        out.extend(_fire_orders(game, u, _SNAP, snap=True))
+        out.extend(_fire_orders(m, u, _SNAP, snap=True))
     elif mode == "charge":
-        out.extend(_assaults(game, u))
+        out.extend(_assaults(m, u))
         if not out:  # the defender fell before the assault: the move is over
             out.append(_END_MOVE)
     return out
 
 
-def _command_orders(game: "Game", u: "Unit") -> list[int]:
+def _command_orders(m: Match, u: Unit) -> list[int]:
     """GIVE_TURN / MAKE_AWARE for an active, unpanicked, unwounded commander (RULES.md §5).
 
     A soldier is given a turn at most once per Round ⚙: without this limit two commanders
@@ -418,11 +437,9 @@ def _command_orders(game: "Game", u: "Unit") -> list[int]:
     if u.CR <= 0 or u.wounded or u.panicked:
         return []
     out = []
-    dist = game.board.distance
+    dist = m.board.distance
     any_unaware = False
-    from ambush_env.core.types import ARSpace
-
-    for o in game.state.units:
+    for o in m.state.units:
         if o.side != u.side or o.uid == u.uid or o.status != Status.ACTIVE or o.hex < 0:
             continue
         if dist(u.hex, o.hex) > u.CR or o.wounded:
@@ -436,74 +453,4 @@ def _command_orders(game: "Game", u: "Unit") -> list[int]:
     return out
 
 
-def describe(game: "Game", action: int) -> str:
-    """Human-readable text of an order for the current decision.
-
-    Raises:
-        ValueError: ``action`` outside ``0..N_ORDERS-1``.
-    """
-    kind, arg = O.decode(action)
-    st = game.state
-    u = game.acting_unit()
-    who = u.name if u is not None else "US"
-    board = game.board
-    if kind == K.SELECT_UNIT:
-        name = next((x.name for x in st.units if x.side == 0 and x.slot == arg), f"slot {arg}")
-        return f"select {name}"
-    if kind == K.END_TURN:
-        return f"{who} end turn" if st.phase == Phase.ROUNDS else f"{who} wait"
-    if kind == K.STANCE:
-        return f"{who} go {STANCE_NAMES[arg]}"
-    if kind in (K.MOVE, K.DRAG, K.MOVE_PRISONER, K.DRIVE):
-        verb = {K.MOVE: "move", K.DRAG: "drag", K.MOVE_PRISONER: "move prisoner",
-                K.DRIVE: "drive"}[kind]
-        dest = ""
-        if u is not None and u.hex >= 0:
-            d = board.neighbors[u.hex][arg]
-            dest = f" to {board.label(d)}" if d >= 0 else " off the map"
-        return f"{who} {verb} {DIRECTION_NAMES[arg]}{dest}"
-    contact_kinds = {K.FIRE_AIMED: "fire aimed at", K.FIRE_SNAP: "snap fire at",
-                     K.ASSAULT_KILL: "kill assault on", K.ASSAULT_CAPTURE: "capture assault on",
-                     K.CANNON_FIRE: "fire cannon at", K.BOW_MG_AIMED: "fire bow MG aimed at",
-                     K.BOW_MG_SNAP: "snap fire bow MG at", K.COAX_MG_AIMED: "fire coaxial MG aimed at",
-                     K.COAX_MG_SNAP: "snap fire coaxial MG at"}
-    if kind in contact_kinds:
-        if arg < len(st.contacts):
-            g = st.units[st.contacts[arg]]
-            where = board.label(g.hex) if g.hex >= 0 else "off map"
-            return f"{who} {contact_kinds[kind]} {g.name} ({where})"
-        return f"{who} {contact_kinds[kind]} contact {arg} (empty slot)"
-    offset_kinds = {K.FIRE_WALL: "fire at the wall of", K.FIRE_HEX: "fire into",
-                    K.GRENADE: "throw a grenade at", K.SATCHEL: "throw a satchel charge at"}
-    if kind in offset_kinds:
-        dq, dr = O.HEX_OFFSETS[arg]
-        target = f"offset ({dq:+d},{dr:+d})"
-        if u is not None and u.hex >= 0:
-            i = board.offset_hex(u.hex, dq, dr) if hasattr(board, "offset_hex") else -1
-            if i >= 0:
-                target = board.label(i)
-        return f"{who} {offset_kinds[kind]} {target}"
-    if kind in (K.BOARD_VEHICLE, K.LOAD):
-        if arg < len(st.vehicles):
-            v = st.vehicles[arg]
-            from ambush_env.core.vehicles import vtype
-
-            what = f"{v.name} ({vtype(v).name}, {board.label(v.hex) if v.hex >= 0 else 'off map'})"
-        else:
-            what = f"vehicle {arg} (empty slot)"
-        if kind == K.LOAD:
-            return f"{who} load the fallen into {what}"
-        if u is not None and u.vehicle == arg:
-            return f"{who} take the wheel of {what}"
-        return f"{who} get into {what}"
-    if kind == K.GIVE_TURN:
-        name = next((x.name for x in st.units if x.side == 0 and x.slot == arg), f"slot {arg}")
-        return f"{who} give a turn to {name}"
-    simple = {K.END_MOVE: "end move", K.PREPARE: "prepare/reload", K.CLEAR_JAM: "clear jam",
-              K.THROW_OUT: "throw out the grenade", K.MAKE_AWARE: "make soldiers aware",
-              K.LEAVE_VEHICLE: "leave the vehicle", K.DRIVE_BACK: "drive back",
-              K.END_DRIVE: "end drive", K.LOAD_CANNON: "load the cannon",
-              K.OPEN_CLOSE: "open/close the tank", K.EXIT_MAP: "exit the map"}
-    if kind in simple:
-        return f"{who} {simple[kind]}"
-    return f"{who} {kind.name.lower().replace('_', ' ')} {arg}"
+unit_orders = legal_orders  # the name before the order generator served both sides

@@ -10,51 +10,49 @@ RULES.md §10, offered separately).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ambush_env.core.ctx import Match
+from ambush_env.core.state import Unit
 from ambush_env.core.types import Stance, Status
-
-if TYPE_CHECKING:
-    from ambush_env.core.engine import Game
-    from ambush_env.core.state import Unit
 
 IMPASSABLE = -1
 
 
-def step_cost(game: "Game", u: "Unit", src: int, dest: int) -> int:
+def step_cost(m: Match, u: Unit, src: int, dest: int) -> int:
     """MPs for ``u`` to move from ``src`` into the adjacent ``dest``; −1 if he cannot.
 
     A table lookup: the costs of every (stance, hex, direction) are precomputed per board
     version by :func:`cost_table` (they change only when a wall is destroyed or a hex
     collapses), from :func:`raw_step_cost`.
     """
-    board = game.board
-    tab = game._move_costs
-    if tab is None or game._move_costs_version != board.version:
-        tab = cost_table(game)
+    board = m.board
+    tab = m.ctx.move_costs
+    if tab is None or m.ctx.move_costs_version != board.version:
+        tab = cost_table(m)
     d = board.direction(src, dest)
     return tab[u.stance][src * 6 + d]
 
 
-def costs_for(game: "Game", stance: int) -> list[int]:
+def costs_for(m: Match, stance: int) -> list[int]:
     """The cost row of :func:`cost_table` for one stance (``row[hex * 6 + direction]``)."""
-    tab = game._move_costs
-    if tab is None or game._move_costs_version != game.board.version:
-        tab = cost_table(game)
+    tab = m.ctx.move_costs
+    if tab is None or m.ctx.move_costs_version != m.board.version:
+        tab = cost_table(m)
     return tab[stance]
 
 
-def cost_table(game: "Game") -> list[list[int]]:
+def cost_table(m: Match) -> list[list[int]]:
     """``table[stance][hex * 6 + direction]`` = MPs to step that way (−1 impassable or off
     the map), cached on the game for the board's current version (and by the board's live
     state, so a reset to the pristine map reuses the pristine table)."""
-    board = game.board
+    board = m.board
     key = repr(sorted((k, sorted(v) if isinstance(v, list) else v)
                       for k, v in board.mutable_state().items()))
-    cached = game._move_cost_cache.get(key)
+    cached = m.ctx.move_cost_cache.get(key)
     if cached is not None:
-        game._move_costs = cached
-        game._move_costs_version = board.version
+        m.ctx.move_costs = cached
+        m.ctx.move_costs_version = board.version
         return cached
 
     class _Probe:
@@ -68,30 +66,30 @@ def cost_table(game: "Game") -> list[list[int]]:
         for i in range(board.n):
             for d, j in enumerate(board.neighbors[i]):
                 if j >= 0:
-                    row[i * 6 + d] = raw_step_cost(game, probe, i, j)  # type: ignore[arg-type]
+                    row[i * 6 + d] = raw_step_cost(m, probe, i, j)  # type: ignore[arg-type]
         tab.append(row)
-    if len(game._move_cost_cache) > 64:
-        game._move_cost_cache.clear()
-    game._move_cost_cache[key] = tab
-    game._move_costs = tab
-    game._move_costs_version = board.version
+    if len(m.ctx.move_cost_cache) > 64:
+        m.ctx.move_cost_cache.clear()
+    m.ctx.move_cost_cache[key] = tab
+    m.ctx.move_costs = tab
+    m.ctx.move_costs_version = board.version
     return tab
 
 
-def raw_step_cost(game: "Game", u: "Unit", src: int, dest: int) -> int:
+def raw_step_cost(m: Match, u: Unit, src: int, dest: int) -> int:
     """:func:`step_cost` computed from the map and ``terrain.yaml`` (RULES.md §6).
 
     Args:
-        game: the game (board, tables).
+        m: the game (board, tables).
         u: the soldier (stance matters: crouching +1, prone never through a window).
         src, dest: adjacent hex indices.
 
     Returns:
         MPs (int ≥ 1), or ``IMPASSABLE`` (−1).
     """
-    board = game.board
-    mv = game.tables.terrain.movement
-    cost = game.tables.terrain_mp[board.terrain[dest]]
+    board = m.board
+    mv = m.tables.terrain.movement
+    cost = m.tables.terrain_mp[board.terrain[dest]]
     if cost is None or cost < 0:
         return IMPASSABLE
     side = board.hexside(src, dest)
@@ -127,14 +125,14 @@ def relief_cost(board: Any, src: int, dest: int, side: Any, costs: Any) -> int:
     return extra
 
 
-def enemy_in(game: "Game", hex_: int, side: int) -> bool:
+def enemy_in(m: Match, hex_: int, side: int) -> bool:
     """True when an active enemy *known to* ``side`` is in ``hex_``.
 
     The US knows only its contacts: a hidden German does not bar a hex (entering it finds
     him, a sighting); Germans know every US soldier.
     """
-    contacts = game.state.contacts
-    for o in game.state.units:
+    contacts = m.state.contacts
+    for o in m.state.units:
         if o.hex == hex_ and o.side != side and o.status == Status.ACTIVE:
             if side == 0 and o.uid not in contacts:
                 continue

@@ -13,6 +13,10 @@ An order is ``(kind, arg)``; its integer is ``ORDER_BASE[kind] + arg``. Argument
   clockwise from north.
 * ``item``: slot of an item lying in the hex (pick up) or a port box (drop).
 * ``vehicle`` slots (``V_SLOTS``).
+* ``radius``: hexes, 0..``OFFSET_RADIUS``.
+
+The layout is side-relative: a ``unit`` slot is one of the acting side's units and a
+``contact`` slot one of its enemies (``Match.enemy_slots``).
 """
 
 from __future__ import annotations
@@ -63,6 +67,8 @@ class OrderKind(IntEnum):
     COAX_MG_SNAP = 33  # arg: contact
     OPEN_CLOSE = 34
     EXIT_MAP = 35  # leave the map from an exit hex (mission exit edge)
+    ALERT = 36  # arg: radius in hexes — a German warns the Germans around him (RULES.md §14)
+    SURRENDER = 37  # a German gives himself up (RULES.md §10)
 
 
 def _hex_offsets(radius: int) -> tuple[tuple[int, int], ...]:
@@ -126,6 +132,8 @@ ORDER_COUNT: dict[OrderKind, int] = {
     OrderKind.COAX_MG_SNAP: K_SLOTS,
     OrderKind.OPEN_CLOSE: 1,
     OrderKind.EXIT_MAP: 1,
+    OrderKind.ALERT: OFFSET_RADIUS + 1,
+    OrderKind.SURRENDER: 1,
 }
 
 ORDER_BASE: dict[OrderKind, int] = {}

@@ -2,8 +2,10 @@
 
 Entering a hex looks it up in the mission's trigger table: nothing, ``EVENT`` (a d10 on the
 mission's event table) or a paragraph number. A trigger fires once unless it says
-``repeat``. A paragraph is an ordered list of effects; ``goto``/branching effects jump to
-another paragraph (at most ``MAX_JUMPS`` jumps, a guard against a looping mission file).
+``repeat``. A paragraph is an ordered list of effects, run one effect at a time: each effect
+is a ``"paragraph"`` request of the sequence of play, so what an effect sets off (a sighting
+of the German it placed) is resolved before the next effect. ``goto``/branching effects jump
+to another paragraph (at most ``MAX_JUMPS`` jumps, a guard against a looping mission file).
 
 Placing Germans (RULES.md §5, §7): a German placed in the sight of US soldiers is sighted
 (PC checks, the free snap fire, then Rounds); one placed aware but unseen is put on the map
@@ -14,15 +16,16 @@ tells the agent no more than the observation does.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel
 
+from ambush_env.core import damage
+from ambush_env.core.ctx import Match
+from ambush_env.core.scoring import award_vp, end_mission
 from ambush_env.core.state import Unit
 from ambush_env.core.types import Side, Status
-
-if TYPE_CHECKING:
-    from ambush_env.core.engine import Game
+from ambush_env.core.vehicles import booby_trap_car
 
 MAX_JUMPS = 50
 _STANCES = {"standing": 0, "crouching": 1, "prone": 2}
@@ -38,35 +41,35 @@ def _trigger_target(t: Any) -> tuple[Any, bool]:
     return para, bool(getattr(t, "repeat", False))
 
 
-def paragraph_check(game: "Game", u: Unit, hex_: int) -> None:
+def paragraph_check(m: Match, u: Unit, hex_: int) -> None:
     """The paragraph check of a US soldier entering ``hex_`` (RULES.md §7)."""
-    t = game.triggers.get(hex_)
+    t = m.triggers.get(hex_)
     if t is None:
         return
     target, repeat = _trigger_target(t)
-    st = game.state
+    st = m.state
     if not repeat and hex_ in st.fired_triggers:
         return
     if hex_ not in st.fired_triggers:
         st.fired_triggers.append(hex_)
-    label = game.board.label(hex_)
+    label = m.board.label(hex_)
     if target == "EVENT":
-        r = game.dice.d10(f"event table ({label})")
+        r = m.dice.d10(f"event table ({label})")
         para = None
-        for e in game.mission.events:
+        for e in m.mission.events:
             if e.rolls[0] <= r <= e.rolls[1]:
                 para = e.paragraph
                 break
-        game.emit({"type": "event_roll", "hex": label, "unit": u.name, "roll": r, "paragraph": para})
+        m.emit({"type": "event_roll", "hex": label, "unit": u.name, "roll": r, "paragraph": para})
         if para is None:
             return
         target = para
-    game.emit({"type": "paragraph", "hex": label, "unit": u.name, "paragraph": target})
-    run_paragraph(game, target, u)
+    m.emit({"type": "paragraph", "hex": label, "unit": u.name, "paragraph": target})
+    m.request("paragraph", target, 0, u.uid, 0)
 
 
-def _para(game: "Game", pid: Any) -> list:
-    paras = game.mission.paragraphs
+def _para(m: Match, pid: Any) -> list:
+    paras = m.mission.paragraphs
     if pid in paras:
         return paras[pid]
     if str(pid) in paras:
@@ -74,7 +77,7 @@ def _para(game: "Game", pid: Any) -> list:
     try:
         return paras[int(pid)]
     except (KeyError, ValueError, TypeError):
-        raise KeyError(f"mission {game.mission_id}: no paragraph {pid!r}") from None
+        raise KeyError(f"mission {m.mission_id}: no paragraph {pid!r}") from None
 
 
 def _norm(effect: Any) -> tuple[str, dict]:
@@ -93,36 +96,40 @@ def _norm(effect: Any) -> tuple[str, dict]:
     return k, v if isinstance(v, dict) else {"value": v}
 
 
-def run_paragraph(game: "Game", pid: Any, u: Unit | None) -> None:
-    """Run paragraph ``pid``'s effects in order, following jumps (RULES.md §15).
+def run_effect(m: Match, pid: Any, k: int, u: Unit | None, jumps: int) -> None:
+    """Run effect ``k`` of paragraph ``pid`` and record the next one (or the jump) as a
+    request (RULES.md §15).
 
     Args:
         pid: paragraph id.
+        k: index of the effect in the paragraph.
         u: the US soldier who triggered it (for perception checks, booby traps), or None.
+        jumps: jumps taken so far in this chain.
+
+    Raises:
+        RuntimeError: more than ``MAX_JUMPS`` jumps (a looping mission file).
     """
-    jumps = 0
-    queue = [pid]
-    st = game.state
-    while queue and not st.over:
-        pid = queue.pop()
-        jump = None
-        for effect in _para(game, pid):
-            name, arg = _norm(effect)
-            jump = _EFFECTS[name](game, arg, u)
-            if jump is not None or st.over:
-                break
-        if jump is not None:
-            jumps += 1
-            if jumps > MAX_JUMPS:
-                raise RuntimeError(f"mission {game.mission_id}: paragraph jumps loop at {pid}")
-            queue.append(jump)
+    effects = _para(m, pid)
+    if k >= len(effects):
+        return
+    name, arg = _norm(effects[k])
+    jump = _EFFECTS[name](m, arg, u)
+    if m.state.over:
+        return
+    uid = u.uid if u is not None else -1
+    if jump is not None:
+        if jumps + 1 > MAX_JUMPS:
+            raise RuntimeError(f"mission {m.mission_id}: paragraph jumps loop at {pid}")
+        m.request("paragraph", jump, 0, uid, jumps + 1)
+    elif k + 1 < len(effects):
+        m.request("paragraph", pid, k + 1, uid, jumps)
 
 
 # ------------------------------------------------------------------------------- effects
-def _place(game: "Game", arg: dict, u: Unit | None) -> None:
-    card = game.cards[arg["card"]]
-    st = game.state
-    hex_ = game.board.index(arg["hex"])
+def _place(m: Match, arg: dict, u: Unit | None) -> None:
+    card = m.cards[arg["card"]]
+    st = m.state
+    hex_ = m.board.index(arg["hex"])
     g = Unit(
         uid=len(st.units),
         side=int(Side.GERMAN),
@@ -135,98 +142,94 @@ def _place(game: "Game", arg: dict, u: Unit | None) -> None:
         WS=card.WS,
         MV=getattr(card, "MV", 4) or 4,
         weapon=card.weapon,
-        route=[game.board.index(h) for h in (arg.get("route") or ())],
+        route=[m.board.index(h) for h in (arg.get("route") or ())],
         equipment=list(getattr(card, "equipment", ()) or ()),
         aware=bool(arg.get("aware", False)),
     )
-    g.ammo = game.weapon(card.weapon).clip
+    g.ammo = m.weapon(card.weapon).clip
     st.next_german += 1
     st.units.append(g)
     watchers = [o for o in st.units if o.side == Side.US and o.status == Status.ACTIVE
-                and o.hex >= 0 and game.can_see(o, g)]
+                and o.hex >= 0 and m.can_see(o, g)]
     if watchers or g.aware:
-        game.emit({"type": "place", "unit": g.name, "card": card.id, "hex": arg["hex"],
+        m.emit({"type": "place", "unit": g.name, "card": card.id, "hex": arg["hex"],
                    "stance": arg.get("stance", "standing"), "aware": g.aware})
     else:  # hidden: the events (info["events"]) say only that something was placed
-        game.emit({"type": "place", "unit": g.name, "hidden": True})
+        m.emit({"type": "place", "unit": g.name, "hidden": True})
     if watchers:
-        game.sighting(g, watchers)
-    elif g.aware:
-        game.reveal(g)
-        game.begin_rounds(f"{g.name} placed aware")
+        m.request("sighting", g.uid, [o.uid for o in watchers])
+    elif g.aware:  # Rounds begin, every US soldier unaware in Round 1 (RULES.md §5)
+        m.reveal(g)
+        m.request("begin_rounds", f"{g.name} placed aware", [])
 
 
-def _vp(game: "Game", arg: Any, u: Unit | None) -> None:
+def _vp(m: Match, arg: Any, u: Unit | None) -> None:
     if isinstance(arg, dict):
-        game.award_vp(int(arg["amount"]), arg.get("reason", "paragraph"))
+        award_vp(m, int(arg["amount"]), arg.get("reason", "paragraph"))
     else:
-        game.award_vp(int(arg), "paragraph")
+        award_vp(m, int(arg), "paragraph")
 
 
 def _branch(ok: bool, arg: dict) -> Any:
     return arg.get("then") if ok else arg.get("else")
 
 
-def _activation(game: "Game", arg: dict, u: Unit | None) -> Any:
-    r = game.dice.d10("activation check")
+def _activation(m: Match, arg: dict, u: Unit | None) -> Any:
+    r = m.dice.d10("activation check")
     ok = r <= int(arg["at_or_below"])
-    game.emit({"type": "activation_check", "roll": r, "at_or_below": arg["at_or_below"], "passed": ok})
+    m.emit({"type": "activation_check", "roll": r, "at_or_below": arg["at_or_below"], "passed": ok})
     return _branch(ok, arg)
 
 
-def _perception(game: "Game", arg: dict, u: Unit | None) -> Any:
+def _perception(m: Match, arg: dict, u: Unit | None) -> Any:
     if u is None:
         return _branch(False, arg)
     mod = int(arg.get("modifier", 0))
-    r = game.dice.d10(f"{u.name} perception check")
+    r = m.dice.d10(f"{u.name} perception check")
     ok = r <= u.PC + mod
-    game.emit({"type": "perception_check", "unit": u.name, "roll": r, "pc": u.PC + mod, "passed": ok})
+    m.emit({"type": "perception_check", "unit": u.name, "roll": r, "pc": u.PC + mod, "passed": ok})
     return _branch(ok, arg)
 
 
-def _message(game: "Game", arg: dict, u: Unit | None) -> None:
-    game.emit({"type": "message", "text": str(arg["text"])})
+def _message(m: Match, arg: dict, u: Unit | None) -> None:
+    m.emit({"type": "message", "text": str(arg["text"])})
 
 
-def _set(game: "Game", arg: dict, u: Unit | None) -> None:
+def _set(m: Match, arg: dict, u: Unit | None) -> None:
     flag = str(arg["flag"])
-    if flag not in game.state.flags:
-        game.state.flags.append(flag)
+    if flag not in m.state.flags:
+        m.state.flags.append(flag)
 
 
-def _if_flag(game: "Game", arg: dict, u: Unit | None) -> Any:
-    return _branch(arg["flag"] in game.state.flags, arg)
+def _if_flag(m: Match, arg: dict, u: Unit | None) -> Any:
+    return _branch(arg["flag"] in m.state.flags, arg)
 
 
-def _goto(game: "Game", arg: dict, u: Unit | None) -> Any:
+def _goto(m: Match, arg: dict, u: Unit | None) -> Any:
     return arg["paragraph"]
 
 
-def _booby_trap(game: "Game", arg: dict, u: Unit | None) -> None:
+def _booby_trap(m: Match, arg: dict, u: Unit | None) -> None:
     if u is None:
         return
-    from ambush_env.core import damage
-
     if u.vehicle >= 0:  # a car driven into the boobytrapped hex (seed 000 p. 32)
-        from ambush_env.core.vehicles import booby_trap_car
-
-        booby_trap_car(game, game.state.vehicles[u.vehicle])
+        booby_trap_car(m, m.state.vehicles[u.vehicle])
         return
 
     row = arg.get("row") or "grenade_outside"
-    r = game.dice.d10(f"{u.name} booby trap")
-    result = game.tables.soldier_row[row][r]
-    game.emit({"type": "booby_trap", "unit": u.name, "row": row, "roll": r, "result": result})
-    damage.apply_damage(game, u.uid, result)
+    r = m.dice.d10(f"{u.name} booby trap")
+    result = m.tables.soldier_row[row][r]
+    m.emit({"type": "booby_trap", "unit": u.name, "row": row, "roll": r, "result": result})
+    damage.apply_damage(m, u.uid, result)
 
 
-def _end_mission(game: "Game", arg: Any, u: Unit | None) -> None:
-    game.end_mission(str(arg.get("reason") or "paragraph"))
+def _end_mission(m: Match, arg: Any, u: Unit | None) -> None:
+    end_mission(m, str(arg.get("reason") or "paragraph"))
 
 
-def _not_yet(game: "Game", arg: Any, u: Unit | None) -> None:
+def _not_yet(m: Match, arg: Any, u: Unit | None) -> None:
     """Effects whose rules arrive with later issues (minefields, landmarks, strikes)."""
-    game.emit({"type": "message", "text": f"effect not implemented yet: {arg}"})
+    m.emit({"type": "message", "text": f"effect not implemented yet: {arg}"})
 
 
 _EFFECTS = {

@@ -19,60 +19,57 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ambush_env.core.types import ARSpace, Side, Stance, Status
-
-if TYPE_CHECKING:
-    from ambush_env.core.engine import Game
-    from ambush_env.core.state import Unit
+from ambush_env.core.ctx import Match
+from ambush_env.core.scoring import award_vp
+from ambush_env.core.state import Unit
+from ambush_env.core.types import ARSpace, Phase, Side, Status
 
 ACTIVE = int(Status.ACTIVE)
 CAPTURED = int(Status.CAPTURED)
 # Prisoners and their guard move with ``rules.yaml: prisoners.mv`` (seed 002 p. 25: "both have 2").
 
 
-def prisoners_in(game: "Game", hex_: int) -> list["Unit"]:
+def prisoners_in(m: Match, hex_: int) -> list[Unit]:
     """Captured Germans lying in ``hex_``."""
-    return [o for o in game.state.units if o.hex == hex_ and o.status == CAPTURED]
+    return [o for o in m.state.units if o.hex == hex_ and o.status == CAPTURED]
 
 
-def prisoner_hexes(game: "Game") -> set[int]:
+def prisoner_hexes(m: Match) -> set[int]:
     """Hexes holding at least one prisoner."""
-    return {o.hex for o in game.state.units if o.status == CAPTURED and o.hex >= 0}
+    return {o.hex for o in m.state.units if o.status == CAPTURED and o.hex >= 0}
 
 
-def can_move_prisoner(game: "Game", u: "Unit") -> bool:
+def can_move_prisoner(m: Match, u: Unit) -> bool:
     """An active, unpanicked US soldier on foot (any stance: the seed sets none) in a hex with
     a prisoner (seed 002 p. 25)."""
     return (u.side == Side.US and u.status == ACTIVE and not u.panicked and u.vehicle < 0
-            and bool(prisoners_in(game, u.hex)))
+            and bool(prisoners_in(m, u.hex)))
 
 
-def move_prisoners(game: "Game", guard: "Unit", dest: int) -> list[str]:
+def move_prisoners(m: Match, guard: Unit, dest: int) -> list[str]:
     """Move every prisoner in the guard's hex with him into ``dest``; he becomes their guard."""
     moved = []
-    for p in prisoners_in(game, guard.hex):
+    for p in prisoners_in(m, guard.hex):
         p.hex = dest
         p.guard = guard.uid
         moved.append(p.name)
     return moved
 
 
-def march_off(game: "Game", guard: "Unit") -> None:
+def march_off(m: Match, guard: Unit) -> None:
     """The guard exits the map: his hex's prisoners go with him and score VP."""
-    for p in prisoners_in(game, guard.hex):
+    for p in prisoners_in(m, guard.hex):
         p.hex = -1
         p.status = int(Status.REMOVED)
         p.exited = True
-        game.emit({"type": "prisoner_marched_off", "unit": p.name, "guard": guard.name})
-        game.award_vp(game.mission.vp.german_captured, f"{p.name} marched off (captured)")
-        game.award_vp(game.mission.vp.prisoner_marched_off, f"{p.name} marched off")
+        m.emit({"type": "prisoner_marched_off", "unit": p.name, "guard": guard.name})
+        award_vp(m, m.mission.vp.german_captured, f"{p.name} marched off (captured)")
+        award_vp(m, m.mission.vp.prisoner_marched_off, f"{p.name} marched off")
 
 
-def check_escapes(game: "Game") -> None:
+def check_escapes(m: Match) -> None:
     """Free every prisoner left without an active US soldier in his hex (seed 002 p. 25)."""
-    st = game.state
+    st = m.state
     freed = []
     for p in st.units:
         if p.status != CAPTURED or p.hex < 0:
@@ -85,37 +82,53 @@ def check_escapes(game: "Game") -> None:
         p.guard = -1
         p.ar = int(ARSpace.NONE)
         if p.uid not in st.contacts:
-            game.reveal(p)
+            m.reveal(p)
         freed.append(p)
-        game.emit({"type": "escape", "unit": p.name, "hex": game.board.label(p.hex)})
+        m.emit({"type": "escape", "unit": p.name, "hex": m.board.label(p.hex)})
     if not freed:
         return
     for u in st.units:
         if u.side == Side.US and u.status == ACTIVE:
             u.aware = True
-    if st.phase == 0 and not st.over:
-        game.begin_rounds(f"{freed[0].name} escaped",
-                          {u.uid for u in st.units if u.side == Side.US})
+    if st.phase == Phase.OPERATIONS and not st.over:  # Rounds commence, every US soldier aware
+        m.request("begin_rounds", f"{freed[0].name} escaped",
+                  [u.uid for u in st.units if u.side == Side.US])
 
 
-def escaped_slips_away(game: "Game", p: "Unit") -> bool:
+def escaped_slips_away(m: Match, p: Unit) -> bool:
     """At the start of an escaped prisoner's turn: out of every US soldier's sight he leaves
     the map (seed 002 p. 25). Returns True when he left."""
     if not p.escaped or p.status != ACTIVE:
         return False
-    if any(o.side == Side.US and o.status == ACTIVE and o.hex >= 0 and game.can_see(o, p)
-           for o in game.state.units):
+    if any(o.side == Side.US and o.status == ACTIVE and o.hex >= 0 and m.can_see(o, p)
+           for o in m.state.units):
         return False
     p.status = int(Status.REMOVED)
     p.ar = int(ARSpace.INACTIVE)
-    game.emit({"type": "escaped_off_map", "unit": p.name, "hex": game.board.label(p.hex)})
+    m.emit({"type": "escaped_off_map", "unit": p.name, "hex": m.board.label(p.hex)})
     p.hex = -1
     return True
 
 
-def harms_prisoner_hex(game: "Game", hex_: int) -> bool:
+def harms_prisoner_hex(m: Match, hex_: int) -> bool:
     """True when an attack into ``hex_`` could harm a prisoner (he is there)."""
-    return any(o.hex == hex_ and o.status == CAPTURED for o in game.state.units)
+    return any(o.hex == hex_ and o.status == CAPTURED for o in m.state.units)
 
 
-_ = Stance  # (prone is set by assault.capture)
+
+def outnumbered(m: Match, u: Unit) -> bool:
+    """RULES.md §10/§14 ⚙: active enemies within ``german.outnumbered_radius`` hexes number
+    at least ``german.outnumbered_ratio`` × his side's active units there (him included) —
+    the test of a German's Self-Preservation column and of his surrender."""
+    cfg = m.rd.german
+    dist = m.board.distance
+    them = ours = 0
+    for o in m.state.units:
+        if o.status != ACTIVE or o.hex < 0:
+            continue
+        if dist(o.hex, u.hex) <= cfg.outnumbered_radius:
+            if o.side == u.side:
+                ours += 1
+            else:
+                them += 1
+    return them >= cfg.outnumbered_ratio * max(ours, 1)

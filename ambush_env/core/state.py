@@ -3,7 +3,7 @@
 A :class:`GameState` is primitives, small lists and dataclasses with ``__slots__``: cheap to
 copy, JSON round-trippable (:meth:`GameState.to_dict` / :meth:`GameState.from_dict`), and free
 of references to static data (the board's static part, tables, cards and the mission are looked
-up by id through the :class:`~ambush_env.core.engine.Game`).
+up by id through the :class:`~ambush_env.core.ctx.Ctx`).
 
 Hex positions are board indices (``row0 * columns + col``), −1 off the map.
 """
@@ -142,10 +142,19 @@ class TurnState:
     hexes_moved: int = 0
     stance_changed: bool = False
     snaps: int = 0  # snap shots taken in this fire action (RULES.md §6)
+    alerted: bool = False  # a German's free ALERT used this turn (RULES.md §14)
     acted: bool = False
     boarded: bool = False
     accident_checked: bool = False  # this drive already made its fast-driving Accident Check
     run_over_hexes: list[int] = field(default_factory=list)  # hexes this drive tried to run over
+    # a German card row in progress (RULES.md §14; module german): the column read, the row
+    # rolled (−1 before the roll), the action reached, whether it has given an order yet,
+    # and the hexes left of a move action's planned path
+    card_column: str = ""
+    card_row: int = -1
+    card_step: int = 0
+    card_acted: bool = False
+    card_path: list[int] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -176,6 +185,9 @@ class GameState:
     end_reason: str = ""
     steps: int = 0
     next_german: int = 1  # next German display number
+    # interruptions recorded by the rules, resolved by the sequence of play after each order
+    # (module sequence); empty whenever a unit is to decide
+    pending: list[list[Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         """A JSON-able dict of the whole state."""

@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from ambush_env.core.data import Frozen, load_data
+from ambush_env.core.state import Vehicle
 from ambush_env.core.types import TERRAIN_NAMES
 
 Armour = Literal["occupant", "unarmoured", "light", "medium", "heavy"]
@@ -102,3 +103,8 @@ def shipped_vehicle_data() -> VehicleData:
 
 __all__ = ["AccidentResult", "Armour", "VehicleData", "VehicleType", "load_vehicle_data",
            "shipped_vehicle_data"]
+
+
+def vtype(v: Vehicle) -> VehicleType:
+    """The data entry of ``v``'s type."""
+    return shipped_vehicle_data().vehicles[v.type]

@@ -56,8 +56,10 @@ seed-003 d100 module.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ambush_env.core.ctx import Match
+from ambush_env.core.enter import pack_crew_weapon, soldier_exits, vehicle_entered, vehicle_enters
 from ambush_env.core.movement import relief_cost
 from ambush_env.core.prisoners import prisoner_hexes
 from ambush_env.core.types import TERRAIN_NAMES, Phase, Side, Stance, Status
@@ -69,10 +71,9 @@ from ambush_env.core.vehicle_data import (  # noqa: F401  (re-exported: the data
     load_vehicle_data,
 )
 from ambush_env.core.vehicle_data import shipped_vehicle_data as _shipped
-
-if TYPE_CHECKING:
-    from ambush_env.core.engine import Game
-    from ambush_env.core.state import Unit, Vehicle
+from ambush_env.core.vehicle_data import vtype
+from ambush_env.core.state import Unit, Vehicle
+from ambush_env.core.turns import end_turn
 
 ACTIVE = int(Status.ACTIVE)
 INCAP = int(Status.INCAPACITATED)
@@ -83,51 +84,46 @@ IMPASSABLE = -1
 # second running-over try at a hex costs ``vehicles.yaml: retry_mp`` (seed 000 p. 33).
 
 # ============================================================================ small queries
-def vtype(v: "Vehicle") -> VehicleType:
-    """The data entry of ``v``'s type."""
-    return _shipped().vehicles[v.type]
-
-
-def on_map(v: "Vehicle") -> bool:
+def on_map(v: Vehicle) -> bool:
     return v.hex >= 0 and not v.exited
 
 
-def vehicles_in(game: "Game", hex_: int) -> list["Vehicle"]:
+def vehicles_in(m: Match, hex_: int) -> list[Vehicle]:
     """Vehicles (disabled ones included) in ``hex_``."""
-    return [v for v in game.state.vehicles if v.hex == hex_ and not v.exited]
+    return [v for v in m.state.vehicles if v.hex == hex_ and not v.exited]
 
 
-def effective_ds(v: "Vehicle", u: "Unit") -> int:
+def effective_ds(v: Vehicle, u: Unit) -> int:
     """The DS ``u`` drives ``v`` with: 1 lower in a captured vehicle (seed 002 p. 27)."""
     return u.DS - 1 if v.captured else u.DS
 
 
-def can_take_wheel(v: "Vehicle", u: "Unit") -> bool:
+def can_take_wheel(v: Vehicle, u: Unit) -> bool:
     """Whether ``u`` may drive ``v``: a captured car needs DS ≥ 1, since it counts 1 lower
     ("a DS 0 soldier cannot drive one", seed 002 p. 27); a side's own car any DS ≥ 0."""
     return effective_ds(v, u) >= 0
 
 
-def active_driver(game: "Game", v: "Vehicle") -> "Unit | None":
+def active_driver(m: Match, v: Vehicle) -> Unit | None:
     if v.driver < 0:
         return None
-    d = game.state.units[v.driver]
+    d = m.state.units[v.driver]
     return d if d.status == ACTIVE else None
 
 
-def _held_by_enemy(game: "Game", v: "Vehicle", side: int) -> bool:
-    units = game.state.units
+def _held_by_enemy(m: Match, v: Vehicle, side: int) -> bool:
+    units = m.state.units
     return v.side != side and any(units[o].status == ACTIVE for o in v.occupants)
 
 
 # ============================================================================ movement costs
-def cost_row(game: "Game", large: bool) -> list[int]:
+def cost_row(m: Match, large: bool) -> list[int]:
     """``row[hex * 6 + direction]`` = vehicle MPs to drive that way (−1 never), per board
     version (RULES.md §12 ⚙): the entered hex's cost, +1 a level up, +1 across an embankment
     or crest; never across an intact wall (whatever its aperture) nor into woods when large."""
-    board = game.board
+    board = m.board
     key = (large, board.version, id(board))
-    cache = game._vehicle_costs
+    cache = m.ctx.vehicle_costs
     row = cache.get(key)
     if row is not None:
         return row
@@ -153,7 +149,7 @@ def cost_row(game: "Game", large: bool) -> list[int]:
     return row
 
 
-def mpa(v: "Vehicle") -> tuple[int, int]:
+def mpa(v: Vehicle) -> tuple[int, int]:
     """``(slow, limit)``: the slow MPA and the most MPs a Rounds drive may spend (the fast
     MPA, or the slow one with a shot tyre or a closed tank, seed 000 p. 30)."""
     t = vtype(v)
@@ -161,7 +157,7 @@ def mpa(v: "Vehicle") -> tuple[int, int]:
     return t.slow_mpa, (t.fast_mpa if fast_ok else t.slow_mpa)
 
 
-def drive_targets(game: "Game", u: "Unit", v: "Vehicle", mp_left: int | None
+def drive_targets(m: Match, u: Unit, v: Vehicle, mp_left: int | None
                   ) -> list[tuple[int, int, bool]]:
     """Every hex the driver ``u`` may drive ``v`` into now: ``(direction of travel, hex,
     backwards)`` (seed 000 p. 30). Forward = any of the six directions (turning is free);
@@ -170,17 +166,17 @@ def drive_targets(game: "Game", u: "Unit", v: "Vehicle", mp_left: int | None
     prisoner (prisoners may never be harmed, seed 002 p. 25)."""
     if v.disabled or v.immobilised or not on_map(v) or v.driver != u.uid:
         return []
-    row = cost_row(game, vtype(v).size == "large")
-    nbrs = game.board.neighbors[v.hex]
-    pris = prisoner_hexes(game)
+    row = cost_row(m, vtype(v).size == "large")
+    nbrs = m.board.neighbors[v.hex]
+    pris = prisoner_hexes(m)
     counts: dict[int, int] = {}
-    for o in game.state.vehicles:
+    for o in m.state.vehicles:
         if not o.exited and o.hex >= 0:
             counts[o.hex] = counts.get(o.hex, 0) + 1
     out = []
     back = (v.facing + 3) % 6
-    t = game.state.turn
-    retry = t.run_over_hexes if t.mode == "drive" and game.state.phase == Phase.ROUNDS else ()
+    t = m.state.turn
+    retry = t.run_over_hexes if t.mode == "drive" and m.state.phase == Phase.ROUNDS else ()
     for d in range(6):
         c = row[v.hex * 6 + d]
         j = nbrs[d]
@@ -197,7 +193,7 @@ def drive_targets(game: "Game", u: "Unit", v: "Vehicle", mp_left: int | None
 
 
 # ============================================================================ boarding
-def board_refusal(game: "Game", u: "Unit", v: "Vehicle") -> str | None:
+def board_refusal(m: Match, u: Unit, v: Vehicle) -> str | None:
     """Why ``u`` may not get into ``v`` (or, already aboard, move to its driver's seat) now;
     None when he may (seed 000 p. 31; seed 002 p. 27)."""
     if u.status != ACTIVE or u.hex < 0:
@@ -209,17 +205,17 @@ def board_refusal(game: "Game", u: "Unit", v: "Vehicle") -> str | None:
             return "the vehicle is disabled"
         if v.driver == u.uid:
             return "he is the driver"
-        if v.driver >= 0 and game.state.units[v.driver].status == ACTIVE:
+        if v.driver >= 0 and m.state.units[v.driver].status == ACTIVE:
             return "the driver's seat is taken"
         if not can_take_wheel(v, u):
             return "he cannot drive a captured vehicle: DS 0 counts 1 lower (seed 002 p. 27)"
         return None
     if u.vehicle >= 0:
         return "he is in another vehicle"
-    return _seat_refusal(game, u, v)
+    return _seat_refusal(m, u, v)
 
 
-def _seat_refusal(game: "Game", u: "Unit", v: "Vehicle") -> str | None:
+def _seat_refusal(m: Match, u: Unit, v: Vehicle) -> str | None:
     """Why nobody of ``u``'s side can be put into ``v`` from ``u``'s hex (getting in or
     loading the fallen): not in the hex, a tank (nobody boards a tank, seed 000 p. 31),
     disabled, held by an active enemy aboard, no free seat."""
@@ -230,24 +226,24 @@ def _seat_refusal(game: "Game", u: "Unit", v: "Vehicle") -> str | None:
         return "nobody can board a tank (seed 000 p. 31)"
     if v.disabled:
         return "the vehicle is disabled"
-    if _held_by_enemy(game, v, u.side):
+    if _held_by_enemy(m, v, u.side):
         return "the enemy holds it"
     if len(v.occupants) >= t.occupants:
         return "no free seat"
     return None
 
 
-def _take(game: "Game", u: "Unit", v: "Vehicle") -> None:
+def _take(m: Match, u: Unit, v: Vehicle) -> None:
     """A German car with no active German aboard becomes ``u``'s side's, captured (seed 002
     p. 27: vehicles other than tanks are captured equipment)."""
     if v.side != u.side:
         v.side = u.side
         v.captured = True
-        game.emit({"type": "vehicle_captured", "unit": u.name, "vehicle": v.name,
-                   "hex": game.board.label(v.hex)})
+        m.emit({"type": "vehicle_captured", "unit": u.name, "vehicle": v.name,
+                   "hex": m.board.label(v.hex)})
 
 
-def board(game: "Game", u: "Unit", v: "Vehicle") -> None:
+def board(m: Match, u: Unit, v: Vehicle) -> None:
     """Put ``u`` into ``v`` (legality checked by the caller). He takes the empty driver's seat
     if he may drive it, else a passenger seat; already aboard, he moves to the driver's seat.
     A German car with no active German aboard becomes a captured US car (seed 002 p. 27)."""
@@ -256,10 +252,10 @@ def board(game: "Game", u: "Unit", v: "Vehicle") -> None:
         if v.driver >= 0:  # a fallen driver is moved to his seat (seed 000 p. 31: seat changes)
             v.passengers.append(v.driver)
         v.driver = u.uid
-        game.emit({"type": "change_seat", "unit": u.name, "vehicle": v.name, "seat": "driver"})
+        m.emit({"type": "change_seat", "unit": u.name, "vehicle": v.name, "seat": "driver"})
         return
-    _take(game, u, v)
-    game.pack_crew_weapon(u)
+    _take(m, u, v)
+    pack_crew_weapon(m, u)
     u.vehicle = v.vid
     u.stance = int(Stance.STANDING)  # stance is ignored inside (seed 000 p. 31); seen seated high ⚙
     if v.driver < 0 and can_take_wheel(v, u):
@@ -268,10 +264,10 @@ def board(game: "Game", u: "Unit", v: "Vehicle") -> None:
     else:
         v.passengers.append(u.uid)
         seat = "passenger"
-    game.emit({"type": "board", "unit": u.name, "vehicle": v.name, "seat": seat})
+    m.emit({"type": "board", "unit": u.name, "vehicle": v.name, "seat": seat})
 
 
-def leave_refusal(game: "Game", u: "Unit") -> str | None:
+def leave_refusal(m: Match, u: Unit) -> str | None:
     if u.vehicle < 0:
         return "he is not in a vehicle"
     if u.status != ACTIVE or u.panicked:
@@ -279,16 +275,16 @@ def leave_refusal(game: "Game", u: "Unit") -> str | None:
     return None
 
 
-def leave(game: "Game", u: "Unit") -> None:
+def leave(m: Match, u: Unit) -> None:
     """``u`` gets out into the vehicle's hex, standing ⚙ (seed 000 p. 31)."""
-    v = game.state.vehicles[u.vehicle]
+    v = m.state.vehicles[u.vehicle]
     _unseat(v, u.uid)
     u.vehicle = -1
     u.stance = int(Stance.STANDING)
-    game.emit({"type": "leave_vehicle", "unit": u.name, "vehicle": v.name})
+    m.emit({"type": "leave_vehicle", "unit": u.name, "vehicle": v.name})
 
 
-def _unseat(v: "Vehicle", uid: int) -> None:
+def _unseat(v: Vehicle, uid: int) -> None:
     if v.driver == uid:
         v.driver = -1
     elif uid in v.passengers:
@@ -296,37 +292,37 @@ def _unseat(v: "Vehicle", uid: int) -> None:
 
 
 # ============================================================================ loading the fallen
-def load_refusal(game: "Game", u: "Unit", v: "Vehicle") -> str | None:
+def load_refusal(m: Match, u: Unit, v: Vehicle) -> str | None:
     """Why ``u`` may not load a fallen comrade into ``v`` now (seed 002 p. 26: "a standing
     active soldier may ... load him into a vehicle")."""
     from ambush_env.core.carry import draggable
 
     if u.vehicle >= 0:
         return "he is in a vehicle"
-    if draggable(game, u) is None:
+    if draggable(m, u) is None:
         return "no incapacitated soldier or body of his side here, or he is not standing"
-    return _seat_refusal(game, u, v)
+    return _seat_refusal(m, u, v)
 
 
-def load(game: "Game", u: "Unit", v: "Vehicle") -> None:
+def load(m: Match, u: Unit, v: Vehicle) -> None:
     """Load the incapacitated soldier (first) or body of ``u``'s hex into a passenger seat of
     ``v``. An incapacitated soldier is killed on a d10 of 0 (seed 002 p. 26); a body is safe.
     Loading into an empty German car captures it."""
     from ambush_env.core.carry import draggable
     from ambush_env.core.damage import drag_check
 
-    o = draggable(game, u)
+    o = draggable(m, u)
     assert o is not None
-    _take(game, u, v)
-    game.emit({"type": "load", "unit": u.name, "loaded": o.name, "vehicle": v.name})
+    _take(m, u, v)
+    m.emit({"type": "load", "unit": u.name, "loaded": o.name, "vehicle": v.name})
     if o.status == INCAP:
-        drag_check(game, o.uid, why="load")
+        drag_check(m, o.uid, why="load")
     o.vehicle = v.vid
     v.passengers.append(o.uid)
 
 
 # ============================================================================ driving
-def drive_step(game: "Game", u: "Unit", v: "Vehicle", d: int, backwards: bool) -> None:
+def drive_step(m: Match, u: Unit, v: Vehicle, d: int, backwards: bool) -> None:
     """Drive ``v`` one hex (legality from :func:`drive_targets`; seed 000 p. 30).
 
     Forward: the vehicle turns to face ``d`` (free) and enters the hex; backwards: it keeps
@@ -335,26 +331,26 @@ def drive_step(game: "Game", u: "Unit", v: "Vehicle", d: int, backwards: bool) -
     Accident Check of the drive. Then running over (soldiers on foot in the hex), the
     paragraph check of the hex and sightings.
     """
-    st = game.state
+    st = m.state
     t = st.turn
     src = v.hex
-    dest = game.board.neighbors[src][d]
-    cost = cost_row(game, vtype(v).size == "large")[src * 6 + d]
+    dest = m.board.neighbors[src][d]
+    cost = cost_row(m, vtype(v).size == "large")[src * 6 + d]
     rounds = st.phase == Phase.ROUNDS
     if rounds and dest in t.run_over_hexes:
         # a second running-over try: the sharp turn (1 MP) and another Accident Check first
         retry = _shipped().retry_mp
         t.mp_left -= retry
         t.mp_spent += retry
-        game.emit({"type": "sharp_turn", "vehicle": v.name, "mp": retry})
-        if accident_check(game, v, "sharp turn") != "passed":
+        m.emit({"type": "sharp_turn", "vehicle": v.name, "mp": retry})
+        if accident_check(m, v, "sharp turn") != "passed":
             return  # it must pass the check to come back (seed 000 p. 33)
     if not backwards:
         v.facing = d
-    _move_vehicle(game, v, dest)
-    ev = {"type": "drive", "unit": u.name, "vehicle": v.name, "to": game.board.label(dest),
+    vehicle_enters(m, v, dest)
+    ev = {"type": "drive", "unit": u.name, "vehicle": v.name, "to": m.board.label(dest),
           "mp": cost if rounds else 0, "backwards": backwards}
-    game.emit(ev)
+    m.emit(ev)
     if rounds:
         t.mp_left -= cost
         t.mp_spent += cost
@@ -363,47 +359,38 @@ def drive_step(game: "Game", u: "Unit", v: "Vehicle", d: int, backwards: bool) -
     t.hexes_moved += 1
     if rounds and not t.accident_checked and t.mp_spent > vtype(v).slow_mpa:
         t.accident_checked = True
-        game.emit({"type": "fast", "vehicle": v.name, "mp_spent": t.mp_spent})
-        accident_check(game, v, "moving fast")
+        m.emit({"type": "fast", "vehicle": v.name, "mp_spent": t.mp_spent})
+        accident_check(m, v, "moving fast")
     if v.disabled or v.hex != dest or st.over:
         return
-    run_over(game, v, dest)
+    run_over(m, v, dest)
     if v.disabled or st.over:
         return
-    if u.side == Side.US and u.status == ACTIVE:
-        game._paragraphs.paragraph_check(game, u, dest)
-        if not st.over:
-            game.check_sightings()
+    vehicle_entered(m, v)
 
 
-def _move_vehicle(game: "Game", v: "Vehicle", dest: int) -> None:
-    v.hex = dest
-    for uid in v.occupants:
-        game.state.units[uid].hex = dest
-
-
-def drive_budget(game: "Game") -> int | None:
+def drive_budget(m: Match) -> int | None:
     """The MP limit :func:`drive_targets` gets during a drive: the MPs left in Rounds; in
     Operations (no MP costs, ⚙ up to the slow MPA in hexes) None while hexes are left, else 0."""
-    t = game.state.turn
-    if game.state.phase == Phase.ROUNDS:
+    t = m.state.turn
+    if m.state.phase == Phase.ROUNDS:
         return t.mp_left
     return None if t.mp_left > 0 else 0
 
 
-def exit_map(game: "Game", u: "Unit") -> None:
+def exit_map(m: Match, u: Unit) -> None:
     """The driver ``u`` drives his vehicle off the map from an exit hex with everyone aboard
     (RULES.md §15 exit hexes): each active occupant exits (and scores) like a soldier on foot;
     the fallen aboard leave the map with the car and still count as casualties ⚙. Ending
     the driver's turn is the caller's (the ``EXIT_MAP`` order)."""
-    st = game.state
+    st = m.state
     v = st.vehicles[u.vehicle]
-    game.emit({"type": "vehicle_exit", "vehicle": v.name, "hex": game.board.label(v.hex)})
+    m.emit({"type": "vehicle_exit", "vehicle": v.name, "hex": m.board.label(v.hex)})
     for uid in v.occupants:
         o = st.units[uid]
         o.vehicle = -1
         if o.status == ACTIVE:
-            game.soldier_exits(o)
+            soldier_exits(m, o)
         else:  # the fallen are carried off too (still casualties for the VP)
             o.exited = True
             o.hex = -1
@@ -413,42 +400,42 @@ def exit_map(game: "Game", u: "Unit") -> None:
     v.exited = True
 
 
-def drive_over(game: "Game", u: "Unit") -> bool:
+def drive_over(m: Match, u: Unit) -> bool:
     """Whether the drive of the acting driver ``u`` has to end now (no MPs or hexes left,
     the vehicle stopped, disabled or he is no longer its active driver)."""
     if u.vehicle < 0:
         return True
-    v = game.state.vehicles[u.vehicle]
+    v = m.state.vehicles[u.vehicle]
     if v.disabled or v.driver != u.uid or u.status != ACTIVE:
         return True
-    return not drive_targets(game, u, v, drive_budget(game))
+    return not drive_targets(m, u, v, drive_budget(m))
 
 
 # ============================================================================ accidents
-def accident_check(game: "Game", v: "Vehicle", why: str, *, automatic: bool = False) -> str:
+def accident_check(m: Match, v: Vehicle, why: str, *, automatic: bool = False) -> str:
     """An Accident Check (seed 000 p. 32): a d10 at or below the driver's DS (1 lower in a
     captured car) passes; above it, or ``automatic`` (the driver incapacitated or killed by
     fire), roll on the Accident Table ⚙ and apply the result. A car without an active driver
     fails every check. Returns ``"passed"`` or the table's result."""
-    drv = active_driver(game, v)
+    drv = active_driver(m, v)
     ev: dict[str, Any] = {"type": "accident_check", "vehicle": v.name, "why": why}
     if not automatic:
-        r = game.dice.d10(f"{v.name} accident check")
+        r = m.dice.d10(f"{v.name} accident check")
         need = effective_ds(v, drv) if drv is not None else -1
         ev.update(roll=r, need=need)
         if r <= need:
             ev["result"] = "passed"
-            game.emit(ev)
+            m.emit(ev)
             return "passed"
-    r2 = game.dice.d10(f"{v.name} accident table")
+    r2 = m.dice.d10(f"{v.name} accident table")
     res = _shipped().accident_table[r2]
     ev.update(table_roll=r2, result=res)
-    game.emit(ev)
-    apply_accident(game, v, res)
+    m.emit(ev)
+    apply_accident(m, v, res)
     return res
 
 
-def apply_accident(game: "Game", v: "Vehicle", res: str) -> None:
+def apply_accident(m: Match, v: Vehicle, res: str) -> None:
     """Carry out an Accident Table result ⚙ (``vehicles.yaml: accident_table``)."""
     if res == "none":
         return
@@ -458,43 +445,40 @@ def apply_accident(game: "Game", v: "Vehicle", res: str) -> None:
     if res == "overturn":
         from ambush_env.core.damage import roll_damage
 
-        units = game.state.units
+        units = m.state.units
         for uid in list(v.occupants):
             if units[uid].status in (ACTIVE, INCAP, CAPTURED):
-                roll_damage(game, uid, "bolt_rifle", why=f"{units[uid].name} overturn damage")
-        disable(game, v, "overturned")
+                roll_damage(m, uid, "bolt_rifle", why=f"{units[uid].name} overturn damage")
+        disable(m, v, "overturned")
         return
     if res == "skid":
         d = v.facing
-        j = game.board.neighbors[v.hex][d]
-        row = cost_row(game, vtype(v).size == "large")
+        j = m.board.neighbors[v.hex][d]
+        row = cost_row(m, vtype(v).size == "large")
         free = (j >= 0 and row[v.hex * 6 + d] >= 0
-                and len(vehicles_in(game, j)) < _shipped().max_in_hex
+                and len(vehicles_in(m, j)) < _shipped().max_in_hex
                 and not any(o.hex == j and o.vehicle < 0 and o.status in (ACTIVE, INCAP, CAPTURED)
-                            for o in game.state.units))
+                            for o in m.state.units))
         if free:
-            _move_vehicle(game, v, j)
-            game.emit({"type": "skid", "vehicle": v.name, "to": game.board.label(j)})
-            _stop(game, v)
-            drv = active_driver(game, v)
-            if drv is not None and drv.side == Side.US and not game.state.over:
-                game._paragraphs.paragraph_check(game, drv, j)  # it entered a hex (RULES.md §7)
-                if not game.state.over:
-                    game.check_sightings()
+            vehicle_enters(m, v, j)
+            m.emit({"type": "skid", "vehicle": v.name, "to": m.board.label(j)})
+            _stop(m, v)
+            if not m.state.over:
+                vehicle_entered(m, v)  # it entered a hex (RULES.md §7)
             return
-    _stop(game, v)
+    _stop(m, v)
 
 
-def _stop(game: "Game", v: "Vehicle") -> None:
+def _stop(m: Match, v: Vehicle) -> None:
     """The vehicle stops: a drive under way ends (seed 000 p. 31-32)."""
-    st = game.state
+    st = m.state
     t = st.turn
     if t.mode == "drive" and t.uid == v.driver:
-        game.emit({"type": "vehicle_stops", "vehicle": v.name})
-        game.end_turn(st.units[v.driver])
+        m.emit({"type": "vehicle_stops", "vehicle": v.name})
+        end_turn(m, st.units[v.driver])
 
 
-def disable(game: "Game", v: "Vehicle", why: str) -> None:
+def disable(m: Match, v: Vehicle, why: str) -> None:
     """Disable ``v`` for the rest of the mission (seed 000 p. 31): a car's occupants are placed
     prone outside it and "lose the rest of the turn": an occupant playing his turn ends it
     (a 2-Turn soldier keeps his second turn, as any ended turn); the others keep their
@@ -502,7 +486,7 @@ def disable(game: "Game", v: "Vehicle", why: str) -> None:
     if v.disabled:
         return
     v.disabled = True
-    st = game.state
+    st = m.state
     out = []
     for uid in list(v.occupants):
         o = st.units[uid]
@@ -510,13 +494,13 @@ def disable(game: "Game", v: "Vehicle", why: str) -> None:
         o.stance = int(Stance.PRONE)
         out.append(o.name)
         if o.status == ACTIVE and st.turn.uid == uid:
-            game.end_turn(o)  # he loses the rest of the turn he is playing
+            end_turn(m, o)  # he loses the rest of the turn he is playing
     v.driver = -1
     v.passengers = []
-    game.emit({"type": "vehicle_disabled", "vehicle": v.name, "why": why, "placed_out": out})
+    m.emit({"type": "vehicle_disabled", "vehicle": v.name, "why": why, "placed_out": out})
 
 
-def driver_hurt(game: "Game", v: "Vehicle", result: str, *, hit: bool = False) -> None:
+def driver_hurt(m: Match, v: Vehicle, result: str, *, hit: bool = False) -> None:
     """A car driver hit or hurt by combat (seed 000 p. 31-32): incapacitated or killed → an
     automatic accident; panicked or wounded, or hit by fire whatever the damage (``hit``:
     "made when a car's driver, wheels or body is hit") → an Accident Check. A blast that
@@ -524,14 +508,14 @@ def driver_hurt(game: "Game", v: "Vehicle", result: str, *, hit: bool = False) -
     that incapacitated him (seed 002 p. 26) is an automatic accident."""
     if v.disabled or not on_map(v) or vtype(v).kind != "car" or (result == "none" and not hit):
         return
-    d = game.state.units[v.driver] if v.driver >= 0 else None
+    d = m.state.units[v.driver] if v.driver >= 0 else None
     if d is None or d.status != ACTIVE:
-        accident_check(game, v, "driver hit", automatic=True)
+        accident_check(m, v, "driver hit", automatic=True)
     elif hit or result in ("panic", "wound"):
-        accident_check(game, v, "driver hit")
+        accident_check(m, v, "driver hit")
 
 
-def booby_trap_car(game: "Game", v: "Vehicle") -> None:
+def booby_trap_car(m: Match, v: Vehicle) -> None:
     """A boobytrap going off under a car (seed 000 p. 32: "the driver makes a Perception
     Check; failure disables the car and panics the occupants"). The check is the mission's
     own ``perception`` effect before the ``booby_trap`` effect (Farm Assault: paragraph 51 →
@@ -540,15 +524,15 @@ def booby_trap_car(game: "Game", v: "Vehicle") -> None:
     panic result, which has no effect in Operations, seed 002 p. 26)."""
     from ambush_env.core.damage import apply_damage
 
-    game.emit({"type": "booby_trap_car", "vehicle": v.name})
-    aboard = [uid for uid in v.occupants if game.state.units[uid].status == ACTIVE]
-    disable(game, v, "boobytrap")
+    m.emit({"type": "booby_trap_car", "vehicle": v.name})
+    aboard = [uid for uid in v.occupants if m.state.units[uid].status == ACTIVE]
+    disable(m, v, "boobytrap")
     for uid in aboard:
-        apply_damage(game, uid, "panic")
+        apply_damage(m, uid, "panic")
 
 
 # ============================================================================ running over
-def run_over(game: "Game", v: "Vehicle", dest: int) -> None:
+def run_over(m: Match, v: Vehicle, dest: int) -> None:
     """Running over soldiers on foot in the hex ``v`` entered (seed 000 p. 33).
 
     Friends: an Accident Check; passing it misses them. Enemies: passing it hits them. Those
@@ -566,9 +550,9 @@ def run_over(game: "Game", v: "Vehicle", dest: int) -> None:
     1 MP, pass another Accident Check, come back): re-entering such a hex costs 1 MP more and
     an Accident Check first; failing it, the car does not come back (:func:`drive_step`).
     """
-    st = game.state
+    st = m.state
     units = st.units
-    drv = active_driver(game, v)
+    drv = active_driver(m, v)
     side = v.side
     men = [o for o in units if o.hex == dest and o.vehicle < 0
            and (o.status == ACTIVE or (o.status == INCAP and o.side == side))
@@ -587,62 +571,62 @@ def run_over(game: "Game", v: "Vehicle", dest: int) -> None:
     for group, kind in ((friends, "friends"), (enemies, "enemies")):
         if not group:
             continue
-        r = game.dice.d10(f"{v.name} running over ({kind})")
+        r = m.dice.d10(f"{v.name} running over ({kind})")
         passed = r <= need
         hit_them = passed if kind == "enemies" else not passed
-        game.emit({"type": "run_over_check", "vehicle": v.name, "against": kind, "roll": r,
+        m.emit({"type": "run_over_check", "vehicle": v.name, "against": kind, "roll": r,
                    "need": need, "passed": passed})
         if not hit_them:
             continue
         for o in group:
             if o.status == ACTIVE:
-                pr = game.dice.d10(f"{o.name} dodge PC check")
+                pr = m.dice.d10(f"{o.name} dodge PC check")
                 dodged = pr <= o.PC
-                game.emit({"type": "dodge", "unit": o.name, "roll": pr, "pc": o.PC,
+                m.emit({"type": "dodge", "unit": o.name, "roll": pr, "pc": o.PC,
                            "dodged": dodged})
                 if dodged:
                     continue
             any_hit = True
-            game.emit({"type": "run_over", "vehicle": v.name, "unit": o.name})
+            m.emit({"type": "run_over", "vehicle": v.name, "unit": o.name})
             if vtype(v).kind == "tank":
                 from ambush_env.core.damage import apply_damage
 
-                apply_damage(game, o.uid, "kill")
+                apply_damage(m, o.uid, "kill")
             else:
-                roll_damage(game, o.uid, "bolt_rifle", why=f"{o.name} run over damage")
+                roll_damage(m, o.uid, "bolt_rifle", why=f"{o.name} run over damage")
     if any_hit and vtype(v).kind == "car":
-        r2 = game.dice.d10(f"{v.name} accident table (ran over)")
+        r2 = m.dice.d10(f"{v.name} accident table (ran over)")
         res = _shipped().accident_table[r2]
-        game.emit({"type": "accident_check", "vehicle": v.name, "why": "ran over soldiers",
+        m.emit({"type": "accident_check", "vehicle": v.name, "why": "ran over soldiers",
                    "table_roll": r2, "result": res})
-        apply_accident(game, v, res)
+        apply_accident(m, v, res)
 
 
 # ============================================================================ fire at vehicles
-def vehicle_fire_refusal(game: "Game", shooter: "Unit", v: "Vehicle", *, snap: bool) -> str | None:
+def vehicle_fire_refusal(m: Match, shooter: Unit, v: Vehicle, *, snap: bool) -> str | None:
     """Why ``shooter`` may not fire at the vehicle ``v`` now (seed 000 p. 31): the weapon
     checks of RULES.md §8, a vehicle on the map held by the other side or carrying his
     enemies, in his line of sight (seed 004's vehicle paragraph) and within range."""
     from ambush_env.core.fire import base_to_hit, weapon_refusal, _weapon_class_name
 
-    why = weapon_refusal(game, shooter, snap=snap)
+    why = weapon_refusal(m, shooter, snap=snap)
     if why is not None:
         return why
     if not on_map(v):
         return "the vehicle is not on the map"
     if v.side == shooter.side:
         return "his own side's vehicle"
-    if shooter.hex != v.hex and not game.sight.can_see(
+    if shooter.hex != v.hex and not m.sight.can_see(
             shooter.hex, v.hex, shooter.stance, int(Stance.STANDING),
             target_in_vehicle=vtype(v).size):
         return "the vehicle is out of sight"
-    t = game.tables
-    if base_to_hit(t, _weapon_class_name(t, shooter), game.board.distance(shooter.hex, v.hex)) is None:
+    t = m.tables
+    if base_to_hit(t, _weapon_class_name(t, shooter), m.board.distance(shooter.hex, v.hex)) is None:
         return "beyond maximum range"
     return None
 
 
-def fire_at_vehicle(game: "Game", shooter: "Unit", v: "Vehicle", *, snap: bool) -> list[dict]:
+def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool) -> list[dict]:
     """Fire at a car and its occupants as one target (seed 000 p. 31; see the module
     docstring). Returns the events emitted; the first is ``{"type": "fire_vehicle",
     "shooter", "vehicle", "weapon", "mode", "hex", "to_hit", "modifiers", "rolls": {"jam",
@@ -651,31 +635,31 @@ def fire_at_vehicle(game: "Game", shooter: "Unit", v: "Vehicle", *, snap: bool) 
     Raises:
         IllegalActionError: :func:`vehicle_fire_refusal` gives a reason.
     """
-    from ambush_env.core.damage import apply_damage, roll_damage
+    from ambush_env.core.damage import apply_damage
     from ambush_env.core.errors import IllegalActionError
     from ambush_env.core.fire import _after_shot, _jam_and_hit, to_hit_vehicle
 
-    why = vehicle_fire_refusal(game, shooter, v, snap=snap)
+    why = vehicle_fire_refusal(m, shooter, v, snap=snap)
     if why is not None:
         raise IllegalActionError(f"{shooter.name} cannot fire at {v.name}: {why}")
-    t = game.tables
+    t = m.tables
     wc = t.weapon_class[shooter.weapon]
     vt = vtype(v)
-    n, mods = to_hit_vehicle(game, shooter, v.hex, vt.size, snap=snap)
+    n, mods = to_hit_vehicle(m, shooter, v.hex, vt.size, snap=snap)
     rolls: dict[str, int] = {}
     ev: dict[str, Any] = {"type": "fire_vehicle", "shooter": shooter.name, "vehicle": v.name,
                           "weapon": shooter.weapon, "mode": "snap" if snap else "aimed",
-                          "hex": game.board.label(v.hex), "to_hit": n, "modifiers": dict(mods),
+                          "hex": m.board.label(v.hex), "to_hit": n, "modifiers": dict(mods),
                           "rolls": rolls}
     events: list[dict] = [ev]
-    if not _jam_and_hit(game, shooter, wc, ev, n, events):
+    if not _jam_and_hit(m, shooter, wc, ev, n, events):
         return events
-    dice = game.dice
+    dice = m.dice
     hc = dice.d10(f"{v.name} hit chart")
     rolls["hit_chart"] = hc
     part = vt.hit_chart[hc]
     ev["part"] = part
-    units = game.state.units
+    units = m.state.units
     if part in ("driver", "passenger"):
         # the incapacitated and the dead are no target of fire (seed 002 p. 26): a seat
         # holding one counts as empty; a passenger hit falls on one of the active ones
@@ -686,24 +670,24 @@ def fire_at_vehicle(game: "Game", shooter: "Unit", v: "Vehicle", *, snap: bool) 
             victim = live[dice.choice(len(live), f"{v.name} which passenger")] if live else -1
         if victim < 0:
             ev["result"] = "empty seat"
-            game.emit(ev)
+            m.emit(ev)
             if wc.explosive:  # the shell still bursts inside: a blast for all aboard ⚙
-                _explosive_inside(game, shooter, v, -1, events)
+                _explosive_inside(m, shooter, v, -1, events)
         else:
             row = t.soldier_row[wc.damage]
             dmg = dice.d10("damage")
             rolls["damage"] = dmg
             ev["result"] = row[dmg]
             ev["unit"] = units[victim].name
-            game.emit(ev)
+            m.emit(ev)
             was_driver = victim == v.driver
-            events += apply_damage(game, victim, row[dmg])
+            events += apply_damage(m, victim, row[dmg])
             if wc.automatic and not snap:
-                _chain_in_vehicle(game, shooter, v, victim, row, dmg, events)
+                _chain_in_vehicle(m, shooter, v, victim, row, dmg, events)
             if wc.explosive:
-                _explosive_inside(game, shooter, v, victim, events)
+                _explosive_inside(m, shooter, v, victim, events)
             elif was_driver:
-                driver_hurt(game, v, row[dmg], hit=True)
+                driver_hurt(m, v, row[dmg], hit=True)
     else:
         p = dice.d10("penetration")
         rolls["penetration"] = p
@@ -713,72 +697,72 @@ def fire_at_vehicle(game: "Game", shooter: "Unit", v: "Vehicle", *, snap: bool) 
         result = penetrates(level, wc.explosive, vt.parts[part])
         ev["level"] = level
         ev["result"] = result
-        game.emit(ev)
+        m.emit(ev)
         if part == "body" and result != "none":
-            disable(game, v, "body penetrated")
+            disable(m, v, "body penetrated")
         elif part == "tyres" and result != "none":
             v.tyre_shot = True
-            game.emit({"type": "tyre_shot", "vehicle": v.name})
+            m.emit({"type": "tyre_shot", "vehicle": v.name})
         if not v.disabled and part in ("tyres", "body") and vt.kind == "car":
-            accident_check(game, v, f"{part} hit")
-    _after_shot(game, shooter, wc, events)
+            accident_check(m, v, f"{part} hit")
+    _after_shot(m, shooter, wc, events)
     return events
 
 
-def _explosive_inside(game: "Game", shooter: "Unit", v: "Vehicle", victim: int,
+def _explosive_inside(m: Match, shooter: Unit, v: Vehicle, victim: int,
                       events: list[dict]) -> None:
     """A bazooka (any explosive) hit on an occupant (seed 000 p. 31): everyone else aboard
     rolls Grenade Inside as prone, and the car is disabled."""
     from ambush_env.core.damage import roll_damage
 
-    units = game.state.units
-    prone = game.rd.grenades.prone_damage
+    units = m.state.units
+    prone = m.rd.grenades.prone_damage
     for uid in list(v.occupants):
         if uid != victim and units[uid].status == ACTIVE:  # the fallen: no target (seed 002)
-            events += roll_damage(game, uid, "grenade_inside", modifier=prone,
+            events += roll_damage(m, uid, "grenade_inside", modifier=prone,
                                   why=f"{units[uid].name} {shooter.weapon} blast")[2]
-    disable(game, v, f"{shooter.weapon} hit")
+    disable(m, v, f"{shooter.weapon} hit")
 
 
-def _chain_in_vehicle(game: "Game", shooter: "Unit", v: "Vehicle", first: int, row: tuple,
+def _chain_in_vehicle(m: Match, shooter: Unit, v: Vehicle, first: int, row: tuple,
                       prev: int, events: list[dict]) -> None:
     """Aimed automatic fire goes on through the other occupants, passengers in seat order
     then the driver, while each damage roll is lower than the one before (seed 002 p. 27)."""
     from ambush_env.core.damage import apply_damage
 
-    units = game.state.units
+    units = m.state.units
     order = [uid for uid in v.passengers + ([v.driver] if v.driver >= 0 else []) if uid != first]
     for uid in order:
         o = units[uid]
         if o.status != ACTIVE:  # the fallen are no target of fire (seed 002 p. 26)
             continue
-        r = game.dice.d10("damage (chain)")
+        r = m.dice.d10("damage (chain)")
         if r >= prev:
             ev = {"type": "fire_chain", "shooter": shooter.name, "target": o.name,
                   "rolls": {"damage": r}, "result": "stopped"}
-            game.emit(ev)
+            m.emit(ev)
             events.append(ev)
             return
         ev = {"type": "fire_chain", "shooter": shooter.name, "target": o.name,
               "rolls": {"damage": r}, "result": row[r]}
-        game.emit(ev)
+        m.emit(ev)
         events.append(ev)
-        events += apply_damage(game, uid, row[r])
+        events += apply_damage(m, uid, row[r])
         prev = r
         if uid == v.driver:  # the driver is last in the chain (seed 000 p. 31-32)
-            driver_hurt(game, v, row[r], hit=True)
+            driver_hurt(m, v, row[r], hit=True)
 
 
 # ============================================================================ blasts
-def blast_vehicles(game: "Game", hex_: int, kind: str) -> set[int]:
+def blast_vehicles(m: Match, hex_: int, kind: str) -> set[int]:
     """A grenade or satchel charge going off in ``hex_`` against the cars there (seed 000
     p. 32-33). A grenade disables a car on an incapacitated or killed result on Grenade
     Outside; a satchel charge disables every car in or next to the hex. Returns the uids of
     the occupants (before the blast), who then roll once each on the outside row with stance
     ignored (the caller's blast loop)."""
-    st = game.state
+    st = m.state
     occupants: set[int] = set()
-    near = set(game.board.neighbors[hex_]) | {hex_} if kind == "satchel" else {hex_}
+    near = set(m.board.neighbors[hex_]) | {hex_} if kind == "satchel" else {hex_}
     for v in st.vehicles:
         if not on_map(v) or v.hex not in near or vtype(v).kind != "car":
             continue
@@ -787,12 +771,12 @@ def blast_vehicles(game: "Game", hex_: int, kind: str) -> set[int]:
         if v.disabled:
             continue
         if kind == "satchel":
-            disable(game, v, "satchel charge")
+            disable(m, v, "satchel charge")
             continue
-        r = game.dice.d10(f"{v.name} grenade damage")
-        res = game.tables.soldier_row["grenade_outside"][r]
-        game.emit({"type": "blast_vehicle", "vehicle": v.name, "item": kind,
+        r = m.dice.d10(f"{v.name} grenade damage")
+        res = m.tables.soldier_row["grenade_outside"][r]
+        m.emit({"type": "blast_vehicle", "vehicle": v.name, "item": kind,
                    "rolls": {"damage": r}, "result": res})
         if res in ("incapacitated", "kill"):
-            disable(game, v, "grenade")
+            disable(m, v, "grenade")
     return occupants

@@ -80,3 +80,60 @@ def give_turn(game: Game, u: Unit, space: int = ARSpace.ONE_TURN) -> None:
     u.ar = int(space)
     game.state.turn = TurnState(uid=u.uid)
     game.invalidate()
+
+
+def german_turn(game: Game, g: Unit) -> None:
+    """Play the German ``g``'s turn from his card now (``Game.german_turn``)."""
+    game.german_turn(g)
+
+
+def resolve(game: Game) -> None:
+    """Resolve the requests a rules call recorded (sighting, Rounds beginning, paragraphs)."""
+    from ambush_env.core.sequence import resolve as _resolve
+
+    _resolve(game)
+    game.invalidate()
+
+
+def run_paragraph(game: Game, pid, u: Unit | None) -> None:
+    """Run paragraph ``pid`` now, as if ``u`` had triggered it, and resolve what it sets off."""
+    game.request("paragraph", pid, 0, u.uid if u is not None else -1, 0)
+    resolve(game)
+
+
+def paragraph_check(game: Game, u: Unit, hex_: int) -> None:
+    """The paragraph check of ``u`` entering ``hex_``, resolved at once."""
+    from ambush_env.core import paragraphs
+
+    paragraphs.paragraph_check(game, u, hex_)
+    resolve(game)
+
+
+def german_action(game: Game, g: Unit, name: str, args: dict | None = None) -> bool:
+    """Carry out one card action of ``g`` (RULES.md §14) as the interpreter would: his turn
+    starts, the action's orders are chosen from his legal orders and applied one by one,
+    their interruptions resolved. Returns whether the action gave any order (False: it was
+    skipped)."""
+    from ambush_env.core import german
+    from ambush_env.core.apply import apply_order
+    from ambush_env.core.legal import legal_orders
+    from ambush_env.core.orders import decode
+    from ambush_env.core.turns import start_turn
+
+    if game.state.turn.uid != g.uid:
+        start_turn(game, g)
+    acted = False
+    while game.state.turn.uid == g.uid and not game.state.over:
+        got = german._ACTIONS[name](game, g, args or {}, set(legal_orders(game, g)))
+        if got is None:
+            break
+        order, done = got
+        acted = True
+        game.state.turn.card_acted = True
+        kind, arg = decode(order)
+        apply_order(game, g, kind, arg)
+        resolve(game)
+        if done:
+            break
+    game.invalidate()
+    return acted

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import pytest
 
-from ambush_env.core import german
 from ambush_env.core import orders as O
 from ambush_env.core.assault import chance
 from ambush_env.core.errors import IllegalActionError
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.types import ARSpace, Direction, Phase, Stance, Status
 
-from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, rounds
+from engine_helpers import add_german, german_action, clear_board, force, fresh_game, give_turn, put, rounds
 
 S, C, P = Stance.STANDING, Stance.CROUCHING, Stance.PRONE
 US1, US4, US7, US8 = 0, 3, 6, 7  # squad slots
@@ -386,7 +385,7 @@ def test_german_charge_within_half_mv(us_hex, charges):
     ger = add_german(g, "rifleman", "M10")
     rounds(g)
     force(g, [5, 6] if charges else [])
-    ran = german._ACTIONS["assault"](g, ger, {"at": "adjacent_weakest", "kind": "kill"})
+    ran = german_action(g, ger, "assault", {"at": "adjacent_weakest", "kind": "kill"})
     assert ran is charges
     if charges:
         assert ger.hex == u.hex
@@ -403,7 +402,7 @@ def test_german_does_not_assault_an_incapacitated_soldier():
     ger = add_german(g, "rifleman", "M10")
     rounds(g)
     force(g, [])
-    assert german._ACTIONS["assault"](g, ger, {"at": "adjacent_weakest", "kind": "kill"}) is False
+    assert german_action(g, ger, "assault", {"at": "adjacent_weakest", "kind": "kill"}) is False
     assert g.board.label(ger.hex) == "M10"
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
+from ambush_env.core import sequence, prisoners
 from ambush_env.core import orders as O
 from ambush_env.core import vehicle_data, vehicles
 from ambush_env.core.data import data_path, list_data, load_data, read_yaml
@@ -44,7 +45,7 @@ def changed_copy(tmp_path: Path, name: str, change: Change) -> Path:
 
 def install_rules(monkeypatch, tmp_path: Path, g, change: Change) -> None:
     """Load a changed ``rules.yaml`` with :func:`load_rules_data` and make it ``g.rd``."""
-    monkeypatch.setattr(g, "rd", load_rules_data(changed_copy(tmp_path, "rules.yaml", change)))
+    monkeypatch.setattr(g.ctx, "rd", load_rules_data(changed_copy(tmp_path, "rules.yaml", change)))
 
 
 def install_vehicle_data(monkeypatch, tmp_path: Path, change: Change) -> None:
@@ -101,13 +102,13 @@ def test_awareness_rounds_follow_the_data(monkeypatch, tmp_path):
     g.state.phase = int(Phase.ROUNDS)
     g.state.round = 1
     force(g, [5, 5])  # initiative only: no awareness check in Round 2
-    g._start_round()
+    sequence.start_round(g)
     assert g.state.round == 2 and not u.aware
     force(g, [9, 5, 5])  # Round 3: the PC check, failed
-    g._start_round()
+    sequence.start_round(g)
     assert g.state.round == 3 and not u.aware
     force(g, [5, 5])  # Round 4: aware without a roll
-    g._start_round()
+    sequence.start_round(g)
     assert u.aware
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from ambush_env.core import prisoners
 from ambush_env.core import german
 from ambush_env.core.types import Stance, Status, Terrain
 
@@ -11,7 +12,7 @@ from engine_helpers import add_german, clear_board, force, fresh_game, put, roun
 
 
 def _events(g, kind):
-    return [e for e in g._events if e["type"] == kind]
+    return [e for e in g.log if e["type"] == kind]
 
 
 def test_column_choice_unaware_aware_self_preservation():
@@ -31,10 +32,10 @@ def test_column_choice_unaware_aware_self_preservation():
     ger.wounded = False
     for k, lbl in enumerate(("O5", "P6", "Q5")):
         put(g, k, lbl)
-    assert german.outnumbered(g, ger)
+    assert prisoners.outnumbered(g, ger)
     assert german.column_for(g, ger) == "self_preservation"
     put(g, 2, "A5")  # two to one is not enough
-    assert not german.outnumbered(g, ger)
+    assert not prisoners.outnumbered(g, ger)
 
 
 def test_roll_selects_the_entry_and_actions_run_in_order():
@@ -45,7 +46,7 @@ def test_roll_selects_the_entry_and_actions_run_in_order():
     put(g, 0, "A1")
     ger = add_german(g, "rifleman", "P5", aware=False)
     force(g, [7])
-    german.german_turn(g, ger)
+    g.german_turn(ger)
     (card,) = _events(g, "german_card")
     assert card["roll"] == 7 and card["column"] == "unaware"
     assert card["actions"] == ["stance", "hold"]
@@ -66,7 +67,7 @@ def test_aware_rifleman_fires_at_most_exposed(hit_roll, hit):
     rolls = [2]  # aware 2-4: fire aimed at most_exposed
     rolls += [0, 0] if hit else [hit_roll]
     force(g, rolls + [0] * 4)
-    german.german_turn(g, ger)
+    g.german_turn(ger)
     (shot,) = _events(g, "fire")
     assert shot["target"] == standing.name
     assert shot["to_hit"] < 9  # so a 9 misses and a 0 hits
@@ -81,7 +82,7 @@ def test_action_that_cannot_run_is_skipped():
     ger = add_german(g, "rifleman", "Q4")
     rounds(g)
     force(g, [5])  # aware 5-6: snap fire at nearest visible
-    german.german_turn(g, ger)
+    g.german_turn(ger)
     assert _events(g, "fire") == []
     assert _events(g, "german_skip")[0]["action"] == "fire"
 
@@ -95,7 +96,7 @@ def test_move_to_cover_prefers_cover_terrain():
     rounds(g)
     ger.wounded = True  # self-preservation column
     force(g, [0])  # 0-2: move to cover max 2, then prone
-    german.german_turn(g, ger)
+    g.german_turn(ger)
     assert g.board.terrain[ger.hex] in (Terrain.WOODS, Terrain.BUILDING, Terrain.RUBBLE,
                                         Terrain.BRUSH)
     assert ger.stance == Stance.PRONE
@@ -111,7 +112,7 @@ def test_surrender_when_outnumbered():
     ger = add_german(g, "rifleman", "P5")
     rounds(g)
     force(g, [6])  # self-preservation 6-7: surrender if outnumbered
-    german.german_turn(g, ger)
+    g.german_turn(ger)
     assert ger.status == Status.CAPTURED and ger.stance == Stance.PRONE
     assert g.vp == g.mission.vp.german_captured
 
@@ -124,10 +125,10 @@ def test_no_surrender_without_a_us_soldier_in_his_hex():
     for k, lbl in enumerate(("O5", "P6", "Q5")):
         put(g, k, lbl)
     ger = add_german(g, "rifleman", "P5")
-    assert german.outnumbered(g, ger)
+    assert prisoners.outnumbered(g, ger)
     rounds(g)
     force(g, [6])  # self-preservation 6-7: surrender if outnumbered, else prone, hold
-    german.german_turn(g, ger)
+    g.german_turn(ger)
     assert ger.status == Status.ACTIVE
     assert _events(g, "german_skip")[0]["action"] == "surrender"
 
@@ -142,6 +143,6 @@ def test_no_surrender_when_not_outnumbered():
     ger.wounded = True
     rounds(g)
     force(g, [6])
-    german.german_turn(g, ger)
+    g.german_turn(ger)
     assert ger.status == Status.ACTIVE
     assert _events(g, "german_skip")[0]["action"] == "surrender"

@@ -16,7 +16,7 @@ import pytest
 
 from ambush_env.core import orders as O
 from ambush_env.core.errors import IllegalActionError
-from ambush_env.core.german import german_turn
+from engine_helpers import german_turn
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.types import ARSpace, Stance, Status
 

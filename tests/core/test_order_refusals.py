@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import pytest
 
+from ambush_env.core import sequence, sighting, shooting
 from ambush_env.core import orders as O
 from ambush_env.core.errors import IllegalActionError
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.types import ARSpace, Direction, Phase, Stance
 
-from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, rounds
+from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, resolve, rounds
 
 S, C, P = Stance.STANDING, Stance.CROUCHING, Stance.PRONE
 US4, US6, US7 = 3, 5, 6  # squad slots
@@ -149,7 +150,7 @@ def test_satchel_thrown_standing_only(stance, offered):
 
 @pytest.mark.parametrize("stance, offered", [(S, True), (C, False), (P, False)])
 def test_satchel_prepared_standing_only(stance, offered):
-    """actions.prepare_kind (RULES.md §6, §9 ⚙): a satchel charge is prepared standing, the
+    """shooting.prepare_kind (RULES.md §6, §9 ⚙): a satchel charge is prepared standing, the
     stance it is thrown from; US6's rifle is loaded, so PREPARE means the satchel here."""
     g, u, partner = squad(US6, "E8", stance)
     act(g, u, partner)
@@ -205,7 +206,7 @@ def _round_one():
     us7 = put(g, US7, "G6")
     add_german(g, "rifleman", "G9", aware=True)
     force(g, [9, 0])
-    g.begin_rounds("a German placed aware", {us7.uid})
+    sequence.begin_rounds(g, "a German placed aware", {us7.uid})
     g._take_events()
     g.invalidate()
     return g, us4, us7
@@ -235,7 +236,7 @@ def test_unaware_soldier_may_fire_from_round_three():
     g, us4, us7 = _round_one()
     g.state.round = 2
     force(g, [9, 0])  # initiative of Round 3
-    g._end_round()
+    sequence.end_round(g)
     assert g.state.round == 3 and us4.aware
     g.step(enc(K.SELECT_UNIT, US4))
     assert enc(K.FIRE_AIMED, 0) in g.legal_actions()
@@ -251,7 +252,8 @@ def test_failed_sighting_check_leaves_soldier_unaware_after_the_free_snap_fire()
     us7 = put(g, US7, "G6")
     ger = add_german(g, "rifleman", "G9", aware=True, known=False)
     force(g, [6, 5, 9, 9, 0])  # PC checks, the snap shot's hit roll, initiative US 9 / German 0
-    g.sighting(ger, [us4, us7])
+    sighting.sighting(g, ger, [us4, us7])
+    resolve(g)
     assert g.state.phase == Phase.ROUNDS and g.state.round == 1
     assert us7.aware
     assert not us4.aware

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from engine_helpers import resolve
+from ambush_env.core import scoring, sighting
 from ambush_env.core import orders as O
 from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.paragraphs import paragraph_check, run_paragraph
+from engine_helpers import paragraph_check, run_paragraph
 from ambush_env.core.types import Direction, Phase, Result, Side, Stance, Status
 
 from engine_helpers import add_german, clear_board, force, fresh_game, put
@@ -84,7 +86,7 @@ def test_placed_unaware_out_of_sight_stays_hidden():
     assert ger.uid not in g.state.contacts
     assert g.state.phase == Phase.OPERATIONS
     # the events tell no more than the observation: no hex, card or stance
-    (place,) = [e for e in g._events if e["type"] == "place"]
+    (place,) = [e for e in g.log if e["type"] == "place"]
     assert place == {"type": "place", "unit": ger.name, "hidden": True}
 
 
@@ -116,9 +118,9 @@ def test_sighting_pc_check_and_free_snap_fire(roll, passed):
     run_paragraph(g, 22, us)
     (ger,) = germans(g)
     assert ger.uid in g.state.contacts
-    ev = [e for e in g._events if e["type"] == "sighting"]
+    ev = [e for e in g.log if e["type"] == "sighting"]
     assert len(ev) == 1 and ev[0]["roll"] == roll and ev[0]["passed"] is passed
-    free = [e for e in g._events if e["type"] == "free_snap_fire"]
+    free = [e for e in g.log if e["type"] == "free_snap_fire"]
     assert bool(free) is passed
     assert us.aware is passed
     assert g.state.phase == Phase.ROUNDS and g.state.round == 1
@@ -135,7 +137,7 @@ def test_move_into_sight_of_hidden_german_is_a_sighting():
     (ger,) = germans(g)
     assert ger.uid not in g.state.contacts
     put(g, 0, "J7")  # not in sight of L6
-    g.check_sightings()
+    sighting.check_sightings(g); resolve(g)
     assert ger.uid not in g.state.contacts and g.state.phase == Phase.OPERATIONS
     g.step(O.encode(K.SELECT_UNIT, 0))
     force(g, [9] + [9] * 12)  # sighting PC fails (9 > 6); initiative rolls
@@ -155,7 +157,7 @@ def test_result_bands_by_vp_thresholds(vp, result):
     """RULES.md §15: decisive win / win / draw / loss by VP thresholds (26 / 18 / 10)."""
     g = fresh_game()
     g.state.vp = vp
-    g.end_mission("test")
+    scoring.end_mission(g, "test")
     assert g.result == result
     assert g.over and g.state.phase == Phase.OVER
 
@@ -182,10 +184,10 @@ def test_objective_taken_once_when_held_without_germans():
     clear_board(g, keep=1)
     u = put(g, 0, "M6")
     ger = add_german(g, "rifleman", "L6")
-    g._check_objective()
+    scoring.check_objective(g)
     assert "objective_taken" not in g.state.flags
     ger.status = int(Status.KILLED)
-    g._check_objective()
-    g._check_objective()
+    scoring.check_objective(g)
+    scoring.check_objective(g)
     assert g.state.vp == g.mission.vp.objective_taken
     assert u.hex in g.objective_hexes

@@ -1,4 +1,4 @@
-"""The PREPARE order (RULES.md §6, §8; ``actions.prepare_kind``) and the command orders
+"""The PREPARE order (RULES.md §6, §8; ``shooting.prepare_kind``) and the command orders
 GIVE_TURN / MAKE_AWARE (RULES.md §5; seed 002 p. 26), played through ``Game.step`` on the
 farm_assault map. Complements test_sequence_of_play.py, which covers the CR boundary of the
 sergeant, wounded receivers of GIVE_TURN and the basic MAKE_AWARE.
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from ambush_env.core import shooting
 from ambush_env.core import orders as O
 from ambush_env.core.damage import apply_damage
 from ambush_env.core.errors import IllegalActionError
@@ -62,7 +63,7 @@ def arm(u, weapon: str, *, prepared: bool, ammo: int | None = None) -> None:
 
 # ============================================================================ PREPARE
 def test_prepare_reloads_a_dry_weapon_with_a_clip():
-    """RULES.md §8: a dry weapon needs a new clip; actions.prepare_kind 'reload': PREPARE uses
+    """RULES.md §8: a dry weapon needs a new clip; shooting.prepare_kind 'reload': PREPARE uses
     up a clip carried (weapons.yaml reload item) and fills the weapon (M1 Garand: 4 shots).
     It is the soldier's action for the turn; then he may fire again."""
     g, (u, partner) = squad({US4: "G6", US8: "A14"})
@@ -93,7 +94,7 @@ def test_no_reload_without_a_clip_for_the_weapon():
 
 
 def test_nothing_to_prepare_no_prepare_order():
-    """actions.prepare_kind: a loaded rifle, no bazooka, crew weapon or satchel: no PREPARE."""
+    """shooting.prepare_kind: a loaded rifle, no bazooka, crew weapon or satchel: no PREPARE."""
     g, (u, partner) = squad({US4: "G6", US8: "A14"})
     act(g, u, partner)
     refused(g, enc(K.PREPARE), "US4")
@@ -124,7 +125,7 @@ def test_operations_prepare_no_bazooka_loading():
 
 
 def test_reload_comes_before_the_satchel():
-    """actions.prepare_kind: 'first that applies' — a dry US6 carrying a clip and a satchel
+    """shooting.prepare_kind: 'first that applies' — a dry US6 carrying a clip and a satchel
     reloads; the satchel stays unprepared."""
     g, (u, partner) = squad({US6: "G6", US8: "A14"})
     u.ammo = 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ambush_env.core import enter
 from ambush_env.core import orders as O
 from ambush_env.core.assault import capture
 from ambush_env.core.orders import OrderKind as K
@@ -87,7 +88,7 @@ def test_prisoner_left_alone_escapes_and_rounds_commence():
 
 def test_escaped_prisoner_out_of_sight_leaves_the_map():
     """seed 002, p. 25: out of sight at the start of a turn, he is removed from the map."""
-    from ambush_env.core.german import german_turn
+    from engine_helpers import german_turn
 
     g = fresh_game()
     clear_board(g, keep=1)
@@ -102,7 +103,7 @@ def test_escaped_prisoner_out_of_sight_leaves_the_map():
 
 def test_escaped_prisoner_in_sight_acts():
     """seed 002, p. 25: in sight, the escaped prisoner acts on his Self-Preservation column."""
-    from ambush_env.core.german import german_turn
+    from engine_helpers import german_turn
 
     g = fresh_game()
     clear_board(g, keep=1)
@@ -373,7 +374,7 @@ def test_escaped_prisoner_whose_weapon_was_taken_moves_without_error():
     here = items_here(g, us.hex)
     g.step(enc(K.PICK_UP, next(i for i, x in enumerate(here) if x[2] == "weapon:mg42")))
     assert gunner.weapon == "" and not gunner.prepared and gunner.ammo == 0
-    from ambush_env.core.actions import prepare_kind
+    from ambush_env.core.shooting import prepare_kind
 
     assert prepare_kind(g, gunner) is None
-    g.pack_crew_weapon(gunner)  # moving him: nothing to pack, no error
+    enter.pack_crew_weapon(g, gunner)  # moving him: nothing to pack, no error

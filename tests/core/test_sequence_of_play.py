@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from ambush_env.core import sequence, turns
 from ambush_env.core import orders as O
 from ambush_env.core.errors import DiceExhaustedError, IllegalActionError
 from ambush_env.core.orders import OrderKind as K
@@ -98,7 +99,7 @@ def _start_round(g, us_roll, ger_roll):
     force(g, [us_roll, ger_roll])
     g.state.phase = int(Phase.ROUNDS)
     g.state.round = 2  # past the mission's all-in-command Rounds 1-2 once incremented
-    g._start_round()
+    sequence.start_round(g)
 
 
 def test_initiative_higher_roll_wins_ties_to_germans():
@@ -177,14 +178,14 @@ def test_acting_order_two_turn_winner_then_loser_then_one_turn():
     ger = add_german(g, "rifleman", "P5")
     rounds(g, initiative=Side.GERMAN)
     a.ar, b.ar, ger.ar = int(ARSpace.TWO_TURN), int(ARSpace.ONE_TURN), int(ARSpace.TWO_TURN)
-    assert g._current_space() == (ARSpace.TWO_TURN, Side.GERMAN)
+    assert sequence.current_space(g) == (ARSpace.TWO_TURN, Side.GERMAN)
     ger.ar = int(ARSpace.ONE_TURN)  # the German has taken his first turn
-    assert g._current_space() == (ARSpace.TWO_TURN, Side.US)
+    assert sequence.current_space(g) == (ARSpace.TWO_TURN, Side.US)
     a.ar = int(ARSpace.ONE_TURN)
-    assert g._current_space() == (ARSpace.ONE_TURN, Side.GERMAN)
+    assert sequence.current_space(g) == (ARSpace.ONE_TURN, Side.GERMAN)
     ger.ar = int(ARSpace.COMPLETE)
-    assert g._current_space() == (ARSpace.ONE_TURN, Side.US)
-    assert {u.uid for u in g._eligible()} == {a.uid, b.uid}
+    assert sequence.current_space(g) == (ARSpace.ONE_TURN, Side.US)
+    assert {u.uid for u in sequence._eligible(g)} == {a.uid, b.uid}
 
 
 def test_two_turn_unit_drops_to_one_turn_after_acting():
@@ -195,10 +196,10 @@ def test_two_turn_unit_drops_to_one_turn_after_acting():
     add_german(g, "rifleman", "R14", aware=False)
     rounds(g)
     give_turn(g, u, ARSpace.TWO_TURN)
-    g.end_turn(u)
+    turns.end_turn(g, u)
     assert u.ar == ARSpace.ONE_TURN
     give_turn(g, u, ARSpace.ONE_TURN)
-    g.end_turn(u)
+    turns.end_turn(g, u)
     assert u.ar == ARSpace.COMPLETE
 
 
@@ -213,7 +214,7 @@ def test_round_end_panicked_fall_prone_and_operations_resume():
     u.panicked = True
     u.ar = int(ARSpace.PANIC)
     ger.status = int(Status.KILLED)
-    g._end_round()
+    sequence.end_round(g)
     assert u.stance == Stance.PRONE and not u.panicked
     assert g.state.phase == Phase.OPERATIONS
 
@@ -226,7 +227,7 @@ def test_round_end_with_active_german_starts_next_round():
     add_german(g, "rifleman", "P5")
     rounds(g, round_no=1)
     force(g, [5, 3])
-    g._end_round()
+    sequence.end_round(g)
     assert g.state.phase == Phase.ROUNDS and g.state.round == 2
     assert g.state.initiative == Side.US
 
@@ -246,7 +247,7 @@ def test_round_two_awareness_pc_check(roll, aware):
     force(g, [roll, 5, 5])
     g.state.phase = int(Phase.ROUNDS)
     g.state.round = 1
-    g._start_round()
+    sequence.start_round(g)
     assert g.state.round == 2
     assert u.aware is aware
 
@@ -261,7 +262,7 @@ def test_round_three_everyone_aware():
     force(g, [5, 5])
     g.state.phase = int(Phase.ROUNDS)
     g.state.round = 2
-    g._start_round()
+    sequence.start_round(g)
     assert u.aware
 
 
@@ -382,7 +383,7 @@ def test_scripted_dice_running_out_is_an_error():
     force(g, [5])
     g.state.phase = int(Phase.ROUNDS)
     with pytest.raises(DiceExhaustedError):
-        g._start_round()
+        sequence.start_round(g)
 
 
 def test_a_soldier_is_given_a_turn_at_most_once_per_round():

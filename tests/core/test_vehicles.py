@@ -448,14 +448,14 @@ def _jeep_under_fire(weapon="kar98"):
 def test_soldiers_in_a_car_are_fired_at_as_the_car():
     """seed 000, p. 31: a vehicle and its occupants are one target; no occupant is singled
     out. A German card's fire at a rider resolves against the car."""
-    from ambush_env.core import german
     from ambush_env.core.fire import fire_refusal
+    from engine_helpers import german_action
 
     g, v, drv, p1, p2, ger = _jeep_under_fire()
     rounds(g)
     assert fire_refusal(g, ger, p1, snap=False) == f"{p1.name} is in a vehicle: fire at the vehicle"
     force(g, [0, 5, 0, 0])  # hit, chart 5 = tyres, penetration 0 = none, accident check 0
-    german._fire(g, ger, {"mode": "aimed"})
+    assert german_action(g, ger, "fire", {"mode": "aimed"})
     # tyres hit: no penetration, but a wheel hit forces an Accident Check (seed 000 p. 32)
     ev = g._take_events()
     fv = events_of(ev, "fire_vehicle")[0]
@@ -824,7 +824,7 @@ def test_car_in_a_boobytrapped_hex(roll, disabled):
     disables the car and panics the occupants (Rounds). The check is the mission's own
     (Farm Assault paragraph 51, PC −1: US1 PC 6 passes on 0-5); the trap going off
     (paragraph 53) is its failure: no second roll, no damage roll for those aboard."""
-    from ambush_env.core.paragraphs import run_paragraph
+    from engine_helpers import run_paragraph
 
     g = fresh_game()
     clear_board(g, keep=2)

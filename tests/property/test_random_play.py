@@ -88,15 +88,16 @@ def check_invariants(g: Game) -> None:
 
 @pytest.fixture
 def inactive_never_act(monkeypatch):
-    """Wrap the German turn and the shot so that an inactive unit acting fails the test."""
+    """Wrap the German card interpreter and the shot so that an inactive unit acting fails the
+    test."""
     from ambush_env.core import fire, german
 
-    real_turn, real_fire = german.german_turn, fire.fire
+    real_turn, real_fire = german.choose, fire.fire
 
-    def turn(game, u):
+    def turn(game, u, legal):
         assert u.status == Status.ACTIVE and u.hex >= 0, f"inactive {u.name} acted"
         assert u.uid in game.state.contacts, f"hidden {u.name} acted"
-        return real_turn(game, u)
+        return real_turn(game, u, legal)
 
     def shot(game, shooter_uid, target_uid, **kw):
         s_, t_ = game.state.units[shooter_uid], game.state.units[target_uid]
@@ -114,7 +115,7 @@ def inactive_never_act(monkeypatch):
             f"{shooter.name} fired at {v.name} with nobody active aboard"
         return real_vfire(game, shooter, v, **kw)
 
-    monkeypatch.setattr(german, "german_turn", turn)
+    monkeypatch.setattr(german, "choose", turn)
     monkeypatch.setattr(fire, "fire", shot)
     monkeypatch.setattr(vehicles, "fire_at_vehicle", vshot)
 

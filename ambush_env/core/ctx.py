@@ -1,0 +1,349 @@
+"""The context of a mission and the bundle that rules functions act on (ARCHITECTURE.md).
+
+:class:`Ctx` owns what never changes while a mission is played: the mission, the German deck,
+the squad, the tables, the map with its sight cache and every lookup precomputed from them.
+It is built once per mission and shared by every game of it.
+
+:class:`Match` is the bundle a rules function takes: ``(ctx, state, dice, log)``. Passing one
+bundle instead of four arguments keeps the rules' signatures short; the bundle has no loop:
+rules change ``state``, roll on ``dice``, append events to ``log`` and, where the game is
+interrupted (a sighting, Rounds beginning, a trigger hex entered), *record a request* in
+``state.pending`` with :meth:`Match.request`. Only :mod:`ambush_env.core.sequence` resolves
+requests.
+
+⚙ The board's live walls and rubble are kept on the shared :class:`~ambush_env.core.board.Board`
+(and mirrored into ``state.board`` by :meth:`Match.sync_board`), because the sight cache is
+updated incrementally from the board's change log; a game that restores a state restores
+the board from ``state.board``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ambush_env.core import orders as O
+from ambush_env.core.board import Board, load_board
+from ambush_env.core.cards import load_deck
+from ambush_env.core.dice import Dice
+from ambush_env.core.errors import ScenarioError
+from ambush_env.core.los import SightCache
+from ambush_env.core.missions import Mission, list_missions, load_mission
+from ambush_env.core.rules_data import load_rules_data
+from ambush_env.core.squads import load_squad
+from ambush_env.core.state import GameState, Unit
+from ambush_env.core.tables import load_tables
+from ambush_env.core.types import Phase, Side, Status
+
+US, GER = int(Side.US), int(Side.GERMAN)
+ACTIVE = int(Status.ACTIVE)
+HIDDEN = int(Status.HIDDEN)
+KILLED, INCAP, CAPTURED = int(Status.KILLED), int(Status.INCAPACITATED), int(Status.CAPTURED)
+RULES = ("standard", "d100")
+
+
+class Ctx:
+    """The static data of one mission under one rule set and deck (built once, shared).
+
+    Args:
+        mission: mission id, a path, a validated ``Mission``, or None (the reference mission).
+        rules: ``"standard"`` or ``"d100"`` (RULES.md §13).
+        opponent: German deck name (``data/cards/<name>.yaml``).
+        board: a prebuilt board (a generated mission's), else the mission's map is loaded.
+
+    Raises:
+        ScenarioError: unknown mission, deck or rules name.
+        DataError: a malformed data file (names file and field).
+    """
+
+    def __init__(self, mission: str | Mission | None = None, *, rules: str = "standard",
+                 opponent: str = "regular", board: Board | None = None) -> None:
+        if rules not in RULES:
+            raise ScenarioError(f"unknown rules {rules!r}; known: 'standard', 'd100'")
+        if mission is None:
+            mission = list_missions()[0]
+        self.mission: Mission = mission if isinstance(mission, Mission) else load_mission(mission)
+        self.mission_id: str = self.mission.id
+        self.rules = rules
+        self.opponent = opponent
+        self.deck = load_deck(opponent)
+        self.cards = {c.id: c for c in self.deck.cards}
+        self.squad = load_squad(self.mission.squad)
+        self.tables = load_tables()
+        self.rd = load_rules_data()
+        self.board: Board = board if board is not None else load_board(self.mission.map)
+        self.board_pristine = self.board.mutable_state()
+        mrules = self.mission.rules
+        self.sight = SightCache(
+            self.board,
+            sight_cap=getattr(mrules, "sight_cap", None),
+            blocking_landmarks=tuple(getattr(mrules, "blocking_landmarks", ()) or ()),
+        )
+        b = self.board
+        self.entry_hexes = [b.index(h) for h in self.mission.us_entry]
+        self.exit_hexes = frozenset(b.index(h) for h in self.mission.exit_hexes)
+        self.objective_hexes = frozenset(b.index(h) for h in self.mission.objective.hexes)
+        self.triggers: dict[int, Any] = {b.index(lbl): t for lbl, t in self.mission.triggers.items()}
+        self.offsets: list[list[int]] = [
+            [b.offset_hex(i, dq, dr) for dq, dr in O.HEX_OFFSETS] for i in range(b.n)]
+        self._bldg_offsets: list[list[tuple[int, int]]] | None = None
+        self._weapons: dict[str, Any] = {}
+        # caches of values derived from the map (keyed by the board's live state / version)
+        self.move_costs: list[list[int]] | None = None
+        self.move_costs_version = -1
+        self.move_cost_cache: dict[str, list[list[int]]] = {}
+        self.throw_cache: dict = {}
+        self.vehicle_costs: dict[tuple, list[int]] = {}
+
+    def weapon(self, weapon_id: str) -> Any:
+        """The weapon record of ``weapons.yaml``."""
+        w = self._weapons.get(weapon_id)
+        if w is None:
+            w = self._weapons[weapon_id] = self.tables.weapons.weapons[weapon_id]
+        return w
+
+    def building_offsets(self, hex_: int) -> list[tuple[int, int]]:
+        """``(offset index, hex)`` of the building hexes within the offset radius of ``hex_``."""
+        t = self._bldg_offsets
+        if t is None:
+            b = self.board
+            t = self._bldg_offsets = [
+                [(k, j) for k in range(1, O.N_OFFSETS)
+                 if (j := self.offsets[i][k]) >= 0 and b.building[j] is not None]
+                for i in range(b.n)
+            ]
+        return t[hex_]
+
+
+class Match:
+    """``(ctx, state, dice, log)``: what every rules function acts on (module docstring).
+
+    Attributes:
+        ctx: the :class:`Ctx`.
+        state: the :class:`~ambush_env.core.state.GameState` (plain data).
+        dice: the :class:`~ambush_env.core.dice.Dice` every roll goes through.
+        log: the events recorded since the log was last taken (one channel).
+    """
+
+    def __init__(self, ctx: Ctx, state: GameState | None = None, dice: Dice | None = None) -> None:
+        self.ctx = ctx
+        self.state = state if state is not None else GameState(mission=ctx.mission_id)
+        self.dice = dice if dice is not None else Dice(None)
+        self.log: list[Any] = []
+
+    # ---------------------------------------------------------------- the context, by name
+    @property
+    def board(self) -> Board:
+        return self.ctx.board
+
+    @property
+    def tables(self) -> Any:
+        return self.ctx.tables
+
+    @property
+    def rd(self) -> Any:
+        return self.ctx.rd
+
+    @property
+    def mission(self) -> Mission:
+        return self.ctx.mission
+
+    @property
+    def mission_id(self) -> str:
+        return self.ctx.mission_id
+
+    @property
+    def cards(self) -> dict:
+        return self.ctx.cards
+
+    @property
+    def sight(self) -> SightCache:
+        return self.ctx.sight
+
+    @property
+    def exit_hexes(self) -> frozenset[int]:
+        return self.ctx.exit_hexes
+
+    @property
+    def objective_hexes(self) -> frozenset[int]:
+        return self.ctx.objective_hexes
+
+    @property
+    def triggers(self) -> dict[int, Any]:
+        return self.ctx.triggers
+
+    @property
+    def rules(self) -> str:
+        return self.ctx.rules
+
+    def weapon(self, weapon_id: str) -> Any:
+        return self.ctx.weapon(weapon_id)
+
+    def weapon_class(self, weapon_id: str) -> Any:
+        """The :class:`~ambush_env.core.tables.WeaponClass` of a weapon id."""
+        return self.ctx.tables.weapon_class[weapon_id]
+
+    def offset_target(self, hex_: int, k: int) -> int:
+        """The hex at ``orders.HEX_OFFSETS[k]`` from ``hex_``, −1 off the map."""
+        return self.ctx.offsets[hex_][k]
+
+    def building_offsets(self, hex_: int) -> list[tuple[int, int]]:
+        return self.ctx.building_offsets(hex_)
+
+    # ---------------------------------------------------------------- the log and requests
+    def emit(self, event: Any) -> None:
+        """Record a rule event on the one channel (taken by the current step)."""
+        self.log.append(event)
+
+    def request(self, kind: str, *args: Any) -> None:
+        """Record an interruption for the sequence of play to resolve after this order
+        (:mod:`ambush_env.core.sequence` lists the kinds)."""
+        self.state.pending.append([kind, *args])
+
+    def attack_begins_rounds(self, reason: str) -> None:
+        """Any side firing, throwing or assaulting in Operations begins Rounds (RULES.md §5);
+        the US soldiers already aware stay aware. Recorded as a request; no-op in Rounds."""
+        st = self.state
+        if st.phase == Phase.OPERATIONS and not st.over:
+            self.request("begin_rounds", reason, None)
+
+    def reveal(self, g: Unit) -> None:
+        """Make ``g`` a known contact (a slot in the contacts table)."""
+        st = self.state
+        if g.uid not in st.contacts and len(st.contacts) < O.K_SLOTS:
+            st.contacts.append(g.uid)
+            self.emit({"type": "contact", "unit": g.name, "hex": self.board.label(g.hex)})
+
+    def sync_board(self) -> None:
+        """Mirror the board's live walls and rubble into ``state.board``."""
+        self.state.board = self.board.mutable_state()
+
+    # ---------------------------------------------------------------- queries
+    @property
+    def in_rounds(self) -> bool:
+        return self.state.phase == Phase.ROUNDS
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    @property
+    def result(self) -> int:
+        return self.state.result
+
+    def units_at(self, hex_: int) -> list[Unit]:
+        """Every unit in a hex, any status (hidden Germans excluded)."""
+        return [u for u in self.state.units if u.hex == hex_ and u.status != HIDDEN]
+
+    def us_units(self) -> list[Unit]:
+        """The squad in slot order."""
+        return [u for u in self.state.units if u.side == US]
+
+    def germans(self) -> list[Unit]:
+        return [u for u in self.state.units if u.side == GER]
+
+    def contact_units(self) -> list[Unit]:
+        """Known Germans in contact-slot order (the order the US fire/assault orders use)."""
+        units = self.state.units
+        return [units[i] for i in self.state.contacts]
+
+    def enemy_slots(self, side: int) -> list[int]:
+        """The uids an order's contact slot ``k`` points at for ``side`` (INTERFACE.md
+        side-relative layout): the US side's known Germans (``state.contacts``); for the
+        Germans ⚙ the US squad in slot order (the cards know every US soldier; whether a
+        German may fire at one is the order generator's line-of-sight question)."""
+        if side == US:
+            return self.state.contacts
+        return [u.uid for u in self.state.units if u.side == US]
+
+    def active_known_germans(self) -> list[Unit]:
+        units = self.state.units
+        return [units[i] for i in self.state.contacts if units[i].status == ACTIVE]
+
+    def can_see(self, a: Unit, b: Unit) -> bool:
+        """Line of sight between two units' hexes at their stances (seed 004, RULES.md §3);
+        a soldier in a vehicle sees and is seen as the vehicle (seed 004 p. 18)."""
+        if a.vehicle < 0 and b.vehicle < 0:
+            return self.ctx.sight.can_see(a.hex, b.hex, a.stance, b.stance)
+        return self.ctx.sight.can_see(a.hex, b.hex, a.stance, b.stance,
+                                      sighter_in_vehicle=self._vehicle_size(a),
+                                      target_in_vehicle=self._vehicle_size(b))
+
+    def _vehicle_size(self, u: Unit) -> str | None:
+        if u.vehicle < 0:
+            return None
+        from ambush_env.core.vehicle_data import vtype
+
+        return vtype(self.state.vehicles[u.vehicle]).size
+
+    def in_command(self, u: Unit) -> bool:
+        """RULES.md §5: a commander, or within the CR of an active, unpanicked, unwounded one.
+
+        Germans are always in command; a mission rule may put every US soldier in command for
+        the first Rounds (``rules.all_in_command_rounds``).
+        """
+        if u.side == GER:
+            return True
+        n = getattr(self.mission.rules, "all_in_command_rounds", 0) or 0
+        if self.in_rounds and self.state.round <= n:
+            return True
+        if u.CR > 0 and not u.panicked:
+            return True
+        dist = self.board.distance
+        for c in self.state.units:
+            if (c.side == US and c.CR > 0 and c.uid != u.uid and c.status == ACTIVE
+                    and c.hex >= 0 and not c.panicked and not c.wounded
+                    and dist(c.hex, u.hex) <= c.CR):
+                return True
+        return False
+
+    def time_left(self) -> tuple[int, int]:
+        """(Operations pulses left, Rounds left) of the mission's time limits."""
+        tl = self.mission.time_limit
+        return (max(0, tl.operations_pulses - self.state.pulse),
+                max(0, tl.rounds - self.state.rounds_total))
+
+    def stats(self) -> dict:
+        """Casualty counts for the benchmark."""
+        s = {"us_killed": 0, "us_incapacitated": 0, "us_wounded": 0, "germans_killed": 0,
+             "germans_captured": 0, "us_exited": 0}
+        for u in self.state.units:
+            if u.side == US:
+                s["us_killed"] += u.status == Status.KILLED
+                s["us_incapacitated"] += u.status == Status.INCAPACITATED
+                s["us_wounded"] += u.wounded and u.status not in (Status.KILLED, Status.INCAPACITATED)
+                s["us_exited"] += u.exited
+            else:
+                s["germans_killed"] += u.status == Status.KILLED
+                s["germans_captured"] += u.status == Status.CAPTURED
+        return s
+
+    @property
+    def vp(self) -> int:
+        """Total VP now: awarded VP (paragraphs, exits, objective) + :meth:`casualty_vp`."""
+        return self.state.vp + self.casualty_vp()
+
+    def casualty_vp(self) -> int:
+        """VP from the current status of every soldier (RULES.md §15, mission ``vp``).
+
+        Each soldier counts once, at his worst state: a German killed, incapacitated or
+        captured; a US soldier killed, incapacitated, or wounded (still active). Computed from
+        the state, so escalations (a wound becoming an incapacitation) never count twice.
+        """
+        vp = self.mission.vp
+        total = 0
+        for u in self.state.units:
+            s = u.status
+            if u.side == GER:
+                if s == KILLED:
+                    total += vp.german_killed
+                elif s == INCAP:
+                    total += vp.german_incapacitated
+                elif s == CAPTURED:
+                    total += vp.german_captured
+            elif s == KILLED:
+                total += vp.us_killed
+            elif s == INCAP:
+                total += vp.us_incapacitated
+            elif u.wounded:
+                total += vp.us_wounded
+        return total

@@ -1,0 +1,92 @@
+"""Orders as text (INTERFACE.md): the words of an order integer for the current decision.
+
+``describe(m, i)`` gives a stable text for every ``i`` in ``0..N_ORDERS-1``; the acting
+unit's name and the hex or unit an argument points at make it readable
+(``"US3 fire aimed at G2 (L7)"``).
+"""
+
+from __future__ import annotations
+
+from ambush_env.core import orders as O
+from ambush_env.core.ctx import Match
+from ambush_env.core.orders import OrderKind as K
+from ambush_env.core.types import DIRECTION_NAMES, STANCE_NAMES, Phase, Side
+from ambush_env.core.vehicle_data import vtype
+
+US = int(Side.US)
+
+
+def describe(m: Match, action: int) -> str:
+    """Human-readable text of an order for the current decision.
+
+    Raises:
+        ValueError: ``action`` outside ``0..N_ORDERS-1``.
+    """
+    kind, arg = O.decode(action)
+    st = m.state
+    u = st.units[st.turn.uid] if st.turn.uid >= 0 else None
+    who = u.name if u is not None else "US"
+    side = u.side if u is not None else US
+    board = m.board
+    if kind == K.SELECT_UNIT:
+        name = next((x.name for x in st.units if x.side == US and x.slot == arg), f"slot {arg}")
+        return f"select {name}"
+    if kind == K.END_TURN:
+        return f"{who} end turn" if st.phase == Phase.ROUNDS else f"{who} wait"
+    if kind == K.STANCE:
+        return f"{who} go {STANCE_NAMES[arg]}"
+    if kind in (K.MOVE, K.DRAG, K.MOVE_PRISONER, K.DRIVE):
+        verb = {K.MOVE: "move", K.DRAG: "drag", K.MOVE_PRISONER: "move prisoner",
+                K.DRIVE: "drive"}[kind]
+        dest = ""
+        if u is not None and u.hex >= 0:
+            d = board.neighbors[u.hex][arg]
+            dest = f" to {board.label(d)}" if d >= 0 else " off the map"
+        return f"{who} {verb} {DIRECTION_NAMES[arg]}{dest}"
+    contact_kinds = {K.FIRE_AIMED: "fire aimed at", K.FIRE_SNAP: "snap fire at",
+                     K.ASSAULT_KILL: "kill assault on", K.ASSAULT_CAPTURE: "capture assault on",
+                     K.CANNON_FIRE: "fire cannon at", K.BOW_MG_AIMED: "fire bow MG aimed at",
+                     K.BOW_MG_SNAP: "snap fire bow MG at", K.COAX_MG_AIMED: "fire coaxial MG aimed at",
+                     K.COAX_MG_SNAP: "snap fire coaxial MG at"}
+    if kind in contact_kinds:
+        slots = m.enemy_slots(side)
+        if arg < len(slots):
+            g = st.units[slots[arg]]
+            where = board.label(g.hex) if g.hex >= 0 else "off map"
+            return f"{who} {contact_kinds[kind]} {g.name} ({where})"
+        return f"{who} {contact_kinds[kind]} contact {arg} (empty slot)"
+    offset_kinds = {K.FIRE_WALL: "fire at the wall of", K.FIRE_HEX: "fire into",
+                    K.GRENADE: "throw a grenade at", K.SATCHEL: "throw a satchel charge at"}
+    if kind in offset_kinds:
+        dq, dr = O.HEX_OFFSETS[arg]
+        target = f"offset ({dq:+d},{dr:+d})"
+        if u is not None and u.hex >= 0:
+            i = board.offset_hex(u.hex, dq, dr) if hasattr(board, "offset_hex") else -1
+            if i >= 0:
+                target = board.label(i)
+        return f"{who} {offset_kinds[kind]} {target}"
+    if kind in (K.BOARD_VEHICLE, K.LOAD):
+        if arg < len(st.vehicles):
+            v = st.vehicles[arg]
+            what = f"{v.name} ({vtype(v).name}, {board.label(v.hex) if v.hex >= 0 else 'off map'})"
+        else:
+            what = f"vehicle {arg} (empty slot)"
+        if kind == K.LOAD:
+            return f"{who} load the fallen into {what}"
+        if u is not None and u.vehicle == arg:
+            return f"{who} take the wheel of {what}"
+        return f"{who} get into {what}"
+    if kind == K.GIVE_TURN:
+        name = next((x.name for x in st.units if x.side == side and x.slot == arg), f"slot {arg}")
+        return f"{who} give a turn to {name}"
+    if kind == K.ALERT:
+        return f"{who} alert within {arg} hexes"
+    simple = {K.END_MOVE: "end move", K.PREPARE: "prepare/reload", K.CLEAR_JAM: "clear jam",
+              K.THROW_OUT: "throw out the grenade", K.MAKE_AWARE: "make soldiers aware",
+              K.LEAVE_VEHICLE: "leave the vehicle", K.DRIVE_BACK: "drive back",
+              K.END_DRIVE: "end drive", K.LOAD_CANNON: "load the cannon",
+              K.OPEN_CLOSE: "open/close the tank", K.EXIT_MAP: "exit the map",
+              K.SURRENDER: "surrender"}
+    if kind in simple:
+        return f"{who} {simple[kind]}"
+    return f"{who} {kind.name.lower().replace('_', ' ')} {arg}"

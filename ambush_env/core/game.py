@@ -1,0 +1,273 @@
+"""The stateful facade of one game: what the env, the command line and tests call.
+
+A :class:`Game` is a :class:`~ambush_env.core.ctx.Match` — context, state, dice, log — plus
+the public entry points: :meth:`Game.reset`, :meth:`Game.legal_actions`, :meth:`Game.step`
+(which checks legality and raises typed errors), :meth:`Game.describe_action` and the state
+round trip. It holds no rules: orders are applied by :mod:`ambush_env.core.apply`, play is
+advanced by :mod:`ambush_env.core.sequence`, and the German units' orders come from their
+cards (:mod:`ambush_env.core.german`), chosen from the same order generator
+(:mod:`ambush_env.core.legal`) that the US side's mask and ``step`` use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ambush_env.core import german as german_cards
+from ambush_env.core import orders as O
+from ambush_env.core.apply import apply_order
+from ambush_env.core.board import Board
+from ambush_env.core.ctx import Ctx, Match
+from ambush_env.core.describe import describe
+from ambush_env.core.dice import Dice
+from ambush_env.core.errors import IllegalActionError, ScenarioError
+from ambush_env.core.legal import legal_orders
+from ambush_env.core.missions import Mission
+from ambush_env.core.orders import OrderKind as K
+from ambush_env.core.sequence import OVER, Decision, advance, decision, eligible, resolve
+from ambush_env.core.state import GameState, TurnState, Unit, Vehicle
+from ambush_env.core.turns import start_turn
+from ambush_env.core.types import DIRECTION_NAMES, TERRAIN_NAMES, Phase, Side, Status
+from ambush_env.core.vehicle_data import load_vehicle_data
+
+US, GER = int(Side.US), int(Side.GERMAN)
+ACTIVE = int(Status.ACTIVE)
+_SELECT = O.ORDER_BASE[K.SELECT_UNIT]
+GERMAN_MODES = ("cards", "agent")
+
+
+class Game(Match):
+    """One game of a mission.
+
+    Args:
+        mission: mission id (``list_missions()``), a path, or a validated ``Mission`` (a
+            generated one, with ``board``); None = the reference mission.
+        rules: ``"standard"`` (Hit Charts) or ``"d100"`` (seed 003 module, RULES.md §13).
+        opponent: German deck name (``data/cards/<name>.yaml``): green, regular, veteran.
+        seed: seed for the dice when :meth:`reset` gets neither seed nor generator.
+        board: a prebuilt board for ``mission``.
+        german: ``"cards"`` — the German units act from their cards inside :meth:`step`;
+            ``"agent"`` — their decisions are returned like the US side's (two-sided play).
+        ctx: a prebuilt :class:`~ambush_env.core.ctx.Ctx` to share (the other arguments
+            but ``seed`` and ``german`` are then ignored).
+
+    Raises:
+        ScenarioError: unknown mission, deck, rules name or German mode.
+        DataError: a malformed data file (names file and field).
+    """
+
+    def __init__(self, mission: str | Mission | None = None, *, rules: str = "standard",
+                 opponent: str = "regular", seed: int | None = None,
+                 board: Board | None = None, german: str = "cards",
+                 ctx: Ctx | None = None) -> None:
+        if german not in GERMAN_MODES:
+            raise ScenarioError(f"unknown german={german!r}; known: 'cards', 'agent'")
+        super().__init__(ctx if ctx is not None else
+                         Ctx(mission, rules=rules, opponent=opponent, board=board))
+        self.german = german
+        self._seed = seed
+        self._legal: list[int] | None = None
+        self.decision: Decision = OVER
+        self.reset(seed)
+
+    # ---------------------------------------------------------------- the context's names
+    @property
+    def opponent(self) -> str:
+        return self.ctx.opponent
+
+    @property
+    def squad(self) -> Any:
+        return self.ctx.squad
+
+    @property
+    def deck(self) -> Any:
+        return self.ctx.deck
+
+    @property
+    def entry_hexes(self) -> list[int]:
+        return self.ctx.entry_hexes
+
+    # ---------------------------------------------------------------- setup and state
+    def reset(self, seed: int | None = None, rng: np.random.Generator | None = None) -> list[dict]:
+        """Start a new game: squad on the entry hexes, Operations pulse 1.
+
+        Args:
+            seed: dice seed (used when ``rng`` is None).
+            rng: a generator all dice are drawn from (the env passes its ``np_random``).
+
+        Returns:
+            The setup events.
+        """
+        ctx = self.ctx
+        self.dice = Dice(seed if seed is not None else self._seed, rng=rng)
+        ctx.board.set_mutable_state(ctx.board_pristine)
+        ctx.sight.invalidate()
+        st = GameState(mission=ctx.mission_id)
+        for k, s in enumerate(ctx.squad.soldiers):
+            u = Unit(uid=k, side=US, name=s.name, role=s.role,
+                     hex=ctx.entry_hexes[k % len(ctx.entry_hexes)], IN=s.IN, PC=s.PC, WS=s.WS,
+                     DS=s.DS, MV=s.MV, CR=s.CR, weapon=s.weapon, equipment=list(s.equipment),
+                     aware=True, slot=k)
+            u.ammo = ctx.weapon(s.weapon).clip
+            st.units.append(u)
+        self._place_vehicles(st)
+        st.phase = int(Phase.OPERATIONS)
+        st.board = ctx.board.mutable_state()
+        self.state = st
+        self.log = []
+        self.emit({"type": "setup", "mission": ctx.mission_id, "squad": [u.name for u in st.units]})
+        self._advance()
+        return self._take_events()
+
+    def _place_vehicles(self, st: GameState) -> None:
+        """The mission's vehicles (US first, then parked German ones), named V1, V2, ...
+
+        Raises:
+            ScenarioError: a vehicle on a hex its type can never be in (seed 000 p. 30).
+        """
+        data = load_vehicle_data()
+        b = self.board
+        placed = [(v, US) for v in self.mission.us_vehicles]
+        placed += [(v, GER) for v in self.mission.german_vehicles]
+        for k, (pv, side) in enumerate(placed):
+            h = b.index(pv.hex)
+            t = data.vehicles[pv.vehicle]
+            tname = TERRAIN_NAMES[b.terrain[h]]
+            if data.move_costs[tname] is None or (t.size == "large" and tname == "woods"):
+                raise ScenarioError(f"mission {self.mission_id}: {t.name} at {pv.hex} stands on "
+                                    f"{tname}, where a vehicle can never be (seed 000 p. 30)")
+            st.vehicles.append(Vehicle(vid=k, type=pv.vehicle, side=side, name=f"V{k + 1}",
+                                       hex=h, facing=DIRECTION_NAMES.index(pv.facing),
+                                       closed=not t.open))
+
+    def get_state(self) -> dict:
+        """The whole game as a JSON-able dict (state, live board, dice generator)."""
+        self.sync_board()
+        return {"state": self.state.to_dict(), "dice": self.dice.get_state()}
+
+    def set_state(self, d: dict) -> None:
+        """Restore :meth:`get_state`'s dict. Raises KeyError/TypeError when malformed."""
+        self.state = GameState.from_dict(d["state"])
+        self.board.set_mutable_state(self.state.board)
+        self.dice.set_state(d["dice"])
+        self.log = []
+        self._legal = None
+        self.decision = decision(self)
+
+    def _take_events(self) -> list[dict]:
+        ev = self.log
+        self.log = []
+        return ev
+
+    # ---------------------------------------------------------------- decisions
+    def acting_unit(self) -> Unit | None:
+        """The unit deciding now; None while a SELECT_UNIT decision is pending or over."""
+        uid = self.state.turn.uid
+        return self.state.units[uid] if uid >= 0 else None
+
+    def eligible_units(self) -> list[Unit]:
+        """US units that a SELECT_UNIT order may pick now (empty when none is pending)."""
+        return eligible(self)
+
+    def legal_actions(self) -> list[int]:
+        """Every order legal now for the current decision, as order integers (one source of
+        legality, STYLE.md habit 2). Empty only when the game is over."""
+        if self._legal is not None:
+            return self._legal
+        st = self.state
+        if st.over:
+            out: list[int] = []
+        elif st.turn.uid < 0:
+            out = [_SELECT + u.slot for u in eligible(self)]
+        else:
+            out = legal_orders(self, st.units[st.turn.uid])
+        self._legal = out
+        return out
+
+    def is_legal(self, action: int) -> bool:
+        """Whether ``action`` is among :meth:`legal_actions`."""
+        return action in self.legal_actions()
+
+    def invalidate(self) -> None:
+        """Forget cached legal orders (call after changing ``state`` by hand, e.g. in tests)."""
+        self._legal = None
+        self.decision = decision(self)
+
+    def step(self, action: int) -> list[dict]:
+        """Carry out one decision, then advance to the next decision of a side that is not
+        played by the cards (``german="cards"``: the German units act inside this call).
+
+        Args:
+            action: an order integer (``orders.encode``).
+
+        Returns:
+            The rule events of this step (dicts with a ``type``).
+
+        Raises:
+            IllegalActionError: the order is not legal now (names the order and the unit).
+        """
+        st = self.state
+        if st.over:
+            raise IllegalActionError(f"order {action}: the mission is over")
+        if action not in self.legal_actions():
+            raise IllegalActionError(
+                f"order {self.describe_action(action)} (#{action}) is not legal now for "
+                f"{self._actor_name()}")
+        st.steps += 1
+        self._play(int(action))
+        self._advance()
+        return self._take_events()
+
+    def _play(self, action: int) -> None:
+        """Apply one legal order of the current decision (no advance)."""
+        self._legal = None
+        kind, arg = O.decode(action)
+        st = self.state
+        if kind == K.SELECT_UNIT:
+            start_turn(self, next(u for u in st.units if u.side == US and u.slot == arg))
+            return
+        apply_order(self, st.units[st.turn.uid], kind, arg)
+
+    def _advance(self) -> None:
+        """Advance play; the cards decide for the German units unless they are an agent's."""
+        d = advance(self)
+        while self.german == "cards" and d.side == GER:
+            u = self.state.units[d.uid]
+            self._play(german_cards.choose(self, u, legal_orders(self, u)))
+            d = advance(self)
+        self.decision = d
+        self._legal = None
+
+    def german_turn(self, u: Unit) -> None:
+        """Play one turn of the German ``u`` from his card now, out of the sequence of play
+        (for tests and tools that set a situation up by hand): his turn starts unless it is
+        already his, his card's orders are applied one by one and their interruptions
+        resolved, until his turn is over. Play is not advanced afterwards; the events stay
+        in :attr:`log` for the next step to return.
+        """
+        st = self.state
+        if st.turn.uid != u.uid and not start_turn(self, u):
+            self.invalidate()
+            return
+        while not st.over and st.turn.uid == u.uid and u.status == ACTIVE:
+            self._play(german_cards.choose(self, u, legal_orders(self, u)))
+            resolve(self)
+        if st.turn.uid == u.uid:
+            st.turn = TurnState()
+        self.invalidate()
+
+    def _actor_name(self) -> str:
+        u = self.acting_unit()
+        if u is not None:
+            return u.name
+        return "the side (a unit must be selected first)"
+
+    def describe_action(self, action: int) -> str:
+        """Human-readable order text, e.g. ``"US3 fire aimed at G2 (L7)"``.
+
+        Raises:
+            ValueError: ``action`` outside ``0..N_ORDERS-1``.
+        """
+        return describe(self, action)

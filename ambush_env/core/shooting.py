@@ -1,0 +1,104 @@
+"""Shooting and readying weapons (RULES.md §6, §8): who may fire at whom, one shot with its
+side effects, preparing and reloading. Shared by the orders of either side and by the free
+snap fire of a sighting.
+"""
+
+from __future__ import annotations
+
+from ambush_env.core import fire, vehicles
+from ambush_env.core.ctx import Match
+from ambush_env.core.state import Unit
+from ambush_env.core.types import Side, Stance, Status
+
+ACTIVE = int(Status.ACTIVE)
+
+
+def can_fire_at(m: Match, u: Unit, target: Unit, *, snap: bool, free: bool = False) -> bool:
+    """Whether ``u`` may fire his personal/crew weapon at ``target`` now (RULES.md §6, §8).
+
+    Needs ``u`` aware (unless ``free``, the sighting snap) and unpanicked; the rest is
+    :func:`ambush_env.core.fire.fire_refusal` (one source of legality with ``fire``). A
+    soldier in a vehicle is fired at as the vehicle, one target with its occupants (seed 000
+    p. 31): :func:`ambush_env.core.vehicles.vehicle_fire_refusal`.
+    """
+    if u.panicked or (not free and not u.aware):
+        return False
+    if target.status != ACTIVE or target.hex < 0:
+        return False
+    if target.vehicle >= 0:
+        return vehicles.vehicle_fire_refusal(m, u, m.state.vehicles[target.vehicle], snap=snap) is None
+    return fire.fire_refusal(m, u, target, snap=snap) is None
+
+
+def do_prepare(m: Match, u: Unit) -> bool:
+    """Carry out ``PREPARE`` (what :func:`prepare_kind` says); False when nothing applies."""
+    what = prepare_kind(m, u)
+    if what == "reload":
+        reload(m, u)
+    elif what == "weapon":
+        u.prepared = True
+        m.emit({"type": "prepare", "unit": u.name, "weapon": u.weapon})
+    elif what == "satchel":
+        u.satchel_ready = True
+        m.emit({"type": "prepare", "unit": u.name, "item": "satchel"})
+    return what is not None
+
+
+def reload(m: Match, u: Unit) -> None:
+    """Load a clip (or a rocket) from the port boxes. A weapon that must be prepared (the
+    bazooka) is ready after it: loading one round is its prepare action (weapons.yaml)."""
+    w = m.weapon(u.weapon)
+    u.equipment.remove(w.reload)
+    u.ammo = w.clip
+    ev = {"type": "reload", "unit": u.name, "weapon": u.weapon}
+    wc = m.weapon_class(u.weapon)
+    if wc.needs_prepare and not wc.crew:
+        u.prepared = True
+        ev["prepared"] = True
+    m.emit(ev)
+
+
+def prepare_kind(m: Match, u: Unit) -> str | None:
+    """What ``PREPARE`` does for ``u`` now, or None (RULES.md §6), first that applies:
+
+    ``"reload"`` a dry weapon with a clip carried (``weapons.yaml`` reload item);
+    ``"weapon"`` prepare a bazooka or crew weapon (a crew weapon needs its second man);
+    ``"satchel"`` prepare a carried satchel charge for throwing.
+    """
+    if not u.weapon:  # a German whose weapon was taken (an escaped prisoner)
+        if "satchel" in u.equipment and not u.satchel_ready and u.stance == Stance.STANDING:
+            return "satchel"
+        return None
+    w = m.weapon(u.weapon)
+    wc = m.weapon_class(u.weapon)
+    if u.ammo == 0 and w.reload is not None and w.reload in u.equipment:
+        return "reload"
+    if wc.needs_prepare and not u.prepared and u.ammo != 0:
+        if wc.crew and not any(o.uid != u.uid and o.side == u.side and o.hex == u.hex
+                               and o.status == ACTIVE for o in m.state.units):
+            return None
+        return "weapon"
+    if "satchel" in u.equipment and not u.satchel_ready and u.stance == Stance.STANDING:
+        return "satchel"
+    return None
+
+
+def do_fire(m: Match, u: Unit, target: Unit, *, snap: bool,
+            begin_rounds: bool = True) -> list[dict]:
+    """Resolve one shot (``fire.fire``) and its side effects on the sequence of play:
+    the target becomes aware; a hidden German who fires is revealed; fire in Operations
+    begins Rounds (RULES.md §5) unless ``begin_rounds`` is False (the sighting's free snap
+    fire: the sighting begins them itself, with only its passers aware)."""
+    if target.vehicle >= 0:  # the vehicle and its occupants are one target (seed 000 p. 31)
+        events = vehicles.fire_at_vehicle(m, u, m.state.vehicles[target.vehicle], snap=snap)
+    else:
+        events = fire.fire(m, u.uid, target.uid, snap=snap)
+    if target.side == Side.GERMAN and target.status == ACTIVE and not target.aware:
+        target.aware = True
+    if u.side == Side.GERMAN:
+        m.reveal(u)
+    if begin_rounds:
+        m.attack_begins_rounds(f"{u.name} fired")
+    return events
+
+
