@@ -1,7 +1,27 @@
 """The rules engine of *Ambush!* (no gymnasium): ``from ambush_env.core import Game``.
 
-The package loads :class:`~ambush_env.core.game.Game` lazily, so that importing one module
-(the map, line of sight) does not load the whole engine.
+Where each rule lives — the modules by layer, top to bottom (``.importlinter`` holds the
+layers: a module imports only from the layers below it):
+
+===================  ========================================================================
+layer                modules
+===================  ========================================================================
+facade               ``game`` (``engine``: the old import path)
+sequence of play     ``sequence``
+German cards         ``german``
+orders               ``apply`` (carry out), ``legal`` (the generator), ``describe`` (text)
+rules                ``sighting``, ``shooting``, ``paragraphs``, ``grenades``, ``vehicles``,
+                     ``carry``, ``turns``, ``assault``, ``enter``, ``prisoners``, ``scoring``,
+                     ``movement``, ``fire``, ``damage``
+context              ``ctx``, ``procedural``
+map and data         ``los``, ``missions``, ``board``, ``squads``, ``tables``, ``rules_data``,
+                     ``vehicle_data``, ``cards``, ``hexgrid``, ``dice``, ``data``
+model                ``state``, ``orders``, ``events``, ``errors``, ``types``
+===================  ========================================================================
+
+Each module's docstring opens with one paragraph saying what it owns. The package loads
+:class:`~ambush_env.core.game.Game` lazily, so that importing one module (the map, line of
+sight) does not load the whole engine.
 """
 
 from typing import Any

@@ -1,4 +1,5 @@
-"""Carrying out one order of either side (RULES.md §5-§12): a dispatch table by order kind.
+"""Owns carrying out one order of either side (RULES.md §5-§12): a dispatch table by order
+kind, and the rest of each order once its interruptions are resolved.
 
 :func:`apply_order` assumes the order is legal (:func:`ambush_env.core.legal.legal_orders`
 said so; the public entry points check) and does the order's action. What the order then

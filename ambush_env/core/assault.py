@@ -1,4 +1,5 @@
-"""Assault and capture (RULES.md §10; seed 002 p. 25-26; numbers ⚙ in ``data/rules.yaml``).
+"""Owns assault and capture (RULES.md §10; seed 002 p. 25-26): the chance, the strike back,
+capturing a German; numbers ⚙ in ``data/rules.yaml``.
 
 An assault is made on an enemy in the attacker's own hex (a charge assault moves up to half
 MV into it first, RULES.md §6). Chance (d10 at or below) =

@@ -1,4 +1,5 @@
-"""The live map: hexes, hexsides, and the changes play makes to them (RULES.md §2, §15).
+"""Owns the live map: hexes, hexsides with their walls and apertures, and the changes play
+makes to them (RULES.md §2, §15).
 
 :func:`load_board` (binding) reads a map file::
 

@@ -1,4 +1,4 @@
-"""German soldier cards and their action language: schema and loader (RULES.md §14).
+"""Owns the German soldier cards and their action language: schema and loader (RULES.md §14).
 
 A deck is data; difficulty levels (``green``, ``regular``, ``veteran``) are different decks with
 the same card ids (RULES.md §14). This module only *describes* cards; the engine's German

@@ -1,5 +1,5 @@
-"""Carrying: port boxes, picking up and dropping equipment, dragging the fallen
-(RULES.md §4, §6; seed 002 p. 26-27 for the wounded, the incapacitated and captured equipment).
+"""Owns carrying: port boxes, picking up and dropping equipment, captured weapons, dragging the
+fallen (RULES.md §4, §6; seed 002 p. 26-27).
 
 Port boxes: a soldier's ``equipment`` fills at most ``port_boxes`` boxes (4; 1 when wounded),
 each item taking the boxes ``weapons.yaml: items`` gives (a satchel charge 2).

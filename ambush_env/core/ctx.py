@@ -1,4 +1,5 @@
-"""The context of a mission and the bundle that rules functions act on (ARCHITECTURE.md).
+"""Owns the context of a mission (:class:`Ctx`, static data built once) and the bundle that
+rules functions act on (:class:`Match`: context, state, dice, log) (ARCHITECTURE.md).
 
 :class:`Ctx` owns what never changes while a mission is played: the mission, the German deck,
 the squad, the tables, the map with its sight cache and every lookup precomputed from them.

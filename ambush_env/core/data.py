@@ -1,4 +1,5 @@
-"""Loading and validating the game's data files (STYLE.md habit 3).
+"""Owns reading and validating data files: the one loader that every kind of data file goes
+through (STYLE.md habit 3).
 
 Every data file is YAML, parsed once and validated into frozen pydantic models. Any problem
 raises :class:`~ambush_env.core.errors.DataError` naming the file and the offending field

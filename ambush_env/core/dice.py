@@ -1,4 +1,5 @@
-"""All randomness of the engine: one :class:`Dice` object (RULES.md §1).
+"""Owns all randomness of the engine: one :class:`Dice` object, every roll labelled and
+logged, scriptable by tests (RULES.md §1).
 
 A d10 reads 0-9, a d100 reads 1-100. "A roll at or below N" succeeds on 0..N. Every draw is
 recorded in :attr:`Dice.log` (what was rolled and why) so events can show the rolls.

@@ -1,5 +1,5 @@
-"""A unit enters a hex, or leaves the map (RULES.md §6-§7, §15): written once for soldiers
-on foot of either side, the prisoners and the fallen moved with them, and vehicles.
+"""Owns a unit entering a hex or leaving the map (RULES.md §6-§7, §15), written once for
+soldiers of either side and for vehicles.
 
 Entering moves the unit and records what the entry may set off, for the sequence of play to
 resolve after the order: the paragraph check of a trigger hex (a US soldier on foot, or the

@@ -1,4 +1,4 @@
-"""Typed errors of the rules engine (STYLE.md habit 2).
+"""Owns the typed errors of the rules engine (STYLE.md habit 2).
 
 Every public entry point validates its input and raises one of these; the message names the
 offending input (file and field, order and unit, hex label).

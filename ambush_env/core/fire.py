@@ -1,4 +1,5 @@
-"""Fire combat: to-hit numbers, the shot sequence, fire at walls, penetration.
+"""Owns fire combat (RULES.md §8, §11): to-hit numbers, the shot sequence, fire at walls,
+penetration.
 
 Sources: RULES.md §8 (fire combat), §11 (the binding reading of penetration); seed 002 p. 26-27
 (penetration of walls, aimed automatic fire, prisoners); seed 000 p. 30-33 (vehicle sizes, fire

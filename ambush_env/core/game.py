@@ -1,4 +1,4 @@
-"""The stateful facade of one game: what the env, the command line and tests call.
+"""Owns the stateful facade of one game: what the env, the command line and tests call.
 
 A :class:`Game` is a :class:`~ambush_env.core.ctx.Match` — context, state, dice, log — plus
 the public entry points: :meth:`Game.reset`, :meth:`Game.legal_actions`, :meth:`Game.step`

@@ -1,4 +1,5 @@
-"""The German card interpreter (RULES.md §14): a card row turned into orders, one at a time.
+"""Owns the German card interpreter (RULES.md §14): a card row turned into orders, one at a
+time, chosen from the order generator.
 
 At the start of his turn a German rolls a d10 on one column of his card — *Unaware*, *Aware*
 or *Self-Preservation* — and works through that row's actions in order. Each action becomes

@@ -1,5 +1,5 @@
-"""Grenades and satchel charges (RULES.md §9; seed 002 p. 26 for the wounded and the
-incapacitated; numbers ⚙ in ``data/rules.yaml: grenades`` and ``data/damage.yaml``).
+"""Owns grenades and satchel charges (RULES.md §9; seed 002 p. 26): ranges, the throw,
+scatter, blasts; numbers ⚙ in ``data/rules.yaml: grenades`` and ``data/damage.yaml``.
 
 * Range by the thrower's stance: a grenade 6 hexes standing, 3 crouching; a satchel charge
   3 hexes, standing only; never prone. No sight is needed; the target is a hex.

@@ -1,4 +1,4 @@
-"""Hex-grid geometry of the Ambush! map: labels, neighbours, distances, exact line tracing.
+"""Owns hex-grid geometry: labels, neighbours, distances, exact line tracing (RULES.md §2).
 
 Pure geometry: no I/O, no terrain. The layout is RULES.md §2: flat-topped hexes in vertical
 columns lettered ``A..Z, AA, AB...``, rows numbered from 1 at the top, columns with an odd

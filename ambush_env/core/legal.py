@@ -1,4 +1,4 @@
-"""The order generator: every order a unit of either side may give now (STYLE.md habit 2).
+"""Owns the order generator: every order a unit of either side may give now (STYLE.md habit 2).
 
 :func:`legal_orders` serves US soldiers, German soldiers and drivers (and is where tanks'
 orders will go); :meth:`Game.step` accepts exactly its list, the env's action mask is built

@@ -1,4 +1,5 @@
-"""Line of sight: every rule of seed 004, exact geometry, and a vectorised cache (RULES.md §3).
+"""Owns line of sight: every rule of seed 004, exact geometry, and a vectorised cache
+(RULES.md §3).
 
 Two entry points share one set of rules:
 

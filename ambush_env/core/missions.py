@@ -1,4 +1,4 @@
-"""Missions: schema and loader (RULES.md §15). The engine executes what is described here.
+"""Owns missions: schema and loader (RULES.md §15). The engine executes what is described here.
 
 A mission is one YAML file, ``ambush_env/data/missions/<id>.yaml``; its id is the file stem
 (INTERFACE.md: the env id is its CamelCase form). The first shipped mission in sorted order is

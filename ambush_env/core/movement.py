@@ -1,4 +1,4 @@
-"""Soldier movement costs (RULES.md §6; numbers ⚙ in ``data/terrain.yaml``).
+"""Owns soldier movement costs (RULES.md §6; numbers ⚙ in ``data/terrain.yaml``).
 
 A soldier enters a neighbouring hex paying the entered hex's terrain cost, +1 going up a
 level, +1 across an embankment or crest hexside, +1 per hex when crouching, and through a

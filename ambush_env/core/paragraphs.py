@@ -1,4 +1,4 @@
-"""Paragraph checks and paragraph effects (RULES.md §7, §15).
+"""Owns paragraph checks and paragraph effects (RULES.md §7, §15), run one effect at a time.
 
 Entering a hex looks it up in the mission's trigger table: nothing, ``EVENT`` (a d10 on the
 mission's event table) or a paragraph number. A trigger fires once unless it says

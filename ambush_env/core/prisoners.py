@@ -1,4 +1,5 @@
-"""Captured Germans: guards, moving prisoners, escapes (seed 002, p. 25; RULES.md §11).
+"""Owns captured Germans and surrender (seed 002 p. 25; RULES.md §10-§11): guards, moving
+prisoners, escapes, marching off, being outnumbered.
 
 * A captured German lies prone under a Captured marker, inactive. A US soldier in his hex may
   move him: ``MOVE_PRISONER`` moves guard and prisoner together, both with MV 2 ⚙ (seed 002:

@@ -1,5 +1,5 @@
-"""Procedural missions for ``ambush/Procedural-v0`` (INTERFACE.md): a map, forces and triggers
-generated from one seed. Numbers ⚙ in ``data/procedural.yaml``.
+"""Owns procedural missions for ``ambush/Procedural-v0`` (INTERFACE.md): a map, forces and
+triggers generated from one seed; numbers ⚙ in ``data/procedural.yaml``.
 
 A generated mission follows the reference mission's pattern (RULES.md §15 minimums hold by
 construction and are validated like a mission file):

@@ -1,4 +1,6 @@
-"""Engine numbers of the sequence of play (``data/rules.yaml``; RULES.md §5, §14 ⚙)."""
+"""Owns the engine numbers of the sequence of play: ``data/rules.yaml`` validated (RULES.md §5,
+§6, §14 ⚙).
+"""
 
 from __future__ import annotations
 

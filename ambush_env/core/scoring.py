@@ -1,4 +1,4 @@
-"""Victory points and the end of a mission (RULES.md §15).
+"""Owns victory points and the end of a mission (RULES.md §15).
 
 Owns awarding VP, the objective taken, the end when no US soldier is left, and scoring the
 result by the mission's thresholds. The VP total itself is a query of the bundle

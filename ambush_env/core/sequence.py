@@ -1,4 +1,5 @@
-"""The sequence of play (RULES.md §5): the one loop, and the current player.
+"""Owns the sequence of play (RULES.md §5): the one loop, resolving interruptions, and the
+current player.
 
 :func:`advance` resolves the requests that the last order recorded (``state.pending``), then
 runs the phases — Operations pulses, Rounds with initiative and the Action Round track —

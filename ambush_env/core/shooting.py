@@ -1,6 +1,5 @@
-"""Shooting and readying weapons (RULES.md §6, §8): who may fire at whom, one shot with its
-side effects, preparing and reloading. Shared by the orders of either side and by the free
-snap fire of a sighting.
+"""Owns shooting and readying weapons (RULES.md §6, §8): who may fire at whom, one shot with
+its side effects, preparing and reloading.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Sightings (RULES.md §7 ⚙): a placed German comes into the sight of US soldiers.
+"""Owns sightings (RULES.md §7 ⚙): a placed German comes into the sight of US soldiers.
 
 Each watcher makes a PC check; those who pass become aware, and the first to pass takes one
 free snap fire at the German (using no turn) when his weapon allows. Then Rounds begin (a

@@ -1,4 +1,4 @@
-"""The US squad: schema and loader (RULES.md §4). Squads are data in ``configs/squads/``.
+"""Owns the US squad: schema and loader (RULES.md §4); squads are data in ``configs/squads/``.
 
 Squad file schema (``configs/squads/<id>.yaml``)::
 

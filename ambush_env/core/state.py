@@ -1,4 +1,5 @@
-"""The game state as plain data (STYLE.md habit 6).
+"""Owns the game state as plain data (STYLE.md habit 6): units, vehicles, the turn, the
+pending requests.
 
 A :class:`GameState` is primitives, small lists and dataclasses with ``__slots__``: cheap to
 copy, JSON round-trippable (:meth:`GameState.to_dict` / :meth:`GameState.from_dict`), and free

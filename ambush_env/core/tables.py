@@ -1,4 +1,5 @@
-"""The rule tables: weapons, damage rows and terrain (RULES.md §6, §8, §11; seed 002).
+"""Owns the rule tables: weapons, damage rows, penetration and terrain (RULES.md §6, §8, §11;
+seed 002).
 
 Three YAML files in ``ambush_env/data/`` are validated into frozen pydantic models, cross-checked
 against each other, and wrapped in one :class:`Tables` object that also holds flat lookups

@@ -1,4 +1,4 @@
-"""A unit's turn: starting it and ending it on the Action Round track (RULES.md §5-§6).
+"""Owns a unit's turn: starting it and ending it on the Action Round track (RULES.md §5-§6).
 
 Owns :func:`start_turn` and :func:`end_turn` for units of either side: the escaped prisoner
 slipping away when his turn would begin, the Operations pulse

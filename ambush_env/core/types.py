@@ -1,4 +1,6 @@
-"""Named constants of the game (STYLE.md habit 4): stances, directions, terrain, status."""
+"""Owns the named constants of the game (STYLE.md habit 4): stances, directions, terrain,
+status, phases.
+"""
 
 from __future__ import annotations
 

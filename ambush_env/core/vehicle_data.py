@@ -1,4 +1,5 @@
-"""The vehicle data model: ``data/vehicles.yaml`` validated (seed 000 p. 30-33, 40; RULES.md §12).
+"""Owns the vehicle data model: ``data/vehicles.yaml`` validated (seed 000 p. 30-33, 40;
+RULES.md §12).
 
 The rules modules read vehicle numbers from here without importing
 :mod:`~ambush_env.core.vehicles` (which re-exports these names).

@@ -1,5 +1,5 @@
-"""Vehicles: cars on the map, their occupants, driving, accidents, fire and blasts against them
-(seed 000 p. 30-33; seed 002 p. 26-27; RULES.md §11-§12). Numbers: ``data/vehicles.yaml``.
+"""Owns vehicles on the map (seed 000 p. 30-33; seed 002 p. 26-27; RULES.md §11-§12): boarding,
+driving, accidents, fire and blasts against them; numbers in ``data/vehicles.yaml``.
 
 What is in the engine now:
 
