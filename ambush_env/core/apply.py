@@ -34,7 +34,10 @@ def apply_order(m: Match, u: Unit, kind: K, arg: int) -> None:
     """Carry out the legal order ``(kind, arg)`` of the acting unit ``u`` (either side) and
     record the rest of it as an ``"after"`` request (module docstring)."""
     note = _DO[kind](m, u, arg)
-    m.request("after", u.uid, int(kind), arg, note)
+    if m.state.pending:
+        m.request("after", u.uid, int(kind), arg, note)
+    else:  # nothing to wait behind: the rest of the order follows at once
+        after_order(m, ["after", u.uid, int(kind), arg, note])
 
 
 def after_order(m: Match, req: list) -> None:
