@@ -36,6 +36,7 @@ US, GER = int(Side.US), int(Side.GERMAN)
 ACTIVE = int(Status.ACTIVE)
 _SELECT = O.ORDER_BASE[K.SELECT_UNIT]
 GERMAN_MODES = ("cards", "agent")
+MAX_CARD_ORDERS = 100_000  # German orders between two decisions of the other side (a guard)
 
 
 class Game(Match):
@@ -233,10 +234,14 @@ class Game(Match):
     def _advance(self) -> None:
         """Advance play; the cards decide for the German units unless they are an agent's."""
         d = advance(self)
-        while self.german == "cards" and d.side == GER:
+        for _ in range(MAX_CARD_ORDERS):
+            if self.german != "cards" or d.side != GER:
+                break
             u = self.state.units[d.uid]
             self._play(german_cards.choose(self, u, legal_orders(self, u)))
             d = advance(self)
+        else:  # defensive: a rules or card bug must not hang an RL run
+            raise RuntimeError(f"the German cards gave {MAX_CARD_ORDERS} orders without a US decision")
         self.decision = d
         self._legal = None
 
