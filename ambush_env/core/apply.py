@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ambush_env.core import assault, carry, fire, grenades, vehicles
+from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.enter import enter_hex, soldier_exits
 from ambush_env.core.movement import costs_for, enemy_in, step_cost
@@ -72,11 +73,11 @@ def _pay_move_mp(t: TurnState, u: Unit, cost: int) -> None:
 
 # ================================================================================ actions
 def _end_turn(m: Match, u: Unit, arg: int) -> None:
-    m.emit({"type": "end_turn", "unit": u.name})
+    m.emit(E.EndTurn(unit=u.name))
 
 
 def _end_move(m: Match, u: Unit, arg: int) -> None:
-    m.emit({"type": "end_move", "unit": u.name})
+    m.emit(E.EndMove(unit=u.name))
 
 
 def _stance(m: Match, u: Unit, arg: int) -> bool:
@@ -85,7 +86,7 @@ def _stance(m: Match, u: Unit, arg: int) -> bool:
     Returns whether the turn ends with it."""
     old = u.stance
     u.stance = arg
-    m.emit({"type": "stance", "unit": u.name, "from": int(old), "to": arg})
+    m.emit(E.Stance(unit=u.name, from_=int(old), to=arg))
     t = m.state.turn
     if _ops(m):
         return True
@@ -107,7 +108,7 @@ def _move(m: Match, u: Unit, arg: int) -> bool | None:
     (None in Operations)."""
     dest = m.board.neighbors[u.hex][arg]
     if _ops(m):
-        m.emit({"type": "move", "unit": u.name, "to": m.board.label(dest), "mp": 0})
+        m.emit(E.Move(unit=u.name, to=m.board.label(dest), mp=0))
         enter_hex(m, u, dest)
         return None
     t = m.state.turn
@@ -115,8 +116,7 @@ def _move(m: Match, u: Unit, arg: int) -> bool | None:
     charge = enemy_in(m, dest, u.side)
     _pay_move_mp(t, u, cost)
     t.hexes_moved += 1
-    m.emit({"type": "move", "unit": u.name, "to": m.board.label(dest), "mp": cost,
-            "charge": charge})
+    m.emit(E.Move(unit=u.name, to=m.board.label(dest), mp=cost, charge=charge))
     enter_hex(m, u, dest)
     return charge
 
@@ -182,8 +182,8 @@ def _move_prisoner(m: Match, u: Unit, arg: int) -> None:
     dest = m.board.neighbors[u.hex][arg]
     cost = costs_for(m, int(Stance.STANDING))[u.hex * 6 + arg]
     moved = move_prisoners(m, u, dest)
-    m.emit({"type": "move_prisoner", "unit": u.name, "prisoners": moved,
-            "to": m.board.label(dest), "mp": 0 if ops else cost})
+    m.emit(E.MovePrisoner(unit=u.name, prisoners=moved, to=m.board.label(dest),
+                          mp=0 if ops else cost))
     if not ops:
         if t.mode == "":
             t.mode = "prisoner"
@@ -228,7 +228,7 @@ def _load(m: Match, u: Unit, arg: int) -> None:
 
 
 def _end_drive(m: Match, u: Unit, arg: int) -> None:
-    m.emit({"type": "end_drive", "unit": u.name})
+    m.emit(E.EndDrive(unit=u.name))
 
 
 def _drive(m: Match, u: Unit, arg: int, backwards: bool) -> None:
@@ -278,7 +278,7 @@ def _clear_jam(m: Match, u: Unit, arg: int) -> None:
     ok = r <= u.PC
     if ok:
         u.jammed = False
-    m.emit({"type": "clear_jam", "unit": u.name, "roll": r, "pc": u.PC, "cleared": ok})
+    m.emit(E.ClearJam(unit=u.name, roll=r, pc=u.PC, cleared=ok))
 
 
 def _prepare(m: Match, u: Unit, arg: int) -> None:
@@ -315,7 +315,7 @@ def _give_turn(m: Match, u: Unit, arg: int) -> None:
     o = next(x for x in m.state.units if x.side == u.side and x.slot == arg)
     o.ar = int(ARSpace.ONE_TURN)
     o.given_turn = True
-    m.emit({"type": "give_turn", "unit": u.name, "to": o.name})
+    m.emit(E.GiveTurn(unit=u.name, to=o.name))
 
 
 def _make_aware(m: Match, u: Unit, arg: int) -> None:
@@ -327,7 +327,7 @@ def _make_aware(m: Match, u: Unit, arg: int) -> None:
                 and not o.wounded and dist(u.hex, o.hex) <= u.CR):
             o.aware = True
             made.append(o.name)
-    m.emit({"type": "make_aware", "unit": u.name, "made_aware": made})
+    m.emit(E.MakeAware(unit=u.name, made_aware=made))
 
 
 def _alert(m: Match, u: Unit, arg: int) -> None:
@@ -344,7 +344,7 @@ def _alert(m: Match, u: Unit, arg: int) -> None:
         u.aware = True
         woke.append(u.name)
     m.state.turn.alerted = True
-    m.emit({"type": "alert", "unit": u.name, "made_aware": woke})
+    m.emit(E.Alert(unit=u.name, made_aware=woke))
 
 
 def _surrender(m: Match, u: Unit, arg: int) -> None:
@@ -352,7 +352,7 @@ def _surrender(m: Match, u: Unit, arg: int) -> None:
     u.status = int(Status.CAPTURED)
     u.ar = int(ARSpace.INACTIVE)
     u.stance = int(Stance.PRONE)
-    m.emit({"type": "surrender", "unit": u.name, "hex": m.board.label(u.hex)})
+    m.emit(E.Surrender(unit=u.name, hex=m.board.label(u.hex)))
 
 
 def _no_after(m: Match, u: Unit, arg: int, note: Any) -> None:

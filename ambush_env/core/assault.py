@@ -18,6 +18,7 @@ if active, aware and unpanicked, strikes back once at his own chance (a kill ass
 
 from __future__ import annotations
 
+from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.state import Unit
 from ambush_env.core.types import ARSpace, Side, Stance, Status
@@ -51,13 +52,13 @@ def can_assault(m: Match, att: Unit, dfn: Unit) -> bool:
             and dfn.vehicle < 0)
 
 
-def assault(m: Match, att: Unit, dfn: Unit, kind: str) -> list[dict]:
+def assault(m: Match, att: Unit, dfn: Unit, kind: str) -> list[E.Event]:
     """Resolve a Kill (``kind="kill"``) or Capture assault (legality checked by the caller)."""
     n, parts = chance(m, att, dfn)
     r = m.dice.d10(f"{att.name} assault")
     ok = r <= n
-    ev = {"type": "assault", "unit": att.name, "target": dfn.name, "kind": kind, "chance": n,
-          "modifiers": parts, "rolls": {"assault": r}, "success": ok}
+    ev = E.Assault(unit=att.name, target=dfn.name, kind=kind, chance=n, modifiers=parts,
+                   rolls_={"assault": r}, success=ok)
     m.emit(ev)
     events = [ev]
     defender_aware = dfn.aware  # only an aware defender strikes back (RULES.md §10)
@@ -68,7 +69,7 @@ def assault(m: Match, att: Unit, dfn: Unit, kind: str) -> list[dict]:
     if ok:
         if kind == "capture":
             capture(m, dfn, att)
-            events.append({"type": "captured", "unit": dfn.name, "guard": att.name})
+            events.append(E.Captured(unit=dfn.name, guard=att.name))
             m.emit(events[-1])
         else:
             events += _assault_damage(m, dfn)
@@ -76,8 +77,8 @@ def assault(m: Match, att: Unit, dfn: Unit, kind: str) -> list[dict]:
         n2, parts2 = chance(m, dfn, att)
         r2 = m.dice.d10(f"{dfn.name} strike back")
         ok2 = r2 <= n2
-        ev2 = {"type": "strike_back", "unit": dfn.name, "target": att.name, "chance": n2,
-               "modifiers": parts2, "rolls": {"assault": r2}, "success": ok2}
+        ev2 = E.StrikeBack(unit=dfn.name, target=att.name, chance=n2, modifiers=parts2,
+                           rolls_={"assault": r2}, success=ok2)
         m.emit(ev2)
         events.append(ev2)
         if ok2:
@@ -86,13 +87,13 @@ def assault(m: Match, att: Unit, dfn: Unit, kind: str) -> list[dict]:
     return events
 
 
-def _assault_damage(m: Match, victim: Unit) -> list[dict]:
+def _assault_damage(m: Match, victim: Unit) -> list[E.Event]:
     """A successful kill assault or strike back: a d10 on the assault row (RULES.md §10)."""
     from ambush_env.core.damage import apply_damage
 
     d = m.dice.d10(f"{victim.name} assault damage")
     res = m.tables.soldier_row["assault"][d]
-    ev = {"type": "assault_damage", "unit": victim.name, "rolls": {"damage": d}, "result": res}
+    ev = E.AssaultDamage(unit=victim.name, rolls_={"damage": d}, result=res)
     m.emit(ev)
     return [ev] + apply_damage(m, victim.uid, res)
 

@@ -30,6 +30,7 @@ soldier dragged is killed on a d10 of 0 (``damage.drag_check``); a body is moved
 
 from __future__ import annotations
 
+from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.enter import enter_hex
 from ambush_env.core.state import Unit
@@ -111,16 +112,16 @@ def pick_up(m: Match, u: Unit, slot: int) -> None:
     st = m.state
     source, uid, item = items_here(m, u.hex)[slot]
     key = str(u.hex)
-    ev = {"type": "pick_up", "unit": u.name, "item": item}
+    ev = E.PickUp(unit=u.name, item=item)
     if source == "loose":
         st.items[key].remove(item)
         if not st.items[key]:
             del st.items[key]
     elif source == "box":
         st.units[uid].equipment.remove(item)
-        ev["from"] = st.units[uid].name
+        ev.from_ = st.units[uid].name
     else:
-        ev["from"] = st.units[uid].name
+        ev.from_ = st.units[uid].name
     if item.startswith("weapon:"):
         wid, kept, was_jammed = loose_weapon(item)
         w = m.weapon(wid)
@@ -144,7 +145,7 @@ def pick_up(m: Match, u: Unit, slot: int) -> None:
         u.jammed = was_jammed
         u.prepared = False
         u.captured_weapon = captured
-        ev["ammo"] = ammo
+        ev.ammo = ammo
     else:
         u.equipment.append(item)
     m.emit(ev)
@@ -156,7 +157,7 @@ def drop(m: Match, u: Unit, slot: int) -> None:
     if item == "satchel" and "satchel" not in u.equipment:
         u.satchel_ready = False
     m.state.items.setdefault(str(u.hex), []).append(item)
-    m.emit({"type": "drop", "unit": u.name, "item": item})
+    m.emit(E.Drop(unit=u.name, item=item))
 
 
 def draggable(m: Match, u: Unit) -> Unit | None:
@@ -179,7 +180,7 @@ def drag(m: Match, u: Unit, dest: int) -> None:
 
     o = draggable(m, u)
     assert o is not None
-    m.emit({"type": "drag", "unit": u.name, "dragged": o.name, "to": m.board.label(dest)})
+    m.emit(E.Drag(unit=u.name, dragged=o.name, to=m.board.label(dest)))
     if o.status == Status.INCAPACITATED:
         drag_check(m, o.uid)
     o.hex = dest

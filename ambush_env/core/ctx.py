@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ambush_env.core import events as E
 from ambush_env.core import orders as O
 from ambush_env.core.board import Board, load_board
 from ambush_env.core.cards import load_deck
@@ -122,14 +123,15 @@ class Match:
         ctx: the :class:`Ctx`.
         state: the :class:`~ambush_env.core.state.GameState` (plain data).
         dice: the :class:`~ambush_env.core.dice.Dice` every roll goes through.
-        log: the events recorded since the log was last taken (one channel).
+        log: the events (:mod:`~ambush_env.core.events`) recorded since the log was last
+            taken (one channel).
     """
 
     def __init__(self, ctx: Ctx, state: GameState | None = None, dice: Dice | None = None) -> None:
         self.ctx = ctx
         self.state = state if state is not None else GameState(mission=ctx.mission_id)
         self.dice = dice if dice is not None else Dice(None)
-        self.log: list[Any] = []
+        self.log: list[E.Event] = []
 
     # ---------------------------------------------------------------- the context, by name
     @property
@@ -191,8 +193,9 @@ class Match:
         return self.ctx.building_offsets(hex_)
 
     # ---------------------------------------------------------------- the log and requests
-    def emit(self, event: Any) -> None:
-        """Record a rule event on the one channel (taken by the current step)."""
+    def emit(self, event: E.Event) -> None:
+        """Record a rule event on the one channel (taken by the current step, which returns
+        it in its dict form, :meth:`~ambush_env.core.events.Event.to_dict`)."""
         self.log.append(event)
 
     def request(self, kind: str, *args: Any) -> None:
@@ -212,7 +215,7 @@ class Match:
         st = self.state
         if g.uid not in st.contacts and len(st.contacts) < O.K_SLOTS:
             st.contacts.append(g.uid)
-            self.emit({"type": "contact", "unit": g.name, "hex": self.board.label(g.hex)})
+            self.emit(E.Contact(unit=g.name, hex=self.board.label(g.hex)))
 
     def sync_board(self) -> None:
         """Mirror the board's live walls and rubble into ``state.board``."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ambush_env.core import events as E
 from ambush_env.core.errors import AmbushError
 from ambush_env.core.tables import RESULTS
 from ambush_env.core.types import ARSpace, Stance, Status
@@ -32,7 +33,7 @@ _TURN_SPACES = frozenset((int(ARSpace.TWO_TURN), int(ARSpace.ONE_TURN), int(ARSp
 _RESULT_SET = frozenset(RESULTS)
 
 
-def apply_damage(m: Any, uid: int, result: str) -> list[dict]:
+def apply_damage(m: Any, uid: int, result: str) -> list[E.Event]:
     """Apply one damage result to a soldier (seed 002 p. 26).
 
     Args:
@@ -43,10 +44,10 @@ def apply_damage(m: Any, uid: int, result: str) -> list[dict]:
 
     Returns:
         The emitted events: ``[]`` for ``"none"`` or a unit already dead or off the map,
-        otherwise one ``{"type": "damage", "unit": "G1", "result": "wound", "effect": ...}``
-        where ``effect`` is what actually happened after escalation (``"no_effect"`` for a
-        panic outside Rounds or on an inactive soldier). A wound that drops items adds
-        ``"dropped": [item ids]``.
+        otherwise one :class:`~ambush_env.core.events.Damage` (dict form ``{"type":
+        "damage", "unit": "G1", "result": "wound", "effect": ...}``) where ``effect`` is what
+        actually happened after escalation (``"no_effect"`` for a panic outside Rounds or on
+        an inactive soldier). A wound that drops items adds ``dropped`` (item ids).
 
     Effects:
         * panic (Rounds, active soldier): ``ar = PANIC``, ``panicked = True``.
@@ -72,7 +73,7 @@ def apply_damage(m: Any, uid: int, result: str) -> list[dict]:
             effect = "kill"
         elif u.wounded:
             effect = "incapacitated"
-    ev: dict = {"type": "damage", "unit": u.name, "result": result}
+    ev = E.Damage(unit=u.name, result=result)
     if effect == "panic":
         if u.status == _ACTIVE and m.in_rounds:
             u.ar = int(ARSpace.PANIC)
@@ -91,12 +92,12 @@ def apply_damage(m: Any, uid: int, result: str) -> list[dict]:
         u.status = _KILLED
         u.ar = int(ARSpace.INACTIVE)
         u.guard = -1
-    ev["effect"] = effect
+    ev.effect = effect
     m.emit(ev)
     return [ev]
 
 
-def _wound(m: Any, u: Any, ev: dict) -> None:
+def _wound(m: Any, u: Any, ev: E.Damage) -> None:
     rules = m.tables.damage.wounded
     u.wounded = True
     if u.vehicle < 0:  # stance is ignored inside a vehicle (seed 000 p. 31)
@@ -124,11 +125,11 @@ def _wound(m: Any, u: Any, ev: dict) -> None:
         u.equipment[:] = keep
         if u.hex >= 0:
             m.state.items.setdefault(str(u.hex), []).extend(dropped)
-        ev["dropped"] = list(dropped)
+        ev.dropped = list(dropped)
 
 
 def roll_damage(m: Any, uid: int, row: str, *, modifier: int = 0,
-                why: str = "damage") -> tuple[int, str, list[dict]]:
+                why: str = "damage") -> tuple[int, str, list[E.Event]]:
     """Roll a d10 on a damage row and apply the result (seed 002 p. 26).
 
     For callers that only need "roll on row X" (grenades, satchels, assault, a destroyed
@@ -144,7 +145,7 @@ def roll_damage(m: Any, uid: int, row: str, *, modifier: int = 0,
 
     Returns:
         ``(roll, result, events)``: the raw d10, the row's result and the events emitted
-        (one ``{"type": "damage_roll", ...}`` then those of :func:`apply_damage`).
+        (one :class:`~ambush_env.core.events.DamageRoll` then those of :func:`apply_damage`).
     """
     results = m.tables.soldier_row[row]
     roll = m.dice.d10(why)
@@ -152,21 +153,20 @@ def roll_damage(m: Any, uid: int, row: str, *, modifier: int = 0,
     r = 0 if r < 0 else 9 if r > 9 else r
     res = results[r]
     u = m.state.units[uid]
-    ev = {"type": "damage_roll", "unit": u.name, "row": row, "roll": roll,
-          "modifier": modifier, "result": res}
+    ev = E.DamageRoll(unit=u.name, row=row, roll=roll, modifier=modifier, result=res)
     m.emit(ev)
     return roll, res, [ev] + apply_damage(m, uid, res)
 
 
-def drag_check(m: Any, uid: int, *, why: str = "drag") -> list[dict]:
+def drag_check(m: Any, uid: int, *, why: str = "drag") -> list[E.Event]:
     """Dragging an incapacitated soldier one hex or loading him into a vehicle (seed 002 p. 26).
 
     Kills him on a d10 at or below ``damage.yaml: incapacitated.drag_kill`` (0). Bodies and
     riding in a vehicle are safe: call this only for the drag or load action itself.
 
     Returns:
-        The emitted events: ``{"type": "drag_check", "unit", "roll", "killed"}`` and, on a
-        kill, the damage event.
+        The emitted events: a :class:`~ambush_env.core.events.DragCheck` (``unit``,
+        ``roll``, ``killed``) and, on a kill, the damage event.
 
     Raises:
         AmbushError: the unit is not incapacitated.
@@ -177,7 +177,7 @@ def drag_check(m: Any, uid: int, *, why: str = "drag") -> list[dict]:
                           "the drag check")
     roll = m.dice.d10(why)
     killed = roll <= m.tables.damage.incapacitated.drag_kill
-    ev = {"type": "drag_check", "unit": u.name, "roll": roll, "killed": killed}
+    ev = E.DragCheck(unit=u.name, roll=roll, killed=killed)
     m.emit(ev)
     out = [ev]
     if killed:

@@ -8,6 +8,7 @@ active US driver of a vehicle) and the sighting of placed Germans who are now se
 
 from __future__ import annotations
 
+from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.scoring import award_vp
 from ambush_env.core.state import Unit, Vehicle
@@ -56,13 +57,13 @@ def pack_crew_weapon(m: Match, u: Unit) -> None:
     gunner must be prepared again where it stops."""
     if u.prepared and u.weapon and m.weapon_class(u.weapon).crew:
         u.prepared = False
-        m.emit({"type": "crew_weapon_moved", "unit": u.name, "weapon": u.weapon})
+        m.emit(E.CrewWeaponMoved(unit=u.name, weapon=u.weapon))
 
 
 def soldier_exits(m: Match, u: Unit) -> None:
     """``u`` leaves the map from an exit hex (RULES.md §15): removed, inactive, and the
     mission's ``exit_per_soldier`` VP. His turn, if he is playing one, is the caller's."""
-    m.emit({"type": "exit", "unit": u.name, "hex": m.board.label(u.hex)})
+    m.emit(E.Exit(unit=u.name, hex=m.board.label(u.hex)))
     u.exited = True
     u.status = int(Status.REMOVED)
     u.ar = int(ARSpace.INACTIVE)

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ambush_env.core import events as E
 from ambush_env.core.damage import apply_damage, roll_damage
 from ambush_env.core.errors import AmbushError, IllegalActionError
 from ambush_env.core.tables import PENETRATION_LEVELS, PENETRATION_SURFACES, Tables, load_tables
@@ -404,47 +405,51 @@ def _most_exposed(units: list) -> list:
     return sorted(units, key=lambda u: (u.stance, u.uid))
 
 
-def _after_shot(game: Any, shooter: Any, wc: Any, events: list[dict]) -> None:
+def _after_shot(game: Any, shooter: Any, wc: Any, events: list[E.Event]) -> None:
     """Ammunition (RULES.md §8): one shot of the clip is used; a bazooka must be reloaded."""
     if shooter.ammo > 0:
         shooter.ammo -= 1
         if shooter.ammo == 0:
-            ev = {"type": "dry", "unit": shooter.name, "weapon": shooter.weapon}
+            ev = E.Dry(unit=shooter.name, weapon=shooter.weapon)
             game.emit(ev)
             events.append(ev)
     if wc.fire_clears_prepare:
         shooter.prepared = False
 
 
-def _jam_and_hit(game: Any, shooter: Any, wc: Any, ev: dict, n: int, events: list[dict]) -> bool:
+_Shot = E.Fire | E.FireWall | E.FireVehicle  # the shots that make the jam check and hit roll
+
+
+def _jam_and_hit(game: Any, shooter: Any, wc: Any, ev: _Shot, n: int,
+                 events: list[E.Event]) -> bool:
     """The first two steps of a shot (RULES.md §8): the jam check, then the hit roll at or
     below ``n``. A jam or a miss is emitted (and a miss spends the round) here; True on a hit."""
     if _jammed(game, shooter, wc, ev):
         game.emit(ev)
         return False
     hit = game.dice.d10("hit")
-    ev["rolls"]["hit"] = hit
+    ev.rolls_["hit"] = hit
     if hit > n:
-        ev["result"] = "miss"
+        ev.result = "miss"
         game.emit(ev)
         _after_shot(game, shooter, wc, events)
         return False
     return True
 
 
-def _jammed(game: Any, shooter: Any, wc: Any, ev: dict) -> bool:
+def _jammed(game: Any, shooter: Any, wc: Any, ev: _Shot) -> bool:
     if not wc.jams:
         return False
     r = game.dice.d10("jam")
-    ev["rolls"]["jam"] = r
+    ev.rolls_["jam"] = r
     if r >= game.tables.jam_on:
         shooter.jammed = True
-        ev["result"] = "jammed"
+        ev.result = "jammed"
         return True
     return False
 
 
-def fire(game: Any, shooter_uid: int, target_uid: int, *, snap: bool) -> list[dict]:
+def fire(game: Any, shooter_uid: int, target_uid: int, *, snap: bool) -> list[E.Event]:
     """Fire ``shooter``'s weapon at the soldier ``target`` (RULES.md §8; seed 002 p. 26-27).
 
     Sequence: jam check → hit roll → damage roll on the class's row → (aimed automatic fire
@@ -456,7 +461,8 @@ def fire(game: Any, shooter_uid: int, target_uid: int, *, snap: bool) -> list[di
         snap: snap fire (−2) rather than aimed fire.
 
     Returns:
-        The events emitted, in order: ``{"type": "fire", "shooter": "US3", "target": "G1",
+        The events emitted (:mod:`~ambush_env.core.events`), in order, shown in their dict
+        form: ``{"type": "fire", "shooter": "US3", "target": "G1",
         "weapon": "m1_garand", "mode": "aimed" | "snap", "hex": "L7", "to_hit": 6,
         "modifiers": {"target_standing": 1, ...}, "rolls": {"jam": 3, "hit": 4, "damage": 7},
         "result": "jammed" | "miss" | <damage result>}``, the damage events of
@@ -478,10 +484,9 @@ def fire(game: Any, shooter_uid: int, target_uid: int, *, snap: bool) -> list[di
     wc = t.weapon_class[shooter.weapon]
     n, mods = to_hit(game, shooter, target, snap=snap)
     rolls: dict[str, int] = {}
-    ev = {"type": "fire", "shooter": shooter.name, "target": target.name,
-          "weapon": shooter.weapon, "mode": "snap" if snap else "aimed",
-          "hex": game.board.label(target.hex), "to_hit": n, "modifiers": dict(mods),
-          "rolls": rolls}
+    ev = E.Fire(shooter=shooter.name, target=target.name, weapon=shooter.weapon,
+                mode="snap" if snap else "aimed", hex=game.board.label(target.hex), to_hit=n,
+                modifiers=dict(mods), rolls_=rolls)
     events = [ev]
     if not _jam_and_hit(game, shooter, wc, ev, n, events):
         return events
@@ -489,7 +494,7 @@ def fire(game: Any, shooter_uid: int, target_uid: int, *, snap: bool) -> list[di
     row = t.soldier_row[wc.damage]
     dmg = dice.d10("damage")
     rolls["damage"] = dmg
-    ev["result"] = row[dmg]
+    ev.result = row[dmg]
     game.emit(ev)
     events += apply_damage(game, target_uid, row[dmg])
     if wc.automatic and not snap:
@@ -499,7 +504,7 @@ def fire(game: Any, shooter_uid: int, target_uid: int, *, snap: bool) -> list[di
 
 
 def _chain(game: Any, shooter: Any, target: Any, row: tuple, prev: int,
-           events: list[dict]) -> None:
+           events: list[E.Event]) -> None:
     """Aimed automatic fire through a multi-target hex (seed 002 p. 27)."""
     same_hex = target.hex == shooter.hex
     cands = [u for u in game.units_at(target.hex)
@@ -511,14 +516,13 @@ def _chain(game: Any, shooter: Any, target: Any, row: tuple, prev: int,
     dice = game.dice
     for u in _most_exposed(cands):
         r = dice.d10("chain damage")
-        ev = {"type": "fire_chain", "shooter": shooter.name, "target": u.name,
-              "rolls": {"damage": r}}
+        ev = E.FireChain(shooter=shooter.name, target=u.name, rolls_={"damage": r})
         if r >= prev:
-            ev["result"] = "stopped"
+            ev.result = "stopped"
             game.emit(ev)
             events.append(ev)
             return
-        ev["result"] = row[r]
+        ev.result = row[r]
         game.emit(ev)
         events.append(ev)
         events += apply_damage(game, u.uid, row[r])
@@ -526,7 +530,7 @@ def _chain(game: Any, shooter: Any, target: Any, row: tuple, prev: int,
 
 
 def fire_at_wall(game: Any, shooter_uid: int, target_hex: int, *, snap: bool = False
-                 ) -> list[dict]:
+                 ) -> list[E.Event]:
     """Fire at the wall of ``target_hex`` facing the shooter (seed 002 p. 26-27; RULES.md §11).
 
     Sequence: jam check → hit roll at +4 (:func:`to_hit_wall`) → penetration roll on the class's
@@ -550,7 +554,8 @@ def fire_at_wall(game: Any, shooter_uid: int, target_hex: int, *, snap: bool = F
         snap: snap fire (−2).
 
     Returns:
-        The events emitted: ``{"type": "fire_wall", "shooter", "target": "D5/D6" (the
+        The events emitted (:mod:`~ambush_env.core.events`; dict forms): ``{"type":
+        "fire_wall", "shooter", "target": "D5/D6" (the
         hexside label, RULES.md §3), "hex", "weapon", "mode", "wall": "stone" | "wood", "to_hit", "modifiers",
         "rolls": {"jam", "hit", "penetration"}, "level", "result": "jammed" | "miss" | "none" |
         "pass" | "destroyed"}``, then ``behind_wall`` events (``{"unit", "to_hit", "rolls":
@@ -573,10 +578,9 @@ def fire_at_wall(game: Any, shooter_uid: int, target_hex: int, *, snap: bool = F
     n, mods = to_hit_wall(game, shooter, target_hex, snap=snap)
     rolls: dict[str, int] = {}
     hexside = board.hexside_label(target_hex, nb)
-    ev = {"type": "fire_wall", "shooter": shooter.name, "target": hexside,
-          "hex": board.label(target_hex), "weapon": shooter.weapon,
-          "mode": "snap" if snap else "aimed", "wall": kind, "to_hit": n,
-          "modifiers": dict(mods), "rolls": rolls}
+    ev = E.FireWall(shooter=shooter.name, target=hexside, hex=board.label(target_hex),
+                    weapon=shooter.weapon, mode="snap" if snap else "aimed", wall=kind, to_hit=n,
+                    modifiers=dict(mods), rolls_=rolls)
     events = [ev]
     if not _jam_and_hit(game, shooter, wc, ev, n, events):
         return events
@@ -585,8 +589,8 @@ def fire_at_wall(game: Any, shooter_uid: int, target_hex: int, *, snap: bool = F
     rolls["penetration"] = p
     level = t.penetration_row[wc.damage][p]  # type: ignore[index]  (checked at load)
     result = t.penetration[(level, wc.explosive, kind + "_wall")]  # type: ignore[operator]
-    ev["level"] = level
-    ev["result"] = result
+    ev.level = level
+    ev.result = result
     game.emit(ev)
     if result == "pass":
         _behind_wall(game, shooter, wc, target_hex, aimed_auto=wc.automatic and not snap,
@@ -598,7 +602,7 @@ def fire_at_wall(game: Any, shooter_uid: int, target_hex: int, *, snap: bool = F
 
 
 def _behind_wall(game: Any, shooter: Any, wc: Any, target_hex: int, *, aimed_auto: bool,
-                 events: list[dict]) -> None:
+                 events: list[E.Event]) -> None:
     t = game.tables
     dice = game.dice
     row = t.soldier_row[wc.damage]
@@ -608,16 +612,15 @@ def _behind_wall(game: Any, shooter: Any, wc: Any, target_hex: int, *, aimed_aut
     for u in _most_exposed(cands):
         need = t.behind_hit[u.stance]
         r = dice.d10("behind wall")
-        ev = {"type": "behind_wall", "shooter": shooter.name, "unit": u.name, "to_hit": need,
-              "rolls": {"hit": r}}
+        ev = E.BehindWall(shooter=shooter.name, unit=u.name, to_hit=need, rolls_={"hit": r})
         if r > need:
-            ev["result"] = "miss"
+            ev.result = "miss"
             game.emit(ev)
             events.append(ev)
             continue
         d = dice.d10("damage")
-        ev["rolls"]["damage"] = d
-        ev["result"] = row[d]
+        ev.rolls_["damage"] = d
+        ev.result = row[d]
         game.emit(ev)
         events.append(ev)
         events += apply_damage(game, u.uid, row[d])
@@ -625,10 +628,11 @@ def _behind_wall(game: Any, shooter: Any, wc: Any, target_hex: int, *, aimed_aut
             return
 
 
-def _destroy_wall(game: Any, target_hex: int, nb: int, hexside: str, events: list[dict]) -> None:
+def _destroy_wall(game: Any, target_hex: int, nb: int, hexside: str,
+                  events: list[E.Event]) -> None:
     t = game.tables
     board = game.board
-    ev = {"type": "wall_destroyed", "hexside": hexside}
+    ev = E.WallDestroyed(hexside=hexside)
     game.emit(ev)
     events.append(ev)
     row = t.damage.wall.destroyed_row
@@ -647,7 +651,7 @@ def _destroy_wall(game: Any, target_hex: int, nb: int, hexside: str, events: lis
             destroyed += 1
     if destroyed < t.damage.wall.collapse_walls:
         return
-    ev = {"type": "collapse", "hex": board.label(target_hex)}
+    ev = E.Collapse(hex=board.label(target_hex))
     game.emit(ev)
     events.append(ev)
     board.collapse(target_hex)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ambush_env.core import events as E
 from ambush_env.core import german as german_cards
 from ambush_env.core import orders as O
 from ambush_env.core.apply import apply_order
@@ -57,6 +58,10 @@ class Game(Match):
     Raises:
         ScenarioError: unknown mission, deck, rules name or German mode.
         DataError: a malformed data file (names file and field).
+
+    Attributes:
+        last_events: the typed events (:mod:`~ambush_env.core.events`) of the last
+            :meth:`reset` or :meth:`step`, whose dict forms that call returned.
     """
 
     def __init__(self, mission: str | Mission | None = None, *, rules: str = "standard",
@@ -71,6 +76,7 @@ class Game(Match):
         self._seed = seed
         self._legal: list[int] | None = None
         self.decision: Decision = OVER
+        self.last_events: list[E.Event] = []
         self.reset(seed)
 
     # ---------------------------------------------------------------- the context's names
@@ -118,7 +124,7 @@ class Game(Match):
         st.board = ctx.board.mutable_state()
         self.state = st
         self.log = []
-        self.emit({"type": "setup", "mission": ctx.mission_id, "squad": [u.name for u in st.units]})
+        self.emit(E.Setup(mission=ctx.mission_id, squad=[u.name for u in st.units]))
         self._advance()
         return self._take_events()
 
@@ -158,9 +164,12 @@ class Game(Match):
         self.decision = decision(self)
 
     def _take_events(self) -> list[dict]:
+        """Take the log: the typed events stay in :attr:`last_events`; their dict forms are
+        returned (``info["events"]``)."""
         ev = self.log
         self.log = []
-        return ev
+        self.last_events = ev
+        return [e.to_dict() for e in ev] if ev else []
 
     # ---------------------------------------------------------------- decisions
     def acting_unit(self) -> Unit | None:
@@ -204,7 +213,9 @@ class Game(Match):
             action: an order integer (``orders.encode``).
 
         Returns:
-            The rule events of this step (dicts with a ``type``).
+            The rule events of this step in their dict form (``{"type": ..., ...}``,
+            :meth:`~ambush_env.core.events.Event.to_dict`); the typed events are in
+            :attr:`last_events`.
 
         Raises:
             IllegalActionError: the order is not legal now (names the order and the unit).

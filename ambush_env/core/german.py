@@ -25,6 +25,7 @@ from typing import Any, Callable
 
 from pydantic import BaseModel
 
+from ambush_env.core import events as E
 from ambush_env.core import orders as O
 from ambush_env.core.ctx import Match
 from ambush_env.core.movement import IMPASSABLE, enemy_in, step_cost
@@ -104,7 +105,7 @@ def choose(m: Match, u: Unit, legal: list[int]) -> int:
                 t.card_path = []
             return order
         if not t.card_acted:
-            m.emit({"type": "german_skip", "unit": u.name, "action": name})
+            m.emit(E.GermanSkip(unit=u.name, action=name))
         t.card_step += 1
         t.card_acted = False
         t.card_path = []
@@ -122,8 +123,8 @@ def _roll(m: Match, u: Unit) -> None:
     column = getattr(card.columns, col)
     row = next(k for k, e in enumerate(column) if e.rolls[0] <= r <= e.rolls[1])
     t.card_column, t.card_row, t.card_step, t.card_acted = col, row, 0, False
-    m.emit({"type": "german_card", "unit": u.name, "card": card.id, "column": col, "roll": r,
-            "actions": [normalize(a)[0] for a in column[row].do]})
+    m.emit(E.GermanCard(unit=u.name, card=card.id, column=col, roll=r,
+                        actions=[normalize(a)[0] for a in column[row].do]))
 
 
 # ----------------------------------------------------------------------------- selectors

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 
+from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.state import Unit
 from ambush_env.core.types import Side, Stance, Status, Terrain
@@ -125,7 +126,7 @@ def _ahead(m: Match, src: int, dest: int) -> int:
     return int(math.floor(ang / (math.pi / 3) + 0.5 + 1e-9)) % 6
 
 
-def throw(m: Match, u: Unit, target: int, kind: str) -> list[dict]:
+def throw(m: Match, u: Unit, target: int, kind: str) -> list[E.Event]:
     """Throw a grenade or satchel charge at ``target`` (legality checked by the caller)."""
     b = m.board
     u.equipment.remove(ITEM[kind])
@@ -136,18 +137,18 @@ def throw(m: Match, u: Unit, target: int, kind: str) -> list[dict]:
     if u.wounded:
         n += m.tables.damage.wounded.throw
     r = m.dice.d10(f"{u.name} {kind} throw PC check")
-    ev = {"type": "throw", "unit": u.name, "item": kind, "target": b.label(target),
-          "rolls": {"throw": r}, "need": n}
+    ev = E.Throw(unit=u.name, item=kind, target=b.label(target), rolls_={"throw": r}, need=n,
+                 landing=None)
     landing = target
     if r > n:
         diagram = m.rd.grenades.diagram_a if b.distance(u.hex, target) == 1 else m.rd.grenades.diagram_b
         s = m.dice.d10(f"{kind} scatter")
-        ev["rolls"]["scatter"] = s
+        ev.rolls_["scatter"] = s
         rel = diagram[s]
         d = (_ahead(m, u.hex, target) + _REL[rel]) % 6
         landing = b.neighbors[target][d]
-        ev["scatter"] = rel
-    ev["landing"] = b.label(landing) if landing >= 0 else None
+        ev.scatter = rel
+    ev.landing = b.label(landing) if landing >= 0 else None
     m.emit(ev)
     events = [ev]
     if landing < 0:
@@ -178,10 +179,10 @@ def _alarm(m: Match, thrower: Unit, landing: int) -> None:
 
 
 def explode(m: Match, hex_: int, kind: str, thrower: Unit, *, scattered: bool,
-            may_throw_out: bool = True) -> list[dict]:
+            may_throw_out: bool = True) -> list[E.Event]:
     """Resolve a grenade or satchel charge going off in ``hex_`` (RULES.md §9)."""
     b = m.board
-    events: list[dict] = []
+    events: list[E.Event] = []
     st = m.state
     if kind == "grenade" and may_throw_out and thrower.hex >= 0 and thrower.hex != hex_:
         cands = [o for o in st.units if o.hex == hex_ and o.side != thrower.side
@@ -192,7 +193,7 @@ def explode(m: Match, hex_: int, kind: str, thrower: Unit, *, scattered: bool,
             r = m.dice.d10(f"{best.name} throw out PC check")
             need = best.PC + m.rd.grenades.throw_out_modifier
             ok = r <= need
-            ev = {"type": "throw_out", "unit": best.name, "roll": r, "need": need, "success": ok}
+            ev = E.ThrowOut(unit=best.name, roll=r, need=need, success=ok)
             m.emit(ev)
             events.append(ev)
             if ok:
@@ -220,8 +221,7 @@ def explode(m: Match, hex_: int, kind: str, thrower: Unit, *, scattered: bool,
         # stance is ignored inside a vehicle (seed 000 p. 31), also for those just put out
         rr = max(0, r + prone_mod) if o.stance == Stance.PRONE and o.uid not in riders else r
         result = row[rr]
-        ev = {"type": "blast", "unit": o.name, "item": kind, "inside": inside,
-              "rolls": {"damage": r}, "result": result}
+        ev = E.Blast(unit=o.name, item=kind, inside=inside, rolls_={"damage": r}, result=result)
         m.emit(ev)
         events.append(ev)
         drives = o.vehicle >= 0 and st.vehicles[o.vehicle].driver == o.uid

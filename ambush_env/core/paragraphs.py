@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ambush_env.core import damage
+from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.scoring import award_vp, end_mission
 from ambush_env.core.state import Unit
@@ -60,11 +61,11 @@ def paragraph_check(m: Match, u: Unit, hex_: int) -> None:
             if e.rolls[0] <= r <= e.rolls[1]:
                 para = e.paragraph
                 break
-        m.emit({"type": "event_roll", "hex": label, "unit": u.name, "roll": r, "paragraph": para})
+        m.emit(E.EventRoll(hex=label, unit=u.name, roll=r, paragraph=para))
         if para is None:
             return
         target = para
-    m.emit({"type": "paragraph", "hex": label, "unit": u.name, "paragraph": target})
+    m.emit(E.Paragraph(hex=label, unit=u.name, paragraph=target))
     m.request("paragraph", target, 0, u.uid, 0)
 
 
@@ -152,10 +153,10 @@ def _place(m: Match, arg: dict, u: Unit | None) -> None:
     watchers = [o for o in st.units if o.side == Side.US and o.status == Status.ACTIVE
                 and o.hex >= 0 and m.can_see(o, g)]
     if watchers or g.aware:
-        m.emit({"type": "place", "unit": g.name, "card": card.id, "hex": arg["hex"],
-                   "stance": arg.get("stance", "standing"), "aware": g.aware})
+        m.emit(E.Place(unit=g.name, card=card.id, hex=arg["hex"],
+                       stance=arg.get("stance", "standing"), aware=g.aware))
     else:  # hidden: the events (info["events"]) say only that something was placed
-        m.emit({"type": "place", "unit": g.name, "hidden": True})
+        m.emit(E.Place(unit=g.name, hidden=True))
     if watchers:
         m.request("sighting", g.uid, [o.uid for o in watchers])
     elif g.aware:  # Rounds begin, every US soldier unaware in Round 1 (RULES.md §5)
@@ -177,7 +178,7 @@ def _branch(ok: bool, arg: dict) -> Any:
 def _activation(m: Match, arg: dict, u: Unit | None) -> Any:
     r = m.dice.d10("activation check")
     ok = r <= int(arg["at_or_below"])
-    m.emit({"type": "activation_check", "roll": r, "at_or_below": arg["at_or_below"], "passed": ok})
+    m.emit(E.ActivationCheck(roll=r, at_or_below=arg["at_or_below"], passed=ok))
     return _branch(ok, arg)
 
 
@@ -187,12 +188,12 @@ def _perception(m: Match, arg: dict, u: Unit | None) -> Any:
     mod = int(arg.get("modifier", 0))
     r = m.dice.d10(f"{u.name} perception check")
     ok = r <= u.PC + mod
-    m.emit({"type": "perception_check", "unit": u.name, "roll": r, "pc": u.PC + mod, "passed": ok})
+    m.emit(E.PerceptionCheck(unit=u.name, roll=r, pc=u.PC + mod, passed=ok))
     return _branch(ok, arg)
 
 
 def _message(m: Match, arg: dict, u: Unit | None) -> None:
-    m.emit({"type": "message", "text": str(arg["text"])})
+    m.emit(E.Message(text=str(arg["text"])))
 
 
 def _set(m: Match, arg: dict, u: Unit | None) -> None:
@@ -219,7 +220,7 @@ def _booby_trap(m: Match, arg: dict, u: Unit | None) -> None:
     row = arg.get("row") or "grenade_outside"
     r = m.dice.d10(f"{u.name} booby trap")
     result = m.tables.soldier_row[row][r]
-    m.emit({"type": "booby_trap", "unit": u.name, "row": row, "roll": r, "result": result})
+    m.emit(E.BoobyTrap(unit=u.name, row=row, roll=r, result=result))
     damage.apply_damage(m, u.uid, result)
 
 
@@ -229,7 +230,7 @@ def _end_mission(m: Match, arg: Any, u: Unit | None) -> None:
 
 def _not_yet(m: Match, arg: Any, u: Unit | None) -> None:
     """Effects whose rules arrive with later issues (minefields, landmarks, strikes)."""
-    m.emit({"type": "message", "text": f"effect not implemented yet: {arg}"})
+    m.emit(E.Message(text=f"effect not implemented yet: {arg}"))
 
 
 _EFFECTS = {

@@ -20,6 +20,7 @@ prisoners, escapes, marching off, being outnumbered.
 
 from __future__ import annotations
 
+from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.scoring import award_vp
 from ambush_env.core.state import Unit
@@ -63,7 +64,7 @@ def march_off(m: Match, guard: Unit) -> None:
         p.hex = -1
         p.status = int(Status.REMOVED)
         p.exited = True
-        m.emit({"type": "prisoner_marched_off", "unit": p.name, "guard": guard.name})
+        m.emit(E.PrisonerMarchedOff(unit=p.name, guard=guard.name))
         award_vp(m, m.mission.vp.german_captured, f"{p.name} marched off (captured)")
         award_vp(m, m.mission.vp.prisoner_marched_off, f"{p.name} marched off")
 
@@ -85,7 +86,7 @@ def check_escapes(m: Match) -> None:
         if p.uid not in st.contacts:
             m.reveal(p)
         freed.append(p)
-        m.emit({"type": "escape", "unit": p.name, "hex": m.board.label(p.hex)})
+        m.emit(E.Escape(unit=p.name, hex=m.board.label(p.hex)))
     if not freed:
         return
     for u in st.units:
@@ -106,7 +107,7 @@ def escaped_slips_away(m: Match, p: Unit) -> bool:
         return False
     p.status = int(Status.REMOVED)
     p.ar = int(ARSpace.INACTIVE)
-    m.emit({"type": "escaped_off_map", "unit": p.name, "hex": m.board.label(p.hex)})
+    m.emit(E.EscapedOffMap(unit=p.name, hex=m.board.label(p.hex)))
     p.hex = -1
     return True
 

@@ -7,6 +7,7 @@ result by the mission's thresholds. The VP total itself is a query of the bundle
 
 from __future__ import annotations
 
+from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.state import TurnState
 from ambush_env.core.types import RESULT_NAMES, Phase, Result, Side, Status
@@ -21,7 +22,7 @@ def award_vp(m: Match, amount: int, reason: str) -> None:
         st = m.state
         st.vp += amount
         st.vp_log.append([reason, amount])
-        m.emit({"type": "vp", "amount": amount, "reason": reason, "total": st.vp})
+        m.emit(E.VP(amount=amount, reason=reason, total=st.vp))
 
 
 def end_mission(m: Match, reason: str) -> None:
@@ -45,7 +46,7 @@ def end_mission(m: Match, reason: str) -> None:
     st.result = int(res)
     st.turn = TurnState()
     st.pending = []
-    m.emit({"type": "mission_end", "reason": reason, "vp": vp, "result": RESULT_NAMES[res]})
+    m.emit(E.MissionEnd(reason=reason, vp=vp, result=RESULT_NAMES[res]))
 
 
 def check_end(m: Match) -> bool:

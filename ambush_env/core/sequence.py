@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ambush_env.core import apply, paragraphs, prisoners, sighting
+from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.scoring import check_end, end_mission
 from ambush_env.core.state import TurnState, Unit
@@ -224,7 +225,7 @@ def _end_pulse(m: Match) -> None:
     st = m.state
     st.pulse += 1
     st.ops_done = []
-    m.emit({"type": "pulse_end", "pulse": st.pulse})
+    m.emit(E.PulseEnd(pulse=st.pulse))
     if st.pulse >= m.mission.time_limit.operations_pulses:
         end_mission(m, "time limit (Operations pulses)")
 
@@ -249,7 +250,7 @@ def begin_rounds(m: Match, reason: str, aware: set[int] | frozenset[int] = froze
     for u in st.units:
         if u.side == US:
             u.aware = u.uid in aware
-    m.emit({"type": "rounds_begin", "reason": reason})
+    m.emit(E.RoundsBegin(reason=reason))
     start_round(m)
 
 
@@ -270,8 +271,7 @@ def start_round(m: Match) -> None:
             elif st.round == aw.check_round:
                 r = d.d10(f"{u.name} awareness PC check")
                 u.aware = r <= u.PC
-                m.emit({"type": "awareness_check", "unit": u.name, "roll": r, "pc": u.PC,
-                        "aware": u.aware})
+                m.emit(E.AwarenessCheck(unit=u.name, roll=r, pc=u.PC, aware=u.aware))
     german_awareness(m)
     us_roll = d.d10("US initiative")
     ger_roll = d.d10("German initiative")
@@ -292,8 +292,8 @@ def start_round(m: Match) -> None:
         u.ar = ar_space(m, u, val)
         if u.ar == PANIC:
             u.panicked = True
-    m.emit({"type": "round_start", "round": st.round, "rolls": {"US": us_roll, "German": ger_roll},
-            "initiative": "US" if st.initiative == US else "German", "ar": ev_ar})
+    m.emit(E.RoundStart(round=st.round, rolls_={"US": us_roll, "German": ger_roll},
+                        initiative="US" if st.initiative == US else "German", ar=ev_ar))
 
 
 def german_awareness(m: Match) -> None:
@@ -307,8 +307,7 @@ def german_awareness(m: Match) -> None:
                for o in st.units):
             r = m.dice.d10(f"{g.name} awareness PC check")
             g.aware = r <= g.PC
-            m.emit({"type": "awareness_check", "unit": g.name, "roll": r, "pc": g.PC,
-                    "aware": g.aware})
+            m.emit(E.AwarenessCheck(unit=g.name, roll=r, pc=g.PC, aware=g.aware))
 
 
 def ar_space(m: Match, u: Unit, val: int) -> int:
@@ -337,11 +336,11 @@ def end_round(m: Match) -> None:
         u.panicked = False
         if u.status == ACTIVE:
             u.ar = int(ARSpace.NONE)
-    m.emit({"type": "round_end", "round": st.round})
+    m.emit(E.RoundEnd(round=st.round))
     if not m.active_known_germans():
         st.phase = int(Phase.OPERATIONS)
         st.round = 0
         st.initiative = -1
-        m.emit({"type": "operations_resume"})
+        m.emit(E.OperationsResume())
         return
     start_round(m)

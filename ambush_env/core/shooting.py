@@ -4,6 +4,7 @@ its side effects, preparing and reloading.
 
 from __future__ import annotations
 
+from ambush_env.core import events as E
 from ambush_env.core import fire, vehicles
 from ambush_env.core.ctx import Match
 from ambush_env.core.state import Unit
@@ -36,10 +37,10 @@ def do_prepare(m: Match, u: Unit) -> bool:
         reload(m, u)
     elif what == "weapon":
         u.prepared = True
-        m.emit({"type": "prepare", "unit": u.name, "weapon": u.weapon})
+        m.emit(E.Prepare(unit=u.name, weapon=u.weapon))
     elif what == "satchel":
         u.satchel_ready = True
-        m.emit({"type": "prepare", "unit": u.name, "item": "satchel"})
+        m.emit(E.Prepare(unit=u.name, item="satchel"))
     return what is not None
 
 
@@ -49,11 +50,11 @@ def reload(m: Match, u: Unit) -> None:
     w = m.weapon(u.weapon)
     u.equipment.remove(w.reload)
     u.ammo = w.clip
-    ev = {"type": "reload", "unit": u.name, "weapon": u.weapon}
+    ev = E.Reload(unit=u.name, weapon=u.weapon)
     wc = m.weapon_class(u.weapon)
     if wc.needs_prepare and not wc.crew:
         u.prepared = True
-        ev["prepared"] = True
+        ev.prepared = True
     m.emit(ev)
 
 
@@ -83,7 +84,7 @@ def prepare_kind(m: Match, u: Unit) -> str | None:
 
 
 def do_fire(m: Match, u: Unit, target: Unit, *, snap: bool,
-            begin_rounds: bool = True) -> list[dict]:
+            begin_rounds: bool = True) -> list[E.Event]:
     """Resolve one shot (``fire.fire``) and its side effects on the sequence of play:
     the target becomes aware; a hidden German who fires is revealed; fire in Operations
     begins Rounds (RULES.md §5) unless ``begin_rounds`` is False (the sighting's free snap

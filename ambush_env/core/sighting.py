@@ -9,6 +9,7 @@ request: only the US soldiers who passed are aware in Round 1). The sequence of 
 
 from __future__ import annotations
 
+from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.shooting import can_fire_at, do_fire
 from ambush_env.core.state import Unit
@@ -50,15 +51,14 @@ def sighting(m: Match, g: Unit, watchers: list[Unit]) -> None:
     for u in watchers:
         r = m.dice.d10(f"{u.name} sighting PC check")
         ok = r <= u.PC
-        m.emit({"type": "sighting", "unit": u.name, "target": g.name, "roll": r, "pc": u.PC,
-                "passed": ok})
+        m.emit(E.Sighting(unit=u.name, target=g.name, roll=r, pc=u.PC, passed=ok))
         if ok:
             u.aware = True
             passed.append(u.uid)
             if first is None:
                 first = u
     if first is not None and can_fire_at(m, first, g, snap=True, free=True):
-        m.emit({"type": "free_snap_fire", "unit": first.name, "target": g.name})
+        m.emit(E.FreeSnapFire(unit=first.name, target=g.name))
         do_fire(m, first, g, snap=True, begin_rounds=False)
     if not m.state.over:
         m.request("begin_rounds", f"sighting of {g.name}", passed)

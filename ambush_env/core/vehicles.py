@@ -56,8 +56,7 @@ seed-003 d100 module.
 
 from __future__ import annotations
 
-from typing import Any
-
+from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.enter import pack_crew_weapon, soldier_exits, vehicle_entered, vehicle_enters
 from ambush_env.core.movement import relief_cost
@@ -239,8 +238,7 @@ def _take(m: Match, u: Unit, v: Vehicle) -> None:
     if v.side != u.side:
         v.side = u.side
         v.captured = True
-        m.emit({"type": "vehicle_captured", "unit": u.name, "vehicle": v.name,
-                   "hex": m.board.label(v.hex)})
+        m.emit(E.VehicleCaptured(unit=u.name, vehicle=v.name, hex=m.board.label(v.hex)))
 
 
 def board(m: Match, u: Unit, v: Vehicle) -> None:
@@ -252,7 +250,7 @@ def board(m: Match, u: Unit, v: Vehicle) -> None:
         if v.driver >= 0:  # a fallen driver is moved to his seat (seed 000 p. 31: seat changes)
             v.passengers.append(v.driver)
         v.driver = u.uid
-        m.emit({"type": "change_seat", "unit": u.name, "vehicle": v.name, "seat": "driver"})
+        m.emit(E.ChangeSeat(unit=u.name, vehicle=v.name, seat="driver"))
         return
     _take(m, u, v)
     pack_crew_weapon(m, u)
@@ -264,7 +262,7 @@ def board(m: Match, u: Unit, v: Vehicle) -> None:
     else:
         v.passengers.append(u.uid)
         seat = "passenger"
-    m.emit({"type": "board", "unit": u.name, "vehicle": v.name, "seat": seat})
+    m.emit(E.Board(unit=u.name, vehicle=v.name, seat=seat))
 
 
 def leave_refusal(m: Match, u: Unit) -> str | None:
@@ -281,7 +279,7 @@ def leave(m: Match, u: Unit) -> None:
     _unseat(v, u.uid)
     u.vehicle = -1
     u.stance = int(Stance.STANDING)
-    m.emit({"type": "leave_vehicle", "unit": u.name, "vehicle": v.name})
+    m.emit(E.LeaveVehicle(unit=u.name, vehicle=v.name))
 
 
 def _unseat(v: Vehicle, uid: int) -> None:
@@ -314,7 +312,7 @@ def load(m: Match, u: Unit, v: Vehicle) -> None:
     o = draggable(m, u)
     assert o is not None
     _take(m, u, v)
-    m.emit({"type": "load", "unit": u.name, "loaded": o.name, "vehicle": v.name})
+    m.emit(E.Load(unit=u.name, loaded=o.name, vehicle=v.name))
     if o.status == INCAP:
         drag_check(m, o.uid, why="load")
     o.vehicle = v.vid
@@ -342,14 +340,14 @@ def drive_step(m: Match, u: Unit, v: Vehicle, d: int, backwards: bool) -> None:
         retry = _shipped().retry_mp
         t.mp_left -= retry
         t.mp_spent += retry
-        m.emit({"type": "sharp_turn", "vehicle": v.name, "mp": retry})
+        m.emit(E.SharpTurn(vehicle=v.name, mp=retry))
         if accident_check(m, v, "sharp turn") != "passed":
             return  # it must pass the check to come back (seed 000 p. 33)
     if not backwards:
         v.facing = d
     vehicle_enters(m, v, dest)
-    ev = {"type": "drive", "unit": u.name, "vehicle": v.name, "to": m.board.label(dest),
-          "mp": cost if rounds else 0, "backwards": backwards}
+    ev = E.Drive(unit=u.name, vehicle=v.name, to=m.board.label(dest), mp=cost if rounds else 0,
+                 backwards=backwards)
     m.emit(ev)
     if rounds:
         t.mp_left -= cost
@@ -359,7 +357,7 @@ def drive_step(m: Match, u: Unit, v: Vehicle, d: int, backwards: bool) -> None:
     t.hexes_moved += 1
     if rounds and not t.accident_checked and t.mp_spent > vtype(v).slow_mpa:
         t.accident_checked = True
-        m.emit({"type": "fast", "vehicle": v.name, "mp_spent": t.mp_spent})
+        m.emit(E.Fast(vehicle=v.name, mp_spent=t.mp_spent))
         accident_check(m, v, "moving fast")
     if v.disabled or v.hex != dest or st.over:
         return
@@ -385,7 +383,7 @@ def exit_map(m: Match, u: Unit) -> None:
     the driver's turn is the caller's (the ``EXIT_MAP`` order)."""
     st = m.state
     v = st.vehicles[u.vehicle]
-    m.emit({"type": "vehicle_exit", "vehicle": v.name, "hex": m.board.label(v.hex)})
+    m.emit(E.VehicleExit(vehicle=v.name, hex=m.board.label(v.hex)))
     for uid in v.occupants:
         o = st.units[uid]
         o.vehicle = -1
@@ -418,18 +416,18 @@ def accident_check(m: Match, v: Vehicle, why: str, *, automatic: bool = False) -
     fire), roll on the Accident Table ⚙ and apply the result. A car without an active driver
     fails every check. Returns ``"passed"`` or the table's result."""
     drv = active_driver(m, v)
-    ev: dict[str, Any] = {"type": "accident_check", "vehicle": v.name, "why": why}
+    ev = E.AccidentCheck(vehicle=v.name, why=why)
     if not automatic:
         r = m.dice.d10(f"{v.name} accident check")
         need = effective_ds(v, drv) if drv is not None else -1
-        ev.update(roll=r, need=need)
+        ev.roll, ev.need = r, need
         if r <= need:
-            ev["result"] = "passed"
+            ev.result = "passed"
             m.emit(ev)
             return "passed"
     r2 = m.dice.d10(f"{v.name} accident table")
     res = _shipped().accident_table[r2]
-    ev.update(table_roll=r2, result=res)
+    ev.table_roll, ev.result = r2, res
     m.emit(ev)
     apply_accident(m, v, res)
     return res
@@ -461,7 +459,7 @@ def apply_accident(m: Match, v: Vehicle, res: str) -> None:
                             for o in m.state.units))
         if free:
             vehicle_enters(m, v, j)
-            m.emit({"type": "skid", "vehicle": v.name, "to": m.board.label(j)})
+            m.emit(E.Skid(vehicle=v.name, to=m.board.label(j)))
             _stop(m, v)
             if not m.state.over:
                 vehicle_entered(m, v)  # it entered a hex (RULES.md §7)
@@ -474,7 +472,7 @@ def _stop(m: Match, v: Vehicle) -> None:
     st = m.state
     t = st.turn
     if t.mode == "drive" and t.uid == v.driver:
-        m.emit({"type": "vehicle_stops", "vehicle": v.name})
+        m.emit(E.VehicleStops(vehicle=v.name))
         end_turn(m, st.units[v.driver])
 
 
@@ -497,7 +495,7 @@ def disable(m: Match, v: Vehicle, why: str) -> None:
             end_turn(m, o)  # he loses the rest of the turn he is playing
     v.driver = -1
     v.passengers = []
-    m.emit({"type": "vehicle_disabled", "vehicle": v.name, "why": why, "placed_out": out})
+    m.emit(E.VehicleDisabled(vehicle=v.name, why=why, placed_out=out))
 
 
 def driver_hurt(m: Match, v: Vehicle, result: str, *, hit: bool = False) -> None:
@@ -524,7 +522,7 @@ def booby_trap_car(m: Match, v: Vehicle) -> None:
     panic result, which has no effect in Operations, seed 002 p. 26)."""
     from ambush_env.core.damage import apply_damage
 
-    m.emit({"type": "booby_trap_car", "vehicle": v.name})
+    m.emit(E.BoobyTrapCar(vehicle=v.name))
     aboard = [uid for uid in v.occupants if m.state.units[uid].status == ACTIVE]
     disable(m, v, "boobytrap")
     for uid in aboard:
@@ -574,20 +572,18 @@ def run_over(m: Match, v: Vehicle, dest: int) -> None:
         r = m.dice.d10(f"{v.name} running over ({kind})")
         passed = r <= need
         hit_them = passed if kind == "enemies" else not passed
-        m.emit({"type": "run_over_check", "vehicle": v.name, "against": kind, "roll": r,
-                   "need": need, "passed": passed})
+        m.emit(E.RunOverCheck(vehicle=v.name, against=kind, roll=r, need=need, passed=passed))
         if not hit_them:
             continue
         for o in group:
             if o.status == ACTIVE:
                 pr = m.dice.d10(f"{o.name} dodge PC check")
                 dodged = pr <= o.PC
-                m.emit({"type": "dodge", "unit": o.name, "roll": pr, "pc": o.PC,
-                           "dodged": dodged})
+                m.emit(E.Dodge(unit=o.name, roll=pr, pc=o.PC, dodged=dodged))
                 if dodged:
                     continue
             any_hit = True
-            m.emit({"type": "run_over", "vehicle": v.name, "unit": o.name})
+            m.emit(E.RunOver(vehicle=v.name, unit=o.name))
             if vtype(v).kind == "tank":
                 from ambush_env.core.damage import apply_damage
 
@@ -597,8 +593,7 @@ def run_over(m: Match, v: Vehicle, dest: int) -> None:
     if any_hit and vtype(v).kind == "car":
         r2 = m.dice.d10(f"{v.name} accident table (ran over)")
         res = _shipped().accident_table[r2]
-        m.emit({"type": "accident_check", "vehicle": v.name, "why": "ran over soldiers",
-                   "table_roll": r2, "result": res})
+        m.emit(E.AccidentCheck(vehicle=v.name, why="ran over soldiers", table_roll=r2, result=res))
         apply_accident(m, v, res)
 
 
@@ -626,9 +621,10 @@ def vehicle_fire_refusal(m: Match, shooter: Unit, v: Vehicle, *, snap: bool) -> 
     return None
 
 
-def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool) -> list[dict]:
+def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool) -> list[E.Event]:
     """Fire at a car and its occupants as one target (seed 000 p. 31; see the module
-    docstring). Returns the events emitted; the first is ``{"type": "fire_vehicle",
+    docstring). Returns the events emitted; the first is a
+    :class:`~ambush_env.core.events.FireVehicle`, in dict form ``{"type": "fire_vehicle",
     "shooter", "vehicle", "weapon", "mode", "hex", "to_hit", "modifiers", "rolls": {"jam",
     "hit", "hit_chart", ...}, "part", "result"}``.
 
@@ -647,18 +643,17 @@ def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool) -> list[
     vt = vtype(v)
     n, mods = to_hit_vehicle(m, shooter, v.hex, vt.size, snap=snap)
     rolls: dict[str, int] = {}
-    ev: dict[str, Any] = {"type": "fire_vehicle", "shooter": shooter.name, "vehicle": v.name,
-                          "weapon": shooter.weapon, "mode": "snap" if snap else "aimed",
-                          "hex": m.board.label(v.hex), "to_hit": n, "modifiers": dict(mods),
-                          "rolls": rolls}
-    events: list[dict] = [ev]
+    ev = E.FireVehicle(shooter=shooter.name, vehicle=v.name, weapon=shooter.weapon,
+                       mode="snap" if snap else "aimed", hex=m.board.label(v.hex), to_hit=n,
+                       modifiers=dict(mods), rolls_=rolls)
+    events: list[E.Event] = [ev]
     if not _jam_and_hit(m, shooter, wc, ev, n, events):
         return events
     dice = m.dice
     hc = dice.d10(f"{v.name} hit chart")
     rolls["hit_chart"] = hc
     part = vt.hit_chart[hc]
-    ev["part"] = part
+    ev.part = part
     units = m.state.units
     if part in ("driver", "passenger"):
         # the incapacitated and the dead are no target of fire (seed 002 p. 26): a seat
@@ -669,7 +664,7 @@ def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool) -> list[
             live = [o for o in v.passengers if units[o].status == ACTIVE]
             victim = live[dice.choice(len(live), f"{v.name} which passenger")] if live else -1
         if victim < 0:
-            ev["result"] = "empty seat"
+            ev.result = "empty seat"
             m.emit(ev)
             if wc.explosive:  # the shell still bursts inside: a blast for all aboard ⚙
                 _explosive_inside(m, shooter, v, -1, events)
@@ -677,8 +672,8 @@ def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool) -> list[
             row = t.soldier_row[wc.damage]
             dmg = dice.d10("damage")
             rolls["damage"] = dmg
-            ev["result"] = row[dmg]
-            ev["unit"] = units[victim].name
+            ev.result = row[dmg]
+            ev.unit = units[victim].name
             m.emit(ev)
             was_driver = victim == v.driver
             events += apply_damage(m, victim, row[dmg])
@@ -695,14 +690,14 @@ def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool) -> list[
         from ambush_env.core.fire import penetrates
 
         result = penetrates(level, wc.explosive, vt.parts[part])
-        ev["level"] = level
-        ev["result"] = result
+        ev.level = level
+        ev.result = result
         m.emit(ev)
         if part == "body" and result != "none":
             disable(m, v, "body penetrated")
         elif part == "tyres" and result != "none":
             v.tyre_shot = True
-            m.emit({"type": "tyre_shot", "vehicle": v.name})
+            m.emit(E.TyreShot(vehicle=v.name))
         if not v.disabled and part in ("tyres", "body") and vt.kind == "car":
             accident_check(m, v, f"{part} hit")
     _after_shot(m, shooter, wc, events)
@@ -710,7 +705,7 @@ def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool) -> list[
 
 
 def _explosive_inside(m: Match, shooter: Unit, v: Vehicle, victim: int,
-                      events: list[dict]) -> None:
+                      events: list[E.Event]) -> None:
     """A bazooka (any explosive) hit on an occupant (seed 000 p. 31): everyone else aboard
     rolls Grenade Inside as prone, and the car is disabled."""
     from ambush_env.core.damage import roll_damage
@@ -725,7 +720,7 @@ def _explosive_inside(m: Match, shooter: Unit, v: Vehicle, victim: int,
 
 
 def _chain_in_vehicle(m: Match, shooter: Unit, v: Vehicle, first: int, row: tuple,
-                      prev: int, events: list[dict]) -> None:
+                      prev: int, events: list[E.Event]) -> None:
     """Aimed automatic fire goes on through the other occupants, passengers in seat order
     then the driver, while each damage roll is lower than the one before (seed 002 p. 27)."""
     from ambush_env.core.damage import apply_damage
@@ -738,13 +733,12 @@ def _chain_in_vehicle(m: Match, shooter: Unit, v: Vehicle, first: int, row: tupl
             continue
         r = m.dice.d10("damage (chain)")
         if r >= prev:
-            ev = {"type": "fire_chain", "shooter": shooter.name, "target": o.name,
-                  "rolls": {"damage": r}, "result": "stopped"}
+            ev = E.FireChain(shooter=shooter.name, target=o.name, rolls_={"damage": r},
+                             result="stopped")
             m.emit(ev)
             events.append(ev)
             return
-        ev = {"type": "fire_chain", "shooter": shooter.name, "target": o.name,
-              "rolls": {"damage": r}, "result": row[r]}
+        ev = E.FireChain(shooter=shooter.name, target=o.name, rolls_={"damage": r}, result=row[r])
         m.emit(ev)
         events.append(ev)
         events += apply_damage(m, uid, row[r])
@@ -775,8 +769,7 @@ def blast_vehicles(m: Match, hex_: int, kind: str) -> set[int]:
             continue
         r = m.dice.d10(f"{v.name} grenade damage")
         res = m.tables.soldier_row["grenade_outside"][r]
-        m.emit({"type": "blast_vehicle", "vehicle": v.name, "item": kind,
-                   "rolls": {"damage": r}, "result": res})
+        m.emit(E.BlastVehicle(vehicle=v.name, item=kind, rolls_={"damage": r}, result=res))
         if res in ("incapacitated", "kill"):
             disable(m, v, "grenade")
     return occupants

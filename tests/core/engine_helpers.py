@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any
+
 from ambush_env.core.dice import Dice
 from ambush_env.core.engine import Game
 from ambush_env.core.state import TurnState, Unit
@@ -17,6 +21,21 @@ def fresh_game(seed: int = 0) -> Game:
         _GAME = Game("farm_assault", seed=seed)
     _GAME.reset(seed=seed)
     return _GAME
+
+
+def dict_forms(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn``, a rules function that returns its typed events (a list, or a tuple whose last
+    item is that list, like ``roll_damage``), returning their dict forms instead
+    (:meth:`~ambush_env.core.events.Event.to_dict`, the form ``info["events"]`` holds)."""
+
+    @functools.wraps(fn)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        out = fn(*args, **kwargs)
+        if isinstance(out, tuple):
+            return (*out[:-1], [e.to_dict() for e in out[-1]])
+        return [e.to_dict() for e in out]
+
+    return wrapped
 
 
 def force(game: Game, rolls: list[int]) -> None:

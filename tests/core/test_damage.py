@@ -7,12 +7,19 @@ from __future__ import annotations
 
 import pytest
 
-from ambush_env.core.damage import apply_damage, drag_check, roll_damage
+from ambush_env.core import damage
 from ambush_env.core.dice import Dice
 from ambush_env.core.errors import AmbushError
+from ambush_env.core.events import Event
 from ambush_env.core.state import GameState, Unit
 from ambush_env.core.tables import load_tables
 from ambush_env.core.types import ARSpace, Side, Stance, Status
+from engine_helpers import dict_forms
+
+# the rules return typed events; these tests read their dict forms (info["events"])
+apply_damage = dict_forms(damage.apply_damage)
+drag_check = dict_forms(damage.drag_check)
+roll_damage = dict_forms(damage.roll_damage)
 
 
 class FakeGame:
@@ -21,10 +28,15 @@ class FakeGame:
         self.tables = load_tables()
         self.dice = Dice.scripted(rolls)
         self.in_rounds = in_rounds
-        self.events: list[dict] = []
+        self.log: list[Event] = []
 
-    def emit(self, event: dict) -> None:
-        self.events.append(event)
+    def emit(self, event: Event) -> None:
+        self.log.append(event)
+
+    @property
+    def events(self) -> list[dict]:
+        """The dict forms of the events emitted so far."""
+        return [e.to_dict() for e in self.log]
 
     def add(self, **kw) -> Unit:
         u = Unit(uid=len(self.state.units), side=int(kw.pop("side", Side.US)),

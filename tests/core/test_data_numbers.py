@@ -263,13 +263,13 @@ def test_wall_fire_follows_a_changed_penetration_cell(tmp_path):
     does nothing to a stone wall; with that cell changed to pass, it passes."""
     g, us, h = _house(wall="stone")
     g.force(0, 5)  # hit, penetration 5 = light
-    assert fire_at_wall(g, us.uid, h)[0]["result"] == "none"
+    assert fire_at_wall(g, us.uid, h)[0].result == "none"
     g, us, h = _house(wall="stone")
     g.tables = changed_tables(tmp_path, _set("penetration", "plain", "light", "stone_wall",
                                              value="pass"))
     assert penetrates("light", False, "stone_wall", g.tables) == "pass"
     g.force(0, 5)
-    assert fire_at_wall(g, us.uid, h)[0]["result"] == "pass"
+    assert fire_at_wall(g, us.uid, h)[0].result == "pass"
 
 
 def test_missing_penetration_cell_is_a_data_error(tmp_path):

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 from ambush_env.core.board import board_from_dict
 from ambush_env.core.dice import Dice
 from ambush_env.core.errors import AmbushError, DiceExhaustedError, IllegalActionError
+from ambush_env.core.events import Event
+from ambush_env.core import fire as fire_rules
 from ambush_env.core.fire import (
     SURFACES,
     base_to_hit,
-    fire,
-    fire_at_wall,
     fire_refusal,
     penetrates,
     range_band,
@@ -30,6 +30,11 @@ from ambush_env.core.fire import (
 from ambush_env.core.state import GameState, Unit
 from ambush_env.core.tables import load_tables
 from ambush_env.core.types import ARSpace, Side, Stance, Status, Terrain
+from engine_helpers import dict_forms
+
+# the shots return typed events; these tests read their dict forms (info["events"])
+fire = dict_forms(fire_rules.fire)
+fire_at_wall = dict_forms(fire_rules.fire_at_wall)
 
 S, C, P = Stance.STANDING, Stance.CROUCHING, Stance.PRONE
 
@@ -57,11 +62,16 @@ class FakeGame:
         self.dice = Dice.scripted(rolls)
         self.sight = FakeSight()
         self.state = GameState()
-        self.events: list[dict] = []
+        self.log: list[Event] = []
         self.in_rounds = in_rounds
 
-    def emit(self, event: dict) -> None:
-        self.events.append(event)
+    def emit(self, event: Event) -> None:
+        self.log.append(event)
+
+    @property
+    def events(self) -> list[dict]:
+        """The dict forms of the events emitted so far."""
+        return [e.to_dict() for e in self.log]
 
     def units_at(self, hex_: int) -> list[Unit]:
         return [u for u in self.state.units if u.hex == hex_ and u.status != Status.HIDDEN]

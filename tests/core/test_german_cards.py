@@ -12,7 +12,7 @@ from engine_helpers import add_german, clear_board, force, fresh_game, put, roun
 
 
 def _events(g, kind):
-    return [e for e in g.log if e["type"] == kind]
+    return [e.to_dict() for e in g.log if e.type == kind]
 
 
 def test_column_choice_unaware_aware_self_preservation():

@@ -86,7 +86,7 @@ def test_placed_unaware_out_of_sight_stays_hidden():
     assert ger.uid not in g.state.contacts
     assert g.state.phase == Phase.OPERATIONS
     # the events tell no more than the observation: no hex, card or stance
-    (place,) = [e for e in g.log if e["type"] == "place"]
+    (place,) = [e.to_dict() for e in g.log if e.type == "place"]
     assert place == {"type": "place", "unit": ger.name, "hidden": True}
 
 
@@ -118,9 +118,9 @@ def test_sighting_pc_check_and_free_snap_fire(roll, passed):
     run_paragraph(g, 22, us)
     (ger,) = germans(g)
     assert ger.uid in g.state.contacts
-    ev = [e for e in g.log if e["type"] == "sighting"]
+    ev = [e.to_dict() for e in g.log if e.type == "sighting"]
     assert len(ev) == 1 and ev[0]["roll"] == roll and ev[0]["passed"] is passed
-    free = [e for e in g.log if e["type"] == "free_snap_fire"]
+    free = [e.to_dict() for e in g.log if e.type == "free_snap_fire"]
     assert bool(free) is passed
     assert us.aware is passed
     assert g.state.phase == Phase.ROUNDS and g.state.round == 1

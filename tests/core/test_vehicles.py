@@ -476,7 +476,7 @@ def test_fire_at_car_hits_or_misses(hit_roll):
     # a hit: chart 7 = body, penetration 0 = none, then the body hit's Accident Check (0)
     force(g, [hit_roll, 7, 0, 0] if hit_roll <= n else [hit_roll])
     evs = V.fire_at_vehicle(g, ger, v, snap=False)
-    assert evs[0]["result"] == ("miss" if hit_roll > n else "none")
+    assert evs[0].result == ("miss" if hit_roll > n else "none")
 
 
 @pytest.mark.parametrize("dmg,expect_check", [(5, "check"), (9, "automatic"), (0, "check")])
@@ -488,7 +488,7 @@ def test_driver_hit_forces_accident(dmg, expect_check):
     force(g, [0, 0, dmg, 0, 0])  # hit, chart 0 = driver, damage, then check/table rolls
     evs = V.fire_at_vehicle(g, ger, v, snap=False)
     ac = [e for e in g._take_events() if e["type"] == "accident_check"]
-    assert evs[0]["part"] == "driver" and evs[0]["unit"] == drv.name
+    assert evs[0].part == "driver" and evs[0].unit == drv.name
     if expect_check == "check":
         assert drv.wounded is (dmg == 5) and "roll" in ac[0] and len(ac) == 1
     else:
@@ -499,7 +499,7 @@ def test_passenger_hit_picks_a_passenger():
     g, v, drv, p1, p2, ger = _jeep_under_fire()
     force(g, [0, 2, 1, 9])  # hit, chart 2 = passenger, which: 1 (p2), damage 9 = kill
     evs = V.fire_at_vehicle(g, ger, v, snap=False)
-    assert evs[0]["unit"] == p2.name and p2.status == Status.KILLED and p1.status == Status.ACTIVE
+    assert evs[0].unit == p2.name and p2.status == Status.KILLED and p1.status == Status.ACTIVE
 
 
 def test_aimed_automatic_fire_goes_through_the_car_while_lower():
@@ -732,7 +732,7 @@ def test_incapacitated_riders_are_no_target_of_fire_at_the_car():
     drv.status = int(Status.INCAPACITATED)
     force(g, [0, 0])  # hit, driver: his seat counts as empty
     evs = V.fire_at_vehicle(g, ger, v, snap=False)
-    assert evs[0]["result"] == "empty seat" and drv.status == Status.INCAPACITATED
+    assert evs[0].result == "empty seat" and drv.status == Status.INCAPACITATED
     assert g.dice.forced_left == 0
 
 
@@ -756,7 +756,7 @@ def test_explosive_hit_on_an_empty_seat_still_disables():
     ger.prepared = True
     force(g, [0, 2, 0])  # hit, passenger seat (empty); the driver rolls Grenade Inside (0)
     evs = V.fire_at_vehicle(g, ger, v, snap=False)
-    assert evs[0]["result"] == "empty seat" and v.disabled and drv.vehicle == -1
+    assert evs[0].result == "empty seat" and v.disabled and drv.vehicle == -1
 
 
 def test_incapacitated_germans_are_not_run_over():
@@ -862,7 +862,7 @@ def test_riders_do_not_throw_out_a_grenade():
     g, v, drv, p1, p2, ger = _jeep_under_fire()
     force(g, [0, 0, 0, 0])  # the car's roll, then each occupant's: no throw-out check
     evs = explode(g, v.hex, "grenade", ger, scattered=False)
-    assert not events_of(evs, "throw_out") and g.dice.forced_left == 0
+    assert not [e for e in evs if e.type == "throw_out"] and g.dice.forced_left == 0
 
 
 def test_second_try_needs_the_sharp_turn_check_passed():
