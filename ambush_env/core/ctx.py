@@ -132,62 +132,31 @@ class Match:
         self.state = state if state is not None else GameState(mission=ctx.mission_id)
         self.dice = dice if dice is not None else Dice(None)
         self.log: list[E.Event] = []
-
-    # ---------------------------------------------------------------- the context, by name
-    @property
-    def board(self) -> Board:
-        return self.ctx.board
-
-    @property
-    def tables(self) -> Any:
-        return self.ctx.tables
-
-    @property
-    def rd(self) -> Any:
-        return self.ctx.rd
-
-    @property
-    def mission(self) -> Mission:
-        return self.ctx.mission
-
-    @property
-    def mission_id(self) -> str:
-        return self.ctx.mission_id
-
-    @property
-    def cards(self) -> dict:
-        return self.ctx.cards
-
-    @property
-    def sight(self) -> SightCache:
-        return self.ctx.sight
-
-    @property
-    def exit_hexes(self) -> frozenset[int]:
-        return self.ctx.exit_hexes
-
-    @property
-    def objective_hexes(self) -> frozenset[int]:
-        return self.ctx.objective_hexes
-
-    @property
-    def triggers(self) -> dict[int, Any]:
-        return self.ctx.triggers
-
-    @property
-    def rules(self) -> str:
-        return self.ctx.rules
+        # the context's names, copied once: plain attributes are read on every rule's hot path
+        self.board: Board = ctx.board
+        self.tables = ctx.tables
+        self.rd = ctx.rd
+        self.mission: Mission = ctx.mission
+        self.mission_id: str = ctx.mission_id
+        self.cards: dict = ctx.cards
+        self.sight: SightCache = ctx.sight
+        self.exit_hexes: frozenset[int] = ctx.exit_hexes
+        self.objective_hexes: frozenset[int] = ctx.objective_hexes
+        self.triggers: dict[int, Any] = ctx.triggers
+        self.rules: str = ctx.rules
+        self._offsets = ctx.offsets
+        self._weapon_class = ctx.tables.weapon_class
 
     def weapon(self, weapon_id: str) -> Any:
         return self.ctx.weapon(weapon_id)
 
     def weapon_class(self, weapon_id: str) -> Any:
         """The :class:`~ambush_env.core.tables.WeaponClass` of a weapon id."""
-        return self.ctx.tables.weapon_class[weapon_id]
+        return self._weapon_class[weapon_id]
 
     def offset_target(self, hex_: int, k: int) -> int:
         """The hex at ``orders.HEX_OFFSETS[k]`` from ``hex_``, −1 off the map."""
-        return self.ctx.offsets[hex_][k]
+        return self._offsets[hex_][k]
 
     def building_offsets(self, hex_: int) -> list[tuple[int, int]]:
         return self.ctx.building_offsets(hex_)

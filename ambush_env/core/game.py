@@ -249,7 +249,8 @@ class Game(Match):
             if self.german != "cards" or d.side != GER:
                 break
             u = self.state.units[d.uid]
-            self._play(german_cards.choose(self, u, legal_orders(self, u)))
+            kinds = german_cards.wanted_kinds(self, u)
+            self._play(german_cards.choose(self, u, legal_orders(self, u, kinds)))
             d = advance(self)
         else:  # defensive: a rules or card bug must not hang an RL run
             raise RuntimeError(f"the German cards gave {MAX_CARD_ORDERS} orders without a US decision")

@@ -40,6 +40,7 @@ GER = int(Side.GERMAN)
 B = O.ORDER_BASE
 _STANCES = {"standing": 0, "crouching": 1, "prone": 2}
 _CLOSE = (B[K.END_TURN], B[K.END_MOVE], B[K.END_DRIVE])
+_CLOSE_KINDS = frozenset({K.END_TURN, K.END_MOVE, K.END_DRIVE})
 
 
 def normalize(action: Any) -> tuple[str, dict]:
@@ -79,8 +80,21 @@ def row_actions(m: Match, u: Unit) -> list[tuple[str, dict]]:
     return [normalize(a) for a in column[t.card_row].do]
 
 
+def wanted_kinds(m: Match, u: Unit) -> frozenset[int]:
+    """The order kinds the rest of ``u``'s card row can use (rolling the card first if this
+    is the start of his turn): what the caller asks the order generator for."""
+    t = m.state.turn
+    if t.card_row < 0:
+        _roll(m, u)
+    out = set(_CLOSE_KINDS)
+    for name, _ in row_actions(m, u)[t.card_step:]:
+        out |= _KINDS.get(name, frozenset())
+    return frozenset(out)
+
+
 def choose(m: Match, u: Unit, legal: list[int]) -> int:
-    """The next order of the German ``u``, taken from ``legal`` (his legal orders now).
+    """The next order of the German ``u``, taken from ``legal`` (his legal orders now, or
+    those of :func:`wanted_kinds`).
 
     The first call of a turn rolls the card (a ``german_card`` event). Raises ValueError if
     ``legal`` is empty (the order generator always offers a way to end a turn).
@@ -351,4 +365,19 @@ _ACTIONS: dict[str, Callable[[Match, Unit, dict, set[int]], Got]] = {
     "move": _move,
     "throw_grenade": _throw_grenade,
     "assault": _assault,
+}
+
+#: The order kinds each card action may give (:func:`wanted_kinds`).
+_KINDS: dict[str, frozenset[int]] = {
+    "fire": frozenset({K.FIRE_AIMED, K.FIRE_SNAP}),
+    "snap_fire": frozenset({K.FIRE_SNAP}),
+    "stance": frozenset({K.STANCE}),
+    "hold": _CLOSE_KINDS,
+    "prepare": frozenset({K.PREPARE}),
+    "clear_jam": frozenset({K.CLEAR_JAM}),
+    "surrender": frozenset({K.SURRENDER}),
+    "alert": frozenset({K.ALERT}),
+    "move": frozenset({K.MOVE}),
+    "throw_grenade": frozenset({K.GRENADE}),
+    "assault": frozenset({K.ASSAULT_KILL, K.ASSAULT_CAPTURE, K.MOVE}),
 }

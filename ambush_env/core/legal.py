@@ -350,13 +350,29 @@ def _german_orders(m: Match, u: Unit) -> list[int]:
     return out
 
 
-def legal_orders(m: Match, u: Unit) -> list[int]:
+def legal_orders(m: Match, u: Unit, kinds: frozenset[int] | None = None) -> list[int]:
     """Every order integer legal for the acting unit ``u`` (either side) now.
 
     See the module docstring for which orders exist when. The list never is empty for an
     acting unit: ``END_TURN``, ``END_MOVE`` or ``END_DRIVE`` is always among them, except
     after a charge, when the assault (or, the defender gone, ``END_MOVE``) must follow.
+
+    Args:
+        kinds: only the orders of these :class:`~ambush_env.core.orders.OrderKind` values
+            (a caller that can use no others, like the card interpreter, saves the work);
+            the result is exactly the full list's orders of those kinds.
     """
+    out = _legal(m, u, kinds)
+    if kinds is not None:
+        kind_of = O.ORDER_KIND
+        out = [a for a in out if kind_of[a] in kinds]
+    return out
+
+
+def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
+    def want(*ks: K) -> bool:
+        return kinds is None or any(k in kinds for k in ks)
+
     st = m.state
     t = st.turn
     out: list[int] = []
@@ -383,25 +399,35 @@ def legal_orders(m: Match, u: Unit) -> list[int]:
     rd = m.rd
     if mode == "":
         out.append(_END_TURN)
-        out.extend(_german_orders(m, u))
+        if want(K.ALERT, K.SURRENDER):
+            out.extend(_german_orders(m, u))
         out.extend(_stance_orders(u, t.stance_changed, u.MV, rd.movement.wounded_stance_mp))
-        out.extend(_moves(m, u, u.MV, charge_allowance(m, u)))
+        if want(K.MOVE):
+            out.extend(_moves(m, u, u.MV, charge_allowance(m, u)))
         if u.aware and not u.panicked:
-            out.extend(_fire_orders(m, u, _AIMED, snap=False))
-            out.extend(_fire_orders(m, u, _SNAP, snap=True))
-            out.extend(_wall_shots(m, u))
-            out.extend(_throws(m, u, "grenade", _GRENADE))
-            out.extend(_throws(m, u, "satchel", _SATCHEL))
-            out.extend(_assaults(m, u))
-        if not u.panicked:  # unaware commanders still command (RULES.md §5 bars fire/assault)
+            if want(K.FIRE_AIMED):
+                out.extend(_fire_orders(m, u, _AIMED, snap=False))
+            if want(K.FIRE_SNAP):
+                out.extend(_fire_orders(m, u, _SNAP, snap=True))
+            if want(K.FIRE_WALL):
+                out.extend(_wall_shots(m, u))
+            if want(K.GRENADE):
+                out.extend(_throws(m, u, "grenade", _GRENADE))
+            if want(K.SATCHEL):
+                out.extend(_throws(m, u, "satchel", _SATCHEL))
+            if want(K.ASSAULT_KILL, K.ASSAULT_CAPTURE):
+                out.extend(_assaults(m, u))
+        if not u.panicked and want(K.GIVE_TURN, K.MAKE_AWARE):
+            # unaware commanders still command (RULES.md §5 bars fire/assault)
             out.extend(_command_orders(m, u))
         if _exit(m, u):
             out.append(_EXIT)
         if u.jammed:
             out.append(_JAM)
-        if _prepare_possible(m, u):
+        if want(K.PREPARE) and _prepare_possible(m, u):
             out.append(_PREP)
-        if not u.panicked:
+        if not u.panicked and want(K.PICK_UP, K.DROP, K.DRAG, K.MOVE_PRISONER, K.BOARD_VEHICLE,
+                                   K.LOAD):
             out.extend(_carry_orders(m, u))
             out.extend(_board_orders(m, u, u.MV >= rd.movement.seat_change_mp))
             out.extend(_load_orders(m, u))

@@ -45,7 +45,7 @@ def changed_copy(tmp_path: Path, name: str, change: Change) -> Path:
 
 def install_rules(monkeypatch, tmp_path: Path, g, change: Change) -> None:
     """Load a changed ``rules.yaml`` with :func:`load_rules_data` and make it ``g.rd``."""
-    monkeypatch.setattr(g.ctx, "rd", load_rules_data(changed_copy(tmp_path, "rules.yaml", change)))
+    monkeypatch.setattr(g, "rd", load_rules_data(changed_copy(tmp_path, "rules.yaml", change)))
 
 
 def install_vehicle_data(monkeypatch, tmp_path: Path, change: Change) -> None:
