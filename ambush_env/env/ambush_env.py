@@ -89,7 +89,9 @@ class AmbushEnv(gym.Env):
     * ``max_steps``: outside step cap (``None``: no cap).
 
     ## Version History
-    * v0: development version (may change until the first frozen release, v1).
+    * v0: development version (may change until the first frozen release, v1). Issue 9:
+      ``Discrete(695)`` became ``Discrete(703)`` (the German orders alert and surrender at the
+      end), and the German units take their orders from the US side's order generator.
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
