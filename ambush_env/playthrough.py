@@ -15,7 +15,7 @@ import json
 import random
 from pathlib import Path
 
-from ambush_env.core.engine import Game
+from ambush_env.core import Game
 from ambush_env.core.types import Phase, RESULT_NAMES
 
 GOLDEN_SEED = 2024

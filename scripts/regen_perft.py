@@ -58,7 +58,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 try:
     from ambush_env.core import Game  # type: ignore[attr-defined]
 except ImportError:
-    from ambush_env.core.engine import Game
+    from ambush_env.core import Game
 
 from ambush_env.core.types import Phase, Side, Status
 

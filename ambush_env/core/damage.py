@@ -1,7 +1,7 @@
 """Owns damage to soldiers: the damage rows, panic, wounded, incapacitated, killed, and the
 drag check (seed 002 p. 26; RULES.md §11).
 
-Functions take the ``game`` object of :mod:`ambush_env.core.engine` (``state``, ``tables``,
+Functions take the bundle :class:`~ambush_env.core.ctx.Match` (``state``, ``tables``,
 ``dice``, ``emit``, ``in_rounds``), change the unit in place, and return the events they
 emitted (already passed to ``game.emit``).
 

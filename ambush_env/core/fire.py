@@ -5,7 +5,7 @@ Sources: RULES.md §8 (fire combat), §11 (the binding reading of penetration); 
 (penetration of walls, aimed automatic fire, prisoners); seed 000 p. 30-33 (vehicle sizes, fire
 from cars, tank weapons). Every number comes from :class:`~ambush_env.core.tables.Tables`.
 
-Functions take the ``game`` object of :mod:`ambush_env.core.engine` (``state``, ``board``,
+Functions take the bundle :class:`~ambush_env.core.ctx.Match` (``state``, ``board``,
 ``dice``, ``tables``, ``sight``, ``units_at``, ``emit``, ``in_rounds``). Hexes are board indices;
 distances are in hexes. A hit is a d10 at or below the to-hit number (RULES.md §1).
 

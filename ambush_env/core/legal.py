@@ -477,6 +477,3 @@ def _command_orders(m: Match, u: Unit) -> list[int]:
     if any_unaware:
         out.append(_AWARE)
     return out
-
-
-unit_orders = legal_orders  # the name before the order generator served both sides

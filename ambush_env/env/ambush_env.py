@@ -1,4 +1,4 @@
-"""The Gymnasium environment: a thin layer over :class:`ambush_env.core.engine.Game`."""
+"""The Gymnasium environment: a thin layer over :class:`ambush_env.core.game.Game`."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ class AmbushEnv(gym.Env):
     from their cards inside :meth:`step`. The game alternates Operations (the US moves freely,
     one action per soldier per pulse) and Rounds (initiative, the Action Round track, fire,
     grenades, assaults). The rules are in ``RULES.md``; the engine is
-    :class:`ambush_env.core.engine.Game` and this class only turns it into arrays.
+    :class:`ambush_env.core.game.Game` and this class only turns it into arrays.
 
     ## Action Space
     ``Discrete(N_ORDERS)``: the fixed flat order layout of :mod:`ambush_env.core.orders`
@@ -107,7 +107,7 @@ class AmbushEnv(gym.Env):
         max_steps: int | None = DEFAULT_MAX_STEPS,
         procedural: bool = False,
     ) -> None:
-        from ambush_env.core.engine import Game
+        from ambush_env.core import Game
         from ambush_env.core.missions import list_missions
 
         if mission is not None and not isinstance(mission, str):
@@ -254,7 +254,7 @@ class AmbushEnv(gym.Env):
         """Generate (or keep) the procedural mission of ``seed`` and rebuild what hangs on it."""
         if seed == self._proc_seed:
             return
-        from ambush_env.core.engine import Game
+        from ambush_env.core import Game
         from ambush_env.core.procedural import generate
 
         mission, board = generate(seed)

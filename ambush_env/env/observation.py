@@ -1,4 +1,4 @@
-"""Turns a :class:`~ambush_env.core.engine.Game` into the arrays of :mod:`ambush_env.env.spec`.
+"""Turns a :class:`~ambush_env.core.game.Game` into the arrays of :mod:`ambush_env.env.spec`.
 
 The builder reads only what the US player may know: US soldiers, the known Germans
 (``game.contact_units()``, the contact slots), the live map and the mission's public

@@ -1,6 +1,6 @@
 """The ``"rgb_array"`` render: the hex map as an image (INTERFACE.md render modes), with Pillow.
 
-:func:`render_rgb` draws, for a :class:`~ambush_env.core.engine.Game`:
+:func:`render_rgb` draws, for a :class:`~ambush_env.core.game.Game`:
 
 * terrain colours (darker for each ground level), objective hexes outlined in gold, exit
   hexes with a green edge;
@@ -31,7 +31,7 @@ import numpy as np
 from ambush_env.core.types import Side, Stance, Status, Terrain
 
 if TYPE_CHECKING:
-    from ambush_env.core.engine import Game
+    from ambush_env.core import Game
 
 TERRAIN_RGB = {
     Terrain.CLEAR: (196, 214, 150),

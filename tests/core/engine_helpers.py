@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ambush_env.core.dice import Dice
-from ambush_env.core.engine import Game
+from ambush_env.core import Game
 from ambush_env.core.state import TurnState, Unit
 from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status
 

@@ -15,7 +15,7 @@ from ambush_env.core import shooting
 from ambush_env.core import orders as O
 from ambush_env.core.damage import apply_damage
 from ambush_env.core.errors import IllegalActionError
-from ambush_env.core.legal import unit_orders
+from ambush_env.core.legal import legal_orders
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.types import ARSpace, Direction, Phase
 
@@ -218,7 +218,7 @@ def test_panicked_commander_gives_no_turns():
     u.ar = partner.ar = int(ARSpace.ONE_TURN)
     g.invalidate()
     assert {x.slot for x in g.eligible_units()} == {US1, US8}
-    assert enc(K.GIVE_TURN, US4) in unit_orders(g, u)
+    assert enc(K.GIVE_TURN, US4) in legal_orders(g, u)
     assert g.in_command(pvt)
     apply_damage(g, u.uid, "panic")
     g.invalidate()
@@ -226,7 +226,7 @@ def test_panicked_commander_gives_no_turns():
     assert {x.slot for x in g.eligible_units()} == {US8}
     refused(g, enc(K.SELECT_UNIT, US1), "select")
     assert not g.in_command(pvt)
-    assert not kinds(unit_orders(g, u)) & {K.GIVE_TURN, K.MAKE_AWARE}
+    assert not kinds(legal_orders(g, u)) & {K.GIVE_TURN, K.MAKE_AWARE}
 
 
 def test_wounded_commander_gives_no_command_orders():
@@ -351,7 +351,7 @@ def test_soldier_made_aware_may_fire():
     pvt.ar = int(ARSpace.ONE_TURN)
     pvt.aware = False
     give_turn(g, sgt)
-    assert enc(K.FIRE_AIMED, 0) not in unit_orders(g, pvt)
+    assert enc(K.FIRE_AIMED, 0) not in legal_orders(g, pvt)
     g.step(enc(K.MAKE_AWARE))
     assert pvt.aware and g.acting_unit() is pvt
     assert enc(K.FIRE_AIMED, 0) in g.legal_actions()

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import ambush_env  # noqa: F401
-from ambush_env.core.engine import Game
+from ambush_env.core import Game
 from ambush_env.core.procedural import generate
 
 

@@ -14,7 +14,7 @@ import pytest
 
 import ambush_env  # noqa: F401  (registers the ids)
 from ambush_env.core import vehicles as V
-from ambush_env.core.engine import Game
+from ambush_env.core import Game
 from ambush_env.core.orders import ORDER_KIND, OrderKind, encode
 from ambush_env.core.types import DIRECTION_NAMES, Direction, Side, Stance
 from ambush_env.env.observation import ObservationBuilder

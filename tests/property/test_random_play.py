@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ambush_env.core import orders as O
-from ambush_env.core.engine import Game
+from ambush_env.core import Game
 from ambush_env.core.errors import IllegalActionError
 from ambush_env.core.missions import list_missions
 from ambush_env.core.types import ARSpace, Phase, Side, Status
