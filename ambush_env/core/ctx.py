@@ -43,6 +43,11 @@ KILLED, INCAP, CAPTURED = int(Status.KILLED), int(Status.INCAPACITATED), int(Sta
 RULES = ("standard", "d100")
 
 
+def board_key(live: dict) -> tuple:
+    """A hashable key of a board's live state (``Board.mutable_state()``)."""
+    return (tuple(live.get("collapsed", ())), tuple(live.get("destroyed_walls", ())))
+
+
 class Ctx:
     """The static data of one mission under one rule set and deck (built once, shared).
 
@@ -74,6 +79,8 @@ class Ctx:
         self.rd = load_rules_data()
         self.board: Board = board if board is not None else load_board(self.mission.map)
         self.board_pristine = self.board.mutable_state()
+        # whose live walls and rubble the shared board holds now (Game._own_board)
+        self.board_key: tuple = board_key(self.board_pristine)
         mrules = self.mission.rules
         self.sight = SightCache(
             self.board,

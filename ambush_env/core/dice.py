@@ -30,20 +30,25 @@ class Dice:
         seed: seed for a fresh ``numpy.random.Generator`` (PCG64); ignored when ``rng`` given.
         rng: an existing generator (the env passes its ``np_random``).
 
-    The generator's bit-generator state round-trips through :meth:`get_state` /
-    :meth:`set_state` (JSON-able dicts), so a saved game resumes with the same rolls.
+    Every draw comes from one stream of d10 rolls, drawn from the generator in blocks of
+    ``_BUF``: a d100 is two d10s, a uniform choice among ``n`` is made of d10 digits (by
+    rejection, exactly uniform). So the whole state is the generator's state when the current
+    block was drawn plus the position in the block: :meth:`get_state` is small and exact,
+    and :meth:`clone` copies a few references (blocks are never changed once drawn).
     """
 
-    __slots__ = ("rng", "_forced", "log", "_buf", "_pos")
+    __slots__ = ("rng", "_forced", "log", "_buf", "_pos", "_buf_state", "_next_state")
 
     _BUF = 4096
 
     def __init__(self, seed: int | None = None, rng: np.random.Generator | None = None) -> None:
-        self.rng = rng if rng is not None else np.random.default_rng(seed)
+        self.rng: np.random.Generator | None = rng if rng is not None else np.random.default_rng(seed)
         self._forced: deque[int] | None = None
         self.log: list[tuple[str, int]] = []
         self._buf: list[int] = []
         self._pos = 0
+        self._buf_state: dict | None = None  # generator state before the current block
+        self._next_state: dict | None = None  # a clone's generator state, made into one lazily
 
     # -- construction for tests ------------------------------------------------------------
     @classmethod
@@ -59,31 +64,69 @@ class Dice:
             self._forced = deque()
         self._forced.extend(int(r) for r in rolls)
 
+    def force_strict(self, rolls: Iterable[int]) -> None:
+        """Use exactly these rolls next and then no others: running out raises
+        :class:`~ambush_env.core.errors.DiceExhaustedError` (``Game.force_rolls``)."""
+        self._forced = deque(int(r) for r in rolls)
+
     @property
     def forced_left(self) -> int:
         """How many forced rolls are still queued."""
         return len(self._forced) if self._forced is not None else 0
 
+    def clone(self) -> "Dice":
+        """An independent copy with the same future rolls (cheap: blocks are shared)."""
+        d = Dice.__new__(Dice)
+        d.rng = None
+        d._next_state = self._next_state if self.rng is None else self.rng.bit_generator.state
+        d._forced = deque(self._forced) if self._forced is not None else None
+        d.log = []
+        d._buf = self._buf
+        d._pos = self._pos
+        d._buf_state = self._buf_state
+        return d
+
     # -- rolling ---------------------------------------------------------------------------
-    def _raw(self, sides: int, why: str) -> int:
-        if self._forced is not None:
-            if self._forced:
-                r = self._forced.popleft()
-            else:
-                raise DiceExhaustedError(f"scripted dice ran out at roll for {why!r}")
-        else:
-            r = int(self.rng.integers(0, sides))
+    def _digit(self) -> int:
+        """The next d10 of the stream (0-9)."""
+        if self._pos >= len(self._buf):
+            rng = self.rng
+            if rng is None:
+                rng = self.rng = np.random.Generator(np.random.PCG64())
+                rng.bit_generator.state = self._next_state
+                self._next_state = None
+            self._buf_state = rng.bit_generator.state
+            self._buf = rng.integers(0, 10, size=self._BUF).tolist()
+            self._pos = 0
+        r = self._buf[self._pos]
+        self._pos += 1
         return r
+
+    def _uniform(self, n: int) -> int:
+        """A uniform integer in 0..n-1 made of d10 digits (rejection keeps it exact)."""
+        if n <= 1:
+            return 0
+        k, top = 1, 10
+        while top < n:
+            k += 1
+            top *= 10
+        limit = top - top % n
+        while True:
+            x = 0
+            for _ in range(k):
+                x = x * 10 + self._digit()
+            if x < limit:
+                return x % n
+
+    def _raw(self, sides: int, why: str) -> int:
+        if self._forced:
+            return self._forced.popleft()
+        raise DiceExhaustedError(f"scripted dice ran out at roll for {why!r}")
 
     def d10(self, why: str = "") -> int:
         """One d10, 0-9. ``why`` is recorded in :attr:`log`."""
         if self._forced is None:
-            # Fast path: draw rolls in blocks (the generator state is resynchronised on save).
-            if self._pos >= len(self._buf):
-                self._buf = self.rng.integers(0, 10, size=self._BUF).tolist()
-                self._pos = 0
-            r = self._buf[self._pos]
-            self._pos += 1
+            r = self._digit()
         else:
             r = self._raw(10, why)
             if not 0 <= r <= 9:
@@ -92,9 +135,10 @@ class Dice:
         return r
 
     def d100(self, why: str = "") -> int:
-        """One d100, 1-100 ("01-00" reads 100)."""
+        """One d100, 1-100 ("01-00" reads 100): two d10s, tens then units."""
         if self._forced is None:
-            r = int(self.rng.integers(1, 101))
+            r = self._digit() * 10 + self._digit()
+            r = 100 if r == 0 else r
         else:
             r = self._raw(100, why)
             if not 1 <= r <= 100:
@@ -107,7 +151,7 @@ class Dice:
         total = 0
         for _ in range(n):
             if self._forced is None:
-                r = int(self.rng.integers(1, sides + 1))
+                r = self._uniform(sides) + 1
             else:
                 r = self._raw(sides, why)
             total += r
@@ -117,7 +161,7 @@ class Dice:
     def choice(self, n: int, why: str = "") -> int:
         """A uniform index in 0..n-1 (random tie-breaks; forced like any roll)."""
         if self._forced is None:
-            r = int(self.rng.integers(0, n))
+            r = self._uniform(n)
         else:
             r = self._raw(n, why)
         self.log.append((why, r))
@@ -131,18 +175,32 @@ class Dice:
 
     # -- state -----------------------------------------------------------------------------
     def get_state(self) -> dict:
-        """JSON-able state: the generator state plus the unread part of the roll buffer."""
-        return {
-            "bit_generator": self.rng.bit_generator.state,
-            "buffer": self._buf[self._pos:],
-            "forced": list(self._forced) if self._forced is not None else None,
-        }
+        """JSON-able state: the generator's state when the current block of rolls was drawn,
+        the rolls used from it, and any forced rolls still queued."""
+        if self._buf_state is not None:
+            gen, pos = self._buf_state, self._pos
+        else:  # no block drawn yet
+            gen = self.rng.bit_generator.state if self.rng is not None else self._next_state
+            pos = 0
+        return {"bit_generator": gen, "pos": pos,
+                "forced": list(self._forced) if self._forced is not None else None}
 
     def set_state(self, state: dict) -> None:
-        """Restore what :meth:`get_state` returned."""
-        self.rng.bit_generator.state = state["bit_generator"]
-        self._buf = list(state["buffer"])
-        self._pos = 0
+        """Restore what :meth:`get_state` returned (the block in use is drawn again).
+
+        Raises:
+            KeyError, TypeError, ValueError: a malformed state.
+        """
+        gen = state["bit_generator"]
+        pos = int(state.get("pos", 0))
+        if self.rng is None:
+            self.rng = np.random.Generator(np.random.PCG64())
+            self._next_state = None
+        self.rng.bit_generator.state = gen
+        self._buf, self._pos, self._buf_state = [], 0, None
+        if pos:
+            self._digit()  # draws the block
+            self._pos = pos
         f = state.get("forced")
-        self._forced = deque(f) if f is not None else None
+        self._forced = deque(int(x) for x in f) if f is not None else None
         self.log = []

@@ -208,4 +208,34 @@ class GameState:
         return cls(**d)
 
     def clone(self) -> "GameState":
-        return GameState.from_dict(self.to_dict())
+        """An independent copy (for search): every unit, vehicle and list copied, nothing
+        shared but immutable values. About 1 µs a unit."""
+        new = _copy_state(self)
+        new.units = [_copy_unit(u) for u in self.units]
+        new.vehicles = [_copy_vehicle(v) for v in self.vehicles]
+        new.turn = _copy_turn(self.turn)
+        new.items = {k: list(v) for k, v in self.items.items()}
+        new.board = {k: list(v) for k, v in self.board.items()}
+        new.vp_log = [list(x) for x in self.vp_log]
+        new.pending = [list(x) for x in self.pending]
+        return new
+
+
+def _make_copier(cls: type, copy_lists: tuple[str, ...] = ()) -> Any:
+    """A fast field-by-field copy function for a slotted dataclass: list fields named in
+    ``copy_lists`` are copied (their items are immutable), the others shared (immutable
+    values). Generated once per class, like the dataclass machinery's own methods."""
+    names = [f.name for f in fields(cls)]
+    lines = [f"def copy_{cls.__name__}(o):", "    n = new(cls)"]
+    for name in names:
+        lines.append(f"    n.{name} = o.{name}[:]" if name in copy_lists else f"    n.{name} = o.{name}")
+    lines.append("    return n")
+    ns: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    exec("\n".join(lines), ns)  # noqa: S102 - generated from the dataclass's own field names
+    return ns[f"copy_{cls.__name__}"]
+
+
+_copy_unit = _make_copier(Unit, ("equipment", "route"))
+_copy_vehicle = _make_copier(Vehicle, ("passengers",))
+_copy_turn = _make_copier(TurnState, ("run_over_hexes", "card_path"))
+_copy_state = _make_copier(GameState, ("fired_triggers", "flags", "ops_done", "contacts"))
