@@ -6,7 +6,7 @@ layers: a module imports only from the layers below it):
 ===================  ========================================================================
 layer                modules
 ===================  ========================================================================
-facade               ``game`` (``engine``: the old import path)
+facade               ``game`` (``engine``: the old import path), ``position`` (the format)
 sequence of play     ``sequence``
 German cards         ``german``
 orders               ``apply`` (carry out), ``legal`` (the generator), ``describe`` (text)

@@ -37,13 +37,14 @@ class Dice:
     and :meth:`clone` copies a few references (blocks are never changed once drawn).
     """
 
-    __slots__ = ("rng", "_forced", "log", "_buf", "_pos", "_buf_state", "_next_state")
+    __slots__ = ("rng", "_forced", "_strict", "log", "_buf", "_pos", "_buf_state", "_next_state")
 
     _BUF = 4096
 
     def __init__(self, seed: int | None = None, rng: np.random.Generator | None = None) -> None:
         self.rng: np.random.Generator | None = rng if rng is not None else np.random.default_rng(seed)
         self._forced: deque[int] | None = None
+        self._strict = False  # forced rolls only: running out raises
         self.log: list[tuple[str, int]] = []
         self._buf: list[int] = []
         self._pos = 0
@@ -55,19 +56,21 @@ class Dice:
     def scripted(cls, rolls: Iterable[int]) -> "Dice":
         """Dice that return exactly ``rolls`` in order, then raise ``DiceExhaustedError``."""
         d = cls(seed=0)
-        d._forced = deque(int(r) for r in rolls)
+        d.force_strict(rolls)
         return d
 
     def force(self, rolls: Iterable[int]) -> None:
-        """Queue forced rolls ahead of the random stream (tests; scripted lines of play)."""
+        """Queue forced rolls ahead of the random stream (a position's ``dice``): once they are
+        used the stream goes on."""
         if self._forced is None:
             self._forced = deque()
         self._forced.extend(int(r) for r in rolls)
 
     def force_strict(self, rolls: Iterable[int]) -> None:
         """Use exactly these rolls next and then no others: running out raises
-        :class:`~ambush_env.core.errors.DiceExhaustedError` (``Game.force_rolls``)."""
+        :class:`~ambush_env.core.errors.DiceExhaustedError` (tests; ``Game.force_rolls``)."""
         self._forced = deque(int(r) for r in rolls)
+        self._strict = True
 
     @property
     def forced_left(self) -> int:
@@ -80,6 +83,7 @@ class Dice:
         d.rng = None
         d._next_state = self._next_state if self.rng is None else self.rng.bit_generator.state
         d._forced = deque(self._forced) if self._forced is not None else None
+        d._strict = self._strict
         d.log = []
         d._buf = self._buf
         d._pos = self._pos
@@ -123,9 +127,18 @@ class Dice:
             return self._forced.popleft()
         raise DiceExhaustedError(f"scripted dice ran out at roll for {why!r}")
 
+    def _random(self) -> bool:
+        """Whether the next roll comes from the stream (no forced roll is queued)."""
+        if self._forced is None:
+            return True
+        if self._forced or self._strict:
+            return False
+        self._forced = None  # the queued rolls are used: back to the stream
+        return True
+
     def d10(self, why: str = "") -> int:
         """One d10, 0-9. ``why`` is recorded in :attr:`log`."""
-        if self._forced is None:
+        if self._forced is None or self._random():
             r = self._digit()
         else:
             r = self._raw(10, why)
@@ -136,7 +149,7 @@ class Dice:
 
     def d100(self, why: str = "") -> int:
         """One d100, 1-100 ("01-00" reads 100): two d10s, tens then units."""
-        if self._forced is None:
+        if self._random():
             r = self._digit() * 10 + self._digit()
             r = 100 if r == 0 else r
         else:
@@ -150,7 +163,7 @@ class Dice:
         """NdM summed (ordinary dice reading 1..sides)."""
         total = 0
         for _ in range(n):
-            if self._forced is None:
+            if self._random():
                 r = self._uniform(sides) + 1
             else:
                 r = self._raw(sides, why)
@@ -160,7 +173,7 @@ class Dice:
 
     def choice(self, n: int, why: str = "") -> int:
         """A uniform index in 0..n-1 (random tie-breaks; forced like any roll)."""
-        if self._forced is None:
+        if self._random():
             r = self._uniform(n)
         else:
             r = self._raw(n, why)
@@ -183,7 +196,8 @@ class Dice:
             gen = self.rng.bit_generator.state if self.rng is not None else self._next_state
             pos = 0
         return {"bit_generator": gen, "pos": pos,
-                "forced": list(self._forced) if self._forced is not None else None}
+                "forced": list(self._forced) if self._forced is not None else None,
+                "strict": self._strict}
 
     def set_state(self, state: dict) -> None:
         """Restore what :meth:`get_state` returned (the block in use is drawn again).
@@ -203,4 +217,5 @@ class Dice:
             self._pos = pos
         f = state.get("forced")
         self._forced = deque(int(x) for x in f) if f is not None else None
+        self._strict = bool(state.get("strict", f is not None))
         self.log = []

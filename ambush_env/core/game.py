@@ -11,19 +11,21 @@ cards (:mod:`ambush_env.core.german`), chosen from the same order generator
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ambush_env.core import events as E
 from ambush_env.core import german as german_cards
+from ambush_env.core import position
 from ambush_env.core import orders as O
 from ambush_env.core.apply import apply_order
 from ambush_env.core.board import Board
 from ambush_env.core.ctx import Ctx, Match, board_key
 from ambush_env.core.describe import describe
 from ambush_env.core.dice import Dice
-from ambush_env.core.errors import IllegalActionError, ScenarioError
+from ambush_env.core.errors import DataError, IllegalActionError, ScenarioError
 from ambush_env.core.legal import legal_orders
 from ambush_env.core.missions import Mission
 from ambush_env.core.orders import OrderKind as K
@@ -72,6 +74,7 @@ class Game(Match):
             raise ScenarioError(f"unknown german={german!r}; known: 'cards', 'agent'")
         super().__init__(ctx if ctx is not None else
                          Ctx(mission, rules=rules, opponent=opponent, board=board))
+        self._mission_ref: Any = _mission_ref(self.ctx, mission)
         self.german = german
         self._seed = seed
         self._legal: list[int] | None = None
@@ -155,18 +158,31 @@ class Game(Match):
                                        closed=not t.open))
 
     def get_state(self) -> dict:
-        """The whole game as a JSON-able dict (state, live board, dice generator)."""
-        self.sync_board()
-        return {"state": self.state.to_dict(), "dice": self.dice.get_state()}
+        """The whole game as a JSON-able dict: its :meth:`position`."""
+        return self.position()
 
     def set_state(self, d: dict) -> None:
-        """Restore :meth:`get_state`'s dict. Raises KeyError/TypeError when malformed."""
-        self.state = GameState.from_dict(d["state"])
-        self._board_version = -1
-        self._own_board()
-        self.dice.set_state(d["dice"])
+        """Restore a :meth:`get_state` / :meth:`position` dict of this game's mission, rules
+        and deck (a position of another mission needs :meth:`from_position`).
+
+        Raises:
+            DataError: a malformed position (names the field), or one of another mission,
+                rules or deck.
+        """
+        spec = position.parse(d)
+        mission = position.mission_of(spec)
+        mid = mission.id if hasattr(mission, "id") else Path(str(mission)).stem
+        if (mid != self.ctx.mission_id and mission != self.ctx.mission_id) or \
+                spec.rules != self.ctx.rules or spec.deck != self.ctx.opponent:
+            raise DataError("<position>", "mission", f"a position of {mission!r} "
+                            f"({spec.rules}, {spec.deck}) cannot be set on a game of "
+                            f"{self.ctx.mission_id!r} ({self.ctx.rules}, {self.ctx.opponent})")
+        self.state, self.dice = position.read_position(spec, self.ctx)
+        self.german = spec.german
         self.log = []
         self._legal = None
+        self._board_version = -1
+        self._own_board()
         self.decision = decision(self)
 
     def _take_events(self) -> list[dict]:
@@ -241,6 +257,119 @@ class Game(Match):
         self._board_changed()
         return self._take_events()
 
+    # ---------------------------------------------------------------- positions and orders as text
+    @classmethod
+    def from_position(cls, p: dict | Path | str, *, ctx: Ctx | None = None) -> "Game":
+        """A game set up from a position (INTERFACE.md; :mod:`ambush_env.core.position`): a
+        dict, a YAML file (``Path``) or YAML text (``str``). Play then advances to the first
+        decision (a written position is at one already, so nothing changes).
+
+        Args:
+            ctx: a context to share when it is the position's mission, rules and deck.
+
+        Raises:
+            DataError: a malformed position (names the field).
+            ScenarioError: an unknown mission or deck.
+        """
+        spec = position.parse(p)
+        mission = position.mission_of(spec)
+        if ctx is None or not (ctx.rules == spec.rules and ctx.opponent == spec.deck and (
+                ctx.mission_id == (mission.id if hasattr(mission, "id") else mission)
+                or (isinstance(mission, str) and ctx.mission_id == Path(mission).stem))):
+            ctx = Ctx(mission, rules=spec.rules, opponent=spec.deck)
+        g = cls.__new__(cls)
+        Match.__init__(g, ctx)
+        g.german = spec.german
+        g._seed = spec.seed
+        g._mission_ref = spec.mission
+        g.state, g.dice = position.read_position(spec, ctx)
+        g._legal = None
+        g._board_version = -1
+        g._board_key_seen = None
+        g.decision = OVER
+        g.last_events = []
+        g._own_board()
+        g._advance()
+        g._board_changed()
+        return g
+
+    def position(self) -> dict:
+        """The whole situation as a position dict, exactly:
+        ``Game.from_position(g.position()).position() == g.position()``, and play goes on
+        identically from the restored game (the dice generator's state is in ``rng``)."""
+        self._board_changed()
+        return position.write_position(self.ctx, self.state, self.dice, self.german,
+                                       self._mission_ref)
+
+    def force_rolls(self, rolls: list[int]) -> None:
+        """The next d10 rolls, in order, strictly: running out raises ``DiceExhaustedError``."""
+        self.dice.force_strict(rolls)
+
+    def legal_orders(self) -> list[str]:
+        """The legal orders now as text (:meth:`describe_action` of :meth:`legal_actions`)."""
+        return [self.describe_action(a) for a in self.legal_actions()]
+
+    def parse_order(self, text: str) -> int:
+        """The order integer whose text is ``text`` now (the inverse of
+        :meth:`describe_action` for every order; a trailing hex label in parentheses such as
+        ``(L7)`` may be left out; case and spacing do not matter).
+
+        Raises:
+            IllegalActionError: no order has this text now (the message names the text and
+                the acting unit).
+        """
+        key = _norm_order(text)
+        table = self._order_texts()
+        a = table.get(key)
+        if a is None:
+            raise IllegalActionError(f"no order reads {text!r} now for {self._actor_name()}; "
+                                     f"legal now: {'; '.join(self.legal_orders()[:12])}")
+        return a
+
+    def play(self, text: str) -> list[dict]:
+        """:meth:`parse_order` then :meth:`step`: the events up to the next decision.
+
+        Raises:
+            IllegalActionError: the text names no order, or an order that is not legal now
+                (the message names the order, the unit and the reason).
+        """
+        a = self.parse_order(text)
+        if a not in self.legal_actions():
+            raise IllegalActionError(
+                f"order {self.describe_action(a)!r} is not legal now for {self._actor_name()}: "
+                f"{self._why_not(a)}")
+        return self.step(a)
+
+    def _order_texts(self) -> dict[str, int]:
+        """Normalised text → order integer for the current decision (cached with the legal
+        orders): the full text and the text without a trailing ``(…)``."""
+        cache = getattr(self, "_texts", None)
+        if cache is not None and cache[0] is self._legal and self._legal is not None:
+            return cache[1]
+        legal = self.legal_actions()
+        table: dict[str, int] = {}
+        short: dict[str, list[int]] = {}
+        for a in range(O.N_ORDERS):
+            full = _norm_order(self.describe_action(a))
+            table.setdefault(full, a)
+            if full.endswith(")") and "(" in full:
+                short.setdefault(full[:full.rindex("(")].rstrip(), []).append(a)
+        for k, acts in short.items():
+            if k not in table and len(acts) == 1:
+                table[k] = acts[0]
+        self._texts = (legal, table)
+        return table
+
+    def _why_not(self, a: int) -> str:
+        kind, _ = O.decode(a)
+        st = self.state
+        if st.turn.uid < 0:
+            return "a unit must be selected first" if kind != K.SELECT_UNIT else "that unit cannot act now"
+        u = st.units[st.turn.uid]
+        if st.turn.mode:
+            return f"{u.name} is in the middle of a {st.turn.mode!r} action"
+        return f"{u.name} may not give this order here (phase {Phase(st.phase).name.lower()})"
+
     # ---------------------------------------------------------------- copies and the shared map
     def clone(self) -> "Game":
         """An independent copy for search (INTERFACE.md): its own state and dice (the same
@@ -254,6 +383,7 @@ class Game(Match):
         Match.__init__(g, self.ctx, self.state.clone(), self.dice.clone())
         g.german = self.german
         g._seed = self._seed
+        g._mission_ref = self._mission_ref
         g._legal = self._legal
         g._board_key_seen = self._board_key_seen
         g._board_version = -1
@@ -339,3 +469,21 @@ class Game(Match):
             ValueError: ``action`` outside ``0..N_ORDERS-1``.
         """
         return describe(self, action)
+
+
+def _norm_order(text: str) -> str:
+    return " ".join(str(text).lower().split())
+
+
+def _mission_ref(ctx: Ctx, mission: Any) -> Any:
+    """What a position writes as its ``mission``: the id of a shipped mission, the path of a
+    mission file, or an inline mission (a generated one)."""
+    from ambush_env.core.missions import Mission, list_missions
+
+    if mission is None or (isinstance(mission, str) and mission in list_missions()):
+        return ctx.mission_id
+    if isinstance(mission, (str, Path)):
+        return str(mission)
+    if isinstance(mission, Mission):
+        return ctx.mission_id if ctx.mission_id in list_missions() else mission.model_dump(mode="json")
+    return ctx.mission_id

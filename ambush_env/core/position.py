@@ -1,0 +1,470 @@
+"""Owns the position format (INTERFACE.md "Positions and orders"; ARCHITECTURE.md): any
+situation of a game as a small dict, YAML file or YAML text, like a chess FEN.
+
+:func:`write_position` writes the whole situation of a game — mission, rules, deck, who
+plays the Germans, the phase and its counters, the turn in progress with the German card
+row, every unit, vehicle, item, destroyed wall and the dice — with hex labels, unit names
+and the game's own words (``"prone"``, ``"1-turn"``), so that a person can read and edit it.
+:func:`read_position` validates one (a ``DataError`` names the offending field) and builds
+the state and dice from it. Only ``mission`` and ``units`` are required; every other field
+defaults to the mission's start (⚙ below). Written positions are canonical:
+``read_position(write_position(g))`` rebuilds ``g``'s state exactly.
+
+⚙ Defaults for a hand-written unit: side from the name (``US3`` / ``G2``); a US soldier's
+role, ratings, weapon and equipment from the mission's squad by his number, a German's
+from his card (``role`` names it); aware; a full clip; on the map at ``hex``; every German
+listed is a known contact unless ``contacts`` says which are. A wounded unit without
+explicit ``MV`` / ``port_boxes`` gets the wounded values of ``damage.yaml``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ambush_env.core.ctx import Ctx
+from ambush_env.core.dice import Dice
+from ambush_env.core.errors import DataError
+from ambush_env.core.state import GameState, TurnState, Unit, Vehicle
+from ambush_env.core.types import (DIRECTION_NAMES, RESULT_NAMES, STANCE_NAMES, ARSpace, Phase,
+                                   Side, Status)
+
+FORMAT = "ambush-position/1"
+WHERE = "<position>"
+PHASES = ("operations", "rounds", "over")
+STATUSES = tuple(s.name.lower() for s in Status)
+AR_SPACES = ("none", "2-turn", "1-turn", "complete", "panic", "inactive")
+SIDES = ("us", "german")
+MODES = ("", "move", "snap2", "charge", "prisoner", "drive")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CardSpec(_Model):
+    column: str = ""
+    row: int = -1
+    step: int = Field(0, ge=0)
+    acted: bool = False
+    path: list[str] = []
+
+
+class TurnSpec(_Model):
+    unit: str | None = None
+    mode: Literal["", "move", "snap2", "charge", "prisoner", "drive"] = ""
+    mp_left: int = 0
+    mp_spent: int = Field(0, ge=0)
+    hexes_moved: int = Field(0, ge=0)
+    stance_changed: bool = False
+    snaps: int = Field(0, ge=0)
+    alerted: bool = False
+    acted: bool = False
+    boarded: bool = False
+    accident_checked: bool = False
+    run_over_hexes: list[str] = []
+    card: CardSpec = CardSpec()
+
+
+class UnitSpec(_Model):
+    name: str = Field(min_length=1)
+    side: Literal["us", "german"] | None = None
+    role: str | None = None
+    hex: str | None = None
+    stance: Literal["standing", "crouching", "prone"] = "standing"
+    status: Literal["active", "incapacitated", "killed", "captured", "removed", "hidden"] = "active"
+    wounded: bool = False
+    panicked: bool = False
+    aware: bool = True
+    ar: Literal["none", "2-turn", "1-turn", "complete", "panic", "inactive"] = "none"
+    IN: int | None = None
+    PC: int | None = None
+    WS: int | None = None
+    DS: int | None = None
+    MV: int | None = Field(None, ge=0)
+    CR: int | None = Field(None, ge=0)
+    weapon: str | None = None
+    ammo: int | None = Field(None, ge=-1)
+    jammed: bool = False
+    prepared: bool = False
+    equipment: list[str] | None = None
+    port_boxes: int | None = Field(None, ge=0)
+    satchel_ready: bool = False
+    given_turn: bool = False
+    captured_weapon: bool = False
+    guard: str | None = None
+    vehicle: str | None = None
+    route: list[str] = []
+    escaped: bool = False
+    exited: bool = False
+    slot: int | None = None
+
+
+class VehicleSpec(_Model):
+    name: str = Field(min_length=1)
+    type: str
+    side: Literal["us", "german"]
+    hex: str | None = None
+    facing: Literal["N", "NE", "SE", "S", "SW", "NW"] = "N"
+    driver: str | None = None
+    passengers: list[str] = []
+    disabled: bool = False
+    immobilised: bool = False
+    closed: bool = False
+    tyre_shot: bool = False
+    captured: bool = False
+    exited: bool = False
+
+
+class PositionSpec(_Model):
+    format: Literal["ambush-position/1"] = FORMAT
+    mission: str | dict
+    rules: Literal["standard", "d100"] = "standard"
+    deck: str = "regular"
+    german: Literal["cards", "agent"] = "cards"
+    phase: Literal["operations", "rounds", "over"] = "operations"
+    round: int = Field(0, ge=0)
+    rounds_total: int = Field(0, ge=0)
+    pulse: int = Field(0, ge=0)
+    initiative: Literal["us", "german"] | None = None
+    rolls: dict[Literal["us", "german"], int] = {}
+    vp: int = 0
+    vp_log: list[tuple[str, int]] = []
+    fired_triggers: list[str] = []
+    flags: list[str] = []
+    ops_done: list[str] = []
+    turn: TurnSpec = TurnSpec()
+    pending: list[list[Any]] = []
+    units: list[UnitSpec] = Field(min_length=1)
+    contacts: list[str] | None = None
+    next_german: int | None = Field(None, ge=1)
+    items: dict[str, list[str]] = {}
+    vehicles: list[VehicleSpec] | None = None
+    board: dict[Literal["collapsed", "destroyed_walls"], list[str]] = {}
+    over: bool = False
+    result: Literal["loss", "draw", "win", "decisive_win"] | None = None
+    end_reason: str = ""
+    steps: int = Field(0, ge=0)
+    rng: dict | None = None
+    seed: int | None = None
+    dice: list[int] = []
+
+
+# ------------------------------------------------------------------------------ reading
+def parse(p: dict | Path | str) -> PositionSpec:
+    """Validate a position given as a dict, a YAML file (``Path``) or YAML text (``str``).
+
+    Raises:
+        DataError: unreadable YAML or a field that does not fit (names the field).
+    """
+    where: Any = WHERE
+    if isinstance(p, Path):
+        where = p
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as e:
+            raise DataError(p, "<file>", f"cannot read: {e}") from None
+        p = text
+    if isinstance(p, str):
+        try:
+            p = yaml.safe_load(p)
+        except yaml.YAMLError as e:
+            raise DataError(where, "<yaml>", f"YAML syntax error: {getattr(e, 'problem', e)}") from None
+    if not isinstance(p, dict):
+        raise DataError(where, "<root>", f"a position is a mapping, got {type(p).__name__}")
+    try:
+        return PositionSpec.model_validate(p)
+    except ValidationError as e:
+        err = e.errors()[0]
+        field = ".".join(str(x) for x in err["loc"]) or "<root>"
+        raise DataError(where, field, err["msg"]) from None
+
+
+def mission_of(spec: PositionSpec) -> Any:
+    """The mission argument for :class:`~ambush_env.core.ctx.Ctx`: an id, a path, or an
+    inline mission validated like a mission file."""
+    if isinstance(spec.mission, dict):
+        from ambush_env.core.missions import Mission
+        from ambush_env.core.data import validate
+
+        return validate(Mission, spec.mission, f"{WHERE}.mission")
+    return spec.mission
+
+
+class _Reader:
+    """Builds a GameState from a validated spec on a context, naming bad fields."""
+
+    def __init__(self, ctx: Ctx, spec: PositionSpec) -> None:
+        self.ctx, self.spec = ctx, spec
+        self.board = ctx.board
+        self.names: dict[str, int] = {}
+        self.vnames: dict[str, int] = {}
+
+    def fail(self, field: str, msg: str) -> DataError:
+        return DataError(WHERE, field, msg)
+
+    def hex(self, label: str | None, field: str, *, none_ok: bool = True) -> int:
+        if label is None:
+            if none_ok:
+                return -1
+            raise self.fail(field, "a hex label is required")
+        try:
+            return self.board.index(label)
+        except Exception:  # noqa: BLE001 - the board says what is wrong with the label
+            raise self.fail(field, f"{label!r} is not a hex of the map") from None
+
+    def uid(self, name: str | None, field: str) -> int:
+        if name is None:
+            return -1
+        if name not in self.names:
+            raise self.fail(field, f"no unit named {name!r}")
+        return self.names[name]
+
+    def vid(self, name: str | None, field: str) -> int:
+        if name is None:
+            return -1
+        if name not in self.vnames:
+            raise self.fail(field, f"no vehicle named {name!r}")
+        return self.vnames[name]
+
+    def state(self) -> GameState:
+        sp, ctx = self.spec, self.ctx
+        st = GameState(mission=ctx.mission_id)
+        for k, us in enumerate(sp.units):
+            if us.name in self.names:
+                raise self.fail(f"units.{k}.name", f"two units are named {us.name!r}")
+            self.names[us.name] = k
+        vspecs = sp.vehicles if sp.vehicles is not None else None
+        if vspecs is not None:
+            for k, vs in enumerate(vspecs):
+                if vs.name in self.vnames:
+                    raise self.fail(f"vehicles.{k}.name", f"two vehicles are named {vs.name!r}")
+                self.vnames[vs.name] = k
+        st.units = [self.unit(k, us) for k, us in enumerate(sp.units)]
+        if vspecs is None:
+            st.vehicles = []
+        else:
+            st.vehicles = [self.vehicle(k, vs) for k, vs in enumerate(vspecs)]
+        st.phase = PHASES.index(sp.phase)
+        st.round, st.rounds_total, st.pulse = sp.round, sp.rounds_total, sp.pulse
+        st.initiative = -1 if sp.initiative is None else SIDES.index(sp.initiative)
+        st.us_roll, st.german_roll = sp.rolls.get("us", 0), sp.rolls.get("german", 0)
+        st.vp = sp.vp
+        st.vp_log = [[r, a] for r, a in sp.vp_log]
+        st.fired_triggers = [self.hex(h, f"fired_triggers.{k}", none_ok=False)
+                             for k, h in enumerate(sp.fired_triggers)]
+        st.flags = list(sp.flags)
+        st.ops_done = [self.uid(n, f"ops_done.{k}") for k, n in enumerate(sp.ops_done)]
+        st.turn = self.turn(sp.turn)
+        st.pending = [list(r) for r in sp.pending]
+        if sp.contacts is None:
+            st.contacts = [u.uid for u in st.units if u.side == Side.GERMAN and u.hex >= 0
+                           and u.status != Status.HIDDEN]
+        else:
+            st.contacts = [self.uid(n, f"contacts.{k}") for k, n in enumerate(sp.contacts)]
+            for k, uid in enumerate(st.contacts):
+                if st.units[uid].side != Side.GERMAN:
+                    raise self.fail(f"contacts.{k}", f"{sp.contacts[k]} is not a German")
+        germans = [u for u in st.units if u.side == Side.GERMAN]
+        st.next_german = sp.next_german if sp.next_german is not None else 1 + max(
+            (_number(u.name) for u in germans), default=0)
+        st.items = {}
+        for label, items in sp.items.items():
+            st.items[str(self.hex(label, f"items.{label}", none_ok=False))] = list(items)
+        st.board = {"collapsed": list(sp.board.get("collapsed", [])),
+                    "destroyed_walls": list(sp.board.get("destroyed_walls", []))}
+        st.over = sp.over
+        st.result = -1 if sp.result is None else RESULT_NAMES.index(sp.result)
+        st.end_reason = sp.end_reason
+        st.steps = sp.steps
+        return st
+
+    def unit(self, k: int, us: UnitSpec) -> Unit:
+        f = f"units.{k}"
+        ctx = self.ctx
+        side = us.side or ("us" if us.name.upper().startswith("US") else
+                           "german" if us.name.upper().startswith("G") else None)
+        if side is None:
+            raise self.fail(f"{f}.side", f"say the side of {us.name!r} (us or german)")
+        if side == "us":
+            num = _number(us.name)
+            soldiers = ctx.squad.soldiers
+            base = soldiers[num - 1] if 1 <= num <= len(soldiers) else None
+            if base is None and (us.role is None or us.weapon is None):
+                raise self.fail(f"{f}.name", f"{us.name!r} is not a soldier of the squad "
+                                f"(US1..US{len(soldiers)}): give role, weapon and ratings")
+            rating = (lambda r: getattr(base, r) if base is not None else 0)  # noqa: E731
+            role = us.role or base.role
+            weapon = us.weapon if us.weapon is not None else base.weapon
+            equipment = us.equipment if us.equipment is not None else list(base.equipment)
+            slot = us.slot if us.slot is not None else (num - 1 if num >= 1 else k)
+        else:
+            if us.role is None or us.role not in ctx.cards:
+                raise self.fail(f"{f}.role", f"a German's role is his card: one of {sorted(ctx.cards)}")
+            card = ctx.cards[us.role]
+            rating = (lambda r: getattr(card, r, 0) or (4 if r == "MV" else 0))  # noqa: E731
+            role = us.role
+            weapon = us.weapon if us.weapon is not None else card.weapon
+            equipment = us.equipment if us.equipment is not None else list(card.equipment)
+            slot = us.slot if us.slot is not None else -1
+        if weapon and weapon not in ctx.tables.weapons.weapons:
+            raise self.fail(f"{f}.weapon", f"unknown weapon {weapon!r}")
+        u = Unit(uid=k, side=SIDES.index(side), name=us.name, role=role,
+                 hex=self.hex(us.hex, f"{f}.hex"), stance=STANCE_NAMES.index(us.stance),
+                 status=STATUSES.index(us.status), wounded=us.wounded, panicked=us.panicked,
+                 aware=us.aware, ar=AR_SPACES.index(us.ar),
+                 IN=_pick(us.IN, rating("IN")), PC=_pick(us.PC, rating("PC")),
+                 WS=_pick(us.WS, rating("WS")), DS=_pick(us.DS, rating("DS")),
+                 MV=_pick(us.MV, rating("MV")), CR=_pick(us.CR, rating("CR")),
+                 weapon=weapon or "", jammed=us.jammed, prepared=us.prepared,
+                 equipment=list(equipment), satchel_ready=us.satchel_ready,
+                 given_turn=us.given_turn, captured_weapon=us.captured_weapon,
+                 route=[self.hex(h, f"{f}.route.{j}", none_ok=False) for j, h in enumerate(us.route)],
+                 escaped=us.escaped, exited=us.exited, slot=slot)
+        u.ammo = us.ammo if us.ammo is not None else (ctx.weapon(weapon).clip if weapon else -1)
+        wounded = ctx.tables.damage.wounded
+        u.port_boxes = us.port_boxes if us.port_boxes is not None else (
+            min(4, wounded.port_boxes) if us.wounded else 4)
+        if us.wounded and us.MV is None:
+            u.MV = min(u.MV, wounded.mv)
+        u.guard = self.uid(us.guard, f"{f}.guard")
+        u.vehicle = self.vid(us.vehicle, f"{f}.vehicle")
+        return u
+
+    def vehicle(self, k: int, vs: VehicleSpec) -> Vehicle:
+        f = f"vehicles.{k}"
+        from ambush_env.core.vehicle_data import load_vehicle_data
+
+        if vs.type not in load_vehicle_data().vehicles:
+            raise self.fail(f"{f}.type", f"unknown vehicle type {vs.type!r}")
+        return Vehicle(vid=k, type=vs.type, side=SIDES.index(vs.side), name=vs.name,
+                       hex=self.hex(vs.hex, f"{f}.hex"), facing=DIRECTION_NAMES.index(vs.facing),
+                       driver=self.uid(vs.driver, f"{f}.driver"),
+                       passengers=[self.uid(n, f"{f}.passengers.{j}") for j, n in enumerate(vs.passengers)],
+                       disabled=vs.disabled, immobilised=vs.immobilised, closed=vs.closed,
+                       tyre_shot=vs.tyre_shot, captured=vs.captured, exited=vs.exited)
+
+    def turn(self, ts: TurnSpec) -> TurnState:
+        t = TurnState(uid=self.uid(ts.unit, "turn.unit"), mode=ts.mode, mp_left=ts.mp_left,
+                      mp_spent=ts.mp_spent, hexes_moved=ts.hexes_moved,
+                      stance_changed=ts.stance_changed, snaps=ts.snaps, alerted=ts.alerted,
+                      acted=ts.acted, boarded=ts.boarded, accident_checked=ts.accident_checked,
+                      run_over_hexes=[self.hex(h, f"turn.run_over_hexes.{j}", none_ok=False)
+                                      for j, h in enumerate(ts.run_over_hexes)])
+        c = ts.card
+        t.card_column, t.card_row, t.card_step, t.card_acted = c.column, c.row, c.step, c.acted
+        t.card_path = [self.hex(h, f"turn.card.path.{j}", none_ok=False) for j, h in enumerate(c.path)]
+        return t
+
+
+def _number(name: str) -> int:
+    digits = "".join(ch for ch in name if ch.isdigit())
+    return int(digits) if digits else 0
+
+
+def _pick(given: int | None, default: int) -> int:
+    return int(default) if given is None else given
+
+
+def read_position(spec: PositionSpec, ctx: Ctx) -> tuple[GameState, Dice]:
+    """The state and dice of a validated position on its context.
+
+    Raises:
+        DataError: a label, name, card, weapon or vehicle type that does not exist (names the
+            field), or a malformed ``rng``.
+    """
+    st = _Reader(ctx, spec).state()
+    dice = Dice(spec.seed if spec.seed is not None else 0)
+    if spec.rng is not None:
+        try:
+            dice.set_state(spec.rng)
+        except (KeyError, TypeError, ValueError) as e:
+            raise DataError(WHERE, "rng", f"not a dice state: {e}") from None
+    if spec.dice:
+        for k, r in enumerate(spec.dice):
+            if not 0 <= r <= 9:
+                raise DataError(WHERE, f"dice.{k}", f"a d10 roll is 0-9, got {r}")
+        dice.force(spec.dice)
+    return st, dice
+
+
+# ------------------------------------------------------------------------------ writing
+def write_position(ctx: Ctx, st: GameState, dice: Dice, german: str, mission: Any) -> dict:
+    """The whole situation as a canonical position dict (module docstring)."""
+    b = ctx.board
+    label = b.label
+    units = st.units
+
+    def hx(i: int) -> str | None:
+        return label(i) if i >= 0 else None
+
+    def nm(uid: int) -> str | None:
+        return units[uid].name if uid >= 0 else None
+
+    t = st.turn
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "mission": mission,
+        "rules": ctx.rules,
+        "deck": ctx.opponent,
+        "german": german,
+        "phase": PHASES[st.phase],
+        "round": st.round,
+        "rounds_total": st.rounds_total,
+        "pulse": st.pulse,
+        "initiative": None if st.initiative < 0 else SIDES[st.initiative],
+        "rolls": {"us": st.us_roll, "german": st.german_roll},
+        "vp": st.vp,
+        "vp_log": [[r, a] for r, a in st.vp_log],
+        "fired_triggers": [label(h) for h in st.fired_triggers],
+        "flags": list(st.flags),
+        "ops_done": [units[i].name for i in st.ops_done],
+        "turn": {
+            "unit": nm(t.uid), "mode": t.mode, "mp_left": t.mp_left, "mp_spent": t.mp_spent,
+            "hexes_moved": t.hexes_moved, "stance_changed": t.stance_changed, "snaps": t.snaps,
+            "alerted": t.alerted, "acted": t.acted, "boarded": t.boarded,
+            "accident_checked": t.accident_checked,
+            "run_over_hexes": [label(h) for h in t.run_over_hexes],
+            "card": {"column": t.card_column, "row": t.card_row, "step": t.card_step,
+                     "acted": t.card_acted, "path": [label(h) for h in t.card_path]},
+        },
+        "pending": [list(r) for r in st.pending],
+        "units": [{
+            "name": u.name, "side": SIDES[u.side], "role": u.role, "hex": hx(u.hex),
+            "stance": STANCE_NAMES[u.stance], "status": STATUSES[u.status],
+            "wounded": u.wounded, "panicked": u.panicked, "aware": u.aware, "ar": AR_SPACES[u.ar],
+            "IN": u.IN, "PC": u.PC, "WS": u.WS, "DS": u.DS, "MV": u.MV, "CR": u.CR,
+            "weapon": u.weapon, "ammo": u.ammo, "jammed": u.jammed, "prepared": u.prepared,
+            "equipment": list(u.equipment), "port_boxes": u.port_boxes,
+            "satchel_ready": u.satchel_ready, "given_turn": u.given_turn,
+            "captured_weapon": u.captured_weapon, "guard": nm(u.guard),
+            "vehicle": st.vehicles[u.vehicle].name if u.vehicle >= 0 else None,
+            "route": [label(h) for h in u.route], "escaped": u.escaped, "exited": u.exited,
+            "slot": u.slot,
+        } for u in units],
+        "contacts": [units[i].name for i in st.contacts],
+        "next_german": st.next_german,
+        "items": {label(int(h)): list(v) for h, v in sorted(st.items.items(), key=lambda kv: int(kv[0])) if v},
+        "vehicles": [{
+            "name": v.name, "type": v.type, "side": SIDES[v.side], "hex": hx(v.hex),
+            "facing": DIRECTION_NAMES[v.facing], "driver": nm(v.driver),
+            "passengers": [units[i].name for i in v.passengers], "disabled": v.disabled,
+            "immobilised": v.immobilised, "closed": v.closed, "tyre_shot": v.tyre_shot,
+            "captured": v.captured, "exited": v.exited,
+        } for v in st.vehicles],
+        "board": {"collapsed": list(st.board.get("collapsed", [])),
+                  "destroyed_walls": list(st.board.get("destroyed_walls", []))},
+        "over": st.over,
+        "result": None if st.result < 0 else RESULT_NAMES[st.result],
+        "end_reason": st.end_reason,
+        "steps": st.steps,
+        "rng": dice.get_state(),
+        "dice": [],
+    }
+    return out
+
+
+_ = (ARSpace, Phase)  # the enums whose names the tuples above spell
