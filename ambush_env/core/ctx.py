@@ -153,6 +153,10 @@ class Match:
         self.rules: str = ctx.rules
         self._offsets = ctx.offsets
         self._weapon_class = ctx.tables.weapon_class
+        # ⚙ the German cards know where every US soldier is (they choose targets by line of
+        # sight anyway); a German side played by an agent knows only the US soldiers some
+        # German sees (two-sided play: :meth:`known_enemies`)
+        self.omniscient_germans = True
 
     def weapon(self, weapon_id: str) -> Any:
         return self.ctx.weapon(weapon_id)
@@ -234,6 +238,20 @@ class Match:
         if side == US:
             return self.state.contacts
         return [u.uid for u in self.state.units if u.side == US]
+
+    def known_enemies(self, side: int) -> set[int]:
+        """uids of the active enemy units ``side`` knows of: for the US its contacts; for the
+        Germans every US soldier while the cards play them, else the US soldiers on the map
+        that some active German sees (seed 004 line of sight, RULES.md §3)."""
+        st = self.state
+        units = st.units
+        if side == US:
+            return {i for i in st.contacts if units[i].status == ACTIVE}
+        us = [u for u in units if u.side == US and u.status == ACTIVE and u.hex >= 0]
+        if self.omniscient_germans:
+            return {u.uid for u in us}
+        ger = [g for g in units if g.side == GER and g.status == ACTIVE and g.hex >= 0]
+        return {u.uid for u in us if any(g.hex == u.hex or self.can_see(g, u) for g in ger)}
 
     def active_known_germans(self) -> list[Unit]:
         units = self.state.units

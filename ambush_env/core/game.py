@@ -76,6 +76,7 @@ class Game(Match):
                          Ctx(mission, rules=rules, opponent=opponent, board=board))
         self._mission_ref: Any = _mission_ref(self.ctx, mission)
         self.german = german
+        self.omniscient_germans = german == "cards"
         self._seed = seed
         self._legal: list[int] | None = None
         self._board_version = -1
@@ -179,6 +180,7 @@ class Game(Match):
                             f"{self.ctx.mission_id!r} ({self.ctx.rules}, {self.ctx.opponent})")
         self.state, self.dice = position.read_position(spec, self.ctx)
         self.german = spec.german
+        self.omniscient_germans = spec.german == "cards"
         self.log = []
         self._legal = None
         self._board_version = -1
@@ -280,6 +282,7 @@ class Game(Match):
         g = cls.__new__(cls)
         Match.__init__(g, ctx)
         g.german = spec.german
+        g.omniscient_germans = spec.german == "cards"
         g._seed = spec.seed
         g._mission_ref = spec.mission
         g.state, g.dice = position.read_position(spec, ctx)
@@ -382,6 +385,7 @@ class Game(Match):
         g = Game.__new__(Game)
         Match.__init__(g, self.ctx, self.state.clone(), self.dice.clone())
         g.german = self.german
+        g.omniscient_germans = self.omniscient_germans
         g._seed = self._seed
         g._mission_ref = self._mission_ref
         g._legal = self._legal

@@ -95,11 +95,8 @@ _WITHIN = [1 + 3 * r * (r + 1) for r in range(O.OFFSET_RADIUS + 1)]
 
 def _enemy_hexes(m: Match, side: int) -> set[int]:
     """Hexes holding an active enemy known to ``side`` (see ``movement.enemy_in``)."""
-    st = m.state
-    units = st.units
-    if side == 0:
-        return {units[i].hex for i in st.contacts if units[i].status == Status.ACTIVE}
-    return {o.hex for o in units if o.side != side and o.status == Status.ACTIVE}
+    units = m.state.units
+    return {units[i].hex for i in m.known_enemies(side)}
 
 
 def _moves(m: Match, u: Unit, mp_left: int | None, charge_mp: int = -1) -> list[int]:

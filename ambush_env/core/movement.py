@@ -129,12 +129,12 @@ def enemy_in(m: Match, hex_: int, side: int) -> bool:
     """True when an active enemy *known to* ``side`` is in ``hex_``.
 
     The US knows only its contacts: a hidden German does not bar a hex (entering it finds
-    him, a sighting); Germans know every US soldier.
+    him, a sighting); what the Germans know is :meth:`~ambush_env.core.ctx.Match.known_enemies`.
     """
-    contacts = m.state.contacts
+    if not m.omniscient_germans or side == 0:
+        units = m.state.units
+        return any(units[i].hex == hex_ for i in m.known_enemies(side))
     for o in m.state.units:
         if o.hex == hex_ and o.side != side and o.status == Status.ACTIVE:
-            if side == 0 and o.uid not in contacts:
-                continue
             return True
     return False

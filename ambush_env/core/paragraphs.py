@@ -148,6 +148,7 @@ def _place(m: Match, arg: dict, u: Unit | None) -> None:
         aware=bool(arg.get("aware", False)),
     )
     g.ammo = m.weapon(card.weapon).clip
+    g.slot = sum(1 for o in st.units if o.side == Side.GERMAN)  # his side's unit slot
     st.next_german += 1
     st.units.append(g)
     watchers = [o for o in st.units if o.side == Side.US and o.status == Status.ACTIVE

@@ -309,7 +309,9 @@ class _Reader:
             role = us.role
             weapon = us.weapon if us.weapon is not None else card.weapon
             equipment = us.equipment if us.equipment is not None else list(card.equipment)
-            slot = us.slot if us.slot is not None else -1
+            slot = us.slot if us.slot is not None else sum(
+                1 for o in self.spec.units[:k]
+                if (o.side or ("us" if o.name.upper().startswith("US") else "german")) == "german")
         if weapon and weapon not in ctx.tables.weapons.weapons:
             raise self.fail(f"{f}.weapon", f"unknown weapon {weapon!r}")
         u = Unit(uid=k, side=SIDES.index(side), name=us.name, role=role,
