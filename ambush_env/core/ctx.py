@@ -237,21 +237,35 @@ class Match:
         German may fire at one is the order generator's line-of-sight question)."""
         if side == US:
             return self.state.contacts
+        if not self.omniscient_germans:
+            return self.state.german_contacts
         return [u.uid for u in self.state.units if u.side == US]
 
     def known_enemies(self, side: int) -> set[int]:
         """uids of the active enemy units ``side`` knows of: for the US its contacts; for the
-        Germans every US soldier while the cards play them, else the US soldiers on the map
-        that some active German sees (seed 004 line of sight, RULES.md §3)."""
+        Germans every US soldier while the cards play them, else the US soldiers some German
+        has seen (``state.german_contacts``, :meth:`update_german_contacts`)."""
         st = self.state
         units = st.units
         if side == US:
             return {i for i in st.contacts if units[i].status == ACTIVE}
-        us = [u for u in units if u.side == US and u.status == ACTIVE and u.hex >= 0]
         if self.omniscient_germans:
-            return {u.uid for u in us}
+            return {u.uid for u in units if u.side == US and u.status == ACTIVE and u.hex >= 0}
+        return {i for i in st.german_contacts if units[i].status == ACTIVE and units[i].hex >= 0}
+
+    def update_german_contacts(self) -> None:
+        """An agent-played German side learns of every US soldier some active German on the
+        map sees (or shares a hex with): he joins ``state.german_contacts`` for good."""
+        st = self.state
+        units = st.units
+        known = st.german_contacts
         ger = [g for g in units if g.side == GER and g.status == ACTIVE and g.hex >= 0]
-        return {u.uid for u in us if any(g.hex == u.hex or self.can_see(g, u) for g in ger)}
+        if not ger:
+            return
+        for u in units:
+            if (u.side == US and u.status == ACTIVE and u.hex >= 0 and u.uid not in known
+                    and any(g.hex == u.hex or self.can_see(g, u) for g in ger)):
+                known.append(u.uid)
 
     def active_known_germans(self) -> list[Unit]:
         units = self.state.units

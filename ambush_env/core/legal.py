@@ -37,7 +37,8 @@ bar hexes nor appear as targets.
 
 Every rule here binds both sides, except where the rules say otherwise ⚙: only the US leaves
 by the mission's exit hexes, boards or loads vehicles (German drivers come with the German
-vehicles), moves prisoners, and is barred from harming prisoners (seed 002 p. 25). Only a
+vehicles), makes capture assaults and moves prisoners, and is barred from harming prisoners
+(seed 002 p. 25). Only a
 German may ``ALERT`` (free, once a turn, within the radius his card names) or
 ``SURRENDER`` (outnumbered, with a US soldier in his hex; RULES.md §10, §14).
 """
@@ -172,13 +173,17 @@ def _wall_shots(m: Match, u: Unit) -> list[int]:
 
 
 def _assaults(m: Match, u: Unit) -> list[int]:
+    """Kill assaults on enemies in his hex; capture assaults for the US only ⚙ (the capture
+    rules of seed 002 p. 25 are the US squad taking Germans prisoner)."""
     out = []
     units = m.state.units
+    capture = u.side == US
     for k, gid in enumerate(m.enemy_slots(u.side)):
         g = units[gid]
         if g.hex == u.hex and can_assault(m, u, g):
             out.append(_KILL + k)
-            out.append(_CAPTURE + k)
+            if capture:
+                out.append(_CAPTURE + k)
     return out
 
 

@@ -140,6 +140,7 @@ class PositionSpec(_Model):
     pending: list[list[Any]] = []
     units: list[UnitSpec] = Field(min_length=1)
     contacts: list[str] | None = None
+    german_contacts: list[str] = []
     next_german: int | None = Field(None, ge=1)
     items: dict[str, list[str]] = {}
     vehicles: list[VehicleSpec] | None = None
@@ -268,6 +269,8 @@ class _Reader:
             for k, uid in enumerate(st.contacts):
                 if st.units[uid].side != Side.GERMAN:
                     raise self.fail(f"contacts.{k}", f"{sp.contacts[k]} is not a German")
+        st.german_contacts = [self.uid(n, f"german_contacts.{k}")
+                              for k, n in enumerate(sp.german_contacts)]
         germans = [u for u in st.units if u.side == Side.GERMAN]
         st.next_german = sp.next_german if sp.next_german is not None else 1 + max(
             (_number(u.name) for u in germans), default=0)
@@ -448,6 +451,7 @@ def write_position(ctx: Ctx, st: GameState, dice: Dice, german: str, mission: An
             "slot": u.slot,
         } for u in units],
         "contacts": [units[i].name for i in st.contacts],
+        "german_contacts": [units[i].name for i in st.german_contacts],
         "next_german": st.next_german,
         "items": {label(int(h)): list(v) for h, v in sorted(st.items.items(), key=lambda kv: int(kv[0])) if v},
         "vehicles": [{

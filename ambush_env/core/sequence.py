@@ -183,6 +183,8 @@ def advance(m: Match) -> Decision:
     st = m.state
     for _ in range(MAX_STEPS):
         resolve(m)
+        if not m.omniscient_germans:
+            m.update_german_contacts()
         if check_end(m):
             return OVER
         if any(u.status == Status.CAPTURED and u.hex >= 0 for u in st.units):

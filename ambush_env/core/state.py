@@ -179,6 +179,8 @@ class GameState:
     ops_done: list[int] = field(default_factory=list)  # US uids that acted this pulse
     turn: TurnState = field(default_factory=TurnState)
     contacts: list[int] = field(default_factory=list)  # German uids known to the US, slot order
+    # US uids known to an agent-played German side, slot order (two-sided play; ctx.Match)
+    german_contacts: list[int] = field(default_factory=list)
     board: dict = field(default_factory=dict)  # the board's mutable state (walls, rubble)
     items: dict = field(default_factory=dict)  # hex index (str) -> items lying there
     over: bool = False
@@ -238,4 +240,5 @@ def _make_copier(cls: type, copy_lists: tuple[str, ...] = ()) -> Any:
 _copy_unit = _make_copier(Unit, ("equipment", "route"))
 _copy_vehicle = _make_copier(Vehicle, ("passengers",))
 _copy_turn = _make_copier(TurnState, ("run_over_hexes", "card_path"))
-_copy_state = _make_copier(GameState, ("fired_triggers", "flags", "ops_done", "contacts"))
+_copy_state = _make_copier(GameState, ("fired_triggers", "flags", "ops_done", "contacts",
+                                       "german_contacts"))
