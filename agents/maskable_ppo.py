@@ -119,6 +119,30 @@ def load_train_config(path: str | Path, **overrides: Any) -> TrainConfig:
 
 
 # -- the network -----------------------------------------------------------------------------
+def input_divisor(space) -> np.ndarray | None:
+    """``float32`` divisors that turn a stored integer ``Box`` into its values, or None for a
+    float ``Box`` (already values).
+
+    ``ambush_env/env/spec.py`` declares every integer plane so that its value is
+    ``stored / div`` and its upper bound is ``div``: the divisor is the space's ``high``. It is
+    returned in the smallest shape that broadcasts (the board's bounds are constant along the
+    rows and columns of a plane: ``(C, 1, 1)``).
+
+    Raises:
+        ValueError: an integer ``Box`` whose bounds are not ``[0, div]`` with ``div > 0``.
+    """
+    if not np.issubdtype(space.dtype, np.integer):
+        return None
+    high = np.asarray(space.high, dtype=np.float32)
+    if np.any(np.asarray(space.low) != 0) or np.any(high <= 0):
+        raise ValueError(f"an integer observation must have bounds [0, div] with div > 0, got {space}")
+    for ax in range(high.ndim):
+        first = np.take(high, [0], axis=ax)
+        if np.all(high == first):
+            high = first
+    return high
+
+
 def _extractor_class():
     import torch as th
     from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
@@ -126,6 +150,12 @@ def _extractor_class():
 
     class HexPlaneExtractor(BaseFeaturesExtractor):
         """A small CNN over the hex planes plus an MLP over the slot tables.
+
+        Inputs are first turned into their values (:meth:`scale`): the ``uint8`` board planes
+        are divided by their declared divisors (the space's ``high``, :func:`input_divisor`),
+        so every plane reaches the network in ``[0, 1]``, as ``spec.scaled`` gives it. SB3 hands the board over as plain floats:
+        its bounds are not ``[0, 255]``, so it is not an "image" (no ``/ 255``, no
+        transposition), and :func:`train` also sets ``normalize_images=False``.
 
         ``board`` (C, 24, 32) → 1×1 conv (mixes the per-hex planes) → two 3×3 stride-2 convs
         (a 3×3 window covers a hex's six neighbours in both column parities) → flatten;
@@ -152,8 +182,22 @@ def _extractor_class():
             n_rest = int(sum(np.prod(observation_space[k].shape) for k in self.keys))
             self.tables = nn.Sequential(nn.Linear(n_rest, 128), nn.ReLU())
             self.head = nn.Sequential(nn.Linear(n_cnn + 128, features_dim), nn.ReLU())
+            self.scaled_keys = []
+            for k, space in observation_space.spaces.items():
+                div = input_divisor(space)
+                if div is not None:
+                    self.register_buffer(f"div_{k}", th.as_tensor(div))
+                    self.scaled_keys.append(k)
+
+        def scale(self, obs: dict) -> dict:
+            """The values the network reads (batched): each integer key over its divisors."""
+            out = dict(obs)
+            for k in self.scaled_keys:
+                out[k] = obs[k].float() / getattr(self, f"div_{k}")
+            return out
 
         def forward(self, obs: dict) -> "th.Tensor":
+            obs = self.scale(obs)
             b = self.cnn(obs["board"])
             rest = th.cat([obs[k].flatten(1) for k in self.keys], dim=1)
             return self.head(th.cat([b, self.tables(rest)], dim=1))
@@ -226,6 +270,36 @@ def latest_checkpoint(cfg: TrainConfig) -> Path | None:
     return best[1] if best else None
 
 
+def new_model(cfg: TrainConfig, env, tensorboard_log: str | None = None):
+    """A fresh ``MaskablePPO`` with :class:`HexPlaneExtractor` for ``env`` (a VecEnv)."""
+    from sb3_contrib import MaskablePPO
+
+    return MaskablePPO(
+        "MultiInputPolicy",
+        env,
+        learning_rate=cfg.learning_rate,
+        n_steps=cfg.n_steps,
+        batch_size=cfg.batch_size,
+        n_epochs=cfg.n_epochs,
+        gamma=cfg.gamma,
+        gae_lambda=cfg.gae_lambda,
+        clip_range=cfg.clip_range,
+        ent_coef=cfg.ent_coef,
+        vf_coef=cfg.vf_coef,
+        max_grad_norm=cfg.max_grad_norm,
+        policy_kwargs=dict(
+            features_extractor_class=_extractor_class(),
+            features_extractor_kwargs=dict(features_dim=cfg.features_dim, cnn_channels=tuple(cfg.cnn_channels)),
+            net_arch=dict(pi=list(cfg.net_arch), vf=list(cfg.net_arch)),
+            normalize_images=False,  # the board is no image: the extractor applies its declared scales
+        ),
+        tensorboard_log=tensorboard_log,
+        seed=cfg.seed,
+        device=cfg.device,
+        verbose=0,
+    )
+
+
 def train(cfg: TrainConfig) -> Path:
     """Train (or resume) MaskablePPO; returns the path of the saved final model ``.zip``.
 
@@ -253,29 +327,7 @@ def train(cfg: TrainConfig) -> Path:
             raise FileNotFoundError(f"resume checkpoint {resume} not found")
         model = MaskablePPO.load(resume, env=env, device=cfg.device, tensorboard_log=str(run / "tb"))
     else:
-        model = MaskablePPO(
-            "MultiInputPolicy",
-            env,
-            learning_rate=cfg.learning_rate,
-            n_steps=cfg.n_steps,
-            batch_size=cfg.batch_size,
-            n_epochs=cfg.n_epochs,
-            gamma=cfg.gamma,
-            gae_lambda=cfg.gae_lambda,
-            clip_range=cfg.clip_range,
-            ent_coef=cfg.ent_coef,
-            vf_coef=cfg.vf_coef,
-            max_grad_norm=cfg.max_grad_norm,
-            policy_kwargs=dict(
-                features_extractor_class=_extractor_class(),
-                features_extractor_kwargs=dict(features_dim=cfg.features_dim, cnn_channels=tuple(cfg.cnn_channels)),
-                net_arch=dict(pi=list(cfg.net_arch), vf=list(cfg.net_arch)),
-            ),
-            tensorboard_log=str(run / "tb"),
-            seed=cfg.seed,
-            device=cfg.device,
-            verbose=0,
-        )
+        model = new_model(cfg, env, tensorboard_log=str(run / "tb"))
     start = int(model.num_timesteps)
     remaining = max(0, cfg.total_timesteps - start)
     try:

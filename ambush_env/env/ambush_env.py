@@ -18,6 +18,9 @@ from ambush_env.env.rewards import RewardScheme
 ILLEGAL_STREAK_LIMIT = 10  # INTERFACE.md: 10 illegal orders in a row truncate the episode
 DEFAULT_MAX_STEPS = 20_000  # ⚙ outside safety cap; a mission always ends far earlier
 ILLEGAL_ACTION_MODES = ("penalize", "raise")
+#: ``info["end_reason"]`` of the two truncations (a mission's own end gives the engine's reason)
+END_MAX_STEPS = "max_steps"
+END_ILLEGAL_STREAK = f"{ILLEGAL_STREAK_LIMIT} illegal orders in a row"
 _NO_ORDERS = np.zeros(N_ORDERS, dtype=bool)
 
 
@@ -38,18 +41,30 @@ class AmbushEnv(gym.Env):
     at contact slot k, wall/hex fire, grenade/satchel at a hex offset, assault kill/capture,
     prepare, clear jam, …, exit the map). Orders whose rules are not in the engine yet are
     never legal. :meth:`action_masks` returns the legal orders (``game.legal_actions()``),
-    also given as ``info["action_mask"]``; :meth:`describe_action` names an order.
+    also given as ``info["action_mask"]``; :meth:`describe_action` names an order. The mask
+    is never all-False while the episode runs; it is all-False on the step that ends the
+    mission (nothing is legal any more; a vector env's next ``step`` only resets that env and
+    ignores its action).
+
+    An action must be an integer in ``0..N_ORDERS-1``: a Python int, a numpy integer scalar
+    or a 0-d integer array. Anything else — a float (also ``3.0``), NaN, a bool, a string, an
+    array of another shape, a number out of range — raises :class:`IllegalActionError` in
+    every ``illegal_action`` mode. An in-range order that is not legal now is a no-op scored
+    −1 (``"penalize"``) or raises (``"raise"``).
 
     ## Observation Space
-    A ``Dict`` declared once in :data:`ambush_env.env.spec.OBSERVATION_SPEC`, all float32:
+    A ``Dict`` declared once in :data:`ambush_env.env.spec.OBSERVATION_SPEC` (50.2 KiB):
 
-    * ``board`` (C, 24, 32): hex planes — terrain one-hot, level, hexside walls / doors /
+    * ``board`` (C, 24, 32) uint8: each plane stores a flag or a small count, and its value
+      is ``stored / div`` with ``div`` declared in the spec table (the plane's upper bound;
+      ``spec.scaled`` applies it). The hex planes: terrain one-hot, level, hexside walls / doors /
       windows / embankments / crests per direction, US soldiers by stance and status, known
       Germans, vehicles, hexes the acting soldier sees, hexes any US soldier sees,
       objectives, exits, trigger hexes already checked, the acting soldier's hex;
-    * ``units`` (12, F): one row per US squad slot; ``contacts`` (12, F): one row per known
-      German, in the slot order of the fire and assault orders; ``vehicles`` (4, F);
-    * ``globals`` (G,): phase, round, initiative, time left, VP, acting soldier, turn state.
+    * ``units`` (12, F) float32: one row per US squad slot; ``contacts`` (12, F): one row per
+      known German, in the slot order of the fire and assault orders; ``vehicles`` (4, F);
+    * ``globals`` (G,) float32: phase, round, initiative, time left, VP, acting soldier, turn
+      state.
 
     Only what the US player could know is shown: hidden Germans never appear.
 
@@ -65,7 +80,9 @@ class AmbushEnv(gym.Env):
     ## Episode End
     ``terminated`` when the mission ends: its objective and exit conditions, no US soldier
     left on the map, or its own time limit (a scored end). ``truncated`` only when
-    ``max_steps`` decisions were taken or 10 illegal orders came in a row.
+    ``max_steps`` calls of :meth:`step` were made (illegal orders count) or 10 illegal orders
+    came in a row; ``info["end_reason"]`` says which (``"max_steps"``,
+    ``"10 illegal orders in a row"``), as it gives the mission's reason on termination.
 
     ## Information
     ``info`` holds ``phase``, ``round``, ``acting_unit`` (name or None), ``vp``, ``events``
@@ -85,13 +102,17 @@ class AmbushEnv(gym.Env):
     * ``reward``: a reward scheme of ``rewards.yaml``.
     * ``render_mode``: ``None``, ``"ansi"`` (text map) or ``"rgb_array"`` (hex map image,
       ``(H, W, 3) uint8``, with the line of the last shot; ``ambush_env.render.image``).
-    * ``illegal_action``: ``"penalize"`` (no-op, −1) or ``"raise"`` (``IllegalActionError``).
-    * ``max_steps``: outside step cap (``None``: no cap).
+    * ``illegal_action``: ``"penalize"`` (no-op, −1) or ``"raise"`` (``IllegalActionError``)
+      for an in-range order not legal now.
+    * ``max_steps``: outside cap on ``step`` calls (``None``: no cap).
 
     ## Version History
     * v0: development version (may change until the first frozen release, v1). Issue 9:
       ``Discrete(695)`` became ``Discrete(703)`` (the German orders alert and surrender at the
       end), and the German units take their orders from the US side's order generator.
+      Issue 10: the board planes are uint8 with declared scales (one observation went from
+      190 KiB to 50 KiB); a non-integer or out-of-range action raises in every mode;
+      ``max_steps`` counts illegal calls; ``end_reason`` is set on truncation.
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
@@ -187,13 +208,14 @@ class AmbushEnv(gym.Env):
             ``(observation, reward, terminated, truncated, info)``.
 
         Raises:
-            IllegalActionError: with ``illegal_action="raise"``, for an order not legal now.
+            IllegalActionError: in every mode for an action that is not an integer in
+                ``0..N_ORDERS-1``; with ``illegal_action="raise"`` also for an order not legal now.
             gymnasium.error.ResetNeeded: when called after the episode ended.
         """
         if self._needs_reset:
             raise gym.error.ResetNeeded("call reset() before step() (the episode is over or not started)")
-        a = int(action)
-        if not (0 <= a < N_ORDERS and self._mask[a]):
+        a = _order_index(action)
+        if not self._mask[a]:
             return self._illegal(a)
         self._illegal_streak = 0
         events = self.game.step(a)
@@ -203,7 +225,10 @@ class AmbushEnv(gym.Env):
         terminated = self.game.over
         truncated = (not terminated) and self.max_steps is not None and self._steps >= self.max_steps
         self._needs_reset = terminated or truncated
-        return self._obs, reward, terminated, truncated, self._info(events, comps, False)
+        info = self._info(events, comps, False)
+        if truncated:
+            info["end_reason"] = END_MAX_STEPS
+        return self._obs, reward, terminated, truncated, info
 
     def render(self) -> str | np.ndarray | None:
         """The ``"ansi"`` text map or the ``"rgb_array"`` image (None without a render mode)."""
@@ -324,19 +349,23 @@ class AmbushEnv(gym.Env):
         return {k: v.copy() for k, v in self._obs.items()}
 
     def _illegal(self, a: int):
+        """An in-range order that is not legal now: raise, or a penalised no-op (a call that
+        counts towards ``max_steps`` and the illegal streak)."""
         if self.illegal_action == "raise":
             acting = self.game.acting_unit()
             who = acting.name if acting is not None else "the squad (a unit must be selected first)"
-            try:
-                what = self.describe_action(a)
-            except ValueError:
-                what = "an order outside the action space"
-            raise IllegalActionError(f"order #{a} ({what}) is not legal now for {who}")
+            raise IllegalActionError(f"order #{a} ({self.describe_action(a)}) is not legal now for {who}")
         self._illegal_streak += 1
+        self._steps += 1
         reward, comps = self.reward_scheme.illegal()
-        truncated = self._illegal_streak >= ILLEGAL_STREAK_LIMIT
+        info = self._info([], comps, True)
+        if self._illegal_streak >= ILLEGAL_STREAK_LIMIT:
+            info["end_reason"] = END_ILLEGAL_STREAK
+        elif self.max_steps is not None and self._steps >= self.max_steps:
+            info["end_reason"] = END_MAX_STEPS
+        truncated = "end_reason" in info
         self._needs_reset = truncated
-        return self._obs_copy(), reward, False, truncated, self._info([], comps, True)
+        return self._obs_copy(), reward, False, truncated, info
 
     def _info(self, events: list[dict], comps: dict[str, float], illegal: bool) -> dict[str, Any]:
         self._last_events = events
@@ -359,3 +388,27 @@ class AmbushEnv(gym.Env):
             info["end_reason"] = st.end_reason
             info["stats"] = g.stats()
         return info
+
+
+def _order_index(action: Any) -> int:
+    """The order index of a ``step`` action: a Python int, a numpy integer scalar or a 0-d
+    integer array in ``0..N_ORDERS-1`` (INTERFACE.md, the illegal-action rules).
+
+    Raises:
+        IllegalActionError: anything else — a float (``3.0`` too), NaN, a bool (an ``int``
+            subclass, refused on purpose), a string, an array of another shape or dtype, or an
+            integer out of range; the message names the value and the valid range.
+    """
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = action[()]
+    if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+        a = int(action)
+        if 0 <= a < N_ORDERS:
+            return a
+        raise IllegalActionError(f"action {a} is out of range: an order is an integer in 0..{N_ORDERS - 1}")
+    if isinstance(action, np.ndarray):
+        what = f"array of shape {action.shape}, dtype {action.dtype}: {np.array2string(action, threshold=8)}"
+    else:
+        what = f"{action!r} ({type(action).__name__})"
+    raise IllegalActionError(f"action {what} is not an order: an order is an integer in 0..{N_ORDERS - 1} "
+                             f"(a Python int, a numpy integer or a 0-d integer array)")

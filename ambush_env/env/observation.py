@@ -4,9 +4,13 @@ The builder reads only what the US player may know: US soldiers, the known Germa
 (``game.contact_units()``, the contact slots), the live map and the mission's public
 markings. Hidden Germans never appear.
 
+Every number is written on the scale its feature declares in :mod:`ambush_env.env.spec`:
+a board plane stores an integer (a flag, or a count clipped at the plane's divisor), a table
+column the value ``quantity / div`` (the divisors are read from the spec table here, once).
+
 Speed (INTERFACE.md asks for a fast env; the whole step has ~130 µs): every board plane
-lives in a persistent *template* (C, H·W) kept up to date incrementally, and an observation
-is one copy of it plus the small tables:
+lives in a persistent ``uint8`` *template* (C, H·W) kept up to date incrementally, and an
+observation is one copy of it (46.5 KiB) plus the small tables:
 
 * the map planes (terrain, level, hexsides, objectives, exits) are recomputed only when
   ``board.version`` changes (a wall destroyed, a building collapsed); trigger hexes when one
@@ -55,12 +59,20 @@ from ambush_env.env.spec import (
     UNIT_FEATURES,
     VEHICLE,
     VEHICLE_FEATURES,
+    divisors,
 )
 
 _F32 = np.float32
+_U8 = OBSERVATION_SPEC["board"].dtype  # the board's stored integers (spec.py)
 _HW = BOARD_H * BOARD_W
 _C = len(BOARD_PLANES)
-_COUNT = 0.25  # one soldier adds 1/4 to a count plane, clipped at 1
+_BD, _UD, _CD, _VD, _GD = (divisors(k) for k in ("board", "units", "contacts", "vehicles", "globals"))
+_SOLDIER_PLANES = ("us_standing", "us_crouching", "us_prone", "us_wounded", "us_down", "german_standing",
+                   "german_crouching", "german_prone", "german_aware", "german_down")
+_COUNT_MAX = int(_BD["us_standing"])  # a soldier count plane stores min(soldiers, this)
+assert all(_BD[p] == _COUNT_MAX for p in _SOLDIER_PLANES), "the soldier count planes share one divisor"
+_LEVEL_MAX = int(_BD["level"])
+_FACING_MAX = int(_BD["vehicle_facing"])
 
 # flat offsets (plane * H·W) of the count planes
 _US_STANCE_OFF = tuple(BOARD[p] * _HW for p in ("us_standing", "us_crouching", "us_prone"))
@@ -76,7 +88,19 @@ _TRIGGER = BOARD["trigger_checked"]
 _V_PLANES = tuple(BOARD[p] for p in ("vehicle_us", "vehicle_german", "vehicle_large", "vehicle_facing",
                                      "vehicle_disabled"))
 _V_US_PLANE, _V_GER_PLANE, _V_LARGE_PLANE, _V_FACING_PLANE, _V_DISABLED_PLANE = _V_PLANES
-_V_COUNT = 0.5  # at most two vehicles share a hex (seed 000 p. 30)
+_V_COUNT_MAX = int(_BD["vehicle_us"])  # at most two vehicles share a hex (seed 000 p. 30)
+assert _BD["vehicle_german"] == _BD["vehicle_disabled"] == _V_COUNT_MAX
+# the table columns' divisors (spec.py), bound once
+assert _UD["col"] == _CD["col"] == _VD["col"] and _UD["row"] == _CD["row"] == _VD["row"]
+_COL_DIV, _ROW_DIV = _UD["col"], _UD["row"]
+(_DIV_IN, _DIV_PC, _DIV_WS, _DIV_MV, _DIV_CR, _DIV_GRENADES, _DIV_SATCHELS, _DIV_CLIPS, _DIV_REACH, _DIV_NEAR,
+ _DIV_MID) = (_UD[f] for f in ("IN", "PC", "WS", "MV", "CR", "grenades", "satchels", "clips", "weapon_reach",
+                                "weapon_to_hit_near", "weapon_to_hit_mid"))
+_DIV_DISTANCE = _CD["distance"]
+_DIV_MP_SLOW, _DIV_MP_FAST = _VD["mp_slow"], _VD["mp_fast"]
+(_DIV_ROUND, _DIV_US_ROLL, _DIV_GERMAN_ROLL, _DIV_VP, _DIV_DRIVE_MP, _DIV_MP_LEFT, _DIV_HEXES_MOVED,
+ _DIV_CONTACTS, _DIV_US_ACTIVE) = (_GD[f] for f in ("round", "us_roll", "german_roll", "vp", "drive_mp_left",
+                                                   "mp_left", "hexes_moved", "contacts_known", "us_active"))
 
 _NU = len(UNIT_FEATURES)
 _NC = len(CONTACT_FEATURES)
@@ -167,7 +191,7 @@ _BUILDING = int(Terrain.BUILDING)
 
 
 _NO_FKEY: tuple[int, tuple[int, ...]] = (-1, ())
-_ONES = np.ones(_HW, dtype=_F32)
+_ONES = np.ones(_HW, dtype=_U8)
 _SELECT_BASE = ORDER_BASE[OrderKind.SELECT_UNIT]
 _SELECT_END = _SELECT_BASE + U_SLOTS
 #: what a unit's planes and row depend on, read in one C call (hex, stance, status, wounded
@@ -227,13 +251,13 @@ class ObservationBuilder:
         #: flat position in an (H·W) plane of every board index
         self.flat = (np.asarray(self.row) * BOARD_W + np.asarray(self.col)).astype(np.intp)
         self._flat = self.flat.tolist()
-        self._colf = [c / (BOARD_W - 1) for c in self.col]
-        self._rowf = [r / (BOARD_H - 1) for r in self.row]
+        self._colf = [c / _COL_DIV for c in self.col]
+        self._rowf = [r / _ROW_DIV for r in self.row]
         self._neighbors = [frozenset(j for j in board.neighbors[i] if j >= 0) for i in range(n)]
         limits = game.mission.time_limit  # time left is shown as a fraction of the mission's limits
         self._pulse_max = max(1, int(limits.operations_pulses))
         self._round_max = max(1, int(limits.rounds))
-        self._template = np.zeros((_C, _HW), dtype=_F32)
+        self._template = np.zeros((_C, _HW), dtype=_U8)
         self._tflat = self._template.reshape(-1)
         self._seen_us_row = self._template[_SEEN_US]  # views of the template's sight planes
         self._seen_acting_row = self._template[_SEEN_ACTING]
@@ -243,7 +267,7 @@ class ObservationBuilder:
         self._contacts = np.zeros(OBSERVATION_SPEC["contacts"].shape, dtype=_F32)
         self._vehicles = np.zeros(OBSERVATION_SPEC["vehicles"].shape, dtype=_F32)
         self._vtypes: dict[str, tuple[float, float, float, float, int, bool]] = {}  # per type id
-        self._seen_count = np.zeros(_HW, dtype=_F32)
+        self._seen_count = np.zeros(_HW, dtype=_U8)  # active US soldiers seeing each hex (≤ 12)
         self._weapon_features: dict[str, tuple[tuple[int, float], ...]] = {}
         self._kinds: dict[tuple[str, ...], tuple[int, int, int]] = {}  # port boxes -> item counts
         self._state_ref = None
@@ -296,20 +320,20 @@ class ObservationBuilder:
         flat = self.flat
         terrain = np.asarray([int(board.terrain[i]) for i in range(self.n)], dtype=np.intp)
         for t in Terrain:
-            s[BOARD[f"terrain_{t.name.lower()}"], flat[terrain == t]] = 1.0
-        s[BOARD["level"], flat] = np.asarray(board.level[: self.n], dtype=_F32) / 3.0
-        s[BOARD["on_map"], flat] = 1.0
+            s[BOARD[f"terrain_{t.name.lower()}"], flat[terrain == t]] = 1
+        s[BOARD["level"], flat] = np.clip(np.asarray(board.level[: self.n]), 0, _LEVEL_MAX)
+        s[BOARD["on_map"], flat] = 1
         for i in range(self.n):
             for d, j in enumerate(board.neighbors[i]):
                 if j < 0:
                     continue
                 for f, on in zip(HEXSIDE_FEATURES, _hexside_bits(board, i, j)):
                     if on:
-                        s[BOARD[f"{f}_{DIRECTION_NAMES[d]}"], flat[i]] = 1.0
+                        s[BOARD[f"{f}_{DIRECTION_NAMES[d]}"], flat[i]] = 1
         for name, hexes in (("objective", g.objective_hexes), ("exit", g.exit_hexes)):
             hexes = sorted(h for h in hexes if 0 <= h < self.n)
             if hexes:
-                s[BOARD[name], flat[hexes]] = 1.0
+                s[BOARD[name], flat[hexes]] = 1
 
     def _refresh_triggers(self, fired: list[int]) -> None:
         plane = self._template[_TRIGGER]
@@ -318,7 +342,7 @@ class ObservationBuilder:
             self._triggers = []
         for h in fired[len(self._triggers):]:
             if 0 <= h < self.n:
-                plane[self._flat[h]] = 1.0
+                plane[self._flat[h]] = 1
         self._triggers = list(fired)
 
     def _count(self, old: tuple[int, ...], new: tuple[int, ...]) -> None:
@@ -328,21 +352,21 @@ class ObservationBuilder:
         for k in old:
             c = cnt[k] - 1
             cnt[k] = c
-            tf[k] = c * _COUNT if c < 4 else 1.0
+            tf[k] = c if c < _COUNT_MAX else _COUNT_MAX
         for k in new:
             c = cnt.get(k, 0) + 1
             cnt[k] = c
-            tf[k] = c * _COUNT if c < 4 else 1.0
+            tf[k] = c if c < _COUNT_MAX else _COUNT_MAX
 
     # -- sight -----------------------------------------------------------------------------
     def _plane(self, hex_: int, stance: int) -> np.ndarray:
-        """(H·W) float32 plane of the hexes a soldier in ``hex_`` at ``stance`` sees (standing target)."""
+        """(H·W) uint8 0/1 plane of the hexes a soldier in ``hex_`` at ``stance`` sees (standing target)."""
         key = (hex_, stance)
         p = self._planes.get(key)
         if p is None:
             vis = self.game.sight.visible_from(hex_, stance, _STANDING)
-            p = np.zeros(_HW, dtype=_F32)
-            p[self.flat[vis]] = 1.0
+            p = np.zeros(_HW, dtype=_U8)
+            p[self.flat[vis]] = 1
             if len(self._planes) > 2048:
                 self._planes.clear()
             self._planes[key] = p
@@ -429,12 +453,12 @@ class ObservationBuilder:
         akey = (acting.hex, acting.stance) if acting is not None and acting.hex >= 0 else None
         if akey != self._akey:
             if self._akey is not None:
-                tf[_ACTING_HEX, flat[self._akey[0]]] = 0.0
+                tf[_ACTING_HEX, flat[self._akey[0]]] = 0
             if akey is None:
-                self._seen_acting_row[:] = 0.0
+                self._seen_acting_row[:] = 0
             else:
                 self._seen_acting_row[:] = self._plane(*akey)
-                tf[_ACTING_HEX, flat[akey[0]]] = 1.0
+                tf[_ACTING_HEX, flat[akey[0]]] = 1
             self._akey = akey
         if acting is not None:
             fkey = (acting.slot, ())
@@ -543,7 +567,7 @@ class ObservationBuilder:
         tf = self._template
         for p in self._vflat:  # clear the planes where vehicles were
             for c in _V_PLANES:
-                tf[c, p] = 0.0
+                tf[c, p] = 0
         rows = self._vehicles
         rows[:] = 0.0
         written = []
@@ -552,8 +576,9 @@ class ObservationBuilder:
             tp = self._vtypes.get(v.type)
             if tp is None:
                 t = vtype(v)
-                tp = self._vtypes[v.type] = (float(t.size == "large"), float(t.kind == "tank"), t.slow_mpa / 10.0,
-                                             t.fast_mpa / 10.0, t.occupants, t.open)
+                tp = self._vtypes[v.type] = (float(t.size == "large"), float(t.kind == "tank"),
+                                             t.slow_mpa / _DIV_MP_SLOW, t.fast_mpa / _DIV_MP_FAST, t.occupants,
+                                             t.open)
             large, tank, slow, fast, seats, open_ = tp
             r = rows[v.vid] if 0 <= v.vid < V_SLOTS else None
             if r is None:
@@ -590,14 +615,14 @@ class ObservationBuilder:
             first = p not in written
             if first:
                 written.append(p)
-                tf[_V_FACING_PLANE, p] = v.facing / 5.0  # the lowest slot in the hex
+                tf[_V_FACING_PLANE, p] = v.facing if 0 <= v.facing <= _FACING_MAX else 0  # the lowest slot
             c = _V_US_PLANE if us else (_V_GER_PLANE if v.side == _GER else -1)
             if c >= 0:
-                tf[c, p] = min(1.0, tf[c, p] + _V_COUNT)
+                tf[c, p] = min(_V_COUNT_MAX, int(tf[c, p]) + 1)
             if large:
-                tf[_V_LARGE_PLANE, p] = 1.0
+                tf[_V_LARGE_PLANE, p] = 1
             if v.disabled:
-                tf[_V_DISABLED_PLANE, p] = min(1.0, tf[_V_DISABLED_PLANE, p] + _V_COUNT)
+                tf[_V_DISABLED_PLANE, p] = min(_V_COUNT_MAX, int(tf[_V_DISABLED_PLANE, p]) + 1)
         self._vflat = tuple(written)
 
     def _acting_columns(self, vehicles, a: tuple[int, int, int]) -> None:
@@ -636,11 +661,11 @@ class ObservationBuilder:
         ai = _U_AR.get(u.ar)
         if ai is not None:
             r[ai] = 1.0
-        r[_U_IN] = _clip01(u.IN / 4.0)
-        r[_U_PC] = _clip01(u.PC / 9.0)
-        r[_U_WS] = _clip01((u.WS + 2) / 4.0)
-        r[_U_MV] = _clip01(u.MV / 5.0)
-        r[_U_CR] = _clip01(u.CR / 3.0)
+        r[_U_IN] = _clip01(u.IN / _DIV_IN)
+        r[_U_PC] = _clip01(u.PC / _DIV_PC)
+        r[_U_WS] = _clip01((u.WS + 2) / _DIV_WS)
+        r[_U_MV] = _clip01(u.MV / _DIV_MV)
+        r[_U_CR] = _clip01(u.CR / _DIV_CR)
         r[_U_COMMANDER] = float(u.CR > 0)
         r[_U_HAS_AMMO] = float(u.ammo != 0)
         r[_U_JAMMED] = float(u.jammed)
@@ -649,9 +674,9 @@ class ObservationBuilder:
         kinds = self._kinds.get(eq)
         if kinds is None:
             kinds = self._kinds[eq] = self._count_kinds(eq)
-        r[_U_GRENADES] = _clip01(kinds[0] / 4.0)
-        r[_U_SATCHELS] = _clip01(kinds[1] / 4.0)
-        r[_U_CLIPS] = _clip01(kinds[2] / 4.0)
+        r[_U_GRENADES] = _clip01(kinds[0] / _DIV_GRENADES)
+        r[_U_SATCHELS] = _clip01(kinds[1] / _DIV_SATCHELS)
+        r[_U_CLIPS] = _clip01(kinds[2] / _DIV_CLIPS)
         vid = u.vehicle
         if vid >= 0:
             r[_U_IN_VEHICLE] = 1.0
@@ -690,9 +715,9 @@ class ObservationBuilder:
             (_U_W_CREW, float(wc.crew)),
             (_U_W_PREPARE, float(wc.needs_prepare)),
             (_U_W_SNAP, float(wc.snap)),
-            (_U_W_REACH, _clip01(reach / 7.0)),
-            (_U_W_NEAR, _clip01((th[1] if len(th) > 1 and th[1] is not None else 0) / 9.0)),
-            (_U_W_MID, _clip01(mid / 9.0)),
+            (_U_W_REACH, _clip01(reach / _DIV_REACH)),
+            (_U_W_NEAR, _clip01((th[1] if len(th) > 1 and th[1] is not None else 0) / _DIV_NEAR)),
+            (_U_W_MID, _clip01(mid / _DIV_MID)),
         )
 
     def _contact_row(self, c, a_hex: int, seen_a: bool, seen_u: bool) -> list[float]:
@@ -713,7 +738,7 @@ class ObservationBuilder:
             r[_C_ROW] = self._rowf[h]
             r[_C_IN_BUILDING] = float(int(board.terrain[h]) == _BUILDING)
             if a_hex >= 0:
-                r[_C_DISTANCE] = _clip01(board.distance(a_hex, h) / 16.0)
+                r[_C_DISTANCE] = _clip01(board.distance(a_hex, h) / _DIV_DISTANCE)
                 r[_C_SAME_HEX] = float(h == a_hex)
                 r[_C_ADJACENT] = float(h in self._neighbors[a_hex])
         r[_C_SEEN_BY_ACTING] = float(seen_a)
@@ -739,17 +764,17 @@ class ObservationBuilder:
             v[_G_PHASE_ROUNDS] = 1.0
         else:
             v[_G_PHASE_OPERATIONS] = 1.0
-        v[_G_ROUND] = _clip01(rnd / 10.0)
+        v[_G_ROUND] = _clip01(rnd / _DIV_ROUND)
         if initiative == _US:
             v[_G_INITIATIVE_US] = 1.0
         elif initiative == _GER:
             v[_G_INITIATIVE_GERMAN] = 1.0
-        v[_G_US_ROLL] = _clip01(us_roll / 9.0)
-        v[_G_GERMAN_ROLL] = _clip01(german_roll / 9.0)
+        v[_G_US_ROLL] = _clip01(us_roll / _DIV_US_ROLL)
+        v[_G_GERMAN_ROLL] = _clip01(german_roll / _DIV_GERMAN_ROLL)
         pulses, rounds = self.game.time_left()
         v[_G_PULSES_LEFT] = _clip01(pulses / self._pulse_max)
         v[_G_ROUNDS_LEFT] = _clip01(rounds / self._round_max)
-        x = vp / 20.0
+        x = vp / _DIV_VP
         v[_G_VP] = -1.0 if x < -1.0 else (1.0 if x > 1.0 else x)
         if acting is None:
             v[_G_SELECTING] = 1.0
@@ -767,12 +792,12 @@ class ObservationBuilder:
             v[_G_SEAT_USED] = float(boarded)
             v[_G_DRIVE_FAST] = float(fast)
             if mode == "drive":
-                v[_G_DRIVE_MP] = _clip01(mp_left / 10.0)
-            v[_G_MP_LEFT] = _clip01(mp_left / 5.0)
-            v[_G_HEXES_MOVED] = _clip01(hexes_moved / 5.0)
+                v[_G_DRIVE_MP] = _clip01(mp_left / _DIV_DRIVE_MP)
+            v[_G_MP_LEFT] = _clip01(mp_left / _DIV_MP_LEFT)
+            v[_G_HEXES_MOVED] = _clip01(hexes_moved / _DIV_HEXES_MOVED)
             v[_G_STANCE_CHANGED] = float(stance_changed)
-        v[_G_CONTACTS_KNOWN] = _clip01(n_known / K_SLOTS)
-        v[_G_US_ACTIVE] = _clip01(n_active / U_SLOTS)
+        v[_G_CONTACTS_KNOWN] = _clip01(n_known / _DIV_CONTACTS)
+        v[_G_US_ACTIVE] = _clip01(n_active / _DIV_US_ACTIVE)
         self._gkey = key
         self._gvec = np.array(v, dtype=_F32)
         return self._gvec.copy()

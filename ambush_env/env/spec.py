@@ -1,10 +1,11 @@
 """The observation spec: every observation array declared once (STYLE.md habit 7).
 
 :data:`OBSERVATION_SPEC` maps each key of the ``Dict`` observation to its shape, dtype,
-bounds and the meaning of every axis and feature. The Gymnasium spaces
-(:func:`observation_space`), the builder's column indices (:data:`BOARD`, :data:`UNIT`, …)
-and the tests are all derived from this one table, so adding a feature means adding one
-name to one tuple below.
+bounds, the meaning of every axis and, for every feature, its *scale*: what a stored number
+means. The Gymnasium spaces (:func:`observation_space`), the builder's column indices and
+divisors (:data:`BOARD`, :data:`UNIT`, …, :func:`divisors`), the size (:func:`observation_nbytes`),
+the docs (:func:`describe`) and the tests are all derived from this one table, so adding a
+feature means adding one :class:`Feature` to one tuple below.
 
 Shapes are fixed by declared maxima so one policy serves every mission:
 
@@ -14,8 +15,20 @@ Shapes are fixed by declared maxima so one policy serves every mission:
   from :mod:`ambush_env.core.orders`, so row ``k`` of ``contacts`` is exactly the German that
   ``fire aimed at contact k`` targets.
 
-Every value is ``float32``; all arrays lie in ``[0, 1]`` except ``globals`` (``[-1, 1]``,
-the VP feature is signed). Counts and ratings are divided by a declared scale and clipped.
+Dtypes ⚙ (issue 10: the whole observation at most 64 KiB):
+
+* ``board`` is ``uint8``: plane ``c`` stores a small integer — a 0/1 flag, or a count or
+  level clipped at the plane's divisor ``div`` — and its *value* (what a network should read)
+  is ``stored / div``, in ``[0, 1]``. The space's upper bound of the plane is ``div``, so
+  ``stored / high`` is the value (what :class:`agents.maskable_ppo.HexPlaneExtractor`
+  computes); :func:`scaled` does the same in numpy. uint8 rather than bool planes
+  because the level, count and facing planes are not 0/1, and one array keeps one CNN input.
+* the slot tables (``units``, ``contacts``, ``vehicles``, ``globals``) stay ``float32``, the
+  value itself (``quantity / div``, clipped): together they are 3.7 KiB of the 50.2 KiB, and
+  several of their divisors are not constants (the mission's time limits, a vehicle's
+  seats) nor their values multiples of ``1/255`` (``col / 31``).
+
+All values lie in ``[0, 1]`` except ``globals`` (``[-1, 1]``: the VP feature is signed).
 """
 
 from __future__ import annotations
@@ -29,171 +42,201 @@ from ambush_env.core.types import DIRECTION_NAMES, TERRAIN_NAMES
 
 BOARD_H = 24  # rows ⚙ — the largest map the observation holds
 BOARD_W = 32  # columns ⚙
+MAX_OBSERVATION_BYTES = 64 * 1024  # issue 10: one observation, every key together, per seat
+#: the seats an observation can be built for; the layout is side-relative (INTERFACE.md), so
+#: both read the same table
+SIDES = ("us", "german")
 
-# --- board planes (C, H, W): one name per channel, in channel order -------------------------
-TERRAIN_PLANES = tuple(f"terrain_{t}" for t in TERRAIN_NAMES)
+
+@dataclass(frozen=True)
+class Feature:
+    """One board plane or one column of a slot table.
+
+    Attributes:
+        name: unique within its array.
+        div: the divisor: the value is ``quantity / div``, clipped to the array's bounds.
+            A ``uint8`` plane stores ``min(quantity, div)`` (so ``div`` is an integer and the
+            plane's upper bound); a float column stores the value itself. ``None``: the
+            divisor is not a constant (``unit`` says what it is) — float columns only.
+        unit: what is divided, e.g. ``"soldiers"``, ``"MPs left"``; empty for a 0/1 flag.
+        doc: what the feature means.
+    """
+
+    name: str
+    div: float | None = 1
+    unit: str = ""
+    doc: str = ""
+
+    @property
+    def scale(self) -> str:
+        """What a stored number means, e.g. ``"0/1"``, ``"soldiers / 4"``."""
+        if self.div is None:
+            return self.unit
+        if not self.unit:
+            return "0/1" if self.div == 1 else f"/ {self.div:g}"
+        return f"{self.unit} / {self.div:g}"
+
+
+def _flags(*names: str, doc: str = "") -> tuple[Feature, ...]:
+    return tuple(Feature(n, 1, "", doc) for n in names)
+
+
+_F = Feature  # short name for the tables below
+_COL = _F("col", BOARD_W - 1, "column")
+_ROW = _F("row", BOARD_H - 1, "row")
+
+# --- board planes (C, H, W): one per channel, in channel order ------------------------------
+TERRAIN_PLANES = _flags(*(f"terrain_{t}" for t in TERRAIN_NAMES), doc="the hex's terrain (one-hot)")
 HEXSIDE_FEATURES = ("wall", "door", "window", "embankment", "crest")
-HEXSIDE_PLANES = tuple(f"{f}_{d}" for f in HEXSIDE_FEATURES for d in DIRECTION_NAMES)
+HEXSIDE_PLANES = _flags(*(f"{f}_{d}" for f in HEXSIDE_FEATURES for d in DIRECTION_NAMES),
+                        doc="the hexside towards that direction has the feature")
 #: planes that depend only on the map (refreshed when walls fall or buildings collapse)
-STATIC_PLANES = (
+STATIC_PLANE_SPEC = (
     *TERRAIN_PLANES,
-    "level",  # ground level / 3
-    "on_map",  # 1 on every hex of this mission's map
-    *HEXSIDE_PLANES,  # 1 when the hexside towards that direction has the feature
-    "objective",  # mission objective hexes
-    "exit",  # hexes from which the squad may leave the map
+    _F("level", 3, "ground level", "ground level 0-3"),
+    _F("on_map", doc="1 on every hex of this mission's map"),
+    *HEXSIDE_PLANES,
+    _F("objective", doc="mission objective hexes"),
+    _F("exit", doc="hexes from which the squad may leave the map"),
 )
-#: planes rebuilt from the game state at every step
-DYNAMIC_PLANES = (
-    "us_standing",  # active US soldiers standing in the hex (count / 4)
-    "us_crouching",
-    "us_prone",
-    "us_wounded",  # wounded US soldiers in the hex (count / 4)
-    "us_down",  # incapacitated or killed US soldiers lying in the hex (count / 4)
-    "german_standing",  # known active Germans by stance (count / 4)
-    "german_crouching",
-    "german_prone",
-    "german_aware",  # known aware Germans (count / 4)
-    "german_down",  # known incapacitated, killed or captured Germans (count / 4)
-    "vehicle_us",  # vehicles on the map held by the US (disabled ones included; count / 2)
-    "vehicle_german",  # vehicles on the map held by the Germans (count / 2)
-    "vehicle_large",  # a large vehicle (tank) is in the hex
-    "vehicle_facing",  # facing / 5 of the lowest-slot vehicle in the hex (N = 0: see vehicle_us/german)
-    "vehicle_disabled",  # disabled vehicles (wrecks) in the hex (count / 2)
-    "seen_by_acting",  # hexes the acting unit sees (a standing target)
-    "seen_by_us",  # hexes any active US soldier sees (a standing target)
-    "trigger_checked",  # trigger hexes already checked
-    "acting_hex",  # the acting unit's hex
+#: planes rebuilt from the game state at every step (counts clipped at ``div``)
+DYNAMIC_PLANE_SPEC = (
+    _F("us_standing", 4, "soldiers", "active US soldiers standing in the hex"),
+    _F("us_crouching", 4, "soldiers", "active US soldiers crouching in the hex"),
+    _F("us_prone", 4, "soldiers", "active US soldiers prone in the hex"),
+    _F("us_wounded", 4, "soldiers", "wounded active US soldiers in the hex"),
+    _F("us_down", 4, "soldiers", "incapacitated or killed US soldiers lying in the hex"),
+    _F("german_standing", 4, "soldiers", "known active Germans standing in the hex"),
+    _F("german_crouching", 4, "soldiers", "known active Germans crouching in the hex"),
+    _F("german_prone", 4, "soldiers", "known active Germans prone in the hex"),
+    _F("german_aware", 4, "soldiers", "known aware active Germans in the hex"),
+    _F("german_down", 4, "soldiers", "known incapacitated, killed or captured Germans in the hex"),
+    _F("vehicle_us", 2, "vehicles", "vehicles held by the US, wrecks included (two share a hex at most)"),
+    _F("vehicle_german", 2, "vehicles", "vehicles held by the Germans, wrecks included"),
+    _F("vehicle_large", doc="a large vehicle (tank) is in the hex"),
+    _F("vehicle_facing", 5, "facing", "facing (N = 0 … NW = 5) of the lowest-slot vehicle in the hex"),
+    _F("vehicle_disabled", 2, "vehicles", "disabled vehicles (wrecks) in the hex"),
+    _F("seen_by_acting", doc="hexes the acting unit sees (a standing target)"),
+    _F("seen_by_us", doc="hexes any active US soldier sees (a standing target)"),
+    _F("trigger_checked", doc="trigger hexes already checked"),
+    _F("acting_hex", doc="the acting unit's hex"),
 )
-BOARD_PLANES = STATIC_PLANES + DYNAMIC_PLANES
+BOARD_PLANE_SPEC = STATIC_PLANE_SPEC + DYNAMIC_PLANE_SPEC
 
-# --- per-slot features ---------------------------------------------------------------------
-UNIT_FEATURES = (
-    "present",  # the slot holds a soldier
-    "active",
-    "incapacitated",
-    "killed",
-    "captured",
-    "exited",  # left the map (or removed)
-    "wounded",
-    "panicked",
-    "aware",
-    "standing",
-    "crouching",
-    "prone",
-    "col",  # column / (BOARD_W - 1)
-    "row",  # row / (BOARD_H - 1)
-    "ar_none",  # Action Round track space (RULES.md §5)
-    "ar_two_turn",
-    "ar_one_turn",
-    "ar_complete",
-    "ar_panic",
-    "ar_inactive",
-    "acting",  # this soldier decides now
-    "eligible",  # `select unit` may pick him now
-    "IN",  # / 4
-    "PC",  # / 9
-    "WS",  # (WS + 2) / 4
-    "MV",  # / 5
-    "CR",  # / 3
-    "commander",  # CR > 0
-    "has_ammo",  # the loaded clip is not empty
-    "jammed",
-    "prepared",
-    "grenades",  # grenades carried / 4
-    "satchels",  # satchel charges carried / 4
-    "clips",  # spare clips carried / 4
-    "in_vehicle",  # rides a vehicle (Unit.vehicle ≥ 0)
-    "is_driver",  # sits in its driver's seat
-    "weapon_automatic",  # weapon class flags (data/weapons.yaml)
-    "weapon_explosive",
-    "weapon_crew",
-    "weapon_needs_prepare",
-    "weapon_snap",  # may snap fire
-    "weapon_reach",  # range bands the weapon reaches / 7
-    "weapon_to_hit_near",  # base to-hit at 1 hex / 9
-    "weapon_to_hit_mid",  # base to-hit at 4-6 hexes / 9 (0 beyond its range)
-    "captured_weapon",  # a captured German weapon (seed 002 p. 27)
+# --- per-slot features (float32: the value itself) ------------------------------------------
+UNIT_SPEC = (
+    _F("present", doc="the slot holds a soldier"),
+    *_flags("active", "incapacitated", "killed", "captured", doc="status"),
+    _F("exited", doc="left the map (or removed)"),
+    *_flags("wounded", "panicked", "aware"),
+    *_flags("standing", "crouching", "prone", doc="stance"),
+    _COL,
+    _ROW,
+    *_flags("ar_none", "ar_two_turn", "ar_one_turn", "ar_complete", "ar_panic", "ar_inactive",
+            doc="Action Round track space (RULES.md §5)"),
+    _F("acting", doc="this soldier decides now"),
+    _F("eligible", doc="`select unit` may pick him now"),
+    _F("IN", 4, "IN"),
+    _F("PC", 9, "PC"),
+    _F("WS", 4, "(WS + 2)"),
+    _F("MV", 5, "MV"),
+    _F("CR", 3, "CR"),
+    _F("commander", doc="CR > 0"),
+    _F("has_ammo", doc="the loaded clip is not empty"),
+    *_flags("jammed", "prepared"),
+    _F("grenades", 4, "grenades carried"),
+    _F("satchels", 4, "satchel charges carried"),
+    _F("clips", 4, "spare clips carried"),
+    _F("in_vehicle", doc="rides a vehicle (Unit.vehicle ≥ 0)"),
+    _F("is_driver", doc="sits in its driver's seat"),
+    *_flags("weapon_automatic", "weapon_explosive", "weapon_crew", "weapon_needs_prepare",
+            doc="weapon class flags (data/weapons.yaml)"),
+    _F("weapon_snap", doc="may snap fire"),
+    _F("weapon_reach", 7, "range bands the weapon reaches"),
+    _F("weapon_to_hit_near", 9, "base to-hit at 1 hex"),
+    _F("weapon_to_hit_mid", 9, "base to-hit at 4-6 hexes", "0 beyond its range"),
+    _F("captured_weapon", doc="a captured German weapon (seed 002 p. 27)"),
 )
-CONTACT_FEATURES = (
-    "present",
-    "active",
-    "incapacitated",
-    "killed",
-    "captured",
-    "wounded",
-    "panicked",
-    "aware",
-    "standing",
-    "crouching",
-    "prone",
-    "col",  # column / (BOARD_W - 1)
-    "row",  # row / (BOARD_H - 1)
-    "seen_by_acting",  # the acting soldier sees him (in his stance; active Germans only)
-    "seen_by_us",  # some active US soldier sees him (active Germans only)
-    "distance",  # hexes from the acting soldier / 16, clipped
-    "same_hex",  # in the acting soldier's hex
-    "adjacent",  # next to the acting soldier's hex
-    "in_building",
-    "guarded",  # a prisoner under guard
-    "escaped",  # an escaped prisoner (seed 002 p. 25): acts on Self-Preservation
+CONTACT_SPEC = (
+    _F("present"),
+    *_flags("active", "incapacitated", "killed", "captured", doc="status"),
+    *_flags("wounded", "panicked", "aware"),
+    *_flags("standing", "crouching", "prone", doc="stance"),
+    _COL,
+    _ROW,
+    _F("seen_by_acting", doc="the acting soldier sees him (in his stance; active Germans only)"),
+    _F("seen_by_us", doc="some active US soldier sees him (active Germans only)"),
+    _F("distance", 16, "hexes from the acting soldier"),
+    _F("same_hex", doc="in the acting soldier's hex"),
+    _F("adjacent", doc="next to the acting soldier's hex"),
+    _F("in_building"),
+    _F("guarded", doc="a prisoner under guard"),
+    _F("escaped", doc="an escaped prisoner (seed 002 p. 25): acts on Self-Preservation"),
 )
-VEHICLE_FEATURES = (
-    "present",  # the slot holds a vehicle (also once it has left the map)
-    "us",  # held by the US (a captured German car included)
-    "german",  # held by the Germans
-    "large",  # size large (tanks; Fire Combat Modifiers)
-    "col",  # column / (BOARD_W - 1); 0 off the map
-    "row",  # row / (BOARD_H - 1); 0 off the map
-    *(f"facing_{d}" for d in DIRECTION_NAMES),  # one-hot facing (on the map only)
-    "disabled",  # knocked out for the rest of the mission
-    "open",  # an open vehicle (cars; a tank not Closed)
-    "tank",  # kind tank (else a car)
-    "captured",  # a German car taken by the US (drivers count 1 lower)
-    "exited",  # driven off the map
-    "immobilised",  # cannot move
-    "tyre_shot",  # no fast driving
-    "occupants",  # soldiers aboard, fallen included / seats
-    "full",  # no free seat
-    "driver_present",  # an active soldier sits in the driver's seat
-    "acting_aboard",  # the acting soldier rides it
-    "acting_is_driver",  # the acting soldier is its driver
-    "same_hex_as_acting",  # in the acting soldier's hex (he may board or load it)
-    "mp_slow",  # the type's slow MPA / 10
-    "mp_fast",  # the type's fast MPA / 10
+VEHICLE_SPEC = (
+    _F("present", doc="the slot holds a vehicle (also once it has left the map)"),
+    _F("us", doc="held by the US (a captured German car included)"),
+    _F("german", doc="held by the Germans"),
+    _F("large", doc="size large (tanks; Fire Combat Modifiers)"),
+    _F("col", BOARD_W - 1, "column", "0 off the map"),
+    _F("row", BOARD_H - 1, "row", "0 off the map"),
+    *_flags(*(f"facing_{d}" for d in DIRECTION_NAMES), doc="one-hot facing (on the map only)"),
+    _F("disabled", doc="knocked out for the rest of the mission"),
+    _F("open", doc="an open vehicle (cars; a tank not Closed)"),
+    _F("tank", doc="kind tank (else a car)"),
+    _F("captured", doc="a German car taken by the US (drivers count 1 lower)"),
+    _F("exited", doc="driven off the map"),
+    _F("immobilised", doc="cannot move"),
+    _F("tyre_shot", doc="no fast driving"),
+    _F("occupants", None, "soldiers aboard, fallen included / seats"),
+    _F("full", doc="no free seat"),
+    _F("driver_present", doc="an active soldier sits in the driver's seat"),
+    _F("acting_aboard", doc="the acting soldier rides it"),
+    _F("acting_is_driver", doc="the acting soldier is its driver"),
+    _F("same_hex_as_acting", doc="in the acting soldier's hex (he may board or load it)"),
+    _F("mp_slow", 10, "the type's slow MPA"),
+    _F("mp_fast", 10, "the type's fast MPA"),
 )
-GLOBAL_FEATURES = (
-    "phase_operations",
-    "phase_rounds",
-    "phase_over",
-    "round",  # Round number since Rounds began / 10, clipped
-    "initiative_us",
-    "initiative_german",
-    "us_roll",  # / 9
-    "german_roll",  # / 9
-    "pulses_left",  # Operations pulses left / the mission's limit
-    "rounds_left",  # Rounds left / the mission's limit
-    "vp",  # VP / 20, clipped to [-1, 1]
-    "selecting",  # a `select unit` decision is pending
-    *(f"acting_slot_{k}" for k in range(U_SLOTS)),
-    "turn_space_two",  # the acting unit's AR space: 2-Turn
-    "turn_space_one",  # 1-Turn
-    "mode_choose",  # what the acting unit is in the middle of (TurnState.mode)
-    "mode_move",
-    "mode_snap2",
-    "mode_move_snap",
-    "mode_charge",
-    "mode_prisoner",  # moving a prisoner (seed 002 p. 25)
-    "mode_drive",  # driving a vehicle (seed 000 p. 30)
-    "seat_change_used",  # the free get-in / get-out / seat change of an Operations action
-    "drive_fast",  # this drive went past the slow MPA (its Accident Check is made)
-    "drive_mp_left",  # MPs (Rounds) or hexes (Operations) left to the drive / 10, clipped
-    "mp_left",  # / 5, clipped
-    "hexes_moved",  # / 5, clipped
-    "stance_changed",
-    "contacts_known",  # / K_SLOTS
-    "us_active",  # / U_SLOTS
+GLOBAL_SPEC = (
+    *_flags("phase_operations", "phase_rounds", "phase_over"),
+    _F("round", 10, "Round number since Rounds began"),
+    *_flags("initiative_us", "initiative_german"),
+    _F("us_roll", 9, "initiative roll"),
+    _F("german_roll", 9, "initiative roll"),
+    _F("pulses_left", None, "Operations pulses left / the mission's limit"),
+    _F("rounds_left", None, "Rounds left / the mission's limit"),
+    _F("vp", 20, "VP", "clipped to [-1, 1]"),
+    _F("selecting", doc="a `select unit` decision is pending"),
+    *_flags(*(f"acting_slot_{k}" for k in range(U_SLOTS)), doc="the acting unit's slot (one-hot)"),
+    _F("turn_space_two", doc="the acting unit's AR space: 2-Turn"),
+    _F("turn_space_one", doc="1-Turn"),
+    *_flags("mode_choose", "mode_move", "mode_snap2", "mode_move_snap", "mode_charge",
+            doc="what the acting unit is in the middle of (TurnState.mode)"),
+    _F("mode_prisoner", doc="moving a prisoner (seed 002 p. 25)"),
+    _F("mode_drive", doc="driving a vehicle (seed 000 p. 30)"),
+    _F("seat_change_used", doc="the free get-in / get-out / seat change of an Operations action"),
+    _F("drive_fast", doc="this drive went past the slow MPA (its Accident Check is made)"),
+    _F("drive_mp_left", 10, "MPs (Rounds) or hexes (Operations) left to the drive"),
+    _F("mp_left", 5, "MPs left"),
+    _F("hexes_moved", 5, "hexes moved"),
+    _F("stance_changed"),
+    _F("contacts_known", K_SLOTS, "known Germans"),
+    _F("us_active", U_SLOTS, "active US soldiers"),
 )
+
+
+def _names(features: tuple[Feature, ...]) -> tuple[str, ...]:
+    return tuple(f.name for f in features)
+
+
+#: the feature names, in order (the builder and tests index by name)
+STATIC_PLANES = _names(STATIC_PLANE_SPEC)
+DYNAMIC_PLANES = _names(DYNAMIC_PLANE_SPEC)
+BOARD_PLANES = _names(BOARD_PLANE_SPEC)
+UNIT_FEATURES = _names(UNIT_SPEC)
+CONTACT_FEATURES = _names(CONTACT_SPEC)
+VEHICLE_FEATURES = _names(VEHICLE_SPEC)
+GLOBAL_FEATURES = _names(GLOBAL_SPEC)
 
 
 @dataclass(frozen=True)
@@ -203,20 +246,78 @@ class ObsField:
     Attributes:
         name: the key.
         shape: the array shape.
-        low, high: bounds of every element.
+        dtype: the stored dtype.
+        low, high: bounds of every element's *value* (``stored / div`` for an integer dtype,
+            the stored number for a float one).
         axes: the meaning of each axis, outermost first.
-        features: the names along the last feature axis (channels for ``board``).
+        features: one :class:`Feature` per index of ``feature_axis``.
+        feature_axis: the axis the features run along (0 for the board's planes, the last
+            one for the tables).
         doc: one line for the docs.
     """
 
     name: str
     shape: tuple[int, ...]
+    dtype: type
     low: float
     high: float
     axes: tuple[str, ...]
-    features: tuple[str, ...]
+    features: tuple[Feature, ...]
+    feature_axis: int
     doc: str
-    dtype: type = np.float32
+
+    def __post_init__(self) -> None:
+        if self.shape[self.feature_axis] != len(self.features):
+            raise AssertionError(f"{self.name}: {len(self.features)} features for shape {self.shape}")
+        if len(self.axes) != len(self.shape):
+            raise AssertionError(f"{self.name}: {len(self.axes)} axis names for shape {self.shape}")
+        if np.issubdtype(self.dtype, np.integer):
+            for f in self.features:
+                if f.div is None or f.div != int(f.div) or not 1 <= f.div * self.high <= np.iinfo(self.dtype).max:
+                    raise AssertionError(f"{self.name}.{f.name}: an integer plane needs an integer divisor "
+                                         f"that fits {np.dtype(self.dtype).name}, got {f.div!r}")
+
+    @property
+    def integer(self) -> bool:
+        """Whether the array stores integers whose value is ``stored / div``."""
+        return bool(np.issubdtype(self.dtype, np.integer))
+
+    def _along_features(self, per_feature: np.ndarray) -> np.ndarray:
+        """``per_feature`` (one number per feature) broadcast to the whole shape."""
+        view = [1] * len(self.shape)
+        view[self.feature_axis] = len(self.features)
+        return np.broadcast_to(per_feature.reshape(view), self.shape)
+
+    def feature_divisors(self) -> np.ndarray:
+        """``float32`` per feature: what a stored number is divided by to give its value
+        (``div`` for an integer dtype, 1 for a float one)."""
+        if not self.integer:
+            return np.ones(len(self.features), dtype=np.float32)
+        return np.asarray([f.div for f in self.features], dtype=np.float32)
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """The stored bounds, full shape, in ``dtype`` (what the Gymnasium ``Box`` holds)."""
+        if self.integer:
+            div = np.asarray([f.div for f in self.features], dtype=np.float64)
+            low = self._along_features(np.round(self.low * div)).astype(self.dtype)
+            high = self._along_features(np.round(self.high * div)).astype(self.dtype)
+            return low, high
+        return (np.full(self.shape, self.low, dtype=self.dtype), np.full(self.shape, self.high, dtype=self.dtype))
+
+    def value(self, stored: np.ndarray) -> np.ndarray:
+        """The ``float32`` values of a stored array (this field's shape, or with leading
+        batch axes)."""
+        x = np.asarray(stored, dtype=np.float32)
+        if not self.integer:
+            return x
+        view = [1] * len(self.shape)
+        view[self.feature_axis] = len(self.features)
+        return x / self.feature_divisors().reshape(view)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of one array of this field."""
+        return int(np.prod(self.shape)) * np.dtype(self.dtype).itemsize
 
 
 OBSERVATION_SPEC: dict[str, ObsField] = {
@@ -224,47 +325,57 @@ OBSERVATION_SPEC: dict[str, ObsField] = {
     for f in (
         ObsField(
             "board",
-            (len(BOARD_PLANES), BOARD_H, BOARD_W),
+            (len(BOARD_PLANE_SPEC), BOARD_H, BOARD_W),
+            np.uint8,
             0.0,
             1.0,
             ("plane", "row", "column"),
-            BOARD_PLANES,
+            BOARD_PLANE_SPEC,
+            0,
             "hex planes in odd-q offset layout: board[c, row, col]",
         ),
         ObsField(
             "units",
-            (U_SLOTS, len(UNIT_FEATURES)),
+            (U_SLOTS, len(UNIT_SPEC)),
+            np.float32,
             0.0,
             1.0,
             ("US squad slot", "feature"),
-            UNIT_FEATURES,
+            UNIT_SPEC,
+            1,
             "one row per US squad slot (Unit.slot)",
         ),
         ObsField(
             "contacts",
-            (K_SLOTS, len(CONTACT_FEATURES)),
+            (K_SLOTS, len(CONTACT_SPEC)),
+            np.float32,
             0.0,
             1.0,
             ("contact slot", "feature"),
-            CONTACT_FEATURES,
+            CONTACT_SPEC,
+            1,
             "one row per known German, in the slot order of fire/assault orders",
         ),
         ObsField(
             "vehicles",
-            (V_SLOTS, len(VEHICLE_FEATURES)),
+            (V_SLOTS, len(VEHICLE_SPEC)),
+            np.float32,
             0.0,
             1.0,
             ("vehicle slot", "feature"),
-            VEHICLE_FEATURES,
+            VEHICLE_SPEC,
+            1,
             "one row per vehicle slot (Vehicle.vid), in the slot order of the vehicle orders",
         ),
         ObsField(
             "globals",
-            (len(GLOBAL_FEATURES),),
+            (len(GLOBAL_SPEC),),
+            np.float32,
             -1.0,
             1.0,
             ("feature",),
-            GLOBAL_FEATURES,
+            GLOBAL_SPEC,
+            0,
             "phase, round, initiative, time left, VP, acting unit and turn",
         ),
     )
@@ -286,29 +397,68 @@ GLOBAL = _index(GLOBAL_FEATURES)
 N_STATIC = len(STATIC_PLANES)
 
 
-def observation_space():
-    """The ``gymnasium.spaces.Dict`` built from :data:`OBSERVATION_SPEC`."""
+def observation_spec(side: str = "us") -> dict[str, ObsField]:
+    """The table of one seat's observation (``side`` of :data:`SIDES`).
+
+    Raises:
+        ValueError: an unknown side.
+    """
+    if side not in SIDES:
+        raise ValueError(f"side must be one of {SIDES}, got {side!r}")
+    return OBSERVATION_SPEC
+
+
+def divisors(key: str, side: str = "us") -> dict[str, float | None]:
+    """``feature name -> div`` of one key (what the builder divides by)."""
+    return {f.name: f.div for f in observation_spec(side)[key].features}
+
+
+def observation_space(side: str = "us"):
+    """The ``gymnasium.spaces.Dict`` built from the table: one ``Box(low, high, shape, dtype)``
+    per key, with the stored bounds of :meth:`ObsField.bounds`."""
     from gymnasium import spaces
 
-    return spaces.Dict(
-        {
-            name: spaces.Box(low=f.low, high=f.high, shape=f.shape, dtype=f.dtype)
-            for name, f in OBSERVATION_SPEC.items()
-        }
-    )
+    out = {}
+    for name, f in observation_spec(side).items():
+        low, high = f.bounds()
+        out[name] = spaces.Box(low=low, high=high, shape=f.shape, dtype=f.dtype)
+    return spaces.Dict(out)
 
 
-def zeros() -> dict[str, np.ndarray]:
+def observation_nbytes(side: str = "us") -> dict[str, int]:
+    """Bytes of one observation per key, and ``"total"``, computed from the table."""
+    sizes = {name: f.nbytes for name, f in observation_spec(side).items()}
+    sizes["total"] = sum(sizes.values())
+    return sizes
+
+
+def zeros(side: str = "us") -> dict[str, np.ndarray]:
     """A zero observation with every declared shape and dtype."""
-    return {name: np.zeros(f.shape, dtype=f.dtype) for name, f in OBSERVATION_SPEC.items()}
+    return {name: np.zeros(f.shape, dtype=f.dtype) for name, f in observation_spec(side).items()}
 
 
-def describe() -> str:
-    """A Markdown table of the observation (for the README and ``ambush`` docs)."""
-    lines = ["| key | shape | bounds | axes | features |", "|---|---|---|---|---|"]
-    for f in OBSERVATION_SPEC.values():
-        feats = ", ".join(f.features)
-        lines.append(
-            f"| `{f.name}` | {f.shape} float32 | [{f.low:g}, {f.high:g}] | {' × '.join(f.axes)} | {feats} |"
-        )
+def scaled(obs: dict[str, np.ndarray], side: str = "us") -> dict[str, np.ndarray]:
+    """The ``float32`` values of an observation (what a network should read): each uint8
+    plane divided by its ``div``; float tables unchanged. Leading batch axes are kept."""
+    spec = observation_spec(side)
+    return {k: spec[k].value(v) for k, v in obs.items()}
+
+
+def describe(side: str = "us") -> str:
+    """Markdown tables of the observation: one row per key, then one per feature with its
+    scale (for the README and ``ambush`` docs)."""
+    spec = observation_spec(side)
+    sizes = observation_nbytes(side)
+    lines = ["| key | shape | dtype | value bounds | bytes | axes |", "|---|---|---|---|---|---|"]
+    for f in spec.values():
+        lines.append(f"| `{f.name}` | {f.shape} | {np.dtype(f.dtype).name} | [{f.low:g}, {f.high:g}] | "
+                     f"{f.nbytes} | {' × '.join(f.axes)} |")
+    lines.append(f"| total | | | | {sizes['total']} | |")
+    for f in spec.values():
+        stored = ("stored integer = min(quantity, div); value = stored / div" if f.integer
+                  else "stored = value = quantity / div, clipped")
+        lines += ["", f"`{f.name}` ({f.doc}; {stored}):", "", "| # | feature | scale | meaning |",
+                  "|---|---|---|---|"]
+        for i, feat in enumerate(f.features):
+            lines.append(f"| {i} | `{feat.name}` | {feat.scale} | {feat.doc} |")
     return "\n".join(lines)

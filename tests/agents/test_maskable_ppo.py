@@ -10,8 +10,18 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from agents.maskable_ppo import PPOAgent, TrainConfig, latest_checkpoint, load_train_config, train  # noqa: E402
+from agents.maskable_ppo import (  # noqa: E402
+    PPOAgent,
+    TrainConfig,
+    input_divisor,
+    latest_checkpoint,
+    load_train_config,
+    make_vec_env,
+    new_model,
+    train,
+)
 from ambush_env.core.errors import DataError  # noqa: E402
+from ambush_env.env import spec  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -35,6 +45,44 @@ def test_bad_config_names_file_and_field(tmp_path):
         load_train_config(p)
     with pytest.raises(ValueError, match="evaluation"):
         TrainConfig(seed=9999, n_envs=4)
+
+
+def test_the_extractor_reads_the_declared_values_of_the_uint8_board():
+    """SB3 does not treat the uint8 board as an image (its bounds are [0, div], not [0, 255]):
+    no transposition, no ``/ 255``; the extractor divides each plane by its declared divisor,
+    so what the network reads is exactly ``spec.scaled(obs)`` (level / 3, soldiers / 4, …)."""
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
+    cfg = TrainConfig(**{**TINY, "n_envs": 1})
+    env = make_vec_env(cfg)
+    model = new_model(cfg, env)
+    board = spec.OBSERVATION_SPEC["board"]
+    assert model.observation_space["board"].shape == board.shape  # not transposed
+    assert model.policy.normalize_images is False
+    ext = model.policy.features_extractor
+    assert ext.scaled_keys == ["board"]
+    divs = input_divisor(model.observation_space["board"])
+    assert divs.shape == (board.shape[0], 1, 1)
+    np.testing.assert_array_equal(divs[:, 0, 0], [f.div for f in board.features])
+    seen = {}
+    ext.cnn.register_forward_pre_hook(lambda m, args: seen.__setitem__("board", args[0].detach().numpy().copy()))
+    ext.tables.register_forward_pre_hook(lambda m, args: seen.__setitem__("tables", args[0].detach().numpy().copy()))
+    obs = env.reset()
+    for _ in range(30):
+        action, _ = model.predict(obs, action_masks=get_action_masks(env))
+        values = spec.scaled(obs)
+        assert seen["board"].dtype == np.float32
+        np.testing.assert_array_equal(seen["board"], values["board"])
+        tables = np.concatenate([values[k].reshape(1, -1) for k in ext.keys], axis=1)
+        np.testing.assert_array_equal(seen["tables"], tables)
+        obs, _, _, _ = env.step(action)
+    game = env.envs[0].unwrapped.game
+    level = seen["board"][0, spec.BOARD["level"]]
+    for i in range(game.board.n):
+        c, r = game.board.coords(i)
+        assert level[r, c] == np.float32(game.board.level[i] / 3)
+    assert 0.0 <= seen["board"].min() and seen["board"].max() <= 1.0
+    env.close()
 
 
 def test_tiny_training_saves_checkpoints_resumes_and_plays(tmp_path):

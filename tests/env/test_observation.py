@@ -1,15 +1,25 @@
-"""The observation: built from the one spec table, bounded, and showing only what the US knows."""
+"""The observation: built from the one spec table, bounded, compact, and showing only what the
+US knows."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from env_helpers import random_actions
 
 from ambush_env.core.orders import K_SLOTS, U_SLOTS, V_SLOTS
 from ambush_env.core.types import Status, Terrain
 from ambush_env.env import spec
 from ambush_env.env.ambush_env import AmbushEnv
-from ambush_env.env.spec import BOARD, BOARD_H, BOARD_W, CONTACT, GLOBAL, OBSERVATION_SPEC, UNIT
+from ambush_env.env.spec import (
+    BOARD,
+    BOARD_H,
+    BOARD_W,
+    CONTACT,
+    GLOBAL,
+    OBSERVATION_SPEC,
+    UNIT,
+)
 
 
 def test_spaces_come_from_the_spec_table():
@@ -17,16 +27,77 @@ def test_spaces_come_from_the_spec_table():
     assert set(space.spaces) == set(OBSERVATION_SPEC)
     for name, f in OBSERVATION_SPEC.items():
         box = space[name]
-        assert box.shape == f.shape and box.dtype == np.float32
-        assert f.shape[-1] == len(f.features) or name == "board"
+        assert box.shape == f.shape and box.dtype == f.dtype
+        low, high = f.bounds()
+        np.testing.assert_array_equal(box.low, low)
+        np.testing.assert_array_equal(box.high, high)
+        assert f.shape[f.feature_axis] == len(f.features)
         assert len(f.axes) == len(f.shape)
     assert OBSERVATION_SPEC["board"].shape == (len(spec.BOARD_PLANES), BOARD_H, BOARD_W)
     assert OBSERVATION_SPEC["units"].shape[0] == U_SLOTS
     assert OBSERVATION_SPEC["contacts"].shape[0] == K_SLOTS
     assert OBSERVATION_SPEC["vehicles"].shape[0] == V_SLOTS
     text = spec.describe()
-    for name in OBSERVATION_SPEC:
+    for name, f in OBSERVATION_SPEC.items():
         assert f"`{name}`" in text
+        for feat in f.features:
+            assert f"| `{feat.name}` | {feat.scale} |" in text
+    assert "| `level` | ground level / 3 |" in text and "| `PC` | PC / 9 |" in text
+
+
+def test_board_is_uint8_and_each_plane_is_bounded_by_its_declared_divisor():
+    """⚙ spec.py: a board plane stores min(quantity, div) and means stored / div; its Box
+    bound is div, so the value of every plane lies in [0, 1]."""
+    f = OBSERVATION_SPEC["board"]
+    assert f.dtype == np.uint8 and f.integer
+    high = spec.observation_space()["board"].high
+    for c, feat in enumerate(f.features):
+        assert feat.div >= 1 and feat.div == int(feat.div)
+        assert (high[c] == feat.div).all()
+        assert feat.scale == ("0/1" if feat.div == 1 else f"{feat.unit} / {feat.div:g}")
+    assert {spec.BOARD_PLANE_SPEC[BOARD[p]].div for p in ("us_standing", "german_down")} == {4}
+    assert spec.BOARD_PLANE_SPEC[BOARD["level"]].div == 3
+    assert spec.BOARD_PLANE_SPEC[BOARD["vehicle_facing"]].div == 5
+    for key in ("units", "contacts", "vehicles", "globals"):  # the tables store the values
+        assert OBSERVATION_SPEC[key].dtype == np.float32 and not OBSERVATION_SPEC[key].integer
+
+
+def test_scaled_divides_each_plane_by_its_divisor_and_keeps_batch_axes():
+    env = AmbushEnv()
+    obs, info = env.reset(seed=0)
+    vals = spec.scaled(obs)
+    assert vals["board"].dtype == np.float32
+    divs = np.asarray([p.div for p in spec.BOARD_PLANE_SPEC], dtype=np.float32)
+    np.testing.assert_array_equal(vals["board"], obs["board"] / divs[:, None, None])
+    assert 0.0 <= vals["board"].min() and vals["board"].max() <= 1.0
+    for k in ("units", "contacts", "vehicles", "globals"):
+        np.testing.assert_array_equal(vals[k], obs[k])
+    batch = spec.scaled({"board": np.stack([obs["board"]] * 3)})["board"]
+    assert batch.shape == (3, *obs["board"].shape)
+    np.testing.assert_array_equal(batch[2], vals["board"])
+
+
+@pytest.mark.parametrize("side", spec.SIDES)
+def test_one_observation_fits_in_64_kib(side):
+    """Issue 10: the whole observation of a seat, computed from the spec table, is at most
+    64 KiB (it was 190 KiB of float32 planes)."""
+    sizes = spec.observation_nbytes(side)
+    table = spec.observation_spec(side)
+    assert set(sizes) == {*table, "total"}
+    for name, f in table.items():
+        assert sizes[name] == int(np.prod(f.shape)) * np.dtype(f.dtype).itemsize
+    assert sizes["total"] == sum(sizes[k] for k in table)
+    assert sizes["total"] <= spec.MAX_OBSERVATION_BYTES == 64 * 1024, sizes
+    zero = spec.zeros(side)
+    assert sum(a.nbytes for a in zero.values()) == sizes["total"]
+
+
+def test_the_env_observation_has_the_size_the_table_gives():
+    obs, info = AmbushEnv().reset(seed=0)
+    sizes = spec.observation_nbytes("us")
+    assert {k: v.nbytes for k, v in obs.items()} == {k: sizes[k] for k in obs}
+    with pytest.raises(ValueError, match="side"):
+        spec.observation_nbytes("french")
 
 
 def test_static_planes_describe_the_map():
@@ -42,8 +113,9 @@ def test_static_planes_describe_the_map():
     for i in (0, b.n // 2, b.n - 1):
         c, r = b.coords(i)
         t = Terrain(int(b.terrain[i])).name.lower()
-        assert board[BOARD[f"terrain_{t}"], r, c] == 1.0
-        assert board[BOARD["level"], r, c] == b.level[i] / 3
+        assert board[BOARD[f"terrain_{t}"], r, c] == 1
+        assert board[BOARD["level"], r, c] == b.level[i]  # stored: the level itself
+        assert spec.scaled(obs)["board"][BOARD["level"], r, c] == np.float32(b.level[i] / 3)
     for h in env.game.objective_hexes:
         c, r = b.coords(h)
         assert board[BOARD["objective"], r, c] == 1.0

@@ -17,6 +17,7 @@ from ambush_env.core import vehicles as V
 from ambush_env.core import Game
 from ambush_env.core.orders import ORDER_KIND, OrderKind, encode
 from ambush_env.core.types import DIRECTION_NAMES, Direction, Side, Stance
+from ambush_env.env import spec
 from ambush_env.env.observation import ObservationBuilder
 from ambush_env.env.spec import BOARD, BOARD_H, BOARD_W, UNIT, VEHICLE, VEHICLE_FEATURES
 from ambush_env.render.ansi import render_ansi
@@ -60,9 +61,14 @@ def _row(obs, vid: int) -> dict[str, float]:
     return {f: float(obs["vehicles"][vid, VEHICLE[f]]) for f in VEHICLE_FEATURES}
 
 
+def _plane(obs, plane: str) -> np.ndarray:
+    """The plane's values (stored uint8 times its declared scale, spec.py)."""
+    return spec.scaled(obs)["board"][BOARD[plane]]
+
+
 def _cell(obs, plane: str, g: Game, hex_: int) -> float:
     c, r = g.board.coords(hex_)
-    return float(obs["board"][BOARD[plane], r, c])
+    return float(_plane(obs, plane)[r, c])
 
 
 def test_parked_vehicles_show_at_reset():
@@ -83,9 +89,9 @@ def test_parked_vehicles_show_at_reset():
     assert _cell(obs, "vehicle_us", g, jeep.hex) == 0.5
     assert _cell(obs, "vehicle_facing", g, jeep.hex) == _f32(1 / 5)  # NE
     for p in ("vehicle_us", "vehicle_german"):
-        assert obs["board"][BOARD[p]].sum() == 0.5  # one vehicle each, nowhere else
-    assert obs["board"][BOARD["vehicle_large"]].sum() == 0
-    assert obs["board"][BOARD["vehicle_disabled"]].sum() == 0
+        assert _plane(obs, p).sum() == 0.5  # one vehicle each, nowhere else
+    assert _plane(obs, "vehicle_large").sum() == 0
+    assert _plane(obs, "vehicle_disabled").sum() == 0
 
 
 def test_boarding_the_jeep_sets_its_row_and_the_riders_rows():
@@ -163,8 +169,8 @@ def test_capturing_the_kubelwagen_flips_its_side():
     assert k["us"] == 1 and k["german"] == 0 and k["captured"] == 1
     assert k["driver_present"] == 1 and k["acting_is_driver"] == 1 and k["occupants"] == 0.25
     assert _cell(obs, "vehicle_us", g, kubel.hex) == 0.5
-    assert obs["board"][BOARD["vehicle_german"]].sum() == 0
-    assert obs["board"][BOARD["vehicle_us"]].sum() == 1.0  # the jeep and the captured car
+    assert _plane(obs, "vehicle_german").sum() == 0
+    assert _plane(obs, "vehicle_us").sum() == 1.0  # the jeep and the captured car
 
 
 def test_a_disabled_vehicle_shows_disabled_and_its_riders_out():
@@ -201,7 +207,7 @@ def test_a_vehicle_that_left_the_map_keeps_its_slot_off_the_board():
     j = _row(obs, JEEP)
     assert j["present"] == 1 and j["exited"] == 1 and j["col"] == 0 and j["row"] == 0
     assert sum(j[f"facing_{d}"] for d in DIRECTION_NAMES) == 0 and j["occupants"] == 0
-    assert _cell(obs, "vehicle_us", g, old) == 0 and obs["board"][BOARD["vehicle_us"]].sum() == 0
+    assert _cell(obs, "vehicle_us", g, old) == 0 and _plane(obs, "vehicle_us").sum() == 0
     assert _cell(obs, "vehicle_facing", g, old) == 0
 
 
@@ -216,7 +222,7 @@ def test_two_vehicles_in_a_hex_count_and_the_lower_slot_gives_the_facing():
     assert _cell(obs, "vehicle_us", g, jeep.hex) == 0.5
     assert _cell(obs, "vehicle_german", g, jeep.hex) == 0.5
     assert _cell(obs, "vehicle_facing", g, jeep.hex) == _f32(jeep.facing / 5)
-    assert obs["board"][BOARD["vehicle_german"]].sum() == 0.5  # gone from K8
+    assert _plane(obs, "vehicle_german").sum() == 0.5  # gone from K8
     assert render_ansi(g).splitlines()[1 + 2 * 7][4 + 2] == "2"  # row 8, column A: two vehicles
 
 
