@@ -152,6 +152,7 @@ class PositionSpec(_Model):
     rng: dict | None = None
     seed: int | None = None
     dice: list[int] = []
+    env: dict | None = None  # an env's own counters (``AmbushEnv.get_state``); the game ignores it
 
 
 # ------------------------------------------------------------------------------ reading

@@ -190,6 +190,16 @@ class AmbushEnv(gym.Env):
             ``(observation, info)``.
         """
         super().reset(seed=seed)
+        position = (options or {}).get("position")
+        if position is not None:  # INTERFACE.md: start the episode from a position
+            self._load_position(position)
+            self._steps = 0
+            self._illegal_streak = 0
+            self._needs_reset = self.game.over
+            self.reward_scheme.reset(self.game)
+            self._builder.reset()
+            self._refresh()
+            return self._obs_copy(), self._info(list(self.game._take_events()), {}, False)
         if self.procedural:  # a new mission and map from the reset seed (ambush/Procedural-v0)
             self._use_procedural(int(self.np_random.integers(0, 2**31 - 1)))
         events = self.game.reset(rng=self.np_random)
@@ -268,12 +278,34 @@ class AmbushEnv(gym.Env):
         return self.game.describe_action(int(action))
 
     def get_state(self) -> dict:
-        """The whole episode as a JSON-able dict: the game (dice included) and the env counters
-        (and, for a procedural env, the seed its mission was generated from)."""
-        d = {"game": self.game.get_state(), "steps": self._steps, "illegal_streak": self._illegal_streak}
+        """The whole episode as a JSON-able dict (INTERFACE.md): the game's position (dice
+        included) plus the env's own counters under ``"env"`` (and, for a procedural env, the
+        seed its mission was generated from). ``Game.from_position`` reads it as it is."""
+        d = self.game.position()
+        env = {"steps": self._steps, "illegal_streak": self._illegal_streak}
         if self.procedural:
-            d["procedural_seed"] = self._proc_seed
+            env["procedural_seed"] = self._proc_seed
+        d["env"] = env
         return d
+
+    def _load_position(self, p: Any) -> None:
+        """Set the game to a position: on this env's game when it is of the same mission,
+        rules and deck, else on a new game (and observation builder) for it.
+
+        Raises:
+            DataError: a malformed position (names the field).
+        """
+        from ambush_env.core import Game
+        from ambush_env.core.errors import DataError
+
+        try:
+            self.game.set_state(p)
+        except DataError as e:
+            if e.field != "mission":
+                raise
+            self.game = Game.from_position(p)
+            self.mission_id = self.game.mission_id
+            self._builder = ObservationBuilder(self.game)
 
     def _use_procedural(self, seed: int) -> None:
         """Generate (or keep) the procedural mission of ``seed`` and rebuild what hangs on it."""
@@ -290,19 +322,17 @@ class AmbushEnv(gym.Env):
         self._proc_seed = seed
 
     def set_state(self, state: dict) -> None:
-        """Restore :meth:`get_state`'s dict (a bare ``game.get_state()`` dict is accepted too)."""
-        if "game" in state:
-            game_state = state["game"]
-            self._steps = int(state.get("steps", 0))
-            self._illegal_streak = int(state.get("illegal_streak", 0))
-        else:
-            game_state = state
-            self._steps = 0
-            self._illegal_streak = 0
-        if self.procedural and state.get("procedural_seed") not in (None, self._proc_seed):
-            self._use_procedural(int(state["procedural_seed"]))
-            self.game.reset(rng=self.np_random)  # the dice draw from this env's generator
-        self.game.set_state(game_state)
+        """Restore :meth:`get_state`'s dict (a bare position is accepted too: counters 0).
+
+        Raises:
+            DataError: a malformed position (names the field).
+        """
+        env = state.get("env") or {}
+        self._steps = int(env.get("steps", 0))
+        self._illegal_streak = int(env.get("illegal_streak", 0))
+        if self.procedural and env.get("procedural_seed") not in (None, self._proc_seed):
+            self._use_procedural(int(env["procedural_seed"]))
+        self._load_position(state)
         self.reward_scheme.reset(self.game)
         self._builder.reset()
         self._refresh()

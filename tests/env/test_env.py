@@ -132,13 +132,13 @@ def _an_illegal_order(info) -> int:
 
 def test_illegal_order_is_a_penalized_no_op(env):
     obs, info = env.reset(seed=5)
-    before = json.dumps(env.get_state()["game"], sort_keys=True)
+    before = json.dumps(env.game.position(), sort_keys=True)
     obs2, r, term, trunc, info2 = env.step(_an_illegal_order(info))
     assert r == -1.0
     assert info2["illegal_action"] is True
     assert info2["reward_components"] == {"illegal": -1.0}
     assert not term and not trunc
-    assert json.dumps(env.get_state()["game"], sort_keys=True) == before
+    assert json.dumps(env.game.position(), sort_keys=True) == before
     for k in obs:
         np.testing.assert_array_equal(obs[k], obs2[k])
 

@@ -92,11 +92,11 @@ def _illegal(env) -> int:
 def test_an_in_range_illegal_order_is_a_penalised_no_op_under_penalize():
     env = AmbushEnv(illegal_action="penalize")
     env.reset(seed=5)
-    game_before = json.dumps(env.get_state()["game"], sort_keys=True)
+    game_before = json.dumps(env.game.position(), sort_keys=True)
     _obs, r, term, trunc, info = env.step(np.int64(_illegal(env)))
     assert (r, term, trunc, info["illegal_action"]) == (-1.0, False, False, True)
     assert "end_reason" not in info
-    assert json.dumps(env.get_state()["game"], sort_keys=True) == game_before
+    assert json.dumps(env.game.position(), sort_keys=True) == game_before
 
 
 def test_an_in_range_illegal_order_raises_under_raise_naming_the_order():
@@ -120,7 +120,7 @@ def test_max_steps_counts_illegal_calls():
     _, r, term, trunc, info = env.step(_illegal(env))  # the 5th call, an illegal one
     assert trunc and not term and r == -1.0
     assert info["steps"] == 5 and info["end_reason"] == END_MAX_STEPS == "max_steps"
-    assert env.get_state()["steps"] == 5
+    assert env.get_state()["env"]["steps"] == 5
 
 
 def test_max_steps_truncation_by_legal_orders_gives_its_end_reason():
