@@ -5,6 +5,7 @@ Importing the package registers the Gymnasium ids (INTERFACE.md, binding)::
     import gymnasium, ambush_env
     env = gymnasium.make("ambush/Ambush-v0", mission="farm_assault")
     ambush_env.list_missions()  # -> ["farm_assault", ...]
+    env = ambush_env.aec_env(mission="farm_assault", german="agent")  # PettingZoo, two sides
 
 The rules engine (:mod:`ambush_env.core`) never imports gymnasium; this ``__init__`` does.
 """
@@ -12,6 +13,16 @@ The rules engine (:mod:`ambush_env.core`) never imports gymnasium; this ``__init
 from ambush_env.env.registration import list_missions, register_envs
 
 __version__ = "0.1.0"
-__all__ = ["list_missions", "__version__"]
+__all__ = ["aec_env", "list_missions", "__version__"]
 
 register_envs()
+
+
+def __getattr__(name: str):
+    """``ambush_env.aec_env``: the two-sided PettingZoo env, loaded on first use (PettingZoo is
+    the ``multi`` extra)."""
+    if name == "aec_env":
+        from ambush_env.env.aec_env import aec_env
+
+        return aec_env
+    raise AttributeError(f"module 'ambush_env' has no attribute {name!r}")
