@@ -75,7 +75,8 @@ class UnitSpec(_Model):
     role: str | None = None
     hex: str | None = None
     stance: Literal["standing", "crouching", "prone"] = "standing"
-    status: Literal["active", "incapacitated", "killed", "captured", "removed", "hidden"] = "active"
+    status: Literal["active", "incapacitated", "killed", "captured", "removed", "hidden",
+                    "wounded", "panicked"] = "active"
     wounded: bool = False
     panicked: bool = False
     aware: bool = True
@@ -318,9 +319,13 @@ class _Reader:
                 if (o.side or ("us" if o.name.upper().startswith("US") else "german")) == "german")
         if weapon and weapon not in ctx.tables.weapons.weapons:
             raise self.fail(f"{f}.weapon", f"unknown weapon {weapon!r}")
+        status, wounded, panicked = us.status, us.wounded, us.panicked
+        if status in ("wounded", "panicked"):  # INTERFACE.md's words: an active unit so marked
+            wounded, panicked = wounded or status == "wounded", panicked or status == "panicked"
+            status = "active"
         u = Unit(uid=k, side=SIDES.index(side), name=us.name, role=role,
                  hex=self.hex(us.hex, f"{f}.hex"), stance=STANCE_NAMES.index(us.stance),
-                 status=STATUSES.index(us.status), wounded=us.wounded, panicked=us.panicked,
+                 status=STATUSES.index(status), wounded=wounded, panicked=panicked,
                  aware=us.aware, ar=AR_SPACES.index(us.ar),
                  IN=_pick(us.IN, rating("IN")), PC=_pick(us.PC, rating("PC")),
                  WS=_pick(us.WS, rating("WS")), DS=_pick(us.DS, rating("DS")),
@@ -331,11 +336,11 @@ class _Reader:
                  route=[self.hex(h, f"{f}.route.{j}", none_ok=False) for j, h in enumerate(us.route)],
                  escaped=us.escaped, exited=us.exited, slot=slot)
         u.ammo = us.ammo if us.ammo is not None else (ctx.weapon(weapon).clip if weapon else -1)
-        wounded = ctx.tables.damage.wounded
+        wounded_rules = ctx.tables.damage.wounded
         u.port_boxes = us.port_boxes if us.port_boxes is not None else (
-            min(4, wounded.port_boxes) if us.wounded else 4)
-        if us.wounded and us.MV is None:
-            u.MV = min(u.MV, wounded.mv)
+            min(4, wounded_rules.port_boxes) if wounded else 4)
+        if wounded and us.MV is None:
+            u.MV = min(u.MV, wounded_rules.mv)
         u.guard = self.uid(us.guard, f"{f}.guard")
         u.vehicle = self.vid(us.vehicle, f"{f}.vehicle")
         return u
