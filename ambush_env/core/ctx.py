@@ -32,9 +32,10 @@ from ambush_env.core.los import SightCache
 from ambush_env.core.missions import Mission, list_missions, load_mission
 from ambush_env.core.rules_data import load_rules_data
 from ambush_env.core.squads import load_squad
-from ambush_env.core.state import GameState, Unit
+from ambush_env.core.state import GameState, Unit, Vehicle
 from ambush_env.core.tables import load_tables
-from ambush_env.core.types import Phase, Side, Status
+from ambush_env.core.types import DIRECTION_NAMES, TERRAIN_NAMES, Phase, Side, Status
+from ambush_env.core.vehicle_data import load_vehicle_data
 
 US, GER = int(Side.US), int(Side.GERMAN)
 ACTIVE = int(Status.ACTIVE)
@@ -102,6 +103,29 @@ class Ctx:
         self.move_cost_cache: dict[str, list[list[int]]] = {}
         self.throw_cache: dict = {}
         self.vehicle_costs: dict[tuple, list[int]] = {}
+
+    def start_vehicles(self) -> list[Vehicle]:
+        """The mission's vehicles at its start (US first, then parked German ones), named
+        V1, V2, ...
+
+        Raises:
+            ScenarioError: a vehicle on a hex its type can never be in (seed 000 p. 30).
+        """
+        data = load_vehicle_data()
+        b = self.board
+        placed = [(v, US) for v in self.mission.us_vehicles]
+        placed += [(v, GER) for v in self.mission.german_vehicles]
+        out = []
+        for k, (pv, side) in enumerate(placed):
+            h = b.index(pv.hex)
+            t = data.vehicles[pv.vehicle]
+            tname = TERRAIN_NAMES[b.terrain[h]]
+            if data.move_costs[tname] is None or (t.size == "large" and tname == "woods"):
+                raise ScenarioError(f"mission {self.mission_id}: {t.name} at {pv.hex} stands on "
+                                    f"{tname}, where a vehicle can never be (seed 000 p. 30)")
+            out.append(Vehicle(vid=k, type=pv.vehicle, side=side, name=f"V{k + 1}", hex=h,
+                               facing=DIRECTION_NAMES.index(pv.facing), closed=not t.open))
+        return out
 
     def weapon(self, weapon_id: str) -> Any:
         """The weapon record of ``weapons.yaml``."""

@@ -195,6 +195,8 @@ class Dice:
         else:  # no block drawn yet
             gen = self.rng.bit_generator.state if self.rng is not None else self._next_state
             pos = 0
+        if gen is not None:  # a copy: the caller may change what it is given
+            gen = {k: (dict(v) if isinstance(v, dict) else v) for k, v in gen.items()}
         return {"bit_generator": gen, "pos": pos,
                 "forced": list(self._forced) if self._forced is not None else None,
                 "strict": self._strict}
@@ -206,7 +208,12 @@ class Dice:
             KeyError, TypeError, ValueError: a malformed state.
         """
         gen = state["bit_generator"]
-        pos = int(state.get("pos", 0))
+        pos = state.get("pos", 0)
+        if isinstance(pos, bool) or not isinstance(pos, int) or not 0 <= pos <= self._BUF:
+            raise ValueError(f"pos is the rolls used from the current block, 0..{self._BUF}; got {pos!r}")
+        strict = state.get("strict", state.get("forced") is not None)
+        if not isinstance(strict, bool):
+            raise ValueError(f"strict is true or false, got {strict!r}")
         if self.rng is None:
             self.rng = np.random.Generator(np.random.PCG64())
             self._next_state = None
@@ -217,5 +224,5 @@ class Dice:
             self._pos = pos
         f = state.get("forced")
         self._forced = deque(int(x) for x in f) if f is not None else None
-        self._strict = bool(state.get("strict", f is not None))
+        self._strict = strict
         self.log = []

@@ -25,7 +25,8 @@ from ambush_env.core.board import Board
 from ambush_env.core.ctx import Ctx, Match, board_key
 from ambush_env.core.describe import describe
 from ambush_env.core.dice import Dice
-from ambush_env.core.errors import DataError, IllegalActionError, ScenarioError
+from ambush_env.core.errors import AmbushError, DataError, IllegalActionError, ScenarioError
+from ambush_env.core.fire import fire_refusal
 from ambush_env.core.legal import legal_orders
 from ambush_env.core.missions import Mission
 from ambush_env.core.orders import OrderKind as K
@@ -126,7 +127,7 @@ class Game(Match):
                      aware=True, slot=k)
             u.ammo = ctx.weapon(s.weapon).clip
             st.units.append(u)
-        self._place_vehicles(st)
+        st.vehicles = self.ctx.start_vehicles()
         st.phase = int(Phase.OPERATIONS)
         st.board = ctx.board.mutable_state()
         self.state = st
@@ -136,27 +137,6 @@ class Game(Match):
         self.emit(E.Setup(mission=ctx.mission_id, squad=[u.name for u in st.units]))
         self._advance()
         return self._take_events()
-
-    def _place_vehicles(self, st: GameState) -> None:
-        """The mission's vehicles (US first, then parked German ones), named V1, V2, ...
-
-        Raises:
-            ScenarioError: a vehicle on a hex its type can never be in (seed 000 p. 30).
-        """
-        data = load_vehicle_data()
-        b = self.board
-        placed = [(v, US) for v in self.mission.us_vehicles]
-        placed += [(v, GER) for v in self.mission.german_vehicles]
-        for k, (pv, side) in enumerate(placed):
-            h = b.index(pv.hex)
-            t = data.vehicles[pv.vehicle]
-            tname = TERRAIN_NAMES[b.terrain[h]]
-            if data.move_costs[tname] is None or (t.size == "large" and tname == "woods"):
-                raise ScenarioError(f"mission {self.mission_id}: {t.name} at {pv.hex} stands on "
-                                    f"{tname}, where a vehicle can never be (seed 000 p. 30)")
-            st.vehicles.append(Vehicle(vid=k, type=pv.vehicle, side=side, name=f"V{k + 1}",
-                                       hex=h, facing=DIRECTION_NAMES.index(pv.facing),
-                                       closed=not t.open))
 
     def get_state(self) -> dict:
         """The whole game as a JSON-able dict: its :meth:`position`."""
@@ -185,7 +165,8 @@ class Game(Match):
         self._legal = None
         self._board_version = -1
         self._own_board()
-        self.decision = decision(self)
+        self._advance()  # a hand-written position: on to its first decision (a written one is at it)
+        self._board_changed()
 
     def _take_events(self) -> list[dict]:
         """Take the log: the typed events stay in :attr:`last_events`; their dict forms are
@@ -207,7 +188,11 @@ class Game(Match):
 
     def legal_actions(self) -> list[int]:
         """Every order legal now for the current decision, as order integers (one source of
-        legality, STYLE.md habit 2). Empty only when the game is over."""
+        legality, STYLE.md habit 2). Empty only when the game is over. A new list each call."""
+        return list(self._legal_now())
+
+    def _legal_now(self) -> list[int]:
+        """The cached list of :meth:`legal_actions` (never handed out: callers may change theirs)."""
         if self._legal is not None and self.ctx.board_key is self._board_key_seen:
             return self._legal
         self._own_board()
@@ -223,7 +208,7 @@ class Game(Match):
 
     def is_legal(self, action: int) -> bool:
         """Whether ``action`` is among :meth:`legal_actions`."""
-        return action in self.legal_actions()
+        return action in self._legal_now()
 
     def invalidate(self) -> None:
         """Forget cached legal orders (call after changing ``state`` by hand, e.g. in tests)."""
@@ -247,9 +232,13 @@ class Game(Match):
         """
         self._own_board()
         st = self.state
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) \
+                or not 0 <= action < O.N_ORDERS:
+            raise IllegalActionError(f"order {action!r} is not an order: an order is an integer "
+                                     f"in 0..{O.N_ORDERS - 1}")
         if st.over:
             raise IllegalActionError(f"order {action}: the mission is over")
-        if action not in self.legal_actions():
+        if action not in self._legal_now():
             raise IllegalActionError(
                 f"order {self.describe_action(action)} (#{action}) is not legal now for "
                 f"{self._actor_name()}")
@@ -278,7 +267,7 @@ class Game(Match):
         if ctx is None or not (ctx.rules == spec.rules and ctx.opponent == spec.deck and (
                 ctx.mission_id == (mission.id if hasattr(mission, "id") else mission)
                 or (isinstance(mission, str) and ctx.mission_id == Path(mission).stem))):
-            ctx = Ctx(mission, rules=spec.rules, opponent=spec.deck)
+            ctx = _position_ctx(mission, spec)
         g = cls.__new__(cls)
         Match.__init__(g, ctx)
         g.german = spec.german
@@ -300,7 +289,6 @@ class Game(Match):
         """The whole situation as a position dict, exactly:
         ``Game.from_position(g.position()).position() == g.position()``, and play goes on
         identically from the restored game (the dice generator's state is in ``rng``)."""
-        self._board_changed()
         return position.write_position(self.ctx, self.state, self.dice, self.german,
                                        self._mission_ref)
 
@@ -337,7 +325,7 @@ class Game(Match):
                 (the message names the order, the unit and the reason).
         """
         a = self.parse_order(text)
-        if a not in self.legal_actions():
+        if a not in self._legal_now():
             raise IllegalActionError(
                 f"order {self.describe_action(a)!r} is not legal now for {self._actor_name()}: "
                 f"{self._why_not(a)}")
@@ -349,7 +337,7 @@ class Game(Match):
         cache = getattr(self, "_texts", None)
         if cache is not None and cache[0] is self._legal and self._legal is not None:
             return cache[1]
-        legal = self.legal_actions()
+        legal = self._legal_now()
         table: dict[str, int] = {}
         short: dict[str, list[int]] = {}
         for a in range(O.N_ORDERS):
@@ -369,6 +357,16 @@ class Game(Match):
         if st.turn.uid < 0:
             return "a unit must be selected first" if kind != K.SELECT_UNIT else "that unit cannot act now"
         u = st.units[st.turn.uid]
+        if kind in (K.FIRE_AIMED, K.FIRE_SNAP) and u.vehicle < 0:
+            slots = self.enemy_slots(u.side)
+            _, arg = O.decode(a)
+            if arg >= len(slots):
+                return f"contact slot {arg} is empty"
+            if not u.aware:
+                return f"{u.name} is unaware (RULES.md §5)"
+            why = fire_refusal(self, u, st.units[slots[arg]], snap=kind == K.FIRE_SNAP)
+            if why is not None:
+                return why
         if st.turn.mode:
             return f"{u.name} is in the middle of a {st.turn.mode!r} action"
         return f"{u.name} may not give this order here (phase {Phase(st.phase).name.lower()})"
@@ -381,7 +379,6 @@ class Game(Match):
         The copies share the context's board: each game loads its own live walls and rubble
         into it when it next acts (:meth:`_own_board`), so they never see each other's.
         """
-        self._board_changed()
         g = Game.__new__(Game)
         Match.__init__(g, self.ctx, self.state.clone(), self.dice.clone())
         g.german = self.german
@@ -411,6 +408,8 @@ class Game(Match):
         """After play: if this game changed the board (a wall destroyed, a building
         collapsed), record it in ``state.board``."""
         b = self.ctx.board
+        if self.ctx.board_key is not self._board_key_seen:
+            return  # another game's walls are on the board: this game changed nothing since
         if b.version != self._board_version:
             self.state.board = b.mutable_state()
             self.ctx.board_key = board_key(self.state.board)
@@ -458,6 +457,7 @@ class Game(Match):
             resolve(self)
         if st.turn.uid == u.uid:
             st.turn = TurnState()
+        self._board_changed()
         self.invalidate()
 
     def _actor_name(self) -> str:
@@ -491,3 +491,21 @@ def _mission_ref(ctx: Ctx, mission: Any) -> Any:
     if isinstance(mission, Mission):
         return ctx.mission_id if ctx.mission_id in list_missions() else mission.model_dump(mode="json")
     return ctx.mission_id
+
+
+def _position_ctx(mission: Any, spec: Any) -> Ctx:
+    """The context of a position's mission, rules and deck.
+
+    Raises:
+        DataError: an unknown or malformed mission (field ``mission``) or deck (``deck``).
+    """
+    try:
+        from ambush_env.core.cards import load_deck
+
+        load_deck(spec.deck)
+    except AmbushError as e:
+        raise DataError("<position>", "deck", str(e)) from None
+    try:
+        return Ctx(mission, rules=spec.rules, opponent=spec.deck)
+    except AmbushError as e:
+        raise DataError("<position>", "mission", str(e)) from None

@@ -14,7 +14,12 @@ defaults to the mission's start (⚙ below). Written positions are canonical:
 role, ratings, weapon and equipment from the mission's squad by his number, a German's
 from his card (``role`` names it); aware; a full clip; on the map at ``hex``; every German
 listed is a known contact unless ``contacts`` says which are. A wounded unit without
-explicit ``MV`` / ``port_boxes`` gets the wounded values of ``damage.yaml``.
+explicit ``MV`` / ``port_boxes`` gets the wounded values of ``damage.yaml``. Without
+``vehicles`` the mission's vehicles stand where they start, empty. The dice: ``rng`` (what
+:func:`write_position` writes), else a generator seeded with ``seed`` (0 when neither is
+given); ``dice`` are rolls used before either. Play advances to the first decision on
+loading: ``phase: rounds`` with no unit's marker on the Action Round track (``round: 0``
+or a Round played out) starts the next Round, rolling initiative.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ambush_env.core.ctx import Ctx
 from ambush_env.core.dice import Dice
 from ambush_env.core.errors import DataError
+from ambush_env.core.orders import K_SLOTS, U_SLOTS
 from ambush_env.core.state import GameState, TurnState, Unit, Vehicle
 from ambush_env.core.types import (DIRECTION_NAMES, RESULT_NAMES, STANCE_NAMES, ARSpace, Phase,
                                    Side, Status)
@@ -164,6 +170,9 @@ def parse(p: dict | Path | str) -> PositionSpec:
         DataError: unreadable YAML or a field that does not fit (names the field).
     """
     where: Any = WHERE
+    if isinstance(p, str) and "\n" not in p and p.strip().endswith((".yaml", ".yml")) \
+            and Path(p.strip()).is_file():
+        p = Path(p.strip())  # a path given as text
     if isinstance(p, Path):
         where = p
         try:
@@ -193,7 +202,10 @@ def mission_of(spec: PositionSpec) -> Any:
         from ambush_env.core.missions import Mission
         from ambush_env.core.data import validate
 
-        return validate(Mission, spec.mission, f"{WHERE}.mission")
+        try:
+            return validate(Mission, spec.mission, WHERE)
+        except DataError as e:
+            raise DataError(WHERE, f"mission.{e.field}", e.problem) from None
     return spec.mission
 
 
@@ -240,15 +252,31 @@ class _Reader:
             if us.name in self.names:
                 raise self.fail(f"units.{k}.name", f"two units are named {us.name!r}")
             self.names[us.name] = k
-        vspecs = sp.vehicles if sp.vehicles is not None else None
+        vspecs = sp.vehicles
+        start = ctx.start_vehicles() if vspecs is None else None
+        for v in start or ():
+            self.vnames[v.name] = v.vid
         if vspecs is not None:
             for k, vs in enumerate(vspecs):
                 if vs.name in self.vnames:
                     raise self.fail(f"vehicles.{k}.name", f"two vehicles are named {vs.name!r}")
                 self.vnames[vs.name] = k
         st.units = [self.unit(k, us) for k, us in enumerate(sp.units)]
-        if vspecs is None:
-            st.vehicles = []
+        seen_slots: dict[tuple[int, int], str] = {}
+        for k, u in enumerate(st.units):
+            if u.slot >= 0:
+                if (u.side, u.slot) in seen_slots:
+                    raise self.fail(f"units.{k}.slot", f"{u.name} and {seen_slots[(u.side, u.slot)]} "
+                                    f"share slot {u.slot}")
+                seen_slots[(u.side, u.slot)] = u.name
+        if sum(1 for u in st.units if u.side == Side.US) > U_SLOTS:
+            raise self.fail("units", f"at most {U_SLOTS} US units")
+        if vspecs is None:  # the mission's vehicles, as at its start
+            st.vehicles = start
+            for u in st.units:
+                if u.vehicle >= 0:
+                    raise self.fail("vehicles", f"{u.name} rides {st.vehicles[u.vehicle].name}: "
+                                    "list the vehicles with their seats")
         else:
             st.vehicles = [self.vehicle(k, vs) for k, vs in enumerate(vspecs)]
         st.phase = PHASES.index(sp.phase)
@@ -261,8 +289,8 @@ class _Reader:
                              for k, h in enumerate(sp.fired_triggers)]
         st.flags = list(sp.flags)
         st.ops_done = [self.uid(n, f"ops_done.{k}") for k, n in enumerate(sp.ops_done)]
-        st.turn = self.turn(sp.turn)
-        st.pending = [list(r) for r in sp.pending]
+        st.turn = self.turn(sp.turn, st)
+        st.pending = [self.request(k, r, st) for k, r in enumerate(sp.pending)]
         if sp.contacts is None:
             st.contacts = [u.uid for u in st.units if u.side == Side.GERMAN and u.hex >= 0
                            and u.status != Status.HIDDEN]
@@ -271,8 +299,17 @@ class _Reader:
             for k, uid in enumerate(st.contacts):
                 if st.units[uid].side != Side.GERMAN:
                     raise self.fail(f"contacts.{k}", f"{sp.contacts[k]} is not a German")
+                if uid in st.contacts[:k]:
+                    raise self.fail(f"contacts.{k}", f"{sp.contacts[k]} is listed twice")
+        if len(st.contacts) > K_SLOTS:
+            raise self.fail("contacts", f"at most {K_SLOTS} contacts (the contact slots)")
         st.german_contacts = [self.uid(n, f"german_contacts.{k}")
                               for k, n in enumerate(sp.german_contacts)]
+        for k, uid in enumerate(st.german_contacts):
+            if st.units[uid].side != Side.US or uid in st.german_contacts[:k]:
+                raise self.fail(f"german_contacts.{k}", "a US unit, listed once")
+        if len(st.german_contacts) > K_SLOTS:
+            raise self.fail("german_contacts", f"at most {K_SLOTS} contacts (the contact slots)")
         germans = [u for u in st.units if u.side == Side.GERMAN]
         st.next_german = sp.next_german if sp.next_german is not None else 1 + max(
             (_number(u.name) for u in germans), default=0)
@@ -281,6 +318,18 @@ class _Reader:
             st.items[str(self.hex(label, f"items.{label}", none_ok=False))] = list(items)
         st.board = {"collapsed": list(sp.board.get("collapsed", [])),
                     "destroyed_walls": list(sp.board.get("destroyed_walls", []))}
+        for k, lab in enumerate(st.board["collapsed"]):
+            self.hex(lab, f"board.collapsed.{k}", none_ok=False)
+        for k, lab in enumerate(st.board["destroyed_walls"]):
+            parts = lab.split("/")
+            ok = len(parts) == 2
+            if ok:
+                a = self.hex(parts[0], f"board.destroyed_walls.{k}", none_ok=False)
+                b = self.hex(parts[1], f"board.destroyed_walls.{k}", none_ok=False)
+                ok = self.board.direction(a, b) is not None and self.board.hexside(a, b) is not None
+            if not ok:
+                raise self.fail(f"board.destroyed_walls.{k}",
+                                f"{lab!r} is not a hexside of two neighbouring hexes ('Q16/Q17')")
         st.over = sp.over
         st.result = -1 if sp.result is None else RESULT_NAMES.index(sp.result)
         st.end_reason = sp.end_reason
@@ -301,10 +350,13 @@ class _Reader:
             if base is None and (us.role is None or us.weapon is None):
                 raise self.fail(f"{f}.name", f"{us.name!r} is not a soldier of the squad "
                                 f"(US1..US{len(soldiers)}): give role, weapon and ratings")
-            rating = (lambda r: getattr(base, r) if base is not None else 0)  # noqa: E731
+            rating = (lambda r: getattr(base, r) if base is not None else (4 if r == "MV" else 0))  # noqa: E731
             role = us.role or base.role
             weapon = us.weapon if us.weapon is not None else base.weapon
-            equipment = us.equipment if us.equipment is not None else list(base.equipment)
+            equipment = (us.equipment if us.equipment is not None
+                         else list(base.equipment) if base is not None else [])
+            if us.status == "captured":
+                raise self.fail(f"{f}.status", "only Germans are taken prisoner (seed 002 p. 25)")
             slot = us.slot if us.slot is not None else (num - 1 if num >= 1 else k)
         else:
             if us.role is None or us.role not in ctx.cards:
@@ -317,6 +369,10 @@ class _Reader:
             slot = us.slot if us.slot is not None else sum(
                 1 for o in self.spec.units[:k]
                 if (o.side or ("us" if o.name.upper().startswith("US") else "german")) == "german")
+        if side == "us" and not 0 <= slot < U_SLOTS:
+            raise self.fail(f"{f}.slot", f"a US unit slot is 0..{U_SLOTS - 1}, got {slot}")
+        if side == "german" and not -1 <= slot < U_SLOTS:
+            raise self.fail(f"{f}.slot", f"a German unit slot is -1..{U_SLOTS - 1}, got {slot}")
         if weapon and weapon not in ctx.tables.weapons.weapons:
             raise self.fail(f"{f}.weapon", f"unknown weapon {weapon!r}")
         status, wounded, panicked = us.status, us.wounded, us.panicked
@@ -354,18 +410,75 @@ class _Reader:
         return Vehicle(vid=k, type=vs.type, side=SIDES.index(vs.side), name=vs.name,
                        hex=self.hex(vs.hex, f"{f}.hex"), facing=DIRECTION_NAMES.index(vs.facing),
                        driver=self.uid(vs.driver, f"{f}.driver"),
-                       passengers=[self.uid(n, f"{f}.passengers.{j}") for j, n in enumerate(vs.passengers)],
+                       passengers=self.seats(vs, f),
                        disabled=vs.disabled, immobilised=vs.immobilised, closed=vs.closed,
                        tyre_shot=vs.tyre_shot, captured=vs.captured, exited=vs.exited)
 
-    def turn(self, ts: TurnSpec) -> TurnState:
-        t = TurnState(uid=self.uid(ts.unit, "turn.unit"), mode=ts.mode, mp_left=ts.mp_left,
+    def seats(self, vs: VehicleSpec, f: str) -> list[int]:
+        out = [self.uid(n, f"{f}.passengers.{j}") for j, n in enumerate(vs.passengers)]
+        for j, uid in enumerate(out):
+            if uid in out[:j] or (vs.driver is not None and uid == self.names.get(vs.driver)):
+                raise self.fail(f"{f}.passengers.{j}", f"{vs.passengers[j]} has one seat only")
+        return out
+
+    _ARITY = {"after": 5, "trigger": 3, "paragraph": 5, "sightings": 1, "sighting_check": 2,
+              "sighting": 3, "begin_rounds": 3}
+
+    def request(self, k: int, r: list, st: GameState) -> list:
+        """A pending request (:mod:`~ambush_env.core.sequence`) of the right shape, its unit
+        indices in range."""
+        f = f"pending.{k}"
+        if not r or not isinstance(r[0], str) or r[0] not in self._ARITY \
+                or len(r) != self._ARITY[r[0]]:
+            raise self.fail(f, f"not a request: {r!r} (kinds {sorted(self._ARITY)})")
+        n = len(st.units)
+        kind = r[0]
+        if kind in ("after", "trigger", "sighting_check"):
+            uids = [r[1]]
+        elif kind == "sighting":
+            uids = [r[1], *(r[2] if isinstance(r[2], list) else [None])]
+        elif kind == "paragraph":
+            uids = [r[3]] if r[3] != -1 else []
+        else:
+            uids = []
+        for x in uids:
+            if not isinstance(x, int) or isinstance(x, bool) or not 0 <= x < n:
+                raise self.fail(f, f"{kind}: {x!r} is not a unit index (0..{n - 1})")
+        if kind in ("trigger",) and not (isinstance(r[2], int) and 0 <= r[2] < self.board.n):
+            raise self.fail(f, f"trigger: {r[2]!r} is not a hex index")
+        if kind == "begin_rounds" and not (r[2] is None or (isinstance(r[2], list) and all(
+                isinstance(x, int) and 0 <= x < n for x in r[2]))):
+            raise self.fail(f, "begin_rounds: aware must be null or a list of unit indices")
+        return list(r)
+
+    def turn(self, ts: TurnSpec, st: GameState) -> TurnState:
+        uid = self.uid(ts.unit, "turn.unit")
+        if uid >= 0:
+            u = st.units[uid]
+            if u.status != Status.ACTIVE or u.hex < 0:
+                raise self.fail("turn.unit", f"{u.name} is not an active unit on the map")
+            if ts.mode == "drive" and (u.vehicle < 0 or st.vehicles[u.vehicle].driver != uid):
+                raise self.fail("turn.mode", f"{u.name} drives no vehicle")
+            if ts.mode in ("move", "snap2", "charge", "prisoner") and self.spec.phase != "rounds":
+                raise self.fail("turn.mode", f"a {ts.mode!r} action is a Rounds one")
+        elif ts.mode:
+            raise self.fail("turn.mode", "a turn in progress needs its unit (turn.unit)")
+        t = TurnState(uid=uid, mode=ts.mode, mp_left=ts.mp_left,
                       mp_spent=ts.mp_spent, hexes_moved=ts.hexes_moved,
                       stance_changed=ts.stance_changed, snaps=ts.snaps, alerted=ts.alerted,
                       acted=ts.acted, boarded=ts.boarded, accident_checked=ts.accident_checked,
                       run_over_hexes=[self.hex(h, f"turn.run_over_hexes.{j}", none_ok=False)
                                       for j, h in enumerate(ts.run_over_hexes)])
         c = ts.card
+        if c.column or c.row >= 0:
+            u = st.units[t.uid] if t.uid >= 0 else None
+            if u is None or u.side != Side.GERMAN:
+                raise self.fail("turn.card", "a card row in progress needs a German acting unit")
+            if c.column not in ("unaware", "aware", "self_preservation"):
+                raise self.fail("turn.card.column", "unaware, aware or self_preservation")
+            column = getattr(self.ctx.cards[u.role].columns, c.column)
+            if not 0 <= c.row < len(column):
+                raise self.fail("turn.card.row", f"the {c.column} column has rows 0..{len(column) - 1}")
         t.card_column, t.card_row, t.card_step, t.card_acted = c.column, c.row, c.step, c.acted
         t.card_path = [self.hex(h, f"turn.card.path.{j}", none_ok=False) for j, h in enumerate(c.path)]
         return t
@@ -390,10 +503,14 @@ def read_position(spec: PositionSpec, ctx: Ctx) -> tuple[GameState, Dice]:
     st = _Reader(ctx, spec).state()
     dice = Dice(spec.seed if spec.seed is not None else 0)
     if spec.rng is not None:
+        forced = spec.rng.get("forced")
+        if forced is not None and not (isinstance(forced, list) and all(
+                isinstance(r, int) and not isinstance(r, bool) and 0 <= r <= 9 for r in forced)):
+            raise DataError(WHERE, "rng.forced", "forced rolls are d10 rolls 0-9")
         try:
             dice.set_state(spec.rng)
-        except (KeyError, TypeError, ValueError) as e:
-            raise DataError(WHERE, "rng", f"not a dice state: {e}") from None
+        except Exception as e:  # noqa: BLE001 - numpy says in its own words what is wrong
+            raise DataError(WHERE, "rng", f"not a dice state: {type(e).__name__}: {e}") from None
     if spec.dice:
         for k, r in enumerate(spec.dice):
             if not 0 <= r <= 9:

@@ -74,7 +74,7 @@ def check_escapes(m: Match) -> None:
     st = m.state
     freed = []
     for p in st.units:
-        if p.status != CAPTURED or p.hex < 0:
+        if p.status != CAPTURED or p.hex < 0 or p.side != Side.GERMAN:
             continue
         if any(o.side == Side.US and o.status == ACTIVE and o.hex == p.hex for o in st.units):
             continue

@@ -117,6 +117,9 @@ class AmbushAECEnv(AECEnv):
         self._act_space = spaces.Discrete(N_ORDERS)
         self._steps = 0
         self.agents: list[str] = []
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.agent_selection = "us"
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -166,12 +169,20 @@ class AmbushAECEnv(AECEnv):
         return m
 
     def _update_infos(self) -> None:
+        """Each seat's info: its mask, its VP, the phase; the rule events for the US seat
+        only ⚙ (they tell of US moves and paragraphs the Germans cannot know); at the end the
+        US result (``us_result``; ``result`` for the US seat) and the reason."""
         g = self.game
         for a in self.agents:
-            info = {"action_mask": self._mask(a), "events": self._events, "vp": g.vp,
+            info = {"action_mask": self._mask(a), "vp": g.vp if a == "us" else -g.vp,
                     "phase": int(g.state.phase)}
+            if a == "us":
+                info["events"] = self._events
             if g.over:
-                info["result"] = RESULT_NAMES[g.state.result]
+                res = RESULT_NAMES[g.state.result]
+                info["us_result"] = res
+                if a == "us":
+                    info["result"] = res
                 info["end_reason"] = g.state.end_reason
             self.infos[a] = info
 
@@ -187,14 +198,17 @@ class AmbushAECEnv(AECEnv):
         Raises:
             IllegalActionError: an action that is not an integer in range, or not legal now.
         """
+        if not self.agents:
+            raise IllegalActionError("the game is over and every agent is done: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         a = _order_index(action)
         if a not in self.game.legal_actions():
-            raise IllegalActionError(f"{agent}: order {self.game.describe_action(a)!r} (#{a}) "
-                                     f"is not legal now")
+            g = self.game
+            raise IllegalActionError(f"{agent}: order {g.describe_action(a)!r} (#{a}) is not "
+                                     f"legal now for {g._actor_name()}: {g._why_not(a)}")
         self._cumulative_rewards[agent] = 0.0
         self._events = self.game.step(a)
         self._steps += 1

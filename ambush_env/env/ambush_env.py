@@ -142,7 +142,8 @@ class AmbushEnv(gym.Env):
                 raise ScenarioError(f"unknown mission {mission!r}; known missions: {', '.join(known)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
-        if max_steps is not None and max_steps < 1:
+        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(
+                max_steps, (int, np.integer)) or max_steps < 1):
             raise ValueError(f"max_steps must be a positive number of steps or None, got {max_steps}")
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
@@ -174,6 +175,7 @@ class AmbushEnv(gym.Env):
         self.action_space = spaces.Discrete(N_ORDERS)
         self.observation_space = spec.observation_space()
         self._builder = ObservationBuilder(self.game)
+        self._home = (self.game, self._builder)  # the id's own mission (a position may replace it)
         self._mask = np.zeros(N_ORDERS, dtype=bool)
         self._legal: list[int] = []
         self._obs: dict[str, np.ndarray] | None = None
@@ -193,6 +195,11 @@ class AmbushEnv(gym.Env):
         position = (options or {}).get("position")
         if position is not None:  # INTERFACE.md: start the episode from a position
             self._load_position(position)
+            if self.game.over:
+                from ambush_env.core.errors import DataError
+
+                raise DataError("<position>", "over", "the position's mission is over: "
+                                "an episode cannot start from it")
             self._steps = 0
             self._illegal_streak = 0
             self._needs_reset = self.game.over
@@ -202,6 +209,9 @@ class AmbushEnv(gym.Env):
             return self._obs_copy(), self._info(list(self.game._take_events()), {}, False)
         if self.procedural:  # a new mission and map from the reset seed (ambush/Procedural-v0)
             self._use_procedural(int(self.np_random.integers(0, 2**31 - 1)))
+        elif self.game is not self._home[0]:  # a position of another mission was loaded
+            self.game, self._builder = self._home
+            self.mission_id = self.game.mission_id
         events = self.game.reset(rng=self.np_random)
         self._steps = 0
         self._illegal_streak = 0
@@ -327,9 +337,19 @@ class AmbushEnv(gym.Env):
         Raises:
             DataError: a malformed position (names the field).
         """
+        from ambush_env.core.errors import DataError
+
+        if not isinstance(state, dict):
+            raise DataError("<state>", "<root>", f"a state is a position dict, got {type(state).__name__}")
         env = state.get("env") or {}
-        self._steps = int(env.get("steps", 0))
-        self._illegal_streak = int(env.get("illegal_streak", 0))
+        if not isinstance(env, dict):
+            raise DataError("<state>", "env", "the env's counters are a mapping")
+        for key in ("steps", "illegal_streak"):
+            v = env.get(key, 0)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise DataError("<state>", f"env.{key}", f"a count (an integer >= 0), got {v!r}")
+        self._steps = env.get("steps", 0)
+        self._illegal_streak = env.get("illegal_streak", 0)
         if self.procedural and env.get("procedural_seed") not in (None, self._proc_seed):
             self._use_procedural(int(env["procedural_seed"]))
         self._load_position(state)

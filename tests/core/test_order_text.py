@@ -271,10 +271,6 @@ _REFUSALS = [  # (US1's hex, G1's hex, US1's ammo, the rule's own reason: fire.f
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="engine gap: Game.play's reason for an illegal order is "
-                   "Game._why_not's generic 'US1 may not give this order here (phase rounds)', not "
-                   "the rule's refusal that the order generator uses (fire.fire_refusal: 'G1 is not "
-                   "in sight', 'beyond maximum range', 'weapon dry: needs a new clip')")
 @pytest.mark.parametrize("us_hex, g_hex, ammo, reason", _REFUSALS, ids=[r[3] for r in _REFUSALS])
 def test_illegal_fire_gives_the_rules_reason(us_hex, g_hex, ammo, reason):
     us1 = {"name": "US1", "hex": us_hex, "ar": "1-turn"}

@@ -10,7 +10,7 @@
 * ``force_rolls``: forced rolls in order, strictly; a position's ``dice`` come before the
   generator.
 
-Known engine bugs are ``xfail(strict=True)`` tests at the end of the file.
+The engine bugs found while writing this file (fixed since) are the tests at the end.
 """
 
 from __future__ import annotations
@@ -479,7 +479,7 @@ _JSONISH = st.recursive(
     lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=4), kids, max_size=3),
     max_leaves=6)
 
-# known bugs (xfail tests below) this property leaves out
+# the cases the tests at the end cover one by one, left out of this property
 _BUGGY = ("rng", "pending", "board", "mission", "deck")
 
 
@@ -663,7 +663,7 @@ def test_games_sharing_a_context_and_their_clones_keep_their_own_walls():
     give the legal orders and events of each played alone."""
     n = 25
     gone = Game.from_position(_wall_position([WALL]))
-    gone_clone = gone.clone()  # (before the other game exists: see the xfail test below)
+    gone_clone = gone.clone()  # (before the other game exists; the test below covers the other order)
     standing = Game.from_position(_wall_position([]), ctx=gone.ctx)
     assert standing.ctx is gone.ctx
     seeds = [1, 2, 3, 4]
@@ -701,11 +701,6 @@ def test_clone_after_a_wall_falls_keeps_it():
     assert got[2] == _alone(_wall_position([]), 7, 20)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: Game.position() and Game.clone() call "
-                   "_board_changed() without _own_board() first, so when another game on the same "
-                   "context has loaded its walls since this game last acted, the board's new "
-                   "version is taken for this game's own change: its state.board becomes the other "
-                   "game's walls (core/game.py _board_changed / position / clone)")
 def test_position_and_clone_keep_the_walls_after_another_game_on_the_context_acts():
     gone = Game.from_position(_wall_position([WALL]))
     Game.from_position(_wall_position([]), ctx=gone.ctx).legal_actions()
@@ -781,10 +776,7 @@ def test_play_text_with_forced_rolls_kills():
         g.play("US4 fire aimed at G1")
 
 
-# ------------------------------------------------------------------------------ known bugs
-@pytest.mark.xfail(strict=True, reason="engine bug: Dice.get_state() returns its _buf_state dict "
-                   "itself, so the position's rng aliases the game's dice (core/dice.py get_state; "
-                   "core/position.py write_position)")
+# ------------------------------------------------------------------------------ bugs found by these tests (fixed)
 def test_position_returns_a_copy_of_the_dice_state():
     """position.write_position puts ``Dice.get_state()`` in the position, and that returns
     the dice's own ``_buf_state`` dict: editing the returned position (or a second one taken
@@ -807,10 +799,6 @@ _SPEC_GAPS = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="engine gap: an unknown mission or deck raises ScenarioError "
-                   "(from_position's docstring) and an inline or file mission's DataError names "
-                   "'id' / '<file>' with path '<position>.mission'; INTERFACE.md says invalid input "
-                   "raises DataError naming the field")
 @pytest.mark.parametrize("key, value, field", _SPEC_GAPS, ids=[f"{k}={v!r}" for k, v, _ in _SPEC_GAPS])
 def test_unknown_mission_or_deck_is_a_data_error(key, value, field):
     p = yaml.safe_load(MINIMAL)
@@ -832,9 +820,6 @@ _RNG_BUGS = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: position.read_position catches only "
-                   "KeyError/TypeError/ValueError from Dice.set_state (numpy raises OverflowError "
-                   "on out-of-range state numbers), and Dice.set_state takes any pos / strict")
 @pytest.mark.parametrize("path, value, what", _RNG_BUGS, ids=[f"{'.'.join(p)}={v!r}" for p, v, _ in _RNG_BUGS])
 def test_out_of_range_rng_is_a_data_error(path, value, what):
     g = Game(MISSION, seed=0)
@@ -850,8 +835,6 @@ def test_out_of_range_rng_is_a_data_error(path, value, what):
 _PENDING_BUGS = [[[1]], [["x"]], [[]], [["sighting_check", 99]]]
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: position.PositionSpec.pending is list[list[Any]], "
-                   "not validated; the sequence of play then raises KeyError/IndexError")
 @pytest.mark.parametrize("pending", _PENDING_BUGS, ids=[repr(x) for x in _PENDING_BUGS])
 def test_bad_pending_is_a_data_error(pending):
     p = yaml.safe_load(MINIMAL)
@@ -864,8 +847,6 @@ def test_bad_pending_is_a_data_error(pending):
 _BOARD_BUGS = [{"destroyed_walls": ["zz"]}, {"destroyed_walls": ["A1/C5"]}, {"collapsed": ["Z99"]}]
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: board labels are not checked by position.py; "
-                   "Board.set_mutable_state raises a bare AmbushError, not DataError")
 @pytest.mark.parametrize("board", _BOARD_BUGS, ids=[repr(b) for b in _BOARD_BUGS])
 def test_bad_board_label_is_a_data_error(board):
     p = yaml.safe_load(MINIMAL)
@@ -875,8 +856,6 @@ def test_bad_board_label_is_a_data_error(board):
     assert e.value.field.startswith("board")
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a unit's slot is not range-checked; a US slot "
-                   "of -7 loads and later describe/legal raise ValueError 'order -7 is outside 0..N'")
 @pytest.mark.parametrize("slot", [-7, 10**6])
 def test_out_of_range_slot_is_a_data_error(slot):
     p = yaml.safe_load(MINIMAL)
@@ -891,9 +870,6 @@ def test_out_of_range_slot_is_a_data_error(slot):
         g.step(g.legal_actions()[-1])
 
 
-@pytest.mark.xfail(strict=True, reason="engine gap: a position without 'vehicles' has none, but "
-                   "INTERFACE.md and position.py's docstring say every omitted field defaults to "
-                   "the mission's start (farm_assault: the jeep V1 at A8, the Kubelwagen V2 at K8)")
 def test_omitted_vehicles_default_to_the_missions():
     p = Game.from_position(MINIMAL).position()
     start = Game(MISSION, seed=0).position()
@@ -901,10 +877,6 @@ def test_omitted_vehicles_default_to_the_missions():
         (v["name"], v["type"], v["hex"]) for v in start["vehicles"]]
 
 
-@pytest.mark.xfail(strict=True, reason="docs gap: position.py's module docstring does not say "
-                   "where a hand-written position's dice come from (INTERFACE.md: `seed` instead "
-                   "of `rng`; neither given = seed 0), nor that phase 'rounds' at round 0 begins "
-                   "Round 1 on loading (initiative rolled)")
 def test_docstring_documents_the_dice_and_round_defaults():
     doc = " ".join((position_module.__doc__ or "").split())
     assert "``seed``" in doc and "round" in doc.lower()
@@ -920,8 +892,6 @@ def _rounds_turn_not_in_vehicle() -> dict:
     raise AssertionError("no such position")
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: turn.mode 'drive' for a soldier in no vehicle "
-                   "loads, and the game then has no legal order although it is not over")
 def test_inconsistent_turn_mode_is_refused_or_playable():
     p = _rounds_turn_not_in_vehicle()
     p["turn"]["mode"] = "drive"
