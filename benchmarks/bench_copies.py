@@ -22,13 +22,10 @@ state round trips are exact. Targets in the issue: clone <= 100 us, get+set <= 5
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import platform
 import random
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -37,6 +34,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ambush_env.core import Game
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_ratio import write_json_atomic  # noqa: E402  (the one atomic JSON writer of the benchmarks)
 
 MISSION = "farm_assault"
 TARGETS_US = {"clone": 100.0, "get+set": 500.0}
@@ -165,23 +165,6 @@ def table(r: dict) -> str:
     for k, v in r["checks"].items():
         lines.append(f"- {k}: {'ok' if v else 'FAILED'}")
     return "\n".join(lines)
-
-
-def write_json_atomic(path: Path, data: dict) -> None:
-    """Write ``data`` to ``path`` through a temp file in the same folder and ``os.replace``."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=2)
-            fh.write("\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def positive_int(text: str) -> int:

@@ -28,9 +28,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from ambush_env.core.ctx import Ctx
+from ambush_env.core.data import validate
 from ambush_env.core.dice import Dice
 from ambush_env.core.errors import DataError
 from ambush_env.core.orders import K_SLOTS, U_SLOTS
@@ -187,12 +188,7 @@ def parse(p: dict | Path | str) -> PositionSpec:
             raise DataError(where, "<yaml>", f"YAML syntax error: {getattr(e, 'problem', e)}") from None
     if not isinstance(p, dict):
         raise DataError(where, "<root>", f"a position is a mapping, got {type(p).__name__}")
-    try:
-        return PositionSpec.model_validate(p)
-    except ValidationError as e:
-        err = e.errors()[0]
-        field = ".".join(str(x) for x in err["loc"]) or "<root>"
-        raise DataError(where, field, err["msg"]) from None
+    return validate(PositionSpec, p, where)
 
 
 def mission_of(spec: PositionSpec) -> Any:
@@ -200,7 +196,6 @@ def mission_of(spec: PositionSpec) -> Any:
     inline mission validated like a mission file."""
     if isinstance(spec.mission, dict):
         from ambush_env.core.missions import Mission
-        from ambush_env.core.data import validate
 
         try:
             return validate(Mission, spec.mission, WHERE)
