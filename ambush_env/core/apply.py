@@ -21,7 +21,7 @@ from ambush_env.core.ctx import Match
 from ambush_env.core.enter import enter_hex, soldier_exits
 from ambush_env.core.movement import costs_for, enemy_in, step_cost
 from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.prisoners import march_off, move_prisoners
+from ambush_env.core.prisoners import hand_over, march_off, move_prisoners
 from ambush_env.core.shooting import do_fire, do_prepare
 from ambush_env.core.state import TurnState, Unit
 from ambush_env.core.turns import end_turn
@@ -193,6 +193,13 @@ def _move_prisoner(m: Match, u: Unit, arg: int) -> None:
     enter_hex(m, u, dest)
 
 
+def _hand_over(m: Match, u: Unit, arg: int) -> None:
+    """Changing guard, free on the guard's turn (seed 002 p. 25)."""
+    to = next(o for o in m.state.units if o.side == u.side and o.slot == arg)
+    moved = hand_over(m, u, to)
+    m.emit(E.HandOver(unit=u.name, to=to.name, prisoners=moved))
+
+
 def _after_prisoner(m: Match, u: Unit, arg: int, note: Any) -> None:
     if _ops(m) or m.state.turn.mp_left <= 0 or u.status != ACTIVE:
         _end(m, u)
@@ -237,7 +244,8 @@ def _drive(m: Match, u: Unit, arg: int, backwards: bool) -> None:
     v = st.vehicles[u.vehicle]
     if t.mode != "drive":
         t.mode = "drive"
-        t.mp_left = vehicles.mpa(v)[0] if _ops(m) else vehicles.mpa(v)[1]
+        # Operations: "drive a vehicle one hex" is one action (RULES.md §5); Rounds: the MPA
+        t.mp_left = 1 if _ops(m) else vehicles.mpa(v)[1]
     d = (v.facing + 3) % 6 if backwards else arg
     vehicles.drive_step(m, u, v, d, backwards)
 
@@ -388,6 +396,7 @@ _DO: dict[K, Callable[[Match, Unit, int], Any]] = {
     K.EXIT_MAP: _exit_map,
     K.ALERT: _alert,
     K.SURRENDER: _surrender,
+    K.HAND_OVER: _hand_over,
 }
 
 #: The rest of each order; kinds not listed end the turn (:func:`_end`).
@@ -402,6 +411,7 @@ _AFTER: dict[K, Callable[[Match, Unit, int, Any], None]] = {
     K.DRIVE_BACK: _after_drive,
     K.EXIT_MAP: _after_exit,
     K.ALERT: _no_after,
+    K.HAND_OVER: _no_after,
 }
 
 IMPLEMENTED: frozenset[K] = frozenset(_DO)

@@ -79,6 +79,9 @@ def describe(m: Match, action: int) -> str:
     if kind == K.GIVE_TURN:
         name = next((x.name for x in st.units if x.side == side and x.slot == arg), f"slot {arg}")
         return f"{who} give a turn to {name}"
+    if kind == K.HAND_OVER:
+        name = next((x.name for x in st.units if x.side == side and x.slot == arg), f"slot {arg}")
+        return f"{who} hand the prisoners over to {name}"
     if kind == K.ALERT:
         return f"{who} alert within {arg} hexes"
     simple = {K.END_MOVE: "end move", K.PREPARE: "prepare/reload", K.CLEAR_JAM: "clear jam",

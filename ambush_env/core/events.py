@@ -485,6 +485,16 @@ class Surrender(Event):
     hex: str
 
 
+@_event
+class HandOver(Event):
+    """A guard hands his prisoners to a US soldier in his hex, free (seed 002 p. 25)."""
+
+    type: ClassVar[str] = "hand_over"
+    unit: str
+    to: str
+    prisoners: list[str]
+
+
 # ================================================================================= fire
 @_event
 class Prepare(Event):

@@ -18,6 +18,8 @@ Which orders exist when (RULES.md §5-§6, seed 002):
   German's hex within half MV), aimed fire, the first of two snap fires, fire at a wall,
   grenade, satchel, assault, command orders, exit, clear jam, prepare, pick up, drop, drag,
   move a prisoner.
+* Changing guard (``HAND_OVER``, seed 002 p. 25): free, in either phase while the guard
+  chooses his action; the turn goes on.
 * Rounds, moving: another hex while MPs last (prone: one hex per move action), the free
   stance change, a snap fire if at most half MV was spent, a charge, ``END_MOVE``, exit.
 * Rounds, after a charge: a Kill or Capture assault on a German in the hex.
@@ -28,7 +30,8 @@ Which orders exist when (RULES.md §5-§6, seed 002):
   load a fallen comrade into it (``LOAD``, one action); aboard, only :func:`_riding_orders`
   (get out, take the wheel, drive, fire from the car, command, clear a jam, reload, exit
   with the car). A drive (``"drive"`` mode) offers ``DRIVE`` / ``DRIVE_BACK`` while MPs
-  (Rounds) or hexes (Operations) last, ``END_DRIVE`` and the exit.
+  last (Rounds; an Operations drive is one hex, RULES.md §5), ``END_DRIVE`` (not while
+  passing through a hex holding two other vehicles, seed 000 p. 30) and the exit.
 
 Unaware soldiers (Round 1, failed Round-2 checks) may move and change stance but not fire,
 throw or assault (RULES.md §5); they may still command. Panicked soldiers never act (their
@@ -52,12 +55,13 @@ from ambush_env.core.fire import wall_refusal
 from ambush_env.core.grenades import can_throw, throw_range
 from ambush_env.core.movement import costs_for
 from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.prisoners import can_move_prisoner, outnumbered, prisoner_hexes
+from ambush_env.core.prisoners import (can_move_prisoner, hand_over_targets, outnumbered,
+                                       prisoner_hexes)
 from ambush_env.core.shooting import can_fire_at, prepare_kind
 from ambush_env.core.state import Unit, Vehicle
 from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status
-from ambush_env.core.vehicles import (board_refusal, drive_budget, drive_targets, leave_refusal,
-                                      load_refusal, mpa)
+from ambush_env.core.vehicles import (board_refusal, drive_budget, drive_targets, in_full_hex,
+                                      leave_refusal, load_refusal, mpa)
 
 US, GER = int(Side.US), int(Side.GERMAN)
 
@@ -88,6 +92,7 @@ _LOAD = B[K.LOAD]
 _DRIVE = B[K.DRIVE]
 _DRIVE_BACK = B[K.DRIVE_BACK]
 _END_DRIVE = B[K.END_DRIVE]
+_HAND_OVER = B[K.HAND_OVER]
 _ALERT = B[K.ALERT]
 _SURRENDER = B[K.SURRENDER]
 # number of HEX_OFFSETS within radius r (they are sorted by distance)
@@ -217,6 +222,7 @@ def _carry_orders(m: Match, u: Unit) -> list[int]:
                 out.append(_DRAG + d)
     if can_move_prisoner(m, u):
         out.extend(_prisoner_moves(m, u, m.rd.prisoners.mv))  # seed 002 p. 25
+        out.extend(_HAND_OVER + o.slot for o in hand_over_targets(m, u))
     return out
 
 
@@ -276,8 +282,8 @@ def _vehicle_exit(m: Match, u: Unit) -> bool:
 def _riding_orders(m: Match, u: Unit) -> list[int]:
     """Orders of a soldier in a car (seed 000 p. 31-32; module ``vehicles``).
 
-    Operations: wait, one free get-out or seat change per action ⚙, drive (the driver: up to
-    the slow MPA in hexes), clear a jam, reload, exit with the car. Rounds, choosing: hold,
+    Operations: wait, one free get-out or seat change per action ⚙, drive (the driver: one
+    hex, RULES.md §5), clear a jam, reload, exit with the car. Rounds, choosing: hold,
     get out or change seats (1 MP), fire his personal weapon (passengers aimed or snap, the
     driver one snap, all at −2; no grenades, satchels, bazookas or crew weapons), command,
     clear a jam, reload, drive (the driver's turn), exit with the car. Never a stance change
@@ -290,7 +296,8 @@ def _riding_orders(m: Match, u: Unit) -> list[int]:
     mode = t.mode
     ops = st.phase == Phase.OPERATIONS
     if mode == "drive":
-        out.append(_END_DRIVE)
+        if not in_full_hex(m, v):  # passing through: two may end there (seed 000 p. 30)
+            out.append(_END_DRIVE)
         out.extend(_drive_orders(m, u, drive_budget(m)))
         if _vehicle_exit(m, u):
             out.append(_EXIT)
@@ -357,7 +364,9 @@ def legal_orders(m: Match, u: Unit, kinds: frozenset[int] | None = None) -> list
 
     See the module docstring for which orders exist when. The list never is empty for an
     acting unit: ``END_TURN``, ``END_MOVE`` or ``END_DRIVE`` is always among them, except
-    after a charge, when the assault (or, the defender gone, ``END_MOVE``) must follow.
+    after a charge, when the assault (or, the defender gone, ``END_MOVE``) must follow, and
+    while a drive passes through a full hex, when a drive step on is always legal
+    (:func:`~ambush_env.core.vehicles.drive_targets`).
 
     Args:
         kinds: only the orders of these :class:`~ambush_env.core.orders.OrderKind` values
@@ -429,7 +438,7 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
         if want(K.PREPARE) and _prepare_possible(m, u):
             out.append(_PREP)
         if not u.panicked and want(K.PICK_UP, K.DROP, K.DRAG, K.MOVE_PRISONER, K.BOARD_VEHICLE,
-                                   K.LOAD):
+                                   K.LOAD, K.HAND_OVER):
             out.extend(_carry_orders(m, u))
             out.extend(_board_orders(m, u, u.MV >= rd.movement.seat_change_mp))
             out.extend(_load_orders(m, u))

@@ -69,6 +69,7 @@ class OrderKind(IntEnum):
     EXIT_MAP = 35  # leave the map from an exit hex (mission exit edge)
     ALERT = 36  # arg: radius in hexes — a German warns the Germans around him (RULES.md §14)
     SURRENDER = 37  # a German gives himself up (RULES.md §10)
+    HAND_OVER = 38  # arg: unit — a guard hands his prisoners over, free (seed 002 p. 25)
 
 
 def _hex_offsets(radius: int) -> tuple[tuple[int, int], ...]:
@@ -134,6 +135,7 @@ ORDER_COUNT: dict[OrderKind, int] = {
     OrderKind.EXIT_MAP: 1,
     OrderKind.ALERT: OFFSET_RADIUS + 1,
     OrderKind.SURRENDER: 1,
+    OrderKind.HAND_OVER: U_SLOTS,
 }
 
 ORDER_BASE: dict[OrderKind, int] = {}

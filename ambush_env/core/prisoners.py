@@ -4,7 +4,9 @@ prisoners, escapes, marching off, being outnumbered.
 * A captured German lies prone under a Captured marker, inactive. A US soldier in his hex may
   move him: ``MOVE_PRISONER`` moves guard and prisoner together, both with MV 2 ⚙ (seed 002:
   "both have 2"); the MPs are those of §6 for a standing soldier. Whoever moves him becomes
-  his guard (changing guard is free on the guard's turn).
+  his guard. Changing guard is free on the guard's turn (seed 002 p. 25): ``HAND_OVER``
+  (:func:`hand_over_targets`) makes another active, unpanicked US soldier on foot in his hex
+  the guard of every prisoner he guards there, and his turn goes on.
 * The guard acts normally except that he cannot fire a crew weapon (``fire.weapon_refusal``).
 * Prisoners may never be harmed on purpose: the US is never offered a grenade or satchel into
   a hex holding a prisoner, automatic fire at a target in such a hex (it would chain into him,
@@ -55,6 +57,26 @@ def move_prisoners(m: Match, guard: Unit, dest: int) -> list[str]:
         p.hex = dest
         p.guard = guard.uid
         moved.append(p.name)
+    return moved
+
+
+def hand_over_targets(m: Match, u: Unit) -> list[Unit]:
+    """Those ``u`` may hand his prisoners over to now (seed 002 p. 25: "changing guard is
+    free on the guard's turn"): ``u`` is an active, unpanicked US soldier on foot guarding a
+    prisoner in his hex; the others are the active, unpanicked US soldiers on foot there."""
+    if not can_move_prisoner(m, u) or not any(p.guard == u.uid for p in prisoners_in(m, u.hex)):
+        return []
+    return [o for o in m.state.units if o.uid != u.uid and o.side == Side.US
+            and o.status == ACTIVE and not o.panicked and o.vehicle < 0 and o.hex == u.hex]
+
+
+def hand_over(m: Match, guard: Unit, to: Unit) -> list[str]:
+    """``to`` becomes the guard of every prisoner ``guard`` guards in his hex."""
+    moved = []
+    for p in prisoners_in(m, guard.hex):
+        if p.guard == guard.uid:
+            p.guard = to.uid
+            moved.append(p.name)
     return moved
 
 

@@ -6,11 +6,11 @@ What is in the engine now:
 * **Cars** (jeep, Kübelwagen, staff car): getting in and out and changing seats (free once per
   Operations action ⚙, 1 MP in Rounds, seed 000 p. 31); driving forward into any neighbouring
   hex (turning is free) or backing up, paying the vehicle Movement Point Cost Chart ⚙ up to
-  the slow or fast MPA (Rounds; the moment the slow MPA is exceeded, one Accident Check) or up
-  to the slow MPA in hexes with no Accident Checks (Operations ⚙: a drive is the driver's
-  Operations action; each hex gets a paragraph check, seed 000 p. 30); at most two vehicles in
-  a hex (a vehicle never enters a hex holding two ⚙, so none ever ends there); the Accident
-  Table ⚙; running over soldiers (Rounds, seed 000 p. 33); a disabled car puts its occupants
+  the slow or fast MPA (Rounds; the moment the slow MPA is exceeded, one Accident Check) or
+  one hex with no Accident Check (Operations: "drive a vehicle one hex" is the driver's
+  Operations action, RULES.md §5; the hex gets a paragraph check, seed 000 p. 30); "any
+  number may pass through a hex, two may end there" (seed 000 p. 30, see
+  :func:`drive_targets` for how a drive passes through a full hex); the Accident Table ⚙; running over soldiers (Rounds, seed 000 p. 33); a disabled car puts its occupants
   prone outside and ends the turn of the one playing it (p. 31); driving off the map from an
   exit hex with everyone aboard.
 * **Seed 002 p. 26-27**: loading an incapacitated soldier (or a body) into a car kills him on
@@ -161,34 +161,96 @@ def drive_targets(m: Match, u: Unit, v: Vehicle, mp_left: int | None
     """Every hex the driver ``u`` may drive ``v`` into now: ``(direction of travel, hex,
     backwards)`` (seed 000 p. 30). Forward = any of the six directions (turning is free);
     backwards = the hex behind. Refused: a hex the cost chart forbids or costing more than
-    ``mp_left`` (None: no MP limit), a hex already holding two vehicles, a hex holding a
-    prisoner (prisoners may never be harmed, seed 002 p. 25)."""
+    ``mp_left`` (None: no MP limit), a hex holding a prisoner (prisoners may never be
+    harmed, seed 002 p. 25), and a *full* hex (``max_in_hex`` other vehicles, disabled ones
+    included) unless the vehicle can pass through it.
+
+    "Any number may pass through a hex, two may end there" (seed 000 p. 30). ⚙ A drive
+    step into a full hex is legal only when nothing can make the drive end there:
+
+    * in Rounds only: an Operations drive is one hex (RULES.md §5), so it would end there;
+    * the step makes no Accident Check (it is not the step that first exceeds the slow MPA,
+      not a second running-over try, and there is nobody to run over), and the hex has no
+      paragraph check (a boobytrap could disable the car there): so no accident, skid or
+      disablement can stop the car in the full hex;
+    * with the MPs left after the step, the vehicle can still reach a hex with room (through
+      more full hexes on the same terms).
+
+    In a full hex the driver is not offered ``END_DRIVE`` (:mod:`~ambush_env.core.legal`), and
+    by the last condition a step on is always legal, so the drive cannot run out there
+    either; driving off the map from a full exit hex stays allowed (the car ends nowhere).
+    """
     if v.disabled or v.immobilised or not on_map(v) or v.driver != u.uid:
         return []
+    st = m.state
+    t = st.turn
+    rounds = st.phase == Phase.ROUNDS
     row = cost_row(m, vtype(v).size == "large")
-    nbrs = m.board.neighbors[v.hex]
+    nbrs = m.board.neighbors
     pris = prisoner_hexes(m)
-    counts: dict[int, int] = {}
-    for o in m.state.vehicles:
-        if not o.exited and o.hex >= 0:
-            counts[o.hex] = counts.get(o.hex, 0) + 1
+    counts = _other_counts(m, v)
+    full = _shipped().max_in_hex
+    driving = t.mode == "drive"
+    retry = t.run_over_hexes if driving and rounds else ()
+    retry_mp = _shipped().retry_mp
+    spent, checked = (t.mp_spent, t.accident_checked) if driving else (0, False)
+    slow = vtype(v).slow_mpa
+
+    def step_cost(i: int, d: int) -> int:
+        c = row[i * 6 + d]
+        if c >= 0 and nbrs[i][d] in retry:
+            c += retry_mp
+        return c
+
+    def quiet(j: int, c: int, spent_: int) -> bool:
+        """Whether entering the full hex ``j`` for ``c`` MPs can stop nothing there."""
+        return (j not in retry and j not in m.triggers and not _run_over_targets(m, v, j)
+                and (checked or spent_ + c <= slow))
+
+    def can_leave(i: int, left: int, spent_: int, seen: set[int]) -> bool:
+        """Whether from ``i`` a hex with room is in reach (through quiet full hexes)."""
+        for d in range(6):
+            j = nbrs[i][d]
+            c = step_cost(i, d)
+            if c < 0 or c > left or j in pris:
+                continue
+            if counts.get(j, 0) < full:
+                return True
+            if j not in seen and quiet(j, c, spent_) and can_leave(
+                    j, left - c, spent_ + c, seen | {j}):
+                return True
+        return False
+
     out = []
     back = (v.facing + 3) % 6
-    t = m.state.turn
-    retry = t.run_over_hexes if t.mode == "drive" and m.state.phase == Phase.ROUNDS else ()
     for d in range(6):
-        c = row[v.hex * 6 + d]
-        j = nbrs[d]
-        if c >= 0 and j in retry:
-            c += _shipped().retry_mp
-        if c < 0 or (mp_left is not None and c > mp_left):
+        c = step_cost(v.hex, d)
+        j = nbrs[v.hex][d]
+        if c < 0 or (mp_left is not None and c > mp_left) or j in pris:
             continue
-        if counts.get(j, 0) >= _shipped().max_in_hex or j in pris:
+        if counts.get(j, 0) >= full and not (
+                rounds and mp_left is not None and quiet(j, c, spent)
+                and can_leave(j, mp_left - c, spent + c, {v.hex, j})):
             continue
         out.append((d, j, False))
         if d == back:
             out.append((d, j, True))
     return out
+
+
+def _other_counts(m: Match, v: Vehicle) -> dict[int, int]:
+    """Vehicles on the map per hex, ``v`` left out."""
+    counts: dict[int, int] = {}
+    for o in m.state.vehicles:
+        if o is not v and not o.exited and o.hex >= 0:
+            counts[o.hex] = counts.get(o.hex, 0) + 1
+    return counts
+
+
+def in_full_hex(m: Match, v: Vehicle) -> bool:
+    """Whether ``v`` stands in a hex holding ``max_in_hex`` other vehicles: passing through,
+    its drive may not end there (seed 000 p. 30)."""
+    return on_map(v) and _other_counts(m, v).get(v.hex, 0) >= _shipped().max_in_hex
 
 
 # ============================================================================ boarding
@@ -369,7 +431,7 @@ def drive_step(m: Match, u: Unit, v: Vehicle, d: int, backwards: bool) -> None:
 
 def drive_budget(m: Match) -> int | None:
     """The MP limit :func:`drive_targets` gets during a drive: the MPs left in Rounds; in
-    Operations (no MP costs, ⚙ up to the slow MPA in hexes) None while hexes are left, else 0."""
+    Operations (no MP costs; one hex, RULES.md §5) None while the hex is left, else 0."""
     t = m.state.turn
     if m.state.phase == Phase.ROUNDS:
         return t.mp_left
@@ -549,12 +611,9 @@ def run_over(m: Match, v: Vehicle, dest: int) -> None:
     an Accident Check first; failing it, the car does not come back (:func:`drive_step`).
     """
     st = m.state
-    units = st.units
     drv = active_driver(m, v)
     side = v.side
-    men = [o for o in units if o.hex == dest and o.vehicle < 0
-           and (o.status == ACTIVE or (o.status == INCAP and o.side == side))
-           and not (o.side == Side.GERMAN and side == Side.US and o.uid not in st.contacts)]
+    men = _run_over_targets(m, v, dest)
     if not men or st.phase != Phase.ROUNDS:
         return  # Operations: "No Accident Checks" (seed 000 p. 30), so nobody is run over
     t = st.turn
@@ -595,6 +654,16 @@ def run_over(m: Match, v: Vehicle, dest: int) -> None:
         res = _shipped().accident_table[r2]
         m.emit(E.AccidentCheck(vehicle=v.name, why="ran over soldiers", table_roll=r2, result=res))
         apply_accident(m, v, res)
+
+
+def _run_over_targets(m: Match, v: Vehicle, dest: int) -> list[Unit]:
+    """The soldiers on foot ``v`` would try to run over in ``dest`` (:func:`run_over`): the
+    active, and incapacitated friends; hidden Germans are not there for a US driver."""
+    st = m.state
+    side = v.side
+    return [o for o in st.units if o.hex == dest and o.vehicle < 0
+            and (o.status == ACTIVE or (o.status == INCAP and o.side == side))
+            and not (o.side == Side.GERMAN and side == Side.US and o.uid not in st.contacts)]
 
 
 # ============================================================================ fire at vehicles

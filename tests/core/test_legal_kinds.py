@@ -29,7 +29,9 @@ def _check(g: Game, u) -> int:
     return len(full)
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+# seed 1 no longer meets a German before the time limit (Operations drives are one hex since
+# issue 11, RULES.md §5): seed 3 does
+@pytest.mark.parametrize("seed", [3, 2])
 def test_filtered_orders_are_the_full_list_restricted(seed: int) -> None:
     g = Game("farm_assault", seed=seed, german="agent")
     rng = random.Random(seed)

@@ -65,8 +65,17 @@ def _jeep_driver() -> Game:
     return g
 
 
+# An Operations drive is one hex (RULES.md §5): a drive under way is a Rounds one.
+JEEP_ROUNDS = {
+    **JEEP, "phase": "rounds", "round": 3, "rounds_total": 3, "initiative": "us",
+    "turn": {"unit": "US1"},
+    "units": [{**u, "ar": "1-turn"} for u in JEEP["units"]]
+    + [{"name": "G1", "role": "rifleman", "hex": "P2", "ar": "complete"}],
+}
+
+
 def _jeep_driving() -> Game:
-    g = _jeep_driver()
+    g = Game.from_position(JEEP_ROUNDS)
     g.play("US1 drive NE to B7")
     assert g.state.turn.mode == "drive"
     return g

@@ -312,9 +312,10 @@ def test_at_most_two_vehicles_in_a_hex():
     assert enc(K.DRIVE, Direction.S) in g.legal_actions()
 
 
-def test_operations_drive_up_to_slow_mpa_hexes_and_free_boarding_once():
-    """seed 000 p. 30-31: Operations move hex by hex, no Accident Checks; getting in is free
-    (⚙ once per Operations action, so an action cannot loop in and out)."""
+def test_operations_drive_is_one_hex_and_free_boarding_once():
+    """RULES.md §5: one Operations action is "drive a vehicle one hex"; seed 000 p. 30-31: no
+    Accident Checks; getting in is free (⚙ once per Operations action, so an action cannot
+    loop in and out)."""
     g = fresh_game()
     clear_board(g, keep=1)
     drv = put(g, 0, "A8")
@@ -323,11 +324,9 @@ def test_operations_drive_up_to_slow_mpa_hexes_and_free_boarding_once():
     g.step(enc(K.BOARD_VEHICLE, JEEP))
     assert g.acting_unit() is drv and K.LEAVE_VEHICLE not in kinds(g)
     force(g, [])
-    path = [Direction.SE, Direction.NE, Direction.SE, Direction.NE, Direction.SE]  # to F8
-    for d in path:
-        g.step(enc(K.DRIVE, d))
-    assert v.hex == g.board.index("F8") and v.facing == Direction.SE
-    assert g.state.pulse == 1  # the drive ended at 5 hexes: his action, and the pulse, are over
+    g.step(enc(K.DRIVE, Direction.SE))
+    assert v.hex == g.board.index("B8") and v.facing == Direction.SE
+    assert g.state.pulse == 1  # the drive ended at one hex: his action, and the pulse, are over
     assert K.DRIVE in kinds(g) and g.state.turn.mode == ""  # a new pulse: a new drive
 
 
@@ -801,8 +800,9 @@ def test_second_run_over_try_costs_a_sharp_turn_and_a_check():
     assert ger.status == Status.ACTIVE and g.dice.forced_left == 0
 
 
-def test_second_run_over_try_in_operations_is_not_made():
-    """⚙ Operations has no MPs for the sharp turn: one try per hex per drive."""
+def test_no_running_over_in_operations():
+    """⚙ Operations make no Accident Checks (seed 000 p. 30), so nobody is run over; the drive
+    is one hex (RULES.md §5), so there is no second try either."""
     g = fresh_game()
     clear_board(g, keep=2)
     drv = put(g, 0, "A8")
@@ -810,12 +810,10 @@ def test_second_run_over_try_in_operations_is_not_made():
     v = park(g, JEEP, "A8", Direction.SE)
     seat(g, v, drv, driver=True)
     _ops(g)
-    force(g, [2])  # the check passes: he is missed
-    g.step(enc(K.DRIVE, Direction.SE))
-    g.step(enc(K.DRIVE_BACK))
     force(g, [])
     evs = g.step(enc(K.DRIVE, Direction.SE))
     assert not events_of(evs, "run_over_check") and friend.status == Status.ACTIVE
+    assert v.hex == friend.hex and g.state.turn.uid != drv.uid
 
 
 @pytest.mark.parametrize("roll,disabled", [(6, False), (7, True)])

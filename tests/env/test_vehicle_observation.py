@@ -148,7 +148,8 @@ def test_driving_moves_the_planes_and_the_row():
     c, r = g.board.coords(jeep.hex)
     assert (j["col"], j["row"]) == (_f32(c / (BOARD_W - 1)), _f32(r / (BOARD_H - 1)))
     assert [j[f"facing_{d}"] for d in DIRECTION_NAMES] == [0, 0, 1, 0, 0, 0]
-    assert j["same_hex_as_acting"] == 1  # the driver goes along
+    # an Operations drive is one hex (RULES.md §5): his action is over, nobody acts now
+    assert g.acting_unit() is None and j["same_hex_as_acting"] == 0
     assert obs["units"][0, UNIT["col"]] == j["col"]
 
 
@@ -332,6 +333,20 @@ def test_globals_show_the_drive_and_the_used_seat_change():
     a = next(x for x in g.legal_actions() if ORDER_KIND[x] == OrderKind.DRIVE)
     g.step(a)
     gl = _check_fresh(builder, g)["globals"]
+    # Operations: "drive a vehicle one hex" (RULES.md §5): the drive ended with the hex
+    assert gl[GLOBAL["mode_drive"]] == 0.0 and gl[GLOBAL["drive_mp_left"]] == 0.0
+    # Rounds: the drive goes on with the fast MPA less the hex's cost
+    g = Game.from_position({
+        "mission": "farm_assault", "phase": "rounds", "round": 3, "rounds_total": 3,
+        "initiative": "us", "turn": {"unit": "US4"},
+        "units": [{"name": "US4", "hex": "A8", "vehicle": "V1", "ar": "1-turn"},
+                  {"name": "G1", "role": "rifleman", "hex": "P2", "ar": "complete"}],
+        "vehicles": [{"name": "V1", "type": "jeep", "side": "us", "hex": "A8", "facing": "NE",
+                      "driver": "US4"}]})
+    builder = ObservationBuilder(g)
+    g.play("US4 drive NE to B7")
+    gl = _check_fresh(builder, g)["globals"]
     assert gl[GLOBAL["mode_drive"]] == 1.0 and gl[GLOBAL["mode_choose"]] == 0.0
-    assert g.state.turn.mp_left == 4  # Operations: the slow MPA (5) in hexes, one used
-    assert gl[GLOBAL["drive_mp_left"]] == _f32(0.4)
+    left = g.state.turn.mp_left
+    assert left == V.mpa(g.state.vehicles[JEEP])[1] - g.state.turn.mp_spent > 0
+    assert gl[GLOBAL["drive_mp_left"]] == _f32(left / 10)

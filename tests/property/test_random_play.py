@@ -42,9 +42,19 @@ def check_invariants(g: Game) -> None:
     assert len(set(st_.contacts)) == len(st_.contacts)
     assert all(units[i].side == Side.GERMAN for i in st_.contacts)
     # at most two vehicles end in a hex (seed 000 p. 30): no vehicle may share a hex with two
+    # (a vehicle passing through mid-drive is not ending there; its drive must go on)
     vehicles = st_.vehicles
-    hexes = [v.hex for v in vehicles if v.hex >= 0]
+    t = st_.turn
+    passing = (t.mode == "drive" and not st_.over and units[t.uid].vehicle >= 0
+               and vehicles[units[t.uid].vehicle].driver == t.uid)
+    mid = units[t.uid].vehicle if passing else -1
+    hexes = [v.hex for v in vehicles if v.hex >= 0 and v.vid != mid]
     assert all(hexes.count(h) <= 2 for h in hexes)
+    if mid >= 0 and hexes.count(vehicles[mid].hex) >= 2:
+        from ambush_env.core.orders import OrderKind, decode
+
+        acts = g.legal_actions()
+        assert acts and all(decode(a)[0] != OrderKind.END_DRIVE for a in acts)
     # every rider is in exactly one seat of one vehicle, in its hex; off-map and disabled
     # vehicles carry nobody; no vehicle stands where its type can never be (seed 000 p. 30-31)
     from ambush_env.core.vehicles import load_vehicle_data, vtype
