@@ -19,7 +19,7 @@ from ambush_env.core import Game
 from ambush_env.core.types import Phase, RESULT_NAMES
 
 GOLDEN_SEED = 2024
-POLICY_SEED = 432  # chosen so the playthrough shows fire, a grenade, a blast, an assault, the
+POLICY_SEED = 1289  # chosen so the playthrough shows fire, a grenade, a blast, an assault, the
 #                    jeep driven, the Kübelwagen captured and German fire at a car
 MAX_STEPS = 4000
 
