@@ -8,6 +8,7 @@ unit's name and the hex or unit an argument points at make it readable
 from __future__ import annotations
 
 from ambush_env.core import orders as O
+from ambush_env.core.carry import items_here
 from ambush_env.core.ctx import Match
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.types import DIRECTION_NAMES, STANCE_NAMES, Phase, Side
@@ -84,6 +85,13 @@ def describe(m: Match, action: int) -> str:
         return f"{who} hand the prisoners over to {name}"
     if kind == K.ALERT:
         return f"{who} alert within {arg} hexes"
+    if kind == K.DROP:
+        box = u.equipment[arg] if u is not None and arg < len(u.equipment) else None
+        return f"{who} drop {box} (box {arg})" if box else f"{who} drop box {arg} (empty)"
+    if kind == K.PICK_UP:
+        here = items_here(m, u.hex) if u is not None and u.hex >= 0 else []
+        item = here[arg][2] if arg < len(here) else None
+        return f"{who} pick up {item} (item {arg})" if item else f"{who} pick up item {arg} (none)"
     simple = {K.END_MOVE: "end move", K.PREPARE: "prepare/reload", K.CLEAR_JAM: "clear jam",
               K.THROW_OUT: "throw out the grenade", K.MAKE_AWARE: "make soldiers aware",
               K.LEAVE_VEHICLE: "leave the vehicle", K.DRIVE_BACK: "drive back",
