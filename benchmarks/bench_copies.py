@@ -33,6 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from ambush_env.cli import positive_int
 from ambush_env.core import Game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -165,16 +166,6 @@ def table(r: dict) -> str:
     for k, v in r["checks"].items():
         lines.append(f"- {k}: {'ok' if v else 'FAILED'}")
     return "\n".join(lines)
-
-
-def positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {v}")
-    return v
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -75,7 +75,12 @@ class Game(Match):
             raise ScenarioError(f"unknown german={german!r}; known: 'cards', 'agent'")
         super().__init__(ctx if ctx is not None else
                          Ctx(mission, rules=rules, opponent=opponent, board=board))
-        self._mission_ref: Any = _mission_ref(self.ctx, mission)
+        self._init_fields(german, seed, _mission_ref(self.ctx, mission))
+        self.reset(seed)
+
+    def _init_fields(self, german: str, seed: int | None, mission_ref: Any) -> None:
+        """The facade's own fields beside the bundle's (every way a Game is made sets them here)."""
+        self._mission_ref: Any = mission_ref
         self.german = german
         self.omniscient_germans = german == "cards"
         self._seed = seed
@@ -84,7 +89,6 @@ class Game(Match):
         self._board_key_seen: tuple | None = None
         self.decision: Decision = OVER
         self.last_events: list[E.Event] = []
-        self.reset(seed)
 
     # ---------------------------------------------------------------- the context's names
     @property
@@ -152,12 +156,15 @@ class Game(Match):
         """
         spec = position.parse(d)
         mission = position.mission_of(spec)
-        mid = mission.id if hasattr(mission, "id") else Path(str(mission)).stem
-        if (mid != self.ctx.mission_id and mission != self.ctx.mission_id) or \
-                spec.rules != self.ctx.rules or spec.deck != self.ctx.opponent:
+        if not _fits(self.ctx, spec, mission):
             raise DataError("<position>", "mission", f"a position of {mission!r} "
                             f"({spec.rules}, {spec.deck}) cannot be set on a game of "
                             f"{self.ctx.mission_id!r} ({self.ctx.rules}, {self.ctx.opponent})")
+        self._adopt(spec)
+
+    def _adopt(self, spec: Any) -> None:
+        """Take a validated position's state, dice and German mode, then advance to its first
+        decision (a written position is at one already, so nothing changes)."""
         self.state, self.dice = position.read_position(spec, self.ctx)
         self.german = spec.german
         self.omniscient_germans = spec.german == "cards"
@@ -165,7 +172,7 @@ class Game(Match):
         self._legal = None
         self._board_version = -1
         self._own_board()
-        self._advance()  # a hand-written position: on to its first decision (a written one is at it)
+        self._advance()
         self._board_changed()
 
     def _take_events(self) -> list[dict]:
@@ -264,25 +271,12 @@ class Game(Match):
         """
         spec = position.parse(p)
         mission = position.mission_of(spec)
-        if ctx is None or not (ctx.rules == spec.rules and ctx.opponent == spec.deck and (
-                ctx.mission_id == (mission.id if hasattr(mission, "id") else mission)
-                or (isinstance(mission, str) and ctx.mission_id == Path(mission).stem))):
+        if ctx is None or not _fits(ctx, spec, mission):
             ctx = _position_ctx(mission, spec)
         g = cls.__new__(cls)
         Match.__init__(g, ctx)
-        g.german = spec.german
-        g.omniscient_germans = spec.german == "cards"
-        g._seed = spec.seed
-        g._mission_ref = spec.mission
-        g.state, g.dice = position.read_position(spec, ctx)
-        g._legal = None
-        g._board_version = -1
-        g._board_key_seen = None
-        g.decision = OVER
-        g.last_events = []
-        g._own_board()
-        g._advance()
-        g._board_changed()
+        g._init_fields(spec.german, spec.seed, spec.mission)
+        g._adopt(spec)
         return g
 
     def position(self) -> dict:
@@ -381,15 +375,10 @@ class Game(Match):
         """
         g = Game.__new__(Game)
         Match.__init__(g, self.ctx, self.state.clone(), self.dice.clone())
-        g.german = self.german
-        g.omniscient_germans = self.omniscient_germans
-        g._seed = self._seed
-        g._mission_ref = self._mission_ref
-        g._legal = self._legal
+        g._init_fields(self.german, self._seed, self._mission_ref)
+        g._legal = self._legal  # never handed out or changed in place: safe to share
         g._board_key_seen = self._board_key_seen
-        g._board_version = -1
         g.decision = self.decision
-        g.last_events = []
         return g
 
     def _own_board(self) -> None:
@@ -491,6 +480,13 @@ def _mission_ref(ctx: Ctx, mission: Any) -> Any:
     if isinstance(mission, Mission):
         return ctx.mission_id if ctx.mission_id in list_missions() else mission.model_dump(mode="json")
     return ctx.mission_id
+
+
+def _fits(ctx: Ctx, spec: Any, mission: Any) -> bool:
+    """Whether a position (its validated ``spec`` and mission) is of ``ctx``'s mission, rules
+    and deck (a mission id, a path to its file, or an inline mission with its id)."""
+    mid = mission.id if hasattr(mission, "id") else Path(str(mission)).stem
+    return mid == ctx.mission_id and spec.rules == ctx.rules and spec.deck == ctx.opponent
 
 
 def _position_ctx(mission: Any, spec: Any) -> Ctx:

@@ -380,10 +380,13 @@ def legal_orders(m: Match, u: Unit, kinds: frozenset[int] | None = None) -> list
     return out
 
 
-def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
-    def want(*ks: K) -> bool:
-        return kinds is None or any(k in kinds for k in ks)
+_CARRY_KINDS = frozenset({K.PICK_UP, K.DROP, K.DRAG, K.MOVE_PRISONER, K.BOARD_VEHICLE, K.LOAD,
+                          K.HAND_OVER})
 
+
+def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
+    every = kinds is None  # the usual case (the mask, step's check): every kind, no test
+    want = kinds if kinds is not None else frozenset()
     st = m.state
     t = st.turn
     out: list[int] = []
@@ -410,35 +413,34 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
     rd = m.rd
     if mode == "":
         out.append(_END_TURN)
-        if want(K.ALERT, K.SURRENDER):
+        if every or K.ALERT in want or K.SURRENDER in want:
             out.extend(_german_orders(m, u))
         out.extend(_stance_orders(u, t.stance_changed, u.MV, rd.movement.wounded_stance_mp))
-        if want(K.MOVE):
+        if every or K.MOVE in want:
             out.extend(_moves(m, u, u.MV, charge_allowance(m, u)))
         if u.aware and not u.panicked:
-            if want(K.FIRE_AIMED):
+            if every or K.FIRE_AIMED in want:
                 out.extend(_fire_orders(m, u, _AIMED, snap=False))
-            if want(K.FIRE_SNAP):
+            if every or K.FIRE_SNAP in want:
                 out.extend(_fire_orders(m, u, _SNAP, snap=True))
-            if want(K.FIRE_WALL):
+            if every or K.FIRE_WALL in want:
                 out.extend(_wall_shots(m, u))
-            if want(K.GRENADE):
+            if every or K.GRENADE in want:
                 out.extend(_throws(m, u, "grenade", _GRENADE))
-            if want(K.SATCHEL):
+            if every or K.SATCHEL in want:
                 out.extend(_throws(m, u, "satchel", _SATCHEL))
-            if want(K.ASSAULT_KILL, K.ASSAULT_CAPTURE):
+            if every or K.ASSAULT_KILL in want or K.ASSAULT_CAPTURE in want:
                 out.extend(_assaults(m, u))
-        if not u.panicked and want(K.GIVE_TURN, K.MAKE_AWARE):
+        if not u.panicked and (every or K.GIVE_TURN in want or K.MAKE_AWARE in want):
             # unaware commanders still command (RULES.md §5 bars fire/assault)
             out.extend(_command_orders(m, u))
         if _exit(m, u):
             out.append(_EXIT)
         if u.jammed:
             out.append(_JAM)
-        if want(K.PREPARE) and _prepare_possible(m, u):
+        if (every or K.PREPARE in want) and _prepare_possible(m, u):
             out.append(_PREP)
-        if not u.panicked and want(K.PICK_UP, K.DROP, K.DRAG, K.MOVE_PRISONER, K.BOARD_VEHICLE,
-                                   K.LOAD, K.HAND_OVER):
+        if not u.panicked and (every or not want.isdisjoint(_CARRY_KINDS)):
             out.extend(_carry_orders(m, u))
             out.extend(_board_orders(m, u, u.MV >= rd.movement.seat_change_mp))
             out.extend(_load_orders(m, u))

@@ -2,7 +2,8 @@
 pending requests.
 
 A :class:`GameState` is primitives, small lists and dataclasses with ``__slots__``: cheap to
-copy, JSON round-trippable (:meth:`GameState.to_dict` / :meth:`GameState.from_dict`), and free
+copy (:meth:`GameState.clone`), written and read as JSON by the position format
+(:mod:`ambush_env.core.position`), and free
 of references to static data (the board's static part, tables, cards and the mission are looked
 up by id through the :class:`~ambush_env.core.ctx.Ctx`).
 
@@ -11,8 +12,7 @@ Hex positions are board indices (``row0 * columns + col``), −1 off the map.
 
 from __future__ import annotations
 
-import copy
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ambush_env.core.types import ARSpace, Side, Stance, Status
@@ -160,7 +160,7 @@ class TurnState:
 
 @dataclass(slots=True)
 class GameState:
-    """Everything that changes during a game. JSON round-trips via to_dict/from_dict."""
+    """Everything that changes during a game (its JSON form is a position: core/position.py)."""
 
     mission: str = ""
     units: list[Unit] = field(default_factory=list)
@@ -191,23 +191,6 @@ class GameState:
     # interruptions recorded by the rules, resolved by the sequence of play after each order
     # (module sequence); empty whenever a unit is to decide
     pending: list[list[Any]] = field(default_factory=list)
-
-    def to_dict(self) -> dict:
-        """A JSON-able dict of the whole state."""
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "GameState":
-        """Inverse of :meth:`to_dict`. Raises KeyError/TypeError on a malformed dict."""
-        d = copy.deepcopy(d)
-        d["units"] = [Unit(**u) for u in d["units"]]
-        d["vehicles"] = [Vehicle(**v) for v in d.get("vehicles", [])]
-        d["turn"] = TurnState(**d["turn"])
-        names = {f.name for f in fields(cls)}
-        unknown = set(d) - names
-        if unknown:
-            raise TypeError(f"unknown GameState fields: {sorted(unknown)}")
-        return cls(**d)
 
     def clone(self) -> "GameState":
         """An independent copy (for search): every unit, vehicle and list copied, nothing
