@@ -14,6 +14,10 @@ An order is ``(kind, arg)``; its integer is ``ORDER_BASE[kind] + arg``. Argument
 * ``item``: slot of an item lying in the hex (pick up) or a port box (drop).
 * ``vehicle`` slots (``V_SLOTS``).
 * ``radius``: hexes, 0..``OFFSET_RADIUS``.
+* ``vehicle × aspect`` (``V_SLOTS * 3``): ``arg = vehicle_slot * 3 + aspect`` with the aspect
+  of :data:`ASPECTS` (front, side, rear) the attack hits (seed 000 p. 30). Only an attacker in
+  the vehicle's own hex chooses it; from anywhere else the one legal aspect is the one the
+  facing diagram gives.
 
 The layout is side-relative: a ``unit`` slot is one of the acting side's units and a
 ``contact`` slot one of its enemies (``Match.enemy_slots``).
@@ -28,6 +32,8 @@ K_SLOTS = 12  # contact slots: known German units
 V_SLOTS = 4  # vehicle slots
 OFFSET_RADIUS = 6  # grenades reach 6 hexes standing (RULES.md §9)
 ITEM_SLOTS = 4  # items lying in a hex / port boxes (RULES.md §4)
+ASPECTS = ("front", "side", "rear")  # which side of a vehicle an attack hits (seed 000 p. 30)
+VA_SLOTS = V_SLOTS * len(ASPECTS)  # vehicle × aspect arguments
 
 
 class OrderKind(IntEnum):
@@ -70,6 +76,17 @@ class OrderKind(IntEnum):
     ALERT = 36  # arg: radius in hexes — a German warns the Germans around him (RULES.md §14)
     SURRENDER = 37  # a German gives himself up (RULES.md §10)
     HAND_OVER = 38  # arg: unit — a guard hands his prisoners over, free (seed 002 p. 25)
+    # -- issue 11: orders that aim at vehicles, and a tank's other targets (seed 000 p. 31-33)
+    FIRE_AIMED_VEHICLE = 39  # arg: vehicle × aspect — a soldier's aimed fire at a vehicle
+    FIRE_SNAP_VEHICLE = 40  # arg: vehicle × aspect — a soldier's snap fire at a vehicle
+    GRENADE_INTO = 41  # arg: vehicle — throw a grenade into the vehicle (GRENADE: into a hex)
+    CANNON_VEHICLE = 42  # arg: vehicle × aspect — the tank cannon at a vehicle
+    CANNON_WALL = 43  # arg: offset — the tank cannon at the wall of a building hex
+    CANNON_HEX = 44  # arg: offset — the tank cannon into a hex (a known, unseen target)
+    BOW_MG_AIMED_VEHICLE = 45  # arg: vehicle × aspect
+    BOW_MG_SNAP_VEHICLE = 46  # arg: vehicle × aspect
+    COAX_MG_AIMED_VEHICLE = 47  # arg: vehicle × aspect
+    COAX_MG_SNAP_VEHICLE = 48  # arg: vehicle × aspect
 
 
 def _hex_offsets(radius: int) -> tuple[tuple[int, int], ...]:
@@ -136,6 +153,16 @@ ORDER_COUNT: dict[OrderKind, int] = {
     OrderKind.ALERT: OFFSET_RADIUS + 1,
     OrderKind.SURRENDER: 1,
     OrderKind.HAND_OVER: U_SLOTS,
+    OrderKind.FIRE_AIMED_VEHICLE: VA_SLOTS,
+    OrderKind.FIRE_SNAP_VEHICLE: VA_SLOTS,
+    OrderKind.GRENADE_INTO: V_SLOTS,
+    OrderKind.CANNON_VEHICLE: VA_SLOTS,
+    OrderKind.CANNON_WALL: N_OFFSETS,
+    OrderKind.CANNON_HEX: N_OFFSETS,
+    OrderKind.BOW_MG_AIMED_VEHICLE: VA_SLOTS,
+    OrderKind.BOW_MG_SNAP_VEHICLE: VA_SLOTS,
+    OrderKind.COAX_MG_AIMED_VEHICLE: VA_SLOTS,
+    OrderKind.COAX_MG_SNAP_VEHICLE: VA_SLOTS,
 }
 
 ORDER_BASE: dict[OrderKind, int] = {}

@@ -73,6 +73,8 @@ class TurnSpec(_Model):
     boarded: bool = False
     accident_checked: bool = False
     run_over_hexes: list[str] = []
+    cp_left: int = Field(-1, ge=-1)
+    tasks: list[str] = []
     card: CardSpec = CardSpec()
 
 
@@ -125,6 +127,12 @@ class VehicleSpec(_Model):
     tyre_shot: bool = False
     captured: bool = False
     exited: bool = False
+    crew: int | None = Field(None, ge=0)
+    unit: str | None = None
+    cannon_loaded: bool = False
+    lost: list[Literal["cannon", "coax", "bow"]] = []
+    jammed_mgs: list[Literal["coax", "bow"]] = []
+    card: str = ""
 
 
 class PositionSpec(_Model):
@@ -407,7 +415,12 @@ class _Reader:
                        driver=self.uid(vs.driver, f"{f}.driver"),
                        passengers=self.seats(vs, f),
                        disabled=vs.disabled, immobilised=vs.immobilised, closed=vs.closed,
-                       tyre_shot=vs.tyre_shot, captured=vs.captured, exited=vs.exited)
+                       tyre_shot=vs.tyre_shot, captured=vs.captured, exited=vs.exited,
+                       crew=vs.crew if vs.crew is not None else (
+                           load_vehicle_data().vehicles[vs.type].occupants
+                           if load_vehicle_data().vehicles[vs.type].kind == "tank" else 0),
+                       unit=self.uid(vs.unit, f"{f}.unit"), cannon_loaded=vs.cannon_loaded,
+                       lost=list(vs.lost), jammed_mgs=list(vs.jammed_mgs), card=vs.card)
 
     def seats(self, vs: VehicleSpec, f: str) -> list[int]:
         out = [self.uid(n, f"{f}.passengers.{j}") for j, n in enumerate(vs.passengers)]
@@ -463,7 +476,8 @@ class _Reader:
                       stance_changed=ts.stance_changed, snaps=ts.snaps, alerted=ts.alerted,
                       acted=ts.acted, boarded=ts.boarded, accident_checked=ts.accident_checked,
                       run_over_hexes=[self.hex(h, f"turn.run_over_hexes.{j}", none_ok=False)
-                                      for j, h in enumerate(ts.run_over_hexes)])
+                                      for j, h in enumerate(ts.run_over_hexes)],
+                      cp_left=ts.cp_left, tasks=list(ts.tasks))
         c = ts.card
         if c.column or c.row >= 0:
             u = st.units[t.uid] if t.uid >= 0 else None
@@ -551,6 +565,7 @@ def write_position(ctx: Ctx, st: GameState, dice: Dice, german: str, mission: An
             "alerted": t.alerted, "acted": t.acted, "boarded": t.boarded,
             "accident_checked": t.accident_checked,
             "run_over_hexes": [label(h) for h in t.run_over_hexes],
+            "cp_left": t.cp_left, "tasks": list(t.tasks),
             "card": {"column": t.card_column, "row": t.card_row, "step": t.card_step,
                      "acted": t.card_acted, "path": [label(h) for h in t.card_path]},
         },
@@ -577,7 +592,9 @@ def write_position(ctx: Ctx, st: GameState, dice: Dice, german: str, mission: An
             "facing": DIRECTION_NAMES[v.facing], "driver": nm(v.driver),
             "passengers": [units[i].name for i in v.passengers], "disabled": v.disabled,
             "immobilised": v.immobilised, "closed": v.closed, "tyre_shot": v.tyre_shot,
-            "captured": v.captured, "exited": v.exited,
+            "captured": v.captured, "exited": v.exited, "crew": v.crew, "unit": nm(v.unit),
+            "cannon_loaded": v.cannon_loaded, "lost": list(v.lost),
+            "jammed_mgs": list(v.jammed_mgs), "card": v.card,
         } for v in st.vehicles],
         "board": {"collapsed": list(st.board.get("collapsed", [])),
                   "destroyed_walls": list(st.board.get("destroyed_walls", []))},

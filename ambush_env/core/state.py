@@ -103,6 +103,14 @@ class Vehicle:
         tyre_shot: a shot tyre: no fast driving (seed 000 p. 30).
         captured: a German car taken by the US (drivers count 1 lower, seed 002 p. 27).
         exited: driven off the map from an exit hex.
+        crew: a tank's active crew (0..its ``occupants``; 0 for cars): sets the ratings of the
+            tank's unit (``vehicles.yaml: crew_ratings``, seed 000 p. 31).
+        unit: uid of a tank's own unit (it receives turns like a soldier, seed 000 p. 33; it
+            also sits in ``driver``, so a tank drives itself); −1 for cars.
+        cannon_loaded: the cannon holds a round (seed 000 p. 33: it must be loaded to fire).
+        lost: the tank's weapons put out of action (``"cannon"``, ``"coax"``, ``"bow"``).
+        jammed_mgs: the tank's machine guns that jammed (``"coax"``, ``"bow"``).
+        card: a German vehicle's card id (``vehicles.yaml`` vehicle cards; "" for US vehicles).
     """
 
     vid: int
@@ -119,6 +127,12 @@ class Vehicle:
     tyre_shot: bool = False
     captured: bool = False
     exited: bool = False
+    crew: int = 0
+    unit: int = -1
+    cannon_loaded: bool = False
+    lost: list[str] = field(default_factory=list)
+    jammed_mgs: list[str] = field(default_factory=list)
+    card: str = ""
 
     @property
     def occupants(self) -> list[int]:
@@ -148,6 +162,9 @@ class TurnState:
     boarded: bool = False
     accident_checked: bool = False  # this drive already made its fast-driving Accident Check
     run_over_hexes: list[int] = field(default_factory=list)  # hexes this drive tried to run over
+    # a tank's turn (seed 000 p. 33): Crew Points left (−1: not counted yet) and tasks done
+    cp_left: int = -1
+    tasks: list[str] = field(default_factory=list)
     # a German card row in progress (RULES.md §14; module german): the column read, the row
     # rolled (−1 before the roll), the action reached, whether it has given an order yet,
     # and the hexes left of a move action's planned path
@@ -221,7 +238,7 @@ def _make_copier(cls: type, copy_lists: tuple[str, ...] = ()) -> Any:
 
 
 _copy_unit = _make_copier(Unit, ("equipment", "route"))
-_copy_vehicle = _make_copier(Vehicle, ("passengers",))
-_copy_turn = _make_copier(TurnState, ("run_over_hexes", "card_path"))
+_copy_vehicle = _make_copier(Vehicle, ("passengers", "lost", "jammed_mgs"))
+_copy_turn = _make_copier(TurnState, ("run_over_hexes", "card_path", "tasks"))
 _copy_state = _make_copier(GameState, ("fired_triggers", "flags", "ops_done", "contacts",
                                        "german_contacts"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -18,11 +18,31 @@ from ambush_env.core.state import Vehicle
 from ambush_env.core.types import TERRAIN_NAMES
 
 Armour = Literal["occupant", "unarmoured", "light", "medium", "heavy"]
+Aspect = Literal["front", "side", "rear"]
+Mount = Literal["cannon", "coax", "bow"]
+CREW_TASKS = ("cannon", "load", "bow_aimed", "bow_snap", "coax_aimed", "coax_snap", "move_slow",
+              "move_fast")
 AccidentResult = Literal["none", "stop", "skid", "shot_tyre", "overturn"]
 _OCCUPANT_PARTS = {"car": ("driver", "passenger"), "tank": ("crew",)}
 
 
 # ============================================================================ data (validated)
+class TankWeapon(Frozen):
+    """One built-in tank weapon (seed 000 p. 33): a weapon id of ``weapons.yaml`` and its arc."""
+
+    weapon: str = Field(min_length=1)
+    arc: Literal["turret", "front"]
+
+
+class CrewRating(Frozen):
+    """The ratings of a tank's unit for one active-crew count (seed 000 p. 31) ⚙."""
+
+    IN: int = Field(ge=0, le=9)
+    PC: int = Field(ge=0, le=9)
+    WS: int = Field(ge=0, le=9)
+    DS: int = Field(ge=0, le=9)
+
+
 class VehicleType(Frozen):
     """One entry of ``vehicles.yaml: vehicles`` (seed 000 p. 30, 40)."""
 
@@ -36,6 +56,25 @@ class VehicleType(Frozen):
     fast_mpa: int = Field(ge=1)
     parts: dict[str, Armour]
     hit_chart: tuple[str, ...] = Field(min_length=10, max_length=10)
+    aspect_armour: dict[Literal["side", "rear"], dict[str, Armour]] = {}
+    aspect_hit_chart: dict[Literal["side", "rear"],
+                           Annotated[tuple[str, ...], Field(min_length=10, max_length=10)]] = {}
+    weapons: dict[Mount, TankWeapon] = {}
+    own_hex_fire: bool = True
+
+    def armour(self, part: str, aspect: str = "front") -> str:
+        """The armour of ``part`` hit from ``aspect`` (``aspect_armour`` over ``parts``)."""
+        if aspect != "front":
+            a = self.aspect_armour.get(aspect)  # type: ignore[call-overload]
+            if a is not None and part in a:
+                return a[part]
+        return self.parts[part]
+
+    def chart(self, aspect: str = "front") -> tuple[str, ...]:
+        """The Hit Chart read for an attack on ``aspect``."""
+        if aspect != "front":
+            return self.aspect_hit_chart.get(aspect, self.hit_chart)  # type: ignore[call-overload]
+        return self.hit_chart
 
     @model_validator(mode="after")
     def _consistent(self) -> "VehicleType":
@@ -53,6 +92,19 @@ class VehicleType(Frozen):
                 raise ValueError(f"part {p!r}: only {need} are occupants of a {self.kind}")
         if self.kind == "car" and self.size != "small":
             raise ValueError("cars are small (seed 000 p. 40)")
+        for asp, chart in self.aspect_hit_chart.items():
+            for i, part in enumerate(chart):
+                if part not in self.parts:
+                    raise ValueError(f"aspect_hit_chart.{asp}[{i}] names {part!r}, "
+                                     "which is not in parts")
+        for asp, over in self.aspect_armour.items():
+            for part, armour in over.items():
+                if part not in self.parts or self.parts[part] == "occupant" or armour == "occupant":
+                    raise ValueError(f"aspect_armour.{asp}.{part}: not an armoured part")
+        if self.kind == "tank" and "cannon" not in self.weapons:
+            raise ValueError("a tank needs its cannon (weapons.cannon)")
+        if self.kind == "car" and self.weapons:
+            raise ValueError("cars have no built-in weapons")
         return self
 
 
@@ -66,7 +118,38 @@ class VehicleData(Frozen):
     accident_table: tuple[AccidentResult, ...] = Field(min_length=10, max_length=10)
     max_in_hex: int = Field(ge=1)  # vehicles per hex, disabled ones included (seed 000 p. 30)
     retry_mp: int = Field(ge=0)  # the sharp turn before a second running-over try (seed 000 p. 33)
+    crew_ratings: dict[int, CrewRating]
+    crew_tasks: dict[str, int]
+    exposed_crew: int = Field(ge=1)
+    facing_diagram: tuple[Aspect, ...] = Field(min_length=6, max_length=6)
     vehicles: dict[str, VehicleType]
+
+    @field_validator("crew_tasks")
+    @classmethod
+    def _tasks(cls, v: dict[str, int]) -> dict[str, int]:
+        if set(v) != set(CREW_TASKS):
+            raise ValueError(f"needs exactly the tasks {list(CREW_TASKS)} (seed 000 p. 33)")
+        for k, n in v.items():
+            if n < 1:
+                raise ValueError(f"{k}: a task costs at least 1 Crew Point")
+        return v
+
+    @model_validator(mode="after")
+    def _tanks(self) -> "VehicleData":
+        from ambush_env.core.data import DATA_DIR, read_yaml
+
+        weapons = read_yaml(DATA_DIR / "weapons.yaml").get("weapons", {})
+        for name, t in self.vehicles.items():
+            if t.kind != "tank":
+                continue
+            for k in range(1, t.occupants + 1):
+                if k not in self.crew_ratings:
+                    raise ValueError(f"crew_ratings: no row for {k} active crew ({name})")
+            for mount, w in t.weapons.items():
+                if w.weapon not in weapons:
+                    raise ValueError(f"vehicles.{name}.weapons.{mount}: unknown weapon "
+                                     f"{w.weapon!r}")
+        return self
 
     @field_validator("move_costs")
     @classmethod
@@ -102,10 +185,16 @@ def shipped_vehicle_data() -> VehicleData:
     return load_data(VehicleData, "", "vehicles", what="vehicles file")
 
 
-__all__ = ["AccidentResult", "Armour", "VehicleData", "VehicleType", "load_vehicle_data",
+__all__ = ["AccidentResult", "Armour", "Aspect", "CREW_TASKS", "CrewRating", "Mount", "TankWeapon",
+           "VehicleData", "VehicleType", "crew_rating", "load_vehicle_data",
            "shipped_vehicle_data"]
 
 
 def vtype(v: Vehicle) -> VehicleType:
     """The data entry of ``v``'s type."""
     return shipped_vehicle_data().vehicles[v.type]
+
+
+def crew_rating(crew: int) -> CrewRating:
+    """The ratings of a tank's unit with ``crew`` active crew (``crew_ratings``; 1 or more)."""
+    return shipped_vehicle_data().crew_ratings[max(1, crew)]

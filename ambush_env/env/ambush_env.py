@@ -113,7 +113,8 @@ class AmbushEnv(gym.Env):
       Issue 10: the board planes are uint8 with declared scales (one observation went from
       190 KiB to 50 KiB); a non-integer or out-of-range action raises in every mode;
       ``max_steps`` counts illegal calls; ``end_reason`` is set on truncation.
-      Issue 11: ``Discrete(715)`` (the guard's hand-over of prisoners appended at the end).
+      Issue 11: ``Discrete(715)`` (the guard's hand-over of prisoners appended at the end),
+      then ``Discrete(1057)`` (orders aiming at vehicles and the tank's cannon targets).
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
