@@ -61,7 +61,7 @@ from ambush_env.core.ctx import Match
 from ambush_env.core.enter import pack_crew_weapon, soldier_exits, vehicle_entered, vehicle_enters
 from ambush_env.core.movement import relief_cost
 from ambush_env.core.prisoners import prisoner_hexes
-from ambush_env.core.types import TERRAIN_NAMES, Phase, Side, Stance, Status
+from ambush_env.core.types import TERRAIN_NAMES, ARSpace, Phase, Side, Stance, Status
 from ambush_env.core.vehicle_data import (  # noqa: F401  (re-exported: the data model lives there)
     AccidentResult,
     Armour,
@@ -538,15 +538,39 @@ def _stop(m: Match, v: Vehicle) -> None:
         end_turn(m, st.units[v.driver])
 
 
+def set_crew(m: Match, v: Vehicle, crew: int) -> None:
+    """A tank's active crew becomes ``crew`` (clamped at 0): its unit's IN, PC, WS and DS are
+    read again from ``vehicles.yaml: crew_ratings`` (seed 000 p. 31); with nobody left the
+    tank is disabled (:func:`disable`)."""
+    from ambush_env.core.vehicle_data import crew_rating
+
+    v.crew = max(0, crew)
+    if v.unit >= 0:
+        u = m.state.units[v.unit]
+        r = crew_rating(v.crew)
+        u.IN, u.PC, u.WS, u.DS = r.IN, r.PC, r.WS, r.DS
+    if v.crew == 0:
+        disable(m, v, "crew lost")
+
+
 def disable(m: Match, v: Vehicle, why: str) -> None:
     """Disable ``v`` for the rest of the mission (seed 000 p. 31): a car's occupants are placed
     prone outside it and "lose the rest of the turn": an occupant playing his turn ends it
     (a 2-Turn soldier keeps his second turn, as any ended turn); the others keep their
-    markers ⚙."""
+    markers ⚙. A tank's crew never leaves it (p. 31): its unit is out of the game (status
+    ``REMOVED``, its marker Inactive) and ends the turn it is playing."""
     if v.disabled:
         return
     v.disabled = True
     st = m.state
+    if v.unit >= 0:
+        tu = st.units[v.unit]
+        if st.turn.uid == tu.uid and tu.status == ACTIVE:
+            end_turn(m, tu)
+        tu.status = int(Status.REMOVED)
+        tu.ar = int(ARSpace.INACTIVE)
+        m.emit(E.VehicleDisabled(vehicle=v.name, why=why, placed_out=[]))
+        return
     out = []
     for uid in list(v.occupants):
         o = st.units[uid]
