@@ -355,8 +355,27 @@ class Match:
 
     @property
     def vp(self) -> int:
-        """Total VP now: awarded VP (paragraphs, exits, objective) + :meth:`casualty_vp`."""
-        return self.state.vp + self.casualty_vp()
+        """Total VP now: awarded VP (paragraphs, exits, objective) + :meth:`casualty_vp` +
+        :meth:`vehicle_vp`."""
+        return self.state.vp + self.casualty_vp() + self.vehicle_vp()
+
+    def vehicle_vp(self) -> int:
+        """VP from the current state of every vehicle (RULES.md §15, mission ``vp``): a US
+        vehicle exited or disabled, a German vehicle disabled or only immobilised. Computed
+        from the state, like :meth:`casualty_vp`."""
+        vp = self.mission.vp
+        total = 0
+        for v in self.state.vehicles:
+            if v.side == US:
+                if v.exited:
+                    total += vp.vehicle_exited
+                elif v.disabled:
+                    total += vp.us_vehicle_lost
+            elif v.disabled:
+                total += vp.german_vehicle_disabled
+            elif v.immobilised:
+                total += vp.german_vehicle_immobilised
+        return total
 
     def casualty_vp(self) -> int:
         """VP from the current status of every soldier (RULES.md §15, mission ``vp``).

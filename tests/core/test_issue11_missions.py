@@ -1,0 +1,64 @@
+"""The two issue-11 missions are real missions (RULES.md §15): at least three German placements
+from different paragraphs, ten trigger hexes, an event table over the whole d10, a briefing, and
+VP thresholds that put sound play above a passive squad."""
+
+from __future__ import annotations
+
+import pytest
+
+from ambush_env.core.missions import list_missions, load_mission
+from ambush_env.core.squads import load_squad
+
+NEW_MISSIONS = [m for m in ("jeep_run", "tank_hunt") if m in list_missions()]
+
+
+@pytest.mark.parametrize("mission", NEW_MISSIONS)
+def test_meets_rules_15_minimums(mission):
+    m = load_mission(mission)
+    placements = m.placements()
+    paragraphs = {n for n, _ in placements}
+    paragraphs |= {int(w.split(".")[1]) for w, _ in getattr(m, "vehicle_placements", list)()}
+    assert len(paragraphs) >= 3
+    assert sum(1 for t in m.triggers.values() if not t.is_event) >= 10
+    assert any(t.is_event for t in m.triggers.values())
+    faces = sorted(r for row in m.events for r in range(row.rolls[0], row.rolls[1] + 1))
+    assert faces == list(range(10))
+    assert len(m.briefing) > 200
+    assert m.time_limit.operations_pulses >= 2 * 19 or mission != "jeep_run"
+
+
+def test_jeep_run_has_two_jeeps_and_a_crew_for_each():
+    """Seed 000 p. 31: a jeep seats four, driver included; the team fills two jeeps."""
+    m = load_mission("jeep_run")
+    assert [v.vehicle for v in m.us_vehicles] == ["jeep", "jeep"]
+    squad = load_squad(m.squad)
+    assert len(squad.soldiers) <= 2 * 4
+    for k in range(len(squad.soldiers)):  # each soldier starts in a jeep's hex
+        assert m.us_entry[k % len(m.us_entry)] in {v.hex for v in m.us_vehicles}
+    assert m.vp.vehicle_exited > m.vp.exit_per_soldier > 0 and m.vp.us_vehicle_lost < 0
+
+
+def test_vehicles_score_by_their_final_state():
+    """RULES.md §15 (mission ``vp``): a US vehicle exited scores ``vehicle_exited``, a US
+    vehicle disabled ``us_vehicle_lost``; a German vehicle disabled ``german_vehicle_disabled``,
+    immobilised only ``german_vehicle_immobilised``; farm_assault scores no vehicles."""
+    from ambush_env.core import Game
+    from ambush_env.core.types import Side
+
+    g = Game("jeep_run")
+    g.reset(seed=0)
+    vp = g.mission.vp
+    base = g.vp
+    a, b = g.state.vehicles
+    a.exited, a.hex = True, -1
+    assert g.vp == base + vp.vehicle_exited
+    b.disabled = True
+    assert g.vp == base + vp.vehicle_exited + vp.us_vehicle_lost
+    b.side = int(Side.GERMAN)  # as if it were a German car: disabled scores the German row
+    assert g.vp == base + vp.vehicle_exited + vp.german_vehicle_disabled
+    b.disabled, b.immobilised = False, True
+    assert g.vp == base + vp.vehicle_exited + vp.german_vehicle_immobilised
+    f = Game("farm_assault")
+    f.reset(seed=0)
+    f.state.vehicles[0].disabled = True
+    assert f.vp == 0
