@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Callable
 
 from ambush_env.core import Game
 from ambush_env.core.types import Phase, RESULT_NAMES
@@ -81,3 +82,54 @@ def golden_path(mission: str, root: str | Path | None = None) -> Path:
     """Where a mission's golden file lives (``tests/golden/<mission>.txt``)."""
     base = Path(root) if root is not None else Path(__file__).resolve().parent.parent / "tests" / "golden"
     return base / f"{mission}.txt"
+
+
+# --------------------------------------------------------------------------------------------
+# what a golden shows (issue 11, done-when 3)
+# --------------------------------------------------------------------------------------------
+def _penetration(e: dict) -> bool:
+    return (e["type"] == "fire_vehicle" and "penetration" in e.get("rolls", {})
+            and e.get("result", "none") != "none")
+
+
+VEHICLE_FEATURES: dict[str, Callable[[dict], bool]] = {
+    # a tank spends Crew Points on a task (seed 000 p. 33)
+    "tank_crew_points": lambda e: e["type"] == "tank_task",
+    # a roll on a vehicle's Hit Chart after a hit (seed 000 p. 31)
+    "hit_chart": lambda e: e["type"] == "fire_vehicle" and "hit_chart" in e.get("rolls", {}),
+    # a penetration roll that got through the part's armour (seed 000 p. 31, RULES.md §11)
+    "penetration": _penetration,
+    # an Accident Check (seed 000 p. 32)
+    "accident_check": lambda e: e["type"] == "accident_check",
+    # a German vehicle acting from its card (seed 000 p. 32)
+    "german_vehicle_card": lambda e: e["type"] == "vehicle_card",
+    # a grenade or a satchel charge against a vehicle (seed 000 p. 32-33)
+    "blast_at_vehicle": lambda e: e["type"] in ("throw_into", "blast_vehicle"),
+}
+"""Issue 11, done-when 3: what the goldens of the vehicle missions show between them, as
+predicates on the JSON events of a playthrough."""
+
+
+def features(events: list[dict]) -> set[str]:
+    """The :data:`VEHICLE_FEATURES` that some event of ``events`` shows."""
+    return {name for name, pred in VEHICLE_FEATURES.items() if any(pred(e) for e in events)}
+
+
+def golden_events(text: str) -> list[dict]:
+    """The events of a golden playthrough's text (its ``  event {...}`` lines)."""
+    return [json.loads(line.split("event ", 1)[1]) for line in text.splitlines()
+            if line.startswith("  event ")]
+
+
+def random_play_events(mission: str, seed: int, policy_seed: int,
+                       max_steps: int = MAX_STEPS) -> list[dict]:
+    """The events of the playthrough :func:`playthrough` would write for these seeds, without
+    the text (for searching seeds, ``scripts/find_golden_seeds.py``)."""
+    g = Game(mission)
+    events = list(g.reset(seed=seed))
+    rng = random.Random(policy_seed)
+    step = 0
+    while not g.over and step < max_steps:
+        events.extend(g.step(rng.choice(g.legal_actions())))
+        step += 1
+    return events

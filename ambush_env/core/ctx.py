@@ -355,27 +355,8 @@ class Match:
 
     @property
     def vp(self) -> int:
-        """Total VP now: awarded VP (paragraphs, exits, objective) + :meth:`casualty_vp` +
-        :meth:`vehicle_vp`."""
-        return self.state.vp + self.casualty_vp() + self.vehicle_vp()
-
-    def vehicle_vp(self) -> int:
-        """VP from the current state of every vehicle (RULES.md §15, mission ``vp``): a US
-        vehicle exited or disabled, a German vehicle disabled or only immobilised. Computed
-        from the state, like :meth:`casualty_vp`."""
-        vp = self.mission.vp
-        total = 0
-        for v in self.state.vehicles:
-            if v.side == US:
-                if v.exited:
-                    total += vp.vehicle_exited
-                elif v.disabled:
-                    total += vp.us_vehicle_lost
-            elif v.disabled:
-                total += vp.german_vehicle_disabled
-            elif v.immobilised:
-                total += vp.german_vehicle_immobilised
-        return total
+        """Total VP now: awarded VP (paragraphs, exits, objective) + :meth:`casualty_vp`."""
+        return self.state.vp + self.casualty_vp()
 
     def casualty_vp(self) -> int:
         """VP from the current status of every soldier (RULES.md §15, mission ``vp``).
@@ -401,4 +382,19 @@ class Match:
                 total += vp.us_incapacitated
             elif u.wounded:
                 total += vp.us_wounded
+        return total + self._car_vp(vp) if self.state.vehicles else total
+
+    def _car_vp(self, vp: Any) -> int:
+        """VP of the vehicles' state other than tanks' (mission ``vp``, 0 unless a mission sets
+        them ⚙): a US vehicle driven off by an exit hex (``vehicle_exited``, any vehicle), a US
+        car disabled (``us_car_lost``), a German car disabled (``german_car_disabled``; a
+        captured car is a US one, seed 002 p. 27). Counted once each, from the state."""
+        from ambush_env.core.vehicle_data import vtype
+
+        total = 0
+        for v in self.state.vehicles:
+            if v.side == US and v.exited:
+                total += vp.vehicle_exited
+            elif v.disabled and vtype(v).kind == "car":
+                total += vp.us_car_lost if v.side == US else vp.german_car_disabled
         return total

@@ -67,11 +67,10 @@ Scoring (⚙ values in the ``vp`` block): German and US casualties score by each
 state (a wounded man later killed scores only ``us_killed``); ``exit_per_soldier`` for each US
 soldier who leaves by an exit hex; ``objective_taken`` once, the first time an active US
 soldier stands in an objective hex while no active German is in any objective hex; ``vp``
-effects add their amount. Vehicles (optional keys, 0 by default) score by their final state:
-``vehicle_exited`` per US vehicle driven off by an exit hex, ``us_vehicle_lost`` per US vehicle
-disabled, ``german_vehicle_disabled`` per German vehicle disabled and
-``german_vehicle_immobilised`` per German vehicle immobilised but not disabled (a captured car
-is a US vehicle, seed 002 p. 27). The result band is the highest of ``results`` whose threshold the
+effects add their amount. Cars (optional keys, 0 by default) score by their final state:
+``vehicle_exited`` per US vehicle driven off by an exit hex, ``us_car_lost`` per US car
+disabled, ``german_car_disabled`` per German car disabled (a captured car is a US one, seed 002
+p. 27). The result band is the highest of ``results`` whose threshold the
 final VP reaches, else loss.
 
 Checks: references (paragraphs from triggers, events and effects; flags tested by ``if_flag``;
@@ -364,6 +363,10 @@ class TimeLimit(Frozen):
 class VPSchedule(Frozen):
     """⚙ victory points (RULES.md §15). Gains are >= 0, losses <= 0."""
 
+    # vehicles other than tanks (seed 000), by each vehicle's final state; optional
+    vehicle_exited: int = Field(default=0, ge=0)  # a US vehicle driven off by an exit hex
+    us_car_lost: int = Field(default=0, le=0)  # a US car disabled
+    german_car_disabled: int = Field(default=0, ge=0)  # a German car disabled
     german_killed: int = Field(ge=0)
     german_incapacitated: int = Field(ge=0)
     german_captured: int = Field(ge=0)
@@ -374,11 +377,6 @@ class VPSchedule(Frozen):
     exit_per_soldier: int = Field(ge=0)
     objective_taken: int = Field(ge=0)
     prisoner_marched_off: int = Field(default=0, ge=0)  # a guard exits with a prisoner
-    # vehicles (seed 000), scored by each vehicle's final state like casualties:
-    vehicle_exited: int = Field(default=0, ge=0)  # a US vehicle driven off by an exit hex
-    us_vehicle_lost: int = Field(default=0, le=0)  # a US vehicle disabled
-    german_vehicle_disabled: int = Field(default=0, ge=0)  # a German vehicle knocked out
-    german_vehicle_immobilised: int = Field(default=0, ge=0)  # immobilised, not disabled
 
 
 class Results(Frozen):

@@ -35,13 +35,13 @@ def test_jeep_run_has_two_jeeps_and_a_crew_for_each():
     assert len(squad.soldiers) <= 2 * 4
     for k in range(len(squad.soldiers)):  # each soldier starts in a jeep's hex
         assert m.us_entry[k % len(m.us_entry)] in {v.hex for v in m.us_vehicles}
-    assert m.vp.vehicle_exited > m.vp.exit_per_soldier > 0 and m.vp.us_vehicle_lost < 0
+    assert m.vp.vehicle_exited > m.vp.exit_per_soldier > 0 and m.vp.us_car_lost < 0
 
 
-def test_vehicles_score_by_their_final_state():
-    """RULES.md §15 (mission ``vp``): a US vehicle exited scores ``vehicle_exited``, a US
-    vehicle disabled ``us_vehicle_lost``; a German vehicle disabled ``german_vehicle_disabled``,
-    immobilised only ``german_vehicle_immobilised``; farm_assault scores no vehicles."""
+def test_cars_score_by_their_final_state():
+    """RULES.md §15 (mission ``vp``): a US vehicle exited scores ``vehicle_exited``, a US car
+    disabled ``us_car_lost``, a German car disabled ``german_car_disabled``; farm_assault
+    scores no vehicles."""
     from ambush_env.core import Game
     from ambush_env.core.types import Side
 
@@ -53,11 +53,9 @@ def test_vehicles_score_by_their_final_state():
     a.exited, a.hex = True, -1
     assert g.vp == base + vp.vehicle_exited
     b.disabled = True
-    assert g.vp == base + vp.vehicle_exited + vp.us_vehicle_lost
-    b.side = int(Side.GERMAN)  # as if it were a German car: disabled scores the German row
-    assert g.vp == base + vp.vehicle_exited + vp.german_vehicle_disabled
-    b.disabled, b.immobilised = False, True
-    assert g.vp == base + vp.vehicle_exited + vp.german_vehicle_immobilised
+    assert g.vp == base + vp.vehicle_exited + vp.us_car_lost
+    b.side = int(Side.GERMAN)  # as if it were a German car
+    assert g.vp == base + vp.vehicle_exited + vp.german_car_disabled
     f = Game("farm_assault")
     f.reset(seed=0)
     f.state.vehicles[0].disabled = True
