@@ -101,8 +101,10 @@ VEHICLE_FEATURES: dict[str, Callable[[dict], bool]] = {
     "penetration": _penetration,
     # an Accident Check (seed 000 p. 32)
     "accident_check": lambda e: e["type"] == "accident_check",
-    # a German vehicle acting from its card (seed 000 p. 32)
-    "german_vehicle_card": lambda e: e["type"] == "vehicle_card",
+    # a German vehicle acting from its card (seed 000 p. 32): a tank's crew table or a car
+    # driver's driving column (module german: column_for)
+    "german_vehicle_card": lambda e: e["type"] == "german_card" and (
+        e.get("column") == "driving" or str(e.get("column", "")).startswith("crew_")),
     # a grenade or a satchel charge against a vehicle (seed 000 p. 32-33)
     "blast_at_vehicle": lambda e: e["type"] in ("throw_into", "blast_vehicle"),
 }

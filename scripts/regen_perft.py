@@ -1,5 +1,6 @@
 #!/usr/bin/env python
-"""Regenerate the perft goldens of ``farm_assault`` (tests/golden/perft_farm_assault.json).
+"""Regenerate the perft goldens (tests/golden/perft_<mission>.json) of ``farm_assault`` and the
+vehicle missions ``jeep_run`` and ``tank_hunt`` (``MISSIONS``: mission -> its situations).
 
 Perft (named after the chess engines' move-path enumeration, as in python-chess's
 ``perft``) counts the sequences of legal orders of a given length from a position:
@@ -18,8 +19,8 @@ Dice do not make this ill defined: ``Game.get_state`` copies the dice generator 
 rest of the game, so one order from one restored state always gives the same result. Each
 node's state is taken once and restored (``set_state``) before every child.
 
-Three situations are reached by seeded uniform-random play from
-``Game("farm_assault").reset(seed=reset_seed)`` (numpy ``default_rng(policy_seed)`` picks
+The situations are reached by seeded uniform-random play from
+``Game(mission).reset(seed=reset_seed)`` (numpy ``default_rng(policy_seed)`` picks
 each order among the legal ones), stopping at the first step where the situation's
 predicate holds:
 
@@ -27,14 +28,17 @@ predicate holds:
   select-unit decision);
 * ``rounds``: Action Rounds, at least one German in ``state.contacts``, a US unit acting;
 * ``jeep``: the acting US soldier is aboard the jeep (``unit.vehicle >= 0``, that vehicle
-  of type ``"jeep"``).
+  of type ``"jeep"``);
+* ``tank``: a US unit acting while a German tank on the map is in ``state.contacts`` (its
+  unit; seed 000 p. 33).
 
 (reset_seed, policy_seed) pairs are tried in a fixed order until each predicate is met.
 The file records, per situation, the seeds, the orders played (ints and texts), perft at
 depths 1..3 and the depth-3 divide (per first order, the count below it).
 
-    python scripts/regen_perft.py          # rewrite the file
+    python scripts/regen_perft.py          # rewrite the files
     python scripts/regen_perft.py --check  # exit 1 with a unified diff if the engine disagrees
+    python scripts/regen_perft.py --mission tank_hunt   # one mission only
 
 Counts change only when legality changes: explain the difference in the commit message.
 """
@@ -64,7 +68,8 @@ from ambush_env.core.types import Phase, Side, Status
 
 MISSION = "farm_assault"
 DEPTH = 3
-GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden" / "perft_farm_assault.json"
+GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
+GOLDEN = GOLDEN_DIR / "perft_farm_assault.json"
 MAX_STEPS = 5000  # one random playthrough is abandoned after this many orders
 SEEDS = [(r, p) for r in range(8) for p in range(8)]  # (reset_seed, policy_seed), tried in order
 MIN_OPERATIONS_STEPS = 20
@@ -144,23 +149,52 @@ def _jeep(g: Any, steps: int) -> bool:
     return st.vehicles[u.vehicle].type == "jeep"
 
 
+def _tank(g: Any, steps: int) -> bool:
+    st = g.state
+    u = g.acting_unit()
+    if u is None or u.side != Side.US or u.status != Status.ACTIVE:
+        return False
+    return any(v.side == Side.GERMAN and v.unit >= 0 and v.hex >= 0 and not v.disabled
+               and v.unit in st.contacts for v in st.vehicles)
+
+
 PREDICATES: dict[str, Callable[[Any, int], bool]] = {
     "operations": _operations,
     "rounds": _rounds,
     "jeep": _jeep,
+    "tank": _tank,
 }
+MISSIONS: dict[str, tuple[str, ...]] = {
+    "farm_assault": ("operations", "rounds", "jeep"),
+    "jeep_run": ("operations", "rounds", "jeep"),
+    "tank_hunt": ("operations", "rounds", "tank"),
+}
+"""Each mission with a perft golden -> its situations (names of ``PREDICATES``)."""
 
 
-def new_game(reset_seed: int) -> Any:
-    g = Game(MISSION, seed=reset_seed)
+def golden_file(mission: str) -> Path:
+    """Where a mission's perft golden lives."""
+    return GOLDEN_DIR / f"perft_{mission}.json"
+
+
+def shipped_missions() -> list[str]:
+    """The missions of ``MISSIONS`` that are shipped (in ``list_missions()``)."""
+    from ambush_env.core.missions import list_missions
+
+    shipped = set(list_missions())
+    return [m for m in MISSIONS if m in shipped]
+
+
+def new_game(reset_seed: int, mission: str = MISSION) -> Any:
+    g = Game(mission, seed=reset_seed)
     g.reset(seed=reset_seed)
     return g
 
 
-def find(pred: Callable[[Any, int], bool]) -> tuple[Any, dict[str, Any]]:
+def find(pred: Callable[[Any, int], bool], mission: str = MISSION) -> tuple[Any, dict[str, Any]]:
     """The first (reset_seed, policy_seed) of ``SEEDS`` whose random play meets ``pred``."""
     for reset_seed, policy_seed in SEEDS:
-        g = new_game(reset_seed)
+        g = new_game(reset_seed, mission)
         rng = np.random.default_rng(policy_seed)
         orders: list[int] = []
         texts: list[str] = []
@@ -176,9 +210,9 @@ def find(pred: Callable[[Any, int], bool]) -> tuple[Any, dict[str, Any]]:
     raise SystemExit("no seed pair reaches the situation; widen SEEDS")
 
 
-def replay(rec: dict[str, Any]) -> Any:
+def replay(rec: dict[str, Any], mission: str = MISSION) -> Any:
     """A game after the recorded orders from the recorded reset seed (each checked legal)."""
-    g = new_game(rec["reset_seed"])
+    g = new_game(rec["reset_seed"], mission)
     for i, a in enumerate(rec["orders"]):
         assert a in g.legal_actions(), f"order #{i} ({a}: {rec['order_texts'][i]}) not legal"
         g.step(a)
@@ -190,23 +224,24 @@ def acting(g: Any) -> str:
     return f"{u.name} ({u.role})" if u is not None else "none"
 
 
-def generate(verbose: bool = True) -> dict[str, Any]:
+def generate(verbose: bool = True, mission: str = MISSION) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "mission": MISSION,
+        "mission": mission,
         "depth": DEPTH,
         "convention": ("perft(d) counts order sequences of length d; a sequence that ends "
                        "the game earlier counts once as a leaf with no further orders. "
                        "divide: per first order, perft(depth-1) below it."),
         "situations": {},
     }
-    for name, pred in PREDICATES.items():
+    for name in MISSIONS[mission]:
+        pred = PREDICATES[name]
         t0 = time.perf_counter()
-        g, rec = find(pred)
+        g, rec = find(pred, mission)
         rec["acting"] = acting(g)
         rec.update(counts(g, DEPTH))
         out["situations"][name] = rec
         if verbose:
-            print(f"{name}: seeds ({rec['reset_seed']}, {rec['policy_seed']}) after "
+            print(f"{mission} {name}: seeds ({rec['reset_seed']}, {rec['policy_seed']}) after "
                   f"{rec['steps']} orders, {rec['acting']} acting, perft {rec['perft']} "
                   f"({time.perf_counter() - t0:.1f} s)", file=sys.stderr)
     return out
@@ -232,23 +267,29 @@ def write_atomic(path: Path, text: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true",
-                    help="compare with the committed file; exit 1 with a diff when it differs")
+                    help="compare with the committed files; exit 1 with a diff when one differs")
+    ap.add_argument("--mission", action="append",
+                    help="only this mission (repeatable; default: every one of MISSIONS shipped)")
     args = ap.parse_args(argv)
-    text = dumps(generate())
-    if args.check:
-        old = GOLDEN.read_text(encoding="utf-8") if GOLDEN.exists() else ""
-        if old == text:
-            print(f"{GOLDEN} is up to date")
-            return 0
-        sys.stdout.writelines(difflib.unified_diff(
-            old.splitlines(True), text.splitlines(True), f"{GOLDEN.name} (committed)",
-            f"{GOLDEN.name} (current engine)"))
-        print("perft goldens differ: run python scripts/regen_perft.py and explain the "
-              "difference in the commit message", file=sys.stderr)
-        return 1
-    write_atomic(GOLDEN, text)
-    print(f"wrote {GOLDEN}")
-    return 0
+    rc = 0
+    for mission in args.mission or shipped_missions():
+        path = golden_file(mission)
+        text = dumps(generate(mission=mission))
+        if args.check:
+            old = path.read_text(encoding="utf-8") if path.exists() else ""
+            if old == text:
+                print(f"{path} is up to date")
+                continue
+            sys.stdout.writelines(difflib.unified_diff(
+                old.splitlines(True), text.splitlines(True), f"{path.name} (committed)",
+                f"{path.name} (current engine)"))
+            print("perft goldens differ: run python scripts/regen_perft.py and explain the "
+                  "difference in the commit message", file=sys.stderr)
+            rc = 1
+            continue
+        write_atomic(path, text)
+        print(f"wrote {path}")
+    return rc
 
 
 if __name__ == "__main__":
