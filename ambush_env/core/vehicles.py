@@ -499,8 +499,14 @@ def apply_accident(m: Match, v: Vehicle, res: str) -> None:
     """Carry out an Accident Table result ⚙ (``vehicles.yaml: accident_table``)."""
     if res == "none":
         return
+    tank = vtype(v).kind == "tank"
+    if res == "shot_tyre" and tank:
+        res = "stop"  # ⚙ a tank has no tyres: its drive just stops
     if res == "shot_tyre":
         v.tyre_shot = True
+        return
+    if res == "overturn" and tank:
+        disable(m, v, "overturned")  # ⚙ the crew never leaves the tank (seed 000 p. 31)
         return
     if res == "overturn":
         from ambush_env.core.damage import roll_damage
@@ -535,6 +541,9 @@ def _stop(m: Match, v: Vehicle) -> None:
     t = st.turn
     if t.mode == "drive" and t.uid == v.driver:
         m.emit(E.VehicleStops(vehicle=v.name))
+        if v.unit >= 0:  # a tank: the drive ends, its turn goes on with the Crew Points left
+            t.mode = ""
+            return
         end_turn(m, st.units[v.driver])
 
 
