@@ -294,6 +294,8 @@ class _Reader:
         st.flags = list(sp.flags)
         st.ops_done = [self.uid(n, f"ops_done.{k}") for k, n in enumerate(sp.ops_done)]
         st.turn = self.turn(sp.turn, st)
+        if st.turn.uid >= 0 and st.turn.cp_left < 0 and st.units[st.turn.uid].role == "tank":
+            st.turn.cp_left = st.vehicles[st.units[st.turn.uid].vehicle].crew  # ⚙ not yet counted
         st.pending = [self.request(k, r, st) for k, r in enumerate(sp.pending)]
         if sp.contacts is None:
             st.contacts = [u.uid for u in st.units if u.side == Side.GERMAN and u.hex >= 0

@@ -18,7 +18,8 @@ It receives turns like a soldier (a US tank takes a US unit slot: ``select unit 
   for an MG ⚙: one row, one task), each paying its points; the turn goes on until
   ``END_TURN`` or until no task is affordable any more. Exclusions: the cannon fires aimed,
   loaded, never jams or runs dry, and not in a turn the coaxial MG fires (nor the coax in a
-  turn the cannon fires); loading is not in a turn the cannon or coax fired; the bow MG
+  turn the cannon fires); loading is not in a turn the cannon or coax fires (either order:
+  after loading neither fires that turn); the bow MG
   fires only at targets in front; moving fast needs the tank open and its extra Crew Point;
   opening or closing takes every Crew Point of an untouched turn and nothing else follows.
   ⚙ Clearing the jammed MGs is a task of ``clear_jam_cp`` points with a PC check.
@@ -310,9 +311,13 @@ def task_refusal(m: Match, v: Vehicle, task: str) -> str | None:
             return "the cannon is not loaded"
         if any(ROW.get(x) == "coax" for x in done):
             return "not in a turn the coaxial MG fired (seed 000 p. 33)"
+        if "load" in done:
+            return "not in a turn the cannon was loaded (seed 000 p. 33)"
     elif row == "coax":
         if "cannon" in done:
             return "not in a turn the cannon fired (seed 000 p. 33)"
+        if "load" in done:
+            return "not in a turn the cannon was loaded (seed 000 p. 33)"
     elif task == "load":
         if "cannon" not in weapons or "cannon" in v.lost:
             return "the cannon is out of action"
@@ -323,9 +328,8 @@ def task_refusal(m: Match, v: Vehicle, task: str) -> str | None:
     elif row == "move":
         if v.immobilised or v.disabled:
             return "the tank cannot move"
-    elif task == "clear_jam":
-        if not v.jammed_mgs:
-            return "no jammed MG"
+    elif task == "clear_jam" and not v.jammed_mgs:
+        return "no jammed MG"
     return None
 
 
