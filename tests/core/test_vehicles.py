@@ -244,9 +244,15 @@ def test_tanks_cannot_be_boarded_or_captured():
 
 
 def test_mission_refuses_tanks_and_wrong_sides():
+    """German tanks may stand in a mission (seed 000 p. 32, German vehicles); US tanks wait
+    for the "tanks" part of issue 11."""
+    from ambush_env.core.missions import USVehicle
+
     m = load_mission("farm_assault")
-    bad = m.model_copy(update={"german_vehicles": (GermanVehicle(vehicle="panzer_iv", hex="C2"),)})
-    with pytest.raises(DataError, match="german_vehicles.0.vehicle.*tank"):
+    ok = m.model_copy(update={"german_vehicles": (GermanVehicle(vehicle="panzer_iv", hex="C2"),)})
+    check_vehicles(ok, "test.yaml")
+    bad = m.model_copy(update={"us_vehicles": (USVehicle(vehicle="sherman", hex="C2"),)})
+    with pytest.raises(DataError, match="us_vehicles.0.vehicle.*tank"):
         check_vehicles(bad, "test.yaml")
     bad = m.model_copy(update={"german_vehicles": (GermanVehicle(vehicle="jeep", hex="C2"),)})
     with pytest.raises(DataError, match="german_vehicles.0.vehicle.*us vehicle"):
