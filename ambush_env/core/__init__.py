@@ -15,8 +15,9 @@ rules                ``sighting``, ``shooting``, ``paragraphs``, ``grenades``, `
                      ``carry``, ``turns``, ``assault``, ``enter``, ``prisoners``, ``scoring``,
                      ``movement``, ``fire``, ``damage``
 context              ``ctx``, ``procedural``
-map and data         ``los``, ``missions``, ``board``, ``squads``, ``tables``, ``rules_data``,
-                     ``vehicle_data``, ``cards``, ``hexgrid``, ``dice``, ``data``
+map and data         ``los``, ``missions``, ``vehicle_cards``, ``board``, ``squads``,
+                     ``tables``, ``rules_data``, ``vehicle_data``, ``cards``, ``hexgrid``,
+                     ``dice``, ``data``
 model                ``state``, ``orders``, ``events``, ``errors``, ``types``
 ===================  ========================================================================
 

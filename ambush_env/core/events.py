@@ -414,6 +414,19 @@ class Place(Event):
 
 
 @_event
+class PlaceVehicle(Event):
+    """A German vehicle and the men aboard placed (seed 000 p. 32); ``hidden``: nobody seen."""
+
+    type: ClassVar[str] = "place_vehicle"
+    vehicle: str
+    kind: str = _ABSENT
+    hex: str = _ABSENT
+    facing: str = _ABSENT
+    aboard: list[str] = _ABSENT
+    hidden: bool = _ABSENT
+
+
+@_event
 class ActivationCheck(Event):
     """A paragraph's activation check, a d10 at or below a number (RULES.md §15)."""
 

@@ -535,9 +535,21 @@ class _Reader:
             u = st.units[t.uid] if t.uid >= 0 else None
             if u is None or u.side != Side.GERMAN:
                 raise self.fail("turn.card", "a card row in progress needs a German acting unit")
-            if c.column not in ("unaware", "aware", "self_preservation"):
-                raise self.fail("turn.card.column", "unaware, aware or self_preservation")
-            column = getattr(self.ctx.cards[u.role].columns, c.column)
+            from ambush_env.core.vehicle_cards import driving_column, shipped_vehicle_cards
+
+            if c.column == "driving" and u.role in self.ctx.cards:
+                column = driving_column(self.ctx.cards[u.role])
+            elif (c.column.startswith("crew_") and c.column[5:].isdigit() and u.vehicle >= 0
+                  and st.vehicles[u.vehicle].card in shipped_vehicle_cards().tank_ids
+                  and int(c.column[5:]) in shipped_vehicle_cards().tank(
+                      st.vehicles[u.vehicle].card).crews):
+                column = shipped_vehicle_cards().tank(st.vehicles[u.vehicle].card).column(
+                    int(c.column[5:]))
+            elif c.column in ("unaware", "aware", "self_preservation"):
+                column = getattr(self.ctx.cards[u.role].columns, c.column)
+            else:
+                raise self.fail("turn.card.column", "unaware, aware, self_preservation, driving "
+                                "(a driver) or crew_<n> (a tank, seed 000 p. 32)")
             if not 0 <= c.row < len(column):
                 raise self.fail("turn.card.row", f"the {c.column} column has rows 0..{len(column) - 1}")
         t.card_column, t.card_row, t.card_step, t.card_acted = c.column, c.row, c.step, c.acted
