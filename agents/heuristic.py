@@ -20,6 +20,17 @@ legal order; it never invents an order the engine did not offer. The doctrine:
   or advances on the goal when no German is known.
 * **Selecting units.** Soldiers with a good shot act first, then exposed ones, then the rest,
   rear soldiers before the lead.
+* **Vehicles** (seed 000). Soldiers on foot get into a friendly car in their hex while the
+  goal is farther than ``ride_min_distance`` MPs and a car can reach it; the driver waits for
+  them in Operations, then drives along the car's own least-MP route (the vehicle cost chart)
+  and fast in Rounds when under fire; riders fire from the car (the driver only when he cannot
+  drive on); everyone gets out of a car that cannot move. A US tank loads its cannon, fires
+  cannon and machine guns at the best target and drives on the goal when it has none.
+* **Against vehicles.** An enemy tank or car on the map is a target for the orders that aim at
+  vehicles: a grenade into an open tank or a car, a satchel charge into its hex, a bazooka (or
+  the tank's cannon) on its weakest aspect; rifle-calibre fire only at cars. Soldiers carrying
+  a bazooka, a satchel or grenades close on an enemy tank through cover; a bazooka is prepared
+  as soon as an enemy vehicle is on the map.
 
 The weights are the :class:`Doctrine` dataclass (agent parameters, not rules numbers).
 """
@@ -55,6 +66,9 @@ class Doctrine:
         grenade_value: a grenade's worth in expected hits per German in the hex.
         exit_margin: leave without the objective when fewer Operations pulses than the route
             to the exit plus this margin are left.
+        ride_min_distance: get into a car when the goal is at least this many MPs away.
+        drive_value: score of one MP of progress by car (a hex on foot scores 5 + gain).
+        anti_tank_value: an attack that can knock out an enemy tank, per chance of success.
     """
 
     cohesion: int = 2
@@ -63,6 +77,9 @@ class Doctrine:
     grenade_min_targets: int = 2
     grenade_value: float = 0.45
     exit_margin: int = 4
+    ride_min_distance: int = 8
+    drive_value: float = 6.0
+    anti_tank_value: float = 160.0
 
 
 def _p_hit(n: int) -> float:
@@ -246,6 +263,9 @@ class HeuristicAgent:
         goal, leaving = self._goal(game)
         if kind == K.EXIT_MAP:
             return 1000.0 if leaving else -50.0
+        vs = self._score_vehicle_order(game, u, kind, arg, goal)
+        if vs is not None:
+            return vs
         if ops:
             return self._score_operations(game, u, kind, arg, goal)
         threats = self._threats(game)
@@ -294,6 +314,189 @@ class HeuristicAgent:
             return 0.0
         return -20.0
 
+    # ------------------------------------------------------------------ vehicles
+    def _car_dist(self, game, goal: tuple[int, ...], large: bool) -> list[int]:
+        """Least vehicle-MP distance of every hex to ``goal`` (the vehicle cost chart)."""
+        key = ("car", goal, large, game.board.version)
+        d = self._paths.get(key)
+        if d is not None:
+            return d
+        from ambush_env.core.vehicles import cost_row
+
+        row = cost_row(game, large)
+        nbrs = game.board.neighbors
+        d = [INF] * game.board.n
+        heap = []
+        for s_ in goal:
+            d[s_] = 0
+            heap.append((0, s_))
+        heapq.heapify(heap)
+        while heap:
+            c, i = heapq.heappop(heap)
+            if c > d[i]:
+                continue
+            for j in nbrs[i]:
+                if j < 0:
+                    continue
+                dj = nbrs[j].index(i)
+                cost = row[j * 6 + dj]
+                if cost < 0:
+                    continue
+                if c + cost < d[j]:
+                    d[j] = c + cost
+                    heapq.heappush(heap, (c + cost, j))
+        self._paths[key] = d
+        return d
+
+    def _enemy_vehicles(self, game, side: int = int(Side.US)) -> list:
+        return [v for v in game.state.vehicles
+                if v.hex >= 0 and not v.exited and not v.disabled and v.side != side]
+
+    def _vehicle_of_arg(self, game, arg: int, per: int):
+        vs = game.state.vehicles
+        k = arg // per
+        return vs[k] if 0 <= k < len(vs) else None
+
+    def _kind_of(self, v) -> str:
+        from ambush_env.core.vehicle_data import vtype
+
+        return vtype(v).kind
+
+    def _aspect_bonus(self, arg: int) -> float:
+        return (1.0, 1.15, 1.3)[arg % len(O.ASPECTS)]
+
+    def _score_vehicle_order(self, game, u: Unit, kind: K, arg: int, goal) -> float | None:
+        """Scores of the vehicle orders (module docstring); None for the others, and for
+        riders' and tank crews' orders the vehicle doctrine does not cover."""
+        st = game.state
+        ops = st.phase == Phase.OPERATIONS
+        va = len(O.ASPECTS)
+        if kind in (K.FIRE_AIMED_VEHICLE, K.FIRE_SNAP_VEHICLE, K.CANNON_VEHICLE,
+                    K.BOW_MG_AIMED_VEHICLE, K.BOW_MG_SNAP_VEHICLE, K.COAX_MG_AIMED_VEHICLE,
+                    K.COAX_MG_SNAP_VEHICLE):
+            v = self._vehicle_of_arg(game, arg, va)
+            if v is None:
+                return -20.0
+            return self._vehicle_shot(game, u, v, kind, arg)
+        if kind == K.GRENADE_INTO:
+            v = self._vehicle_of_arg(game, arg, 1)
+            if v is None or v.side == u.side:
+                return -50.0
+            if self._kind_of(v) == "tank":
+                return self.doctrine.anti_tank_value * 0.6
+            return 40.0 * max(1, len(v.occupants))
+        if kind == K.SATCHEL:
+            h = game.offset_target(u.hex, arg)
+            tanks = [v for v in self._enemy_vehicles(game) if v.hex == h]
+            if tanks:
+                if any(o.status == ACTIVE and o.hex == h and o.vehicle < 0 for o in game.us_units()):
+                    return -30.0
+                return self.doctrine.anti_tank_value * 0.7
+            return None
+        if kind == K.PREPARE and self._enemy_vehicles(game) and u.weapon == "bazooka":
+            return 60.0
+        if kind in (K.CANNON_FIRE, K.BOW_MG_AIMED, K.COAX_MG_AIMED):
+            return 70.0 if kind == K.CANNON_FIRE else 45.0
+        if kind in (K.BOW_MG_SNAP, K.COAX_MG_SNAP):
+            return 30.0
+        if kind == K.LOAD_CANNON:
+            return 55.0
+        if kind == K.CANNON_WALL:
+            return 35.0
+        if kind in (K.CANNON_HEX, K.OPEN_CLOSE):
+            return -15.0
+        if kind == K.BOARD_VEHICLE:
+            v = self._vehicle_of_arg(game, arg, 1)
+            if v is None:
+                return -20.0
+            if u.vehicle == v.vid:  # take the wheel of a car whose driver fell
+                return 40.0
+            if not goal or not ops:
+                return -10.0
+            dist = self._dist_from(game, goal)
+            cd = self._car_dist(game, goal, False)
+            if dist[u.hex] >= self.doctrine.ride_min_distance and cd[v.hex] < INF:
+                return 12.0
+            return -10.0
+        if kind == K.LEAVE_VEHICLE:
+            v = st.vehicles[u.vehicle]
+            if v.disabled or v.immobilised or not goal:
+                return 20.0
+            if v.driver < 0 or st.units[v.driver].status != ACTIVE:
+                return 5.0  # nobody drives: get out unless someone can take the wheel
+            cd = self._car_dist(game, goal, self._kind_of(v) == "tank")
+            return 20.0 if cd[v.hex] >= INF else -30.0
+        if kind in (K.DRIVE, K.DRIVE_BACK, K.END_DRIVE):
+            return self._score_drive(game, u, kind, arg, goal)
+        if u.vehicle >= 0 and kind == K.END_TURN and ops:
+            v = st.vehicles[u.vehicle]
+            if v.driver == u.uid and self._waiting_riders(game, u, v):
+                return 8.0  # wait for the men to get in
+        if u.vehicle >= 0 and kind in (K.FIRE_AIMED, K.FIRE_SNAP):
+            v = st.vehicles[u.vehicle]
+            if v.driver == u.uid:
+                from ambush_env.core.vehicles import drive_budget, drive_targets
+
+                if drive_targets(game, u, v, drive_budget(game)):
+                    return 1.0  # the driver drives
+        return None
+
+    def _waiting_riders(self, game, u: Unit, v) -> bool:
+        from ambush_env.core.vehicle_data import vtype
+
+        if len(v.occupants) >= vtype(v).occupants:
+            return False
+        return any(o.status == ACTIVE and o.hex == v.hex and o.vehicle < 0 and o.uid != u.uid
+                   and not o.panicked for o in game.us_units())
+
+    def _score_drive(self, game, u: Unit, kind: K, arg: int, goal) -> float:
+        st = game.state
+        v = st.vehicles[u.vehicle]
+        if kind == K.END_DRIVE:
+            return 0.0
+        if not goal:
+            return -5.0
+        large = self._kind_of(v) == "tank"
+        cd = self._car_dist(game, goal, large)
+        d = arg if kind == K.DRIVE else (v.facing + 3) % 6
+        dest = game.board.neighbors[v.hex][d]
+        gain = cd[v.hex] - cd[dest]
+        if st.phase == Phase.OPERATIONS and self._waiting_riders(game, u, v):
+            return -1.0
+        if gain <= 0:
+            return -3.0
+        s = self.doctrine.drive_value + gain
+        if kind == K.DRIVE_BACK:
+            s -= 1.0
+        return s
+
+    def _vehicle_shot(self, game, u: Unit, v, kind: K, arg: int) -> float:
+        """Expected worth of a shot at the vehicle ``v``."""
+        from ambush_env.core import fire
+        from ambush_env.core.vehicle_data import vtype
+
+        if v.side == u.side or v.disabled:
+            return -50.0
+        t = vtype(v)
+        tank_weapon = kind not in (K.FIRE_AIMED_VEHICLE, K.FIRE_SNAP_VEHICLE)
+        snap = kind in (K.FIRE_SNAP_VEHICLE, K.BOW_MG_SNAP_VEHICLE, K.COAX_MG_SNAP_VEHICLE)
+        if tank_weapon:
+            p = 0.5
+            explosive = kind == K.CANNON_VEHICLE
+        else:
+            try:
+                n, _ = fire.to_hit_vehicle(game, u, v.hex, t.size, snap=snap)
+            except (AmbushError, KeyError):
+                return 0.0
+            p = _p_hit(n)
+            wc = game.weapon_class(u.weapon)
+            explosive = bool(getattr(wc, "explosive", False))
+        if t.kind == "tank":
+            if explosive:
+                return self.doctrine.anti_tank_value * p * self._aspect_bonus(arg)
+            return 5.0 * p if not v.closed else -10.0  # only the exposed crew can be hurt
+        return 80.0 * p * (1.5 if explosive else 1.0)
+
     def _score_operations(self, game, u: Unit, kind: K, arg: int, goal: tuple[int, ...]) -> float:
         if kind == K.STANCE:
             return 3.0 if arg == Stance.STANDING else -10.0
@@ -320,6 +523,14 @@ class HeuristicAgent:
         dest = game.board.neighbors[u.hex][arg]
         cover_here = self._in_cover(game, u.hex)
         cover_dest = self._in_cover(game, dest)
+        tanks = [v.hex for v in self._enemy_vehicles(game) if self._kind_of(v) == "tank"]
+        if tanks and self._anti_tank(u):
+            # a tank hunter closes on the tank (bazooka range, or the tank's hex to throw)
+            d = self._dist_from(game, tuple(sorted(set(tanks))))
+            gain = d[u.hex] - d[dest]
+            if d[u.hex] <= (3 if u.weapon == "bazooka" else 1):
+                return -2.0
+            return (4.0 + gain + (1.0 if cover_dest else 0.0)) if gain > 0 else -3.0
         if threats:
             seen_here = self._seen_by(game, u.hex, u.stance, threats)
             seen_dest = self._seen_by(game, dest, u.stance, threats)
@@ -339,6 +550,11 @@ class HeuristicAgent:
         dist = self._dist_from(game, goal)
         gain = dist[u.hex] - dist[dest]
         return (3.0 + gain + (0.5 if cover_dest else 0.0)) if gain > 0 else -2.0
+
+    def _anti_tank(self, u: Unit) -> bool:
+        """Whether ``u`` carries something that can knock out a tank."""
+        return u.vehicle < 0 and (u.weapon == "bazooka" or "satchel" in u.equipment
+                                  or "grenade" in u.equipment)
 
     def _score_grenade(self, game, u: Unit, arg: int) -> float:
         board = game.board

@@ -10,12 +10,14 @@ facade               ``game`` (``engine``: the old import path), ``position`` (t
 sequence of play     ``sequence``
 German cards         ``german``
 orders               ``apply`` (carry out), ``legal`` (the generator), ``describe`` (text)
-rules                ``sighting``, ``shooting``, ``paragraphs``, ``grenades``, ``vehicles``,
+rules                ``sighting``, ``shooting``, ``paragraphs``, ``grenades``, ``tanks``,
+                     ``vehicles``,
                      ``carry``, ``turns``, ``assault``, ``enter``, ``prisoners``, ``scoring``,
                      ``movement``, ``fire``, ``damage``
 context              ``ctx``, ``procedural``
-map and data         ``los``, ``missions``, ``board``, ``squads``, ``tables``, ``rules_data``,
-                     ``vehicle_data``, ``cards``, ``hexgrid``, ``dice``, ``data``
+map and data         ``los``, ``missions``, ``vehicle_cards``, ``board``, ``squads``,
+                     ``tables``, ``rules_data``, ``vehicle_data``, ``cards``, ``hexgrid``,
+                     ``dice``, ``data``
 model                ``state``, ``orders``, ``events``, ``errors``, ``types``
 ===================  ========================================================================
 

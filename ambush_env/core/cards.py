@@ -24,6 +24,9 @@ Deck file schema (``ambush_env/data/cards/<id>.yaml``)::
             - {rolls: [6, 9], do: [{move: {toward: route, max: 2}}]}
           aware: [...]
           self_preservation: [...]   # wounded, outnumbered, or an escaped prisoner (seed 002)
+          driving: [...]          # optional: what he does at the wheel of a German car (seed
+                                  # 000 p. 32); without one the shipped default column of
+                                  # data/vehicle_cards.yaml (driving_default) is read
 
 A row's ``do`` is an ordered list of actions. Following RULES.md §14, actions run in order as
 far as the unit's state allows and an action that cannot run now (no target, nothing to clear,
@@ -50,7 +53,16 @@ action             arguments (defaults)
 ``surrender``      ``if``: outnumbered | always (outnumbered) — outnumbered is ⚙ 3 to 1 (§10)
 ``hold``           do nothing this turn
 ``clear_jam``      skipped unless the weapon is jammed
+``drive``          (``driving`` column only) ``toward``: nearest_us | route | away | cover
+                   (required); ``fast``: false | true (false) — drive the car, spending every
+                   MP of the slow allowance (``fast``: of the fast one, seed 000 p. 30); ``max``
+                   hexes (none). ``route`` follows the waypoints of the vehicle's placement
+``leave_vehicle``  (``driving`` column only) get out of the car (RULES.md §12)
 =================  ==============================================================================
+
+In the ``driving`` column, ``fire`` is the driver's one snap shot from the car (seed 000 p. 32:
+"the driver gets one snap fire at −2"); the German car rules of seed 000 p. 32 — a German car
+acts on its driver's driving column — live in the interpreter.
 
 Target selectors: ``nearest_visible``, ``weakest_visible`` (wounded first, then the worst
 cover), ``most_exposed`` (standing, crouching, prone: §8). The vehicle rules of seed 000 live in
@@ -314,6 +326,24 @@ class ClearJam(ActionForm):
     action: Literal["clear_jam"] = "clear_jam"
 
 
+class Drive(ActionForm):
+    """``drive: {toward, fast, max}`` — the driver drives his car (seed 000 p. 30, 32)."""
+
+    action: Literal["drive"] = "drive"
+    toward: Literal["nearest_us", "route", "away", "cover"]
+    fast: bool = False
+    max: int | None = Field(default=None, ge=1, le=12)
+
+
+class LeaveVehicle(ActionForm):
+    """``leave_vehicle`` — get out of the vehicle into its hex (RULES.md §12)."""
+
+    action: Literal["leave_vehicle"] = "leave_vehicle"
+
+
+DRIVING_ONLY = (Drive, LeaveVehicle)
+"""Actions that only a ``driving`` column may hold."""
+
 ACTION_MODELS: tuple[type[ActionForm], ...] = (
     Fire,
     SnapFire,
@@ -326,6 +356,8 @@ ACTION_MODELS: tuple[type[ActionForm], ...] = (
     Surrender,
     Hold,
     ClearJam,
+    Drive,
+    LeaveVehicle,
 )
 ACTION_SCALARS: dict[str, str | None] = scalar_fields(ACTION_MODELS)
 """Every action name → the field its scalar form fills (None: mapping or bare name only)."""
@@ -344,6 +376,8 @@ Action = Annotated[
             | Surrender
             | Hold
             | ClearJam
+            | Drive
+            | LeaveVehicle
         ),
         Field(discriminator="action"),
     ],
@@ -361,19 +395,39 @@ class Row(Frozen):
 
 Column = tuple[Row, ...]
 COLUMN_NAMES = ("unaware", "aware", "self_preservation")
+DRIVING = "driving"
+
+
+def check_driving_only(rows: Column, driving: bool, where: str = "") -> None:
+    """``drive`` and ``leave_vehicle`` belong to a ``driving`` column, and only there.
+
+    Raises:
+        FieldProblem: naming ``<where><i>.do.<j>``.
+    """
+    for i, row in enumerate(rows):
+        for j, act in enumerate(row.do):
+            if isinstance(act, DRIVING_ONLY) and not driving:
+                raise FieldProblem(f"{where}{i}.do.{j}",
+                                   f"{act.action} belongs to a driving column")
 
 
 class Columns(Frozen):
-    """A card's three columns (RULES.md §14), each covering d10 0-9 exactly once."""
+    """A card's three columns (RULES.md §14), each covering d10 0-9 exactly once, and the
+    optional ``driving`` column (seed 000 p. 32: "a German car acts on its driver's driving
+    column")."""
 
     unaware: Column
     aware: Column
     self_preservation: Column
+    driving: Column | None = None
 
-    @field_validator("unaware", "aware", "self_preservation")
+    @field_validator("unaware", "aware", "self_preservation", "driving")
     @classmethod
-    def _cover(cls, rows: Column, info: Any) -> Column:
+    def _cover(cls, rows: Column | None, info: Any) -> Column | None:
+        if rows is None:
+            return rows
         check_d10_cover(rows, f"column {info.field_name}")
+        check_driving_only(rows, info.field_name == DRIVING)
         return rows
 
 
@@ -415,7 +469,7 @@ class Card(Frozen):
 
     def column(self, name: str) -> Column:
         """The column ``unaware``, ``aware`` or ``self_preservation``. Raises KeyError."""
-        if name not in COLUMN_NAMES:
+        if name not in COLUMN_NAMES and not (name == DRIVING and self.columns.driving):
             raise KeyError(f"card {self.id}: no column {name!r}")
         return getattr(self.columns, name)
 

@@ -123,8 +123,12 @@ class Ctx:
             if data.move_costs[tname] is None or (t.size == "large" and tname == "woods"):
                 raise ScenarioError(f"mission {self.mission_id}: {t.name} at {pv.hex} stands on "
                                     f"{tname}, where a vehicle can never be (seed 000 p. 30)")
-            out.append(Vehicle(vid=k, type=pv.vehicle, side=side, name=f"V{k + 1}", hex=h,
-                               facing=DIRECTION_NAMES.index(pv.facing), closed=not t.open))
+            v = Vehicle(vid=k, type=pv.vehicle, side=side, name=f"V{k + 1}", hex=h,
+                        facing=DIRECTION_NAMES.index(pv.facing), closed=not t.open)
+            if t.kind == "tank":  # a full crew, the cannon loaded ⚙ (its unit: tanks.link_tank_units)
+                v.crew = t.occupants
+                v.cannon_loaded = data.start_loaded
+            out.append(v)
         return out
 
     def weapon(self, weapon_id: str) -> Any:
@@ -343,6 +347,8 @@ class Match:
         s = {"us_killed": 0, "us_incapacitated": 0, "us_wounded": 0, "germans_killed": 0,
              "germans_captured": 0, "us_exited": 0}
         for u in self.state.units:
+            if u.role == "tank" and u.vehicle >= 0:
+                continue  # a tank's unit is no soldier
             if u.side == US:
                 s["us_killed"] += u.status == Status.KILLED
                 s["us_incapacitated"] += u.status == Status.INCAPACITATED
@@ -358,6 +364,21 @@ class Match:
         """Total VP now: awarded VP (paragraphs, exits, objective) + :meth:`casualty_vp`."""
         return self.state.vp + self.casualty_vp()
 
+    def _tank_vp(self, vp: Any) -> int:
+        """VP of the tanks' state (mission ``vp.*_tank_*``, 0 unless a mission sets them ⚙)."""
+        from ambush_env.core.vehicle_data import vtype
+
+        total = 0
+        for v in self.state.vehicles:
+            if v.unit < 0 or vtype(v).kind != "tank":
+                continue
+            us = v.side == US
+            if v.disabled:
+                total += vp.us_tank_disabled if us else vp.german_tank_disabled
+            elif v.immobilised:
+                total += vp.us_tank_immobilised if us else vp.german_tank_immobilised
+        return total
+
     def casualty_vp(self) -> int:
         """VP from the current status of every soldier (RULES.md §15, mission ``vp``).
 
@@ -367,7 +388,11 @@ class Match:
         """
         vp = self.mission.vp
         total = 0
+        if self.state.vehicles:
+            total += self._tank_vp(vp)
         for u in self.state.units:
+            if u.role == "tank" and u.vehicle >= 0:
+                continue  # a tank's unit is no soldier: its vehicle counts (_tank_vp)
             s = u.status
             if u.side == GER:
                 if s == KILLED:

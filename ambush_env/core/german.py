@@ -31,10 +31,15 @@ from ambush_env.core.ctx import Match
 from ambush_env.core.movement import IMPASSABLE, enemy_in, step_cost
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.prisoners import outnumbered
-from ambush_env.core.state import Unit
+from ambush_env.core.cards import DRIVING
+from ambush_env.core.state import Unit, Vehicle
 from ambush_env.core.types import Side, Stance, Status
+from ambush_env.core.vehicle_cards import driving_column, shipped_vehicle_cards
+from ambush_env.core.vehicle_data import shipped_vehicle_data, vtype
+from ambush_env.core.vehicles import cost_row, mpa
 
 ACTIVE = int(Status.ACTIVE)
+TANK = "tank"  # a tank's unit's role (COMMON.md decision 1)
 US = int(Side.US)
 GER = int(Side.GERMAN)
 B = O.ORDER_BASE
@@ -65,10 +70,30 @@ def normalize(action: Any) -> tuple[str, dict]:
 
 
 def column_for(m: Match, u: Unit) -> str:
-    """Which card column ``u`` reads now (module docstring)."""
+    """Which card column ``u`` reads now (module docstring): a tank's unit the table of its
+    crew size (``crew_<n>``, seed 000 p. 32); the driver of a German car that can move his
+    ``driving`` column (p. 32); else Self-Preservation, Aware or Unaware."""
+    if u.vehicle >= 0:
+        v = m.state.vehicles[u.vehicle]
+        if u.role == TANK:
+            return f"crew_{v.crew}"
+        if v.driver == u.uid and not v.disabled and not v.immobilised:
+            return DRIVING
     if u.wounded or u.escaped or outnumbered(m, u):
         return "self_preservation"
     return "aware" if u.aware else "unaware"
+
+
+def column_rows(m: Match, u: Unit, column: str) -> tuple:
+    """The rows of ``u``'s card column ``column`` (:func:`column_for`): a tank card's crew
+    table, a driving column (the card's own or the shipped default ⚙), a soldier column."""
+    if column.startswith("crew_"):
+        v = m.state.vehicles[u.vehicle]
+        return shipped_vehicle_cards().tank(v.card).column(int(column[5:]))
+    card = m.cards[u.role]
+    if column == DRIVING:
+        return driving_column(card)
+    return getattr(card.columns, column)
 
 
 def row_actions(m: Match, u: Unit) -> list[tuple[str, dict]]:
@@ -76,7 +101,7 @@ def row_actions(m: Match, u: Unit) -> list[tuple[str, dict]]:
     t = m.state.turn
     if t.card_row < 0:
         return []
-    column = getattr(m.cards[u.role].columns, t.card_column)
+    column = column_rows(m, u, t.card_column)
     return [normalize(a) for a in column[t.card_row].do]
 
 
@@ -87,8 +112,9 @@ def wanted_kinds(m: Match, u: Unit) -> frozenset[int]:
     if t.card_row < 0:
         _roll(m, u)
     out = set(_CLOSE_KINDS)
+    table = _TANK_KINDS if u.role == TANK else _KINDS
     for name, _ in row_actions(m, u)[t.card_step:]:
-        out |= _KINDS.get(name, frozenset())
+        out |= table.get(name, frozenset())
     return frozenset(out)
 
 
@@ -106,9 +132,10 @@ def choose(m: Match, u: Unit, legal: list[int]) -> int:
         _roll(m, u)
     acts = row_actions(m, u)
     offered = set(legal)
+    table = _TANK_ACTIONS if u.role == TANK else _ACTIONS
     while t.card_step < len(acts):
         name, args = acts[t.card_step]
-        fn = _ACTIONS.get(name)
+        fn = table.get(name)
         got = fn(m, u, args, offered) if fn is not None else None
         if got is not None:
             order, done = got
@@ -131,13 +158,13 @@ def choose(m: Match, u: Unit, legal: list[int]) -> int:
 
 def _roll(m: Match, u: Unit) -> None:
     t = m.state.turn
-    card = m.cards[u.role]
     col = column_for(m, u)
+    card_id = m.state.vehicles[u.vehicle].card if u.role == TANK else m.cards[u.role].id
     r = m.dice.d10(f"{u.name} card ({col})")
-    column = getattr(card.columns, col)
+    column = column_rows(m, u, col)
     row = next(k for k, e in enumerate(column) if e.rolls[0] <= r <= e.rolls[1])
     t.card_column, t.card_row, t.card_step, t.card_acted = col, row, 0, False
-    m.emit(E.GermanCard(unit=u.name, card=card.id, column=col, roll=r,
+    m.emit(E.GermanCard(unit=u.name, card=card_id, column=col, roll=r,
                         actions=[normalize(a)[0] for a in column[row].do]))
 
 
@@ -174,10 +201,11 @@ Got = tuple[int, bool] | None
 
 def _fire(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     """``fire {mode: aimed}``: one aimed shot; ``fire {mode: snap}``: the turn's snap shots
-    (RULES.md §6), each at the selector's choice of the moment."""
+    (RULES.md §6), each at the selector's choice of the moment. A target aboard a US vehicle
+    (a jeep's riders, a Sherman) is fired at as the vehicle (seed 000 p. 31), never a closed
+    tank his weapon cannot penetrate (p. 31)."""
     snap = args.get("mode", "aimed") == "snap"
-    a = _pick(m, u, _targets(m, K.FIRE_SNAP if snap else K.FIRE_AIMED, offered),
-              args.get("at", "nearest_visible"))
+    a = _pick_any(m, u, *_soldier_fire(m, u, snap, offered), args.get("at", "nearest_visible"))
     if a is None:
         return None
     return a, not snap
@@ -185,8 +213,94 @@ def _fire(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
 
 def _snap_fire(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     """``snap_fire``: the single snap shot that may follow a move (RULES.md §6)."""
-    a = _pick(m, u, _targets(m, K.FIRE_SNAP, offered), args.get("at", "nearest_visible"))
+    a = _pick_any(m, u, *_soldier_fire(m, u, True, offered), args.get("at", "nearest_visible"))
     return None if a is None else (a, True)
+
+
+def _soldier_fire(m: Match, u: Unit, snap: bool, offered: set[int]
+                  ) -> tuple[dict[int, Unit], dict[int, Vehicle]]:
+    kind = K.FIRE_SNAP if snap else K.FIRE_AIMED
+    vkind = K.FIRE_SNAP_VEHICLE if snap else K.FIRE_AIMED_VEHICLE
+    return _targets(m, kind, offered), _vehicle_targets(m, vkind, offered, u.weapon)
+
+
+def _vehicle_targets(m: Match, kind: K, offered: set[int], weapon: str) -> dict[int, Vehicle]:
+    """Offered orders of the vehicle × aspect ``kind`` → the vehicle each aims at: one order
+    per vehicle, its aspect chosen at random among those offered (an attacker in the
+    vehicle's hex chooses it, "random for Germans", seed 000 p. 30), and none at a closed
+    tank that ``weapon`` cannot penetrate (p. 31)."""
+    base = B[kind]
+    n = len(O.ASPECTS)
+    by_vehicle: dict[int, list[int]] = {}
+    for a in offered:
+        if base <= a < base + O.VA_SLOTS:
+            by_vehicle.setdefault((a - base) // n, []).append(a)
+    out: dict[int, Vehicle] = {}
+    vehicles = m.state.vehicles
+    for vid in sorted(by_vehicle):
+        acts = sorted(by_vehicle[vid])
+        v = vehicles[vid]
+        if v.closed and weapon and not can_penetrate(m, weapon, v):
+            continue
+        if len(acts) > 1:
+            acts = [acts[m.dice.choice(len(acts), f"{v.name} aspect")]]
+        out[acts[0]] = v
+    return out
+
+
+def can_penetrate(m: Match, weapon: str, v: Vehicle, aspect: str | None = None) -> bool:
+    """Whether ``weapon`` can penetrate some part of ``v`` hit from ``aspect`` (any aspect
+    when None): some d10 of its penetration row meets some armoured part of the type's Hit
+    Chart (RULES.md §11; seed 000 p. 31: "a German will not shoot a closed tank with a weapon
+    that cannot penetrate it"). ⚙ Written minimally here; the "vfire" part of issue 11 owns
+    the vehicle fire rules (its ``can_penetrate`` replaces this one)."""
+    from ambush_env.core.fire import penetrates
+
+    t = m.tables
+    wc = t.weapon_class.get(weapon)
+    if wc is None:
+        return False
+    row = t.penetration_row.get(wc.damage)
+    if not row:
+        return False
+    vt = vtype(v)
+    levels = set(row)
+    for asp in ((aspect,) if aspect else O.ASPECTS):
+        for part in set(vt.chart(asp)):
+            armour = vt.armour(part, asp)
+            if armour == "occupant":
+                continue
+            if any(penetrates(lv, wc.explosive, armour, t) != "none" for lv in levels):
+                return True
+    return False
+
+
+def _key_for(m: Match, u: Unit, how: str) -> Callable[[Any], tuple]:
+    """The selector's ranking of a target, a soldier or a vehicle (a vehicle ranks as a
+    standing, unwounded soldier in its hex ⚙)."""
+    dist = m.board.distance
+
+    def parts(o: Any) -> tuple[int, int, bool, int]:
+        if isinstance(o, Vehicle):
+            return dist(u.hex, o.hex), int(Stance.STANDING), False, 1000 + o.vid
+        return dist(u.hex, o.hex), o.stance, o.wounded, o.uid
+
+    if how == "weakest_visible":
+        return lambda o: (lambda d, s, w, i: (not w, d, i))(*parts(o))
+    if how == "most_exposed":
+        return lambda o: (lambda d, s, w, i: (s, d, i))(*parts(o))
+    return lambda o: (lambda d, s, w, i: (d, s, i))(*parts(o))
+
+
+def _pick_any(m: Match, u: Unit, units: dict[int, Any], vehicles: dict[int, Any], how: str
+              ) -> int | None:
+    """The selector's order among soldier targets and vehicle targets (``nearest_vehicle``:
+    vehicles only; the others rank both, :func:`_key_for`)."""
+    cands: dict[int, Any] = dict(vehicles) if how == "nearest_vehicle" else {**units, **vehicles}
+    if not cands:
+        return None
+    key = _key_for(m, u, "nearest_visible" if how == "nearest_vehicle" else how)
+    return min(cands, key=lambda a: (key(cands[a]), a))
 
 
 def _stance(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
@@ -353,6 +467,218 @@ def _plan(m: Match, u: Unit, toward: str, max_hexes: int) -> list[int]:
     return path[::-1]
 
 
+# ----------------------------------------------------------------------------- vehicles
+def _drive(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
+    """``drive {toward, fast, max}`` (a driver) and a tank card's ``move``: a path of forward
+    drive steps (turning is free, seed 000 p. 30) within the slow allowance (``fast``: the
+    fast one, the Accident Check coming when the slow MPA is passed), planned when the action
+    starts and driven one legal ``DRIVE`` order at a time; then ``END_DRIVE``. German
+    vehicles spend as much as they can (p. 30): among the hexes best for the goal, the one
+    that spends the most MPs ⚙."""
+    t = m.state.turn
+    if not t.card_acted:
+        t.card_path = _plan_drive(m, u, args.get("toward", "nearest_us"),
+                                  bool(args.get("fast", False)), args.get("max"))
+        if not t.card_path:
+            return None
+    if t.card_path:
+        d = m.board.direction(u.hex, t.card_path[0])
+        a = B[K.DRIVE] + d if d is not None else -1
+        if a in offered:
+            t.card_path = t.card_path[1:]
+            return a, False
+        t.card_path = []
+    end = B[K.END_DRIVE]
+    if end in offered:
+        return end, True
+    return None
+
+
+def _plan_drive(m: Match, u: Unit, toward: str, fast: bool, max_hexes: int | None) -> list[int]:
+    """The hexes of a German vehicle's drive (:func:`_drive`)."""
+    if u.vehicle < 0:
+        return []
+    v = m.state.vehicles[u.vehicle]
+    if v.disabled or v.immobilised or v.driver != u.uid:
+        return []
+    slow, limit = mpa(v)
+    budget = limit if fast else slow
+    if toward == "route":
+        while u.route and u.route[0] == v.hex:
+            u.route.pop(0)
+        if not u.route:
+            return []
+    row = cost_row(m, vtype(v).size == "large")
+    nbrs = m.board.neighbors
+    cap = max_hexes or 99
+    best: dict[int, tuple[int, int, int]] = {v.hex: (0, -1, 0)}
+    frontier = deque([v.hex])
+    while frontier:
+        h = frontier.popleft()
+        mp, _, n = best[h]
+        if n >= cap:
+            continue
+        for d in range(6):
+            j = nbrs[h][d]
+            c = row[h * 6 + d]
+            if j < 0 or c < 0 or mp + c > budget:
+                continue
+            if j not in best or best[j][0] > mp + c:
+                best[j] = (mp + c, h, n + 1)
+                frontier.append(j)
+    full = {h for h, k in _vehicle_counts(m, v).items() if k >= shipped_vehicle_data().max_in_hex}
+    ends = [h for h in best if h not in full]
+    if len(ends) <= 1:
+        return []
+    dist = m.board.distance
+    us = [o.hex for o in m.state.units if o.uid in m.known_enemies(GER) and o.hex >= 0]
+
+    def near_us(h: int) -> int:
+        return min((dist(h, x) for x in us), default=0)
+
+    spend = lambda h: -best[h][0]  # noqa: E731 - spend as much as it can (seed 000 p. 30)
+    if toward == "nearest_us":
+        key = lambda h: (near_us(h), spend(h), h)  # noqa: E731
+    elif toward == "away":
+        key = lambda h: (-near_us(h), spend(h), h)  # noqa: E731
+    elif toward == "route":
+        goal = u.route[0]
+        key = lambda h: (dist(h, goal), spend(h), h)  # noqa: E731
+    else:  # cover: the German cover terrain, then away from the US
+        cover = m.rd.german.cover_terrain
+        key = lambda h: (0 if int(m.board.terrain[h]) in cover else 1, -near_us(h), spend(h), h)  # noqa: E731
+    goal_hex = min(ends, key=key)
+    if goal_hex == v.hex:
+        return []
+    path = []
+    h = goal_hex
+    while h != v.hex:
+        path.append(h)
+        h = best[h][1]
+    return path[::-1]
+
+
+def _vehicle_counts(m: Match, v: Vehicle) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for o in m.state.vehicles:
+        if o is not v and o.hex >= 0 and not o.exited:
+            out[o.hex] = out.get(o.hex, 0) + 1
+    return out
+
+
+def _tank_of(m: Match, u: Unit) -> Vehicle:
+    return m.state.vehicles[u.vehicle]
+
+
+def _mg_weapon(m: Match, v: Vehicle, mount: str) -> str:
+    w = vtype(v).weapons.get(mount)  # type: ignore[call-overload]
+    return w.weapon if w is not None else ""
+
+
+def _behind_stone_wall(m: Match, u: Unit, o: Unit) -> bool:
+    """Whether the line of fire from ``u`` enters ``o``'s hex across an intact stone wall
+    (the wall cover of RULES.md §8)."""
+    from ambush_env.core.fire import _target_mods
+
+    return any(name == "wall_stone" for name, _ in _target_mods(m, u, o))
+
+
+def _mg_orders(m: Match, u: Unit, mount: str, mode: str, offered: set[int]
+               ) -> tuple[dict[int, Unit], dict[int, Vehicle]]:
+    """A tank machinegun's offered orders: soldier targets and vehicle targets."""
+    v = _tank_of(m, u)
+    mounts = ("coax", "bow") if mount == "any" else (mount,)
+    units: dict[int, Unit] = {}
+    vehicles: dict[int, Vehicle] = {}
+    for mt in mounts:
+        snap = mode == "snap"
+        kind = {("coax", False): K.COAX_MG_AIMED, ("coax", True): K.COAX_MG_SNAP,
+                ("bow", False): K.BOW_MG_AIMED, ("bow", True): K.BOW_MG_SNAP}[(mt, snap)]
+        vkind = {("coax", False): K.COAX_MG_AIMED_VEHICLE, ("coax", True): K.COAX_MG_SNAP_VEHICLE,
+                 ("bow", False): K.BOW_MG_AIMED_VEHICLE,
+                 ("bow", True): K.BOW_MG_SNAP_VEHICLE}[(mt, snap)]
+        for a, o in _targets(m, kind, offered).items():
+            if not any(x is o for x in units.values()):
+                units[a] = o
+        for a, x in _vehicle_targets(m, vkind, offered, _mg_weapon(m, v, mt)).items():
+            if not any(y is x for y in vehicles.values()):
+                vehicles[a] = x
+    return units, vehicles
+
+
+def _fire_cannon(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
+    """``fire_cannon {at}`` with the targeting of seed 000 p. 32, for every card: a soldier
+    inside a building → the main gun at that building's wall (``CANNON_WALL``; its +4 is the
+    fire rule's); a visible soldier behind a stone wall → the machineguns instead (coaxial,
+    else bow, aimed); a known soldier out of sight (prone) → the main gun into his hex
+    (``CANNON_HEX``); a visible one → ``CANNON_FIRE``; a vehicle → ``CANNON_VEHICLE``, never
+    a closed tank the gun cannot penetrate (p. 31)."""
+    v = _tank_of(m, u)
+    at = args.get("at", "nearest_visible")
+    board = m.board
+    units: dict[int, Unit] = {}
+    if at != "nearest_vehicle":
+        visible = _targets(m, K.CANNON_FIRE, offered)
+        seen = {o.uid: a for a, o in visible.items()}
+        mg_units, _ = _mg_orders(m, u, "any", "aimed", offered)
+        mg = {o.uid: a for a, o in mg_units.items()}
+        st_units = m.state.units
+        for uid in m.enemy_slots(GER):
+            o = st_units[uid]
+            if o.status != ACTIVE or o.hex < 0 or o.vehicle >= 0:
+                continue
+            off = _offset(m, u.hex, o.hex)
+            if board.building[o.hex] is not None and off is not None:
+                a = B[K.CANNON_WALL] + off
+                if a in offered:
+                    units[a] = o
+                continue
+            if uid in seen:
+                if _behind_stone_wall(m, u, o):
+                    if uid in mg:
+                        units[mg[uid]] = o
+                    continue
+                units[seen[uid]] = o
+                continue
+            if off is not None and B[K.CANNON_HEX] + off in offered:
+                units[B[K.CANNON_HEX] + off] = o
+    vehicles = _vehicle_targets(m, K.CANNON_VEHICLE, offered, _mg_weapon(m, v, "cannon"))
+    a = _pick_any(m, u, units, vehicles, at)
+    return None if a is None else (a, True)
+
+
+def _offset(m: Match, src: int, dst: int) -> int | None:
+    """The ``HEX_OFFSETS`` index of ``dst`` seen from ``src`` (None beyond the radius)."""
+    b = m.board
+    return O.OFFSET_INDEX.get((b._cx[dst] - b._cx[src], b._cz[dst] - b._cz[src]))
+
+
+def _fire_mg(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
+    """``fire_mg {mount, mode, at}``: a machinegun at a visible soldier or a vehicle (never a
+    closed tank it cannot penetrate, seed 000 p. 31)."""
+    units, vehicles = _mg_orders(m, u, args.get("mount", "any"), args.get("mode", "aimed"), offered)
+    a = _pick_any(m, u, units, vehicles, args.get("at", "nearest_visible"))
+    return None if a is None else (a, True)
+
+
+def _hatch(closing: bool) -> Callable[[Match, Unit, dict, set[int]], Got]:
+    def act(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
+        a = B[K.OPEN_CLOSE]
+        if _tank_of(m, u).closed == closing or a not in offered:
+            return None
+        return a, True
+
+    act.__doc__ = f"``{'close' if closing else 'open'}``: OPEN_CLOSE when the tank is " \
+                  f"{'open' if closing else 'closed'} and it is legal (seed 000 p. 33)."
+    return act
+
+
+def _leave_vehicle(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
+    """``leave_vehicle``: get out (RULES.md §12), when legal."""
+    a = B[K.LEAVE_VEHICLE]
+    return (a, True) if a in offered else None
+
+
 _ACTIONS: dict[str, Callable[[Match, Unit, dict, set[int]], Got]] = {
     "fire": _fire,
     "snap_fire": _snap_fire,
@@ -365,6 +691,19 @@ _ACTIONS: dict[str, Callable[[Match, Unit, dict, set[int]], Got]] = {
     "move": _move,
     "throw_grenade": _throw_grenade,
     "assault": _assault,
+    "drive": _drive,
+    "leave_vehicle": _leave_vehicle,
+}
+
+#: A tank card's actions (module ``vehicle_cards``; seed 000 p. 32-33).
+_TANK_ACTIONS: dict[str, Callable[[Match, Unit, dict, set[int]], Got]] = {
+    "fire_cannon": _fire_cannon,
+    "fire_mg": _fire_mg,
+    "load": _single(K.LOAD_CANNON),
+    "move": _drive,
+    "close": _hatch(True),
+    "open": _hatch(False),
+    "hold": _hold,
 }
 
 #: The order kinds each card action may give (:func:`wanted_kinds`).
@@ -380,4 +719,22 @@ _KINDS: dict[str, frozenset[int]] = {
     "move": frozenset({K.MOVE}),
     "throw_grenade": frozenset({K.GRENADE}),
     "assault": frozenset({K.ASSAULT_KILL, K.ASSAULT_CAPTURE, K.MOVE}),
+    "drive": frozenset({K.DRIVE, K.END_DRIVE}),
+    "leave_vehicle": frozenset({K.LEAVE_VEHICLE}),
+}
+_KINDS["fire"] = _KINDS["fire"] | {K.FIRE_AIMED_VEHICLE, K.FIRE_SNAP_VEHICLE}
+_KINDS["snap_fire"] = _KINDS["snap_fire"] | {K.FIRE_SNAP_VEHICLE}
+
+_MG_KINDS = frozenset({K.COAX_MG_AIMED, K.COAX_MG_SNAP, K.BOW_MG_AIMED, K.BOW_MG_SNAP,
+                       K.COAX_MG_AIMED_VEHICLE, K.COAX_MG_SNAP_VEHICLE, K.BOW_MG_AIMED_VEHICLE,
+                       K.BOW_MG_SNAP_VEHICLE})
+_TANK_KINDS: dict[str, frozenset[int]] = {
+    "fire_cannon": frozenset({K.CANNON_FIRE, K.CANNON_WALL, K.CANNON_HEX, K.CANNON_VEHICLE})
+    | _MG_KINDS,
+    "fire_mg": _MG_KINDS,
+    "load": frozenset({K.LOAD_CANNON}),
+    "move": frozenset({K.DRIVE, K.END_DRIVE}),
+    "close": frozenset({K.OPEN_CLOSE}),
+    "open": frozenset({K.OPEN_CLOSE}),
+    "hold": _CLOSE_KINDS,
 }

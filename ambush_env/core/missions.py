@@ -32,8 +32,14 @@ Mission file schema::
     results: {decisive_win: 26, win: 18, draw: 10}    # VP at or above; below draw: loss
     rules: {all_in_command_rounds: 2, sight_cap: null, blocking_landmarks: []}
     us_vehicles: []                  # optional: [{vehicle: jeep, hex: A8, facing: NE}]
-    german_vehicles: []              # optional, parked and unmanned: [{vehicle: kubelwagen,
-                                     #   hex: K7, facing: S}] (capturable, seed 002 p. 27)
+    german_vehicles: []              # optional: [{vehicle: kubelwagen, hex: K7, facing: S}]
+                                     #   parked and unmanned (capturable, seed 002 p. 27), or
+                                     #   crewed: a car's driver: <card id>, passengers: [<card
+                                     #   ids>], aware, route: [hexes] (for drive toward route);
+                                     #   a tank's card: <tank card id of vehicle_cards.yaml>
+                                     #   (default: the first of its type), crew: 1..5 (the
+                                     #   type's), aware, route. Seats: driver + passengers <=
+                                     #   the car's occupants (seed 000 p. 31)
 
 Paragraph effects (a one-key mapping; the scalar form is shown where one exists). They run in
 order; a *branching* effect (``activation``, ``perception``, ``if_flag``, ``goto``,
@@ -61,6 +67,10 @@ effect                arguments
 ``strike``            ``kind``: artillery | strafing, ``hexes``, ``row`` (a damage row id) — an
                       artillery or strafing event (schema only so far)
 ``end_mission``       reason (scalar) — the mission ends now and is scored
+``place_vehicle``     ``vehicle`` (a German type of vehicles.yaml), ``hex``, ``facing`` (N),
+                      ``driver`` / ``passengers`` (card ids; a car), ``card`` / ``crew`` (a
+                      tank), ``aware`` (false), ``route`` — a German vehicle and its men arrive
+                      (seed 000 p. 32); sighted, or beginning Rounds when aware, as ``place``
 ====================  ============================================================================
 
 Scoring (⚙ values in the ``vp`` block): German and US casualties score by each soldier's final
@@ -256,6 +266,32 @@ class EndMission(EffectForm):
     reason: str = Field(min_length=1)
 
 
+class VehicleCrew(Frozen):
+    """Who is in a German vehicle (seed 000 p. 31-32): a car's driver and passengers (card ids
+    of the deck), or a tank's card (``vehicle_cards.yaml``) and active crew; their awareness
+    and the route their ``drive``/``move toward route`` follows."""
+
+    driver: Ident | None = None
+    passengers: tuple[Ident, ...] = ()
+    card: Ident | None = None
+    crew: int | None = Field(default=None, ge=1, le=8)
+    aware: bool = False
+    route: tuple[Label, ...] = ()
+
+    @property
+    def crewed(self) -> bool:
+        return bool(self.driver or self.passengers or self.card or self.crew)
+
+
+class PlaceVehicle(EffectForm, VehicleCrew):
+    """``place_vehicle``: a German vehicle and its men arrive (seed 000 p. 32)."""
+
+    effect: Literal["place_vehicle"] = "place_vehicle"
+    vehicle: Ident
+    hex: Label
+    facing: Literal[DIRECTION_NAMES] = "N"  # type: ignore[valid-type]
+
+
 EFFECT_MODELS: tuple[type[EffectForm], ...] = (
     Place,
     AwardVP,
@@ -270,6 +306,7 @@ EFFECT_MODELS: tuple[type[EffectForm], ...] = (
     Landmark,
     Strike,
     EndMission,
+    PlaceVehicle,
 )
 EFFECT_SCALARS: dict[str, str | None] = scalar_fields(EFFECT_MODELS)
 """Every effect name → the field its scalar form fills (None: mapping only)."""
@@ -292,6 +329,7 @@ Effect = Annotated[
             | Landmark
             | Strike
             | EndMission
+            | PlaceVehicle
         ),
         Field(discriminator="effect"),
     ],
@@ -377,6 +415,12 @@ class VPSchedule(Frozen):
     exit_per_soldier: int = Field(ge=0)
     objective_taken: int = Field(ge=0)
     prisoner_marched_off: int = Field(default=0, ge=0)  # a guard exits with a prisoner
+    # tanks (seed 000 p. 31) ⚙, optional: a German tank disabled / immobilised (not disabled),
+    # a US tank disabled / immobilised; counted from the vehicle's state, once each
+    german_tank_disabled: int = Field(default=0, ge=0)
+    german_tank_immobilised: int = Field(default=0, ge=0)
+    us_tank_disabled: int = Field(default=0, le=0)
+    us_tank_immobilised: int = Field(default=0, le=0)
 
 
 class Results(Frozen):
@@ -429,10 +473,10 @@ class USVehicle(Frozen):
     facing: Literal[DIRECTION_NAMES] = "N"  # type: ignore[valid-type]
 
 
-class GermanVehicle(USVehicle):
-    """A German vehicle standing parked and unmanned at the start (seed 000; seed 002 p. 27:
-    the first US soldier to get in captures it). German drivers and vehicle cards are not in
-    the engine yet, so a mission cannot crew one."""
+class GermanVehicle(USVehicle, VehicleCrew):
+    """A German vehicle at the start (seed 000 p. 31-32): a car parked and unmanned (seed 002
+    p. 27: the first US soldier to get in captures it), or crewed (:class:`VehicleCrew`); a
+    tank always has its crew ⚙ and its own unit (module ``tanks``)."""
 
 
 class Mission(Frozen):
@@ -571,9 +615,11 @@ class Mission(Frozen):
                 where = f"paragraphs.{n}.{j}.{eff.effect}"
                 if isinstance(eff, (Place, Landmark)):
                     yield f"{where}.hex", eff.hex
-                if isinstance(eff, Place):
+                if isinstance(eff, (Place, PlaceVehicle)):
                     for k, h in enumerate(eff.route):
                         yield f"{where}.route.{k}", h
+                if isinstance(eff, PlaceVehicle):
+                    yield f"{where}.hex", eff.hex
                 if isinstance(eff, (Minefield, Strike)):
                     for k, h in enumerate(eff.hexes):
                         yield f"{where}.hexes.{k}", h
@@ -583,6 +629,14 @@ class Mission(Frozen):
             yield f"us_vehicles.{i}.hex", v.hex
         for i, v in enumerate(self.german_vehicles):
             yield f"german_vehicles.{i}.hex", v.hex
+            for k, h in enumerate(v.route):
+                yield f"german_vehicles.{i}.route.{k}", h
+
+    def vehicle_placements(self) -> list[tuple[str, Any]]:
+        """Every German vehicle a paragraph places, as ``(field, effect)``."""
+        return [(f"paragraphs.{n}.{j}.place_vehicle", e)
+                for n, para in sorted(self.paragraphs.items())
+                for j, e in enumerate(para) if isinstance(e, PlaceVehicle)]
 
 
 # --------------------------------------------------------------------------------------------
@@ -662,11 +716,16 @@ def check_references(
             source, "squad", f"unknown squad {mission.squad!r} (known: {', '.join(list_squads())})"
         )
     check_vehicles(mission, source)
+    for i, v in enumerate(mission.german_vehicles):
+        check_crew(v, v.vehicle, f"german_vehicles.{i}", source, card_ids)
+    for where, e in mission.vehicle_placements():
+        check_crew(e, e.vehicle, where, source, card_ids)
 
 
 def check_vehicles(mission: Mission, source: str | Path) -> None:
     """Vehicles of a mission (seed 000; RULES.md §12): known types of ``vehicles.yaml`` of the
-    right side, no tanks (not in the engine yet), at most ``V_SLOTS`` in all.
+    right side, at most ``V_SLOTS`` in all. A tank comes with its crew and its own unit
+    (module ``tanks``); a German car stands parked and unmanned.
 
     Raises:
         DataError: naming ``source`` and the field.
@@ -675,21 +734,67 @@ def check_vehicles(mission: Mission, source: str | Path) -> None:
     from ambush_env.core.vehicle_data import load_vehicle_data
 
     types = load_vehicle_data().vehicles
-    placed = [("us_vehicles", i, v, "us") for i, v in enumerate(mission.us_vehicles)]
-    placed += [("german_vehicles", i, v, "german") for i, v in enumerate(mission.german_vehicles)]
+    placed = [(f"us_vehicles.{i}", v, "us") for i, v in enumerate(mission.us_vehicles)]
+    placed += [(f"german_vehicles.{i}", v, "german") for i, v in enumerate(mission.german_vehicles)]
+    placed += [(where, e, "german") for where, e in mission.vehicle_placements()]
     if len(placed) > V_SLOTS:
-        raise DataError(source, "german_vehicles" if mission.german_vehicles else "us_vehicles",
+        raise DataError(source, placed[V_SLOTS][0],
                         f"{len(placed)} vehicles; at most {V_SLOTS} (the vehicle slots)")
-    for key, i, v, side in placed:
+    for key, v, side in placed:
         t = types.get(v.vehicle)
         if t is None:
-            raise DataError(source, f"{key}.{i}.vehicle",
+            raise DataError(source, f"{key}.vehicle",
                             f"unknown vehicle {v.vehicle!r} (known: {', '.join(sorted(types))})")
-        if t.kind == "tank":
-            raise DataError(source, f"{key}.{i}.vehicle",
-                            f"{v.vehicle!r} is a tank; tanks are not in the engine yet")
         if t.side != side:
-            raise DataError(source, f"{key}.{i}.vehicle", f"{v.vehicle!r} is a {t.side} vehicle")
+            raise DataError(source, f"{key}.vehicle", f"{v.vehicle!r} is a {t.side} vehicle")
+
+
+def check_crew(v: VehicleCrew, vehicle: str, where: str, source: str | Path,
+               card_ids: tuple[str, ...]) -> None:
+    """The men of a German vehicle (seed 000 p. 31-32): a car's driver and passengers are
+    cards of the deck and fit its seats; a tank has a tank card of its type and a crew of
+    1..its crew, and nobody boards it.
+
+    Raises:
+        DataError: naming ``source`` and the field (``<where>.driver``, ``.passengers``, ...).
+    """
+    from ambush_env.core.vehicle_cards import shipped_vehicle_cards
+    from ambush_env.core.vehicle_data import load_vehicle_data
+
+    t = load_vehicle_data().vehicles[vehicle]
+    if t.kind == "tank":
+        if v.driver or v.passengers:
+            field = "driver" if v.driver else "passengers"
+            raise DataError(source, f"{where}.{field}",
+                            "nobody can board a tank: its crew is part of it (seed 000 p. 31)")
+        cards = shipped_vehicle_cards()
+        if v.card is not None:
+            if v.card not in cards.tank_ids:
+                raise DataError(source, f"{where}.card",
+                                f"no tank card {v.card!r} (known: {', '.join(cards.tank_ids)})")
+            if cards.tank(v.card).vehicle != vehicle:
+                raise DataError(source, f"{where}.card",
+                                f"tank card {v.card!r} is for {cards.tank(v.card).vehicle}")
+        elif cards.default_tank_card(vehicle) is None:
+            raise DataError(source, f"{where}.card", f"no tank card for {vehicle!r}")
+        if v.crew is not None and v.crew > t.occupants:
+            raise DataError(source, f"{where}.crew",
+                            f"a {t.name} has a crew of {t.occupants}, got {v.crew}")
+        return
+    if v.card is not None or v.crew is not None:
+        field = "card" if v.card is not None else "crew"
+        raise DataError(source, f"{where}.{field}",
+                        "a car has a driver and passengers, not a tank card or crew")
+    for field, cid in [("driver", v.driver)] + [
+            (f"passengers.{k}", c) for k, c in enumerate(v.passengers)]:
+        if cid is not None and cid not in card_ids:
+            raise DataError(source, f"{where}.{field}",
+                            f"no card {cid!r} in the deck (cards: {', '.join(card_ids)})")
+    seats = (1 if v.driver else 0) + len(v.passengers)
+    if seats > t.occupants:
+        raise DataError(source, f"{where}.passengers",
+                        f"{seats} men in a {t.name}, which seats {t.occupants} with the driver "
+                        "(seed 000 p. 31)")
 
 
 # --------------------------------------------------------------------------------------------
@@ -752,7 +857,9 @@ __all__ = [
     "Objective",
     "Perception",
     "Place",
+    "PlaceVehicle",
     "Results",
+    "VehicleCrew",
     "SetFlag",
     "Strike",
     "TimeLimit",

@@ -24,8 +24,8 @@ from ambush_env.core import damage
 from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.scoring import award_vp, end_mission
-from ambush_env.core.state import Unit
-from ambush_env.core.types import Side, Status
+from ambush_env.core.state import Unit, Vehicle
+from ambush_env.core.types import DIRECTION_NAMES, Side, Status
 from ambush_env.core.vehicles import booby_trap_car
 
 MAX_JUMPS = 50
@@ -127,30 +127,126 @@ def run_effect(m: Match, pid: Any, k: int, u: Unit | None, jumps: int) -> None:
 
 
 # ------------------------------------------------------------------------------- effects
-def _place(m: Match, arg: dict, u: Unit | None) -> None:
-    card = m.cards[arg["card"]]
+def new_german(m: Match, card_id: str, hex_: int, *, stance: str = "standing",
+               aware: bool = False, route: list[int] | None = None) -> Unit:
+    """A German of the deck's card ``card_id`` added to the state at ``hex_`` (no events)."""
+    card = m.cards[card_id]
     st = m.state
-    hex_ = m.board.index(arg["hex"])
     g = Unit(
         uid=len(st.units),
         side=int(Side.GERMAN),
         name=f"G{st.next_german}",
         role=card.id,
         hex=hex_,
-        stance=_STANCES.get(arg.get("stance", "standing"), 0),
+        stance=_STANCES.get(stance, 0),
         IN=card.IN,
         PC=card.PC,
         WS=card.WS,
         MV=getattr(card, "MV", 4) or 4,
         weapon=card.weapon,
-        route=[m.board.index(h) for h in (arg.get("route") or ())],
+        route=list(route or ()),
         equipment=list(getattr(card, "equipment", ()) or ()),
-        aware=bool(arg.get("aware", False)),
+        aware=aware,
     )
     g.ammo = m.weapon(card.weapon).clip
     g.slot = sum(1 for o in st.units if o.side == Side.GERMAN)  # his side's unit slot
     st.next_german += 1
     st.units.append(g)
+    return g
+
+
+def make_tank_unit(m: Match, v: Vehicle, *, aware: bool = False,
+                   route: list[int] | None = None) -> Unit:
+    """The unit of the German tank ``v`` placed by a mission (:func:`ambush_env.core.tanks.
+    make_tank_unit`, reused when the setup made it already), with its awareness and route."""
+    from ambush_env.core.tanks import make_tank_unit as _make
+
+    u = _make(m.state, v)
+    u.aware = aware
+    u.route = list(route or ())
+    return u
+
+
+def put_vehicle(m: Match, spec: Any, *, request: bool = True,
+                vehicle: Vehicle | None = None) -> Vehicle:
+    """A German vehicle and its men arrive (seed 000 p. 31-32): ``spec`` is a mission's
+    ``german_vehicles`` entry or a ``place_vehicle`` effect (vehicle, hex, facing, driver,
+    passengers / card, crew, aware, route). A car's driver and passengers are Germans of the
+    deck seated in it; a tank gets its card (default: the first of its type), crew (default:
+    its type's) and its unit (:func:`make_tank_unit`), its cannon loaded ⚙.
+
+    Then, as for ``place`` (RULES.md §5, §7): men aboard seen by US soldiers are sighted (one
+    sighting, of the first of them; the others become contacts with him ⚙); aware ones unseen is a known contact and Rounds begin; an unaware one unseen stays
+    hidden (the event names nobody aboard). ``request=False`` (the setup) records no sighting
+    or Rounds request: the sequence of play's sighting checks find the crews later; there
+    ``vehicle`` is the mission's vehicle already made (:meth:`~ambush_env.core.ctx.Ctx.
+    start_vehicles`), to be crewed.
+    """
+    from ambush_env.core.vehicle_cards import shipped_vehicle_cards
+    from ambush_env.core.vehicle_data import vtype
+
+    st = m.state
+    b = m.board
+    args = dict(spec) if isinstance(spec, dict) else {
+        k: getattr(spec, k) for k in ("vehicle", "hex", "facing", "driver", "passengers",
+                                       "card", "crew", "aware", "route")}
+    if vehicle is None:
+        vid = len(st.vehicles)
+        v = Vehicle(vid=vid, type=args["vehicle"], side=int(Side.GERMAN), name=f"V{vid + 1}",
+                    hex=b.index(args["hex"]),
+                    facing=DIRECTION_NAMES.index(args.get("facing") or "N"))
+        v.closed = not vtype(v).open
+        st.vehicles.append(v)
+    else:
+        v, vid = vehicle, vehicle.vid
+    t = vtype(v)
+    aware = bool(args.get("aware", False))
+    route = [b.index(h) for h in (args.get("route") or ())]
+    men: list[Unit] = []
+    if t.kind == "tank":
+        v.card = args.get("card") or shipped_vehicle_cards().default_tank_card(v.type) or ""
+        v.crew = int(args.get("crew") or t.occupants)
+        v.cannon_loaded = True
+        men.append(make_tank_unit(m, v, aware=aware, route=route))
+    else:
+        seats = ([args["driver"]] if args.get("driver") else []) + list(args.get("passengers") or ())
+        for k, cid in enumerate(seats):
+            g = new_german(m, cid, v.hex, aware=aware, route=route)
+            g.vehicle = vid
+            if k == 0 and args.get("driver"):
+                v.driver = g.uid
+            else:
+                v.passengers.append(g.uid)
+            men.append(g)
+    watchers = [o for o in st.units if o.side == Side.US and o.status == Status.ACTIVE
+                and o.hex >= 0 and men and m.can_see(o, men[0])]
+    shown = bool(watchers) or aware
+    m.emit(E.PlaceVehicle(vehicle=v.name, kind=v.type, hex=b.label(v.hex),
+                          facing=DIRECTION_NAMES[v.facing],
+                          **({"aboard": [g.name for g in men]} if shown else {"hidden": True})))
+    if not request or not men:
+        return v
+    if watchers:  # the car and its men are one target (seed 000 p. 31): one sighting ⚙
+        for g in men[1:]:
+            m.reveal(g)
+        m.request("sighting", men[0].uid, [o.uid for o in watchers])
+    elif aware:
+        for g in men:
+            m.reveal(g)
+        m.request("begin_rounds", f"{v.name} placed aware", [])
+    return v
+
+
+def _place_vehicle(m: Match, arg: dict, u: Unit | None) -> None:
+    put_vehicle(m, arg)
+
+
+def _place(m: Match, arg: dict, u: Unit | None) -> None:
+    st = m.state
+    g = new_german(m, arg["card"], m.board.index(arg["hex"]),
+                   stance=arg.get("stance", "standing"), aware=bool(arg.get("aware", False)),
+                   route=[m.board.index(h) for h in (arg.get("route") or ())])
+    card = m.cards[arg["card"]]
     watchers = [o for o in st.units if o.side == Side.US and o.status == Status.ACTIVE
                 and o.hex >= 0 and m.can_see(o, g)]
     if watchers or g.aware:
@@ -248,4 +344,5 @@ _EFFECTS = {
     "minefield": _not_yet,
     "landmark": _not_yet,
     "strike": _not_yet,
+    "place_vehicle": _place_vehicle,
 }

@@ -282,6 +282,7 @@ class _Reader:
                                     "list the vehicles with their seats")
         else:
             st.vehicles = [self.vehicle(k, vs) for k, vs in enumerate(vspecs)]
+        self.tank_units(st)
         st.phase = PHASES.index(sp.phase)
         st.round, st.rounds_total, st.pulse = sp.round, sp.rounds_total, sp.pulse
         st.initiative = -1 if sp.initiative is None else SIDES.index(sp.initiative)
@@ -293,6 +294,8 @@ class _Reader:
         st.flags = list(sp.flags)
         st.ops_done = [self.uid(n, f"ops_done.{k}") for k, n in enumerate(sp.ops_done)]
         st.turn = self.turn(sp.turn, st)
+        if st.turn.uid >= 0 and st.turn.cp_left < 0 and st.units[st.turn.uid].role == "tank":
+            st.turn.cp_left = st.vehicles[st.units[st.turn.uid].vehicle].crew  # ⚙ not yet counted
         st.pending = [self.request(k, r, st) for k, r in enumerate(sp.pending)]
         if sp.contacts is None:
             st.contacts = [u.uid for u in st.units if u.side == Side.GERMAN and u.hex >= 0
@@ -339,9 +342,41 @@ class _Reader:
         st.steps = sp.steps
         return st
 
+    def tank_units(self, st: GameState) -> None:
+        """Every tank gets its unit (module ``tanks``): the one listed (``role: tank``, or the
+        vehicle's ``unit``), else one is made ⚙ (a position may list a tank without it)."""
+        from ambush_env.core.tanks import TANK_ROLE, link_tank_units
+        from ambush_env.core.vehicle_data import load_vehicle_data
+
+        types = load_vehicle_data().vehicles
+        for k, v in enumerate(st.vehicles):
+            if v.unit >= 0 and types[v.type].kind != "tank":
+                raise self.fail(f"vehicles.{k}.unit", f"{v.name} is no tank: only a tank has a unit")
+        for k, u in enumerate(st.units):
+            if u.role != TANK_ROLE:
+                continue
+            if u.vehicle < 0 or types[st.vehicles[u.vehicle].type].kind != "tank":
+                raise self.fail(f"units.{k}.vehicle", f"the tank unit {u.name} names no tank")
+            v = st.vehicles[u.vehicle]
+            if v.unit >= 0 and v.unit != u.uid:
+                raise self.fail(f"units.{k}.vehicle", f"{v.name} has another unit")
+        for k, u in enumerate(st.units):
+            if (u.role != TANK_ROLE and u.vehicle >= 0
+                    and types[st.vehicles[u.vehicle].type].kind == "tank"):
+                raise self.fail(f"units.{k}.vehicle", "nobody can board a tank (seed 000 p. 31)")
+        link_tank_units(st)
+        for u in st.units:  # a tank unit given no slot takes the lowest free one of its side
+            if u.role == TANK_ROLE and u.slot < 0:
+                taken = {o.slot for o in st.units if o.side == u.side}
+                u.slot = next(s for s in range(U_SLOTS + 64) if s not in taken)
+            if u.role == TANK_ROLE and u.side == Side.US and u.slot >= U_SLOTS:
+                raise self.fail("units", f"at most {U_SLOTS} US units (a tank takes a unit slot)")
+
     def unit(self, k: int, us: UnitSpec) -> Unit:
         f = f"units.{k}"
         ctx = self.ctx
+        if us.role == "tank":
+            return self.tank_unit(k, us)
         side = us.side or ("us" if us.name.upper().startswith("US") else
                            "german" if us.name.upper().startswith("G") else None)
         if side is None:
@@ -401,6 +436,23 @@ class _Reader:
         if wounded and us.MV is None:
             u.MV = min(u.MV, wounded_rules.mv)
         u.guard = self.uid(us.guard, f"{f}.guard")
+        u.vehicle = self.vid(us.vehicle, f"{f}.vehicle")
+        return u
+
+    def tank_unit(self, k: int, us: UnitSpec) -> Unit:
+        """A tank's own unit (module ``tanks``): its ratings come from the crew, its hex from
+        the tank (:meth:`tank_units`)."""
+        f = f"units.{k}"
+        if us.side is None:
+            raise self.fail(f"{f}.side", f"say the side of the tank unit {us.name!r}")
+        if us.vehicle is None:
+            raise self.fail(f"{f}.vehicle", f"the tank unit {us.name!r} names its tank")
+        u = Unit(uid=k, side=SIDES.index(us.side), name=us.name, role="tank",
+                 status=STATUSES.index(us.status if us.status not in ("wounded", "panicked")
+                                       else "active"),
+                 panicked=us.panicked or us.status == "panicked", aware=us.aware,
+                 ar=AR_SPACES.index(us.ar), slot=us.slot if us.slot is not None else -1,
+                 port_boxes=0, given_turn=us.given_turn)
         u.vehicle = self.vid(us.vehicle, f"{f}.vehicle")
         return u
 
@@ -483,9 +535,21 @@ class _Reader:
             u = st.units[t.uid] if t.uid >= 0 else None
             if u is None or u.side != Side.GERMAN:
                 raise self.fail("turn.card", "a card row in progress needs a German acting unit")
-            if c.column not in ("unaware", "aware", "self_preservation"):
-                raise self.fail("turn.card.column", "unaware, aware or self_preservation")
-            column = getattr(self.ctx.cards[u.role].columns, c.column)
+            from ambush_env.core.vehicle_cards import driving_column, shipped_vehicle_cards
+
+            if c.column == "driving" and u.role in self.ctx.cards:
+                column = driving_column(self.ctx.cards[u.role])
+            elif (c.column.startswith("crew_") and c.column[5:].isdigit() and u.vehicle >= 0
+                  and st.vehicles[u.vehicle].card in shipped_vehicle_cards().tank_ids
+                  and int(c.column[5:]) in shipped_vehicle_cards().tank(
+                      st.vehicles[u.vehicle].card).crews):
+                column = shipped_vehicle_cards().tank(st.vehicles[u.vehicle].card).column(
+                    int(c.column[5:]))
+            elif c.column in ("unaware", "aware", "self_preservation"):
+                column = getattr(self.ctx.cards[u.role].columns, c.column)
+            else:
+                raise self.fail("turn.card.column", "unaware, aware, self_preservation, driving "
+                                "(a driver) or crew_<n> (a tank, seed 000 p. 32)")
             if not 0 <= c.row < len(column):
                 raise self.fail("turn.card.row", f"the {c.column} column has rows 0..{len(column) - 1}")
         t.card_column, t.card_row, t.card_step, t.card_acted = c.column, c.row, c.step, c.acted
