@@ -228,6 +228,12 @@ def check_game(g: Game, orders: list[Seen], seen: Counter) -> None:
             f"{first.name}: another turn in Round {key[1]} after a turn begun wounded")
         began_wounded.append(first.pre.wounded)
         assert len(began_wounded) <= 2, f"{first.name}: three turns in one Round"
+        col_name = first.card[0]
+        if col_name == "driving" or col_name.startswith("crew_"):
+            # a German vehicle's turn: a tank's crew table or a driver's driving column
+            # (seed 000 p. 32); those rules are tested in tests/core/test_german_vehicles.py
+            seen["vehicle_turns"] += 1
+            continue
         check_turn(g, turn, seen, us_names, snap_frac, charge_frac, max_snaps, prone_hexes)
         seen["turns"] += 1
 
