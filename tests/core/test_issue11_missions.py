@@ -60,3 +60,22 @@ def test_cars_score_by_their_final_state():
     f.reset(seed=0)
     f.state.vehicles[0].disabled = True
     assert f.vp == 0
+
+
+def test_tank_hunt_has_its_tank_and_the_means_to_stop_it():
+    """Issue 11: a German Panzer IV with infantry support (placed by paragraphs, seed 000
+    p. 32), a bazooka and satchel charges in the port boxes, and the tank's VP."""
+    m = load_mission("tank_hunt")
+    tanks = [e for _, e in m.vehicle_placements()]
+    assert tanks and {e.vehicle for e in tanks} == {"panzer_iv"}
+    assert {e.hex for e in tanks} == {"H7", "P7"}  # waiting on the Place, or coming in
+    cards = {p.card for _, p in m.placements()}
+    assert {"rifleman", "nco_smg", "mg_gunner", "mg_loader"} <= cards
+    squad = load_squad(m.squad)
+    assert sum(s.weapon == "bazooka" for s in squad.soldiers) == 1
+    assert sum(s.equipment.count("clip_bazooka") for s in squad.soldiers) >= 2
+    assert sum(s.equipment.count("satchel") for s in squad.soldiers) == 3
+    assert m.vp.german_tank_disabled > m.vp.objective_taken > 0
+    assert m.vp.german_tank_immobilised > 0
+    # the tank stands in the objective when it waits: the Place cannot be taken under it
+    assert "H7" in m.objective.hexes
