@@ -12,7 +12,7 @@ German cards         ``german``
 orders               ``apply`` (carry out), ``legal`` (the generator), ``describe`` (text)
 rules                ``sighting``, ``shooting``, ``paragraphs``, ``grenades``, ``vehicles``,
                      ``carry``, ``turns``, ``assault``, ``enter``, ``prisoners``, ``scoring``,
-                     ``movement``, ``fire``, ``damage``
+                     ``movement``, ``fire``, ``mines``, ``damage``
 context              ``ctx``, ``procedural``
 map and data         ``los``, ``missions``, ``board``, ``squads``, ``tables``, ``rules_data``,
                      ``vehicle_data``, ``cards``, ``hexgrid``, ``dice``, ``data``

@@ -66,7 +66,7 @@ def describe(m: Match, action: int) -> str:
             if i >= 0:
                 target = board.label(i)
         return f"{who} {offset_kinds[kind]} {target}"
-    if kind in (K.BOARD_VEHICLE, K.LOAD):
+    if kind in (K.BOARD_VEHICLE, K.LOAD, K.GRENADE_INTO):
         if arg < len(st.vehicles):
             v = st.vehicles[arg]
             what = f"{v.name} ({vtype(v).name}, {board.label(v.hex) if v.hex >= 0 else 'off map'})"
@@ -74,6 +74,8 @@ def describe(m: Match, action: int) -> str:
             what = f"vehicle {arg} (empty slot)"
         if kind == K.LOAD:
             return f"{who} load the fallen into {what}"
+        if kind == K.GRENADE_INTO:
+            return f"{who} throw a grenade into {what}"
         if u is not None and u.vehicle == arg:
             return f"{who} take the wheel of {what}"
         return f"{who} get into {what}"
