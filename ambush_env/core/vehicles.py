@@ -27,15 +27,24 @@ What is in the engine now:
   kills him is an automatic accident; tyres and body roll penetration (RULES.md §11) against
   their armour: a penetrated tyre stops fast driving, a penetrated body disables the car; a
   hit on the tyres or the body forces an Accident Check. Riders fire from the car (aimed or
-  snap at −2, the driver one snap, no grenades or heavy weapons, seed 000 p. 32) along the
+  snap at −2, the driver one snap, no grenades or heavy weapons unless the
+  briefing allows them, ``rules.heavy_weapons_from_cars``, seed 000 p. 32) along the
   vehicle line of sight of seed 004.
 * **Grenades and satchels** (seed 000 p. 32-33): a grenade going off in a car's hex disables
   it on an incapacitated or killed result on the Grenade Outside row, then each occupant rolls
   once on that row (stance is ignored inside; nobody aboard throws it out); a satchel charge
-  in or next to a car's hex always disables it.
+  in or next to a car's hex always disables it; a satchel charge in a tank's hex disables it
+  on an incapacitated or killed Satchel Outside result (:func:`blast_vehicles`). Grenades
+  thrown *into* a vehicle are :mod:`~ambush_env.core.grenades`' (``GRENADE_INTO``).
 * **Boobytraps** (seed 000 p. 32): the driver's Perception Check is the mission's own
   ``perception`` effect before its ``booby_trap`` effect; a trap that goes off under a car
-  disables it and panics those aboard (no damage rolls for them).
+  disables it and panics those aboard (no damage rolls for them); under a tank it is
+  eliminated (:func:`booby_trap_tank`: the trigger never fires again).
+* **Minefields** (seed 000 p. 32; module :mod:`~ambush_env.core.mines`): a US car entering
+  one is disabled (anti-personnel: everyone aboard panics); a tank ignores anti-personnel
+  fields and is immobilised by anti-tank ones (:func:`vehicle_mines`).
+* **Craters** (seed 000 p. 31): never driven into on purpose; an Accident Table skid into
+  one costs ``forced_crater_mp`` (3) and an immediate Accident Check.
 
 Choices (⚙) where the seeds are silent or would leave an exploit:
 
@@ -49,8 +58,7 @@ Choices (⚙) where the seeds are silent or would leave an exploit:
 * the fallen carried off the map in a car still count as casualties.
 
 Not yet in the engine (refused at mission load, never reachable): tanks on the map, German
-drivers and vehicle cards, US fire at German cars (no order slot aims at a vehicle yet),
-grenades thrown *into* a car (the Grenade Inside row; throws land in the hex), mines, the
+drivers and vehicle cards, US fire at German cars (no order slot aims at a vehicle yet), the
 seed-003 d100 module.
 """
 
