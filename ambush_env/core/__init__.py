@@ -13,7 +13,7 @@ orders               ``apply`` (carry out), ``legal`` (the generator), ``describ
 rules                ``sighting``, ``shooting``, ``paragraphs``, ``grenades``, ``tanks``,
                      ``vehicles``,
                      ``carry``, ``turns``, ``assault``, ``enter``, ``prisoners``, ``scoring``,
-                     ``movement``, ``fire``, ``damage``
+                     ``movement``, ``fire``, ``mines``, ``damage``
 context              ``ctx``, ``procedural``
 map and data         ``los``, ``missions``, ``vehicle_cards``, ``board``, ``squads``,
                      ``tables``, ``rules_data``, ``vehicle_data``, ``cards``, ``hexgrid``,

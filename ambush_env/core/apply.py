@@ -304,6 +304,11 @@ def _grenade(m: Match, u: Unit, arg: int) -> None:
     grenades.throw(m, u, m.offset_target(u.hex, arg), "grenade")
 
 
+def _grenade_into(m: Match, u: Unit, arg: int) -> None:
+    """A grenade into a vehicle (seed 000 p. 32-33; ``grenades.throw_into``)."""
+    grenades.throw_into(m, u, m.state.vehicles[arg])
+
+
 def _satchel(m: Match, u: Unit, arg: int) -> None:
     grenades.throw(m, u, m.offset_target(u.hex, arg), "satchel")
 
@@ -384,6 +389,7 @@ _DO: dict[K, Callable[[Match, Unit, int], Any]] = {
     K.FIRE_WALL: _fire_wall,
     K.GRENADE: _grenade,
     K.SATCHEL: _satchel,
+    K.GRENADE_INTO: _grenade_into,
     K.ASSAULT_KILL: _assault_kill,
     K.ASSAULT_CAPTURE: _assault_capture,
     K.PREPARE: _prepare,

@@ -80,7 +80,7 @@ def describe(m: Match, action: int) -> str:
         else:
             what = f"vehicle {vid} (empty slot)"
         return f"{who} {tank_vehicle_kinds[kind]} {what} {O.ASPECTS[aspect]}"
-    if kind in (K.BOARD_VEHICLE, K.LOAD):
+    if kind in (K.BOARD_VEHICLE, K.LOAD, K.GRENADE_INTO):
         if arg < len(st.vehicles):
             v = st.vehicles[arg]
             what = f"{v.name} ({vtype(v).name}, {board.label(v.hex) if v.hex >= 0 else 'off map'})"
@@ -88,6 +88,8 @@ def describe(m: Match, action: int) -> str:
             what = f"vehicle {arg} (empty slot)"
         if kind == K.LOAD:
             return f"{who} load the fallen into {what}"
+        if kind == K.GRENADE_INTO:
+            return f"{who} throw a grenade into {what}"
         if u is not None and u.vehicle == arg:
             return f"{who} take the wheel of {what}"
         return f"{who} get into {what}"

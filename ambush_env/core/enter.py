@@ -3,13 +3,16 @@ soldiers of either side and for vehicles.
 
 Entering moves the unit and records what the entry may set off, for the sequence of play to
 resolve after the order: the paragraph check of a trigger hex (a US soldier on foot, or the
-active US driver of a vehicle) and the sighting of placed Germans who are now seen.
+active US driver of a vehicle) and the sighting of placed Germans who are now seen. A soldier
+on foot entering a minefield sets it off at once (:func:`ambush_env.core.mines.soldier_enters`;
+vehicles on mines: :mod:`~ambush_env.core.vehicles`).
 """
 
 from __future__ import annotations
 
 from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
+from ambush_env.core.mines import soldier_enters
 from ambush_env.core.scoring import award_vp
 from ambush_env.core.state import Unit, Vehicle
 from ambush_env.core.types import ARSpace, Side, Status
@@ -20,9 +23,12 @@ ACTIVE = int(Status.ACTIVE)
 
 def enter_hex(m: Match, u: Unit, dest: int) -> None:
     """Put the soldier ``u`` into ``dest`` (a move, a charge, a drag, a march with a
-    prisoner) and record the paragraph check and the sightings it sets off."""
+    prisoner) and record the paragraph check and the sightings it sets off; a minefield in
+    ``dest`` goes off first (a soldier it fells triggers no paragraph)."""
     pack_crew_weapon(m, u)
     u.hex = dest
+    if m.state.minefields:
+        soldier_enters(m, u, dest)
     _entered(m, u, dest)
 
 

@@ -1017,7 +1017,7 @@ class TyreShot(Event):
 
 @_event
 class BlastVehicle(Event):
-    """A grenade going off against a car: Grenade Outside, disabled on incapacitated or kill (seed 000 p. 32)."""
+    """A grenade against a car (Grenade Outside) or a satchel against a tank (Satchel Outside) in its hex (seed 000 p. 32)."""
 
     type: ClassVar[str] = "blast_vehicle"
     vehicle: str
@@ -1052,3 +1052,77 @@ class OpenClose(Event):
     type: ClassVar[str] = "open_close"
     vehicle: str
     closed: bool
+
+
+@_event
+class ThrowInto(Event):
+    """A grenade thrown into a vehicle, a PC check; a failure scatters (seed 000 p. 32-33)."""
+
+    type: ClassVar[str] = "throw_into"
+    unit: str
+    vehicle: str
+    hex: str
+    rolls_: dict[str, int]                 # throw, and scatter on a failed throw
+    need: int
+    inside: bool                           # it went off inside the vehicle
+    scatter: str = _ABSENT                 # "in the hex", a Direction, or a diagram's direction
+    landing: str | None = _ABSENT          # a failed throw's hex (None: off the map)
+
+
+@_event
+class ThrowClear(Event):
+    """The thrower reacts for sure to his grenade dropped beside the vehicle: thrown clear (seed 000 p. 33)."""
+
+    type: ClassVar[str] = "throw_clear"
+    unit: str
+    hex: str
+
+
+@_event
+class MinefieldLaid(Event):
+    """A ``minefield`` effect makes hexes minefields for the rest of the mission (seed 000 p. 32)."""
+
+    type: ClassVar[str] = "minefield_laid"
+    hexes: list[str]
+    kind: str                              # "anti_personnel" | "anti_tank"
+    known: bool
+
+
+@_event
+class MineSoldier(Event):
+    """A US soldier on foot sets off a mine in an anti-personnel minefield (seed 000 p. 32 ⚙)."""
+
+    type: ClassVar[str] = "mine_soldier"
+    unit: str
+    hex: str
+    row: str
+
+
+@_event
+class MineVehicle(Event):
+    """A vehicle enters a minefield: a car disabled, a tank immobilised or unharmed (seed 000 p. 32)."""
+
+    type: ClassVar[str] = "mine_vehicle"
+    vehicle: str
+    hex: str
+    kind: str                              # "anti_personnel" | "anti_tank"
+    result: str                            # "disabled" | "immobilised" | "ignored"
+
+
+@_event
+class BoobyTrapTank(Event):
+    """A tank in a boobytrapped hex: no harm, the boobytrap is eliminated (seed 000 p. 32)."""
+
+    type: ClassVar[str] = "booby_trap_tank"
+    vehicle: str
+    hex: str
+
+
+@_event
+class ForcedCrater(Event):
+    """A vehicle forced into a crater: 3 MPs and an immediate Accident Check (seed 000 p. 31)."""
+
+    type: ClassVar[str] = "forced_crater"
+    vehicle: str
+    to: str
+    mp: int

@@ -309,14 +309,23 @@ def to_hit_vehicle(game: Any, shooter: Any, vehicle_hex: int, size: str, *, snap
 # --------------------------------------------------------------------------------------------
 # Legality (one source: the order generator and fire() both call these)
 # --------------------------------------------------------------------------------------------
+def heavy_weapons_from_cars(game: Any) -> bool:
+    """Whether the mission's briefing lifts "No bazookas, grenades, satchel charges or crew
+    weapons from a car unless a briefing says so" (seed 000 p. 32): the mission rule
+    ``heavy_weapons_from_cars``."""
+    mission = getattr(game, "mission", None)  # a bare rules host (tests) has none: not allowed
+    return bool(getattr(getattr(mission, "rules", None), "heavy_weapons_from_cars", False))
+
+
 def weapon_refusal(game: Any, shooter: Any, *, snap: bool) -> str | None:
     """Why ``shooter``'s weapon cannot fire now, or None (RULES.md §6, §8; seed 000 p. 32).
 
     Checks: active and on the map; a known weapon; not jammed; not dry; prepared if it must
     be (bazooka loaded, crew weapon set up); a crew weapon has a second active, unpanicked
     soldier of the same side in the hex and the shooter guards no prisoner (seed 002 p. 25);
-    snap fire allowed; no explosive or crew weapon fired from a car (seed 000 p. 32).
-    Turn, phase and awareness are the order generator's business.
+    snap fire allowed; no explosive or crew weapon fired from a car (seed 000 p. 32) unless
+    the briefing allows it (:func:`heavy_weapons_from_cars`; a crew weapon's second man may
+    then ride in the same car). Turn, phase and awareness are the order generator's business.
     """
     if shooter.status != _ACTIVE or shooter.hex < 0:
         return "not active on the map"
@@ -332,7 +341,8 @@ def weapon_refusal(game: Any, shooter: Any, *, snap: bool) -> str | None:
         return "weapon not prepared"
     if snap and not wc.snap:
         return f"a {t.class_of[shooter.weapon]} cannot snap fire"
-    if shooter.vehicle >= 0 and not wc.vehicle_mounted and (wc.explosive or wc.crew):
+    if (shooter.vehicle >= 0 and not wc.vehicle_mounted and (wc.explosive or wc.crew)
+            and not heavy_weapons_from_cars(game)):
         return "no bazooka, panzerfaust or crew weapon from a car (seed 000 p. 32)"
     if wc.crew:
         mates = 0
@@ -340,7 +350,7 @@ def weapon_refusal(game: Any, shooter: Any, *, snap: bool) -> str | None:
             if u.guard == shooter.uid and u.status == _CAPTURED:
                 return "a guard cannot fire a crew weapon (seed 002 p. 25)"
             if (u.uid != shooter.uid and u.side == shooter.side and u.status == _ACTIVE
-                    and not u.panicked and u.vehicle < 0):
+                    and not u.panicked and (u.vehicle < 0 or u.vehicle == shooter.vehicle)):
                 mates += 1
         if mates == 0:
             return "a crew weapon needs a second soldier in the hex"

@@ -19,6 +19,26 @@ scatter, blasts; numbers ⚙ in ``data/rules.yaml: grenades`` and ``data/damage.
   Inside row); set against a blank wall ⚙ it goes off outside against the wall, hurting no
   one in the thrower's hex (he sets it and steps back), and only the wall's fall hurts those
   inside.
+* Into a vehicle (``GRENADE_INTO``; seed 000 p. 32-33), distinct from a throw at its hex:
+  into an open tank, or a car, as through an aperture: a PC check at the non-adjacent
+  aperture modifier unless thrown from the vehicle's own hex (for a car too ⚙: the seed
+  names no modifier; a thrower inside a building pays the aperture rule once). Closed tanks
+  are immune to grenades, so the order is not offered ⚙; nor into a disabled vehicle or one
+  of the thrower's side. A grenade inside a tank kills the crew and disables it
+  (``vehicles.set_crew(m, v, 0)``); inside a car it disables it and every occupant (the
+  incapacitated aside, as above) rolls Grenade Inside as prone. A failed throw scatters by
+  seed 000 p. 33 (``rules.yaml: grenades.vehicle_drop``): from the vehicle's hex a 6-9 drops
+  it there outside the vehicle and the thrower reacts for sure: he throws it clear, nobody
+  is hurt ⚙ (the throw-out, without its check); 0-5 ⚙ names the Direction of the neighbour
+  it bounces into; from the next hex 6-9 lands it in the vehicle's hex, 0-5 reads Diagram A;
+  from further away Diagram B. It never scatters back into a vehicle: where it lands it goes
+  off outside (a car there rolls Grenade Outside). Who throws: soldiers on foot of either
+  side; from a car only a passenger, and only when the briefing allows heavy weapons from
+  cars (``rules.heavy_weapons_from_cars``, seed 000 p. 32).
+* Against vehicles in the landing hex (``vehicles.blast_vehicles``): a grenade outside a car
+  (Grenade Outside), a satchel charge in or next to a car (always disabled), a satchel charge
+  in a tank's hex (Satchel Outside); a grenade outside a tank does nothing to it ⚙. A tank's
+  own unit is no soldier: blasts never roll for it.
 * Throwing out a live grenade ⚙: the aware, active, unwounded, unpanicked soldier with the
   best PC in the landing hex (of the side the grenade was thrown at) tries a PC check at −2;
   a success lobs it back into the thrower's hex, where it explodes without scatter. This is
@@ -31,8 +51,10 @@ import math
 
 from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
-from ambush_env.core.state import Unit
-from ambush_env.core.types import Side, Stance, Status, Terrain
+from ambush_env.core.fire import heavy_weapons_from_cars
+from ambush_env.core.state import Unit, Vehicle
+from ambush_env.core.types import DIRECTION_NAMES, Side, Stance, Status, Terrain
+from ambush_env.core.vehicle_data import vtype
 
 ACTIVE = int(Status.ACTIVE)
 ITEM = {"grenade": "grenade", "satchel": "satchel"}
@@ -213,6 +235,8 @@ def explode(m: Match, hex_: int, kind: str, thrower: Unit, *, scattered: bool,
     for o in list(st.units):
         if o.hex != hex_:
             continue
+        if o.vehicle >= 0 and st.vehicles[o.vehicle].unit == o.uid:
+            continue  # a tank's own unit is the tank, not a soldier (blast_vehicles)
         if o.status == Status.INCAPACITATED and not scattered:
             continue
         if o.status not in (ACTIVE, Status.CAPTURED, Status.INCAPACITATED):
@@ -230,4 +254,111 @@ def explode(m: Match, hex_: int, kind: str, thrower: Unit, *, scattered: bool,
             from ambush_env.core.vehicles import driver_hurt
 
             driver_hurt(m, st.vehicles[o.vehicle], result)
+    return events
+
+
+# ============================================================================ into a vehicle
+def rider_may_throw(m: Match, u: Unit) -> bool:
+    """Whether ``u`` may throw where he is: on foot, or a passenger of a car whose mission
+    allows heavy weapons from cars (seed 000 p. 32); never a driver, never a tank's unit."""
+    if u.vehicle < 0:
+        return True
+    return heavy_weapons_from_cars(m) and m.state.vehicles[u.vehicle].driver != u.uid
+
+
+def into_refusal(m: Match, u: Unit, v: Vehicle) -> str | None:
+    """Why ``u`` may not throw a grenade into the vehicle ``v`` now (module docstring)."""
+    if u.status != ACTIVE or u.hex < 0 or u.panicked or not u.aware:
+        return "he is not able to act"
+    if ITEM["grenade"] not in u.equipment:
+        return "he has no grenade"
+    if not rider_may_throw(m, u):
+        return "no grenades from a car unless the briefing says so (seed 000 p. 32)"
+    if v.hex < 0 or v.exited or v.disabled:
+        return "the vehicle is not on the map or disabled"
+    if v.side == u.side:
+        return "his own side's vehicle"
+    if vtype(v).kind == "tank" and v.closed:
+        return "closed tanks are immune to grenades (seed 000 p. 32)"
+    r = throw_range(m, u, "grenade")
+    if r is None:
+        return "he cannot throw in his stance"
+    d = m.board.distance(u.hex, v.hex)
+    if d > r:
+        return "out of range"
+    if d > 0 and _building_penalty(m, u.hex, v.hex) is None:
+        return "walls bar the throw"
+    return None
+
+
+def throw_into(m: Match, u: Unit, v: Vehicle) -> list[E.Event]:
+    """Throw a grenade into the vehicle ``v`` (legality checked by the caller; module
+    docstring, seed 000 p. 32-33)."""
+    b = m.board
+    g = m.rd.grenades
+    u.equipment.remove(ITEM["grenade"])
+    d = b.distance(u.hex, v.hex)
+    pen = 0
+    if d > 0:
+        pen = min(g.non_adjacent_aperture, _building_penalty(m, u.hex, v.hex) or 0)
+    n = u.PC + pen
+    if u.wounded:
+        n += m.tables.damage.wounded.throw
+    r = m.dice.d10(f"{u.name} grenade into {v.name} PC check")
+    ev = E.ThrowInto(unit=u.name, vehicle=v.name, hex=b.label(v.hex), rolls_={"throw": r},
+                     need=n, inside=r <= n)
+    events: list[E.Event] = [ev]
+    if r <= n:
+        m.emit(ev)
+        _alarm(m, u, v.hex)
+        events += _inside(m, u, v)
+        return events
+    s = m.dice.d10("grenade scatter (vehicle)")
+    ev.rolls_["scatter"] = s
+    react = False
+    if d <= 1 and s >= g.vehicle_drop:
+        ev.scatter = "in the hex"
+        landing = v.hex
+        react = d == 0
+    elif d == 0:
+        ev.scatter = DIRECTION_NAMES[s]
+        landing = b.neighbors[v.hex][s]
+    else:
+        rel = (g.diagram_a if d == 1 else g.diagram_b)[s]
+        ev.scatter = rel
+        landing = b.neighbors[v.hex][(_ahead(m, u.hex, v.hex) + _REL[rel]) % 6]
+    ev.landing = b.label(landing) if landing >= 0 else None
+    m.emit(ev)
+    if landing < 0:
+        _alarm(m, u, v.hex)
+        return events
+    if react:  # "the thrower may react without a check" (seed 000 p. 33): thrown clear ⚙
+        clear = E.ThrowClear(unit=u.name, hex=b.label(landing))
+        m.emit(clear)
+        events.append(clear)
+        _alarm(m, u, landing)
+        return events
+    events += explode(m, landing, "grenade", u, scattered=True)
+    _alarm(m, u, landing)
+    return events
+
+
+def _inside(m: Match, u: Unit, v: Vehicle) -> list[E.Event]:
+    """A grenade goes off inside ``v`` (seed 000 p. 32): a tank's crew is killed and it is
+    disabled; a car's occupants roll Grenade Inside as prone, and it is disabled."""
+    from ambush_env.core.damage import roll_damage
+    from ambush_env.core.vehicles import disable, set_crew
+
+    events: list[E.Event] = []
+    if vtype(v).kind == "tank":
+        set_crew(m, v, 0)
+        return events
+    units = m.state.units
+    prone = m.rd.grenades.prone_damage
+    for uid in list(v.occupants):
+        o = units[uid]
+        if o.status in (ACTIVE, Status.CAPTURED):  # not the fallen: not scattered (RULES.md §9)
+            events += roll_damage(m, uid, "grenade_inside", modifier=prone,
+                                  why=f"{o.name} grenade inside damage")[2]
+    disable(m, v, "grenade inside")
     return events

@@ -15,8 +15,9 @@ Which orders exist when (RULES.md §5-§6, seed 002):
 * Rounds, choosing an action: ``END_TURN`` (hold), one free stance change (not wounded;
   wounded soldiers pay 1 MP, seed 002 p. 26), start a move (or a charge into a known
   German's hex within half MV), aimed fire, the first of two snap fires, fire at a wall,
-  grenade, satchel, assault, command orders, exit, clear jam, prepare, pick up, drop, drag,
-  move a prisoner.
+  grenade (at a hex, or into a vehicle: ``GRENADE_INTO``), satchel, assault, command orders,
+  exit, clear jam, prepare, pick up, drop, drag, move a prisoner (never into a known
+  minefield, seed 002 p. 25).
 * Changing guard (``HAND_OVER``, seed 002 p. 25): free, in either phase while the guard
   chooses his action; the turn goes on.
 * Rounds, moving: another hex while MPs last (prone: one hex per move action), the free
@@ -54,7 +55,8 @@ from ambush_env.core import carry, orders as O, tanks
 from ambush_env.core.assault import can_assault
 from ambush_env.core.ctx import Match
 from ambush_env.core.fire import wall_refusal
-from ambush_env.core.grenades import can_throw, throw_range
+from ambush_env.core.grenades import can_throw, into_refusal, rider_may_throw, throw_range
+from ambush_env.core.mines import known_minefield
 from ambush_env.core.movement import costs_for
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.prisoners import (can_move_prisoner, hand_over_targets, outnumbered,
@@ -80,6 +82,7 @@ _PREP = B[K.PREPARE]
 _GIVE = B[K.GIVE_TURN]
 _AWARE = B[K.MAKE_AWARE]
 _GRENADE = B[K.GRENADE]
+_INTO = B[K.GRENADE_INTO]
 _SATCHEL = B[K.SATCHEL]
 _WALL = B[K.FIRE_WALL]
 _KILL = B[K.ASSAULT_KILL]
@@ -168,6 +171,18 @@ def _throws(m: Match, u: Unit, kind: str, base: int) -> list[int]:
     return out
 
 
+def _throws_into(m: Match, u: Unit) -> list[int]:
+    """GRENADE_INTO each vehicle a grenade may be thrown into (module ``grenades``; seed 000
+    p. 32-33: closed tanks are immune, so never offered); the US never throws one at a
+    vehicle in a hex holding a prisoner (a failed throw scatters; seed 002 p. 25)."""
+    vs = m.state.vehicles
+    if not vs or "grenade" not in u.equipment:
+        return []
+    pris = prisoner_hexes(m) if u.side == US else ()
+    return [_INTO + v.vid for v in vs if v.vid < O.V_SLOTS and v.hex not in pris
+            and into_refusal(m, u, v) is None]
+
+
 def _wall_shots(m: Match, u: Unit) -> list[int]:
     if u.jammed or u.ammo == 0:
         return []
@@ -229,11 +244,15 @@ def _carry_orders(m: Match, u: Unit) -> list[int]:
 
 
 def _prisoner_moves(m: Match, u: Unit, mp_left: int) -> list[int]:
+    """Guard and prisoners one hex on; never into a known minefield (seed 002 p. 25:
+    prisoners may never be "marched into mines")."""
     row = costs_for(m, Stance.STANDING)
     enemies = _enemy_hexes(m, u.side)
     nbrs = m.board.neighbors[u.hex]
+    mined = m.state.known_mines
     return [_PRISONER + d for d in range(6)
-            if 0 <= row[u.hex * 6 + d] <= mp_left and nbrs[d] not in enemies]
+            if 0 <= row[u.hex * 6 + d] <= mp_left and nbrs[d] not in enemies
+            and not (mined and known_minefield(m, nbrs[d]))]
 
 
 def _reload_possible(m: Match, u: Unit) -> bool:
@@ -287,9 +306,12 @@ def _riding_orders(m: Match, u: Unit) -> list[int]:
     Operations: wait, one free get-out or seat change per action ⚙, drive (the driver: one
     hex, RULES.md §5), clear a jam, reload, exit with the car. Rounds, choosing: hold,
     get out or change seats (1 MP), fire his personal weapon (passengers aimed or snap, the
-    driver one snap, all at −2; no grenades, satchels, bazookas or crew weapons), command,
-    clear a jam, reload, drive (the driver's turn), exit with the car. Never a stance change
-    (stance is ignored inside), a step on foot, a pick-up, a drag or an assault.
+    driver one snap, all at −2; no grenades, satchels, bazookas or crew weapons unless the
+    briefing allows heavy weapons from cars, seed 000 p. 32: then a passenger may also
+    prepare, throw grenades and satchel charges, throw a grenade into a vehicle and fire at
+    walls), command, clear a jam, reload, drive (the driver's turn), exit with the car. Never
+    a stance change (stance is ignored inside), a step on foot, a pick-up, a drag or an
+    assault.
     """
     st = m.state
     t = st.turn
@@ -325,14 +347,20 @@ def _riding_orders(m: Match, u: Unit) -> list[int]:
         out.append(_EXIT)
     if u.jammed:
         out.append(_JAM)
-    if _reload_possible(m, u):
-        out.append(_PREP)
+    heavy = rider_may_throw(m, u)  # a passenger, the briefing allowing heavy weapons
+    if _prepare_possible(m, u) if (heavy and not ops) else _reload_possible(m, u):
+        out.append(_PREP)  # prepare a bazooka or satchel too, heavy weapons allowed (Rounds)
     if ops:
         return out
     if u.aware and not u.panicked:
         if v.driver != u.uid:
             out.extend(_fire_orders(m, u, _AIMED, snap=False))
         out.extend(_fire_orders(m, u, _SNAP, snap=True))
+        if heavy:
+            out.extend(_wall_shots(m, u))
+            out.extend(_throws(m, u, "grenade", _GRENADE))
+            out.extend(_throws(m, u, "satchel", _SATCHEL))
+            out.extend(_throws_into(m, u))
     if not u.panicked:
         out.extend(_command_orders(m, u))
     return out
@@ -431,6 +459,8 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
                 out.extend(_wall_shots(m, u))
             if every or K.GRENADE in want:
                 out.extend(_throws(m, u, "grenade", _GRENADE))
+            if every or K.GRENADE_INTO in want:
+                out.extend(_throws_into(m, u))
             if every or K.SATCHEL in want:
                 out.extend(_throws(m, u, "satchel", _SATCHEL))
             if every or K.ASSAULT_KILL in want or K.ASSAULT_CAPTURE in want:

@@ -30,7 +30,8 @@ Mission file schema::
          us_killed: -3, us_incapacitated: -2, us_captured: -3, us_wounded: -1,
          exit_per_soldier: 2, objective_taken: 10}
     results: {decisive_win: 26, win: 18, draw: 10}    # VP at or above; below draw: loss
-    rules: {all_in_command_rounds: 2, sight_cap: null, blocking_landmarks: []}
+    rules: {all_in_command_rounds: 2, sight_cap: null, blocking_landmarks: [],
+            heavy_weapons_from_cars: false, anti_tank_mines: false}
     us_vehicles: []                  # optional: [{vehicle: jeep, hex: A8, facing: NE}]
     german_vehicles: []              # optional: [{vehicle: kubelwagen, hex: K7, facing: S}]
                                      #   parked and unmanned (capturable, seed 002 p. 27), or
@@ -62,7 +63,8 @@ effect                arguments
 ``booby_trap``        ``row``: grenade_outside | grenade_inside | satchel_outside | satchel_inside —
                       the soldier who triggered it rolls on that damage row; a car driven in
                       is disabled and those aboard panic (seed 000 p. 32)
-``minefield``         ``hexes``, ``kind``: anti_personnel | anti_tank (schema only so far)
+``minefield``         ``hexes``, ``kind``: anti_personnel | anti_tank, ``known`` (true) — the
+                      hexes are minefields for the rest of the mission (module ``mines``)
 ``landmark``          ``hex``, ``name``, ``blocking`` (false) — a landmark appears (schema only)
 ``strike``            ``kind``: artillery | strafing, ``hexes``, ``row`` (a damage row id) — an
                       artillery or strafing event (schema only so far)
@@ -232,11 +234,13 @@ class BoobyTrap(EffectForm):
 
 
 class Minefield(EffectForm):
-    """``minefield``: mines in ``hexes`` (seed 000 for anti-tank mines). Schema only so far."""
+    """``minefield``: ``hexes`` are minefields of ``kind`` for the rest of the mission, known
+    to the US unless ``known`` is false (module ``mines``; seed 000 p. 32)."""
 
     effect: Literal["minefield"] = "minefield"
     hexes: tuple[Label, ...] = Field(min_length=1)
     kind: Literal["anti_personnel", "anti_tank"] = "anti_personnel"
+    known: bool = True
 
 
 class Landmark(EffectForm):
@@ -458,11 +462,18 @@ class MissionRules(Frozen):
         all_in_command_rounds: every US soldier counts as in command for Rounds 1..N (§5).
         sight_cap: maximum sight range in hexes (night), None for none (§3).
         blocking_landmarks: hexes whose landmarks block sight (§3).
+        heavy_weapons_from_cars: the briefing allows bazookas, grenades, satchel charges and
+            crew weapons from a car (seed 000 p. 32: "unless a briefing says so"); passengers
+            only, the driver keeps his one snap fire ⚙.
+        anti_tank_mines: every minefield of the mission is anti-tank (seed 000 p. 32, mission
+            7's exception: they go off only under a tank, immobilising it; a car is disabled).
     """
 
     all_in_command_rounds: int = Field(default=0, ge=0)
     sight_cap: int | None = Field(default=None, ge=1)
     blocking_landmarks: tuple[Label, ...] = ()
+    heavy_weapons_from_cars: bool = False
+    anti_tank_mines: bool = False
 
 
 class USVehicle(Frozen):

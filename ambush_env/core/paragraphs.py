@@ -24,9 +24,11 @@ from ambush_env.core import damage
 from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.scoring import award_vp, end_mission
+from ambush_env.core.mines import lay
 from ambush_env.core.state import Unit, Vehicle
 from ambush_env.core.types import DIRECTION_NAMES, Side, Status
-from ambush_env.core.vehicles import booby_trap_car
+from ambush_env.core.vehicle_data import vtype
+from ambush_env.core.vehicles import booby_trap_car, booby_trap_tank
 
 MAX_JUMPS = 50
 _STANCES = {"standing": 0, "crouching": 1, "prone": 2}
@@ -49,6 +51,8 @@ def paragraph_check(m: Match, u: Unit, hex_: int) -> None:
         return
     target, repeat = _trigger_target(t)
     st = m.state
+    if hex_ in st.dead_triggers:  # a boobytrap eliminated under a tank (seed 000 p. 32)
+        return
     if not repeat and hex_ in st.fired_triggers:
         return
     if hex_ not in st.fired_triggers:
@@ -310,8 +314,12 @@ def _goto(m: Match, arg: dict, u: Unit | None) -> Any:
 def _booby_trap(m: Match, arg: dict, u: Unit | None) -> None:
     if u is None:
         return
-    if u.vehicle >= 0:  # a car driven into the boobytrapped hex (seed 000 p. 32)
-        booby_trap_car(m, m.state.vehicles[u.vehicle])
+    if u.vehicle >= 0:  # a vehicle driven into the boobytrapped hex (seed 000 p. 32)
+        v = m.state.vehicles[u.vehicle]
+        if vtype(v).kind == "tank":
+            booby_trap_tank(m, v)
+        else:
+            booby_trap_car(m, v)
         return
 
     row = arg.get("row") or "grenade_outside"
@@ -321,12 +329,18 @@ def _booby_trap(m: Match, arg: dict, u: Unit | None) -> None:
     damage.apply_damage(m, u.uid, result)
 
 
+def _minefield(m: Match, arg: dict, u: Unit | None) -> None:
+    """Mines in ``hexes`` for the rest of the mission (module ``mines``; seed 000 p. 32)."""
+    lay(m, [m.board.index(h) for h in arg["hexes"]], str(arg.get("kind") or "anti_personnel"),
+        known=bool(arg.get("known", True)))
+
+
 def _end_mission(m: Match, arg: Any, u: Unit | None) -> None:
     end_mission(m, str(arg.get("reason") or "paragraph"))
 
 
 def _not_yet(m: Match, arg: Any, u: Unit | None) -> None:
-    """Effects whose rules arrive with later issues (minefields, landmarks, strikes)."""
+    """Effects whose rules arrive with later issues (landmarks, strikes)."""
     m.emit(E.Message(text=f"effect not implemented yet: {arg}"))
 
 
@@ -341,7 +355,7 @@ _EFFECTS = {
     "goto": _goto,
     "booby_trap": _booby_trap,
     "end_mission": _end_mission,
-    "minefield": _not_yet,
+    "minefield": _minefield,
     "landmark": _not_yet,
     "strike": _not_yet,
     "place_vehicle": _place_vehicle,

@@ -135,6 +135,14 @@ class VehicleSpec(_Model):
     card: str = ""
 
 
+class MineSpec(_Model):
+    """A minefield hex (module ``mines``; seed 000 p. 32): its kind, and whether the US knows it."""
+
+    hex: str
+    kind: Literal["anti_personnel", "anti_tank"] = "anti_personnel"
+    known: bool = True
+
+
 class PositionSpec(_Model):
     format: Literal["ambush-position/1"] = FORMAT
     mission: str | dict
@@ -161,6 +169,8 @@ class PositionSpec(_Model):
     items: dict[str, list[str]] = {}
     vehicles: list[VehicleSpec] | None = None
     board: dict[Literal["collapsed", "destroyed_walls"], list[str]] = {}
+    minefields: list[MineSpec] = []
+    dead_triggers: list[str] = []
     over: bool = False
     result: Literal["loss", "draw", "win", "decisive_win"] | None = None
     end_reason: str = ""
@@ -336,6 +346,15 @@ class _Reader:
             if not ok:
                 raise self.fail(f"board.destroyed_walls.{k}",
                                 f"{lab!r} is not a hexside of two neighbouring hexes ('Q16/Q17')")
+        for k, ms in enumerate(sp.minefields):
+            h = self.hex(ms.hex, f"minefields.{k}.hex", none_ok=False)
+            if h in st.minefields or h in st.at_minefields:
+                raise self.fail(f"minefields.{k}.hex", f"{ms.hex} is listed twice")
+            (st.minefields if ms.kind == "anti_personnel" else st.at_minefields).append(h)
+            if ms.known:
+                st.known_mines.append(h)
+        st.dead_triggers = [self.hex(h, f"dead_triggers.{k}", none_ok=False)
+                            for k, h in enumerate(sp.dead_triggers)]
         st.over = sp.over
         st.result = -1 if sp.result is None else RESULT_NAMES.index(sp.result)
         st.end_reason = sp.end_reason
@@ -443,11 +462,15 @@ class _Reader:
         """A tank's own unit (module ``tanks``): its ratings come from the crew, its hex from
         the tank (:meth:`tank_units`)."""
         f = f"units.{k}"
-        if us.side is None:
-            raise self.fail(f"{f}.side", f"say the side of the tank unit {us.name!r}")
         if us.vehicle is None:
             raise self.fail(f"{f}.vehicle", f"the tank unit {us.name!r} names its tank")
-        u = Unit(uid=k, side=SIDES.index(us.side), name=us.name, role="tank",
+        side = us.side  # ⚙ left out: the side of the tank it names
+        if side is None:
+            side = next((vs.side for vs in (self.spec.vehicles or []) if vs.name == us.vehicle),
+                        None)
+        if side is None:
+            raise self.fail(f"{f}.side", f"say the side of the tank unit {us.name!r}")
+        u = Unit(uid=k, side=SIDES.index(side), name=us.name, role="tank",
                  status=STATUSES.index(us.status if us.status not in ("wounded", "panicked")
                                        else "active"),
                  panicked=us.panicked or us.status == "panicked", aware=us.aware,
@@ -662,6 +685,10 @@ def write_position(ctx: Ctx, st: GameState, dice: Dice, german: str, mission: An
         } for v in st.vehicles],
         "board": {"collapsed": list(st.board.get("collapsed", [])),
                   "destroyed_walls": list(st.board.get("destroyed_walls", []))},
+        "minefields": [{"hex": label(h), "kind": kind, "known": h in st.known_mines}
+                       for kind, hs in (("anti_personnel", st.minefields),
+                                        ("anti_tank", st.at_minefields)) for h in hs],
+        "dead_triggers": [label(h) for h in st.dead_triggers],
         "over": st.over,
         "result": None if st.result < 0 else RESULT_NAMES[st.result],
         "end_reason": st.end_reason,

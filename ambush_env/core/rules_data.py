@@ -73,6 +73,7 @@ class GrenadeRules(Frozen):
     diagram_b: tuple[str, ...]
     prone_damage: int
     throw_out_modifier: int
+    vehicle_drop: int = Field(ge=0, le=10)  # seed 000 p. 33: a failed throw into a vehicle
 
     @field_validator("diagram_a", "diagram_b")
     @classmethod
@@ -124,6 +125,22 @@ class MovementRules(Frozen):
     wounded_stance_mp: int = Field(ge=0)  # seed 002 p. 26
 
 
+class MineRules(Frozen):
+    """Minefields ⚙ (module ``mines``; seed 000 p. 32)."""
+
+    soldier_row: str  # the damage row a US soldier entering an anti-personnel field rolls on
+
+    @field_validator("soldier_row")
+    @classmethod
+    def _row(cls, v: str) -> str:
+        from ambush_env.core.data import read_yaml
+
+        rows = read_yaml(data_path("damage.yaml")).get("rows", {})
+        if v not in rows:
+            raise ValueError(f"{v!r} is no damage row of damage.yaml; one of {sorted(rows)}")
+        return v
+
+
 class PrisonerRules(Frozen):
     """Seed 002 p. 25."""
 
@@ -140,6 +157,7 @@ class RulesData(Frozen):
     fire: FireRules
     movement: MovementRules
     prisoners: PrisonerRules
+    mines: MineRules
     reference_mission: str
 
     @field_validator("reference_mission")

@@ -200,6 +200,13 @@ class GameState:
     german_contacts: list[int] = field(default_factory=list)
     board: dict = field(default_factory=dict)  # the board's mutable state (walls, rubble)
     items: dict = field(default_factory=dict)  # hex index (str) -> items lying there
+    # minefields laid by ``minefield`` effects (seed 000 p. 32; module mines): hex indices of
+    # anti-personnel and of anti-tank fields, and those the US knows of
+    minefields: list[int] = field(default_factory=list)
+    at_minefields: list[int] = field(default_factory=list)
+    known_mines: list[int] = field(default_factory=list)
+    # trigger hexes that never fire again: a boobytrap eliminated under a tank (seed 000 p. 32)
+    dead_triggers: list[int] = field(default_factory=list)
     over: bool = False
     result: int = -1
     end_reason: str = ""
@@ -241,4 +248,5 @@ _copy_unit = _make_copier(Unit, ("equipment", "route"))
 _copy_vehicle = _make_copier(Vehicle, ("passengers", "lost", "jammed_mgs"))
 _copy_turn = _make_copier(TurnState, ("run_over_hexes", "card_path", "tasks"))
 _copy_state = _make_copier(GameState, ("fired_triggers", "flags", "ops_done", "contacts",
-                                       "german_contacts"))
+                                       "german_contacts", "minefields", "at_minefields",
+                                       "known_mines", "dead_triggers"))

@@ -118,6 +118,7 @@ class VehicleData(Frozen):
     accident_table: tuple[AccidentResult, ...] = Field(min_length=10, max_length=10)
     max_in_hex: int = Field(ge=1)  # vehicles per hex, disabled ones included (seed 000 p. 30)
     retry_mp: int = Field(ge=0)  # the sharp turn before a second running-over try (seed 000 p. 33)
+    forced_crater_mp: int = Field(ge=0)  # a crater entered when forced (seed 000 p. 31)
     crew_ratings: dict[int, CrewRating]
     crew_tasks: dict[str, int]
     exposed_crew: int = Field(ge=1)

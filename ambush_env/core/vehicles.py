@@ -27,15 +27,24 @@ What is in the engine now:
   kills him is an automatic accident; tyres and body roll penetration (RULES.md §11) against
   their armour: a penetrated tyre stops fast driving, a penetrated body disables the car; a
   hit on the tyres or the body forces an Accident Check. Riders fire from the car (aimed or
-  snap at −2, the driver one snap, no grenades or heavy weapons, seed 000 p. 32) along the
+  snap at −2, the driver one snap, no grenades or heavy weapons unless the
+  briefing allows them, ``rules.heavy_weapons_from_cars``, seed 000 p. 32) along the
   vehicle line of sight of seed 004.
 * **Grenades and satchels** (seed 000 p. 32-33): a grenade going off in a car's hex disables
   it on an incapacitated or killed result on the Grenade Outside row, then each occupant rolls
   once on that row (stance is ignored inside; nobody aboard throws it out); a satchel charge
-  in or next to a car's hex always disables it.
+  in or next to a car's hex always disables it; a satchel charge in a tank's hex disables it
+  on an incapacitated or killed Satchel Outside result (:func:`blast_vehicles`). Grenades
+  thrown *into* a vehicle are :mod:`~ambush_env.core.grenades`' (``GRENADE_INTO``).
 * **Boobytraps** (seed 000 p. 32): the driver's Perception Check is the mission's own
   ``perception`` effect before its ``booby_trap`` effect; a trap that goes off under a car
-  disables it and panics those aboard (no damage rolls for them).
+  disables it and panics those aboard (no damage rolls for them); under a tank it is
+  eliminated (:func:`booby_trap_tank`: the trigger never fires again).
+* **Minefields** (seed 000 p. 32; module :mod:`~ambush_env.core.mines`): a US car entering
+  one is disabled (anti-personnel: everyone aboard panics); a tank ignores anti-personnel
+  fields and is immobilised by anti-tank ones (:func:`vehicle_mines`).
+* **Craters** (seed 000 p. 31): never driven into on purpose; an Accident Table skid into
+  one costs ``forced_crater_mp`` (3) and an immediate Accident Check.
 
 Choices (⚙) where the seeds are silent or would leave an exploit:
 
@@ -53,9 +62,8 @@ it through this module's drive code (Crew Points paid there); a tank's Accident 
 "shot tyre" only stops it and "overturn" disables it ⚙; a stop ends a tank's drive, not
 its turn.
 
-Not yet in the engine (never reachable): German drivers and vehicle cards (a German tank's
-unit holds until then ⚙), US fire at German cars (no order slot aims at a vehicle yet),
-grenades thrown *into* a car (the Grenade Inside row; throws land in the hex), mines, the
+Not yet in the engine (never reachable): US fire at vehicles with the vehicle orders (the
+vehicle-fire part of issue 11), the
 seed-003 d100 module.
 """
 
@@ -64,6 +72,7 @@ from __future__ import annotations
 from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.enter import pack_crew_weapon, soldier_exits, vehicle_entered, vehicle_enters
+from ambush_env.core.mines import minefield_kind, reveal
 from ambush_env.core.movement import relief_cost
 from ambush_env.core.prisoners import prisoner_hexes
 from ambush_env.core.types import TERRAIN_NAMES, ARSpace, Phase, Side, Stance, Status
@@ -210,7 +219,7 @@ def drive_targets(m: Match, u: Unit, v: Vehicle, mp_left: int | None
     def quiet(j: int, c: int, spent_: int) -> bool:
         """Whether entering the full hex ``j`` for ``c`` MPs can stop nothing there."""
         return (j not in retry and j not in m.triggers and not _run_over_targets(m, v, j)
-                and (checked or spent_ + c <= slow))
+                and not _mine_stops(m, v, j) and (checked or spent_ + c <= slow))
 
     def can_leave(i: int, left: int, spent_: int, seen: set[int]) -> bool:
         """Whether from ``i`` a hex with room is in reach (through quiet full hexes)."""
@@ -422,7 +431,12 @@ def drive_step(m: Match, u: Unit, v: Vehicle, d: int, backwards: bool) -> None:
     else:
         t.mp_left -= 1  # Operations: hexes left this drive
     t.hexes_moved += 1
-    if rounds and not t.accident_checked and t.mp_spent > vtype(v).slow_mpa:
+    if st.minefields or st.at_minefields:
+        vehicle_mines(m, v)  # a car disabled, a tank immobilised (its drive ends), or nothing
+        if v.disabled or st.over:
+            return
+    # (a tank stopped on an anti-tank mine drives no further: no fast driving past it)
+    if rounds and not v.immobilised and not t.accident_checked and t.mp_spent > vtype(v).slow_mpa:
         t.accident_checked = True
         m.emit(E.Fast(vehicle=v.name, mp_spent=t.mp_spent))
         accident_check(m, v, "moving fast")
@@ -526,18 +540,45 @@ def apply_accident(m: Match, v: Vehicle, res: str) -> None:
         d = v.facing
         j = m.board.neighbors[v.hex][d]
         row = cost_row(m, vtype(v).size == "large")
-        free = (j >= 0 and row[v.hex * 6 + d] >= 0
+        crater = j >= 0 and row[v.hex * 6 + d] < 0 and _forced_crater(m, v.hex, j)
+        free = (j >= 0 and (row[v.hex * 6 + d] >= 0 or crater)
                 and len(vehicles_in(m, j)) < _shipped().max_in_hex
                 and not any(o.hex == j and o.vehicle < 0 and o.status in (ACTIVE, INCAP, CAPTURED)
                             for o in m.state.units))
         if free:
             vehicle_enters(m, v, j)
             m.emit(E.Skid(vehicle=v.name, to=m.board.label(j)))
+            st = m.state
+            if st.minefields or st.at_minefields:
+                vehicle_mines(m, v)
+                if v.disabled or st.over:
+                    return
+            if crater:  # forced into a crater: 3 MPs and an immediate Accident Check (p. 31)
+                mp = _shipped().forced_crater_mp
+                m.emit(E.ForcedCrater(vehicle=v.name, to=m.board.label(j), mp=mp))
+                t = st.turn
+                if t.mode == "drive" and t.uid == v.driver:
+                    t.mp_left -= mp
+                    t.mp_spent += mp
+                accident_check(m, v, "forced into a crater")
+                if v.disabled or v.hex != j or st.over:
+                    return  # disabled, or a second skid took it on (that skid did the rest)
             _stop(m, v)
             if not m.state.over:
                 vehicle_entered(m, v)  # it entered a hex (RULES.md §7)
             return
     _stop(m, v)
+
+
+def _forced_crater(m: Match, src: int, dest: int) -> bool:
+    """Whether an Accident Table skid from ``src`` goes into the crater ``dest``: never on
+    purpose (the cost chart forbids craters), but "a movement reference that forces it" may
+    (seed 000 p. 31), across no intact wall ⚙."""
+    b = m.board
+    if TERRAIN_NAMES[b.terrain[dest]] != "crater":
+        return False
+    hs = b.hexside(src, dest)
+    return hs is None or hs.wall is None or hs.destroyed
 
 
 def _stop(m: Match, v: Vehicle) -> None:
@@ -627,6 +668,54 @@ def booby_trap_car(m: Match, v: Vehicle) -> None:
     disable(m, v, "boobytrap")
     for uid in aboard:
         apply_damage(m, uid, "panic")
+
+
+def booby_trap_tank(m: Match, v: Vehicle) -> None:
+    """A tank in a boobytrapped hex (seed 000 p. 32: "Tanks ignore minefields and boobytraps;
+    the boobytrap is eliminated"): no harm, and the hex's trigger never fires again."""
+    m.emit(E.BoobyTrapTank(vehicle=v.name, hex=m.board.label(v.hex)))
+    if v.hex not in m.state.dead_triggers:
+        m.state.dead_triggers.append(v.hex)
+
+
+def _mine_stops(m: Match, v: Vehicle, hex_: int) -> bool:
+    """Whether a minefield in ``hex_`` would stop ``v`` there (:func:`vehicle_mines`)."""
+    kind = minefield_kind(m, hex_) if m.state.minefields or m.state.at_minefields else None
+    if kind is None or v.side != Side.US:
+        return False
+    return kind == "anti_tank" or vtype(v).kind == "car"
+
+
+def vehicle_mines(m: Match, v: Vehicle) -> None:
+    """A vehicle of the US side (the mines are the Germans' own, module ``mines``) in a
+    minefield hex (seed 000 p. 32). A car detonates an anti-personnel field automatically,
+    no check: disabled, every occupant panics (a panic result: in Operations it has no
+    effect, seed 002 p. 26); an anti-tank field disables a car (no panic ⚙: the seed says
+    only "a car is disabled"). A tank ignores an anti-personnel field (it stays); an anti-tank
+    one immobilises it, and its drive ends. Either way the hex is known to the US; every
+    entry sets the field off again ⚙ (the field stays)."""
+    kind = minefield_kind(m, v.hex)
+    if kind is None or v.side != Side.US or v.disabled:
+        return
+    tank = vtype(v).kind == "tank"
+    label = m.board.label(v.hex)
+    reveal(m, v.hex)
+    if tank:
+        if kind == "anti_personnel":
+            m.emit(E.MineVehicle(vehicle=v.name, hex=label, kind=kind, result="ignored"))
+            return
+        v.immobilised = True
+        m.emit(E.MineVehicle(vehicle=v.name, hex=label, kind=kind, result="immobilised"))
+        _stop(m, v)
+        return
+    m.emit(E.MineVehicle(vehicle=v.name, hex=label, kind=kind, result="disabled"))
+    aboard = [uid for uid in v.occupants if m.state.units[uid].status == ACTIVE]
+    disable(m, v, "mine")
+    if kind == "anti_personnel":
+        from ambush_env.core.damage import apply_damage
+
+        for uid in aboard:
+            apply_damage(m, uid, "panic")
 
 
 # ============================================================================ running over
@@ -856,16 +945,28 @@ def _chain_in_vehicle(m: Match, shooter: Unit, v: Vehicle, first: int, row: tupl
 
 # ============================================================================ blasts
 def blast_vehicles(m: Match, hex_: int, kind: str) -> set[int]:
-    """A grenade or satchel charge going off in ``hex_`` against the cars there (seed 000
-    p. 32-33). A grenade disables a car on an incapacitated or killed result on Grenade
-    Outside; a satchel charge disables every car in or next to the hex. Returns the uids of
-    the occupants (before the blast), who then roll once each on the outside row with stance
-    ignored (the caller's blast loop)."""
+    """A grenade or satchel charge going off in ``hex_`` (outside any vehicle) against the
+    vehicles there (seed 000 p. 32-33). A grenade disables a car on an incapacitated or
+    killed result on Grenade Outside; a satchel charge disables every car in or next to the
+    hex. A satchel charge in a tank's hex disables it on an incapacitated or killed result on
+    Satchel Outside (one d10; open or closed: the charge is outside); a grenade outside a tank,
+    or a satchel next to its hex, does nothing to it ⚙ (its armour). Returns the uids of the
+    cars' occupants (before the blast), who then roll once each on the outside row with
+    stance ignored (the caller's blast loop); a tank's unit is no soldier and never rolls."""
     st = m.state
     occupants: set[int] = set()
     near = set(m.board.neighbors[hex_]) | {hex_} if kind == "satchel" else {hex_}
     for v in st.vehicles:
-        if not on_map(v) or v.hex not in near or vtype(v).kind != "car":
+        if not on_map(v) or v.hex not in near:
+            continue
+        if vtype(v).kind == "tank":
+            if kind == "satchel" and v.hex == hex_ and not v.disabled:
+                r = m.dice.d10(f"{v.name} satchel damage")
+                res = m.tables.soldier_row["satchel_outside"][r]
+                m.emit(E.BlastVehicle(vehicle=v.name, item=kind, rolls_={"damage": r},
+                                      result=res))
+                if res in ("incapacitated", "kill"):
+                    disable(m, v, "satchel charge")
             continue
         if v.hex == hex_:
             occupants.update(v.occupants)
