@@ -51,3 +51,33 @@ def test_reference_golden_shows_the_vehicles():
               if line.startswith("  event ")]
     kinds = {e["type"] for e in events}
     assert {"board", "drive", "vehicle_captured", "leave_vehicle", "fire_vehicle"} <= kinds
+
+
+VEHICLE_MISSIONS = ("jeep_run", "tank_hunt")
+
+
+def test_vehicle_goldens_show_the_vehicle_rules():
+    """Issue 11, done-when 3: between them the goldens of the two vehicle missions show a tank
+    spending Crew Points, a Hit Chart roll, a penetration, an Accident Check, a German vehicle
+    acting from its card and a grenade or satchel against a vehicle (seed 000 p. 30-33); the
+    events are those of ``playthrough.VEHICLE_FEATURES``."""
+    from ambush_env.playthrough import VEHICLE_FEATURES, features, golden_events
+
+    shown: dict[str, set[str]] = {}
+    for mission in VEHICLE_MISSIONS:
+        shown[mission] = features(golden_events(golden_path(mission).read_text(encoding="utf-8")))
+    missing = set(VEHICLE_FEATURES) - set().union(*shown.values())
+    assert not missing, f"the vehicle goldens never show {sorted(missing)} (they show {shown})"
+    # the tank's own rules are in the tank hunt
+    assert {"tank_crew_points", "german_vehicle_card"} <= shown["tank_hunt"]
+
+
+def test_vehicle_feature_predicates_read_the_engine_events():
+    """The predicates name event types the engine has (core/events.py)."""
+    from ambush_env.core import events as E
+
+    kinds = {c.type for c in vars(E).values()
+             if isinstance(c, type) and issubclass(c, E.Event) and c is not E.Event}
+    for kind in ("tank_task", "fire_vehicle", "accident_check", "german_card", "throw_into",
+                 "blast_vehicle"):
+        assert kind in kinds, kind
