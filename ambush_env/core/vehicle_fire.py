@@ -64,7 +64,13 @@ from ambush_env.core.state import Unit, Vehicle
 from ambush_env.core.tables import Tables
 from ambush_env.core.types import Side, Stance, Status
 from ambush_env.core.vehicle_data import VehicleType, shipped_vehicle_data, vtype
-from ambush_env.core.vehicles import accident_check, disable, driver_hurt, on_map, set_crew
+from ambush_env.core.vehicles import (
+    accident_check,
+    disable,
+    driver_hurt,
+    on_map,
+    set_crew,
+)
 
 ACTIVE = int(Status.ACTIVE)
 GER = int(Side.GERMAN)
@@ -176,8 +182,8 @@ def can_penetrate(m_or_tables: Any, weapon_id: str, v: Vehicle | str, aspect: st
     count (nobody in a closed tank can be hit); the vehicle's state (disabled, weapons lost)
     is not looked at."""
     t = _tables(m_or_tables)
-    vt = shipped_vehicle_data().vehicles[v if isinstance(v, str) else v.type]
-    return _can_penetrate(t, weapon_id, vt.name, vt, aspect)
+    key = v if isinstance(v, str) else v.type
+    return _can_penetrate(t, weapon_id, key, shipped_vehicle_data().vehicles[key], aspect)
 
 
 _PEN_CACHE: dict[tuple[int, str, str, str], bool] = {}
