@@ -11,7 +11,7 @@ sequence of play     ``sequence``
 German cards         ``german``
 orders               ``apply`` (carry out), ``legal`` (the generator), ``describe`` (text)
 rules                ``sighting``, ``shooting``, ``paragraphs``, ``grenades``, ``tanks``,
-                     ``vehicles``,
+                     ``vehicle_fire``, ``vehicles``,
                      ``carry``, ``turns``, ``assault``, ``enter``, ``prisoners``, ``scoring``,
                      ``movement``, ``fire``, ``mines``, ``damage``
 context              ``ctx``, ``procedural``

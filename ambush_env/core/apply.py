@@ -20,9 +20,10 @@ from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.enter import enter_hex, soldier_exits
 from ambush_env.core.movement import costs_for, enemy_in, step_cost
+from ambush_env.core.orders import ASPECTS
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.prisoners import hand_over, march_off, move_prisoners
-from ambush_env.core.shooting import do_fire, do_prepare
+from ambush_env.core.shooting import do_fire, do_fire_vehicle, do_prepare
 from ambush_env.core.state import TurnState, Unit
 from ambush_env.core.turns import end_turn
 from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status
@@ -154,6 +155,22 @@ def _fire_aimed(m: Match, u: Unit, arg: int) -> str:
 
 def _fire_snap(m: Match, u: Unit, arg: int) -> str:
     return _fire(m, u, arg, True)
+
+
+def _fire_vehicle(m: Match, u: Unit, arg: int, snap: bool) -> str:
+    """Fire at a vehicle: ``arg = vehicle_slot * 3 + aspect`` (seed 000 p. 30-31)."""
+    n = len(ASPECTS)
+    mode = m.state.turn.mode
+    do_fire_vehicle(m, u, m.state.vehicles[arg // n], ASPECTS[arg % n], snap=snap)
+    return mode
+
+
+def _fire_aimed_vehicle(m: Match, u: Unit, arg: int) -> str:
+    return _fire_vehicle(m, u, arg, False)
+
+
+def _fire_snap_vehicle(m: Match, u: Unit, arg: int) -> str:
+    return _fire_vehicle(m, u, arg, True)
 
 
 def _after_snap(m: Match, u: Unit, arg: int, mode: str) -> None:
@@ -386,6 +403,8 @@ _DO: dict[K, Callable[[Match, Unit, int], Any]] = {
     K.MOVE: _move,
     K.FIRE_AIMED: _fire_aimed,
     K.FIRE_SNAP: _fire_snap,
+    K.FIRE_AIMED_VEHICLE: _fire_aimed_vehicle,
+    K.FIRE_SNAP_VEHICLE: _fire_snap_vehicle,
     K.FIRE_WALL: _fire_wall,
     K.GRENADE: _grenade,
     K.SATCHEL: _satchel,
@@ -417,6 +436,7 @@ _AFTER: dict[K, Callable[[Match, Unit, int, Any], None]] = {
     K.STANCE: _after_flag,
     K.MOVE: _after_move,
     K.FIRE_SNAP: _after_snap,
+    K.FIRE_SNAP_VEHICLE: _after_snap,
     K.MOVE_PRISONER: _after_prisoner,
     K.BOARD_VEHICLE: _after_seat,
     K.LEAVE_VEHICLE: _after_seat,

@@ -17,6 +17,21 @@ from ambush_env.core.vehicle_data import vtype
 US = int(Side.US)
 
 
+#: Orders whose argument is ``vehicle_slot * 3 + aspect``: their verb (seed 000 p. 30-31).
+_VEHICLE_ASPECT_KINDS = {K.FIRE_AIMED_VEHICLE: "fire aimed at", K.FIRE_SNAP_VEHICLE: "snap fire at"}
+
+
+def vehicle_aspect_text(m: Match, arg: int) -> str:
+    """The target of a ``vehicle × aspect`` argument: ``"V2 (side)"``, or ``"vehicle 3 (empty
+    slot, side)"`` when no vehicle holds the slot."""
+    n = len(O.ASPECTS)
+    slot, aspect = divmod(arg, n)
+    vs = m.state.vehicles
+    if slot < len(vs):
+        return f"{vs[slot].name} ({O.ASPECTS[aspect]})"
+    return f"vehicle {slot} (empty slot, {O.ASPECTS[aspect]})"
+
+
 def describe(m: Match, action: int) -> str:
     """Human-readable text of an order for the current decision.
 
@@ -56,6 +71,8 @@ def describe(m: Match, action: int) -> str:
             where = board.label(g.hex) if g.hex >= 0 else "off map"
             return f"{who} {contact_kinds[kind]} {g.name} ({where})"
         return f"{who} {contact_kinds[kind]} contact {arg} (empty slot)"
+    if kind in _VEHICLE_ASPECT_KINDS:
+        return f"{who} {_VEHICLE_ASPECT_KINDS[kind]} {vehicle_aspect_text(m, arg)}"
     offset_kinds = {K.FIRE_WALL: "fire at the wall of", K.FIRE_HEX: "fire into",
                     K.GRENADE: "throw a grenade at", K.SATCHEL: "throw a satchel charge at",
                     K.CANNON_WALL: "fire cannon at the wall of", K.CANNON_HEX: "fire cannon into"}

@@ -990,7 +990,7 @@ class RunOver(Event):
 
 @_event
 class FireVehicle(Event):
-    """A shot at a car: jam, hit, Hit Chart, then damage or penetration (seed 000 p. 31)."""
+    """A shot at a vehicle: jam, hit, Hit Chart, then damage or penetration (seed 000 p. 31)."""
 
     type: ClassVar[str] = "fire_vehicle"
     shooter: str
@@ -1001,10 +1001,52 @@ class FireVehicle(Event):
     to_hit: int
     modifiers: dict[str, int]
     rolls_: dict[str, int]                 # jam, hit, hit_chart, damage | penetration
+    aspect: str = _ABSENT                  # front | side | rear: the side hit (seed 000 p. 30)
     part: str = _ABSENT                    # the Hit Chart's part, after a hit
     level: str = _ABSENT                   # the penetration level (a tyre or body hit)
     result: str = _ABSENT
     unit: str = _ABSENT                    # the occupant hit (a driver or passenger hit)
+
+
+@_event
+class CrewLost(Event):
+    """A tank loses crewmen to a hit on its exposed crew (seed 000 p. 31)."""
+
+    type: ClassVar[str] = "crew_lost"
+    vehicle: str
+    lost: int
+    crew: int                              # active crew left
+    why: str
+
+
+@_event
+class CrewDamageRoll(Event):
+    """An exposed crewman's roll on Bazooka Inside, as prone, after a bazooka hit (seed 000 p. 31)."""
+
+    type: ClassVar[str] = "crew_damage_roll"
+    vehicle: str
+    row: str
+    roll: int
+    modifier: int
+    result: str
+
+
+@_event
+class WeaponsLost(Event):
+    """A penetrated turret or mount puts a tank's weapons out of action (seed 000 p. 31)."""
+
+    type: ClassVar[str] = "weapons_lost"
+    vehicle: str
+    part: str
+    weapons: list[str]
+
+
+@_event
+class Immobilised(Event):
+    """A penetrated tread immobilises a tank; it is not disabled (seed 000 p. 31)."""
+
+    type: ClassVar[str] = "immobilised"
+    vehicle: str
 
 
 @_event

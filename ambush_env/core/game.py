@@ -35,6 +35,7 @@ from ambush_env.core.state import GameState, TurnState, Unit, Vehicle
 from ambush_env.core.turns import start_turn
 from ambush_env.core.types import DIRECTION_NAMES, TERRAIN_NAMES, Phase, Side, Status
 from ambush_env.core.vehicle_data import load_vehicle_data
+from ambush_env.core.vehicle_fire import aspect_of, vehicle_fire_refusal
 
 US, GER = int(Side.US), int(Side.GERMAN)
 ACTIVE = int(Status.ACTIVE)
@@ -366,6 +367,20 @@ class Game(Match):
             why = fire_refusal(self, u, st.units[slots[arg]], snap=kind == K.FIRE_SNAP)
             if why is not None:
                 return why
+        if kind in (K.FIRE_AIMED_VEHICLE, K.FIRE_SNAP_VEHICLE):
+            slot, asp = divmod(O.decode(a)[1], len(O.ASPECTS))
+            if slot >= len(st.vehicles):
+                return f"vehicle slot {slot} is empty"
+            v = st.vehicles[slot]
+            if not u.aware:
+                return f"{u.name} is unaware (RULES.md §5)"
+            why = vehicle_fire_refusal(self, u, v, snap=kind == K.FIRE_SNAP_VEHICLE)
+            if why is not None:
+                return why
+            hits = aspect_of(self.board, u.hex, v.hex, v.facing) if v.hex >= 0 else None
+            if hits is not None and hits != O.ASPECTS[asp]:
+                return (f"from {self.board.label(u.hex)} fire hits the {hits} of {v.name} "
+                        "(seed 000 p. 30)")
         if st.turn.mode:
             return f"{u.name} is in the middle of a {st.turn.mode!r} action"
         return f"{u.name} may not give this order here (phase {Phase(st.phase).name.lower()})"

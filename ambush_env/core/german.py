@@ -249,30 +249,15 @@ def _vehicle_targets(m: Match, kind: K, offered: set[int], weapon: str) -> dict[
 
 
 def can_penetrate(m: Match, weapon: str, v: Vehicle, aspect: str | None = None) -> bool:
-    """Whether ``weapon`` can penetrate some part of ``v`` hit from ``aspect`` (any aspect
-    when None): some d10 of its penetration row meets some armoured part of the type's Hit
-    Chart (RULES.md §11; seed 000 p. 31: "a German will not shoot a closed tank with a weapon
-    that cannot penetrate it"). ⚙ Written minimally here; the "vfire" part of issue 11 owns
-    the vehicle fire rules (its ``can_penetrate`` replaces this one)."""
-    from ambush_env.core.fire import penetrates
+    """Whether ``weapon`` can do anything to the closed vehicle ``v`` hit from ``aspect`` (any
+    aspect when None): :func:`ambush_env.core.vehicle_fire.can_penetrate` (rifle calibre
+    never penetrates armour; seed 000 p. 31: "a German will not shoot a closed tank with a
+    weapon that cannot penetrate it")."""
+    from ambush_env.core.vehicle_fire import can_penetrate as _can
 
-    t = m.tables
-    wc = t.weapon_class.get(weapon)
-    if wc is None:
+    if weapon not in m.tables.weapon_class:
         return False
-    row = t.penetration_row.get(wc.damage)
-    if not row:
-        return False
-    vt = vtype(v)
-    levels = set(row)
-    for asp in ((aspect,) if aspect else O.ASPECTS):
-        for part in set(vt.chart(asp)):
-            armour = vt.armour(part, asp)
-            if armour == "occupant":
-                continue
-            if any(penetrates(lv, wc.explosive, armour, t) != "none" for lv in levels):
-                return True
-    return False
+    return any(_can(m, weapon, v, asp) for asp in ((aspect,) if aspect else O.ASPECTS))
 
 
 def _key_for(m: Match, u: Unit, how: str) -> Callable[[Any], tuple]:

@@ -17,7 +17,10 @@ Which orders exist when (RULES.md §5-§6, seed 002):
   German's hex within half MV), aimed fire, the first of two snap fires, fire at a wall,
   grenade (at a hex, or into a vehicle: ``GRENADE_INTO``), satchel, assault, command orders,
   exit, clear jam, prepare, pick up, drop, drag, move a prisoner (never into a known
-  minefield, seed 002 p. 25).
+  minefield, seed 002 p. 25). Fire at a vehicle (``FIRE_AIMED_VEHICLE`` / ``FIRE_SNAP_VEHICLE``,
+  arg ``vehicle_slot * 3 + aspect``, seed 000 p. 30-31) goes wherever fire at a contact does
+  (aimed, the snap shots, the snap after a move, from a car), both sides: the aspect is the
+  one the facing diagram gives, or any of the three from the vehicle's own hex.
 * Changing guard (``HAND_OVER``, seed 002 p. 25): free, in either phase while the guard
   chooses his action; the turn goes on.
 * Rounds, moving: another hex while MPs last (prone: one hex per move action), the free
@@ -61,9 +64,10 @@ from ambush_env.core.movement import costs_for
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.prisoners import (can_move_prisoner, hand_over_targets, outnumbered,
                                        prisoner_hexes)
-from ambush_env.core.shooting import can_fire_at, prepare_kind
+from ambush_env.core.shooting import can_fire_at, can_fire_at_vehicle, prepare_kind
 from ambush_env.core.state import Unit, Vehicle
 from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status
+from ambush_env.core.vehicle_fire import legal_aspects
 from ambush_env.core.vehicles import (board_refusal, drive_budget, drive_targets, in_full_hex,
                                       leave_refusal, load_refusal, mpa)
 
@@ -76,6 +80,9 @@ _MOVE = B[K.MOVE]
 _END_MOVE = B[K.END_MOVE]
 _AIMED = B[K.FIRE_AIMED]
 _SNAP = B[K.FIRE_SNAP]
+_AIMED_V = B[K.FIRE_AIMED_VEHICLE]
+_SNAP_V = B[K.FIRE_SNAP_VEHICLE]
+_N_ASPECTS = len(O.ASPECTS)
 _EXIT = B[K.EXIT_MAP]
 _JAM = B[K.CLEAR_JAM]
 _PREP = B[K.PREPARE]
@@ -225,6 +232,28 @@ def _fire_orders(m: Match, u: Unit, base: int, snap: bool) -> list[int]:
     return out
 
 
+def _vehicle_fire_orders(m: Match, u: Unit, base: int, snap: bool) -> list[int]:
+    """Fire at vehicles (``FIRE_AIMED_VEHICLE`` / ``FIRE_SNAP_VEHICLE``, seed 000 p. 30-31):
+    for each vehicle slot :func:`~ambush_env.core.shooting.can_fire_at_vehicle` allows, the
+    one aspect the facing diagram gives, or all three from the vehicle's own hex."""
+    vs = m.state.vehicles
+    if not vs:
+        return []
+    out = []
+    for v in vs[:O.V_SLOTS]:
+        if can_fire_at_vehicle(m, u, v, snap=snap):
+            k = base + v.vid * _N_ASPECTS
+            out.extend(k + a for a in legal_aspects(m.board, u.hex, v))
+    return out
+
+
+def _fire_both(m: Match, u: Unit, snap: bool) -> list[int]:
+    """Fire at contacts then at vehicles."""
+    if snap:
+        return _fire_orders(m, u, _SNAP, True) + _vehicle_fire_orders(m, u, _SNAP_V, True)
+    return _fire_orders(m, u, _AIMED, False) + _vehicle_fire_orders(m, u, _AIMED_V, False)
+
+
 def _carry_orders(m: Match, u: Unit) -> list[int]:
     """PICK_UP, DROP, DRAG and MOVE_PRISONER (RULES.md §4, §6; seed 002 p. 25-27)."""
     out = [_PICK + k for k in carry.pickable_slots(m, u, O.ITEM_SLOTS)]
@@ -328,7 +357,7 @@ def _riding_orders(m: Match, u: Unit) -> list[int]:
         return out
     if mode == "snap2":
         out.append(_END_TURN)
-        out.extend(_fire_orders(m, u, _SNAP, snap=True))
+        out.extend(_fire_both(m, u, snap=True))
         return out
     seat_mp = m.rd.movement.seat_change_mp  # seed 000 p. 31
     seat_ok = (not t.boarded) if ops else ((u.MV if mode == "" else t.mp_left) >= seat_mp)
@@ -354,8 +383,8 @@ def _riding_orders(m: Match, u: Unit) -> list[int]:
         return out
     if u.aware and not u.panicked:
         if v.driver != u.uid:
-            out.extend(_fire_orders(m, u, _AIMED, snap=False))
-        out.extend(_fire_orders(m, u, _SNAP, snap=True))
+            out.extend(_fire_both(m, u, snap=False))
+        out.extend(_fire_both(m, u, snap=True))
         if heavy:
             out.extend(_wall_shots(m, u))
             out.extend(_throws(m, u, "grenade", _GRENADE))
@@ -455,6 +484,10 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
                 out.extend(_fire_orders(m, u, _AIMED, snap=False))
             if every or K.FIRE_SNAP in want:
                 out.extend(_fire_orders(m, u, _SNAP, snap=True))
+            if every or K.FIRE_AIMED_VEHICLE in want:
+                out.extend(_vehicle_fire_orders(m, u, _AIMED_V, snap=False))
+            if every or K.FIRE_SNAP_VEHICLE in want:
+                out.extend(_vehicle_fire_orders(m, u, _SNAP_V, snap=True))
             if every or K.FIRE_WALL in want:
                 out.extend(_wall_shots(m, u))
             if every or K.GRENADE in want:
@@ -487,13 +520,13 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
         if u.stance != 2:  # prone: one hex per move action
             out.extend(_moves(m, u, t.mp_left, charge_allowance(m, u)))
         if u.aware and t.mp_spent <= u.MV * rd.fire.move_snap_fraction:  # RULES.md §6
-            out.extend(_fire_orders(m, u, _SNAP, snap=True))
+            out.extend(_fire_both(m, u, snap=True))
         if _exit(m, u):
             out.append(_EXIT)
         out.extend(_board_orders(m, u, t.mp_left >= rd.movement.seat_change_mp))
     elif mode == "snap2":
         out.append(_END_TURN)
-        out.extend(_fire_orders(m, u, _SNAP, snap=True))
+        out.extend(_fire_both(m, u, snap=True))
     elif mode == "charge":
         out.extend(_assaults(m, u))
         if not out:  # the defender fell before the assault: the move is over

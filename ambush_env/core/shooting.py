@@ -5,9 +5,9 @@ its side effects, preparing and reloading.
 from __future__ import annotations
 
 from ambush_env.core import events as E
-from ambush_env.core import fire, vehicles
+from ambush_env.core import fire, vehicle_fire
 from ambush_env.core.ctx import Match
-from ambush_env.core.state import Unit
+from ambush_env.core.state import Unit, Vehicle
 from ambush_env.core.types import Side, Stance, Status
 
 ACTIVE = int(Status.ACTIVE)
@@ -19,7 +19,9 @@ def can_fire_at(m: Match, u: Unit, target: Unit, *, snap: bool, free: bool = Fal
     Needs ``u`` aware (unless ``free``, the sighting snap) and unpanicked; the rest is
     :func:`ambush_env.core.fire.fire_refusal` (one source of legality with ``fire``). A
     soldier in a vehicle is fired at as the vehicle, one target with its occupants (seed 000
-    p. 31): :func:`ambush_env.core.vehicles.vehicle_fire_refusal`.
+    p. 31): :func:`ambush_env.core.vehicle_fire.vehicle_fire_refusal`. Through his contact
+    slot only a German card's fire at a soldier in a car does so ⚙ (the cards name soldiers);
+    the US, and anyone firing at a tank, aim at the vehicle's slot (``FIRE_*_VEHICLE``).
     """
     if u.panicked or (not free and not u.aware):
         return False
@@ -28,8 +30,19 @@ def can_fire_at(m: Match, u: Unit, target: Unit, *, snap: bool, free: bool = Fal
     if target.role == "tank" and target.vehicle >= 0:
         return False  # a tank is attacked through its vehicle slot (module tanks)
     if target.vehicle >= 0:
-        return vehicles.vehicle_fire_refusal(m, u, m.state.vehicles[target.vehicle], snap=snap) is None
+        v = m.state.vehicles[target.vehicle]
+        if u.side != Side.GERMAN or v.unit >= 0:
+            return False
+        return vehicle_fire.vehicle_fire_refusal(m, u, v, snap=snap) is None
     return fire.fire_refusal(m, u, target, snap=snap) is None
+
+
+def can_fire_at_vehicle(m: Match, u: Unit, v: Vehicle, *, snap: bool) -> bool:
+    """Whether ``u`` may fire his own weapon at the vehicle ``v`` now (seed 000 p. 31): aware
+    and unpanicked, then :func:`ambush_env.core.vehicle_fire.vehicle_fire_refusal`."""
+    if u.panicked or not u.aware:
+        return False
+    return vehicle_fire.vehicle_fire_refusal(m, u, v, snap=snap) is None
 
 
 def do_prepare(m: Match, u: Unit) -> bool:
@@ -92,7 +105,9 @@ def do_fire(m: Match, u: Unit, target: Unit, *, snap: bool,
     begins Rounds (RULES.md §5) unless ``begin_rounds`` is False (the sighting's free snap
     fire: the sighting begins them itself, with only its passers aware)."""
     if target.vehicle >= 0:  # the vehicle and its occupants are one target (seed 000 p. 31)
-        events = vehicles.fire_at_vehicle(m, u, m.state.vehicles[target.vehicle], snap=snap)
+        v = m.state.vehicles[target.vehicle]
+        events = vehicle_fire.fire_at_vehicle(m, u, v, snap=snap,
+                                              aspect=vehicle_fire.attack_aspect(m, u, v))
     else:
         events = fire.fire(m, u.uid, target.uid, snap=snap)
     if target.side == Side.GERMAN and target.status == ACTIVE and not target.aware:
@@ -104,3 +119,22 @@ def do_fire(m: Match, u: Unit, target: Unit, *, snap: bool,
     return events
 
 
+
+
+def do_fire_vehicle(m: Match, u: Unit, v: Vehicle, aspect: str, *, snap: bool,
+                    begin_rounds: bool = True) -> list[E.Event]:
+    """Resolve one shot of ``u``'s own weapon at the vehicle ``v``, hitting ``aspect``
+    (:func:`ambush_env.core.vehicle_fire.fire_at_vehicle`), and its side effects as
+    :func:`do_fire`: the Germans aboard become aware, a hidden German who fires is revealed,
+    fire in Operations begins Rounds."""
+    events = vehicle_fire.fire_at_vehicle(m, u, v, snap=snap, aspect=aspect)
+    units = m.state.units
+    for uid in v.occupants:
+        o = units[uid]
+        if o.side == Side.GERMAN and o.status == ACTIVE and not o.aware:
+            o.aware = True
+    if u.side == Side.GERMAN:
+        m.reveal(u)
+    if begin_rounds:
+        m.attack_begins_rounds(f"{u.name} fired")
+    return events

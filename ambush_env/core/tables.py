@@ -49,6 +49,7 @@ REQUIRED_CLASSES: tuple[str, ...] = (
 #: Damage rows the rules name (RULES.md §8): one per class plus grenades, satchels, assault.
 REQUIRED_ROWS: tuple[str, ...] = REQUIRED_CLASSES + (
     "grenade_inside", "grenade_outside", "satchel_inside", "satchel_outside", "assault",
+    "bazooka_inside",
 )
 #: Faces of a d10 (RULES.md §1): every damage row has one entry per face.
 D10_FACES = 10
@@ -186,6 +187,9 @@ class DamageRow(Frozen):
 
     soldier: tuple[ResultName, ...]
     penetration: tuple[LevelName, ...] | None = None
+    #: small arms and machine guns: never penetrate an armoured vehicle part (issue 11 ⚙,
+    #: ``damage.yaml`` comment; read by :mod:`~ambush_env.core.vehicle_fire`)
+    rifle_calibre: bool = False
 
     @field_validator("soldier")
     @classmethod
@@ -406,6 +410,7 @@ class Tables:
         weapon_class: weapon id → :class:`WeaponClass`; ``class_of``: weapon id → class name.
         soldier_row: damage row id → 10 soldier results (by d10 roll).
         penetration_row: damage row id → 10 penetration levels, or None.
+        rifle_calibre: the damage row ids marked ``rifle_calibre`` (never penetrate armour).
         penetration: ``(level, explosive, surface)`` → ``"none" | "pass" | "destroyed"``
             (``damage.yaml: penetration``, RULES.md §11).
         stance_mod: target stance modifier by ``Stance`` int.
@@ -420,7 +425,8 @@ class Tables:
 
     __slots__ = (
         "weapons", "damage", "terrain", "source", "n_bands", "_band_of", "to_hit", "max_range",
-        "weapon_class", "class_of", "soldier_row", "penetration_row", "penetration", "stance_mod",
+        "weapon_class", "class_of", "soldier_row", "penetration_row", "rifle_calibre", "penetration",
+        "stance_mod",
         "behind_hit",
         "cover", "terrain_name", "terrain_mp", "wall_cover", "jam_on", "mods",
     )
@@ -451,6 +457,7 @@ class Tables:
         self.class_of = {wid: w.weapon_class for wid, w in weapons.weapons.items()}
         self.soldier_row = {n: r.soldier for n, r in damage.rows.items()}
         self.penetration_row = {n: r.penetration for n, r in damage.rows.items()}
+        self.rifle_calibre = frozenset(n for n, r in damage.rows.items() if r.rifle_calibre)
         self.penetration = damage.penetration.cells()
         self.stance_mod = weapons.modifiers.target_stance.by_stance()
         self.behind_hit = damage.wall.behind_hit.by_stance()

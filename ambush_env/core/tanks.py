@@ -32,7 +32,7 @@ It receives turns like a soldier (a US tank takes a US unit slot: ``select unit 
   (:func:`_armed`: the fire code reads ``shooter.weapon``): no −2 from a car (the classes are
   ``vehicle_mounted``, seed 000 p. 32), the vehicle line of sight of seed 004 (the unit
   rides). At soldiers (contact slots), at cars and tanks (vehicle slots, through
-  :func:`~ambush_env.core.vehicles.fire_at_vehicle`), the cannon at a building's wall (+4, as
+  :func:`~ambush_env.core.vehicle_fire.fire_at_vehicle`), the cannon at a building's wall (+4, as
   ``FIRE_WALL``) and into a hex (``CANNON_HEX``, :func:`_fire_unseen`).
 * **Arcs**: turret weapons fire any way; "front" weapons only at a target whose line of fire
   crosses the tank's front hexside (the facing diagram read from the tank; a line through a
@@ -52,7 +52,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ambush_env.core import events as E
-from ambush_env.core import fire, vehicles
+from ambush_env.core import fire, vehicle_fire, vehicles
 from ambush_env.core import orders as O
 from ambush_env.core.ctx import Match
 from ambush_env.core.hexgrid import cube, neighbor_cr
@@ -213,13 +213,9 @@ def aspects_from(m: Match, v: Vehicle, hex_: int) -> tuple[str, ...]:
 
 
 def attack_aspect(m: Match, v: Vehicle, from_hex: int) -> str:
-    """The one aspect an attack from another hex hits (⚙ through a vertex: the weaker of the
-    two, rear before side before front; the "vfire" rules may refine this)."""
-    asp = aspects_from(m, v, from_hex)
-    for a in ("rear", "side", "front"):
-        if a in asp:
-            return a
-    return "front"
+    """The one aspect an attack from another hex hits: the facing diagram of
+    :func:`ambush_env.core.vehicle_fire.aspect_of` (at a vertex the better-armoured ⚙)."""
+    return vehicle_fire.aspect_of(m.board, from_hex, v.hex, v.facing) or "front"
 
 
 def in_front(m: Match, v: Vehicle, hex_: int) -> bool:
@@ -382,12 +378,11 @@ def _rounds_weapon_orders(m: Match, u: Unit, v: Vehicle) -> list[int]:
                 for w in st.vehicles[:O.V_SLOTS]:
                     if (w is v or not vehicles.on_map(w) or w.hex in pris
                             or arc_refusal(m, v, mount, w.hex) is not None
-                            or vehicles.vehicle_fire_refusal(m, u, w, snap=snap) is not None):
+                            or vehicle_fire.vehicle_fire_refusal(m, u, w, snap=snap,
+                                                                 weapon=u.weapon) is not None):
                         continue
-                    if w.hex == u.hex:
-                        out.extend(base + w.vid * 3 + a for a in range(3))
-                    else:
-                        out.append(base + w.vid * 3 + ASPECTS.index(attack_aspect(m, w, u.hex)))
+                    out.extend(base + w.vid * 3 + a
+                               for a in vehicle_fire.legal_aspects(m.board, u.hex, w))
             elif target == "wall":
                 for k, h in m.building_offsets(u.hex):
                     if (h not in pris and arc_refusal(m, v, mount, h) is None
@@ -467,9 +462,11 @@ def _fire(m: Match, u: Unit, v: Vehicle, kind: K, arg: int) -> None:
             if g.side != US and g.status == ACTIVE:
                 g.aware = True
         elif target == "vehicle":
-            # TODO(i11-vfire): pass aspect=ASPECTS[arg % 3] and weapon= once the extended
-            # fire_at_vehicle is merged; the weapon is in the unit's hand meanwhile
-            vehicles.fire_at_vehicle(m, u, st.vehicles[arg // 3], snap=snap)
+            # the built-in weapon (no from-car −2, seed 000 p. 32); a jam stays on the mount
+            evs = vehicle_fire.fire_at_vehicle(m, u, st.vehicles[arg // 3], snap=snap,
+                                               aspect=ASPECTS[arg % 3], weapon=u.weapon)
+            if evs and getattr(evs[0], "result", None) == "jammed":
+                u.jammed = True
         elif target == "wall":
             fire.fire_at_wall(m, u.uid, m.offset_target(u.hex, arg))
         else:

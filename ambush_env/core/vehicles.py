@@ -18,18 +18,11 @@ What is in the engine now:
   nothing for him); a German car with no active German aboard is captured by the first US
   soldier who gets in; a captured car's driver counts his DS 1 lower, so a DS 0 soldier cannot
   take its wheel; tanks are never captured (nobody boards a tank, seed 000 p. 31).
-* **Fire at a car** (seed 000 p. 31): the car and its occupants are one target: the to-hit of
-  RULES.md §8 with the size modifier (and the cover of its hex ⚙), then one d10 on the type's
-  Hit Chart ⚙: driver or passenger take damage on the weapon's row (only aimed automatic fire
-  goes on to the other occupants, each roll lower than the last, seed 002 p. 27); a bazooka's
-  hit on an occupant also rolls Grenade Inside, prone, for every other occupant and disables
-  the car; any hit on the driver forces an Accident Check, and one that incapacitates or
-  kills him is an automatic accident; tyres and body roll penetration (RULES.md §11) against
-  their armour: a penetrated tyre stops fast driving, a penetrated body disables the car; a
-  hit on the tyres or the body forces an Accident Check. Riders fire from the car (aimed or
-  snap at −2, the driver one snap, no grenades or heavy weapons unless the
-  briefing allows them, ``rules.heavy_weapons_from_cars``, seed 000 p. 32) along the
-  vehicle line of sight of seed 004.
+* **Fire at vehicles** (seed 000 p. 30-31): the facing diagram, the shot at a car or a tank
+  and its Hit Chart live in :mod:`~ambush_env.core.vehicle_fire`; the helpers it calls are
+  here (:func:`disable`, :func:`driver_hurt`, :func:`accident_check`, :func:`set_crew`). Riders fire from the car (aimed or
+  snap at −2, the driver one snap, no grenades or heavy weapons unless the briefing allows
+  them, ``rules.heavy_weapons_from_cars``, seed 000 p. 32).
 * **Grenades and satchels** (seed 000 p. 32-33): a grenade going off in a car's hex disables
   it on an incapacitated or killed result on the Grenade Outside row, then each occupant rolls
   once on that row (stance is ignored inside; nobody aboard throws it out); a satchel charge
@@ -62,8 +55,7 @@ it through this module's drive code (Crew Points paid there); a tank's Accident 
 "shot tyre" only stops it and "overturn" disables it ⚙; a stop ends a tank's drive, not
 its turn.
 
-Not yet in the engine (never reachable): US fire at vehicles with the vehicle orders (the
-vehicle-fire part of issue 11), the
+Not yet in the engine (never reachable): the
 seed-003 d100 module.
 """
 
@@ -791,156 +783,6 @@ def _run_over_targets(m: Match, v: Vehicle, dest: int) -> list[Unit]:
     return [o for o in st.units if o.hex == dest and o.vehicle < 0
             and (o.status == ACTIVE or (o.status == INCAP and o.side == side))
             and not (o.side == Side.GERMAN and side == Side.US and o.uid not in st.contacts)]
-
-
-# ============================================================================ fire at vehicles
-def vehicle_fire_refusal(m: Match, shooter: Unit, v: Vehicle, *, snap: bool) -> str | None:
-    """Why ``shooter`` may not fire at the vehicle ``v`` now (seed 000 p. 31): the weapon
-    checks of RULES.md §8, a vehicle on the map held by the other side or carrying his
-    enemies, in his line of sight (seed 004's vehicle paragraph) and within range."""
-    from ambush_env.core.fire import base_to_hit, weapon_refusal, _weapon_class_name
-
-    why = weapon_refusal(m, shooter, snap=snap)
-    if why is not None:
-        return why
-    if not on_map(v):
-        return "the vehicle is not on the map"
-    if v.side == shooter.side:
-        return "his own side's vehicle"
-    if shooter.hex != v.hex and not m.sight.can_see(
-            shooter.hex, v.hex, shooter.stance, int(Stance.STANDING),
-            target_in_vehicle=vtype(v).size):
-        return "the vehicle is out of sight"
-    t = m.tables
-    if base_to_hit(t, _weapon_class_name(t, shooter), m.board.distance(shooter.hex, v.hex)) is None:
-        return "beyond maximum range"
-    return None
-
-
-def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool) -> list[E.Event]:
-    """Fire at a car and its occupants as one target (seed 000 p. 31; see the module
-    docstring). Returns the events emitted; the first is a
-    :class:`~ambush_env.core.events.FireVehicle`, in dict form ``{"type": "fire_vehicle",
-    "shooter", "vehicle", "weapon", "mode", "hex", "to_hit", "modifiers", "rolls": {"jam",
-    "hit", "hit_chart", ...}, "part", "result"}``.
-
-    Raises:
-        IllegalActionError: :func:`vehicle_fire_refusal` gives a reason.
-    """
-    from ambush_env.core.damage import apply_damage
-    from ambush_env.core.errors import IllegalActionError
-    from ambush_env.core.fire import _after_shot, _jam_and_hit, to_hit_vehicle
-
-    why = vehicle_fire_refusal(m, shooter, v, snap=snap)
-    if why is not None:
-        raise IllegalActionError(f"{shooter.name} cannot fire at {v.name}: {why}")
-    t = m.tables
-    wc = t.weapon_class[shooter.weapon]
-    vt = vtype(v)
-    n, mods = to_hit_vehicle(m, shooter, v.hex, vt.size, snap=snap)
-    rolls: dict[str, int] = {}
-    ev = E.FireVehicle(shooter=shooter.name, vehicle=v.name, weapon=shooter.weapon,
-                       mode="snap" if snap else "aimed", hex=m.board.label(v.hex), to_hit=n,
-                       modifiers=dict(mods), rolls_=rolls)
-    events: list[E.Event] = [ev]
-    if not _jam_and_hit(m, shooter, wc, ev, n, events):
-        return events
-    dice = m.dice
-    hc = dice.d10(f"{v.name} hit chart")
-    rolls["hit_chart"] = hc
-    part = vt.hit_chart[hc]
-    ev.part = part
-    units = m.state.units
-    if part in ("driver", "passenger"):
-        # the incapacitated and the dead are no target of fire (seed 002 p. 26): a seat
-        # holding one counts as empty; a passenger hit falls on one of the active ones
-        if part == "driver":
-            victim = v.driver if v.driver >= 0 and units[v.driver].status == ACTIVE else -1
-        else:
-            live = [o for o in v.passengers if units[o].status == ACTIVE]
-            victim = live[dice.choice(len(live), f"{v.name} which passenger")] if live else -1
-        if victim < 0:
-            ev.result = "empty seat"
-            m.emit(ev)
-            if wc.explosive:  # the shell still bursts inside: a blast for all aboard ⚙
-                _explosive_inside(m, shooter, v, -1, events)
-        else:
-            row = t.soldier_row[wc.damage]
-            dmg = dice.d10("damage")
-            rolls["damage"] = dmg
-            ev.result = row[dmg]
-            ev.unit = units[victim].name
-            m.emit(ev)
-            was_driver = victim == v.driver
-            events += apply_damage(m, victim, row[dmg])
-            if wc.automatic and not snap:
-                _chain_in_vehicle(m, shooter, v, victim, row, dmg, events)
-            if wc.explosive:
-                _explosive_inside(m, shooter, v, victim, events)
-            elif was_driver:
-                driver_hurt(m, v, row[dmg], hit=True)
-    else:
-        p = dice.d10("penetration")
-        rolls["penetration"] = p
-        level = t.penetration_row[wc.damage][p]  # type: ignore[index]
-        from ambush_env.core.fire import penetrates
-
-        result = penetrates(level, wc.explosive, vt.parts[part])
-        ev.level = level
-        ev.result = result
-        m.emit(ev)
-        if part == "body" and result != "none":
-            disable(m, v, "body penetrated")
-        elif part == "tyres" and result != "none":
-            v.tyre_shot = True
-            m.emit(E.TyreShot(vehicle=v.name))
-        if not v.disabled and part in ("tyres", "body") and vt.kind == "car":
-            accident_check(m, v, f"{part} hit")
-    _after_shot(m, shooter, wc, events)
-    return events
-
-
-def _explosive_inside(m: Match, shooter: Unit, v: Vehicle, victim: int,
-                      events: list[E.Event]) -> None:
-    """A bazooka (any explosive) hit on an occupant (seed 000 p. 31): everyone else aboard
-    rolls Grenade Inside as prone, and the car is disabled."""
-    from ambush_env.core.damage import roll_damage
-
-    units = m.state.units
-    prone = m.rd.grenades.prone_damage
-    for uid in list(v.occupants):
-        if uid != victim and units[uid].status == ACTIVE:  # the fallen: no target (seed 002)
-            events += roll_damage(m, uid, "grenade_inside", modifier=prone,
-                                  why=f"{units[uid].name} {shooter.weapon} blast")[2]
-    disable(m, v, f"{shooter.weapon} hit")
-
-
-def _chain_in_vehicle(m: Match, shooter: Unit, v: Vehicle, first: int, row: tuple,
-                      prev: int, events: list[E.Event]) -> None:
-    """Aimed automatic fire goes on through the other occupants, passengers in seat order
-    then the driver, while each damage roll is lower than the one before (seed 002 p. 27)."""
-    from ambush_env.core.damage import apply_damage
-
-    units = m.state.units
-    order = [uid for uid in v.passengers + ([v.driver] if v.driver >= 0 else []) if uid != first]
-    for uid in order:
-        o = units[uid]
-        if o.status != ACTIVE:  # the fallen are no target of fire (seed 002 p. 26)
-            continue
-        r = m.dice.d10("damage (chain)")
-        if r >= prev:
-            ev = E.FireChain(shooter=shooter.name, target=o.name, rolls_={"damage": r},
-                             result="stopped")
-            m.emit(ev)
-            events.append(ev)
-            return
-        ev = E.FireChain(shooter=shooter.name, target=o.name, rolls_={"damage": r}, result=row[r])
-        m.emit(ev)
-        events.append(ev)
-        events += apply_damage(m, uid, row[r])
-        prev = r
-        if uid == v.driver:  # the driver is last in the chain (seed 000 p. 31-32)
-            driver_hurt(m, v, row[r], hit=True)
 
 
 # ============================================================================ blasts

@@ -294,8 +294,10 @@ def test_soldiers_do_not_fire_at_a_tank_unit_as_a_soldier():
     g.state.turn.uid = 1
     g.state.turn.cp_left = -1
     g.invalidate()
+    # the vehicle orders name an aspect ("fire aimed at V1 (rear)"); a contact order would not
     assert not [o for o in g.legal_orders() if "at V1" in o and "fire" in o
-                and "Panzer" not in o]
+                and "Panzer" not in o and not o.endswith(("(front)", "(side)", "(rear)"))]
+    assert "US1 fire aimed at V1 (rear)" in g.legal_orders()
 
 
 def test_tank_weapons_aim_at_a_vehicle_slot_with_one_aspect_from_afar():

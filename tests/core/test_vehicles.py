@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from ambush_env.core import orders as O
+from ambush_env.core import vehicle_fire as VF
 from ambush_env.core import vehicles as V
 from ambush_env.core.errors import DataError
 from ambush_env.core.grenades import explode
@@ -470,7 +471,7 @@ def test_soldiers_in_a_car_are_fired_at_as_the_car():
 def test_fire_at_car_hits_or_misses(hit_roll):
     """RULES.md §8 to-hit with the size modifier (small +1, seed 000 p. 30)."""
     g, v, drv, p1, p2, ger = _jeep_under_fire()
-    n, mods = V.vehicle_fire_refusal(g, ger, v, snap=False), None
+    n, mods = VF.vehicle_fire_refusal(g, ger, v, snap=False), None
     assert n is None
     from ambush_env.core.fire import to_hit_vehicle
 
@@ -478,7 +479,7 @@ def test_fire_at_car_hits_or_misses(hit_roll):
     assert ("vehicle_small", 1) in mods
     # a hit: chart 7 = body, penetration 0 = none, then the body hit's Accident Check (0)
     force(g, [hit_roll, 7, 0, 0] if hit_roll <= n else [hit_roll])
-    evs = V.fire_at_vehicle(g, ger, v, snap=False)
+    evs = VF.fire_at_vehicle(g, ger, v, snap=False)
     assert evs[0].result == ("miss" if hit_roll > n else "none")
 
 
@@ -489,7 +490,7 @@ def test_driver_hit_forces_accident(dmg, expect_check):
     car's driver, wheels or body is hit", so a hit that does no damage checks too."""
     g, v, drv, p1, p2, ger = _jeep_under_fire()
     force(g, [0, 0, dmg, 0, 0])  # hit, chart 0 = driver, damage, then check/table rolls
-    evs = V.fire_at_vehicle(g, ger, v, snap=False)
+    evs = VF.fire_at_vehicle(g, ger, v, snap=False)
     ac = [e for e in g._take_events() if e["type"] == "accident_check"]
     assert evs[0].part == "driver" and evs[0].unit == drv.name
     if expect_check == "check":
@@ -501,7 +502,7 @@ def test_driver_hit_forces_accident(dmg, expect_check):
 def test_passenger_hit_picks_a_passenger():
     g, v, drv, p1, p2, ger = _jeep_under_fire()
     force(g, [0, 2, 1, 9])  # hit, chart 2 = passenger, which: 1 (p2), damage 9 = kill
-    evs = V.fire_at_vehicle(g, ger, v, snap=False)
+    evs = VF.fire_at_vehicle(g, ger, v, snap=False)
     assert evs[0].unit == p2.name and p2.status == Status.KILLED and p1.status == Status.ACTIVE
 
 
@@ -511,7 +512,7 @@ def test_aimed_automatic_fire_goes_through_the_car_while_lower():
     # jam check 0, hit 0, chart 2 passenger, which 0 (p1), damage 7; chain: p2 rolls 5 (< 7:
     # hit), the driver rolls 5 (not lower than 5): stops
     force(g, [0, 0, 2, 0, 7, 5, 5])
-    V.fire_at_vehicle(g, ger, v, snap=False)
+    VF.fire_at_vehicle(g, ger, v, snap=False)
     assert p1.wounded and p2.wounded and not drv.wounded
     assert g.dice.forced_left == 0
 
@@ -525,7 +526,7 @@ def test_body_penetrated_disables_and_puts_occupants_out(pen, disabled):
     rounds(g)
     p1.ar = int(ARSpace.ONE_TURN)
     force(g, [0, 8, pen] + ([] if disabled else [0]))
-    V.fire_at_vehicle(g, ger, v, snap=False)
+    VF.fire_at_vehicle(g, ger, v, snap=False)
     assert v.disabled is disabled
     if disabled:
         assert all(u.vehicle == -1 and u.stance == Stance.PRONE for u in (drv, p1, p2))
@@ -539,7 +540,7 @@ def test_panzerfaust_hit_on_occupant_blasts_the_others_and_disables():
     g, v, drv, p1, p2, ger = _jeep_under_fire("panzerfaust")
     ger.prepared = True
     force(g, [0, 2, 0, 9, 0, 0])  # hit, passenger, p1, kill; others roll 0 (−2 prone → 0)
-    V.fire_at_vehicle(g, ger, v, snap=False)
+    VF.fire_at_vehicle(g, ger, v, snap=False)
     assert p1.status == Status.KILLED and v.disabled
     assert drv.status == Status.ACTIVE and p2.status == Status.ACTIVE
 
@@ -730,11 +731,12 @@ def test_incapacitated_riders_are_no_target_of_fire_at_the_car():
     g, v, drv, p1, p2, ger = _jeep_under_fire()
     p1.status = int(Status.INCAPACITATED)
     force(g, [0, 2, 0, 9])  # hit, passenger, the only active one (p2), kill
-    V.fire_at_vehicle(g, ger, v, snap=False)
+    VF.fire_at_vehicle(g, ger, v, snap=False)
     assert p2.status == Status.KILLED and p1.status == Status.INCAPACITATED
     drv.status = int(Status.INCAPACITATED)
+    p2.status = int(Status.ACTIVE)  # someone active aboard: the car is a target (vehicle_fire)
     force(g, [0, 0])  # hit, driver: his seat counts as empty
-    evs = V.fire_at_vehicle(g, ger, v, snap=False)
+    evs = VF.fire_at_vehicle(g, ger, v, snap=False)
     assert evs[0].result == "empty seat" and drv.status == Status.INCAPACITATED
     assert g.dice.forced_left == 0
 
@@ -746,7 +748,7 @@ def test_aimed_automatic_chain_skips_the_fallen_aboard():
     # jam 0, hit 0, passenger (p1 the only active), damage 7; chain: p2 skipped, driver 5 < 7
     # (wounded: his Accident Check, 0, passes)
     force(g, [0, 0, 2, 0, 7, 5, 0])
-    V.fire_at_vehicle(g, ger, v, snap=False)
+    VF.fire_at_vehicle(g, ger, v, snap=False)
     assert p1.wounded and drv.wounded and p2.status == Status.INCAPACITATED
     assert g.dice.forced_left == 0
 
@@ -758,7 +760,7 @@ def test_explosive_hit_on_an_empty_seat_still_disables():
     p1.vehicle = p2.vehicle = -1
     ger.prepared = True
     force(g, [0, 2, 0])  # hit, passenger seat (empty); the driver rolls Grenade Inside (0)
-    evs = V.fire_at_vehicle(g, ger, v, snap=False)
+    evs = VF.fire_at_vehicle(g, ger, v, snap=False)
     assert evs[0].result == "empty seat" and v.disabled and drv.vehicle == -1
 
 
@@ -852,7 +854,7 @@ def test_wounded_driver_wounded_again_is_an_automatic_accident():
     g, v, drv, p1, p2, ger = _jeep_under_fire()
     drv.wounded = True
     force(g, [0, 0, 5, 0])  # hit, driver, wound → incapacitated; the table roll 0
-    V.fire_at_vehicle(g, ger, v, snap=False)
+    VF.fire_at_vehicle(g, ger, v, snap=False)
     ac = [e for e in g._take_events() if e["type"] == "accident_check"]
     assert drv.status == Status.INCAPACITATED and "roll" not in ac[0] and ac[0]["table_roll"] == 0
     assert g.dice.forced_left == 0

@@ -115,19 +115,20 @@ def inactive_never_act(monkeypatch):
         assert t_.status == Status.ACTIVE, f"{s_.name} fired at inactive {t_.name}"
         return real_fire(game, shooter_uid, target_uid, **kw)
 
-    from ambush_env.core import vehicles
+    from ambush_env.core import vehicle_fire
 
-    real_vfire = vehicles.fire_at_vehicle
+    real_vfire = vehicle_fire.fire_at_vehicle
 
     def vshot(game, shooter, v, **kw):
         assert shooter.status == Status.ACTIVE, f"inactive {shooter.name} fired"
-        assert any(game.state.units[o].status == Status.ACTIVE for o in v.occupants), \
+        assert v.crew > 0 or any(game.state.units[o].status == Status.ACTIVE
+                                 for o in v.occupants), \
             f"{shooter.name} fired at {v.name} with nobody active aboard"
         return real_vfire(game, shooter, v, **kw)
 
     monkeypatch.setattr(german, "choose", turn)
     monkeypatch.setattr(fire, "fire", shot)
-    monkeypatch.setattr(vehicles, "fire_at_vehicle", vshot)
+    monkeypatch.setattr(vehicle_fire, "fire_at_vehicle", vshot)
 
 
 def mask_matches_step(g: Game, scratch: Game, rng: random.Random) -> None:
