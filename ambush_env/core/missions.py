@@ -81,7 +81,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
@@ -102,7 +102,10 @@ from ambush_env.core.data import Frozen, data_path, list_data, load_data, read_d
 from ambush_env.core.errors import DataError
 from ambush_env.core.hexgrid import parse_label
 from ambush_env.core.squads import list_squads
-from ambush_env.core.types import DIRECTION_NAMES, Result
+from ambush_env.core.types import DIRECTION_NAMES, TERRAIN_NAMES, Result
+
+if TYPE_CHECKING:
+    from ambush_env.core.board import Board
 
 MISSIONS_DIR = data_path("missions")
 MAPS_DIR = data_path("maps")
@@ -611,6 +614,7 @@ def check_references(
     columns: int | None = None,
     rows: int | None = None,
     card_ids: tuple[str, ...] | None = None,
+    board: Board | None = None,
 ) -> None:
     """Check a mission against its map, deck and squad (RULES.md §15).
 
@@ -619,11 +623,16 @@ def check_references(
         source: the file (or description) named in errors.
         columns, rows: the map size; read from ``data/maps/<mission.map>.yaml`` when None.
         card_ids: the cards that may be placed; those of ``deck_default`` when None.
+        board: the map the mission is played on (a generated mission's); the shipped map
+            ``mission.map`` when None.
 
     Raises:
         DataError: a hex off the map, an exit hex not on the map edge, an unknown deck, card
-            or squad — naming ``source`` and the field.
+            or squad, a vehicle where it cannot be (:func:`check_vehicles`) — naming
+            ``source`` and the field.
     """
+    if (columns is None or rows is None) and board is not None:
+        columns, rows = board.columns, board.rows
     if columns is None or rows is None:
         columns, rows = map_size(mission.map, source)
     for field, label in mission.labels():
@@ -654,22 +663,33 @@ def check_references(
         raise DataError(
             source, "squad", f"unknown squad {mission.squad!r} (known: {', '.join(list_squads())})"
         )
-    check_vehicles(mission, source)
+    check_vehicles(mission, source, board=board)
 
 
-def check_vehicles(mission: Mission, source: str | Path) -> None:
+def check_vehicles(mission: Mission, source: str | Path, *, board: Board | None = None) -> None:
     """Vehicles of a mission (seed 000; RULES.md §12): known types of ``vehicles.yaml`` of the
-    right side, no tanks (not in the engine yet), at most ``V_SLOTS`` in all.
+    right side, at most ``V_SLOTS`` in all, each on a hex of the map where its type can stand
+    (never a building, rubble, river or crater; never woods for a large vehicle, seed 000
+    p. 30-31), at most ``max_in_hex`` in one hex (p. 30), and no tanks (not in the engine yet).
+
+    Args:
+        mission: a validated mission.
+        source: the file (or description) named in errors.
+        board: the map the mission is played on; ``data/maps/<mission.map>.yaml`` when None
+            (read only when the mission has vehicles).
 
     Raises:
-        DataError: naming ``source`` and the field.
+        DataError: naming ``source`` and the field (``german_vehicles.1.hex``).
     """
     from ambush_env.core.orders import V_SLOTS
     from ambush_env.core.vehicle_data import load_vehicle_data
 
-    types = load_vehicle_data().vehicles
+    data = load_vehicle_data()
+    types = data.vehicles
     placed = [("us_vehicles", i, v, "us") for i, v in enumerate(mission.us_vehicles)]
     placed += [("german_vehicles", i, v, "german") for i, v in enumerate(mission.german_vehicles)]
+    if not placed:
+        return
     if len(placed) > V_SLOTS:
         raise DataError(source, "german_vehicles" if mission.german_vehicles else "us_vehicles",
                         f"{len(placed)} vehicles; at most {V_SLOTS} (the vehicle slots)")
@@ -678,11 +698,32 @@ def check_vehicles(mission: Mission, source: str | Path) -> None:
         if t is None:
             raise DataError(source, f"{key}.{i}.vehicle",
                             f"unknown vehicle {v.vehicle!r} (known: {', '.join(sorted(types))})")
-        if t.kind == "tank":
-            raise DataError(source, f"{key}.{i}.vehicle",
-                            f"{v.vehicle!r} is a tank; tanks are not in the engine yet")
         if t.side != side:
             raise DataError(source, f"{key}.{i}.vehicle", f"{v.vehicle!r} is a {t.side} vehicle")
+    if board is None:
+        from ambush_env.core.board import load_board
+
+        board = load_board(mission.map)
+    in_hex: dict[int, int] = {}
+    for key, i, v, _side in placed:
+        try:
+            h = board.index(v.hex)
+        except Exception:  # noqa: BLE001 - the board says what is wrong with the label
+            raise DataError(source, f"{key}.{i}.hex",
+                            f"hex {v.hex} is off the map ({board.columns} x {board.rows} hexes)"
+                            ) from None
+        why = data.stand_problem(v.vehicle, TERRAIN_NAMES[board.terrain[h]])
+        if why is not None:
+            raise DataError(source, f"{key}.{i}.hex", f"{v.hex}: {why}")
+        in_hex[h] = in_hex.get(h, 0) + 1
+        if in_hex[h] > data.max_in_hex:
+            raise DataError(source, f"{key}.{i}.hex",
+                            f"{v.hex}: at most {data.max_in_hex} vehicles end in a hex "
+                            "(seed 000 p. 30)")
+    for key, i, v, _side in placed:
+        if types[v.vehicle].kind == "tank":
+            raise DataError(source, f"{key}.{i}.vehicle",
+                            f"{v.vehicle!r} is a tank; tanks are not in the engine yet")
 
 
 # --------------------------------------------------------------------------------------------
@@ -754,6 +795,7 @@ __all__ = [
     "GermanVehicle",
     "VPSchedule",
     "check_references",
+    "check_vehicles",
     "list_missions",
     "load_mission",
     "map_size",
