@@ -432,14 +432,15 @@ class _Reader:
 
     def check_vehicles(self, st: GameState) -> None:
         """Where the vehicles stand and who sits in them (seed 000 p. 30-31): never on a
-        building, rubble, river or crater hex, a large one never in woods, at most
+        building, rubble or river hex, a large one never in woods, at most
         ``max_in_hex`` in a hex; a car's driver and passengers fit its seats, a tank carries
         no passengers and its driver is its own unit, its crew fits it; nobody sits in two
         vehicles; a unit riding a vehicle (``units.k.vehicle``) is in its seats and on its hex,
         and everyone seated rides it (``vehicle`` left out: it is filled in) ⚙.
 
-        ⚙ A crater is refused too: nothing in the engine drives a vehicle into one (a forced
-        entry, seed 000 p. 31, would make it a reachable position)."""
+        A crater is allowed: a movement reference may force a vehicle into one in play (seed
+        000 p. 31); a mission never sets one up there (:func:`~ambush_env.core.missions.
+        check_vehicles`)."""
         from ambush_env.core.vehicle_data import load_vehicle_data
 
         data, b, units = load_vehicle_data(), self.board, st.units
@@ -449,7 +450,8 @@ class _Reader:
             f = f"vehicles.{k}"
             t = data.vehicles[v.type]
             if v.hex >= 0:
-                why = data.stand_problem(v.type, TERRAIN_NAMES[b.terrain[v.hex]])
+                why = data.stand_problem(v.type, TERRAIN_NAMES[b.terrain[v.hex]],
+                                         forced_crater=True)
                 if why is not None:
                     raise self.fail(f"{f}.hex", f"{b.label(v.hex)}: {why}")
                 in_hex[v.hex] = in_hex.get(v.hex, 0) + 1

@@ -151,11 +151,14 @@ class VehicleData(Frozen):
                                      f"{w.weapon!r}")
         return self
 
-    def stand_problem(self, type_id: str, terrain: str) -> str | None:
+    def stand_problem(self, type_id: str, terrain: str, *, forced_crater: bool = False) -> str | None:
         """Why a vehicle of type ``type_id`` can never stand on ``terrain`` (seed 000 p. 30-31:
         buildings, rubble, rivers and craters, the terrains ``move_costs`` marks null, and woods
-        for a large vehicle); None when it may."""
+        for a large vehicle); None when it may. ``forced_crater``: a crater is allowed (in
+        play a movement reference may force a vehicle into one, p. 31; never at setup)."""
         t = self.vehicles[type_id]
+        if forced_crater and terrain == "crater":
+            return None
         if self.move_costs.get(terrain) is None:
             why = ("never driven into on purpose (seed 000 p. 31)" if terrain == "crater"
                    else "never entered by a vehicle (seed 000 p. 30)")

@@ -1,8 +1,10 @@
 """Vehicles where they cannot be, and too many men aboard (issue 11, done-when 6; seed 000
-p. 30-31, 40): a mission file or a position that puts a vehicle on a building, rubble, river
-or crater hex, a large vehicle in woods, a third vehicle in a hex or off the map, or seats
-more men than the vehicle takes, raises ``DataError`` naming the exact field. Each refusal
-has its valid neighbour case, which loads.
+p. 30-31, 40): a mission file or a position that puts a vehicle on a building, rubble or
+river hex, a large vehicle in woods, a third vehicle in a hex or off the map, or seats more
+men than the vehicle takes, raises ``DataError`` naming the exact field; so does a mission
+that sets a vehicle up in a crater. Each refusal has its valid neighbour case, which loads.
+
+A position may hold a vehicle in a crater (a forced entry in play, p. 31); a mission may not.
 
 Map (Farm Assault, 18 x 14): A1-C1 clear, D2 woods, road along row 8 (A8, B8, ...), the
 farmhouse L6/L7 (building), N10 rubble; it has no river or crater, so those hexes are made on
@@ -169,17 +171,25 @@ def test_position_refuses_a_vehicle_on_a_building_or_rubble(label, terrain):
                  "vehicles.1.hex", f"on {terrain}")
 
 
-@pytest.mark.parametrize("terrain, why", [(Terrain.RIVER, "never entered"),
-                                          (Terrain.CRATER, "never driven into on purpose")])
-def test_position_refuses_a_vehicle_in_a_river_or_crater(terrain, why):
-    """seed 000 p. 30 (rivers), p. 31 (craters: never entered on purpose) ⚙: the engine has
-    no forced crater entry, so a vehicle in a crater is no position of a game."""
+def _ctx_with(label: str, terrain: Terrain) -> Ctx:
     ctx = Ctx(MISSION)
-    h = ctx.board.index("C1")
-    ctx.board.terrain[h] = terrain
-    _pos_refused(_pos([_car("V1", "C1")]), "vehicles.0.hex", why, ctx=ctx)
-    ctx.board.terrain[h] = Terrain.CLEAR
-    Game.from_position(_pos([_car("V1", "C1")]), ctx=ctx)
+    ctx.board.terrain[ctx.board.index(label)] = terrain
+    return ctx
+
+
+def test_position_refuses_a_vehicle_in_a_river():
+    """seed 000 p. 30: vehicles never enter rivers."""
+    _pos_refused(_pos([_car("V1", "C1")]), "vehicles.0.hex", "on river: never entered",
+                 ctx=_ctx_with("C1", Terrain.RIVER))
+    Game.from_position(_pos([_car("V1", "C1")]), ctx=_ctx_with("C1", Terrain.CLEAR))
+
+
+def test_position_allows_a_vehicle_forced_into_a_crater():
+    """seed 000 p. 31: never into a crater on purpose, but "a movement reference that forces
+    it" may put a vehicle there in play, so a position may hold one (a mission may not:
+    test_mission_refuses_a_vehicle_in_a_river_or_crater)."""
+    g = Game.from_position(_pos([_car("V1", "C1")]), ctx=_ctx_with("C1", Terrain.CRATER))
+    assert g.board.label(g.state.vehicles[0].hex) == "C1"
 
 
 def test_position_refuses_a_vehicle_off_the_map():
