@@ -10,7 +10,8 @@ facade               ``game`` (``engine``: the old import path), ``position`` (t
 sequence of play     ``sequence``
 German cards         ``german``
 orders               ``apply`` (carry out), ``legal`` (the generator), ``describe`` (text)
-rules                ``sighting``, ``shooting``, ``paragraphs``, ``grenades``, ``vehicles``,
+rules                ``sighting``, ``shooting``, ``paragraphs``, ``grenades``, ``tanks``,
+                     ``vehicles``,
                      ``carry``, ``turns``, ``assault``, ``enter``, ``prisoners``, ``scoring``,
                      ``movement``, ``fire``, ``damage``
 context              ``ctx``, ``procedural``

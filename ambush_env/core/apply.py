@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ambush_env.core import assault, carry, fire, grenades, vehicles
+from ambush_env.core import assault, carry, fire, grenades, tanks, vehicles
 from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.enter import enter_hex, soldier_exits
@@ -34,7 +34,10 @@ GER = int(Side.GERMAN)
 def apply_order(m: Match, u: Unit, kind: K, arg: int) -> None:
     """Carry out the legal order ``(kind, arg)`` of the acting unit ``u`` (either side) and
     record the rest of it as an ``"after"`` request (module docstring)."""
-    note = _DO[kind](m, u, arg)
+    if tanks.is_tank(u):  # a tank's unit (seed 000 p. 33; module tanks)
+        note = tanks.do_order(m, u, kind, arg)
+    else:
+        note = _DO[kind](m, u, arg)
     if m.state.pending:
         m.request("after", u.uid, int(kind), arg, note)
     else:  # nothing to wait behind: the rest of the order follows at once
@@ -47,8 +50,12 @@ def after_order(m: Match, req: list) -> None:
     st = m.state
     if st.over or st.turn.uid != uid:
         return  # the turn was taken away by what the order set off
+    u = st.units[uid]
+    if tanks.is_tank(u):
+        tanks.after_order(m, u, K(kind), arg, note)
+        return
     fn = _AFTER.get(K(kind), _end)
-    fn(m, st.units[uid], arg, note)
+    fn(m, u, arg, note)
 
 
 def _ops(m: Match) -> bool:
@@ -332,8 +339,8 @@ def _make_aware(m: Match, u: Unit, arg: int) -> None:
     made = []
     for o in m.state.units:
         if (o.side == u.side and o.status == ACTIVE and o.hex >= 0 and not o.aware
-                and not o.wounded and dist(u.hex, o.hex) <= u.CR):
-            o.aware = True
+                and not o.wounded and dist(u.hex, o.hex) <= u.CR and not tanks.is_tank(o)):
+            o.aware = True  # tank crews never obey command (seed 000 p. 31)
             made.append(o.name)
     m.emit(E.MakeAware(unit=u.name, made_aware=made))
 

@@ -120,9 +120,12 @@ class Ctx:
         out = []
         for k, (pv, side) in enumerate(placed):
             t = data.vehicles[pv.vehicle]
-            out.append(Vehicle(vid=k, type=pv.vehicle, side=side, name=f"V{k + 1}",
-                               hex=b.index(pv.hex), facing=DIRECTION_NAMES.index(pv.facing),
-                               closed=not t.open))
+            v = Vehicle(vid=k, type=pv.vehicle, side=side, name=f"V{k + 1}", hex=b.index(pv.hex),
+                        facing=DIRECTION_NAMES.index(pv.facing), closed=not t.open)
+            if t.kind == "tank":  # a full crew, the cannon loaded ⚙ (its unit: tanks.link_tank_units)
+                v.crew = t.occupants
+                v.cannon_loaded = data.start_loaded
+            out.append(v)
         return out
 
     def weapon(self, weapon_id: str) -> Any:
@@ -341,6 +344,8 @@ class Match:
         s = {"us_killed": 0, "us_incapacitated": 0, "us_wounded": 0, "germans_killed": 0,
              "germans_captured": 0, "us_exited": 0}
         for u in self.state.units:
+            if u.role == "tank" and u.vehicle >= 0:
+                continue  # a tank's unit is no soldier
             if u.side == US:
                 s["us_killed"] += u.status == Status.KILLED
                 s["us_incapacitated"] += u.status == Status.INCAPACITATED
@@ -356,6 +361,21 @@ class Match:
         """Total VP now: awarded VP (paragraphs, exits, objective) + :meth:`casualty_vp`."""
         return self.state.vp + self.casualty_vp()
 
+    def _tank_vp(self, vp: Any) -> int:
+        """VP of the tanks' state (mission ``vp.*_tank_*``, 0 unless a mission sets them ⚙)."""
+        from ambush_env.core.vehicle_data import vtype
+
+        total = 0
+        for v in self.state.vehicles:
+            if v.unit < 0 or vtype(v).kind != "tank":
+                continue
+            us = v.side == US
+            if v.disabled:
+                total += vp.us_tank_disabled if us else vp.german_tank_disabled
+            elif v.immobilised:
+                total += vp.us_tank_immobilised if us else vp.german_tank_immobilised
+        return total
+
     def casualty_vp(self) -> int:
         """VP from the current status of every soldier (RULES.md §15, mission ``vp``).
 
@@ -365,7 +385,11 @@ class Match:
         """
         vp = self.mission.vp
         total = 0
+        if self.state.vehicles:
+            total += self._tank_vp(vp)
         for u in self.state.units:
+            if u.role == "tank" and u.vehicle >= 0:
+                continue  # a tank's unit is no soldier: its vehicle counts (_tank_vp)
             s = u.status
             if u.side == GER:
                 if s == KILLED:

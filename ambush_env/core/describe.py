@@ -57,7 +57,8 @@ def describe(m: Match, action: int) -> str:
             return f"{who} {contact_kinds[kind]} {g.name} ({where})"
         return f"{who} {contact_kinds[kind]} contact {arg} (empty slot)"
     offset_kinds = {K.FIRE_WALL: "fire at the wall of", K.FIRE_HEX: "fire into",
-                    K.GRENADE: "throw a grenade at", K.SATCHEL: "throw a satchel charge at"}
+                    K.GRENADE: "throw a grenade at", K.SATCHEL: "throw a satchel charge at",
+                    K.CANNON_WALL: "fire cannon at the wall of", K.CANNON_HEX: "fire cannon into"}
     if kind in offset_kinds:
         dq, dr = O.HEX_OFFSETS[arg]
         target = f"offset ({dq:+d},{dr:+d})"
@@ -66,6 +67,19 @@ def describe(m: Match, action: int) -> str:
             if i >= 0:
                 target = board.label(i)
         return f"{who} {offset_kinds[kind]} {target}"
+    tank_vehicle_kinds = {K.CANNON_VEHICLE: "fire cannon at",
+                          K.BOW_MG_AIMED_VEHICLE: "fire bow MG aimed at",
+                          K.BOW_MG_SNAP_VEHICLE: "snap fire bow MG at",
+                          K.COAX_MG_AIMED_VEHICLE: "fire coaxial MG aimed at",
+                          K.COAX_MG_SNAP_VEHICLE: "snap fire coaxial MG at"}
+    if kind in tank_vehicle_kinds:  # a tank's weapons at a vehicle × aspect (module tanks)
+        vid, aspect = divmod(arg, len(O.ASPECTS))
+        if vid < len(st.vehicles):
+            v = st.vehicles[vid]
+            what = f"{v.name} ({vtype(v).name}, {board.label(v.hex) if v.hex >= 0 else 'off map'})"
+        else:
+            what = f"vehicle {vid} (empty slot)"
+        return f"{who} {tank_vehicle_kinds[kind]} {what} {O.ASPECTS[aspect]}"
     if kind in (K.BOARD_VEHICLE, K.LOAD):
         if arg < len(st.vehicles):
             v = st.vehicles[arg]

@@ -1011,3 +1011,31 @@ class BlastVehicle(Event):
     item: str
     rolls_: dict[str, int]
     result: str
+
+
+@_event
+class TankTask(Event):
+    """A tank spends Crew Points on a task (seed 000 p. 33): the task, its cost, what is left."""
+
+    type: ClassVar[str] = "tank_task"
+    vehicle: str
+    task: str
+    cp: int
+    cp_left: int
+
+
+@_event
+class LoadCannon(Event):
+    """A tank's crew loads the cannon (seed 000 p. 33)."""
+
+    type: ClassVar[str] = "load_cannon"
+    vehicle: str
+
+
+@_event
+class OpenClose(Event):
+    """A tank opens or closes its hatches (seed 000 p. 30, 33): ``closed`` is the new state."""
+
+    type: ClassVar[str] = "open_close"
+    vehicle: str
+    closed: bool

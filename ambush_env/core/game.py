@@ -18,7 +18,7 @@ import numpy as np
 
 from ambush_env.core import events as E
 from ambush_env.core import german as german_cards
-from ambush_env.core import position
+from ambush_env.core import position, tanks
 from ambush_env.core import orders as O
 from ambush_env.core.apply import apply_order
 from ambush_env.core.board import Board
@@ -132,6 +132,7 @@ class Game(Match):
             u.ammo = ctx.weapon(s.weapon).clip
             st.units.append(u)
         st.vehicles = self.ctx.start_vehicles()
+        tanks.link_tank_units(st)  # each tank's own unit (seed 000 p. 33; module tanks)
         st.phase = int(Phase.OPERATIONS)
         st.board = ctx.board.mutable_state()
         self.state = st

@@ -83,6 +83,8 @@ def row_actions(m: Match, u: Unit) -> list[tuple[str, dict]]:
 def wanted_kinds(m: Match, u: Unit) -> frozenset[int]:
     """The order kinds the rest of ``u``'s card row can use (rolling the card first if this
     is the start of his turn): what the caller asks the order generator for."""
+    if u.role == "tank":  # ⚙ until the vehicle cards: a German tank's unit holds (END_TURN)
+        return _CLOSE_KINDS
     t = m.state.turn
     if t.card_row < 0:
         _roll(m, u)
@@ -101,6 +103,8 @@ def choose(m: Match, u: Unit, legal: list[int]) -> int:
     """
     if not legal:
         raise ValueError(f"{u.name} has no legal order")
+    if u.role == "tank":  # ⚙ until the vehicle cards: a German tank's unit holds
+        return next((a for a in legal if a in _CLOSE), legal[0])
     t = m.state.turn
     if t.card_row < 0:
         _roll(m, u)

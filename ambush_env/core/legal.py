@@ -1,7 +1,6 @@
 """Owns the order generator: every order a unit of either side may give now (STYLE.md habit 2).
 
-:func:`legal_orders` serves US soldiers, German soldiers and drivers (and is where tanks'
-orders will go); :meth:`Game.step` accepts exactly its list, the env's action mask is built
+:func:`legal_orders` serves US soldiers, German soldiers, drivers and tanks; :meth:`Game.step` accepts exactly its list, the env's action mask is built
 from it, and the German card interpreter chooses its orders from it. The layout is
 side-relative (INTERFACE.md): a contact slot is an enemy of the acting unit's side
 (:meth:`ambush_env.core.ctx.Match.enemy_slots`), a unit slot one of his own side.
@@ -25,6 +24,9 @@ Which orders exist when (RULES.md §5-§6, seed 002):
 * Rounds, after a charge: a Kill or Capture assault on a German in the hex.
 * Rounds, moving a prisoner: another hex within the prisoner's 2 MPs, or ``END_MOVE``.
 * Rounds, after a first snap fire: a second snap fire or ``END_TURN``.
+* Tanks (module ``tanks``, seed 000 p. 30-33): a tank's own unit gets
+  :func:`~ambush_env.core.tanks.tank_orders` (its Crew Point tasks) and no command orders
+  reach it.
 * Vehicles (module ``vehicles``; seed 000 p. 30-33, seed 002 p. 26-27): on foot, get into a
   car in the hex (``BOARD_VEHICLE``: free once per Operations action ⚙, 1 MP in Rounds) and
   load a fallen comrade into it (``LOAD``, one action); aboard, only :func:`_riding_orders`
@@ -48,7 +50,7 @@ German may ``ALERT`` (free, once a turn, within the radius his card names) or
 
 from __future__ import annotations
 
-from ambush_env.core import carry, orders as O
+from ambush_env.core import carry, orders as O, tanks
 from ambush_env.core.assault import can_assault
 from ambush_env.core.ctx import Match
 from ambush_env.core.fire import wall_refusal
@@ -391,6 +393,8 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
     t = st.turn
     out: list[int] = []
     if u.vehicle >= 0:
+        if tanks.is_tank(u):  # a tank's unit: its tasks (seed 000 p. 33; module tanks)
+            return tanks.tank_orders(m, u)
         return _riding_orders(m, u)
     if st.phase == Phase.OPERATIONS:
         out.append(_END_TURN)
@@ -481,8 +485,8 @@ def _command_orders(m: Match, u: Unit) -> list[int]:
     for o in m.state.units:
         if o.side != u.side or o.uid == u.uid or o.status != Status.ACTIVE or o.hex < 0:
             continue
-        if dist(u.hex, o.hex) > u.CR or o.wounded:
-            continue
+        if dist(u.hex, o.hex) > u.CR or o.wounded or tanks.is_tank(o):
+            continue  # tank crews never obey command (seed 000 p. 31)
         if o.ar == ARSpace.COMPLETE and not o.given_turn:
             out.append(_GIVE + o.slot)
         if not o.aware:

@@ -373,6 +373,12 @@ class VPSchedule(Frozen):
     exit_per_soldier: int = Field(ge=0)
     objective_taken: int = Field(ge=0)
     prisoner_marched_off: int = Field(default=0, ge=0)  # a guard exits with a prisoner
+    # tanks (seed 000 p. 31) ⚙, optional: a German tank disabled / immobilised (not disabled),
+    # a US tank disabled / immobilised; counted from the vehicle's state, once each
+    german_tank_disabled: int = Field(default=0, ge=0)
+    german_tank_immobilised: int = Field(default=0, ge=0)
+    us_tank_disabled: int = Field(default=0, le=0)
+    us_tank_immobilised: int = Field(default=0, le=0)
 
 
 class Results(Frozen):
@@ -426,9 +432,9 @@ class USVehicle(Frozen):
 
 
 class GermanVehicle(USVehicle):
-    """A German vehicle standing parked and unmanned at the start (seed 000; seed 002 p. 27:
-    the first US soldier to get in captures it). German drivers and vehicle cards are not in
-    the engine yet, so a mission cannot crew one."""
+    """A German vehicle at the start (seed 000): a car stands parked and unmanned (seed 002
+    p. 27: the first US soldier to get in captures it); a tank always has its crew ⚙ and its
+    own unit (module ``tanks``)."""
 
 
 class Mission(Frozen):
@@ -670,7 +676,8 @@ def check_vehicles(mission: Mission, source: str | Path, *, board: Board | None 
     """Vehicles of a mission (seed 000; RULES.md §12): known types of ``vehicles.yaml`` of the
     right side, at most ``V_SLOTS`` in all, each on a hex of the map where its type can stand
     (never a building, rubble, river or crater; never woods for a large vehicle, seed 000
-    p. 30-31), at most ``max_in_hex`` in one hex (p. 30), and no tanks (not in the engine yet).
+    p. 30-31), at most ``max_in_hex`` in one hex (p. 30). A tank comes with its crew and its
+    own unit (module ``tanks``); a German car stands parked and unmanned.
 
     Args:
         mission: a validated mission.
@@ -720,10 +727,6 @@ def check_vehicles(mission: Mission, source: str | Path, *, board: Board | None 
             raise DataError(source, f"{key}.{i}.hex",
                             f"{v.hex}: at most {data.max_in_hex} vehicles end in a hex "
                             "(seed 000 p. 30)")
-    for key, i, v, _side in placed:
-        if types[v.vehicle].kind == "tank":
-            raise DataError(source, f"{key}.{i}.vehicle",
-                            f"{v.vehicle!r} is a tank; tanks are not in the engine yet")
 
 
 # --------------------------------------------------------------------------------------------

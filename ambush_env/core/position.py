@@ -287,7 +287,8 @@ class _Reader:
                                     "list the vehicles with their seats")
         else:
             st.vehicles = [self.vehicle(k, vs) for k, vs in enumerate(vspecs)]
-            self.check_vehicles(st)
+            self.check_vehicles(st)  # before the tanks' units are seated (tanks.link)
+        self.tank_units(st)
         st.phase = PHASES.index(sp.phase)
         st.round, st.rounds_total, st.pulse = sp.round, sp.rounds_total, sp.pulse
         st.initiative = -1 if sp.initiative is None else SIDES.index(sp.initiative)
@@ -299,6 +300,8 @@ class _Reader:
         st.flags = list(sp.flags)
         st.ops_done = [self.uid(n, f"ops_done.{k}") for k, n in enumerate(sp.ops_done)]
         st.turn = self.turn(sp.turn, st)
+        if st.turn.uid >= 0 and st.turn.cp_left < 0 and st.units[st.turn.uid].role == "tank":
+            st.turn.cp_left = st.vehicles[st.units[st.turn.uid].vehicle].crew  # ⚙ not yet counted
         st.pending = [self.request(k, r, st) for k, r in enumerate(sp.pending)]
         if sp.contacts is None:
             st.contacts = [u.uid for u in st.units if u.side == Side.GERMAN and u.hex >= 0
@@ -345,9 +348,41 @@ class _Reader:
         st.steps = sp.steps
         return st
 
+    def tank_units(self, st: GameState) -> None:
+        """Every tank gets its unit (module ``tanks``): the one listed (``role: tank``, or the
+        vehicle's ``unit``), else one is made ⚙ (a position may list a tank without it)."""
+        from ambush_env.core.tanks import TANK_ROLE, link_tank_units
+        from ambush_env.core.vehicle_data import load_vehicle_data
+
+        types = load_vehicle_data().vehicles
+        for k, v in enumerate(st.vehicles):
+            if v.unit >= 0 and types[v.type].kind != "tank":
+                raise self.fail(f"vehicles.{k}.unit", f"{v.name} is no tank: only a tank has a unit")
+        for k, u in enumerate(st.units):
+            if u.role != TANK_ROLE:
+                continue
+            if u.vehicle < 0 or types[st.vehicles[u.vehicle].type].kind != "tank":
+                raise self.fail(f"units.{k}.vehicle", f"the tank unit {u.name} names no tank")
+            v = st.vehicles[u.vehicle]
+            if v.unit >= 0 and v.unit != u.uid:
+                raise self.fail(f"units.{k}.vehicle", f"{v.name} has another unit")
+        for k, u in enumerate(st.units):
+            if (u.role != TANK_ROLE and u.vehicle >= 0
+                    and types[st.vehicles[u.vehicle].type].kind == "tank"):
+                raise self.fail(f"units.{k}.vehicle", "nobody can board a tank (seed 000 p. 31)")
+        link_tank_units(st)
+        for u in st.units:  # a tank unit given no slot takes the lowest free one of its side
+            if u.role == TANK_ROLE and u.slot < 0:
+                taken = {o.slot for o in st.units if o.side == u.side}
+                u.slot = next(s for s in range(U_SLOTS + 64) if s not in taken)
+            if u.role == TANK_ROLE and u.side == Side.US and u.slot >= U_SLOTS:
+                raise self.fail("units", f"at most {U_SLOTS} US units (a tank takes a unit slot)")
+
     def unit(self, k: int, us: UnitSpec) -> Unit:
         f = f"units.{k}"
         ctx = self.ctx
+        if us.role == "tank":
+            return self.tank_unit(k, us)
         side = us.side or ("us" if us.name.upper().startswith("US") else
                            "german" if us.name.upper().startswith("G") else None)
         if side is None:
@@ -410,6 +445,23 @@ class _Reader:
         u.vehicle = self.vid(us.vehicle, f"{f}.vehicle")
         return u
 
+    def tank_unit(self, k: int, us: UnitSpec) -> Unit:
+        """A tank's own unit (module ``tanks``): its ratings come from the crew, its hex from
+        the tank (:meth:`tank_units`)."""
+        f = f"units.{k}"
+        if us.side is None:
+            raise self.fail(f"{f}.side", f"say the side of the tank unit {us.name!r}")
+        if us.vehicle is None:
+            raise self.fail(f"{f}.vehicle", f"the tank unit {us.name!r} names its tank")
+        u = Unit(uid=k, side=SIDES.index(us.side), name=us.name, role="tank",
+                 status=STATUSES.index(us.status if us.status not in ("wounded", "panicked")
+                                       else "active"),
+                 panicked=us.panicked or us.status == "panicked", aware=us.aware,
+                 ar=AR_SPACES.index(us.ar), slot=us.slot if us.slot is not None else -1,
+                 port_boxes=0, given_turn=us.given_turn)
+        u.vehicle = self.vid(us.vehicle, f"{f}.vehicle")
+        return u
+
     def vehicle(self, k: int, vs: VehicleSpec) -> Vehicle:
         f = f"vehicles.{k}"
         from ambush_env.core.vehicle_data import load_vehicle_data
@@ -436,7 +488,8 @@ class _Reader:
         ``max_in_hex`` in a hex; a car's driver and passengers fit its seats, a tank carries
         no passengers and its driver is its own unit, its crew fits it; nobody sits in two
         vehicles; a unit riding a vehicle (``units.k.vehicle``) is in its seats and on its hex,
-        and everyone seated rides it (``vehicle`` left out: it is filled in) ⚙.
+        and everyone seated rides it (``vehicle`` left out: it is filled in) ⚙. A tank's own
+        unit (``role: tank``) is seated on its hex afterwards (:meth:`tank_units`).
 
         A crater is allowed: a movement reference may force a vehicle into one in play (seed
         000 p. 31); a mission never sets one up there (:func:`~ambush_env.core.missions.
@@ -488,7 +541,7 @@ class _Reader:
                     raise self.fail(field, f"{u.name} sits in {v.name} but rides "
                                     f"{st.vehicles[u.vehicle].name} (units.{uid}.vehicle)")
         for uid, u in enumerate(units):
-            if u.vehicle < 0:
+            if u.vehicle < 0 or u.role == "tank":  # a tank's unit: seated by tank_units
                 continue
             v = st.vehicles[u.vehicle]
             if seat_of.get(uid) != u.vehicle:

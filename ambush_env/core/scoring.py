@@ -54,7 +54,8 @@ def check_end(m: Match) -> bool:
     st = m.state
     if st.over:
         return True
-    if not any(u.side == US and u.status == ACTIVE and u.hex >= 0 for u in st.units):
+    if not any(u.side == US and u.status == ACTIVE and u.hex >= 0 and u.role != "tank"
+               for u in st.units):  # ⚙ a tank is no soldier: it cannot hold the mission alone
         end_mission(m, "no US soldier left on the map")
         return True
     return False

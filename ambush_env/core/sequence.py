@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ambush_env.core import apply, paragraphs, prisoners, sighting
+from ambush_env.core import apply, paragraphs, prisoners, sighting, tanks
 from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.scoring import check_end, end_mission
@@ -313,7 +313,11 @@ def german_awareness(m: Match) -> None:
 
 
 def ar_space(m: Match, u: Unit, val: int) -> int:
-    """The AR track of RULES.md §5 ⚙ (thresholds in ``rules.yaml: ar_track``)."""
+    """The AR track of RULES.md §5 ⚙ (thresholds in ``rules.yaml: ar_track``); a tank's
+    crew never obeys command and panics only at IN 0-1 on a roll of 0-2 (seed 000 p. 31,
+    :func:`~ambush_env.core.tanks.ar_space`)."""
+    if tanks.is_tank(u):
+        return tanks.ar_space(m, u, val)
     t = m.rd.ar_track
     if val >= t.two_turn:
         sp = TWO

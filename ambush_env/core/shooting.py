@@ -25,6 +25,8 @@ def can_fire_at(m: Match, u: Unit, target: Unit, *, snap: bool, free: bool = Fal
         return False
     if target.status != ACTIVE or target.hex < 0:
         return False
+    if target.role == "tank" and target.vehicle >= 0:
+        return False  # a tank is attacked through its vehicle slot (module tanks)
     if target.vehicle >= 0:
         return vehicles.vehicle_fire_refusal(m, u, m.state.vehicles[target.vehicle], snap=snap) is None
     return fire.fire_refusal(m, u, target, snap=snap) is None

@@ -23,6 +23,8 @@ def start_turn(m: Match, u: Unit) -> bool:
     if u.escaped and escaped_slips_away(m, u):
         return False
     m.state.turn = TurnState(uid=u.uid)
+    if u.vehicle >= 0 and u.role == "tank":  # a tank's Crew Points (seed 000 p. 33)
+        m.state.turn.cp_left = m.state.vehicles[u.vehicle].crew
     return True
 
 

@@ -48,8 +48,13 @@ Choices (⚙) where the seeds are silent or would leave an exploit:
 * soldiers in a car cannot be assaulted, nor assault; they get out first;
 * the fallen carried off the map in a car still count as casualties.
 
-Not yet in the engine (refused at mission load, never reachable): tanks on the map, German
-drivers and vehicle cards, US fire at German cars (no order slot aims at a vehicle yet),
+**Tanks** (seed 000 p. 30-33) are in :mod:`~ambush_env.core.tanks`: a tank's own unit drives
+it through this module's drive code (Crew Points paid there); a tank's Accident Table
+"shot tyre" only stops it and "overturn" disables it ⚙; a stop ends a tank's drive, not
+its turn.
+
+Not yet in the engine (never reachable): German drivers and vehicle cards (a German tank's
+unit holds until then ⚙), US fire at German cars (no order slot aims at a vehicle yet),
 grenades thrown *into* a car (the Grenade Inside row; throws land in the hex), mines, the
 seed-003 d100 module.
 """
@@ -499,8 +504,14 @@ def apply_accident(m: Match, v: Vehicle, res: str) -> None:
     """Carry out an Accident Table result ⚙ (``vehicles.yaml: accident_table``)."""
     if res == "none":
         return
+    tank = vtype(v).kind == "tank"
+    if res == "shot_tyre" and tank:
+        res = "stop"  # ⚙ a tank has no tyres: its drive just stops
     if res == "shot_tyre":
         v.tyre_shot = True
+        return
+    if res == "overturn" and tank:
+        disable(m, v, "overturned")  # ⚙ the crew never leaves the tank (seed 000 p. 31)
         return
     if res == "overturn":
         from ambush_env.core.damage import roll_damage
@@ -535,6 +546,9 @@ def _stop(m: Match, v: Vehicle) -> None:
     t = st.turn
     if t.mode == "drive" and t.uid == v.driver:
         m.emit(E.VehicleStops(vehicle=v.name))
+        if v.unit >= 0:  # a tank: the drive ends, its turn goes on with the Crew Points left
+            t.mode = ""
+            return
         end_turn(m, st.units[v.driver])
 
 

@@ -67,12 +67,10 @@ def test_mission_refuses_a_large_vehicle_in_woods_a_small_one_is_fine(tmp_path):
     assert m.german_vehicles[0].hex == "D2"
 
 
-def test_mission_refuses_a_tank_on_clear_only_as_a_tank(tmp_path):
-    """The neighbour of the woods case: a Panzer IV on clear ground stands where it may; the
-    mission is refused only because tanks are not in the engine yet (not for its hex)."""
-    with pytest.raises(DataError) as e:
-        read_mission(_mission_file(tmp_path, german=[{"vehicle": "panzer_iv", "hex": "C1"}]))
-    assert e.value.field == "german_vehicles.0.vehicle"
+def test_mission_sets_a_tank_up_on_clear(tmp_path):
+    """The neighbour of the woods case: a Panzer IV on clear ground loads."""
+    m = read_mission(_mission_file(tmp_path, german=[{"vehicle": "panzer_iv", "hex": "C1"}]))
+    assert m.german_vehicles[0].hex == "C1"
 
 
 @pytest.mark.parametrize("label, terrain", [("L6", "building"), ("N10", "rubble")])
@@ -237,16 +235,16 @@ def test_position_refuses_passengers_in_a_tank():
 
 
 def test_tank_driver_is_its_own_unit():
-    """Decision 1 of issue 11: a tank's own unit sits in its driver's seat (it drives itself);
-    left out, the driver is that unit ⚙; another unit is refused."""
-    units = [{"name": "G1", "role": "rifleman", "hex": "C1"},
+    """Decision 1 of issue 11: a tank's own unit (``role: tank``) sits in its driver's seat
+    (it drives itself); another unit there is refused."""
+    units = [{"name": "T1", "role": "tank", "side": "german", "vehicle": "V1"},
              {"name": "G2", "role": "rifleman", "hex": "C1"}]
-    g = Game.from_position(_pos([_tank("V1", "C1", unit="G1")], units))
+    g = Game.from_position(_pos([_tank("V1", "C1", unit="T1")], units))
     v, u = g.state.vehicles[0], g.state.units[0]
-    assert v.driver == v.unit == u.uid and u.vehicle == v.vid
-    _pos_refused(_pos([_tank("V1", "C1", unit="G1", driver="G2")], units), "vehicles.0.driver",
+    assert v.driver == v.unit == u.uid and u.vehicle == v.vid and u.hex == v.hex
+    _pos_refused(_pos([_tank("V1", "C1", unit="T1", driver="G2")], units), "vehicles.0.driver",
                  "a tank drives itself")
-    _pos_refused(_pos([_tank("V1", "C1", driver="G2")], units), "vehicles.0.driver",
+    _pos_refused(_pos([_tank("V1", "C1", driver="G2")], units[1:]), "vehicles.0.driver",
                  "a tank drives itself")
 
 

@@ -243,10 +243,14 @@ def test_tanks_cannot_be_boarded_or_captured():
     assert enc(K.BOARD_VEHICLE, 2) not in g.legal_actions()
 
 
-def test_mission_refuses_tanks_and_wrong_sides():
+def test_mission_takes_tanks_and_refuses_wrong_sides():
+    """Issue 11: a German tank in ``german_vehicles`` loads (crewed, module tanks); a vehicle
+    of the other side does not."""
     m = load_mission("farm_assault")
-    bad = m.model_copy(update={"german_vehicles": (GermanVehicle(vehicle="panzer_iv", hex="C2"),)})
-    with pytest.raises(DataError, match="german_vehicles.0.vehicle.*tank"):
+    ok = m.model_copy(update={"german_vehicles": (GermanVehicle(vehicle="panzer_iv", hex="C2"),)})
+    check_vehicles(ok, "test.yaml")
+    bad = m.model_copy(update={"german_vehicles": (GermanVehicle(vehicle="sherman", hex="C2"),)})
+    with pytest.raises(DataError, match="german_vehicles.0.vehicle.*us vehicle"):
         check_vehicles(bad, "test.yaml")
     bad = m.model_copy(update={"german_vehicles": (GermanVehicle(vehicle="jeep", hex="C2"),)})
     with pytest.raises(DataError, match="german_vehicles.0.vehicle.*us vehicle"):
