@@ -29,12 +29,12 @@ from ambush_env.core.cards import load_deck
 from ambush_env.core.dice import Dice
 from ambush_env.core.errors import ScenarioError
 from ambush_env.core.los import SightCache
-from ambush_env.core.missions import Mission, list_missions, load_mission
+from ambush_env.core.missions import Mission, check_vehicles, list_missions, load_mission
 from ambush_env.core.rules_data import load_rules_data
 from ambush_env.core.squads import load_squad
 from ambush_env.core.state import GameState, Unit, Vehicle
 from ambush_env.core.tables import load_tables
-from ambush_env.core.types import DIRECTION_NAMES, TERRAIN_NAMES, Phase, Side, Status
+from ambush_env.core.types import DIRECTION_NAMES, Phase, Side, Status
 from ambush_env.core.vehicle_data import load_vehicle_data
 
 US, GER = int(Side.US), int(Side.GERMAN)
@@ -60,7 +60,8 @@ class Ctx:
 
     Raises:
         ScenarioError: unknown mission, deck or rules name.
-        DataError: a malformed data file (names file and field).
+        DataError: a malformed data file (names file and field), or a vehicle of the
+            mission where it cannot be (:func:`~ambush_env.core.missions.check_vehicles`).
     """
 
     def __init__(self, mission: str | Mission | None = None, *, rules: str = "standard",
@@ -79,6 +80,10 @@ class Ctx:
         self.tables = load_tables()
         self.rd = load_rules_data()
         self.board: Board = board if board is not None else load_board(self.mission.map)
+        if self.mission.us_vehicles or self.mission.german_vehicles:
+            # a mission given as an object (a test's, a position's) may not have been loaded
+            # through the checks: its vehicles are checked against the board it is played on
+            check_vehicles(self.mission, f"<mission {self.mission.id}>", board=self.board)
         self.board_pristine = self.board.mutable_state()
         # whose live walls and rubble the shared board holds now (Game._own_board)
         self.board_key: tuple = board_key(self.board_pristine)
@@ -106,24 +111,16 @@ class Ctx:
 
     def start_vehicles(self) -> list[Vehicle]:
         """The mission's vehicles at its start (US first, then parked German ones), named
-        V1, V2, ...
-
-        Raises:
-            ScenarioError: a vehicle on a hex its type can never be in (seed 000 p. 30).
-        """
+        V1, V2, ... (where they stand was checked when the mission was loaded:
+        :func:`~ambush_env.core.missions.check_vehicles`)."""
         data = load_vehicle_data()
         b = self.board
         placed = [(v, US) for v in self.mission.us_vehicles]
         placed += [(v, GER) for v in self.mission.german_vehicles]
         out = []
         for k, (pv, side) in enumerate(placed):
-            h = b.index(pv.hex)
             t = data.vehicles[pv.vehicle]
-            tname = TERRAIN_NAMES[b.terrain[h]]
-            if data.move_costs[tname] is None or (t.size == "large" and tname == "woods"):
-                raise ScenarioError(f"mission {self.mission_id}: {t.name} at {pv.hex} stands on "
-                                    f"{tname}, where a vehicle can never be (seed 000 p. 30)")
-            v = Vehicle(vid=k, type=pv.vehicle, side=side, name=f"V{k + 1}", hex=h,
+            v = Vehicle(vid=k, type=pv.vehicle, side=side, name=f"V{k + 1}", hex=b.index(pv.hex),
                         facing=DIRECTION_NAMES.index(pv.facing), closed=not t.open)
             if t.kind == "tank":  # a full crew, the cannon loaded ⚙ (its unit: tanks.link_tank_units)
                 v.crew = t.occupants

@@ -139,7 +139,7 @@ class Game(Match):
         self.state = st
         n_us = len(ctx.mission.us_vehicles)
         for k, gv in enumerate(ctx.mission.german_vehicles):  # German crews (seed 000 p. 32)
-            if gv.crewed:
+            if gv.crewed or st.vehicles[n_us + k].unit >= 0:  # a tank always has its crew ⚙
                 paragraphs.put_vehicle(self, gv, request=False, vehicle=st.vehicles[n_us + k])
         self._board_version = ctx.board.version
         self._board_key_seen = ctx.board_key

@@ -96,7 +96,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
@@ -117,7 +117,10 @@ from ambush_env.core.data import Frozen, data_path, list_data, load_data, read_d
 from ambush_env.core.errors import DataError
 from ambush_env.core.hexgrid import parse_label
 from ambush_env.core.squads import list_squads
-from ambush_env.core.types import DIRECTION_NAMES, Result
+from ambush_env.core.types import DIRECTION_NAMES, TERRAIN_NAMES, Result
+
+if TYPE_CHECKING:
+    from ambush_env.core.board import Board
 
 MISSIONS_DIR = data_path("missions")
 MAPS_DIR = data_path("maps")
@@ -683,6 +686,7 @@ def check_references(
     columns: int | None = None,
     rows: int | None = None,
     card_ids: tuple[str, ...] | None = None,
+    board: Board | None = None,
 ) -> None:
     """Check a mission against its map, deck and squad (RULES.md §15).
 
@@ -691,11 +695,16 @@ def check_references(
         source: the file (or description) named in errors.
         columns, rows: the map size; read from ``data/maps/<mission.map>.yaml`` when None.
         card_ids: the cards that may be placed; those of ``deck_default`` when None.
+        board: the map the mission is played on (a generated mission's); the shipped map
+            ``mission.map`` when None.
 
     Raises:
         DataError: a hex off the map, an exit hex not on the map edge, an unknown deck, card
-            or squad — naming ``source`` and the field.
+            or squad, a vehicle where it cannot be (:func:`check_vehicles`) — naming
+            ``source`` and the field.
     """
+    if (columns is None or rows is None) and board is not None:
+        columns, rows = board.columns, board.rows
     if columns is None or rows is None:
         columns, rows = map_size(mission.map, source)
     for field, label in mission.labels():
@@ -726,28 +735,39 @@ def check_references(
         raise DataError(
             source, "squad", f"unknown squad {mission.squad!r} (known: {', '.join(list_squads())})"
         )
-    check_vehicles(mission, source)
+    check_vehicles(mission, source, board=board)
     for i, v in enumerate(mission.german_vehicles):
         check_crew(v, v.vehicle, f"german_vehicles.{i}", source, card_ids)
     for where, e in mission.vehicle_placements():
         check_crew(e, e.vehicle, where, source, card_ids)
 
 
-def check_vehicles(mission: Mission, source: str | Path) -> None:
+def check_vehicles(mission: Mission, source: str | Path, *, board: Board | None = None) -> None:
     """Vehicles of a mission (seed 000; RULES.md §12): known types of ``vehicles.yaml`` of the
-    right side, at most ``V_SLOTS`` in all. A tank comes with its crew and its own unit
-    (module ``tanks``); a German car stands parked and unmanned.
+    right side, at most ``V_SLOTS`` in all, each on a hex of the map where its type can stand
+    (never a building, rubble, river or crater; never woods for a large vehicle, seed 000
+    p. 30-31), at most ``max_in_hex`` in one hex (p. 30). A tank comes with its crew and its
+    own unit (module ``tanks``); a German car stands parked and unmanned.
+
+    Args:
+        mission: a validated mission.
+        source: the file (or description) named in errors.
+        board: the map the mission is played on; ``data/maps/<mission.map>.yaml`` when None
+            (read only when the mission has vehicles).
 
     Raises:
-        DataError: naming ``source`` and the field.
+        DataError: naming ``source`` and the field (``german_vehicles.1.hex``).
     """
     from ambush_env.core.orders import V_SLOTS
     from ambush_env.core.vehicle_data import load_vehicle_data
 
-    types = load_vehicle_data().vehicles
-    placed = [(f"us_vehicles.{i}", v, "us") for i, v in enumerate(mission.us_vehicles)]
-    placed += [(f"german_vehicles.{i}", v, "german") for i, v in enumerate(mission.german_vehicles)]
-    placed += [(where, e, "german") for where, e in mission.vehicle_placements()]
+    data = load_vehicle_data()
+    types = data.vehicles
+    start = [(f"us_vehicles.{i}", v, "us") for i, v in enumerate(mission.us_vehicles)]
+    start += [(f"german_vehicles.{i}", v, "german") for i, v in enumerate(mission.german_vehicles)]
+    placed = start + [(where, e, "german") for where, e in mission.vehicle_placements()]
+    if not placed:
+        return
     if len(placed) > V_SLOTS:
         raise DataError(source, placed[V_SLOTS][0],
                         f"{len(placed)} vehicles; at most {V_SLOTS} (the vehicle slots)")
@@ -758,6 +778,28 @@ def check_vehicles(mission: Mission, source: str | Path) -> None:
                             f"unknown vehicle {v.vehicle!r} (known: {', '.join(sorted(types))})")
         if t.side != side:
             raise DataError(source, f"{key}.vehicle", f"{v.vehicle!r} is a {t.side} vehicle")
+    if board is None:
+        from ambush_env.core.board import load_board
+
+        board = load_board(mission.map)
+    in_hex: dict[int, int] = {}
+    for key, v, _side in placed:
+        try:
+            h = board.index(v.hex)
+        except Exception:  # noqa: BLE001 - the board says what is wrong with the label
+            raise DataError(source, f"{key}.hex",
+                            f"hex {v.hex} is off the map ({board.columns} x {board.rows} hexes)"
+                            ) from None
+        why = data.stand_problem(v.vehicle, TERRAIN_NAMES[board.terrain[h]])
+        if why is not None:
+            raise DataError(source, f"{key}.hex", f"{v.hex}: {why}")
+        if not key.startswith(("us_vehicles.", "german_vehicles.")):
+            continue  # a vehicle a paragraph places later: its hex is checked, not its company
+        in_hex[h] = in_hex.get(h, 0) + 1
+        if in_hex[h] > data.max_in_hex:
+            raise DataError(source, f"{key}.hex",
+                            f"{v.hex}: at most {data.max_in_hex} vehicles end in a hex "
+                            "(seed 000 p. 30)")
 
 
 def check_crew(v: VehicleCrew, vehicle: str, where: str, source: str | Path,
@@ -879,6 +921,7 @@ __all__ = [
     "GermanVehicle",
     "VPSchedule",
     "check_references",
+    "check_vehicles",
     "list_missions",
     "load_mission",
     "map_size",

@@ -36,8 +36,8 @@ from ambush_env.core.dice import Dice
 from ambush_env.core.errors import DataError
 from ambush_env.core.orders import K_SLOTS, U_SLOTS
 from ambush_env.core.state import GameState, TurnState, Unit, Vehicle
-from ambush_env.core.types import (DIRECTION_NAMES, RESULT_NAMES, STANCE_NAMES, ARSpace, Phase,
-                                   Side, Status)
+from ambush_env.core.types import (DIRECTION_NAMES, RESULT_NAMES, STANCE_NAMES, TERRAIN_NAMES,
+                                   ARSpace, Phase, Side, Status)
 
 FORMAT = "ambush-position/1"
 WHERE = "<position>"
@@ -46,6 +46,7 @@ STATUSES = tuple(s.name.lower() for s in Status)
 AR_SPACES = ("none", "2-turn", "1-turn", "complete", "panic", "inactive")
 SIDES = ("us", "german")
 MODES = ("", "move", "snap2", "charge", "prisoner", "drive")
+REMOVED = int(Status.REMOVED)
 
 
 class _Model(BaseModel):
@@ -215,10 +216,14 @@ def mission_of(spec: PositionSpec) -> Any:
     if isinstance(spec.mission, dict):
         from ambush_env.core.missions import Mission
 
+        from ambush_env.core.missions import check_vehicles
+
         try:
-            return validate(Mission, spec.mission, WHERE)
+            mission = validate(Mission, spec.mission, WHERE)
+            check_vehicles(mission, WHERE)
         except DataError as e:
             raise DataError(WHERE, f"mission.{e.field}", e.problem) from None
+        return mission
     return spec.mission
 
 
@@ -292,6 +297,7 @@ class _Reader:
                                     "list the vehicles with their seats")
         else:
             st.vehicles = [self.vehicle(k, vs) for k, vs in enumerate(vspecs)]
+            self.check_vehicles(st)  # before the tanks' units are seated (tanks.link)
         self.tank_units(st)
         st.phase = PHASES.index(sp.phase)
         st.round, st.rounds_total, st.pulse = sp.round, sp.rounds_total, sp.pulse
@@ -485,9 +491,11 @@ class _Reader:
 
         if vs.type not in load_vehicle_data().vehicles:
             raise self.fail(f"{f}.type", f"unknown vehicle type {vs.type!r}")
+        tank = load_vehicle_data().vehicles[vs.type].kind == "tank"  # its unit drives it ⚙
         return Vehicle(vid=k, type=vs.type, side=SIDES.index(vs.side), name=vs.name,
                        hex=self.hex(vs.hex, f"{f}.hex"), facing=DIRECTION_NAMES.index(vs.facing),
-                       driver=self.uid(vs.driver, f"{f}.driver"),
+                       driver=self.uid(vs.driver if vs.driver is not None or not tank else vs.unit,
+                                       f"{f}.driver"),
                        passengers=self.seats(vs, f),
                        disabled=vs.disabled, immobilised=vs.immobilised, closed=vs.closed,
                        tyre_shot=vs.tyre_shot, captured=vs.captured, exited=vs.exited,
@@ -496,6 +504,75 @@ class _Reader:
                            if load_vehicle_data().vehicles[vs.type].kind == "tank" else 0),
                        unit=self.uid(vs.unit, f"{f}.unit"), cannon_loaded=vs.cannon_loaded,
                        lost=list(vs.lost), jammed_mgs=list(vs.jammed_mgs), card=vs.card)
+
+    def check_vehicles(self, st: GameState) -> None:
+        """Where the vehicles stand and who sits in them (seed 000 p. 30-31): never on a
+        building, rubble or river hex, a large one never in woods, at most
+        ``max_in_hex`` in a hex; a car's driver and passengers fit its seats, a tank carries
+        no passengers and its driver is its own unit, its crew fits it; nobody sits in two
+        vehicles; a unit riding a vehicle (``units.k.vehicle``) is in its seats and on its hex,
+        and everyone seated rides it (``vehicle`` left out: it is filled in) ⚙. A tank's own
+        unit (``role: tank``) is seated on its hex afterwards (:meth:`tank_units`).
+
+        A crater is allowed: a movement reference may force a vehicle into one in play (seed
+        000 p. 31); a mission never sets one up there (:func:`~ambush_env.core.missions.
+        check_vehicles`)."""
+        from ambush_env.core.vehicle_data import load_vehicle_data
+
+        data, b, units = load_vehicle_data(), self.board, st.units
+        in_hex: dict[int, int] = {}
+        seat_of: dict[int, int] = {}  # uid -> vid of the vehicle he sits in
+        for k, v in enumerate(st.vehicles):
+            f = f"vehicles.{k}"
+            t = data.vehicles[v.type]
+            if v.hex >= 0:
+                why = data.stand_problem(v.type, TERRAIN_NAMES[b.terrain[v.hex]],
+                                         forced_crater=True)
+                if why is not None:
+                    raise self.fail(f"{f}.hex", f"{b.label(v.hex)}: {why}")
+                in_hex[v.hex] = in_hex.get(v.hex, 0) + 1
+                if in_hex[v.hex] > data.max_in_hex:
+                    raise self.fail(f"{f}.hex", f"{b.label(v.hex)}: at most {data.max_in_hex} "
+                                    "vehicles, disabled ones included, in a hex (seed 000 p. 30)")
+            if t.kind == "tank":
+                if v.crew > t.occupants:
+                    raise self.fail(f"{f}.crew", f"a {t.name} has a crew of {t.occupants}, "
+                                    f"not {v.crew} (seed 000 p. 40)")
+                if v.driver >= 0 and v.driver != v.unit:
+                    raise self.fail(f"{f}.driver", f"a tank drives itself: its driver is its own "
+                                    f"unit ({f}.unit), not {units[v.driver].name}")
+            else:
+                if v.unit >= 0:
+                    raise self.fail(f"{f}.unit", "only a tank has a unit of its own")
+                if v.crew:
+                    raise self.fail(f"{f}.crew", "only a tank has a crew count (cars: 0; their "
+                                    "men sit in the seats)")
+            why = data.seat_problem(v.type, v.driver >= 0, len(v.passengers))
+            if why is not None:
+                raise self.fail(f"{f}.passengers", why)
+            seated = ([(f"{f}.driver", v.driver)] if v.driver >= 0 else []) + [
+                (f"{f}.passengers.{j}", uid) for j, uid in enumerate(v.passengers)]
+            for field, uid in seated:
+                u = units[uid]
+                if uid in seat_of:
+                    raise self.fail(field, f"{u.name} sits in {st.vehicles[seat_of[uid]].name} "
+                                    "already: one vehicle at a time")
+                seat_of[uid] = k
+                if u.vehicle < 0 and self.spec.units[uid].vehicle is None:
+                    u.vehicle = k  # seated: he rides it
+                elif u.vehicle != k:
+                    raise self.fail(field, f"{u.name} sits in {v.name} but rides "
+                                    f"{st.vehicles[u.vehicle].name} (units.{uid}.vehicle)")
+        for uid, u in enumerate(units):
+            if u.vehicle < 0 or u.role == "tank":  # a tank's unit: seated by tank_units
+                continue
+            v = st.vehicles[u.vehicle]
+            if seat_of.get(uid) != u.vehicle:
+                raise self.fail(f"units.{uid}.vehicle", f"{u.name} rides {v.name} but is not in "
+                                f"its seats (vehicles.{v.vid}.driver / .passengers)")
+            if u.hex != v.hex and u.status != REMOVED:
+                where = b.label(v.hex) if v.hex >= 0 else "off the map"
+                raise self.fail(f"units.{uid}.hex", f"{u.name} rides {v.name}, which is {where}")
 
     def seats(self, vs: VehicleSpec, f: str) -> list[int]:
         out = [self.uid(n, f"{f}.passengers.{j}") for j, n in enumerate(vs.passengers)]

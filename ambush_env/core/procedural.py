@@ -185,7 +185,8 @@ def generate(seed: int) -> tuple[Mission, Board]:
         "us_vehicles": [{"vehicle": "jeep", "hex": make_label(0, road_row), "facing": "NE"}],
     }
     mission = Mission.model_validate(raw)
-    check_references(mission, f"<procedural mission, seed {seed}>", columns=cols, rows=rows)
+    check_references(mission, f"<procedural mission, seed {seed}>", columns=cols, rows=rows,
+                     board=board)
     return mission, board
 
 

@@ -159,6 +159,39 @@ class VehicleData(Frozen):
                                      f"{w.weapon!r}")
         return self
 
+    def stand_problem(self, type_id: str, terrain: str, *, forced_crater: bool = False) -> str | None:
+        """Why a vehicle of type ``type_id`` can never stand on ``terrain`` (seed 000 p. 30-31:
+        buildings, rubble, rivers and craters, the terrains ``move_costs`` marks null, and woods
+        for a large vehicle); None when it may. ``forced_crater``: a crater is allowed (in
+        play a movement reference may force a vehicle into one, p. 31; never at setup)."""
+        t = self.vehicles[type_id]
+        if forced_crater and terrain == "crater":
+            return None
+        if self.move_costs.get(terrain) is None:
+            why = ("never driven into on purpose (seed 000 p. 31)" if terrain == "crater"
+                   else "never entered by a vehicle (seed 000 p. 30)")
+            return f"{t.name} on {terrain}: {why}"
+        if t.size == "large" and terrain == "woods":
+            return f"{t.name} on woods: large vehicles never enter woods (seed 000 p. 30)"
+        return None
+
+    def seat_problem(self, type_id: str, driver: bool, passengers: int) -> str | None:
+        """Why ``driver`` (a driver's seat taken) and ``passengers`` men aboard do not fit a
+        vehicle of type ``type_id`` (seed 000 p. 30-31): a car seats ``occupants``, driver
+        included; a tank carries no passengers (its crew is part of it; its own unit sits in
+        the driver's seat). None when they fit."""
+        t = self.vehicles[type_id]
+        if t.kind == "tank":
+            if passengers:
+                return (f"a {t.name} carries no passengers: its crew is part of the tank and "
+                        "nobody can board it (seed 000 p. 31)")
+            return None
+        n = passengers + int(driver)
+        if n > t.occupants:
+            return (f"{n} men aboard a {t.name}, which seats {t.occupants} driver included "
+                    "(seed 000 p. 30)")
+        return None
+
     @field_validator("move_costs")
     @classmethod
     def _every_terrain(cls, v: dict[str, int | None]) -> dict[str, int | None]:

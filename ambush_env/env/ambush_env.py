@@ -53,7 +53,7 @@ class AmbushEnv(gym.Env):
     −1 (``"penalize"``) or raises (``"raise"``).
 
     ## Observation Space
-    A ``Dict`` declared once in :data:`ambush_env.env.spec.OBSERVATION_SPEC` (50.2 KiB):
+    A ``Dict`` declared once in :data:`ambush_env.env.spec.OBSERVATION_SPEC` (50.4 KiB):
 
     * ``board`` (C, 24, 32) uint8: each plane stores a flag or a small count, and its value
       is ``stored / div`` with ``div`` declared in the spec table (the plane's upper bound;
@@ -62,7 +62,9 @@ class AmbushEnv(gym.Env):
       Germans, vehicles, hexes the acting soldier sees, hexes any US soldier sees,
       objectives, exits, trigger hexes already checked, the acting soldier's hex;
     * ``units`` (12, F) float32: one row per US squad slot; ``contacts`` (12, F): one row per
-      known German, in the slot order of the fire and assault orders; ``vehicles`` (4, F);
+      known German, in the slot order of the fire and assault orders; ``vehicles`` (4, F):
+      one row per vehicle slot (side, position, facing, state, type one-hot, and a tank's
+      active crew, Crew Points left, cannon loaded, lost weapons and jammed MGs);
     * ``globals`` (G,) float32: phase, round, initiative, time left, VP, acting soldier, turn
       state.
 
@@ -115,6 +117,8 @@ class AmbushEnv(gym.Env):
       ``max_steps`` counts illegal calls; ``end_reason`` is set on truncation.
       Issue 11: ``Discrete(715)`` (the guard's hand-over of prisoners appended at the end),
       then ``Discrete(1057)`` (orders aiming at vehicles and the tank's cannon targets).
+      The ``vehicles`` table went from 27 to 41 columns (the vehicle type one-hot and the
+      tank's state: crew, Crew Points left, cannon loaded, lost weapons, jammed MGs).
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}

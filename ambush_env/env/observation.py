@@ -59,6 +59,7 @@ from ambush_env.env.spec import (
     UNIT_FEATURES,
     VEHICLE,
     VEHICLE_FEATURES,
+    VEHICLE_TYPES,
     divisors,
 )
 
@@ -172,9 +173,13 @@ _NV = len(VEHICLE_FEATURES)
     "tank", "captured", "exited", "immobilised", "tyre_shot", "occupants", "full", "driver_present",
     "acting_aboard", "acting_is_driver", "same_hex_as_acting", "mp_slow", "mp_fast"))
 assert all(VEHICLE[f"facing_{d}"] == _V_FACING + k for k, d in enumerate(DIRECTION_NAMES))
+(_V_CREW, _V_CREW_POINTS, _V_CANNON_LOADED) = (VEHICLE[f] for f in ("crew", "crew_points", "cannon_loaded"))
+_V_TYPE = {t: VEHICLE[f"type_{t}"] for t in VEHICLE_TYPES}
+_V_LOST = {w: VEHICLE[f"lost_{w}"] for w in ("cannon", "coax", "bow")}
+_V_JAMMED = {w: VEHICLE[f"jammed_{w}"] for w in ("coax", "bow")}
 #: what a vehicle's planes and row depend on (besides its occupants and the acting soldier)
 _veh_sig = attrgetter("hex", "facing", "side", "driver", "disabled", "immobilised", "closed", "tyre_shot",
-                      "captured", "exited", "type")
+                      "captured", "exited", "type", "crew", "cannon_loaded")
 #: what the globals row depends on (besides VP, the acting soldier and the counts)
 _state_fields = attrgetter("over", "phase", "round", "initiative", "us_roll", "german_roll", "pulse", "rounds_total")
 _turn_fields = attrgetter("mode", "mp_left", "hexes_moved", "stance_changed", "boarded", "accident_checked")
@@ -266,7 +271,7 @@ class ObservationBuilder:
         self._units = np.zeros(OBSERVATION_SPEC["units"].shape, dtype=_F32)
         self._contacts = np.zeros(OBSERVATION_SPEC["contacts"].shape, dtype=_F32)
         self._vehicles = np.zeros(OBSERVATION_SPEC["vehicles"].shape, dtype=_F32)
-        self._vtypes: dict[str, tuple[float, float, float, float, int, bool]] = {}  # per type id
+        self._vtypes: dict[str, tuple[float, float, float, float, int, bool, int]] = {}  # per type id
         self._seen_count = np.zeros(_HW, dtype=_U8)  # active US soldiers seeing each hex (≤ 12)
         self._weapon_features: dict[str, tuple[tuple[int, float], ...]] = {}
         self._kinds: dict[tuple[str, ...], tuple[int, int, int]] = {}  # port boxes -> item counts
@@ -399,7 +404,7 @@ class ObservationBuilder:
         us = self._us
         vehicles = st.vehicles
         if vehicles or self._vkey is not None:
-            self._update_vehicles(units_all, vehicles, st.turn.uid)
+            self._update_vehicles(units_all, vehicles, st.turn.uid, st.turn.cp_left)
         sigs = list(map(_unit_sig, us))
         eqs = [len(u.equipment) for u in us]  # mutated in place: compare its size
         rebuilt = False
@@ -537,18 +542,22 @@ class ObservationBuilder:
             contacts[k] = 0.0
         self._nk = nk
 
-    def _update_vehicles(self, units_all, vehicles, uid: int) -> None:
+    def _update_vehicles(self, units_all, vehicles, uid: int, cp_left: int = -1) -> None:
         """Rewrite the vehicle planes and rows when a vehicle or the acting soldier changed.
 
         Runs before the soldiers' rows: a driver's seat changing hands (which keeps
         ``Unit.vehicle``) marks the rows of the soldiers involved for a rebuild (``is_driver``).
+        ``cp_left``: the acting unit's Crew Points left (``TurnState.cp_left``, −1 uncounted),
+        shown on the row of the tank whose unit it is.
         """
         if uid >= 0:
             acting = units_all[uid]
             a = (uid, acting.hex, acting.vehicle)
         else:
             a = (-1, -1, -1)
-        key = [(_veh_sig(v), len(v.passengers), units_all[v.driver].status if v.driver >= 0 else -1)
+        key = [(_veh_sig(v), len(v.passengers), units_all[v.driver].status if v.driver >= 0 else -1,
+                tuple(v.lost), tuple(v.jammed_mgs),
+                cp_left if cp_left >= 0 and uid >= 0 and v.unit == uid else v.crew)
                for v in vehicles]
         if key == self._vkey:
             if a != self._vakey:  # only the acting soldier changed: his three columns
@@ -578,12 +587,22 @@ class ObservationBuilder:
                 t = vtype(v)
                 tp = self._vtypes[v.type] = (float(t.size == "large"), float(t.kind == "tank"),
                                              t.slow_mpa / _DIV_MP_SLOW, t.fast_mpa / _DIV_MP_FAST, t.occupants,
-                                             t.open)
-            large, tank, slow, fast, seats, open_ = tp
+                                             t.open, _V_TYPE[v.type])
+            large, tank, slow, fast, seats, open_, type_col = tp
             r = rows[v.vid] if 0 <= v.vid < V_SLOTS else None
             if r is None:
                 continue
             r[_V_PRESENT] = 1.0
+            r[type_col] = 1.0
+            if tank:
+                r[_V_CREW] = _clip01(v.crew / seats)
+                r[_V_CREW_POINTS] = _clip01(
+                    (cp_left if cp_left >= 0 and a_uid >= 0 and v.unit == a_uid else v.crew) / seats)
+                r[_V_CANNON_LOADED] = float(v.cannon_loaded)
+                for w in v.lost:
+                    r[_V_LOST[w]] = 1.0
+                for w in v.jammed_mgs:
+                    r[_V_JAMMED[w]] = 1.0
             us = v.side == _US
             r[_V_US] = float(us)
             r[_V_GERMAN] = float(v.side == _GER)

@@ -24,7 +24,7 @@ Dtypes ⚙ (issue 10: the whole observation at most 64 KiB):
   computes); :func:`scaled` does the same in numpy. uint8 rather than bool planes
   because the level, count and facing planes are not 0/1, and one array keeps one CNN input.
 * the slot tables (``units``, ``contacts``, ``vehicles``, ``globals``) stay ``float32``, the
-  value itself (``quantity / div``, clipped): together they are 3.7 KiB of the 50.2 KiB, and
+  value itself (``quantity / div``, clipped): together they are 3.9 KiB of the 50.4 KiB, and
   several of their divisors are not constants (the mission's time limits, a vehicle's
   seats) nor their values multiples of ``1/255`` (``col / 31``).
 
@@ -39,6 +39,7 @@ import numpy as np
 
 from ambush_env.core.orders import K_SLOTS, U_SLOTS, V_SLOTS
 from ambush_env.core.types import DIRECTION_NAMES, TERRAIN_NAMES
+from ambush_env.core.vehicle_data import shipped_vehicle_data
 
 BOARD_H = 24  # rows ⚙ — the largest map the observation holds
 BOARD_W = 32  # columns ⚙
@@ -46,6 +47,9 @@ MAX_OBSERVATION_BYTES = 64 * 1024  # issue 10: one observation, every key togeth
 #: the seats an observation can be built for; the layout is side-relative (INTERFACE.md), so
 #: both read the same table
 SIDES = ("us", "german")
+#: the vehicle types of ``data/vehicles.yaml``, in file order (the ``type_*`` columns of
+#: ``vehicles``): a new type there widens the vehicle table
+VEHICLE_TYPES: tuple[str, ...] = tuple(shipped_vehicle_data().vehicles)
 
 
 @dataclass(frozen=True)
@@ -196,6 +200,18 @@ VEHICLE_SPEC = (
     _F("same_hex_as_acting", doc="in the acting soldier's hex (he may board or load it)"),
     _F("mp_slow", 10, "the type's slow MPA"),
     _F("mp_fast", 10, "the type's fast MPA"),
+    # the tank's state (issue 11; seed 000 p. 31-33); 0 for cars
+    *_flags(*(f"type_{t}" for t in VEHICLE_TYPES),
+            doc="vehicle type (one-hot over data/vehicles.yaml's types, in file order)"),
+    _F("crew", None, "active crew / the type's crew (occupants)",
+       "a tank's active crew (it sets the tank's IN, PC, WS and DS); 0 for cars"),
+    _F("crew_points", None, "Crew Points / the type's crew (occupants)",
+       "⚙ while its own unit is the acting unit: the Crew Points left this turn "
+       "(TurnState.cp_left, once counted); otherwise those its next turn starts with, one per "
+       "active crewman (seed 000 p. 33); 0 for cars"),
+    _F("cannon_loaded", doc="the tank's cannon holds a round (it must, to fire; seed 000 p. 33)"),
+    *_flags("lost_cannon", "lost_coax", "lost_bow", doc="the tank's weapon is out of action"),
+    *_flags("jammed_coax", "jammed_bow", doc="the tank's machine gun is jammed"),
 )
 GLOBAL_SPEC = (
     *_flags("phase_operations", "phase_rounds", "phase_over"),

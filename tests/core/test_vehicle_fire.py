@@ -267,7 +267,7 @@ def test_refusals(case, reason):
     if case == "own":
         tank = {"name": "V1", "type": "jeep", "side": "us", "hex": "E7", "driver": "US2"}
     elif case == "sight":
-        tank["hex"] = "E3"  # behind the woods of E4
+        tank["hex"] = "E1"  # behind the woods of E2-E4 (a tank never stands in woods)
     elif case == "range":
         tank["hex"] = "E1"  # 9 hexes: beyond a pistol's 6
     elif case == "disabled":

@@ -111,6 +111,10 @@ def test_boarding_the_jeep_sets_its_row_and_the_riders_rows():
         "immobilised": 0, "tyre_shot": 0, "occupants": 0.25, "full": 0, "driver_present": 1,
         "acting_aboard": 1, "acting_is_driver": 1, "same_hex_as_acting": 1, "mp_slow": _f32(0.5),
         "mp_fast": _f32(0.9),
+        # the type one-hot and the tank's state (tests/env/test_tank_observation.py): 0 for a car
+        **{f"type_{t}": int(t == "jeep") for t in spec.VEHICLE_TYPES},
+        "crew": 0, "crew_points": 0, "cannon_loaded": 0, "lost_cannon": 0, "lost_coax": 0,
+        "lost_bow": 0, "jammed_coax": 0, "jammed_bow": 0,
     }
     assert set(expected) == set(VEHICLE_FEATURES)
     assert j == expected
