@@ -714,7 +714,14 @@ class SightCache:
             self._refresh()
         if sighter_in_vehicle is None and target_in_vehicle is None:
             return self._vis.item(stance_s, stance_t, i, j)
-        return self._assess(i, j, stance_s, stance_t, sighter_in_vehicle, target_in_vehicle).clear
+        # a vehicle endpoint: traced once, memoised until a mutation (the tanks' weapon orders
+        # ask the same pairs at every step)
+        key = (i, j, stance_s, stance_t, sighter_in_vehicle, target_in_vehicle)
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = self._assess(i, j, stance_s, stance_t, sighter_in_vehicle,
+                                                 target_in_vehicle)
+        return hit.clear
 
     def visible_from(self, i: int, stance_s: int = Stance.STANDING, stance_t: int = Stance.STANDING) -> np.ndarray:
         """``(n,) bool``: the hexes a soldier in hex ``i`` sees, for targets in ``stance_t``."""
