@@ -27,7 +27,7 @@ from ambush_env.core.scoring import award_vp, end_mission
 from ambush_env.core.mines import lay
 from ambush_env.core.state import Unit, Vehicle
 from ambush_env.core.types import DIRECTION_NAMES, Side, Status
-from ambush_env.core.vehicle_data import vtype
+from ambush_env.core.vehicle_data import shipped_vehicle_data, vtype
 from ambush_env.core.vehicles import booby_trap_car, booby_trap_tank
 
 MAX_JUMPS = 50
@@ -177,7 +177,7 @@ def put_vehicle(m: Match, spec: Any, *, request: bool = True,
     ``german_vehicles`` entry or a ``place_vehicle`` effect (vehicle, hex, facing, driver,
     passengers / card, crew, aware, route). A car's driver and passengers are Germans of the
     deck seated in it; a tank gets its card (default: the first of its type), crew (default:
-    its type's) and its unit (:func:`make_tank_unit`), its cannon loaded ⚙.
+    its type's) and its unit (:func:`make_tank_unit`), its cannon loaded as at the start (``start_loaded`` ⚙).
 
     Then, as for ``place`` (RULES.md §5, §7): men aboard seen by US soldiers are sighted (one
     sighting, of the first of them; the others become contacts with him ⚙); aware ones unseen is a known contact and Rounds begin; an unaware one unseen stays
@@ -210,7 +210,7 @@ def put_vehicle(m: Match, spec: Any, *, request: bool = True,
     if t.kind == "tank":
         v.card = args.get("card") or shipped_vehicle_cards().default_tank_card(v.type) or ""
         v.crew = int(args.get("crew") or t.occupants)
-        v.cannon_loaded = True
+        v.cannon_loaded = shipped_vehicle_data().start_loaded  # as at the start ⚙
         men.append(make_tank_unit(m, v, aware=aware, route=route))
     else:
         seats = ([args["driver"]] if args.get("driver") else []) + list(args.get("passengers") or ())
