@@ -34,6 +34,11 @@ def check_invariants(g: Game) -> None:
         if u.status in (Status.ACTIVE, Status.INCAPACITATED, Status.KILLED, Status.CAPTURED):
             # the fallen carried off the map in a vehicle are the only ones off it
             assert 0 <= u.hex < g.board.n or (u.exited and u.status != Status.ACTIVE), u
+        elif u.role == "tank" and u.vehicle >= 0:
+            # a disabled tank's unit is removed but stays with its tank (COMMON decision 1:
+            # the crew never leaves; vehicles.disable)
+            assert u.status == Status.REMOVED and u.hex == st_.vehicles[u.vehicle].hex, u
+            assert st_.vehicles[u.vehicle].disabled, u
         else:
             assert u.hex == -1 or u.status == Status.HIDDEN, u
         if u.status != Status.ACTIVE:
@@ -65,7 +70,8 @@ def check_invariants(g: Game) -> None:
         occ = v.occupants
         assert len(occ) == len(set(occ)) <= vtype(v).occupants, v
         if v.hex < 0 or v.disabled:
-            assert occ == [], v
+            # (a tank's own unit is its crew: it stays aboard, COMMON decision 1)
+            assert [o for o in occ if o != v.unit] == [], v
         else:
             assert costs[TERRAIN_NAMES[g.board.terrain[v.hex]]] is not None, v
         for uid in occ:
