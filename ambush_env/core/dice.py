@@ -177,6 +177,8 @@ class Dice:
             r = self._uniform(n)
         else:
             r = self._raw(n, why)
+            if not 0 <= r < n:
+                raise DiceExhaustedError(f"forced choice {r} for {why!r} is outside 0-{n - 1}")
         self.log.append((why, r))
         return r
 

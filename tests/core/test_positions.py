@@ -745,6 +745,17 @@ def test_running_out_of_forced_rolls_raises():
         g.dice.d10()
 
 
+def test_a_forced_choice_outside_its_range_raises():
+    """A forced roll used by ``dice.choice(n)`` must be an index 0..n-1 (seed 000 p. 31: the
+    passenger hit is chosen so); out of range is a clear DiceExhaustedError, not an IndexError
+    deep in the rules."""
+    g = Game(MISSION, seed=0)
+    g.force_rolls([1, 2])
+    assert g.dice.choice(2, "which") == 1
+    with pytest.raises(DiceExhaustedError, match="outside 0-1"):
+        g.dice.choice(2, "which")
+
+
 def test_forced_rolls_are_part_of_the_position():
     """Forced rolls not yet used travel with the position (strictly)."""
     g = Game.from_position(FIRE_POSITION)
