@@ -714,8 +714,12 @@ class SightCache:
             self._refresh()
         if sighter_in_vehicle is None and target_in_vehicle is None:
             return self._vis.item(stance_s, stance_t, i, j)
-        # a vehicle endpoint: traced once, memoised until a mutation (the tanks' weapon orders
-        # ask the same pairs at every step)
+        if self.board.distance(i, j) > 1:
+            # a vehicle endpoint changes the sight only across an adjacent hexside (the aperture
+            # rows of ``endpoint_code``, seed 004 p. 18): farther, it is a soldier's
+            return self._vis.item(stance_s, stance_t, i, j)
+        # an adjacent vehicle endpoint: traced once, memoised until a mutation (the tanks'
+        # weapon orders ask the same pairs at every step)
         key = (i, j, stance_s, stance_t, sighter_in_vehicle, target_in_vehicle)
         hit = self._memo.get(key)
         if hit is None:

@@ -79,3 +79,36 @@ def test_tank_hunt_has_its_tank_and_the_means_to_stop_it():
     assert m.vp.german_tank_immobilised > 0
     # the tank stands in the objective when it waits: the Place cannot be taken under it
     assert "H7" in m.objective.hexes
+
+
+def test_sight_with_a_vehicle_endpoint_is_traced_only_next_to_it():
+    """RULES.md §3, seed 004 p. 18: a vehicle endpoint changes sight only across an adjacent
+    hexside; ``SightCache.can_see`` answers farther pairs from the soldiers' matrix and
+    memoises adjacent ones. Both agree with a fresh trace on the tank hunt's village."""
+    import itertools
+    import random
+
+    from ambush_env.core.ctx import Ctx
+    from ambush_env.core.errors import AmbushError
+    from ambush_env.core.los import SightCache
+
+    c = Ctx("tank_hunt")
+    b = c.board
+    cache = next(v for v in vars(c).values() if isinstance(v, SightCache))
+    rng = random.Random(0)
+    village = [b.index(h) for h in ("G6", "I6", "G9", "I9", "J4")]
+    pairs = [(i, j) for i in village for j in b.neighbors[i] if j >= 0]
+    pairs += [(j, i) for i, j in pairs]
+    pairs += [(rng.randrange(b.n), rng.randrange(b.n)) for _ in range(300)]
+    checked = 0
+    for (i, j), ss, st, vs, vt in itertools.product(pairs, range(3), range(3),
+                                                    (None, "small", "large"), (None, "large")):
+        if vs is None and vt is None:
+            continue
+        try:
+            ref = cache._assess(i, j, ss, st, vs, vt).clear
+        except AmbushError:
+            continue  # a vehicle in a building hex: never asked
+        assert cache.can_see(i, j, ss, st, vs, vt) == ref, (b.label(i), b.label(j), ss, st, vs, vt)
+        checked += 1
+    assert checked > 1000
