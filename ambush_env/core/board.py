@@ -202,6 +202,13 @@ class Board:
         self._cx = tuple(c[0] for c in cubes)
         self._cy = tuple(c[1] for c in cubes)
         self._cz = tuple(c[2] for c in cubes)
+        # hex distances as rows of Python ints (a hot path of the order generator), for maps
+        # up to 1024 hexes; larger ones compute them
+        self._drows: tuple[tuple[int, ...], ...] | None = None
+        if len(cubes) <= 1024:
+            self._drows = tuple(
+                tuple(max(abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[2] - b[2])) for b in cubes)
+                for a in cubes)
         self._dist: np.ndarray | None = None
 
     # -- addressing ------------------------------------------------------------------------
@@ -231,6 +238,8 @@ class Board:
 
     def distance(self, i: int, j: int) -> int:
         """Hex distance between two hex indices, in hexes."""
+        if self._drows is not None:
+            return self._drows[i][j]
         return max(abs(self._cx[i] - self._cx[j]), abs(self._cy[i] - self._cy[j]), abs(self._cz[i] - self._cz[j]))
 
     def distance_table(self) -> np.ndarray:

@@ -108,6 +108,7 @@ class Ctx:
         self.move_cost_cache: dict[str, list[list[int]]] = {}
         self.throw_cache: dict = {}
         self.vehicle_costs: dict[tuple, list[int]] = {}
+        self.wall_cache: dict[tuple, list[tuple[int, int]]] = {}  # fire.wall_targets
 
     def start_vehicles(self) -> list[Vehicle]:
         """The mission's vehicles at its start (US first, then parked German ones), named

@@ -407,6 +407,37 @@ def wall_refusal(game: Any, shooter: Any, target_hex: int, *, snap: bool = False
     return None
 
 
+def wall_targets(game: Any, shooter: Any) -> list[tuple[int, int]]:
+    """``(offset index, hex)`` of every building hex whose wall ``shooter`` could fire at
+    from where he stands, as far as the map decides (:func:`wall_refusal` less the weapon's
+    own state, which the caller checks once with :func:`weapon_refusal`): cached per hex,
+    stance, weapon class and board version (walls destroyed change it)."""
+    board = game.board
+    t = game.tables
+    cname = t.class_of[shooter.weapon]
+    key = (shooter.hex, shooter.stance, cname, board.version, id(board))
+    cache = game.ctx.wall_cache
+    out = cache.get(key)
+    if out is not None:
+        return out
+    reach = t.to_hit[cname]
+    out = []
+    for k, h in game.building_offsets(shooter.hex):
+        if h == shooter.hex or reach[t.band(board.distance(shooter.hex, h))] is None:
+            continue
+        nb, hs = _entry_hexside(board, h, shooter.hex, want_wall=True)
+        if _intact_wall(hs) is None:
+            continue
+        if nb != shooter.hex and not game.sight.can_see(shooter.hex, nb, shooter.stance,
+                                                        _STANDING):
+            continue
+        out.append((k, h))
+    if len(cache) > 4096:
+        cache.clear()
+    cache[key] = out
+    return out
+
+
 # --------------------------------------------------------------------------------------------
 # The shot
 # --------------------------------------------------------------------------------------------

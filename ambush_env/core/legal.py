@@ -57,7 +57,7 @@ from __future__ import annotations
 from ambush_env.core import carry, orders as O, tanks
 from ambush_env.core.assault import can_assault
 from ambush_env.core.ctx import Match
-from ambush_env.core.fire import wall_refusal
+from ambush_env.core.fire import wall_targets, weapon_refusal
 from ambush_env.core.grenades import can_throw, into_refusal, rider_may_throw, throw_range
 from ambush_env.core.mines import known_minefield
 from ambush_env.core.movement import costs_for
@@ -193,12 +193,10 @@ def _throws_into(m: Match, u: Unit) -> list[int]:
 def _wall_shots(m: Match, u: Unit) -> list[int]:
     if u.jammed or u.ammo == 0:
         return []
-    out = []
+    if weapon_refusal(m, u, snap=False) is not None:
+        return []
     pris = prisoner_hexes(m) if u.side == US else ()
-    for k, t in m.building_offsets(u.hex):
-        if t not in pris and wall_refusal(m, u, t) is None:
-            out.append(_WALL + k)
-    return out
+    return [_WALL + k for k, t in wall_targets(m, u) if t not in pris]
 
 
 def _assaults(m: Match, u: Unit) -> list[int]:
@@ -451,7 +449,7 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
     out: list[int] = []
     if u.vehicle >= 0:
         if tanks.is_tank(u):  # a tank's unit: its tasks (seed 000 p. 33; module tanks)
-            return tanks.tank_orders(m, u)
+            return tanks.tank_orders(m, u, kinds)
         return _riding_orders(m, u)
     if st.phase == Phase.OPERATIONS:
         out.append(_END_TURN)

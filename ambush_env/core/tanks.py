@@ -355,39 +355,72 @@ def _armed(u: Unit, v: Vehicle, mount: str) -> Iterator[str]:
         u.weapon, u.jammed, u.prepared = "", False, False
 
 
-def _rounds_weapon_orders(m: Match, u: Unit, v: Vehicle) -> list[int]:
+def _rounds_weapon_orders(m: Match, u: Unit, v: Vehicle,
+                          kinds: frozenset[int] | None = None) -> list[int]:
+    """The weapon orders of the tank unit ``u`` in Rounds: per mount, what
+    :func:`~ambush_env.core.fire.fire_refusal` / ``vehicle_fire_refusal`` / ``wall_refusal``
+    allow within the mount's arc. The soldier checks are those of ``fire_refusal``, with each
+    enemy's distance and sight and each (mount, hex) arc worked out once for all the mounts."""
     st = m.state
     units = st.units
     pris = prisoner_hexes(m) if u.side == US else ()
     out: list[int] = []
-    refused: dict[str, bool] = {}
+    ok: dict[str, bool] = {}
+    t = m.tables
+    dist = m.board.distance
+    sight: dict[int, bool] = {}
+    arcs: dict[tuple[str, int], bool] = {}
+    enemies: list[tuple[int, Unit, int]] | None = None
+    weapons = vtype(v).weapons
+
+    def in_arc(mount: str, h: int) -> bool:
+        a = arcs.get((mount, h))
+        if a is None:
+            a = arcs[(mount, h)] = arc_refusal(m, v, mount, h) is None
+        return a
+
     for kind, (mount, task, snap, target) in MOUNT_TASKS.items():
-        if refused.setdefault(task, task_refusal(m, v, task) is not None):
+        if kinds is not None and kind not in kinds:
+            continue  # the caller can use no such order (the card interpreter)
+        good = ok.get(task)
+        if good is None:
+            good = ok[task] = task_refusal(m, v, task) is None
+        if not good or mount not in weapons:
             continue
         base = B[kind]
         with _armed(u, v, mount):
-            auto = m.weapon_class(u.weapon).automatic
             if target == "unit":
-                for k, gid in enumerate(m.enemy_slots(u.side)):
-                    g = units[gid]
-                    if (g.vehicle < 0 and not (auto and g.hex in pris)
-                            and fire.fire_refusal(m, u, g, snap=snap) is None
-                            and arc_refusal(m, v, mount, g.hex) is None):
+                if fire.weapon_refusal(m, u, snap=snap) is not None:
+                    continue
+                if enemies is None:  # the enemies on foot that fire_refusal lets through
+                    enemies = [(k, g, t.band(dist(u.hex, g.hex)))
+                               for k, g in enumerate(units[i] for i in m.enemy_slots(u.side))
+                               if g.vehicle < 0 and g.side != u.side and g.status == ACTIVE
+                               and g.hex >= 0]
+                auto = m.weapon_class(u.weapon).automatic
+                reach = t.to_hit[t.class_of[u.weapon]]
+                for k, g, band in enemies:
+                    if (reach[band] is None or (auto and g.hex in pris)
+                            or not in_arc(mount, g.hex)):
+                        continue
+                    seen = sight.get(g.uid)
+                    if seen is None:
+                        seen = sight[g.uid] = m.can_see(u, g)
+                    if seen:
                         out.append(base + k)
             elif target == "vehicle":
                 for w in st.vehicles[:O.V_SLOTS]:
                     if (w is v or not vehicles.on_map(w) or w.hex in pris
-                            or arc_refusal(m, v, mount, w.hex) is not None
+                            or not in_arc(mount, w.hex)
                             or vehicle_fire.vehicle_fire_refusal(m, u, w, snap=snap,
                                                                  weapon=u.weapon) is not None):
                         continue
                     out.extend(base + w.vid * 3 + a
                                for a in vehicle_fire.legal_aspects(m.board, u.hex, w))
             elif target == "wall":
-                for k, h in m.building_offsets(u.hex):
-                    if (h not in pris and arc_refusal(m, v, mount, h) is None
-                            and fire.wall_refusal(m, u, h) is None):
-                        out.append(base + k)
+                if fire.weapon_refusal(m, u, snap=False) is None:
+                    out.extend(base + k for k, h in fire.wall_targets(m, u)
+                               if h not in pris and in_arc(mount, h))
             else:
                 out.extend(base + k for k in _unseen_offsets(m, u, v, mount, pris))
     return out
@@ -502,9 +535,10 @@ def drive_limit(m: Match, v: Vehicle) -> int:
     return t.fast_mpa if (not v.closed and after >= extra) else t.slow_mpa
 
 
-def tank_orders(m: Match, u: Unit) -> list[int]:
+def tank_orders(m: Match, u: Unit, kinds: frozenset[int] | None = None) -> list[int]:
     """Every order of the tank unit ``u`` now (module docstring; called by
-    :func:`~ambush_env.core.legal.legal_orders`)."""
+    :func:`~ambush_env.core.legal.legal_orders`); with ``kinds``, the weapon orders of other
+    kinds may be left out (the caller filters the rest)."""
     st = m.state
     t = st.turn
     v = tank_of(m, u)
@@ -534,7 +568,7 @@ def tank_orders(m: Match, u: Unit) -> list[int]:
     if task_refusal(m, v, "clear_jam") is None:
         out.append(B[K.CLEAR_JAM])
     if u.aware:
-        out.extend(_rounds_weapon_orders(m, u, v))
+        out.extend(_rounds_weapon_orders(m, u, v, kinds))
     return out
 
 
