@@ -374,6 +374,8 @@ def _rounds_weapon_orders(m: Match, u: Unit, v: Vehicle,
     weapons = vtype(v).weapons
 
     def in_arc(mount: str, h: int) -> bool:
+        if h != v.hex and weapons[mount].arc == "turret":
+            return True  # a turret weapon fires any way (arc_refusal's first case)
         a = arcs.get((mount, h))
         if a is None:
             a = arcs[(mount, h)] = arc_refusal(m, v, mount, h) is None
