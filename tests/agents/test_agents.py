@@ -75,3 +75,41 @@ def test_heuristic_clearly_beats_random_and_wins_a_fifth_of_farm_assault():
     assert h_win >= 0.2
     assert h_win > r_win
     assert np.mean([r.vp for r in heur]) > np.mean([r.vp for r in rand]) + 5
+
+
+def test_the_heuristic_hunts_the_tank_and_drives_the_jeeps():
+    """Issue 11 done-when 4: in the tank hunt the heuristic attacks the tank with a bazooka, a
+    satchel charge or a grenade in at least 5 of 20 episodes (the smoke seeds, regular deck),
+    and in the jeep run it drives; both missions it sometimes wins and sometimes loses."""
+    from ambush_env.env.ambush_env import AmbushEnv
+
+    def play(mission: str) -> tuple[int, int, int]:
+        attacks = drives = wins = 0
+        for seed in range(10000, 10020):
+            env = AmbushEnv(mission=mission)
+            obs, info = env.reset(seed=seed)
+            agent = HeuristicAgent(seed=seed)
+            agent.reset(env, seed)
+            hit_tank = drove = False
+            done = False
+            while not done:
+                obs, _, te, tr, info = env.step(agent.act(obs, info, env))
+                done = te or tr
+                for e in info["events"]:
+                    if e["type"] == "drive" and e["unit"].startswith("US"):
+                        drove = True
+                    if ((e["type"] == "fire_vehicle" and e["weapon"] == "bazooka")
+                            or e["type"] == "throw_into"
+                            or (e["type"] == "blast_vehicle" and e.get("item") == "satchel")):
+                        hit_tank = True
+            attacks += hit_tank
+            drives += drove
+            wins += info.get("result") in ("win", "decisive_win")
+        return attacks, drives, wins
+
+    attacks, _, wins = play("tank_hunt")
+    assert attacks >= 5, attacks
+    assert 2 <= wins <= 18, wins
+    _, drives, wins = play("jeep_run")
+    assert drives >= 15, drives
+    assert 2 <= wins <= 18, wins
