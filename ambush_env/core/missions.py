@@ -94,6 +94,7 @@ Every failure is a :class:`~ambush_env.core.errors.DataError` naming the file an
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
@@ -742,6 +743,16 @@ def check_references(
         check_crew(e, e.vehicle, where, source, card_ids)
 
 
+@functools.lru_cache(maxsize=16)
+def _map_board(name: str) -> Board:
+    """The map ``name`` as loaded, for reading its terrain only (never changed): loaded once,
+    so that a position with an inline mission holding vehicles is read without parsing the
+    map again each time (``Game.set_state``)."""
+    from ambush_env.core.board import load_board
+
+    return load_board(name)
+
+
 def check_vehicles(mission: Mission, source: str | Path, *, board: Board | None = None) -> None:
     """Vehicles of a mission (seed 000; RULES.md §12): known types of ``vehicles.yaml`` of the
     right side, at most ``V_SLOTS`` in all, each on a hex of the map where its type can stand
@@ -779,9 +790,7 @@ def check_vehicles(mission: Mission, source: str | Path, *, board: Board | None 
         if t.side != side:
             raise DataError(source, f"{key}.vehicle", f"{v.vehicle!r} is a {t.side} vehicle")
     if board is None:
-        from ambush_env.core.board import load_board
-
-        board = load_board(mission.map)
+        board = _map_board(mission.map)
     in_hex: dict[int, int] = {}
     for key, v, _side in placed:
         try:

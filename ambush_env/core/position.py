@@ -310,6 +310,8 @@ class _Reader:
         st.flags = list(sp.flags)
         st.ops_done = [self.uid(n, f"ops_done.{k}") for k, n in enumerate(sp.ops_done)]
         st.turn = self.turn(sp.turn, st)
+        if vspecs is not None:
+            self.check_stacking(st)
         if st.turn.uid >= 0 and st.turn.cp_left < 0 and st.units[st.turn.uid].role == "tank":
             st.turn.cp_left = st.vehicles[st.units[st.turn.uid].vehicle].crew  # ⚙ not yet counted
         st.pending = [self.request(k, r, st) for k, r in enumerate(sp.pending)]
@@ -505,11 +507,31 @@ class _Reader:
                        unit=self.uid(vs.unit, f"{f}.unit"), cannon_loaded=vs.cannon_loaded,
                        lost=list(vs.lost), jammed_mgs=list(vs.jammed_mgs), card=vs.card)
 
+    def check_stacking(self, st: GameState) -> None:
+        """At most ``max_in_hex`` vehicles, disabled ones included, *end* in a hex (seed 000
+        p. 30: "any number may pass through a hex, two may end there"): the vehicle its driver
+        is driving now (``turn.mode == "drive"``) may be passing through a full hex."""
+        from ambush_env.core.vehicle_data import load_vehicle_data
+
+        cap, b, t = load_vehicle_data().max_in_hex, self.board, st.turn
+        passing = -1
+        if t.mode == "drive" and t.uid >= 0 and st.units[t.uid].vehicle >= 0 \
+                and st.vehicles[st.units[t.uid].vehicle].driver == t.uid:
+            passing = st.units[t.uid].vehicle
+        in_hex: dict[int, int] = {}
+        for k, v in enumerate(st.vehicles):
+            if v.hex < 0 or v.vid == passing:
+                continue
+            in_hex[v.hex] = in_hex.get(v.hex, 0) + 1
+            if in_hex[v.hex] > cap:
+                raise self.fail(f"vehicles.{k}.hex", f"{b.label(v.hex)}: at most {cap} "
+                                "vehicles, disabled ones included, in a hex (seed 000 p. 30)")
+
     def check_vehicles(self, st: GameState) -> None:
         """Where the vehicles stand and who sits in them (seed 000 p. 30-31): never on a
-        building, rubble or river hex, a large one never in woods, at most
-        ``max_in_hex`` in a hex; a car's driver and passengers fit its seats, a tank carries
-        no passengers and its driver is its own unit, its crew fits it; nobody sits in two
+        building, rubble or river hex, a large one never in woods (at most ``max_in_hex``
+        ending in a hex: :meth:`check_stacking`); a car's driver and passengers fit its
+        seats, a tank carries no passengers and its driver is its own unit, its crew fits it; nobody sits in two
         vehicles; a unit riding a vehicle (``units.k.vehicle``) is in its seats and on its hex,
         and everyone seated rides it (``vehicle`` left out: it is filled in) ⚙. A tank's own
         unit (``role: tank``) is seated on its hex afterwards (:meth:`tank_units`).
@@ -520,7 +542,6 @@ class _Reader:
         from ambush_env.core.vehicle_data import load_vehicle_data
 
         data, b, units = load_vehicle_data(), self.board, st.units
-        in_hex: dict[int, int] = {}
         seat_of: dict[int, int] = {}  # uid -> vid of the vehicle he sits in
         for k, v in enumerate(st.vehicles):
             f = f"vehicles.{k}"
@@ -530,10 +551,6 @@ class _Reader:
                                          forced_crater=True)
                 if why is not None:
                     raise self.fail(f"{f}.hex", f"{b.label(v.hex)}: {why}")
-                in_hex[v.hex] = in_hex.get(v.hex, 0) + 1
-                if in_hex[v.hex] > data.max_in_hex:
-                    raise self.fail(f"{f}.hex", f"{b.label(v.hex)}: at most {data.max_in_hex} "
-                                    "vehicles, disabled ones included, in a hex (seed 000 p. 30)")
             if t.kind == "tank":
                 if v.crew > t.occupants:
                     raise self.fail(f"{f}.crew", f"a {t.name} has a crew of {t.occupants}, "

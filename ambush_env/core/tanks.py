@@ -110,8 +110,10 @@ def make_tank_unit(st: GameState, v: Vehicle) -> Unit:
     not disabled means a full crew. The unit takes the tank's name, side and hex, the crew's
     ratings, the lowest free unit slot of its side (US: ``select unit k``; German ⚙: the
     next German slot), and the driver's seat; a disabled tank's unit is out of the game."""
-    if v.unit >= 0:
-        return st.units[v.unit]
+    if v.unit >= 0:  # made already (the setup): seated again, its ratings the crew's now
+        u = st.units[v.unit]
+        link(st, v, u)
+        return u
     t = vtype(v)
     if t.kind != "tank":
         raise ValueError(f"{v.name} is a {t.name}, not a tank")
@@ -143,9 +145,10 @@ def link(st: GameState, v: Vehicle, u: Unit) -> None:
     u.weapon = ""
     u.ammo = -1
     u.MV = u.CR = 0
-    if v.crew > 0:
-        r = crew_rating(v.crew)
-        u.IN, u.PC, u.WS, u.DS = r.IN, r.PC, r.WS, r.DS
+    # ⚙ a tank with no crew left keeps the ratings of crew 1 (``crew_rating`` clamps), as
+    # ``vehicles.set_crew`` leaves them: a position round-trips them
+    r = crew_rating(v.crew)
+    u.IN, u.PC, u.WS, u.DS = r.IN, r.PC, r.WS, r.DS
 
 
 def link_tank_units(st: GameState) -> list[Unit]:

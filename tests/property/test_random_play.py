@@ -25,7 +25,9 @@ def games(mission: str) -> tuple[Game, Game]:
     return _GAMES[mission]
 
 
-def check_invariants(g: Game) -> None:
+def check_invariants(g: Game, *, agent: bool = False) -> None:
+    """The invariants of every step; ``agent``: the Germans are an agent's (a German may be
+    the acting unit)."""
     st_ = g.state
     units = st_.units
     # every unit is in exactly one place: on the map with a valid hex, or off it
@@ -69,15 +71,17 @@ def check_invariants(g: Game) -> None:
     for v in vehicles:
         occ = v.occupants
         assert len(occ) == len(set(occ)) <= vtype(v).occupants, v
-        if v.hex < 0 or v.disabled:
-            # (a tank's own unit is its crew: it stays aboard, COMMON decision 1)
-            assert [o for o in occ if o != v.unit] == [], v
+        if v.unit >= 0:  # a tank: its own unit in the driver's seat, nobody else aboard
+            assert occ == [v.unit] and units[v.unit].hex == v.hex, v
+        elif v.hex < 0 or v.disabled:
+            assert occ == [], v
         else:
             assert costs[TERRAIN_NAMES[g.board.terrain[v.hex]]] is not None, v
         for uid in occ:
             assert units[uid].vehicle == v.vid and units[uid].hex == v.hex, (v, units[uid])
-        if v.driver >= 0:
-            assert units[v.driver].side == v.side, v
+        if v.driver >= 0:  # a captured car may still hold its fallen German driver
+            d = units[v.driver]
+            assert d.side == v.side or (v.captured and d.status != Status.ACTIVE), v
     for u in units:
         if u.vehicle >= 0:
             assert u.uid in vehicles[u.vehicle].occupants, u
@@ -86,7 +90,7 @@ def check_invariants(g: Game) -> None:
         assert g.legal_actions()
         a = g.acting_unit()
         if a is not None:
-            assert a.side == Side.US and a.status == Status.ACTIVE and a.hex >= 0
+            assert (agent or a.side == Side.US) and a.status == Status.ACTIVE and a.hex >= 0
             if st_.phase == Phase.ROUNDS:
                 assert a.ar in (ARSpace.TWO_TURN, ARSpace.ONE_TURN)
     else:
