@@ -102,7 +102,14 @@ def row_actions(m: Match, u: Unit) -> list[tuple[str, dict]]:
     if t.card_row < 0:
         return []
     column = column_rows(m, u, t.card_column)
-    return [normalize(a) for a in column[t.card_row].do]
+    row = column[t.card_row]
+    acts = _NORMALIZED.get(id(row))
+    if acts is None or acts[0] is not row:  # card data is immutable: normalize a row once
+        acts = _NORMALIZED[id(row)] = (row, [normalize(a) for a in row.do])
+    return acts[1]
+
+
+_NORMALIZED: dict[int, tuple[Any, list[tuple[str, dict]]]] = {}
 
 
 def wanted_kinds(m: Match, u: Unit) -> frozenset[int]:
