@@ -359,11 +359,13 @@ def _armed(u: Unit, v: Vehicle, mount: str) -> Iterator[str]:
 
 
 def _rounds_weapon_orders(m: Match, u: Unit, v: Vehicle,
-                          kinds: frozenset[int] | None = None) -> list[int]:
+                          kinds: frozenset[int] | None = None, first: bool = False) -> list[int]:
     """The weapon orders of the tank unit ``u`` in Rounds: per mount, what
     :func:`~ambush_env.core.fire.fire_refusal` / ``vehicle_fire_refusal`` / ``wall_refusal``
     allow within the mount's arc. The soldier checks are those of ``fire_refusal``, with each
-    enemy's distance and sight and each (mount, hex) arc worked out once for all the mounts."""
+    enemy's distance and sight and each (mount, hex) arc worked out once for all the mounts.
+    With ``first``, the orders of the first kind that has any (enough to tell whether there
+    is one)."""
     st = m.state
     units = st.units
     pris = prisoner_hexes(m) if u.side == US else ()
@@ -375,25 +377,29 @@ def _rounds_weapon_orders(m: Match, u: Unit, v: Vehicle,
     arcs: dict[tuple[str, int], bool] = {}
     enemies: list[tuple[int, Unit, int]] | None = None
     weapons = vtype(v).weapons
+    v_hex = v.hex
 
     def in_arc(mount: str, h: int) -> bool:
-        if h != v.hex and weapons[mount].arc == "turret":
+        if h != v_hex and weapons[mount].arc == "turret":
             return True  # a turret weapon fires any way (arc_refusal's first case)
         a = arcs.get((mount, h))
         if a is None:
             a = arcs[(mount, h)] = arc_refusal(m, v, mount, h) is None
         return a
 
-    for kind, (mount, task, snap, target) in MOUNT_TASKS.items():
+    for kind, (mount, task, snap, target) in _MOUNT_ITEMS:
         if kinds is not None and kind not in kinds:
             continue  # the caller can use no such order (the card interpreter)
+        if mount not in weapons:
+            continue
         good = ok.get(task)
         if good is None:
             good = ok[task] = task_refusal(m, v, task) is None
-        if not good or mount not in weapons:
+        if not good:
             continue
         base = B[kind]
-        with _armed(u, v, mount):
+        _arm(u, v, mount)  # the weapon in hand for the fire code (as :func:`_armed`)
+        try:
             if target == "unit":
                 if fire.weapon_refusal(m, u, snap=snap) is not None:
                     continue
@@ -402,6 +408,8 @@ def _rounds_weapon_orders(m: Match, u: Unit, v: Vehicle,
                                for k, g in enumerate(units[i] for i in m.enemy_slots(u.side))
                                if g.vehicle < 0 and g.side != u.side and g.status == ACTIVE
                                and g.hex >= 0]
+                    if not enemies:
+                        continue
                 auto = m.weapon_class(u.weapon).automatic
                 reach = t.to_hit[t.class_of[u.weapon]]
                 for k, g, band in enemies:
@@ -428,7 +436,27 @@ def _rounds_weapon_orders(m: Match, u: Unit, v: Vehicle,
                                if h not in pris and in_arc(mount, h))
             else:
                 out.extend(base + k for k in _unseen_offsets(m, u, v, mount, pris))
+        finally:
+            _disarm(u, v, mount)
+        if first and out:
+            return out
     return out
+
+
+_MOUNT_ITEMS = tuple(MOUNT_TASKS.items())
+
+
+def _arm(u: Unit, v: Vehicle, mount: str) -> None:
+    """The first half of :func:`_armed` (without a generator: the order generator's hot path)."""
+    u.weapon, u.ammo, u.prepared = vtype(v).weapons[mount].weapon, -1, True
+    u.jammed = mount in v.jammed_mgs
+
+
+def _disarm(u: Unit, v: Vehicle, mount: str) -> None:
+    """The second half of :func:`_armed`."""
+    if u.jammed and mount not in v.jammed_mgs:
+        v.jammed_mgs.append(mount)
+    u.weapon, u.jammed, u.prepared = "", False, False
 
 
 def _unseen_targets(m: Match, u: Unit, h: int) -> list[Unit]:
@@ -651,5 +679,20 @@ def after_order(m: Match, u: Unit, kind: K, arg: int, note: Any) -> None:
         if kind != K.OPEN_CLOSE:
             end_turn(m, u)
         return
-    if u.status != ACTIVE or tank_of(m, u).disabled or len(tank_orders(m, u)) <= 1:
+    if u.status != ACTIVE or tank_of(m, u).disabled or not _has_task_order(m, u):
         end_turn(m, u)
+
+
+def _has_task_order(m: Match, u: Unit) -> bool:
+    """Whether the tank unit ``u`` (in Rounds, not driving) has an order besides
+    ``END_TURN``: ``len(tank_orders(m, u)) > 1``, stopping at the first one found."""
+    v = tank_of(m, u)
+    if u.panicked or v.disabled:
+        return False
+    if task_refusal(m, v, "open_close") is None:
+        return True
+    if task_refusal(m, v, "move_slow") is None and _drive_orders(m, u, v, drive_limit(m, v)):
+        return True
+    if task_refusal(m, v, "load") is None or task_refusal(m, v, "clear_jam") is None:
+        return True
+    return bool(u.aware and _rounds_weapon_orders(m, u, v, first=True))

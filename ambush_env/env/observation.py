@@ -31,6 +31,7 @@ from operator import attrgetter
 
 import numpy as np
 
+from ambush_env.core.board import DOOR, NO_WALL, WINDOW
 from ambush_env.core.errors import ScenarioError
 from ambush_env.core.orders import K_SLOTS, ORDER_BASE, U_SLOTS, V_SLOTS, OrderKind
 from ambush_env.core.types import (
@@ -206,19 +207,6 @@ _unit_sig = attrgetter("hex", "stance", "status", "wounded", "panicked", "aware"
                        "prepared", "vehicle", "MV", "exited", "weapon", "captured_weapon")
 
 
-def _hexside_bits(board, i: int, j: int) -> tuple[bool, bool, bool, bool, bool]:
-    """``(wall, door, window, embankment, crest)`` of the live hexside between hexes ``i``, ``j``.
-
-    A destroyed wall counts as none: it became a clear hexside (seed 002 p. 27).
-    """
-    side = board.hexside(i, j)
-    if side is None:
-        return (False, False, False, False, False)
-    wall = side.wall is not None and not side.destroyed
-    return (wall, wall and side.aperture == "door", wall and side.aperture == "window",
-            bool(side.embankment), bool(side.crest))
-
-
 def _clip01(x: float) -> float:
     return 0.0 if x < 0.0 else (1.0 if x > 1.0 else x)
 
@@ -267,6 +255,7 @@ class ObservationBuilder:
         self._seen_us_row = self._template[_SEEN_US]  # views of the template's sight planes
         self._seen_acting_row = self._template[_SEEN_ACTING]
         self._static_version: object = None
+        self._side_dirs: tuple[object, list[tuple[np.ndarray, np.ndarray]]] | None = None  # per board
         self._planes: dict[tuple[int, int], np.ndarray] = {}
         self._units = np.zeros(OBSERVATION_SPEC["units"].shape, dtype=_F32)
         self._contacts = np.zeros(OBSERVATION_SPEC["contacts"].shape, dtype=_F32)
@@ -328,13 +317,23 @@ class ObservationBuilder:
             s[BOARD[f"terrain_{t.name.lower()}"], flat[terrain == t]] = 1
         s[BOARD["level"], flat] = np.clip(np.asarray(board.level[: self.n]), 0, _LEVEL_MAX)
         s[BOARD["on_map"], flat] = 1
-        for i in range(self.n):
-            for d, j in enumerate(board.neighbors[i]):
-                if j < 0:
-                    continue
-                for f, on in zip(HEXSIDE_FEATURES, _hexside_bits(board, i, j)):
-                    if on:
-                        s[BOARD[f"{f}_{DIRECTION_NAMES[d]}"], flat[i]] = 1
+        # the live hexside features (``Board.hexside``: wall, door, window, embankment, crest),
+        # one direction at a time
+        wall = np.asarray(board.side_wall, dtype=np.int8) != NO_WALL
+        wall &= ~np.asarray(board.side_destroyed, dtype=bool)  # a destroyed wall: clear (seed 002 p. 27)
+        aperture = np.asarray(board.side_aperture, dtype=np.int8)
+        bits = {"wall": wall, "door": wall & (aperture == DOOR), "window": wall & (aperture == WINDOW),
+                "embankment": np.asarray(board.side_embankment, dtype=bool),
+                "crest": np.asarray(board.side_crest, dtype=bool)}
+        if self._side_dirs is None or self._side_dirs[0] is not board:
+            per_dir = []
+            for d in range(6):
+                hexes = [i for i in range(self.n) if board.neighbors[i][d] >= 0]
+                per_dir.append((flat[hexes], np.asarray([board.side_id(i, d) for i in hexes], dtype=np.intp)))
+            self._side_dirs = (board, per_dir)
+        for d, (pos, sids) in enumerate(self._side_dirs[1]):
+            for f in HEXSIDE_FEATURES:
+                s[BOARD[f"{f}_{DIRECTION_NAMES[d]}"], pos] = bits[f][sids]
         for name, hexes in (("objective", g.objective_hexes), ("exit", g.exit_hexes)):
             hexes = sorted(h for h in hexes if 0 <= h < self.n)
             if hexes:
@@ -502,6 +501,7 @@ class ObservationBuilder:
         flat = self._flat
         contacts = self._contacts
         watchers = [k for k in self._ukey if k is not None]
+        seen_count = self._seen_count  # active US soldiers seeing each hex (standing targets)
         a_hex = akey[0] if akey is not None else -1
         for k in range(nk):
             c = units_all[known[k]]
@@ -526,7 +526,9 @@ class ObservationBuilder:
                 if akey is not None:
                     seen_a = sight.can_see(a_hex, h, akey[1], cs)
                 seen_u = seen_a
-                if not seen_u:
+                if not seen_u and cs == _STANDING:  # the count plane sums the watchers' sight
+                    seen_u = seen_count.item(flat[h]) > 0
+                elif not seen_u:
                     for wh, ws in watchers:
                         if sight.can_see(wh, h, ws, cs):
                             seen_u = True
