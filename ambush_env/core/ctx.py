@@ -105,7 +105,7 @@ class Ctx:
         # caches of values derived from the map (keyed by the board's live state / version)
         self.move_costs: list[list[int]] | None = None
         self.move_costs_version = -1
-        self.move_cost_cache: dict[str, list[list[int]]] = {}
+        self.move_costs_board: Board | None = None  # the board move_costs were computed on
         self.throw_cache: dict = {}
         self.vehicle_costs: dict[tuple, list[int]] = {}
         self.wall_cache: dict[tuple, list[tuple[int, int]]] = {}  # fire.wall_targets

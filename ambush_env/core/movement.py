@@ -44,36 +44,66 @@ def costs_for(m: Match, stance: int) -> list[int]:
 
 def cost_table(m: Match) -> list[list[int]]:
     """``table[stance][hex * 6 + direction]`` = MPs to step that way (−1 impassable or off
-    the map), cached on the game for the board's current version (and by the board's live
-    state, so a reset to the pristine map reuses the pristine table)."""
+    the map), cached on the game for the board's current version; after a change of the map
+    (a wall destroyed, a hex collapsed, a reset to the pristine map) only the steps that the
+    board's change log touches are recomputed (:func:`touched_steps`)."""
     board = m.board
-    key = repr(sorted((k, sorted(v) if isinstance(v, list) else v)
-                      for k, v in board.mutable_state().items()))
-    cached = m.ctx.move_cost_cache.get(key)
-    if cached is not None:
-        m.ctx.move_costs = cached
-        m.ctx.move_costs_version = board.version
-        return cached
-
-    class _Probe:
-        stance = 0
-
+    ctx = m.ctx
+    old = ctx.move_costs
+    changes = (board.changes_since(ctx.move_costs_version)
+               if old is not None and ctx.move_costs_board is board else None)
     probe = _Probe()
-    tab = []
-    for s in range(3):
-        probe.stance = s
-        row = [IMPASSABLE] * (board.n * 6)
-        for i in range(board.n):
-            for d, j in enumerate(board.neighbors[i]):
-                if j >= 0:
-                    row[i * 6 + d] = raw_step_cost(m, probe, i, j)  # type: ignore[arg-type]
-        tab.append(row)
-    if len(m.ctx.move_cost_cache) > 64:
-        m.ctx.move_cost_cache.clear()
-    m.ctx.move_cost_cache[key] = tab
-    m.ctx.move_costs = tab
-    m.ctx.move_costs_version = board.version
+    if changes is not None:
+        tab = [list(row) for row in old]  # type: ignore[union-attr]
+        nbrs = board.neighbors
+        for i, d in touched_steps(board, *changes):
+            j = nbrs[i][d]
+            for s in range(3):
+                probe.stance = s
+                tab[s][i * 6 + d] = raw_step_cost(m, probe, i, j)  # type: ignore[arg-type]
+    else:
+        tab = []
+        for s in range(3):
+            probe.stance = s
+            row = [IMPASSABLE] * (board.n * 6)
+            for i in range(board.n):
+                for d, j in enumerate(board.neighbors[i]):
+                    if j >= 0:
+                        row[i * 6 + d] = raw_step_cost(m, probe, i, j)  # type: ignore[arg-type]
+            tab.append(row)
+    ctx.move_costs = tab
+    ctx.move_costs_version = board.version
+    ctx.move_costs_board = board
     return tab
+
+
+class _Probe:
+    """A stand-in soldier for :func:`raw_step_cost` (only his stance is read)."""
+
+    stance = 0
+
+
+def touched_steps(board: Any, hexes: Any, sides: Any) -> set[tuple[int, int]]:
+    """``(hex, direction)`` of every step whose cost a change of ``hexes`` and side ids
+    ``sides`` (``Board.changes_since``) may alter: the steps out of and into those hexes and
+    the hexes on either side of those hexsides (a superset; recomputing one is exact)."""
+    ends = set(hexes)
+    off = 3 * board.n
+    for sid in sides:
+        if sid >= off:
+            continue
+        i, j = board.side_hexes(sid)
+        ends.add(i)
+        if j >= 0:
+            ends.add(j)
+    out: set[tuple[int, int]] = set()
+    nbrs = board.neighbors
+    for x in ends:
+        for d, j in enumerate(nbrs[x]):
+            if j >= 0:
+                out.add((x, d))
+                out.add((j, nbrs[j].index(x)))
+    return out
 
 
 def raw_step_cost(m: Match, u: Unit, src: int, dest: int) -> int:

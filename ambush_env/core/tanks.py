@@ -206,13 +206,25 @@ def aspects_from(m: Match, v: Vehicle, hex_: int) -> tuple[str, ...]:
     through: one, two for a line through a vertex, () from its own hex."""
     if hex_ == v.hex:
         return ()
+    key = (m.board.columns, v.hex, v.facing, hex_)  # pure geometry: memoised
+    got = _ASPECTS_FROM.get(key)
+    if got is not None:
+        return got
     diagram = shipped_vehicle_data().facing_diagram
     out: list[str] = []
     for d in sides_toward(m, v.hex, hex_):
         a = diagram[(d - v.facing) % 6]
         if a not in out:
             out.append(a)
-    return tuple(out)
+    if len(_ASPECTS_FROM) > 200_000:
+        _ASPECTS_FROM.clear()
+    got = _ASPECTS_FROM[key] = tuple(out)
+    return got
+
+
+#: aspects_from by (board columns, vehicle hex, facing, hex): hex coordinates depend only on
+#: the board's column count (``Board.coords``), the facing diagram is shipped data
+_ASPECTS_FROM: dict[tuple[int, int, int, int], tuple[str, ...]] = {}
 
 
 def attack_aspect(m: Match, v: Vehicle, from_hex: int) -> str:

@@ -138,8 +138,19 @@ def aspect_of(board: Any, attacker_hex: int, vehicle_hex: int, facing: int) -> s
 def legal_aspects(board: Any, attacker_hex: int, v: Vehicle) -> tuple[int, ...]:
     """The aspect indices (:data:`~ambush_env.core.orders.ASPECTS`) an attack on ``v`` from
     ``attacker_hex`` may name: the geometric one, or all three from its own hex."""
-    a = aspect_of(board, attacker_hex, v.hex, v.facing)
-    return (0, 1, 2) if a is None else (ASPECTS.index(a),)
+    key = (board.columns, attacker_hex, v.hex, v.facing)  # pure geometry: memoised
+    got = _LEGAL_ASPECTS.get(key)
+    if got is None:
+        a = aspect_of(board, attacker_hex, v.hex, v.facing)
+        if len(_LEGAL_ASPECTS) > 200_000:
+            _LEGAL_ASPECTS.clear()
+        got = _LEGAL_ASPECTS[key] = (0, 1, 2) if a is None else (ASPECTS.index(a),)
+    return got
+
+
+#: legal_aspects by (board columns, attacker hex, vehicle hex, facing): ``Board.coords``
+#: depends only on the column count, the facing diagram is shipped data
+_LEGAL_ASPECTS: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
 
 
 def aspects_differ(t: VehicleType) -> bool:

@@ -65,7 +65,7 @@ from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.enter import pack_crew_weapon, soldier_exits, vehicle_entered, vehicle_enters
 from ambush_env.core.mines import minefield_kind, reveal
-from ambush_env.core.movement import relief_cost
+from ambush_env.core.movement import relief_cost, touched_steps
 from ambush_env.core.prisoners import prisoner_hexes
 from ambush_env.core.types import TERRAIN_NAMES, ARSpace, Phase, Side, Stance, Status
 from ambush_env.core.vehicle_data import (  # noqa: F401  (re-exported: the data model lives there)
@@ -135,22 +135,35 @@ def cost_row(m: Match, large: bool) -> list[int]:
     data = _shipped()
     tcost = [data.move_costs[name] for name in TERRAIN_NAMES]
     woods = TERRAIN_NAMES.index("woods")
-    row = [IMPASSABLE] * (board.n * 6)
-    for i in range(board.n):
-        for d, j in enumerate(board.neighbors[i]):
-            if j < 0:
-                continue
-            t = board.terrain[j]
-            c = tcost[t]
-            if c is None or (large and t == woods):
-                continue
-            side = board.hexside(i, j)
-            if side is not None and side.wall is not None and not side.destroyed:
-                continue
-            row[i * 6 + d] = c + relief_cost(board, i, j, side, data)
+
+    def cost(i: int, j: int) -> int:
+        t = board.terrain[j]
+        c = tcost[t]
+        if c is None or (large and t == woods):
+            return IMPASSABLE
+        side = board.hexside(i, j)
+        if side is not None and side.wall is not None and not side.destroyed:
+            return IMPASSABLE
+        return c + relief_cost(board, i, j, side, data)
+
+    last_key = ("last", large, id(board))
+    last = cache.get(last_key)  # (version, row) computed last on this board
+    changes = board.changes_since(last[0]) if last is not None else None
+    if changes is not None:  # only the steps the change log touches (a wall, a collapse, a reset)
+        row = list(last[1])
+        nbrs = board.neighbors
+        for i, d in touched_steps(board, *changes):
+            row[i * 6 + d] = cost(i, nbrs[i][d])
+    else:
+        row = [IMPASSABLE] * (board.n * 6)
+        for i in range(board.n):
+            for d, j in enumerate(board.neighbors[i]):
+                if j >= 0:
+                    row[i * 6 + d] = cost(i, j)
     if len(cache) > 16:
         cache.clear()
     cache[key] = row
+    cache[last_key] = (board.version, row)
     return row
 
 
