@@ -388,6 +388,7 @@ def _rounds_weapon_orders(m: Match, u: Unit, v: Vehicle,
     sight: dict[int, bool] = {}
     arcs: dict[tuple[str, int], bool] = {}
     enemies: list[tuple[int, Unit, int]] | None = None
+    at_mount: dict[str, list[int]] = {}  # mount → the contact slots its weapon may fire at
     weapons = vtype(v).weapons
     v_hex = v.hex
 
@@ -415,24 +416,26 @@ def _rounds_weapon_orders(m: Match, u: Unit, v: Vehicle,
             if target == "unit":
                 if fire.weapon_refusal(m, u, snap=snap) is not None:
                     continue
-                if enemies is None:  # the enemies on foot that fire_refusal lets through
-                    enemies = [(k, g, t.band(dist(u.hex, g.hex)))
-                               for k, g in enumerate(units[i] for i in m.enemy_slots(u.side))
-                               if g.vehicle < 0 and g.side != u.side and g.status == ACTIVE
-                               and g.hex >= 0]
-                    if not enemies:
-                        continue
-                auto = m.weapon_class(u.weapon).automatic
-                reach = t.to_hit[t.class_of[u.weapon]]
-                for k, g, band in enemies:
-                    if (reach[band] is None or (auto and g.hex in pris)
-                            or not in_arc(mount, g.hex)):
-                        continue
-                    seen = sight.get(g.uid)
-                    if seen is None:
-                        seen = sight[g.uid] = m.can_see(u, g)
-                    if seen:
-                        out.append(base + k)
+                slots = at_mount.get(mount)  # the same targets for aimed and snap fire
+                if slots is None:
+                    if enemies is None:  # the enemies on foot that fire_refusal lets through
+                        enemies = [(k, g, t.band(dist(u.hex, g.hex)))
+                                   for k, g in enumerate(units[i] for i in m.enemy_slots(u.side))
+                                   if g.vehicle < 0 and g.side != u.side and g.status == ACTIVE
+                                   and g.hex >= 0]
+                    slots = at_mount[mount] = []
+                    auto = m.weapon_class(u.weapon).automatic
+                    reach = t.to_hit[t.class_of[u.weapon]]
+                    for k, g, band in enemies:
+                        if (reach[band] is None or (auto and g.hex in pris)
+                                or not in_arc(mount, g.hex)):
+                            continue
+                        seen = sight.get(g.uid)
+                        if seen is None:
+                            seen = sight[g.uid] = m.can_see(u, g)
+                        if seen:
+                            slots.append(k)
+                out.extend([base + k for k in slots])
             elif target == "vehicle":
                 for w in st.vehicles[:O.V_SLOTS]:
                     if (w is v or not vehicles.on_map(w) or w.hex in pris
@@ -483,21 +486,24 @@ def _unseen_offsets(m: Match, u: Unit, v: Vehicle, mount: str, pris: Any) -> lis
     range, seen at standing height, holding a known enemy the tank does not see."""
     units = m.state.units
     t = m.tables
-    cname = t.class_of[u.weapon]
+    reach = t.to_hit[t.class_of[u.weapon]]
     size = vtype(v).size
-    seen: set[int] = set()
-    out = []
+    by_hex: dict[int, list[Unit]] = {}  # the known enemies on foot, per hex
     for i in m.known_enemies(u.side):
-        h = units[i].hex
-        if h < 0 or h in seen or h in pris or units[i].vehicle >= 0:
+        g = units[i]
+        h = g.hex
+        if h < 0 or h in pris or g.vehicle >= 0:
             continue
-        seen.add(h)
+        by_hex.setdefault(h, []).append(g)
+    out = []
+    dist = m.board.distance
+    for h, gs in by_hex.items():
         dx, _, dz = _delta(m, u.hex, h)
         k = O.OFFSET_INDEX.get((dx, dz))
-        if k is None or t.to_hit[cname][t.band(m.board.distance(u.hex, h))] is None:
+        if k is None or reach[t.band(dist(u.hex, h))] is None:
             continue
-        if arc_refusal(m, v, mount, h) is not None or not _unseen_targets(m, u, h):
-            continue
+        if arc_refusal(m, v, mount, h) is not None or all(m.can_see(u, g) for g in gs):
+            continue  # (:func:`_unseen_targets` is empty)
         if h != u.hex and not m.sight.can_see(u.hex, h, STANDING, STANDING,
                                                sighter_in_vehicle=size):
             continue

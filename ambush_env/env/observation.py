@@ -502,6 +502,8 @@ class ObservationBuilder:
         contacts = self._contacts
         watchers = [k for k in self._ukey if k is not None]
         seen_count = self._seen_count  # active US soldiers seeing each hex (standing targets)
+        lower: dict[tuple[int, int], bool] = {}  # (hex, stance) → US sight of a lower target
+        dist = self.game.board.distance
         a_hex = akey[0] if akey is not None else -1
         for k in range(nk):
             c = units_all[known[k]]
@@ -529,14 +531,35 @@ class ObservationBuilder:
                 if not seen_u and cs == _STANDING:  # the count plane sums the watchers' sight
                     seen_u = seen_count.item(flat[h]) > 0
                 elif not seen_u:
-                    for wh, ws in watchers:
-                        if sight.can_see(wh, h, ws, cs):
-                            seen_u = True
-                            break
+                    got = lower.get((h, cs))  # Germans of one hex and stance share it
+                    if got is None:
+                        got = False
+                        for wh, ws in watchers:
+                            if sight.can_see(wh, h, ws, cs):
+                                got = True
+                                break
+                        lower[(h, cs)] = got
+                    seen_u = got
             rsig = (psig, c.wounded, c.panicked, c.guard, c.escaped, a_hex, seen_a, seen_u)
-            if rsig != self._crow[k]:
+            old = self._crow[k]
+            if rsig != old:
                 self._crow[k] = rsig
-                contacts[k] = self._contact_row(c, a_hex, seen_a, seen_u)
+                if old is not None and old[:5] == rsig[:5]:
+                    # the same German: only the acting soldier's hex or the sight changed
+                    row = contacts[k]
+                    if old[5] != a_hex:
+                        if h >= 0 and a_hex >= 0:
+                            row[_C_DISTANCE] = _clip01(dist(a_hex, h) / _DIV_DISTANCE)
+                            row[_C_SAME_HEX] = float(h == a_hex)
+                            row[_C_ADJACENT] = float(h in self._neighbors[a_hex])
+                        else:
+                            row[_C_DISTANCE] = row[_C_SAME_HEX] = row[_C_ADJACENT] = 0.0
+                    if old[6] != seen_a:
+                        row[_C_SEEN_BY_ACTING] = float(seen_a)
+                    if old[7] != seen_u:
+                        row[_C_SEEN_BY_US] = float(seen_u)
+                else:
+                    contacts[k] = self._contact_row(c, a_hex, seen_a, seen_u)
         for k in range(nk, self._nk):  # slots no longer used
             self._count(self._ccontrib[k], ())
             self._ccontrib[k] = ()
