@@ -118,11 +118,23 @@ def wanted_kinds(m: Match, u: Unit) -> frozenset[int]:
     t = m.state.turn
     if t.card_row < 0:
         _roll(m, u)
+    acts = row_actions(m, u)
+    tank = u.role == TANK
+    key = (id(acts), t.card_step, tank)  # the normalized rows are kept (``_NORMALIZED``)
+    got = _WANTED.get(key)
+    if got is not None and got[0] is acts:
+        return got[1]
     out = set(_CLOSE_KINDS)
-    table = _TANK_KINDS if u.role == TANK else _KINDS
-    for name, _ in row_actions(m, u)[t.card_step:]:
+    table = _TANK_KINDS if tank else _KINDS
+    for name, _ in acts[t.card_step:]:
         out |= table.get(name, frozenset())
-    return frozenset(out)
+    kinds = frozenset(out)
+    if acts:
+        _WANTED[key] = (acts, kinds)
+    return kinds
+
+
+_WANTED: dict[tuple[int, int, bool], tuple[list, frozenset[int]]] = {}
 
 
 def choose(m: Match, u: Unit, legal: list[int]) -> int:
@@ -172,7 +184,7 @@ def _roll(m: Match, u: Unit) -> None:
     row = next(k for k, e in enumerate(column) if e.rolls[0] <= r <= e.rolls[1])
     t.card_column, t.card_row, t.card_step, t.card_acted = col, row, 0, False
     m.emit(E.GermanCard(unit=u.name, card=card_id, column=col, roll=r,
-                        actions=[normalize(a)[0] for a in column[row].do]))
+                        actions=[name for name, _ in row_actions(m, u)]))
 
 
 # ----------------------------------------------------------------------------- selectors

@@ -40,6 +40,7 @@ from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status
 
 US, GER = int(Side.US), int(Side.GERMAN)
 ACTIVE = int(Status.ACTIVE)
+CAPTURED = int(Status.CAPTURED)
 TWO, ONE, COMPLETE, PANIC, INACTIVE = (int(ARSpace.TWO_TURN), int(ARSpace.ONE_TURN),
                                        int(ARSpace.COMPLETE), int(ARSpace.PANIC),
                                        int(ARSpace.INACTIVE))
@@ -101,12 +102,30 @@ def current_space(m: Match) -> tuple[int, int]:
     """The first AR space with a marker: 2-Turn winner, 2-Turn loser, 1-Turn winner, loser."""
     st = m.state
     win = st.initiative
-    for space in (TWO, ONE):
-        for side in (win, 1 - win):
-            for u in st.units:
-                if u.side == side and u.ar == space and u.status == ACTIVE:
-                    return space, side
-    return -1, -1
+    lose = 1 - win
+    best = 4  # rank: 0 2-Turn winner, 1 2-Turn loser, 2 1-Turn winner, 3 1-Turn loser (one pass)
+    for u in st.units:
+        ar = u.ar
+        if ar == TWO:
+            r = 0
+        elif ar == ONE:
+            r = 2
+        else:
+            continue
+        side = u.side
+        if side == win:
+            pass
+        elif side == lose:
+            r += 1
+        else:
+            continue
+        if r < best and u.status == ACTIVE:
+            best = r
+            if r == 0:
+                break
+    if best == 4:
+        return -1, -1
+    return (TWO if best < 2 else ONE), (win if best % 2 == 0 else lose)
 
 
 # ------------------------------------------------------------------------------ requests
@@ -187,7 +206,7 @@ def advance(m: Match) -> Decision:
             m.update_german_contacts()
         if check_end(m):
             return OVER
-        if any(u.status == Status.CAPTURED and u.hex >= 0 for u in st.units):
+        if _any_prisoner_on_map(st.units):
             prisoners.check_escapes(m)
             if st.pending:
                 continue
@@ -221,6 +240,13 @@ def advance(m: Match) -> Decision:
             return Decision(US, elig[0].uid)
         return Decision(US, -1)
     raise RuntimeError("sequence of play did not reach a decision")
+
+
+def _any_prisoner_on_map(units: list[Unit]) -> bool:
+    for u in units:
+        if u.status == CAPTURED and u.hex >= 0:
+            return True
+    return False
 
 
 def _end_pulse(m: Match) -> None:

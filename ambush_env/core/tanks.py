@@ -593,15 +593,18 @@ def tank_orders(m: Match, u: Unit, kinds: frozenset[int] | None = None) -> list[
     st = m.state
     t = st.turn
     v = tank_of(m, u)
+    # the drive steps only when the caller can use them (the rest it filters itself)
+    drive = kinds is None or K.DRIVE in kinds or K.DRIVE_BACK in kinds
     if t.mode == "drive":
         out = [] if vehicles.in_full_hex(m, v) else [B[K.END_DRIVE]]
-        out.extend(_drive_orders(m, u, v, vehicles.drive_budget(m)))
+        if drive:
+            out.extend(_drive_orders(m, u, v, vehicles.drive_budget(m)))
         return out
     out = [B[K.END_TURN]]
     if u.panicked or v.disabled:
         return out
     if st.phase == Phase.OPERATIONS:
-        if t.hexes_moved == 0:
+        if t.hexes_moved == 0 and drive:
             out.extend(_drive_orders(m, u, v, None))
         if "open_close" not in t.tasks:
             out.append(B[K.OPEN_CLOSE])
@@ -612,7 +615,7 @@ def tank_orders(m: Match, u: Unit, kinds: frozenset[int] | None = None) -> list[
         return out
     if task_refusal(m, v, "open_close") is None:
         out.append(B[K.OPEN_CLOSE])
-    if task_refusal(m, v, "move_slow") is None:
+    if drive and task_refusal(m, v, "move_slow") is None:
         out.extend(_drive_orders(m, u, v, drive_limit(m, v)))
     if task_refusal(m, v, "load") is None:
         out.append(B[K.LOAD_CANNON])
