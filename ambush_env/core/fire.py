@@ -367,6 +367,12 @@ def fire_refusal(game: Any, shooter: Any, target: Any, *, snap: bool) -> str | N
     why = weapon_refusal(game, shooter, snap=snap)
     if why is not None:
         return why
+    return target_refusal(game, shooter, target)
+
+
+def target_refusal(game: Any, shooter: Any, target: Any) -> str | None:
+    """The part of :func:`fire_refusal` after :func:`weapon_refusal` (the target's own
+    checks: for an order generator that checked the weapon once for all the targets)."""
     if target.side == shooter.side:
         return f"{target.name} is a friend"
     if target.status != _ACTIVE or target.hex < 0:

@@ -57,7 +57,7 @@ from __future__ import annotations
 from ambush_env.core import carry, orders as O, tanks
 from ambush_env.core.assault import can_assault
 from ambush_env.core.ctx import Match
-from ambush_env.core.fire import wall_targets, weapon_refusal
+from ambush_env.core.fire import target_refusal, wall_targets, weapon_refusal
 from ambush_env.core.grenades import can_throw, into_refusal, rider_may_throw, throw_range
 from ambush_env.core.mines import known_minefield
 from ambush_env.core.movement import costs_for
@@ -72,6 +72,7 @@ from ambush_env.core.vehicles import (board_refusal, drive_budget, drive_targets
                                       leave_refusal, load_refusal, mpa)
 
 US, GER = int(Side.US), int(Side.GERMAN)
+ACTIVE = int(Status.ACTIVE)
 
 B = O.ORDER_BASE
 _END_TURN = B[K.END_TURN]
@@ -221,12 +222,17 @@ def _fire_orders(m: Match, u: Unit, base: int, snap: bool) -> list[int]:
     units = m.state.units
     pris = (prisoner_hexes(m) if u.side == US and u.weapon and m.weapon_class(u.weapon).automatic
             else ())
+    if u.panicked or not u.aware or weapon_refusal(m, u, snap=snap) is not None:
+        return out  # can_fire_at refuses every target (a car's too: vehicle_fire_refusal)
     for k, gid in enumerate(m.enemy_slots(u.side)):
         t = units[gid]
         if t.hex in pris:
             continue
-        if can_fire_at(m, u, t, snap=snap):
-            out.append(base + k)
+        if t.vehicle >= 0:  # in a vehicle (a tank's unit, a rider): can_fire_at's own rules
+            if can_fire_at(m, u, t, snap=snap):
+                out.append(base + k)
+        elif t.status == ACTIVE and t.hex >= 0 and target_refusal(m, u, t) is None:
+            out.append(base + k)  # = can_fire_at: the weapon was checked above
     return out
 
 

@@ -710,10 +710,9 @@ def _has_task_order(m: Match, u: Unit) -> bool:
     v = tank_of(m, u)
     if u.panicked or v.disabled:
         return False
-    if task_refusal(m, v, "open_close") is None:
+    if (task_refusal(m, v, "open_close") is None or task_refusal(m, v, "load") is None
+            or task_refusal(m, v, "clear_jam") is None):
         return True
     if task_refusal(m, v, "move_slow") is None and _drive_orders(m, u, v, drive_limit(m, v)):
-        return True
-    if task_refusal(m, v, "load") is None or task_refusal(m, v, "clear_jam") is None:
         return True
     return bool(u.aware and _rounds_weapon_orders(m, u, v, first=True))
