@@ -62,7 +62,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable
+from typing import Callable, Iterable
 
 import numpy as np
 
@@ -726,6 +726,13 @@ class SightCache:
             hit = self._memo[key] = self._assess(i, j, stance_s, stance_t, sighter_in_vehicle,
                                                  target_in_vehicle)
         return hit.clear
+
+    def soldier_sight(self) -> Callable[[int, int, int, int], bool]:
+        """A fast :meth:`can_see` for soldiers on foot, valid until the board next changes:
+        ``f(stance_s, stance_t, i, j)`` (note the order) reads the sight table directly."""
+        if self._version != self.board.version:
+            self._refresh()
+        return self._vis.item
 
     def visible_from(self, i: int, stance_s: int = Stance.STANDING, stance_t: int = Stance.STANDING) -> np.ndarray:
         """``(n,) bool``: the hexes a soldier in hex ``i`` sees, for targets in ``stance_t``."""

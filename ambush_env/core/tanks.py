@@ -289,6 +289,14 @@ def task_cost(m: Match, v: Vehicle, task: str) -> int:
     return shipped_vehicle_data().crew_tasks[task]
 
 
+def _row_done(done: list[str], row: str) -> bool:
+    """Whether a task of ``row`` (:data:`ROW`) is among the tasks ``done`` this turn."""
+    for x in done:
+        if ROW.get(x) == row:
+            return True
+    return False
+
+
 def task_refusal(m: Match, v: Vehicle, task: str) -> str | None:
     """Why the tank ``v`` cannot do ``task`` now in its Rounds turn (seed 000 p. 33), or None."""
     t = m.state.turn
@@ -301,7 +309,7 @@ def task_refusal(m: Match, v: Vehicle, task: str) -> str | None:
         return None if t.cp_left >= task_cost(m, v, "move_fast") - task_cost(m, v, "move_slow") \
             else "no Crew Point left for moving fast"
     row = ROW[task]
-    if any(ROW.get(x) == row for x in done):
+    if _row_done(done, row):
         return "that task is done this turn (seed 000 p. 33)"
     if task == "open_close":
         if done or t.cp_left < v.crew or v.crew <= 0:
@@ -320,7 +328,7 @@ def task_refusal(m: Match, v: Vehicle, task: str) -> str | None:
     if task == "cannon":
         if not v.cannon_loaded:
             return "the cannon is not loaded"
-        if any(ROW.get(x) == "coax" for x in done):
+        if _row_done(done, "coax"):
             return "not in a turn the coaxial MG fired (seed 000 p. 33)"
         if "load" in done:
             return "not in a turn the cannon was loaded (seed 000 p. 33)"
@@ -334,7 +342,7 @@ def task_refusal(m: Match, v: Vehicle, task: str) -> str | None:
             return "the cannon is out of action"
         if v.cannon_loaded:
             return "the cannon is loaded"
-        if "cannon" in done or any(ROW.get(x) == "coax" for x in done):
+        if "cannon" in done or _row_done(done, "coax"):
             return "not in a turn the cannon or coaxial MG fired (seed 000 p. 33)"
     elif row == "move":
         if v.immobilised or v.disabled:

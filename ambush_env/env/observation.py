@@ -497,7 +497,7 @@ class ObservationBuilder:
         }
 
     def _update_contacts(self, units_all, known: list[int], nk: int, akey) -> None:
-        sight = self.game.sight
+        see = self.game.sight.soldier_sight()  # the board does not change while building
         flat = self._flat
         contacts = self._contacts
         watchers = [k for k in self._ukey if k is not None]
@@ -526,7 +526,7 @@ class ObservationBuilder:
             if h >= 0 and status == _ACTIVE:  # sight matters for active Germans only (targets)
                 cs = c.stance
                 if akey is not None:
-                    seen_a = sight.can_see(a_hex, h, akey[1], cs)
+                    seen_a = see(akey[1], cs, a_hex, h)  # = sight.can_see(a_hex, h, akey[1], cs)
                 seen_u = seen_a
                 if not seen_u and cs == _STANDING:  # the count plane sums the watchers' sight
                     seen_u = seen_count.item(flat[h]) > 0
@@ -535,7 +535,7 @@ class ObservationBuilder:
                     if got is None:
                         got = False
                         for wh, ws in watchers:
-                            if sight.can_see(wh, h, ws, cs):
+                            if see(ws, cs, wh, h):
                                 got = True
                                 break
                         lower[(h, cs)] = got
