@@ -398,6 +398,8 @@ def _rounds_weapon_orders(m: Match, u: Unit, v: Vehicle,
     enemies: list[tuple[int, Unit, int]] | None = None
     at_mount: dict[str, list[int]] = {}  # mount → the contact slots its weapon may fire at
     weapons = vtype(v).weapons
+    see = m.sight.can_see
+    size = vtype(v).size
     v_hex = v.hex
 
     def in_arc(mount: str, h: int) -> bool:
@@ -439,8 +441,9 @@ def _rounds_weapon_orders(m: Match, u: Unit, v: Vehicle,
                                 or not in_arc(mount, g.hex)):
                             continue
                         seen = sight.get(g.uid)
-                        if seen is None:
-                            seen = sight[g.uid] = m.can_see(u, g)
+                        if seen is None:  # = m.can_see(u, g): the unit rides, g is on foot
+                            seen = sight[g.uid] = see(u.hex, g.hex, u.stance, g.stance,
+                                                      sighter_in_vehicle=size)
                         if seen:
                             slots.append(k)
                 out.extend([base + k for k in slots])
