@@ -28,7 +28,7 @@ from pydantic import BaseModel
 from ambush_env.core import events as E
 from ambush_env.core import orders as O
 from ambush_env.core.ctx import Match
-from ambush_env.core.movement import IMPASSABLE, enemy_in, step_cost
+from ambush_env.core.movement import IMPASSABLE, costs_for, enemy_hexes, enemy_in
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.prisoners import outnumbered
 from ambush_env.core.cards import DRIVING
@@ -409,7 +409,9 @@ def _move(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
 def _reachable(m: Match, u: Unit, max_hexes: int, budget: int) -> dict[int, tuple[int, int]]:
     """hex -> (MPs spent, previous hex) for hexes reachable within ``budget`` MPs and
     ``max_hexes`` hexes, not through a hex with a US soldier (Dijkstra on MPs)."""
-    board = m.board
+    nbrs = m.board.neighbors
+    row = costs_for(m, u.stance)  # = step_cost(m, u, h, d) by direction
+    barred = enemy_hexes(m, u.side)  # = enemy_in(m, d, u.side): the state does not change here
     best = {u.hex: (0, -1, 0)}
     frontier = deque([u.hex])
     while frontier:
@@ -417,11 +419,12 @@ def _reachable(m: Match, u: Unit, max_hexes: int, budget: int) -> dict[int, tupl
         mp, _, n = best[h]
         if n >= max_hexes:
             continue
-        for d in board.neighbors[h]:
+        base = h * 6
+        for k, d in enumerate(nbrs[h]):
             if d < 0:
                 continue
-            c = step_cost(m, u, h, d)
-            if c == IMPASSABLE or mp + c > budget or enemy_in(m, d, u.side):
+            c = row[base + k]
+            if c == IMPASSABLE or mp + c > budget or d in barred:
                 continue
             if d not in best or best[d][0] > mp + c:
                 best[d] = (mp + c, h, n + 1)
@@ -446,7 +449,7 @@ def _plan(m: Match, u: Unit, toward: str, max_hexes: int) -> list[int]:
     cover = m.rd.german.cover_terrain
 
     def near_us(h: int) -> int:
-        return min((dist(h, x) for x in us), default=0)
+        return min([dist(h, x) for x in us]) if us else 0
 
     if toward == "nearest_us":
         key = lambda h: (near_us(h), reach[h][0], h)  # noqa: E731
@@ -538,7 +541,7 @@ def _plan_drive(m: Match, u: Unit, toward: str, fast: bool, max_hexes: int | Non
     us = [o.hex for o in m.state.units if o.uid in m.known_enemies(GER) and o.hex >= 0]
 
     def near_us(h: int) -> int:
-        return min((dist(h, x) for x in us), default=0)
+        return min([dist(h, x) for x in us]) if us else 0
 
     spend = lambda h: -best[h][0]  # noqa: E731 - spend as much as it can (seed 000 p. 30)
     if toward == "nearest_us":

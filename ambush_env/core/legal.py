@@ -67,7 +67,7 @@ from ambush_env.core.prisoners import (can_move_prisoner, hand_over_targets, out
 from ambush_env.core.shooting import can_fire_at, can_fire_at_vehicle, prepare_kind
 from ambush_env.core.state import Unit, Vehicle
 from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status
-from ambush_env.core.vehicle_fire import legal_aspects
+from ambush_env.core.vehicle_fire import legal_aspects, vehicle_target_refusal
 from ambush_env.core.vehicles import (board_refusal, drive_budget, drive_targets, in_full_hex,
                                       leave_refusal, load_refusal, mpa)
 
@@ -249,6 +249,30 @@ def _vehicle_fire_orders(m: Match, u: Unit, base: int, snap: bool) -> list[int]:
             k = base + v.vid * _N_ASPECTS
             out.extend(k + a for a in legal_aspects(m.board, u.hex, v))
     return out
+
+
+def _vehicle_fire_pair(m: Match, u: Unit, aimed: bool, snap: bool) -> list[int]:
+    """``_vehicle_fire_orders`` aimed (when ``aimed``) then snap (when ``snap``) for the aware,
+    unpanicked ``u``: each vehicle's target part of ``vehicle_fire_refusal`` asked once."""
+    vs = m.state.vehicles
+    if not vs:
+        return []
+    aimed = aimed and weapon_refusal(m, u, snap=False) is None
+    snap = snap and weapon_refusal(m, u, snap=True) is None
+    if not (aimed or snap):
+        return []
+    out_a: list[int] = []
+    out_s: list[int] = []
+    wid = u.weapon
+    for v in vs[:O.V_SLOTS]:
+        if vehicle_target_refusal(m, u, v, wid) is None:
+            k = v.vid * _N_ASPECTS
+            asp = legal_aspects(m.board, u.hex, v)
+            if aimed:
+                out_a.extend(_AIMED_V + k + a for a in asp)
+            if snap:
+                out_s.extend(_SNAP_V + k + a for a in asp)
+    return out_a + out_s if out_s else out_a
 
 
 def _fire_both(m: Match, u: Unit, snap: bool) -> list[int]:
@@ -488,10 +512,8 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
                 out.extend(_fire_orders(m, u, _AIMED, snap=False))
             if every or K.FIRE_SNAP in want:
                 out.extend(_fire_orders(m, u, _SNAP, snap=True))
-            if every or K.FIRE_AIMED_VEHICLE in want:
-                out.extend(_vehicle_fire_orders(m, u, _AIMED_V, snap=False))
-            if every or K.FIRE_SNAP_VEHICLE in want:
-                out.extend(_vehicle_fire_orders(m, u, _SNAP_V, snap=True))
+            out.extend(_vehicle_fire_pair(m, u, every or K.FIRE_AIMED_VEHICLE in want,
+                                          every or K.FIRE_SNAP_VEHICLE in want))
             if every or K.FIRE_WALL in want:
                 out.extend(_wall_shots(m, u))
             if every or K.GRENADE in want:

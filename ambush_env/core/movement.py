@@ -155,6 +155,15 @@ def relief_cost(board: Any, src: int, dest: int, side: Any, costs: Any) -> int:
     return extra
 
 
+def enemy_hexes(m: Match, side: int) -> set[int]:
+    """The hexes ``h`` (of the map) where :func:`enemy_in` ``(m, h, side)`` is True now, for a
+    caller asking of many hexes."""
+    units = m.state.units
+    if not m.omniscient_germans or side == 0:
+        return {units[i].hex for i in m.known_enemies(side)}
+    return {o.hex for o in units if o.side != side and o.status == Status.ACTIVE}
+
+
 def enemy_in(m: Match, hex_: int, side: int) -> bool:
     """True when an active enemy *known to* ``side`` is in ``hex_``.
 

@@ -260,6 +260,14 @@ def vehicle_fire_refusal(m: Match, shooter: Unit, v: Vehicle, *, snap: bool,
         if snap and not wc.snap:
             return f"a {t.class_of[weapon]} cannot snap fire"
         wid = weapon
+    return vehicle_target_refusal(m, shooter, v, wid)
+
+
+def vehicle_target_refusal(m: Match, shooter: Unit, v: Vehicle, wid: str) -> str | None:
+    """The target part of :func:`vehicle_fire_refusal` (after the weapon checks, the same
+    for aimed and snap fire): ``v`` on the map, not disabled, not ``shooter``'s side's,
+    someone aboard, within the range of the weapon ``wid`` and in sight."""
+    t = m.tables
     if not on_map(v):
         return "the vehicle is not on the map"
     if v.disabled:
