@@ -191,16 +191,6 @@ def _delta(m: Match, a: int, b: int) -> tuple[int, int, int]:
     return bx - ax, by - ay, bz - az
 
 
-def sides_toward(m: Match, hex_: int, other: int) -> tuple[int, ...]:
-    """The hexside(s) of ``hex_`` (Directions) that the line to ``other``'s centre crosses:
-    one, or the two either side of a vertex the line runs through (the cube dot product is
-    the plane's, so the largest one is the hexside faced)."""
-    dx, dy, dz = _delta(m, hex_, other)
-    dots = [dx * p + dy * q + dz * r for p, q, r in _DIRS]
-    best = max(dots)
-    return tuple(d for d in range(6) if dots[d] == best)
-
-
 def aspects_from(m: Match, v: Vehicle, hex_: int) -> tuple[str, ...]:
     """The aspects of ``v`` (facing diagram, ``vehicles.yaml``) that fire from ``hex_`` comes
     through: one, two for a line through a vertex, () from its own hex."""
@@ -212,7 +202,7 @@ def aspects_from(m: Match, v: Vehicle, hex_: int) -> tuple[str, ...]:
         return got
     diagram = shipped_vehicle_data().facing_diagram
     out: list[str] = []
-    for d in sides_toward(m, v.hex, hex_):
+    for d in vehicle_fire.entry_hexsides(m.board, hex_, v.hex):  # the line's hexside(s)
         a = diagram[(d - v.facing) % 6]
         if a not in out:
             out.append(a)
