@@ -82,6 +82,32 @@ class Doctrine:
     anti_tank_value: float = 160.0
 
 
+def _least_cost_to(neighbors, sources, into) -> list[int]:
+    """Dijkstra toward ``sources``: the least cost from every hex, ``into(j, i)`` being the
+    cost of stepping from ``j`` into its neighbour ``i`` (negative: impassable); INF where
+    no source is reachable."""
+    d = [INF] * len(neighbors)
+    heap = []
+    for s in sources:
+        d[s] = 0
+        heap.append((0, s))
+    heapq.heapify(heap)
+    while heap:
+        c, i = heapq.heappop(heap)
+        if c > d[i]:
+            continue
+        for j in neighbors[i]:
+            if j < 0:
+                continue
+            cost = into(j, i)
+            if cost < 0:
+                continue
+            if c + cost < d[j]:
+                d[j] = c + cost
+                heapq.heappush(heap, (c + cost, j))
+    return d
+
+
 def _p_hit(n: int) -> float:
     """Chance of a d10 at or below ``n`` (RULES.md §1)."""
     return 0.0 if n < 0 else (1.0 if n >= 9 else (n + 1) / 10.0)
@@ -143,32 +169,20 @@ class HeuristicAgent:
         """Least-MP distance of every hex to the nearest of ``sources`` (standing soldier)."""
         key = (sources, game.board.version)
         d = self._paths.get(key)
-        if d is not None:
-            return d
-        from ambush_env.core.movement import IMPASSABLE, step_cost
+        if d is None:
+            from ambush_env.core.movement import IMPASSABLE, step_cost
 
-        board = game.board
-        walker = Unit(uid=-1, side=int(Side.US), name="", role="", stance=int(Stance.STANDING))
-        d = [INF] * board.n
-        heap = []
-        for s in sources:
-            d[s] = 0
-            heap.append((0, s))
-        heapq.heapify(heap)
-        while heap:
-            c, i = heapq.heappop(heap)
-            if c > d[i]:
-                continue
-            for j in board.neighbors[i]:
-                if j < 0:
-                    continue
-                cost = step_cost(game, walker, j, i)  # moving from j into i (toward the source)
-                if cost == IMPASSABLE:
-                    continue
-                nc = c + cost
-                if nc < d[j]:
-                    d[j] = nc
-                    heapq.heappush(heap, (nc, j))
+            walker = Unit(uid=-1, side=int(Side.US), name="", role="",
+                          stance=int(Stance.STANDING))
+
+            def into(j: int, i: int) -> int:  # moving from j into i (toward the source)
+                c = step_cost(game, walker, j, i)
+                return -1 if c == IMPASSABLE else c
+
+            d = self._remember(key, _least_cost_to(game.board.neighbors, sources, into))
+        return d
+
+    def _remember(self, key: tuple, d: list[int]) -> list[int]:
         if len(self._paths) > 64:
             self._paths.clear()
         self._paths[key] = d
@@ -319,33 +333,13 @@ class HeuristicAgent:
         """Least vehicle-MP distance of every hex to ``goal`` (the vehicle cost chart)."""
         key = ("car", goal, large, game.board.version)
         d = self._paths.get(key)
-        if d is not None:
-            return d
-        from ambush_env.core.vehicles import cost_row
+        if d is None:
+            from ambush_env.core.vehicles import cost_row
 
-        row = cost_row(game, large)
-        nbrs = game.board.neighbors
-        d = [INF] * game.board.n
-        heap = []
-        for s_ in goal:
-            d[s_] = 0
-            heap.append((0, s_))
-        heapq.heapify(heap)
-        while heap:
-            c, i = heapq.heappop(heap)
-            if c > d[i]:
-                continue
-            for j in nbrs[i]:
-                if j < 0:
-                    continue
-                dj = nbrs[j].index(i)
-                cost = row[j * 6 + dj]
-                if cost < 0:
-                    continue
-                if c + cost < d[j]:
-                    d[j] = c + cost
-                    heapq.heappush(heap, (c + cost, j))
-        self._paths[key] = d
+            row = cost_row(game, large)
+            nbrs = game.board.neighbors
+            d = self._remember(key, _least_cost_to(
+                nbrs, goal, lambda j, i: row[j * 6 + nbrs[j].index(i)]))
         return d
 
     def _enemy_vehicles(self, game, side: int = int(Side.US)) -> list:
