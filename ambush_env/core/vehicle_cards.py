@@ -47,6 +47,8 @@ from pydantic import BeforeValidator, Field, field_validator, model_validator
 from ambush_env.core.cards import (
     DRIVING,
     ActionForm,
+    Drive,
+    Hold,
     Column,
     FieldProblem,
     Ident,
@@ -84,13 +86,11 @@ class Load(ActionForm):
     action: Literal["load"] = "load"
 
 
-class TankMove(ActionForm):
-    """``move: {toward, fast, max}`` — drive the tank (seed 000 p. 30, 32-33)."""
+class TankMove(Drive):
+    """``move: {toward, fast, max}`` — drive the tank (seed 000 p. 30, 32-33): the arguments
+    of a driver's ``drive``."""
 
-    action: Literal["move"] = "move"
-    toward: Literal["nearest_us", "route", "away", "cover"]
-    fast: bool = False
-    max: int | None = Field(default=None, ge=1, le=12)
+    action: Literal["move"] = "move"  # type: ignore[assignment]
 
 
 class Close(ActionForm):
@@ -105,10 +105,7 @@ class Open(ActionForm):
     action: Literal["open"] = "open"
 
 
-class TankHold(ActionForm):
-    """``hold`` — nothing more this turn."""
-
-    action: Literal["hold"] = "hold"
+TankHold = Hold  # ``hold`` — nothing more this turn (the soldier cards' action)
 
 
 TANK_ACTION_MODELS: tuple[type[ActionForm], ...] = (FireCannon, FireMG, Load, TankMove, Close,
