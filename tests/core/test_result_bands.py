@@ -66,6 +66,20 @@ def path(g: Game, u, goal: int, avoid: set[int], max_cost: int = 99) -> list[int
     return out[::-1]
 
 
+def walk(g: Game, u, wps: list[int], leave: bool, avoid: set[int]) -> None:
+    """One Operations order of ``u`` along his waypoints ``wps`` (consumed as reached): a
+    step on the least-MP path to the next one, avoiding ``avoid`` (less the waypoints); at
+    the end he leaves the map if ``leave`` and he can, else waits."""
+    while wps and wps[0] == u.hex:
+        wps.pop(0)
+    if not wps:
+        exit_ = O.encode(K.EXIT_MAP)
+        g.step(exit_ if leave and exit_ in g.legal_actions() else O.encode(K.END_TURN))
+        return
+    nxt = path(g, u, wps[0], avoid - set(wps))[0]
+    g.step(O.encode(K.MOVE, g.board.direction(u.hex, nxt)))
+
+
 def play(plans: dict[int, list[str]], exits: set[int]) -> Game:
     """Play farm_assault: slot -> waypoints; slots in ``exits`` leave the map at the end."""
     g = Game("farm_assault")
@@ -88,17 +102,7 @@ def play(plans: dict[int, list[str]], exits: set[int]) -> Game:
         if g.state.phase == Phase.ROUNDS:
             g.step(next(a for a in legal if O.decode(a)[0] in (K.END_TURN, K.END_MOVE)))
             continue
-        wps = todo.get(u.slot, [])
-        while wps and wps[0] == u.hex:
-            wps.pop(0)
-        if not wps:
-            if u.slot in exits and O.encode(K.EXIT_MAP) in legal:
-                g.step(O.encode(K.EXIT_MAP))
-            else:
-                g.step(O.encode(K.END_TURN))
-            continue
-        nxt = path(g, u, wps[0], avoid - set(wps))[0]
-        g.step(O.encode(K.MOVE, b.direction(u.hex, nxt)))
+        walk(g, u, todo.get(u.slot, []), u.slot in exits, avoid)
     raise AssertionError("the scripted line did not finish")
 
 

@@ -14,7 +14,8 @@ from ambush_env.core import orders as O
 from ambush_env.core.engine import Game
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.types import Phase, Result
-from tests.core.test_result_bands import RiggedDice, path
+from tests.core.test_result_bands import RiggedDice
+from tests.core.test_result_bands import walk as walk_on  # `walk` names the plans here
 
 MISSION = "jeep_run"
 ROAD = [f"{c}6" for c in "ABCDEFGHIJKLMNOPQRST"]
@@ -61,17 +62,7 @@ def play(*, jeeps: tuple[int, ...] = (), walk: dict[int, list[str]] | None = Non
                 nxt = road[road.index(v.hex) + 1]
                 g.step(O.encode(K.DRIVE, b.direction(v.hex, nxt)))
             continue
-        wps = todo.get(u.slot, [])
-        while wps and wps[0] == u.hex:
-            wps.pop(0)
-        if not wps:
-            if u.slot in todo and O.encode(K.EXIT_MAP) in legal:
-                g.step(O.encode(K.EXIT_MAP))
-            else:
-                g.step(O.encode(K.END_TURN))
-            continue
-        nxt = path(g, u, wps[0], avoid - set(wps))[0]
-        g.step(O.encode(K.MOVE, b.direction(u.hex, nxt)))
+        walk_on(g, u, todo.get(u.slot, []), u.slot in todo, avoid)
     raise AssertionError("the scripted line did not finish")
 
 

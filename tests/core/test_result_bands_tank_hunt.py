@@ -20,7 +20,7 @@ from ambush_env.core.dice import Dice
 from ambush_env.core.engine import Game
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.types import Phase, Result, Side
-from tests.core.test_result_bands import path
+from tests.core.test_result_bands import walk
 
 MISSION = "tank_hunt"
 US, GER = int(Side.US), int(Side.GERMAN)
@@ -84,17 +84,7 @@ def play(plans: dict[int, list[str]], exits: set[int], *, activation: int = 9,
             g.step(pick if pick is not None else next(
                 a for a in legal if O.decode(a)[0] in (K.END_TURN, K.END_MOVE, K.END_DRIVE)))
             continue
-        wps = todo.get(u.slot, [])
-        while wps and wps[0] == u.hex:
-            wps.pop(0)
-        if not wps:
-            if u.slot in exits and K.EXIT_MAP in kinds:
-                g.step(kinds[K.EXIT_MAP])
-            else:
-                g.step(O.encode(K.END_TURN))
-            continue
-        nxt = path(g, u, wps[0], set(g.triggers) - set(wps))[0]
-        g.step(O.encode(K.MOVE, b.direction(u.hex, nxt)))
+        walk(g, u, todo.get(u.slot, []), u.slot in exits, set(g.triggers))
     raise AssertionError("the scripted line did not finish")
 
 
