@@ -53,10 +53,13 @@ def after_order(m: Match, req: list) -> None:
         return  # the turn was taken away by what the order set off
     u = st.units[uid]
     if tanks.is_tank(u):
-        tanks.after_order(m, u, K(kind), arg, note)
+        tanks.after_order(m, u, _KIND[kind], arg, note)
         return
-    fn = _AFTER.get(K(kind), _end)
+    fn = _AFTER.get(kind, _end)  # (an int looks up an IntEnum key)
     fn(m, u, arg, note)
+
+
+_KIND = {int(k): k for k in K}  # = K(kind), without the enum call (the hot path)
 
 
 def _ops(m: Match) -> bool:

@@ -184,6 +184,7 @@ class Board:
         self.side_slope: tuple[bool, ...] = tuple(side_slope)
         self.side_destroyed: list[bool] = [False] * (3 * n + 1)
         self.version = 0
+        self._live: tuple[int, tuple] = (-1, ())  # (version, live_key) (:meth:`live_key`)
         self._log: list[tuple[int, frozenset[int], frozenset[int]]] = []
         self._pristine = (tuple(self.terrain), tuple(self.building), tuple(self.rise))
         # Geometry tables (immutable, shared by copies).
@@ -329,6 +330,17 @@ class Board:
         self._log.append((self.version, frozenset(hexes), frozenset(sides)))
         if len(self._log) > 256:
             del self._log[:128]
+
+    def live_key(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """A hashable key of the live state: ``(collapsed hexes, destroyed side ids)``, sorted.
+        Equal keys mean equal live maps (unlike :attr:`version`, which only grows), so a cache
+        keyed by it stays valid when a reset restores the map. Recomputed once per version."""
+        if self._live[0] != self.version:
+            pristine = self._pristine[0]
+            self._live = (self.version, (
+                tuple(i for i in range(self.n) if self.terrain[i] != pristine[i]),
+                tuple(sid for sid, gone in enumerate(self.side_destroyed) if gone)))
+        return self._live[1]
 
     def changes_since(self, version: int) -> tuple[set[int], set[int]] | None:
         """Hexes and side ids changed after ``version``; None when the log no longer reaches back."""

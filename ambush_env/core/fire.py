@@ -417,11 +417,12 @@ def wall_targets(game: Any, shooter: Any) -> list[tuple[int, int]]:
     """``(offset index, hex)`` of every building hex whose wall ``shooter`` could fire at
     from where he stands, as far as the map decides (:func:`wall_refusal` less the weapon's
     own state, which the caller checks once with :func:`weapon_refusal`): cached per hex,
-    stance, weapon class and board version (walls destroyed change it)."""
+    stance, weapon class and live map (:meth:`Board.live_key`: walls destroyed change it, a
+    reset restores it)."""
     board = game.board
     t = game.tables
     cname = t.class_of[shooter.weapon]
-    key = (shooter.hex, shooter.stance, cname, board.version, id(board))
+    key = (shooter.hex, shooter.stance, cname, board.live_key(), id(board))
     cache = game.ctx.wall_cache
     out = cache.get(key)
     if out is not None:

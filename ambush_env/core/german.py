@@ -125,9 +125,8 @@ def wanted_kinds(m: Match, u: Unit) -> frozenset[int]:
     if got is not None and got[0] is acts:
         return got[1]
     out = set(_CLOSE_KINDS)
-    table = _TANK_KINDS if tank else _KINDS
-    for name, _ in acts[t.card_step:]:
-        out |= table.get(name, frozenset())
+    for name, args in acts[t.card_step:]:
+        out |= action_kinds(name, args, tank)
     kinds = frozenset(out)
     if acts:
         _WANTED[key] = (acts, kinds)
@@ -135,6 +134,48 @@ def wanted_kinds(m: Match, u: Unit) -> frozenset[int]:
 
 
 _WANTED: dict[tuple[int, int, bool], tuple[list, frozenset[int]]] = {}
+
+
+def action_kinds(name: str, args: dict, tank: bool) -> frozenset[int]:
+    """The order kinds the card action ``name {args}`` can look at in ``choose``'s offered set:
+    the action's kinds (``_KINDS`` / ``_TANK_KINDS``), narrowed by its arguments where the
+    action reads fewer (``fire`` and ``fire_mg`` by mode and mount; ``fire_cannon`` at
+    ``nearest_vehicle`` only at vehicles, else the cannon plus the aimed machineguns of the
+    stone-wall rule, their vehicle orders included since those draw the aspect die).
+    Every kind the action tests stays in, so ``choose`` decides exactly as on the full list."""
+    key = (name, tuple(sorted((k, str(v)) for k, v in args.items())), tank)
+    got = _ACTION_KINDS.get(key)
+    if got is None:
+        got = _ACTION_KINDS[key] = _narrow(name, args, tank)
+    return got
+
+
+def _narrow(name: str, args: dict, tank: bool) -> frozenset[int]:
+    if not tank:
+        if name == "fire" and args.get("mode", "aimed") in ("aimed", "snap"):
+            snap = args.get("mode", "aimed") == "snap"
+            return frozenset({K.FIRE_SNAP, K.FIRE_SNAP_VEHICLE} if snap
+                             else {K.FIRE_AIMED, K.FIRE_AIMED_VEHICLE})
+        return _KINDS.get(name, frozenset())
+    if name == "fire_mg":
+        mounts = ("coax", "bow") if args.get("mount", "any") == "any" else (args.get("mount"),)
+        snap = args.get("mode", "aimed") == "snap"
+        out: set[int] = set()
+        for mt in mounts:
+            if (mt, snap) not in _MG_KIND:
+                return _TANK_KINDS[name]  # an unknown mount: everything the action may read
+            out |= {_MG_KIND[(mt, snap)], _MG_VKIND[(mt, snap)]}
+        return frozenset(out)
+    if name == "fire_cannon":
+        if args.get("at", "nearest_visible") == "nearest_vehicle":
+            return frozenset({K.CANNON_VEHICLE})
+        return frozenset({K.CANNON_FIRE, K.CANNON_WALL, K.CANNON_HEX, K.CANNON_VEHICLE,
+                          K.COAX_MG_AIMED, K.BOW_MG_AIMED, K.COAX_MG_AIMED_VEHICLE,
+                          K.BOW_MG_AIMED_VEHICLE})
+    return _TANK_KINDS.get(name, frozenset())
+
+
+_ACTION_KINDS: dict[tuple, frozenset[int]] = {}
 
 
 def choose(m: Match, u: Unit, legal: list[int]) -> int:
@@ -181,10 +222,20 @@ def _roll(m: Match, u: Unit) -> None:
     card_id = m.state.vehicles[u.vehicle].card if u.role == TANK else m.cards[u.role].id
     r = m.dice.d10(f"{u.name} card ({col})")
     column = column_rows(m, u, col)
-    row = next(k for k, e in enumerate(column) if e.rolls[0] <= r <= e.rolls[1])
+    rows = _ROW_OF.get(id(column))
+    if rows is None or rows[0] is not column:  # card data is immutable: index a column once
+        rows = _ROW_OF[id(column)] = (column, [
+            next((k for k, e in enumerate(column) if e.rolls[0] <= x <= e.rolls[1]), None)
+            for x in range(10)])
+    row = rows[1][r]
+    if row is None:  # pragma: no cover - the card loader checks that the rows cover 0-9
+        raise ValueError(f"{u.name}'s card column {col} has no row for the roll {r}")
     t.card_column, t.card_row, t.card_step, t.card_acted = col, row, 0, False
     m.emit(E.GermanCard(unit=u.name, card=card_id, column=col, roll=r,
                         actions=[name for name, _ in row_actions(m, u)]))
+
+
+_ROW_OF: dict[int, tuple[Any, list[int | None]]] = {}  # id(column) → (column, row per d10 roll)
 
 
 # ----------------------------------------------------------------------------- selectors
@@ -538,7 +589,8 @@ def _plan_drive(m: Match, u: Unit, toward: str, fast: bool, max_hexes: int | Non
     if len(ends) <= 1:
         return []
     dist = m.board.distance
-    us = [o.hex for o in m.state.units if o.uid in m.known_enemies(GER) and o.hex >= 0]
+    known = m.known_enemies(GER)
+    us = [o.hex for o in m.state.units if o.uid in known and o.hex >= 0]
 
     def near_us(h: int) -> int:
         return min([dist(h, x) for x in us]) if us else 0
@@ -599,11 +651,8 @@ def _mg_orders(m: Match, u: Unit, mount: str, mode: str, offered: set[int]
     vehicles: dict[int, Vehicle] = {}
     for mt in mounts:
         snap = mode == "snap"
-        kind = {("coax", False): K.COAX_MG_AIMED, ("coax", True): K.COAX_MG_SNAP,
-                ("bow", False): K.BOW_MG_AIMED, ("bow", True): K.BOW_MG_SNAP}[(mt, snap)]
-        vkind = {("coax", False): K.COAX_MG_AIMED_VEHICLE, ("coax", True): K.COAX_MG_SNAP_VEHICLE,
-                 ("bow", False): K.BOW_MG_AIMED_VEHICLE,
-                 ("bow", True): K.BOW_MG_SNAP_VEHICLE}[(mt, snap)]
+        kind = _MG_KIND[(mt, snap)]
+        vkind = _MG_VKIND[(mt, snap)]
         for a, o in _targets(m, kind, offered).items():
             if not any(x is o for x in units.values()):
                 units[a] = o
@@ -611,6 +660,12 @@ def _mg_orders(m: Match, u: Unit, mount: str, mode: str, offered: set[int]
             if not any(y is x for y in vehicles.values()):
                 vehicles[a] = x
     return units, vehicles
+
+
+_MG_KIND = {("coax", False): K.COAX_MG_AIMED, ("coax", True): K.COAX_MG_SNAP,
+            ("bow", False): K.BOW_MG_AIMED, ("bow", True): K.BOW_MG_SNAP}
+_MG_VKIND = {("coax", False): K.COAX_MG_AIMED_VEHICLE, ("coax", True): K.COAX_MG_SNAP_VEHICLE,
+             ("bow", False): K.BOW_MG_AIMED_VEHICLE, ("bow", True): K.BOW_MG_SNAP_VEHICLE}
 
 
 def _fire_cannon(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:

@@ -160,8 +160,8 @@ def _throws(m: Match, u: Unit, kind: str, base: int) -> list[int]:
     r = throw_range(m, u, kind)
     if r is None:
         return []
-    # which hexes can be reached depends only on the map: cache per hex, range and board version
-    key = (u.hex, r, kind, m.board.version)
+    # which hexes can be reached depends only on the map: cache per hex, range and live map
+    key = (u.hex, r, kind, m.board.live_key(), id(m.board))
     cache = m.ctx.throw_cache
     out = cache.get(key)
     if out is None:

@@ -250,6 +250,26 @@ def _build_arrays(board: Board, landmarks: frozenset[str]) -> _Arrays:
     )
 
 
+def _updated_arrays(arr: _Arrays, board: Board, landmarks: frozenset[str], hexes: set[int],
+                    sides: set[int]) -> _Arrays:
+    """``arr`` brought up to ``board`` after the logged change of ``hexes`` (terrain, building,
+    rise) and ``sides`` (destroyed walls): equal to :func:`_build_arrays` of the board, at the
+    cost of the changed entries (the others are copied; ``arr`` itself is left as it was)."""
+    blevel, obstacle, building = arr.blevel.copy(), arr.obstacle.copy(), arr.building.copy()
+    for i in hexes:
+        t = board.terrain[i]
+        blevel[i] = arr.level[i] + board.rise[i]
+        lm = board.landmark[i]
+        obstacle[i] = t in OBSTACLE_TERRAIN or bool(
+            landmarks and lm is not None and (lm in landmarks or board.label(i) in landmarks))
+        building[i] = t == Terrain.BUILDING
+    wall = arr.wall.copy()
+    for sid in sides:
+        wall[sid] = board.side_wall[sid] != 0 and not board.side_destroyed[sid]
+    return _Arrays(level=arr.level, blevel=blevel, obstacle=obstacle, building=building,
+                   crest=arr.crest, emb_level=arr.emb_level, wall=wall, aperture=arr.aperture)
+
+
 _ARRAYS: "weakref.WeakKeyDictionary[Board, tuple[int, frozenset[str], _Arrays]]" = weakref.WeakKeyDictionary()
 
 
@@ -545,11 +565,16 @@ class SightCache:
         self._n = board.n
         self._geo = _pair_geometry(board.columns, board.rows)
         self._memo: dict[tuple, SightResult] = {}
+        # adjacent (or same-hex) pairs with a vehicle endpoint, by hex index: such a line depends
+        # only on its two hexes and the hexside between them, so a mutation drops just the entries it
+        # touches (:meth:`_refresh`)
+        self._adj: dict[tuple, bool] = {}
         self._full_build()
 
     # -- building ------------------------------------------------------------------------------
     def _full_build(self) -> None:
         geo, board = self._geo, self.board
+        self._adj.clear()
         self._version = board.version
         self._arr = arr = _build_arrays(board, self.blocking_landmarks)
         self._inst_li = arr.level[geo.pair_i][geo.inst_pair]
@@ -654,7 +679,12 @@ class SightCache:
             return
         hexes, sides = changes
         self._version = board.version
-        self._arr = _build_arrays(board, self.blocking_landmarks)
+        if self._adj and (hexes or sides):
+            between = board.side_between
+            self._adj = {k: v for k, v in self._adj.items()
+                         if k[0] not in hexes and k[1] not in hexes
+                         and (k[0] == k[1] or between(k[0], k[1]) not in sides)}
+        self._arr = _updated_arrays(self._arr, board, self.blocking_landmarks, hexes, sides)
         n = self._n
         in_x = np.zeros(n + 1, dtype=bool)
         in_x[list(hexes)] = True
@@ -714,18 +744,20 @@ class SightCache:
             self._refresh()
         if sighter_in_vehicle is None and target_in_vehicle is None:
             return self._vis.item(stance_s, stance_t, i, j)
-        if self.board.distance(i, j) > 1:
-            # a vehicle endpoint changes the sight only across an adjacent hexside (the aperture
-            # rows of ``endpoint_code``, seed 004 p. 18): farther, it is a soldier's
+        bld = self._arr.building
+        if self.board.distance(i, j) > 1 or not (bld.item(i) or bld.item(j)):
+            # a vehicle endpoint changes the sight only across an adjacent hexside, at a soldier
+            # in a building (the aperture rows of ``endpoint_code``, seed 004 p. 18): anywhere
+            # else it is a soldier's
             return self._vis.item(stance_s, stance_t, i, j)
         # an adjacent vehicle endpoint: traced once, memoised until a mutation (the tanks'
         # weapon orders ask the same pairs at every step)
         key = (i, j, stance_s, stance_t, sighter_in_vehicle, target_in_vehicle)
-        hit = self._memo.get(key)
+        hit = self._adj.get(key)
         if hit is None:
-            hit = self._memo[key] = self._assess(i, j, stance_s, stance_t, sighter_in_vehicle,
-                                                 target_in_vehicle)
-        return hit.clear
+            hit = self._adj[key] = self._assess(i, j, stance_s, stance_t, sighter_in_vehicle,
+                                                target_in_vehicle).clear
+        return hit
 
     def soldier_sight(self) -> Callable[[int, int, int, int], bool]:
         """A fast :meth:`can_see` for soldiers on foot, valid until the board next changes:

@@ -174,7 +174,7 @@ N_ORDERS: int = _n
 del _n, _k
 
 # decode tables (index -> kind, arg), built once
-ORDER_KIND: tuple[int, ...] = tuple(k for k in OrderKind for _ in range(ORDER_COUNT[k]))
+ORDER_KIND: tuple[OrderKind, ...] = tuple(k for k in OrderKind for _ in range(ORDER_COUNT[k]))
 ORDER_ARG: tuple[int, ...] = tuple(a for k in OrderKind for a in range(ORDER_COUNT[k]))
 
 
@@ -189,4 +189,4 @@ def decode(action: int) -> tuple[OrderKind, int]:
     """``(kind, arg)`` of an order integer. Raises ValueError outside ``0..N_ORDERS-1``."""
     if not 0 <= action < N_ORDERS:
         raise ValueError(f"order {action} is outside 0..{N_ORDERS - 1}")
-    return OrderKind(ORDER_KIND[action]), ORDER_ARG[action]
+    return ORDER_KIND[action], ORDER_ARG[action]  # already OrderKind members

@@ -123,11 +123,11 @@ def _held_by_enemy(m: Match, v: Vehicle, side: int) -> bool:
 
 # ============================================================================ movement costs
 def cost_row(m: Match, large: bool) -> list[int]:
-    """``row[hex * 6 + direction]`` = vehicle MPs to drive that way (−1 never), per board
-    version (RULES.md §12 ⚙): the entered hex's cost, +1 a level up, +1 across an embankment
+    """``row[hex * 6 + direction]`` = vehicle MPs to drive that way (−1 never), per live
+    map (:meth:`Board.live_key`; RULES.md §12 ⚙): the entered hex's cost, +1 a level up, +1 across an embankment
     or crest; never across an intact wall (whatever its aperture) nor into woods when large."""
     board = m.board
-    key = (large, board.version, id(board))
+    key = (large, board.live_key(), id(board))
     cache = m.ctx.vehicle_costs
     row = cache.get(key)
     if row is not None:

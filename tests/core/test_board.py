@@ -278,3 +278,26 @@ def test_copy_is_independent(example):
     assert b.terrain[b.index("D5")] == Terrain.BUILDING
     assert c.terrain[c.index("D5")] == Terrain.RUBBLE
     assert pickle.loads(pickle.dumps(c)).terrain == c.terrain
+
+
+def test_live_key_names_the_live_map_not_its_history(example):
+    """``Board.live_key``: equal live maps give equal keys (a reset restores the key the
+    version cannot), every mutation that changes the map changes it, and copies keep it."""
+    b = example
+    d5, e5, j3 = b.index("D5"), b.index("E5"), b.index("J3")
+    pristine = b.live_key()
+    assert pristine == ((), ())
+    b.destroy_wall(d5, e5)
+    walled = b.live_key()
+    assert walled == ((), (b.side_between(d5, e5),))
+    b.collapse(j3)
+    collapsed = b.live_key()
+    assert collapsed[0] == (j3,) and set(walled[1]) < set(collapsed[1])
+    c = b.copy()
+    assert c.live_key() == collapsed
+    c.set_mutable_state({})
+    assert c.live_key() == pristine and b.live_key() == collapsed  # independent
+    b.set_mutable_state({})
+    assert b.live_key() == pristine and b.version > 0
+    b.set_mutable_state({"destroyed_walls": ["D5/E5"]})
+    assert b.live_key() == walled

@@ -184,6 +184,85 @@ def test_incremental_updates_equal_a_full_rebuild():
     np.testing.assert_array_equal(cache._vis, SightCache(b)._vis)
 
 
+@pytest.mark.parametrize("board_name", ["los_apertures", "tank_hunt"])
+def test_incremental_arrays_equal_a_full_build(board_name):
+    """The arrays a refresh patches (terrain, rise, walls of the changed hexes and sides) equal
+    the ones built from the whole board, after each kind of mutation."""
+    from dataclasses import fields
+
+    from ambush_env.core.los import _build_arrays
+
+    b = load_board(board_name)
+    buildings = [i for i in range(b.n) if b.building[i] is not None]
+    lm = list(b.landmark)
+    lm[buildings[-1]] = "steeple"  # a declared landmark that collapses (seed 004)
+    b.landmark = tuple(lm)
+    cache = SightCache(b, blocking_landmarks=["steeple"])
+
+    def same():
+        cache.invalidate()
+        full = _build_arrays(b, cache.blocking_landmarks)
+        for f in fields(full):
+            np.testing.assert_array_equal(getattr(cache._arr, f.name), getattr(full, f.name), f.name)
+
+    walls = [(i, j) for i in range(b.n) for j in b.neighbors[i]
+             if j > i and b.intact_wall(b.side_between(i, j))]
+    assert walls and buildings
+    b.destroy_wall(*walls[0])
+    same()
+    b.collapse(buildings[-1])
+    same()
+    state = b.mutable_state()
+    b.set_mutable_state({})
+    same()
+    b.set_mutable_state(state)
+    same()
+
+
+def test_adjacent_vehicle_memo_follows_mutations():
+    """Seed 004 p. 18 / RULES.md §3: the memo of adjacent (and same-hex) lines with a vehicle endpoint keeps
+    an entry across a mutation only when neither hex nor the hexside between them changed, and
+    every answer equals a fresh trace (:func:`line_of_sight`) before and after each change."""
+    b = load_board("los_apertures")
+    cache = SightCache(b)
+    stances, sizes = range(3), (None, "small", "large")
+
+    near = [i for i in range(b.n)  # the hexes around the mutations below (and a far corner)
+            if min(b.distance(i, b.index(h)) for h in ("E5", "F5", "G10", "A1")) <= 2]
+
+    def check_all():
+        for i in near:
+            for j in (i, *(k for k in b.neighbors[i] if k >= 0)):
+                for a in stances:
+                    for c in stances:
+                        for vs in sizes:
+                            for vt in sizes[:2]:
+                                if (vs is None and vt is None or vs and b.building[i] is not None
+                                        or vt and b.building[j] is not None):
+                                    continue  # no vehicle stands in a building
+                                want = line_of_sight(b, b.label(i), b.label(j), sighter_stance=_NAMES[a],
+                                                     target_stance=_NAMES[c], sighter_in_vehicle=vs,
+                                                     target_in_vehicle=vt).clear
+                                assert cache.can_see(i, j, a, c, vs, vt) == want, (i, j, a, c, vs, vt)
+
+    check_all()
+    full = len(cache._adj)
+    e5, f5 = b.index("E5"), b.index("F5")
+    b.destroy_wall(e5, f5)
+    cache.invalidate()
+    kept = dict(cache._adj)
+    assert 0 < len(kept) < full  # only the entries across the E5/F5 hexside were dropped
+    assert not any(set(k[:2]) == {e5, f5} for k in kept)
+    check_all()
+    b.collapse(b.index("G10"))
+    check_all()
+    b.set_mutable_state({})
+    check_all()
+
+
+_NAMES = ("standing", "crouching", "prone")
+
+
 def test_cache_pickles_and_follows_its_board(apertures):
     cache = SightCache(apertures)
     clone = pickle.loads(pickle.dumps(cache))
