@@ -4,7 +4,7 @@ Subcommands::
 
     ambush bench  --suite NAME --agent random|heuristic|PATH.zip --episodes N --workers W --json OUT
     ambush train  --config configs/train/NAME.yaml [--resume PATH|latest] [--total-timesteps N]
-    ambush speed  --mission ID --steps N --json OUT
+    ambush speed  --mission ID [--mission ID2 --repeats R] --steps N --json OUT
     ambush play   --mission ID [--seed S] [--save replay.json]
     ambush replay FILE
     ambush los    MAP A B [--stances S T]
@@ -81,11 +81,69 @@ def measure_speed(mission: str | None, steps: int, seed: int = 0, opponent: str 
     }
 
 
+def compare_speed(missions: Sequence[str | None], steps: int, repeats: int, seed: int = 0,
+                  opponent: str = "regular") -> dict[str, Any]:
+    """:func:`measure_speed` of several missions in one run, interleaved ``repeats`` times
+    (mission 1, 2, …, then again), so that the machine's drift falls on all of them alike.
+
+    Returns:
+        ``{"steps", "repeats", "seed", "opponent", "mission", "steps_per_second",
+        "cpu_steps_per_second", "missions": [...], "ratios": {...}}``: the top-level rates are
+        the first mission's (the keys of a one-mission run); per mission its id, the median of each rate over the repeats (``steps_per_second`` from
+        wall time, ``cpu_steps_per_second`` from CPU time) and every repeat's result under
+        ``"runs"``; ``ratios`` maps each mission to its median CPU rate over the first
+        mission's (the first is 1.0).
+
+    Raises:
+        ScenarioError: an unknown mission (before anything is measured).
+    """
+    import statistics
+
+    from ambush_env.core.ctx import Ctx
+
+    missions = list(dict.fromkeys(missions))  # each once, in the order given
+    for mission in missions:  # fail fast, naming the mission
+        Ctx(mission=mission, opponent=opponent)
+    runs: list[list[dict[str, Any]]] = [[] for _ in missions]
+    for _ in range(repeats):
+        for k, mission in enumerate(missions):
+            runs[k].append(measure_speed(mission, steps, seed=seed, opponent=opponent))
+    rows = []
+    for k in range(len(missions)):
+        rows.append({
+            "mission": runs[k][0]["mission"],
+            "steps_per_second": round(statistics.median(r["steps_per_second"] for r in runs[k]), 1),
+            "cpu_steps_per_second": round(statistics.median(
+                r["cpu_steps_per_second"] or 0.0 for r in runs[k]), 1),
+            "episodes": runs[k][0]["episodes"],
+            "runs": runs[k],
+        })
+    first = rows[0]["cpu_steps_per_second"] or 1.0
+    return {"steps": steps, "repeats": repeats, "seed": seed, "opponent": opponent,
+            # INTERFACE.md's keys, for the first mission
+            "mission": rows[0]["mission"], "steps_per_second": rows[0]["steps_per_second"],
+            "cpu_steps_per_second": rows[0]["cpu_steps_per_second"],
+            "missions": rows,
+            "ratios": {r["mission"]: round(r["cpu_steps_per_second"] / first, 3) for r in rows}}
+
+
 def cmd_speed(args: argparse.Namespace) -> int:
-    res = measure_speed(args.mission, args.steps, seed=args.seed, opponent=args.opponent, progress=not args.no_progress)
-    print(f"{res['steps_per_second']:.0f} steps/s (CPU time: {res['cpu_steps_per_second']:.0f}/s; "
-          f"{res['steps']} steps, {res['episodes']} episodes, "
-          f"{res['seconds']:.2f} s, mission {res['mission']})")
+    missions = args.mission or [None]
+    if len(missions) > 1 or args.repeats > 1:
+        res = compare_speed(missions, args.steps, args.repeats, seed=args.seed,
+                            opponent=args.opponent)
+        print(f"{res['steps']} random steps per run, {res['repeats']} interleaved run(s), "
+              f"seed {res['seed']}; medians:")
+        for row in res["missions"]:
+            print(f"  {row['mission']:<24} {row['steps_per_second']:>8.0f} steps/s "
+                  f"(CPU time: {row['cpu_steps_per_second']:.0f}/s)  "
+                  f"x{res['ratios'][row['mission']]:.3f} of {res['missions'][0]['mission']}")
+    else:
+        res = measure_speed(missions[0], args.steps, seed=args.seed, opponent=args.opponent,
+                            progress=not args.no_progress)
+        print(f"{res['steps_per_second']:.0f} steps/s (CPU time: {res['cpu_steps_per_second']:.0f}/s; "
+              f"{res['steps']} steps, {res['episodes']} episodes, "
+              f"{res['seconds']:.2f} s, mission {res['mission']})")
     if args.json:
         from ambush_env.bench import write_json_atomic
 
@@ -275,13 +333,21 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
     b.set_defaults(func=cmd_bench)
 
-    s = sub.add_parser("speed", help="env steps per second under random legal play")
-    s.add_argument("--mission", default=None)
-    s.add_argument("--steps", type=positive_int, default=20_000)
-    s.add_argument("--seed", type=seed_int, default=0)
-    s.add_argument("--opponent", default="regular")
-    s.add_argument("--json", default=None)
-    s.add_argument("--no-progress", action="store_true")
+    s = sub.add_parser("speed", help="env steps per second under random legal play",
+                       description="Random legal play in one process: env steps per second. "
+                       "Give --mission more than once to compare missions in one run "
+                       "(interleaved --repeats times; medians and ratios to the first).")
+    s.add_argument("--mission", action="append", default=None,
+                   help="mission id (default: the reference mission); repeat to compare")
+    s.add_argument("--steps", type=positive_int, default=20_000,
+                   help="env steps per run (default: 20000)")
+    s.add_argument("--repeats", type=positive_int, default=1,
+                   help="interleaved runs per mission, reported as medians (default: 1)")
+    s.add_argument("--seed", type=seed_int, default=0,
+                   help="seed of the first episode; episode k uses seed+k (default: 0)")
+    s.add_argument("--opponent", default="regular", help="German deck (default: regular)")
+    s.add_argument("--json", default=None, help="also write the result to this JSON file")
+    s.add_argument("--no-progress", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_speed)
 
     t = sub.add_parser("train", help="train MaskablePPO from a config")

@@ -28,6 +28,36 @@ def test_speed_prints_and_writes_steps_per_second(tmp_path, capsys):
     assert "steps/s" in capsys.readouterr().out
 
 
+def test_speed_compares_missions_in_one_run(tmp_path, capsys):
+    """``--mission`` twice: both measured in one process, interleaved, with medians over the
+    repeats and each mission's CPU rate as a ratio of the first's (issue 11's speed bar)."""
+    out = tmp_path / "cmp.json"
+    argv = ["speed", "--mission", "farm_assault", "--mission", "tank_hunt", "--steps", "200",
+            "--repeats", "3", "--json", str(out)]
+    assert main(argv) == 0
+    data = json.loads(out.read_text())
+    assert [m["mission"] for m in data["missions"]] == ["farm_assault", "tank_hunt"]
+    assert data["repeats"] == 3 and all(len(m["runs"]) == 3 for m in data["missions"])
+    assert all(r["steps"] == 200 for m in data["missions"] for r in m["runs"])
+    farm, tank = data["missions"]
+    assert data["ratios"]["farm_assault"] == 1.0
+    assert data["ratios"]["tank_hunt"] == round(tank["cpu_steps_per_second"] / farm["cpu_steps_per_second"], 3)
+    rates = sorted(r["cpu_steps_per_second"] for r in tank["runs"])
+    assert tank["cpu_steps_per_second"] == rates[1]  # the median of three
+    assert data["steps_per_second"] == farm["steps_per_second"]  # INTERFACE.md's key: the first's
+    text = capsys.readouterr().out
+    assert "tank_hunt" in text and "of farm_assault" in text
+
+
+def test_speed_options_all_have_help(capsys):
+    with pytest.raises(SystemExit):
+        main(["speed", "--help"])
+    text = capsys.readouterr().out
+    for opt in ("--mission", "--steps", "--repeats", "--seed", "--opponent", "--json", "--no-progress"):
+        line = next(ln for ln in text.splitlines() if ln.strip().startswith(opt))
+        assert len(line.split()) > 2, f"no help text: {line!r}"  # option, metavar, help
+
+
 def test_bench_defaults_to_the_smoke_suite(tmp_path, capsys):
     out = tmp_path / "b.json"
     rc = main(["bench", "--agent", "random", "--episodes", "2", "--json", str(out), "--no-progress"])
