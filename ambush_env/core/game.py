@@ -11,6 +11,7 @@ cards (:mod:`ambush_env.core.german`), chosen from the same order generator
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -443,7 +444,8 @@ class Game(Match):
                 break
             u = self.state.units[d.uid]
             kinds = german_cards.wanted_kinds(self, u)
-            self._play(german_cards.choose(self, u, legal_orders(self, u, kinds)))
+            orders = german_cards.LazyOrders(partial(legal_orders, self, u), kinds)
+            self._play(german_cards.choose(self, u, orders))
             d = advance(self)
         else:  # defensive: a rules or card bug must not hang an RL run
             raise RuntimeError(f"the German cards gave {MAX_CARD_ORDERS} orders without a US decision")

@@ -178,24 +178,62 @@ def _narrow(name: str, args: dict, tank: bool) -> frozenset[int]:
 _ACTION_KINDS: dict[tuple, frozenset[int]] = {}
 
 
-def choose(m: Match, u: Unit, legal: list[int]) -> int:
+class LazyOrders:
+    """The legal orders of the acting German, asked for kind by kind as :func:`choose` reaches
+    each card action (the card loop's fast path): a row whose first action gives an order
+    never has the orders of its later actions generated.
+
+    Args:
+        orders_of: ``kinds -> list[int]``, the legal orders of those kinds now (``legal_orders``
+            with ``kinds``: exactly the full list's orders of those kinds).
+        kinds: the kinds the whole rest of the row may use (:func:`wanted_kinds`); their list
+            is the one a list-taking ``choose`` would have been given.
+    """
+
+    __slots__ = ("_of", "_kinds", "_have", "offered")
+
+    def __init__(self, orders_of: Callable[[frozenset[int]], list[int]], kinds: frozenset[int]):
+        self._of = orders_of
+        self._kinds = kinds
+        self._have: set[int] = set()
+        self.offered: set[int] = set()  # the legal orders of the kinds in ``_have``
+
+    def need(self, kinds: frozenset[int]) -> set[int]:
+        """The offered set, holding every legal order of ``kinds`` (and of kinds asked before)."""
+        missing = kinds - self._have
+        if missing:
+            self.offered.update(self._of(frozenset(missing)))
+            self._have |= missing
+        return self.offered
+
+    def full(self) -> list[int]:
+        """The legal orders of every kind of the row (the list ``choose`` would be given)."""
+        return self._of(self._kinds)
+
+
+def choose(m: Match, u: Unit, legal: list[int] | LazyOrders) -> int:
     """The next order of the German ``u``, taken from ``legal`` (his legal orders now, or
-    those of :func:`wanted_kinds`).
+    those of :func:`wanted_kinds`, or a :class:`LazyOrders` that gives them as needed: the
+    same order either way).
 
     The first call of a turn rolls the card (a ``german_card`` event). Raises ValueError if
     ``legal`` is empty (the order generator always offers a way to end a turn).
     """
-    if not legal:
+    lazy = isinstance(legal, LazyOrders)
+    if not lazy and not legal:
         raise ValueError(f"{u.name} has no legal order")
     t = m.state.turn
     if t.card_row < 0:
         _roll(m, u)
     acts = row_actions(m, u)
-    offered = set(legal)
-    table = _TANK_ACTIONS if u.role == TANK else _ACTIONS
+    offered = set() if lazy else set(legal)
+    tank = u.role == TANK
+    table = _TANK_ACTIONS if tank else _ACTIONS
     while t.card_step < len(acts):
         name, args = acts[t.card_step]
         fn = table.get(name)
+        if fn is not None and lazy:
+            offered = legal.need(action_kinds(name, args, tank))  # type: ignore[union-attr]
         got = fn(m, u, args, offered) if fn is not None else None
         if got is not None:
             order, done = got
@@ -210,10 +248,15 @@ def choose(m: Match, u: Unit, legal: list[int]) -> int:
         t.card_step += 1
         t.card_acted = False
         t.card_path = []
+    if lazy:
+        offered = legal.need(_CLOSE_KINDS)  # type: ignore[union-attr]
     for a in _CLOSE:
         if a in offered:
             return a
-    return legal[0]
+    full = legal.full() if lazy else legal  # type: ignore[union-attr]
+    if not full:
+        raise ValueError(f"{u.name} has no legal order")
+    return full[0]
 
 
 def _roll(m: Match, u: Unit) -> None:

@@ -54,11 +54,11 @@ def check_end(m: Match) -> bool:
     st = m.state
     if st.over:
         return True
-    if not any(u.side == US and u.status == ACTIVE and u.hex >= 0 and u.role != "tank"
-               for u in st.units):  # ⚙ a tank is no soldier: it cannot hold the mission alone
-        end_mission(m, "no US soldier left on the map")
-        return True
-    return False
+    for u in st.units:  # (a loop, not any(): this runs at every step of the sequence)
+        if u.side == US and u.status == ACTIVE and u.hex >= 0 and u.role != "tank":
+            return False  # ⚙ a tank is no soldier: it cannot hold the mission alone
+    end_mission(m, "no US soldier left on the map")
+    return True
 
 
 def check_objective(m: Match) -> None:
@@ -66,11 +66,16 @@ def check_objective(m: Match) -> None:
     st = m.state
     flag = "objective_taken"
     obj = m.objective_hexes
-    if flag in st.flags or not obj:
+    if not obj or flag in st.flags:
         return
-    if not any(u.side == US and u.status == ACTIVE and u.hex in obj for u in st.units):
-        return
-    if any(u.side == GER and u.status == ACTIVE and u.hex in obj for u in st.units):
+    us_in = False
+    for u in st.units:
+        if u.status == ACTIVE and u.hex in obj:
+            if u.side == GER:
+                return
+            if u.side == US:
+                us_in = True
+    if not us_in:
         return
     st.flags.append(flag)
     award_vp(m, m.mission.vp.objective_taken, f"{m.mission.objective.name} taken")

@@ -66,6 +66,16 @@ class Decision:
 
 
 OVER = Decision(-1, -1)
+_DECISIONS: dict[tuple[int, int], Decision] = {}
+
+
+def _decision(side: int, uid: int) -> Decision:
+    """``Decision(side, uid)``, one shared instance per value (it is frozen; building a frozen
+    dataclass at every step of the sequence costs more than the lookup)."""
+    d = _DECISIONS.get((side, uid))
+    if d is None:
+        d = _DECISIONS[(side, uid)] = Decision(side, uid)
+    return d
 
 
 def decision(m: Match) -> Decision:
@@ -74,8 +84,8 @@ def decision(m: Match) -> Decision:
     if st.over:
         return OVER
     if st.turn.uid >= 0:
-        return Decision(st.units[st.turn.uid].side, st.turn.uid)
-    return Decision(US, -1)
+        return _decision(st.units[st.turn.uid].side, st.turn.uid)
+    return _decision(US, -1)
 
 
 def eligible(m: Match) -> list[Unit]:
@@ -213,7 +223,7 @@ def advance(m: Match) -> Decision:
         if st.turn.uid >= 0:
             u = st.units[st.turn.uid]
             if u.status == ACTIVE and (st.phase != Phase.ROUNDS or u.ar in (TWO, ONE)):
-                return Decision(u.side, u.uid)
+                return _decision(u.side, u.uid)
             st.turn = TurnState()  # the acting unit was knocked out or panicked in his turn
             continue
         if st.phase == Phase.OPERATIONS:
@@ -223,8 +233,8 @@ def advance(m: Match) -> Decision:
                 continue
             if len(elig) == 1:
                 start_turn(m, elig[0])
-                return Decision(US, elig[0].uid)
-            return Decision(US, -1)
+                return _decision(US, elig[0].uid)
+            return _decision(US, -1)
         space, side = current_space(m)
         if space < 0:
             end_round(m)
@@ -233,12 +243,12 @@ def advance(m: Match) -> Decision:
             g = next(u for u in st.units if u.side == GER and u.ar == space and u.status == ACTIVE)
             if not start_turn(m, g):
                 continue  # an escaped prisoner slipped away
-            return Decision(GER, g.uid)
+            return _decision(GER, g.uid)
         elig = _eligible(m)
         if len(elig) == 1:
             start_turn(m, elig[0])
-            return Decision(US, elig[0].uid)
-        return Decision(US, -1)
+            return _decision(US, elig[0].uid)
+        return _decision(US, -1)
     raise RuntimeError("sequence of play did not reach a decision")
 
 
