@@ -178,6 +178,19 @@ def _narrow(name: str, args: dict, tank: bool) -> frozenset[int]:
 _ACTION_KINDS: dict[tuple, frozenset[int]] = {}
 
 
+def _with_close(name: str, args: dict, tank: bool) -> frozenset[int]:
+    """:func:`action_kinds` and the turn-closing kinds: most card turns end with a close
+    order after their actions, so :class:`LazyOrders` generates both in one call."""
+    key = (id(args), name, tank)  # the normalized rows are kept (``_NORMALIZED``): args live on
+    got = _WITH_CLOSE.get(key)
+    if got is None or got[0] is not args:
+        got = _WITH_CLOSE[key] = (args, action_kinds(name, args, tank) | _CLOSE_KINDS)
+    return got[1]
+
+
+_WITH_CLOSE: dict[tuple, tuple[dict, frozenset[int]]] = {}
+
+
 class LazyOrders:
     """The legal orders of the acting German, asked for kind by kind as :func:`choose` reaches
     each card action (the card loop's fast path): a row whose first action gives an order
@@ -232,8 +245,8 @@ def choose(m: Match, u: Unit, legal: list[int] | LazyOrders) -> int:
     while t.card_step < len(acts):
         name, args = acts[t.card_step]
         fn = table.get(name)
-        if fn is not None and lazy:
-            offered = legal.need(action_kinds(name, args, tank))  # type: ignore[union-attr]
+        if fn is not None and lazy:  # the close orders with the first action's (one call)
+            offered = legal.need(_with_close(name, args, tank))  # type: ignore[union-attr]
         got = fn(m, u, args, offered) if fn is not None else None
         if got is not None:
             order, done = got

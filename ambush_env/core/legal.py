@@ -236,6 +236,39 @@ def _fire_orders(m: Match, u: Unit, base: int, snap: bool) -> list[int]:
     return out
 
 
+def _fire_pair(m: Match, u: Unit, aimed: bool, snap: bool) -> list[int]:
+    """``_fire_orders`` aimed (when ``aimed``) then snap (when ``snap``) for the aware,
+    unpanicked ``u``: each contact's target checks (range, sight) made once for both."""
+    if not (aimed or snap):
+        return []
+    if not aimed or not snap:
+        return _fire_orders(m, u, _AIMED, False) if aimed else _fire_orders(m, u, _SNAP, True)
+    ok_a = weapon_refusal(m, u, snap=False) is None
+    ok_s = weapon_refusal(m, u, snap=True) is None
+    if not (ok_a and ok_s):  # one of them fires at nothing: the other alone
+        return _fire_orders(m, u, _AIMED, False) if ok_a else (
+            _fire_orders(m, u, _SNAP, True) if ok_s else [])
+    out_a: list[int] = []
+    out_s: list[int] = []
+    units = m.state.units
+    pris = (prisoner_hexes(m) if u.side == US and u.weapon and m.weapon_class(u.weapon).automatic
+            else ())
+    for k, gid in enumerate(m.enemy_slots(u.side)):
+        t = units[gid]
+        if t.hex in pris:
+            continue
+        if t.vehicle >= 0:  # as _fire_orders: can_fire_at's own rules, per mode
+            if can_fire_at(m, u, t, snap=False):
+                out_a.append(_AIMED + k)
+            if can_fire_at(m, u, t, snap=True):
+                out_s.append(_SNAP + k)
+        elif t.status == ACTIVE and t.hex >= 0 and target_refusal(m, u, t) is None:
+            out_a.append(_AIMED + k)
+            out_s.append(_SNAP + k)
+    out_a.extend(out_s)
+    return out_a
+
+
 def _vehicle_fire_orders(m: Match, u: Unit, base: int, snap: bool) -> list[int]:
     """Fire at vehicles (``FIRE_AIMED_VEHICLE`` / ``FIRE_SNAP_VEHICLE``, seed 000 p. 30-31):
     for each vehicle slot :func:`~ambush_env.core.shooting.can_fire_at_vehicle` allows, the
@@ -469,6 +502,7 @@ def legal_orders(m: Match, u: Unit, kinds: frozenset[int] | None = None) -> list
 
 _CARRY_KINDS = frozenset({K.PICK_UP, K.DROP, K.DRAG, K.MOVE_PRISONER, K.BOARD_VEHICLE, K.LOAD,
                           K.HAND_OVER})
+_SNAP_KINDS = frozenset({K.FIRE_SNAP, K.FIRE_SNAP_VEHICLE})
 
 
 def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
@@ -486,16 +520,18 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
         for s in range(3):
             if s != u.stance:
                 out.append(_STANCE + s)
-        out.extend(_moves(m, u, None))
-        if _exit(m, u):
+        if every or K.MOVE in want:
+            out.extend(_moves(m, u, None))
+        if (every or K.EXIT_MAP in want) and _exit(m, u):
             out.append(_EXIT)
         if u.jammed:
             out.append(_JAM)
-        if _reload_possible(m, u):
+        if (every or K.PREPARE in want) and _reload_possible(m, u):
             out.append(_PREP)
-        out.extend(_carry_orders(m, u))
-        out.extend(_board_orders(m, u, not t.boarded))
-        out.extend(_load_orders(m, u))
+        if every or not want.isdisjoint(_CARRY_KINDS):
+            out.extend(_carry_orders(m, u))
+            out.extend(_board_orders(m, u, not t.boarded))
+            out.extend(_load_orders(m, u))
         return out
 
     mode = t.mode
@@ -504,14 +540,13 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
         out.append(_END_TURN)
         if every or K.ALERT in want or K.SURRENDER in want:
             out.extend(_german_orders(m, u))
-        out.extend(_stance_orders(u, t.stance_changed, u.MV, rd.movement.wounded_stance_mp))
+        if every or K.STANCE in want:
+            out.extend(_stance_orders(u, t.stance_changed, u.MV, rd.movement.wounded_stance_mp))
         if every or K.MOVE in want:
             out.extend(_moves(m, u, u.MV, charge_allowance(m, u)))
         if u.aware and not u.panicked:
-            if every or K.FIRE_AIMED in want:
-                out.extend(_fire_orders(m, u, _AIMED, snap=False))
-            if every or K.FIRE_SNAP in want:
-                out.extend(_fire_orders(m, u, _SNAP, snap=True))
+            out.extend(_fire_pair(m, u, every or K.FIRE_AIMED in want,
+                                  every or K.FIRE_SNAP in want))
             out.extend(_vehicle_fire_pair(m, u, every or K.FIRE_AIMED_VEHICLE in want,
                                           every or K.FIRE_SNAP_VEHICLE in want))
             if every or K.FIRE_WALL in want:
@@ -527,7 +562,7 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
         if not u.panicked and (every or K.GIVE_TURN in want or K.MAKE_AWARE in want):
             # unaware commanders still command (RULES.md §5 bars fire/assault)
             out.extend(_command_orders(m, u))
-        if _exit(m, u):
+        if (every or K.EXIT_MAP in want) and _exit(m, u):
             out.append(_EXIT)
         if u.jammed:
             out.append(_JAM)
@@ -539,20 +574,24 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
             out.extend(_load_orders(m, u))
     elif mode == "prisoner":
         out.append(_END_MOVE)
-        out.extend(_prisoner_moves(m, u, t.mp_left))
+        if every or K.MOVE_PRISONER in want:
+            out.extend(_prisoner_moves(m, u, t.mp_left))
     elif mode == "move":
         out.append(_END_MOVE)
         out.extend(_stance_orders(u, t.stance_changed, t.mp_left, rd.movement.wounded_stance_mp))
-        if u.stance != 2:  # prone: one hex per move action
+        if u.stance != 2 and (every or K.MOVE in want):  # prone: one hex per move action
             out.extend(_moves(m, u, t.mp_left, charge_allowance(m, u)))
-        if u.aware and t.mp_spent <= u.MV * rd.fire.move_snap_fraction:  # RULES.md §6
+        if (u.aware and t.mp_spent <= u.MV * rd.fire.move_snap_fraction  # RULES.md §6
+                and (every or not want.isdisjoint(_SNAP_KINDS))):
             out.extend(_fire_both(m, u, snap=True))
-        if _exit(m, u):
+        if (every or K.EXIT_MAP in want) and _exit(m, u):
             out.append(_EXIT)
-        out.extend(_board_orders(m, u, t.mp_left >= rd.movement.seat_change_mp))
+        if every or K.BOARD_VEHICLE in want:
+            out.extend(_board_orders(m, u, t.mp_left >= rd.movement.seat_change_mp))
     elif mode == "snap2":
         out.append(_END_TURN)
-        out.extend(_fire_both(m, u, snap=True))
+        if every or not want.isdisjoint(_SNAP_KINDS):
+            out.extend(_fire_both(m, u, snap=True))
     elif mode == "charge":
         out.extend(_assaults(m, u))
         if not out:  # the defender fell before the assault: the move is over

@@ -589,8 +589,8 @@ def drive_limit(m: Match, v: Vehicle) -> int:
 
 def tank_orders(m: Match, u: Unit, kinds: frozenset[int] | None = None) -> list[int]:
     """Every order of the tank unit ``u`` now (module docstring; called by
-    :func:`~ambush_env.core.legal.legal_orders`); with ``kinds``, the weapon orders of other
-    kinds may be left out (the caller filters the rest)."""
+    :func:`~ambush_env.core.legal.legal_orders`); with ``kinds``, orders of other kinds may
+    be left out (the caller filters the rest)."""
     st = m.state
     t = st.turn
     v = tank_of(m, u)
@@ -614,17 +614,21 @@ def tank_orders(m: Match, u: Unit, kinds: frozenset[int] | None = None) -> list[
         if v.jammed_mgs:
             out.append(B[K.CLEAR_JAM])
         return out
-    if task_refusal(m, v, "open_close") is None:
+    every = kinds is None
+    if (every or K.OPEN_CLOSE in kinds) and task_refusal(m, v, "open_close") is None:
         out.append(B[K.OPEN_CLOSE])
     if drive and task_refusal(m, v, "move_slow") is None:
         out.extend(_drive_orders(m, u, v, drive_limit(m, v)))
-    if task_refusal(m, v, "load") is None:
+    if (every or K.LOAD_CANNON in kinds) and task_refusal(m, v, "load") is None:
         out.append(B[K.LOAD_CANNON])
-    if task_refusal(m, v, "clear_jam") is None:
+    if (every or K.CLEAR_JAM in kinds) and task_refusal(m, v, "clear_jam") is None:
         out.append(B[K.CLEAR_JAM])
-    if u.aware:
+    if u.aware and (every or not kinds.isdisjoint(_MOUNT_KINDS)):
         out.extend(_rounds_weapon_orders(m, u, v, kinds))
     return out
+
+
+_MOUNT_KINDS = frozenset(MOUNT_TASKS)
 
 
 def do_order(m: Match, u: Unit, kind: K, arg: int) -> Any:
