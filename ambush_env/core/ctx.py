@@ -368,8 +368,8 @@ class Match:
 
         total = 0
         for v in self.state.vehicles:
-            if v.unit < 0 or vtype(v).kind != "tank":
-                continue
+            if v.unit < 0 or not (v.disabled or v.immobilised) or vtype(v).kind != "tank":
+                continue  # (the cheap tests first: this runs at every step)
             us = v.side == US
             if v.disabled:
                 total += vp.us_tank_disabled if us else vp.german_tank_disabled

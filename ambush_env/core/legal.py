@@ -505,6 +505,29 @@ _CARRY_KINDS = frozenset({K.PICK_UP, K.DROP, K.DRAG, K.MOVE_PRISONER, K.BOARD_VE
 _SNAP_KINDS = frozenset({K.FIRE_SNAP, K.FIRE_SNAP_VEHICLE})
 
 
+# the kinds _legal tests, as plain names (an enum attribute costs a lookup each time)
+_K_ALERT = K.ALERT
+_K_ASSAULT_CAPTURE = K.ASSAULT_CAPTURE
+_K_ASSAULT_KILL = K.ASSAULT_KILL
+_K_BOARD_VEHICLE = K.BOARD_VEHICLE
+_K_EXIT_MAP = K.EXIT_MAP
+_K_FIRE_AIMED = K.FIRE_AIMED
+_K_FIRE_AIMED_VEHICLE = K.FIRE_AIMED_VEHICLE
+_K_FIRE_SNAP = K.FIRE_SNAP
+_K_FIRE_SNAP_VEHICLE = K.FIRE_SNAP_VEHICLE
+_K_FIRE_WALL = K.FIRE_WALL
+_K_GIVE_TURN = K.GIVE_TURN
+_K_GRENADE = K.GRENADE
+_K_GRENADE_INTO = K.GRENADE_INTO
+_K_MAKE_AWARE = K.MAKE_AWARE
+_K_MOVE = K.MOVE
+_K_MOVE_PRISONER = K.MOVE_PRISONER
+_K_PREPARE = K.PREPARE
+_K_SATCHEL = K.SATCHEL
+_K_STANCE = K.STANCE
+_K_SURRENDER = K.SURRENDER
+
+
 def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
     every = kinds is None  # the usual case (the mask, step's check): every kind, no test
     want = kinds if kinds is not None else frozenset()
@@ -520,13 +543,13 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
         for s in range(3):
             if s != u.stance:
                 out.append(_STANCE + s)
-        if every or K.MOVE in want:
+        if every or _K_MOVE in want:
             out.extend(_moves(m, u, None))
-        if (every or K.EXIT_MAP in want) and _exit(m, u):
+        if (every or _K_EXIT_MAP in want) and _exit(m, u):
             out.append(_EXIT)
         if u.jammed:
             out.append(_JAM)
-        if (every or K.PREPARE in want) and _reload_possible(m, u):
+        if (every or _K_PREPARE in want) and _reload_possible(m, u):
             out.append(_PREP)
         if every or not want.isdisjoint(_CARRY_KINDS):
             out.extend(_carry_orders(m, u))
@@ -538,35 +561,35 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
     rd = m.rd
     if mode == "":
         out.append(_END_TURN)
-        if every or K.ALERT in want or K.SURRENDER in want:
+        if every or _K_ALERT in want or _K_SURRENDER in want:
             out.extend(_german_orders(m, u))
-        if every or K.STANCE in want:
+        if every or _K_STANCE in want:
             out.extend(_stance_orders(u, t.stance_changed, u.MV, rd.movement.wounded_stance_mp))
-        if every or K.MOVE in want:
+        if every or _K_MOVE in want:
             out.extend(_moves(m, u, u.MV, charge_allowance(m, u)))
         if u.aware and not u.panicked:
-            out.extend(_fire_pair(m, u, every or K.FIRE_AIMED in want,
-                                  every or K.FIRE_SNAP in want))
-            out.extend(_vehicle_fire_pair(m, u, every or K.FIRE_AIMED_VEHICLE in want,
-                                          every or K.FIRE_SNAP_VEHICLE in want))
-            if every or K.FIRE_WALL in want:
+            out.extend(_fire_pair(m, u, every or _K_FIRE_AIMED in want,
+                                  every or _K_FIRE_SNAP in want))
+            out.extend(_vehicle_fire_pair(m, u, every or _K_FIRE_AIMED_VEHICLE in want,
+                                          every or _K_FIRE_SNAP_VEHICLE in want))
+            if every or _K_FIRE_WALL in want:
                 out.extend(_wall_shots(m, u))
-            if every or K.GRENADE in want:
+            if every or _K_GRENADE in want:
                 out.extend(_throws(m, u, "grenade", _GRENADE))
-            if every or K.GRENADE_INTO in want:
+            if every or _K_GRENADE_INTO in want:
                 out.extend(_throws_into(m, u))
-            if every or K.SATCHEL in want:
+            if every or _K_SATCHEL in want:
                 out.extend(_throws(m, u, "satchel", _SATCHEL))
-            if every or K.ASSAULT_KILL in want or K.ASSAULT_CAPTURE in want:
+            if every or _K_ASSAULT_KILL in want or _K_ASSAULT_CAPTURE in want:
                 out.extend(_assaults(m, u))
-        if not u.panicked and (every or K.GIVE_TURN in want or K.MAKE_AWARE in want):
+        if not u.panicked and (every or _K_GIVE_TURN in want or _K_MAKE_AWARE in want):
             # unaware commanders still command (RULES.md §5 bars fire/assault)
             out.extend(_command_orders(m, u))
-        if (every or K.EXIT_MAP in want) and _exit(m, u):
+        if (every or _K_EXIT_MAP in want) and _exit(m, u):
             out.append(_EXIT)
         if u.jammed:
             out.append(_JAM)
-        if (every or K.PREPARE in want) and _prepare_possible(m, u):
+        if (every or _K_PREPARE in want) and _prepare_possible(m, u):
             out.append(_PREP)
         if not u.panicked and (every or not want.isdisjoint(_CARRY_KINDS)):
             out.extend(_carry_orders(m, u))
@@ -574,19 +597,19 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
             out.extend(_load_orders(m, u))
     elif mode == "prisoner":
         out.append(_END_MOVE)
-        if every or K.MOVE_PRISONER in want:
+        if every or _K_MOVE_PRISONER in want:
             out.extend(_prisoner_moves(m, u, t.mp_left))
     elif mode == "move":
         out.append(_END_MOVE)
         out.extend(_stance_orders(u, t.stance_changed, t.mp_left, rd.movement.wounded_stance_mp))
-        if u.stance != 2 and (every or K.MOVE in want):  # prone: one hex per move action
+        if u.stance != 2 and (every or _K_MOVE in want):  # prone: one hex per move action
             out.extend(_moves(m, u, t.mp_left, charge_allowance(m, u)))
         if (u.aware and t.mp_spent <= u.MV * rd.fire.move_snap_fraction  # RULES.md §6
                 and (every or not want.isdisjoint(_SNAP_KINDS))):
             out.extend(_fire_both(m, u, snap=True))
-        if (every or K.EXIT_MAP in want) and _exit(m, u):
+        if (every or _K_EXIT_MAP in want) and _exit(m, u):
             out.append(_EXIT)
-        if every or K.BOARD_VEHICLE in want:
+        if every or _K_BOARD_VEHICLE in want:
             out.extend(_board_orders(m, u, t.mp_left >= rd.movement.seat_change_mp))
     elif mode == "snap2":
         out.append(_END_TURN)

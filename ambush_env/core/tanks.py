@@ -571,10 +571,13 @@ def _drive_orders(m: Match, u: Unit, v: Vehicle, mp_left: int | None) -> list[in
         if backwards:
             back = True
         else:
-            out.append(B[K.DRIVE] + d)
+            out.append(_DRIVE_BASE + d)
     if back:
-        out.append(B[K.DRIVE_BACK])
+        out.append(_DRIVE_BACK_ORDER)
     return out
+
+
+_DRIVE_BASE, _DRIVE_BACK_ORDER = B[K.DRIVE], B[K.DRIVE_BACK]
 
 
 def drive_limit(m: Match, v: Vehicle) -> int:
@@ -587,6 +590,19 @@ def drive_limit(m: Match, v: Vehicle) -> int:
     return t.fast_mpa if (not v.closed and after >= extra) else t.slow_mpa
 
 
+# the kinds and order bases tank_orders uses, as plain names (the hot path)
+_K_CLEAR_JAM = K.CLEAR_JAM
+_B_CLEAR_JAM = B[K.CLEAR_JAM]
+_K_DRIVE = K.DRIVE
+_K_DRIVE_BACK = K.DRIVE_BACK
+_B_END_DRIVE = B[K.END_DRIVE]
+_B_END_TURN = B[K.END_TURN]
+_K_LOAD_CANNON = K.LOAD_CANNON
+_B_LOAD_CANNON = B[K.LOAD_CANNON]
+_K_OPEN_CLOSE = K.OPEN_CLOSE
+_B_OPEN_CLOSE = B[K.OPEN_CLOSE]
+
+
 def tank_orders(m: Match, u: Unit, kinds: frozenset[int] | None = None) -> list[int]:
     """Every order of the tank unit ``u`` now (module docstring; called by
     :func:`~ambush_env.core.legal.legal_orders`); with ``kinds``, orders of other kinds may
@@ -595,34 +611,34 @@ def tank_orders(m: Match, u: Unit, kinds: frozenset[int] | None = None) -> list[
     t = st.turn
     v = tank_of(m, u)
     # the drive steps only when the caller can use them (the rest it filters itself)
-    drive = kinds is None or K.DRIVE in kinds or K.DRIVE_BACK in kinds
+    drive = kinds is None or _K_DRIVE in kinds or _K_DRIVE_BACK in kinds
     if t.mode == "drive":
-        out = [] if vehicles.in_full_hex(m, v) else [B[K.END_DRIVE]]
+        out = [] if vehicles.in_full_hex(m, v) else [_B_END_DRIVE]
         if drive:
             out.extend(_drive_orders(m, u, v, vehicles.drive_budget(m)))
         return out
-    out = [B[K.END_TURN]]
+    out = [_B_END_TURN]
     if u.panicked or v.disabled:
         return out
     if st.phase == Phase.OPERATIONS:
         if t.hexes_moved == 0 and drive:
             out.extend(_drive_orders(m, u, v, None))
         if "open_close" not in t.tasks:
-            out.append(B[K.OPEN_CLOSE])
+            out.append(_B_OPEN_CLOSE)
         if ("cannon" in vtype(v).weapons and "cannon" not in v.lost and not v.cannon_loaded):
-            out.append(B[K.LOAD_CANNON])
+            out.append(_B_LOAD_CANNON)
         if v.jammed_mgs:
-            out.append(B[K.CLEAR_JAM])
+            out.append(_B_CLEAR_JAM)
         return out
     every = kinds is None
-    if (every or K.OPEN_CLOSE in kinds) and task_refusal(m, v, "open_close") is None:
-        out.append(B[K.OPEN_CLOSE])
+    if (every or _K_OPEN_CLOSE in kinds) and task_refusal(m, v, "open_close") is None:
+        out.append(_B_OPEN_CLOSE)
     if drive and task_refusal(m, v, "move_slow") is None:
         out.extend(_drive_orders(m, u, v, drive_limit(m, v)))
-    if (every or K.LOAD_CANNON in kinds) and task_refusal(m, v, "load") is None:
-        out.append(B[K.LOAD_CANNON])
-    if (every or K.CLEAR_JAM in kinds) and task_refusal(m, v, "clear_jam") is None:
-        out.append(B[K.CLEAR_JAM])
+    if (every or _K_LOAD_CANNON in kinds) and task_refusal(m, v, "load") is None:
+        out.append(_B_LOAD_CANNON)
+    if (every or _K_CLEAR_JAM in kinds) and task_refusal(m, v, "clear_jam") is None:
+        out.append(_B_CLEAR_JAM)
     if u.aware and (every or not kinds.isdisjoint(_MOUNT_KINDS)):
         out.extend(_rounds_weapon_orders(m, u, v, kinds))
     return out

@@ -505,12 +505,14 @@ class ObservationBuilder:
         lower: dict[tuple[int, int], bool] = {}  # (hex, stance) → US sight of a lower target
         dist = self.game.board.distance
         a_hex = akey[0] if akey is not None else -1
+        a_stance = akey[1] if akey is not None else 0
+        csig, crow, ccontrib = self._csig, self._crow, self._ccontrib
         for k in range(nk):
             c = units_all[known[k]]
             h = c.hex
             status = c.status
             psig = (h, c.stance, status, c.aware)
-            if psig != self._csig[k]:
+            if psig != csig[k]:
                 contrib: tuple[int, ...] = ()
                 if h >= 0:
                     p = flat[h]
@@ -519,14 +521,14 @@ class ObservationBuilder:
                             _G_STANCE_OFF[c.stance] + p,)
                     else:
                         contrib = (_G_DOWN_OFF + p,)
-                self._count(self._ccontrib[k], contrib)
-                self._ccontrib[k] = contrib
-                self._csig[k] = psig
+                self._count(ccontrib[k], contrib)
+                ccontrib[k] = contrib
+                csig[k] = psig
             seen_a = seen_u = False
             if h >= 0 and status == _ACTIVE:  # sight matters for active Germans only (targets)
                 cs = c.stance
-                if akey is not None:
-                    seen_a = see(akey[1], cs, a_hex, h)  # = sight.can_see(a_hex, h, akey[1], cs)
+                if a_hex >= 0:
+                    seen_a = see(a_stance, cs, a_hex, h)  # = sight.can_see(a_hex, h, a_stance, cs)
                 seen_u = seen_a
                 if not seen_u and cs == _STANDING:  # the count plane sums the watchers' sight
                     seen_u = seen_count.item(flat[h]) > 0
@@ -541,9 +543,9 @@ class ObservationBuilder:
                         lower[(h, cs)] = got
                     seen_u = got
             rsig = (psig, c.wounded, c.panicked, c.guard, c.escaped, a_hex, seen_a, seen_u)
-            old = self._crow[k]
+            old = crow[k]
             if rsig != old:
-                self._crow[k] = rsig
+                crow[k] = rsig
                 if old is not None and old[:5] == rsig[:5]:
                     # the same German: only the acting soldier's hex or the sight changed
                     row = contacts[k]
