@@ -243,6 +243,13 @@ class Board:
             return self._drows[i][j]
         return max(abs(self._cx[i] - self._cx[j]), abs(self._cy[i] - self._cy[j]), abs(self._cz[i] - self._cz[j]))
 
+    def distance_row(self, i: int) -> tuple[int, ...]:
+        """``row[j]`` = :meth:`distance` ``(i, j)`` for every hex ``j`` (hexes; precomputed for
+        maps up to 1024 hexes, else computed)."""
+        if self._drows is not None:
+            return self._drows[i]
+        return tuple(self.distance(i, j) for j in range(self.n))
+
     def distance_table(self) -> np.ndarray:
         """``(n, n) int16`` hex distances between every pair of hexes (computed once, read-only)."""
         if self._dist is None:

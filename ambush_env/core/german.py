@@ -533,7 +533,8 @@ def _reachable(m: Match, u: Unit, max_hexes: int, budget: int) -> dict[int, tupl
             c = row[base + k]
             if c == IMPASSABLE or mp + c > budget or d in barred:
                 continue
-            if d not in best or best[d][0] > mp + c:
+            got = best.get(d)
+            if got is None or got[0] > mp + c:
                 best[d] = (mp + c, h, n + 1)
                 frontier.append(d)
     return {h: (v[0], v[1]) for h, v in best.items()}
@@ -552,11 +553,12 @@ def _plan(m: Match, u: Unit, toward: str, max_hexes: int) -> list[int]:
         return []
     board = m.board
     dist = board.distance
-    us = [o.hex for o in m.state.units if o.side == US and o.status == ACTIVE and o.hex >= 0]
+    rows = [board.distance_row(o.hex) for o in m.state.units
+            if o.side == US and o.status == ACTIVE and o.hex >= 0]
     cover = m.rd.german.cover_terrain
 
-    def near_us(h: int) -> int:
-        return min([dist(h, x) for x in us]) if us else 0
+    def near_us(h: int) -> int:  # = min(dist(h, x) for the US hexes x)
+        return min([r[h] for r in rows]) if rows else 0
 
     if toward == "nearest_us":
         key = lambda h: (near_us(h), reach[h][0], h)  # noqa: E731
@@ -632,12 +634,13 @@ def _plan_drive(m: Match, u: Unit, toward: str, fast: bool, max_hexes: int | Non
         mp, _, n = best[h]
         if n >= cap:
             continue
-        for d in range(6):
-            j = nbrs[h][d]
-            c = row[h * 6 + d]
+        base = h * 6
+        for d, j in enumerate(nbrs[h]):
+            c = row[base + d]
             if j < 0 or c < 0 or mp + c > budget:
                 continue
-            if j not in best or best[j][0] > mp + c:
+            got = best.get(j)
+            if got is None or got[0] > mp + c:
                 best[j] = (mp + c, h, n + 1)
                 frontier.append(j)
     full = {h for h, k in _vehicle_counts(m, v).items() if k >= shipped_vehicle_data().max_in_hex}
@@ -646,10 +649,10 @@ def _plan_drive(m: Match, u: Unit, toward: str, fast: bool, max_hexes: int | Non
         return []
     dist = m.board.distance
     known = m.known_enemies(GER)
-    us = [o.hex for o in m.state.units if o.uid in known and o.hex >= 0]
+    rows = [m.board.distance_row(o.hex) for o in m.state.units if o.uid in known and o.hex >= 0]
 
-    def near_us(h: int) -> int:
-        return min([dist(h, x) for x in us]) if us else 0
+    def near_us(h: int) -> int:  # = min(dist(h, x) for the known US hexes x)
+        return min([r[h] for r in rows]) if rows else 0
 
     spend = lambda h: -best[h][0]  # noqa: E731 - spend as much as it can (seed 000 p. 30)
     if toward == "nearest_us":

@@ -301,3 +301,12 @@ def test_live_key_names_the_live_map_not_its_history(example):
     assert b.live_key() == pristine and b.version > 0
     b.set_mutable_state({"destroyed_walls": ["D5/E5"]})
     assert b.live_key() == walled
+
+
+def test_distance_row_matches_distance(example):
+    b = example
+    for i in (0, b.n // 2, b.n - 1):
+        assert b.distance_row(i) == tuple(b.distance(i, j) for j in range(b.n))
+    b2 = b.copy()
+    b2._drows = None  # a map too large for the precomputed rows computes them
+    assert b2.distance_row(3) == b.distance_row(3)
