@@ -216,6 +216,15 @@ class Match:
         if st.phase == Phase.OPERATIONS and not st.over:
             self.request("begin_rounds", reason, None)
 
+    def attacked(self, u: Unit, reason: str, begin_rounds: bool = True) -> None:
+        """The sequence-of-play side of ``u``'s attack (a shot, a throw): a German who attacks
+        is revealed, and in Operations the attack begins Rounds (:meth:`attack_begins_rounds`,
+        RULES.md §5) unless ``begin_rounds`` is False."""
+        if u.side == GER:
+            self.reveal(u)
+        if begin_rounds:
+            self.attack_begins_rounds(reason)
+
     def reveal(self, g: Unit) -> None:
         """Make ``g`` a known contact (a slot in the contacts table)."""
         st = self.state

@@ -469,10 +469,12 @@ _Shot = E.Fire | E.FireWall | E.FireVehicle  # the shots that make the jam check
 
 
 def _jam_and_hit(game: Any, shooter: Any, wc: Any, ev: _Shot, n: int,
-                 events: list[E.Event]) -> bool:
+                 events: list[E.Event], own: bool = True) -> bool:
     """The first two steps of a shot (RULES.md §8): the jam check, then the hit roll at or
-    below ``n``. A jam or a miss is emitted (and a miss spends the round) here; True on a hit."""
-    if _jammed(game, shooter, wc, ev):
+    below ``n``. A jam or a miss is emitted (and a miss spends the round) here; True on a hit.
+    ``own`` False: a vehicle's built-in weapon, whose jam stays on its mount and which never
+    runs dry (seed 000 p. 31-33): the shooter's jam flag and ammunition are not touched."""
+    if _jammed(game, shooter, wc, ev, own):
         game.emit(ev)
         return False
     hit = game.dice.d10("hit")
@@ -480,18 +482,20 @@ def _jam_and_hit(game: Any, shooter: Any, wc: Any, ev: _Shot, n: int,
     if hit > n:
         ev.result = "miss"
         game.emit(ev)
-        _after_shot(game, shooter, wc, events)
+        if own:
+            _after_shot(game, shooter, wc, events)
         return False
     return True
 
 
-def _jammed(game: Any, shooter: Any, wc: Any, ev: _Shot) -> bool:
+def _jammed(game: Any, shooter: Any, wc: Any, ev: _Shot, own: bool = True) -> bool:
     if not wc.jams:
         return False
     r = game.dice.d10("jam")
     ev.rolls_["jam"] = r
     if r >= game.tables.jam_on:
-        shooter.jammed = True
+        if own:
+            shooter.jammed = True
         ev.result = "jammed"
         return True
     return False

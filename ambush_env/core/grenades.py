@@ -195,9 +195,7 @@ def _alarm(m: Match, thrower: Unit, landing: int) -> None:
     for o in m.state.units:
         if o.hex == landing and o.side == Side.GERMAN and o.status == ACTIVE:
             o.aware = True
-    if thrower.side == Side.GERMAN:
-        m.reveal(thrower)
-    m.attack_begins_rounds(f"{thrower.name} threw a grenade")
+    m.attacked(thrower, f"{thrower.name} threw a grenade")
 
 
 def explode(m: Match, hex_: int, kind: str, thrower: Unit, *, scattered: bool,

@@ -68,7 +68,7 @@ from ambush_env.core.shooting import can_fire_at, can_fire_at_vehicle, prepare_k
 from ambush_env.core.state import Unit, Vehicle
 from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status
 from ambush_env.core.vehicle_fire import legal_aspects, vehicle_target_refusal
-from ambush_env.core.vehicles import (board_refusal, drive_budget, drive_targets, in_full_hex,
+from ambush_env.core.vehicles import (board_refusal, drive_budget, drive_orders, in_full_hex,
                                       leave_refusal, load_refusal, mpa)
 
 US, GER = int(Side.US), int(Side.GERMAN)
@@ -102,8 +102,6 @@ _PRISONER = B[K.MOVE_PRISONER]
 _BOARD = B[K.BOARD_VEHICLE]
 _LEAVE = B[K.LEAVE_VEHICLE]
 _LOAD = B[K.LOAD]
-_DRIVE = B[K.DRIVE]
-_DRIVE_BACK = B[K.DRIVE_BACK]
 _END_DRIVE = B[K.END_DRIVE]
 _HAND_OVER = B[K.HAND_OVER]
 _ALERT = B[K.ALERT]
@@ -369,18 +367,8 @@ def _load_orders(m: Match, u: Unit) -> list[int]:
 
 
 def _drive_orders(m: Match, u: Unit, mp_left: int | None) -> list[int]:
-    """DRIVE (forward in any direction: turning is free) and DRIVE_BACK (seed 000 p. 30)."""
-    v = m.state.vehicles[u.vehicle]
-    out = []
-    back = False
-    for d, _, backwards in drive_targets(m, u, v, mp_left):
-        if backwards:
-            back = True
-        else:
-            out.append(_DRIVE + d)
-    if back:
-        out.append(_DRIVE_BACK)
-    return out
+    """DRIVE and DRIVE_BACK of the driver ``u`` (:func:`~ambush_env.core.vehicles.drive_orders`)."""
+    return drive_orders(m, u, m.state.vehicles[u.vehicle], mp_left)
 
 
 def _vehicle_exit(m: Match, u: Unit) -> bool:

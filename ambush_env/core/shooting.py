@@ -112,10 +112,7 @@ def do_fire(m: Match, u: Unit, target: Unit, *, snap: bool,
         events = fire.fire(m, u.uid, target.uid, snap=snap)
     if target.side == Side.GERMAN and target.status == ACTIVE and not target.aware:
         target.aware = True
-    if u.side == Side.GERMAN:
-        m.reveal(u)
-    if begin_rounds:
-        m.attack_begins_rounds(f"{u.name} fired")
+    m.attacked(u, f"{u.name} fired", begin_rounds)
     return events
 
 
@@ -133,8 +130,5 @@ def do_fire_vehicle(m: Match, u: Unit, v: Vehicle, aspect: str, *, snap: bool,
         o = units[uid]
         if o.side == Side.GERMAN and o.status == ACTIVE and not o.aware:
             o.aware = True
-    if u.side == Side.GERMAN:
-        m.reveal(u)
-    if begin_rounds:
-        m.attack_begins_rounds(f"{u.name} fired")
+    m.attacked(u, f"{u.name} fired", begin_rounds)
     return events

@@ -558,28 +558,10 @@ def _fire(m: Match, u: Unit, v: Vehicle, kind: K, arg: int) -> None:
             _fire_unseen(m, u, m.offset_target(u.hex, arg))
     if mount == "cannon":
         v.cannon_loaded = False
-    if u.side != US:
-        m.reveal(u)
-    m.attack_begins_rounds(f"{u.name} fired")
+    m.attacked(u, f"{u.name} fired")
 
 
 # ============================================================================ orders
-def _drive_orders(m: Match, u: Unit, v: Vehicle, mp_left: int | None) -> list[int]:
-    out = []
-    back = False
-    for d, _, backwards in vehicles.drive_targets(m, u, v, mp_left):
-        if backwards:
-            back = True
-        else:
-            out.append(_DRIVE_BASE + d)
-    if back:
-        out.append(_DRIVE_BACK_ORDER)
-    return out
-
-
-_DRIVE_BASE, _DRIVE_BACK_ORDER = B[K.DRIVE], B[K.DRIVE_BACK]
-
-
 def drive_limit(m: Match, v: Vehicle) -> int:
     """The MPs a Rounds drive starting now may spend: the fast MPA when the tank is open and
     has the extra Crew Point of moving fast after paying the slow move, else the slow MPA
@@ -615,14 +597,14 @@ def tank_orders(m: Match, u: Unit, kinds: frozenset[int] | None = None) -> list[
     if t.mode == "drive":
         out = [] if vehicles.in_full_hex(m, v) else [_B_END_DRIVE]
         if drive:
-            out.extend(_drive_orders(m, u, v, vehicles.drive_budget(m)))
+            out.extend(vehicles.drive_orders(m, u, v, vehicles.drive_budget(m)))
         return out
     out = [_B_END_TURN]
     if u.panicked or v.disabled:
         return out
     if st.phase == Phase.OPERATIONS:
         if t.hexes_moved == 0 and drive:
-            out.extend(_drive_orders(m, u, v, None))
+            out.extend(vehicles.drive_orders(m, u, v, None))
         if "open_close" not in t.tasks:
             out.append(_B_OPEN_CLOSE)
         if ("cannon" in vtype(v).weapons and "cannon" not in v.lost and not v.cannon_loaded):
@@ -634,7 +616,7 @@ def tank_orders(m: Match, u: Unit, kinds: frozenset[int] | None = None) -> list[
     if (every or _K_OPEN_CLOSE in kinds) and task_refusal(m, v, "open_close") is None:
         out.append(_B_OPEN_CLOSE)
     if drive and task_refusal(m, v, "move_slow") is None:
-        out.extend(_drive_orders(m, u, v, drive_limit(m, v)))
+        out.extend(vehicles.drive_orders(m, u, v, drive_limit(m, v)))
     if (every or _K_LOAD_CANNON in kinds) and task_refusal(m, v, "load") is None:
         out.append(_B_LOAD_CANNON)
     if (every or _K_CLEAR_JAM in kinds) and task_refusal(m, v, "clear_jam") is None:
@@ -734,6 +716,6 @@ def _has_task_order(m: Match, u: Unit) -> bool:
     if (task_refusal(m, v, "open_close") is None or task_refusal(m, v, "load") is None
             or task_refusal(m, v, "clear_jam") is None):
         return True
-    if task_refusal(m, v, "move_slow") is None and _drive_orders(m, u, v, drive_limit(m, v)):
+    if task_refusal(m, v, "move_slow") is None and vehicles.drive_orders(m, u, v, drive_limit(m, v)):
         return True
     return bool(u.aware and _rounds_weapon_orders(m, u, v, first=True))

@@ -335,7 +335,7 @@ def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool, aspect: 
         IllegalActionError: :func:`vehicle_fire_refusal` gives a reason, or ``aspect`` is not
             one of front, side, rear.
     """
-    from ambush_env.core.fire import _after_shot
+    from ambush_env.core.fire import _after_shot, _jam_and_hit
 
     if aspect not in ASPECTS:
         raise IllegalActionError(f"unknown aspect {aspect!r}; one of {ASPECTS}")
@@ -368,31 +368,6 @@ def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool, aspect: 
     if own:
         _after_shot(m, shooter, wc, events)
     return events
-
-
-def _jam_and_hit(m: Match, shooter: Unit, wc: Any, ev: E.FireVehicle, n: int,
-                 events: list[E.Event], own: bool) -> bool:
-    """The jam check and the hit roll (RULES.md §8); with the shooter's own weapon exactly
-    :func:`ambush_env.core.fire._jam_and_hit`, with a built-in weapon the unit's jam flag and
-    ammunition are not touched."""
-    from ambush_env.core import fire
-
-    if own:
-        return fire._jam_and_hit(m, shooter, wc, ev, n, events)
-    if wc.jams:
-        r = m.dice.d10("jam")
-        ev.rolls_["jam"] = r
-        if r >= m.tables.jam_on:
-            ev.result = "jammed"
-            m.emit(ev)
-            return False
-    hit = m.dice.d10("hit")
-    ev.rolls_["hit"] = hit
-    if hit > n:
-        ev.result = "miss"
-        m.emit(ev)
-        return False
-    return True
 
 
 def _occupant_hit(m: Match, shooter: Unit, v: Vehicle, part: str, wid: str, wc: Any,

@@ -62,6 +62,7 @@ seed-003 d100 module.
 from __future__ import annotations
 
 from ambush_env.core import events as E
+from ambush_env.core import orders as O
 from ambush_env.core.ctx import Match
 from ambush_env.core.enter import pack_crew_weapon, soldier_exits, vehicle_entered, vehicle_enters
 from ambush_env.core.mines import minefield_kind, reveal
@@ -255,6 +256,25 @@ def drive_targets(m: Match, u: Unit, v: Vehicle, mp_left: int | None
         if d == back:
             out.append((d, j, True))
     return out
+
+
+def drive_orders(m: Match, u: Unit, v: Vehicle, mp_left: int | None) -> list[int]:
+    """The order integers of :func:`drive_targets`: ``DRIVE`` + direction for each forward
+    step (turning is free), then ``DRIVE_BACK`` once when the hex behind is open (seed 000
+    p. 30). For a car's driver and a tank's unit alike."""
+    out = []
+    back = False
+    for d, _, backwards in drive_targets(m, u, v, mp_left):
+        if backwards:
+            back = True
+        else:
+            out.append(_DRIVE + d)
+    if back:
+        out.append(_DRIVE_BACK)
+    return out
+
+
+_DRIVE, _DRIVE_BACK = O.ORDER_BASE[O.OrderKind.DRIVE], O.ORDER_BASE[O.OrderKind.DRIVE_BACK]
 
 
 def _other_counts(m: Match, v: Vehicle) -> dict[int, int]:
