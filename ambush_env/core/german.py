@@ -28,7 +28,7 @@ from pydantic import BaseModel
 from ambush_env.core import events as E
 from ambush_env.core import orders as O
 from ambush_env.core.ctx import Match
-from ambush_env.core.movement import IMPASSABLE, costs_for, enemy_hexes, enemy_in
+from ambush_env.core.movement import costs_for, enemy_hexes, enemy_in
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.prisoners import outnumbered
 from ambush_env.core.cards import DRIVING
@@ -203,7 +203,7 @@ class LazyOrders:
             is the one a list-taking ``choose`` would have been given.
     """
 
-    __slots__ = ("_of", "_kinds", "_have", "offered")
+    __slots__ = ("_have", "_kinds", "_of", "offered")
 
     def __init__(self, orders_of: Callable[[frozenset[int]], list[int]], kinds: frozenset[int]):
         self._of = orders_of
@@ -513,31 +513,65 @@ def _move(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     return a, not t.card_path
 
 
-def _reachable(m: Match, u: Unit, max_hexes: int, budget: int) -> dict[int, tuple[int, int]]:
-    """hex -> (MPs spent, previous hex) for hexes reachable within ``budget`` MPs and
-    ``max_hexes`` hexes, not through a hex with a US soldier (Dijkstra on MPs)."""
-    nbrs = m.board.neighbors
-    row = costs_for(m, u.stance)  # = step_cost(m, u, h, d) by direction
-    barred = enemy_hexes(m, u.side)  # = enemy_in(m, d, u.side): the state does not change here
-    best = {u.hex: (0, -1, 0)}
-    frontier = deque([u.hex])
+def _search(start: int, nbrs: Any, row: Any, budget: int, cap: int,
+            barred: Any = ()) -> dict[int, tuple[int, int, int]]:
+    """hex -> (MPs spent, previous hex, hexes) for every hex reachable from ``start`` within
+    ``budget`` MPs and ``cap`` hexes, never entering a hex of ``barred`` (a breadth-first
+    search keeping the cheapest way in). ``row[h * 6 + d]``: the MPs of the step from ``h``
+    in direction ``d`` (negative: never); ``nbrs``: the board's neighbours."""
+    best = {start: (0, -1, 0)}
+    frontier = deque([start])
     while frontier:
         h = frontier.popleft()
         mp, _, n = best[h]
-        if n >= max_hexes:
+        if n >= cap:
             continue
         base = h * 6
         for k, d in enumerate(nbrs[h]):
-            if d < 0:
-                continue
             c = row[base + k]
-            if c == IMPASSABLE or mp + c > budget or d in barred:
+            if d < 0 or c < 0 or mp + c > budget or d in barred:
                 continue
             got = best.get(d)
             if got is None or got[0] > mp + c:
                 best[d] = (mp + c, h, n + 1)
                 frontier.append(d)
-    return {h: (v[0], v[1]) for h, v in best.items()}
+    return best
+
+
+def _path(best: dict[int, tuple[int, int, int]], start: int, goal: int) -> list[int]:
+    """The hexes from ``start`` (left out) to ``goal`` along :func:`_search`'s ways in."""
+    path = []
+    h = goal
+    while h != start:
+        path.append(h)
+        h = best[h][1]
+    return path[::-1]
+
+
+def _goal_key(m: Match, toward: str, near_us: Callable[[int], int], tie: Callable[[int], int],
+              route_goal: int) -> Callable[[int], tuple]:
+    """How a card's ``toward`` ranks the reachable hexes (the least is the goal), ties broken
+    by ``tie`` and then the hex: ``nearest_us`` / ``away`` by the distance to the US,
+    ``route`` by the distance to ``route_goal``, ``objective`` by the distance to the mission
+    objective, else ``cover`` (the German cover terrain, then away from the US)."""
+    dist = m.board.distance
+    if toward == "nearest_us":
+        return lambda h: (near_us(h), tie(h), h)
+    if toward == "away":
+        return lambda h: (-near_us(h), tie(h), h)
+    if toward == "route":
+        return lambda h: (dist(h, route_goal), tie(h), h)
+    if toward == "objective":
+        obj = list(m.objective_hexes) or [route_goal]
+        return lambda h: (min(dist(h, x) for x in obj), tie(h), h)
+    terrain, cover = m.board.terrain, m.rd.german.cover_terrain
+    return lambda h: (0 if int(terrain[h]) in cover else 1, -near_us(h), tie(h), h)
+
+
+def _near(m: Match, hexes: list[int]) -> Callable[[int], int]:
+    """``h -> `` the least distance from ``h`` to ``hexes`` (0 when there are none)."""
+    rows = [m.board.distance_row(x) for x in hexes]
+    return lambda h: min([r[h] for r in rows]) if rows else 0
 
 
 def _plan(m: Match, u: Unit, toward: str, max_hexes: int) -> list[int]:
@@ -548,39 +582,18 @@ def _plan(m: Match, u: Unit, toward: str, max_hexes: int) -> list[int]:
             return []
     t = m.state.turn
     budget = t.mp_left if t.mode == "move" else u.MV
-    reach = _reachable(m, u, max_hexes, budget)
+    # = step_cost(m, u, h, d) by direction; never through a hex with a US soldier
+    # (enemy_in: the state does not change here)
+    reach = _search(u.hex, m.board.neighbors, costs_for(m, u.stance), budget, max_hexes,
+                    enemy_hexes(m, u.side))
     if len(reach) <= 1:
         return []
-    board = m.board
-    dist = board.distance
-    rows = [board.distance_row(o.hex) for o in m.state.units
-            if o.side == US and o.status == ACTIVE and o.hex >= 0]
-    cover = m.rd.german.cover_terrain
-
-    def near_us(h: int) -> int:  # = min(dist(h, x) for the US hexes x)
-        return min([r[h] for r in rows]) if rows else 0
-
-    if toward == "nearest_us":
-        key = lambda h: (near_us(h), reach[h][0], h)  # noqa: E731
-    elif toward == "away":
-        key = lambda h: (-near_us(h), reach[h][0], h)  # noqa: E731
-    elif toward == "route":
-        goal_hex = u.route[0]
-        key = lambda h: (dist(h, goal_hex), reach[h][0], h)  # noqa: E731
-    elif toward == "objective":
-        obj = list(m.objective_hexes) or [u.hex]
-        key = lambda h: (min(dist(h, x) for x in obj), reach[h][0], h)  # noqa: E731
-    else:  # cover: the best cover terrain, then away from the US
-        key = lambda h: (0 if int(board.terrain[h]) in cover else 1, -near_us(h), reach[h][0], h)  # noqa: E731
+    near_us = _near(m, [o.hex for o in m.state.units
+                        if o.side == US and o.status == ACTIVE and o.hex >= 0])
+    key = _goal_key(m, toward, near_us, lambda h: reach[h][0],
+                    u.route[0] if toward == "route" else u.hex)
     goal = min(reach, key=key)
-    if goal == u.hex:
-        return []
-    path = []
-    h = goal
-    while h != u.hex:
-        path.append(h)
-        h = reach[h][1]
-    return path[::-1]
+    return [] if goal == u.hex else _path(reach, u.hex, goal)
 
 
 # ----------------------------------------------------------------------------- vehicles
@@ -624,56 +637,19 @@ def _plan_drive(m: Match, u: Unit, toward: str, fast: bool, max_hexes: int | Non
             u.route.pop(0)
         if not u.route:
             return []
-    row = cost_row(m, vtype(v).size == "large")
-    nbrs = m.board.neighbors
-    cap = max_hexes or 99
-    best: dict[int, tuple[int, int, int]] = {v.hex: (0, -1, 0)}
-    frontier = deque([v.hex])
-    while frontier:
-        h = frontier.popleft()
-        mp, _, n = best[h]
-        if n >= cap:
-            continue
-        base = h * 6
-        for d, j in enumerate(nbrs[h]):
-            c = row[base + d]
-            if j < 0 or c < 0 or mp + c > budget:
-                continue
-            got = best.get(j)
-            if got is None or got[0] > mp + c:
-                best[j] = (mp + c, h, n + 1)
-                frontier.append(j)
+    best = _search(v.hex, m.board.neighbors, cost_row(m, vtype(v).size == "large"), budget,
+                   max_hexes or 99)
     full = {h for h, k in _vehicle_counts(m, v).items() if k >= shipped_vehicle_data().max_in_hex}
     ends = [h for h in best if h not in full]
     if len(ends) <= 1:
         return []
-    dist = m.board.distance
     known = m.known_enemies(GER)
-    rows = [m.board.distance_row(o.hex) for o in m.state.units if o.uid in known and o.hex >= 0]
-
-    def near_us(h: int) -> int:  # = min(dist(h, x) for the known US hexes x)
-        return min([r[h] for r in rows]) if rows else 0
-
-    spend = lambda h: -best[h][0]  # noqa: E731 - spend as much as it can (seed 000 p. 30)
-    if toward == "nearest_us":
-        key = lambda h: (near_us(h), spend(h), h)  # noqa: E731
-    elif toward == "away":
-        key = lambda h: (-near_us(h), spend(h), h)  # noqa: E731
-    elif toward == "route":
-        goal = u.route[0]
-        key = lambda h: (dist(h, goal), spend(h), h)  # noqa: E731
-    else:  # cover: the German cover terrain, then away from the US
-        cover = m.rd.german.cover_terrain
-        key = lambda h: (0 if int(m.board.terrain[h]) in cover else 1, -near_us(h), spend(h), h)  # noqa: E731
+    near_us = _near(m, [o.hex for o in m.state.units if o.uid in known and o.hex >= 0])
+    # spend as much as it can (seed 000 p. 30)
+    key = _goal_key(m, toward, near_us, lambda h: -best[h][0],
+                    u.route[0] if toward == "route" else v.hex)
     goal_hex = min(ends, key=key)
-    if goal_hex == v.hex:
-        return []
-    path = []
-    h = goal_hex
-    while h != v.hex:
-        path.append(h)
-        h = best[h][1]
-    return path[::-1]
+    return [] if goal_hex == v.hex else _path(best, v.hex, goal_hex)
 
 
 def _vehicle_counts(m: Match, v: Vehicle) -> dict[int, int]:
