@@ -156,3 +156,15 @@ def german_action(game: Game, g: Unit, name: str, args: dict | None = None) -> b
             break
     game.invalidate()
     return acted
+
+
+def find_in_order(events: list[dict], expected: list[tuple[str, dict]]) -> None:
+    """Each expected ``(type, fields)`` matches a later event than the one before (fields:
+    equal values; a dict value must equal the event's whole dict)."""
+    k = 0
+    for typ, fields in expected:
+        while k < len(events) and not (events[k]["type"] == typ and all(
+                events[k].get(f) == v for f, v in fields.items())):
+            k += 1
+        assert k < len(events), f"no {typ} event with {fields} (in order) among {events}"
+        k += 1

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from collections import deque
 
-import pytest
 
 from ambush_env.core import orders as O
 from ambush_env.core.dice import Dice
 from ambush_env.core.engine import Game
 from ambush_env.core.movement import IMPASSABLE, enemy_in, step_cost
 from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import Phase, Result, Side, Status
+from ambush_env.core.types import Phase, Result
 
 # roll by the purpose of the draw (the first matching key wins)
 RIGGED = [
@@ -80,6 +79,31 @@ def walk(g: Game, u, wps: list[int], leave: bool, avoid: set[int]) -> None:
     g.step(O.encode(K.MOVE, g.board.direction(u.hex, nxt)))
 
 
+_CLOSE = (K.END_TURN, K.END_MOVE, K.END_DRIVE)
+
+
+def script(g: Game, ops, rounds=None, steps: int = 5000) -> Game:
+    """Play ``g`` to its end along a scripted line: a pending selection takes the lowest
+    eligible slot; in Operations ``ops(g, u, legal)`` steps the acting unit ``u``; in Rounds
+    ``rounds(g, u, legal)`` names an order, or None (and no ``rounds``: always) for the first
+    order that ends the turn, the move or the drive."""
+    for _ in range(steps):
+        if g.over:
+            return g
+        legal = g.legal_actions()
+        u = g.acting_unit()
+        if u is None:
+            g.step(legal[0])  # select the lowest eligible slot
+            continue
+        if g.state.phase == Phase.ROUNDS:
+            pick = rounds(g, u, legal) if rounds is not None else None
+            g.step(pick if pick is not None else next(
+                a for a in legal if O.decode(a)[0] in _CLOSE))
+            continue
+        ops(g, u, legal)
+    raise AssertionError("the scripted line did not finish")
+
+
 def play(plans: dict[int, list[str]], exits: set[int]) -> Game:
     """Play farm_assault: slot -> waypoints; slots in ``exits`` leave the map at the end."""
     g = Game("farm_assault")
@@ -91,19 +115,7 @@ def play(plans: dict[int, list[str]], exits: set[int]) -> Game:
     # (20) is on the plan, and EVENT hexes roll "nothing" with these dice
     avoid = {h for h, t in g.triggers.items() if t.paragraph in (10, 40)}
     todo = {slot: [b.index(x) for x in wps] for slot, wps in plans.items()}
-    for _ in range(5000):
-        if g.over:
-            return g
-        legal = g.legal_actions()
-        u = g.acting_unit()
-        if u is None:
-            g.step(legal[0])  # select the lowest eligible slot
-            continue
-        if g.state.phase == Phase.ROUNDS:
-            g.step(next(a for a in legal if O.decode(a)[0] in (K.END_TURN, K.END_MOVE)))
-            continue
-        walk(g, u, todo.get(u.slot, []), u.slot in exits, avoid)
-    raise AssertionError("the scripted line did not finish")
+    return script(g, lambda g, u, legal: walk(g, u, todo.get(u.slot, []), u.slot in exits, avoid))
 
 
 FARM = ["J6", "K6", "L6", "M6"]  # see the farmhouse through its west window, go in, out the door

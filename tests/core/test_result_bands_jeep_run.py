@@ -13,8 +13,8 @@ from __future__ import annotations
 from ambush_env.core import orders as O
 from ambush_env.core.engine import Game
 from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import Phase, Result
-from tests.core.test_result_bands import RiggedDice
+from ambush_env.core.types import Result
+from tests.core.test_result_bands import RiggedDice, script
 from tests.core.test_result_bands import walk as walk_on  # `walk` names the plans here
 
 MISSION = "jeep_run"
@@ -36,34 +36,25 @@ def play(*, jeeps: tuple[int, ...] = (), walk: dict[int, list[str]] | None = Non
     seat = {s: vid for vid in jeeps for s in JEEP_CREWS[vid]}
     drivers = {JEEP_CREWS[vid][0] for vid in jeeps}
     todo = {s: [b.index(x) for x in wps] for s, wps in (walk or {}).items()}
-    for _ in range(5000):
-        if g.over:
-            return g
-        legal = g.legal_actions()
-        u = g.acting_unit()
-        if u is None:
-            g.step(legal[0])  # select the lowest eligible slot
-            continue
-        if g.state.phase == Phase.ROUNDS:
-            g.step(next(a for a in legal if O.decode(a)[0] in (K.END_TURN, K.END_MOVE,
-                                                               K.END_DRIVE)))
-            continue
-        if u.slot in seat:
-            vid = seat[u.slot]
-            if u.vehicle < 0:  # first pulse: get in (the driver first, so he takes the wheel)
-                g.step(O.encode(K.BOARD_VEHICLE, vid))
-                continue
-            v = g.state.vehicles[vid]
-            if u.slot not in drivers or g.state.pulse < 2:
-                g.step(O.encode(K.END_TURN))  # wait (passengers; the driver for his crew)
-            elif O.encode(K.EXIT_MAP) in legal:
-                g.step(O.encode(K.EXIT_MAP))
-            else:
-                nxt = road[road.index(v.hex) + 1]
-                g.step(O.encode(K.DRIVE, b.direction(v.hex, nxt)))
-            continue
-        walk_on(g, u, todo.get(u.slot, []), u.slot in todo, avoid)
-    raise AssertionError("the scripted line did not finish")
+
+    def ops(g: Game, u, legal: list[int]) -> None:
+        if u.slot not in seat:
+            walk_on(g, u, todo.get(u.slot, []), u.slot in todo, avoid)
+            return
+        vid = seat[u.slot]
+        if u.vehicle < 0:  # first pulse: get in (the driver first, so he takes the wheel)
+            g.step(O.encode(K.BOARD_VEHICLE, vid))
+            return
+        v = g.state.vehicles[vid]
+        if u.slot not in drivers or g.state.pulse < 2:
+            g.step(O.encode(K.END_TURN))  # wait (passengers; the driver for his crew)
+        elif O.encode(K.EXIT_MAP) in legal:
+            g.step(O.encode(K.EXIT_MAP))
+        else:
+            nxt = road[road.index(v.hex) + 1]
+            g.step(O.encode(K.DRIVE, b.direction(v.hex, nxt)))
+
+    return script(g, ops)
 
 
 def test_decisive_win_line():

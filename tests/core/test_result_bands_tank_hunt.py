@@ -19,8 +19,8 @@ from ambush_env.core import orders as O
 from ambush_env.core.dice import Dice
 from ambush_env.core.engine import Game
 from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import Phase, Result, Side
-from tests.core.test_result_bands import walk
+from ambush_env.core.types import Result, Side
+from tests.core.test_result_bands import script, walk
 
 MISSION = "tank_hunt"
 US, GER = int(Side.US), int(Side.GERMAN)
@@ -65,27 +65,17 @@ def play(plans: dict[int, list[str]], exits: set[int], *, activation: int = 9,
     g.invalidate()
     b = g.board
     todo = {slot: [b.index(x) for x in wps] for slot, wps in plans.items()}
-    for _ in range(8000):
-        if g.over:
-            return g
-        legal = g.legal_actions()
-        u = g.acting_unit()
-        if u is None:
-            g.step(legal[0])  # select the lowest eligible slot
-            continue
+
+    def rounds(g: Game, u, legal: list[int]) -> int | None:
+        if not fight:
+            return None
         kinds = {O.decode(a)[0]: a for a in legal}
-        if g.state.phase == Phase.ROUNDS:
-            pick = None
-            if fight:
-                pick = (kinds.get(K.FIRE_AIMED_VEHICLE)
-                        or (kinds.get(K.PREPARE) if u.weapon == "bazooka" and not u.prepared
-                            else None)
-                        or kinds.get(K.FIRE_AIMED))
-            g.step(pick if pick is not None else next(
-                a for a in legal if O.decode(a)[0] in (K.END_TURN, K.END_MOVE, K.END_DRIVE)))
-            continue
-        walk(g, u, todo.get(u.slot, []), u.slot in exits, set(g.triggers))
-    raise AssertionError("the scripted line did not finish")
+        return (kinds.get(K.FIRE_AIMED_VEHICLE)
+                or (kinds.get(K.PREPARE) if u.weapon == "bazooka" and not u.prepared else None)
+                or kinds.get(K.FIRE_AIMED))
+
+    return script(g, lambda g, u, legal: walk(g, u, todo.get(u.slot, []), u.slot in exits,
+                                              set(g.triggers)), rounds, steps=8000)
 
 
 def _tank(g: Game):

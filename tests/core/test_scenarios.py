@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from ambush_env.core import Game
+from engine_helpers import find_in_order
 from ambush_env.core.errors import IllegalActionError
 
 
@@ -220,18 +221,6 @@ def _unit(p: dict, name: str) -> dict:
     return next(u for u in p["units"] if u["name"] == name)
 
 
-def _find_in_order(events: list[dict], expected: list[tuple[str, dict]]) -> None:
-    """Each expected (type, fields) matches a later event than the one before (fields: equal
-    values; a dict value must equal the event's whole dict)."""
-    k = 0
-    for typ, fields in expected:
-        while k < len(events) and not (events[k]["type"] == typ and all(
-                events[k].get(f) == v for f, v in fields.items())):
-            k += 1
-        assert k < len(events), f"no {typ} event with {fields} (in order) among {events}"
-        k += 1
-
-
 @pytest.mark.parametrize("position, rolls, orders, expected", SCENARIOS)
 def test_scenario(position, rolls, orders, expected):
     g = Game.from_position(position)
@@ -240,7 +229,7 @@ def test_scenario(position, rolls, orders, expected):
     for text in orders:
         events += g.play(text)
     assert g.dice.forced_left == 0, "a forced roll was not used"
-    _find_in_order(events, expected.get("events", []))
+    find_in_order(events, expected.get("events", []))
     for typ in expected.get("absent", []):
         assert typ not in [e["type"] for e in events], f"unexpected {typ} event"
     p = g.position()

@@ -36,6 +36,7 @@ from typing import Any
 import pytest
 
 from ambush_env.core import Game
+from engine_helpers import find_in_order
 from ambush_env.core import orders as O
 from ambush_env.core.board import load_board
 from ambush_env.core.ctx import Ctx
@@ -777,16 +778,6 @@ def _named(p: dict, key: str, name: str) -> dict:
     return next(x for x in p[key] if x["name"] == name)
 
 
-def _in_order(events: list[dict], expected: list[tuple[str, dict]]) -> None:
-    k = 0
-    for typ, fields in expected:
-        while k < len(events) and not (events[k]["type"] == typ and all(
-                events[k].get(f) == v for f, v in fields.items())):
-            k += 1
-        assert k < len(events), f"no {typ} event with {fields} (in order) among {events}"
-        k += 1
-
-
 def _action(g: Game, text: str) -> int:
     """The order integer whose text is ``text`` now (legal or not)."""
     for a in range(O.N_ORDERS):
@@ -843,7 +834,7 @@ def _params() -> list[Any]:
 def test_statement(sid, position, rolls, orders, expected):
     g = _setup(sid, position, expected)
     if "setup_events" in expected:  # played by the cards while the position advanced
-        _in_order([e.to_dict() for e in (g.log or g.last_events)], expected["setup_events"])
+        find_in_order([e.to_dict() for e in (g.log or g.last_events)], expected["setup_events"])
     g.force_rolls(list(rolls))
     for text in expected.get("legal_before", []):
         assert text in g.legal_orders(), text
@@ -853,7 +844,7 @@ def test_statement(sid, position, rolls, orders, expected):
     for text in orders:
         events += _play(g, text)
     assert g.dice.forced_left == 0, "a forced roll was not used"
-    _in_order(events, expected.get("events", []))
+    find_in_order(events, expected.get("events", []))
     for typ in expected.get("absent", []):
         assert typ not in [e["type"] for e in events], f"unexpected {typ} event"
     done = [e["task"] for e in events if e["type"] == "tank_task"]
