@@ -99,11 +99,14 @@ def compare_speed(missions: Sequence[str | None], steps: int, repeats: int, seed
     """
     import statistics
 
-    from ambush_env.core.ctx import Ctx
+    from ambush_env.core.cards import load_deck
+    from ambush_env.core.missions import load_mission
 
     missions = list(dict.fromkeys(missions))  # each once, in the order given
-    for mission in missions:  # fail fast, naming the mission
-        Ctx(mission=mission, opponent=opponent)
+    load_deck(opponent)  # fail fast, naming the deck or the mission (both loads are cached)
+    for mission in missions:
+        if mission is not None:
+            load_mission(mission)
     runs: list[list[dict[str, Any]]] = [[] for _ in missions]
     for _ in range(repeats):
         for k, mission in enumerate(missions):

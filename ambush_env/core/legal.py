@@ -64,7 +64,7 @@ from ambush_env.core.movement import costs_for
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.prisoners import (can_move_prisoner, hand_over_targets, outnumbered,
                                        prisoner_hexes)
-from ambush_env.core.shooting import can_fire_at, can_fire_at_vehicle, prepare_kind
+from ambush_env.core.shooting import can_fire_at, prepare_kind
 from ambush_env.core.state import Unit, Vehicle
 from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status
 from ambush_env.core.vehicle_fire import legal_aspects, vehicle_target_refusal
@@ -213,39 +213,17 @@ def _assaults(m: Match, u: Unit) -> list[int]:
     return out
 
 
-def _fire_orders(m: Match, u: Unit, base: int, snap: bool) -> list[int]:
-    """Fire at contacts; the US never fires automatic weapons into a hex holding a prisoner
-    (seed 002 p. 25)."""
-    out = []
-    units = m.state.units
-    pris = (prisoner_hexes(m) if u.side == US and u.weapon and m.weapon_class(u.weapon).automatic
-            else ())
-    if u.panicked or not u.aware or weapon_refusal(m, u, snap=snap) is not None:
-        return out  # can_fire_at refuses every target (a car's too: vehicle_fire_refusal)
-    for k, gid in enumerate(m.enemy_slots(u.side)):
-        t = units[gid]
-        if t.hex in pris:
-            continue
-        if t.vehicle >= 0:  # in a vehicle (a tank's unit, a rider): can_fire_at's own rules
-            if can_fire_at(m, u, t, snap=snap):
-                out.append(base + k)
-        elif t.status == ACTIVE and t.hex >= 0 and target_refusal(m, u, t) is None:
-            out.append(base + k)  # = can_fire_at: the weapon was checked above
-    return out
-
-
 def _fire_pair(m: Match, u: Unit, aimed: bool, snap: bool) -> list[int]:
-    """``_fire_orders`` aimed (when ``aimed``) then snap (when ``snap``) for the aware,
-    unpanicked ``u``: each contact's target checks (range, sight) made once for both."""
+    """``FIRE_AIMED`` at contacts (when ``aimed``), then ``FIRE_SNAP`` (when ``snap``): what
+    :func:`~ambush_env.core.shooting.can_fire_at` allows, each contact's target checks (range,
+    sight) made once for both; the US never fires automatic weapons into a hex holding a
+    prisoner (seed 002 p. 25)."""
+    if u.panicked or not u.aware:
+        return []  # can_fire_at refuses every target (a car's too: vehicle_fire_refusal)
+    aimed = aimed and weapon_refusal(m, u, snap=False) is None
+    snap = snap and weapon_refusal(m, u, snap=True) is None
     if not (aimed or snap):
         return []
-    if not aimed or not snap:
-        return _fire_orders(m, u, _AIMED, False) if aimed else _fire_orders(m, u, _SNAP, True)
-    ok_a = weapon_refusal(m, u, snap=False) is None
-    ok_s = weapon_refusal(m, u, snap=True) is None
-    if not (ok_a and ok_s):  # one of them fires at nothing: the other alone
-        return _fire_orders(m, u, _AIMED, False) if ok_a else (
-            _fire_orders(m, u, _SNAP, True) if ok_s else [])
     out_a: list[int] = []
     out_s: list[int] = []
     units = m.state.units
@@ -255,38 +233,28 @@ def _fire_pair(m: Match, u: Unit, aimed: bool, snap: bool) -> list[int]:
         t = units[gid]
         if t.hex in pris:
             continue
-        if t.vehicle >= 0:  # as _fire_orders: can_fire_at's own rules, per mode
-            if can_fire_at(m, u, t, snap=False):
+        if t.vehicle >= 0:  # in a vehicle (a tank's unit, a rider): can_fire_at's own rules
+            if aimed and can_fire_at(m, u, t, snap=False):
                 out_a.append(_AIMED + k)
-            if can_fire_at(m, u, t, snap=True):
+            if snap and can_fire_at(m, u, t, snap=True):
                 out_s.append(_SNAP + k)
         elif t.status == ACTIVE and t.hex >= 0 and target_refusal(m, u, t) is None:
-            out_a.append(_AIMED + k)
-            out_s.append(_SNAP + k)
+            if aimed:  # = can_fire_at: the weapon was checked above
+                out_a.append(_AIMED + k)
+            if snap:
+                out_s.append(_SNAP + k)
     out_a.extend(out_s)
     return out_a
 
 
-def _vehicle_fire_orders(m: Match, u: Unit, base: int, snap: bool) -> list[int]:
-    """Fire at vehicles (``FIRE_AIMED_VEHICLE`` / ``FIRE_SNAP_VEHICLE``, seed 000 p. 30-31):
-    for each vehicle slot :func:`~ambush_env.core.shooting.can_fire_at_vehicle` allows, the
-    one aspect the facing diagram gives, or all three from the vehicle's own hex."""
-    vs = m.state.vehicles
-    if not vs:
-        return []
-    out = []
-    for v in vs[:O.V_SLOTS]:
-        if can_fire_at_vehicle(m, u, v, snap=snap):
-            k = base + v.vid * _N_ASPECTS
-            out.extend(k + a for a in legal_aspects(m.board, u.hex, v))
-    return out
-
-
 def _vehicle_fire_pair(m: Match, u: Unit, aimed: bool, snap: bool) -> list[int]:
-    """``_vehicle_fire_orders`` aimed (when ``aimed``) then snap (when ``snap``) for the aware,
-    unpanicked ``u``: each vehicle's target part of ``vehicle_fire_refusal`` asked once."""
+    """``FIRE_AIMED_VEHICLE`` (when ``aimed``), then ``FIRE_SNAP_VEHICLE`` (when ``snap``,
+    seed 000 p. 30-31): for each vehicle slot
+    :func:`~ambush_env.core.shooting.can_fire_at_vehicle` allows, the one aspect the facing
+    diagram gives, or all three from the vehicle's own hex; each vehicle's target part of
+    ``vehicle_fire_refusal`` asked once for both."""
     vs = m.state.vehicles
-    if not vs:
+    if not vs or u.panicked or not u.aware:
         return []
     aimed = aimed and weapon_refusal(m, u, snap=False) is None
     snap = snap and weapon_refusal(m, u, snap=True) is None
@@ -307,10 +275,8 @@ def _vehicle_fire_pair(m: Match, u: Unit, aimed: bool, snap: bool) -> list[int]:
 
 
 def _fire_both(m: Match, u: Unit, snap: bool) -> list[int]:
-    """Fire at contacts then at vehicles."""
-    if snap:
-        return _fire_orders(m, u, _SNAP, True) + _vehicle_fire_orders(m, u, _SNAP_V, True)
-    return _fire_orders(m, u, _AIMED, False) + _vehicle_fire_orders(m, u, _AIMED_V, False)
+    """Fire of one mode at contacts, then at vehicles."""
+    return _fire_pair(m, u, not snap, snap) + _vehicle_fire_pair(m, u, not snap, snap)
 
 
 def _carry_orders(m: Match, u: Unit) -> list[int]:

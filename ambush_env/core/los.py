@@ -212,6 +212,13 @@ def _landmark_set(blocking_landmarks: Iterable[str]) -> frozenset[str]:
     return frozenset(blocking_landmarks)
 
 
+def _blocking_landmark(board: Board, i: int, landmarks: frozenset[str]) -> bool:
+    """Whether hex ``i`` holds a landmark the mission declares blocking, by its name or by
+    the hex's label (seed 004)."""
+    lm = board.landmark[i]
+    return lm is not None and (lm in landmarks or board.label(i) in landmarks)
+
+
 def _build_arrays(board: Board, landmarks: frozenset[str]) -> _Arrays:
     n = board.n
     terr = np.asarray(board.terrain, dtype=np.int8)
@@ -223,7 +230,7 @@ def _build_arrays(board: Board, landmarks: frozenset[str]) -> _Arrays:
     obstacle[:n] = np.isin(terr, [int(t) for t in OBSTACLE_TERRAIN])
     if landmarks:
         for i in range(n):
-            if board.landmark[i] is not None and (board.landmark[i] in landmarks or board.label(i) in landmarks):
+            if _blocking_landmark(board, i, landmarks):
                 obstacle[i] = True
     building = np.zeros(n + 1, dtype=bool)
     building[:n] = terr == Terrain.BUILDING
@@ -259,9 +266,7 @@ def _updated_arrays(arr: _Arrays, board: Board, landmarks: frozenset[str], hexes
     for i in hexes:
         t = board.terrain[i]
         blevel[i] = arr.level[i] + board.rise[i]
-        lm = board.landmark[i]
-        obstacle[i] = t in OBSTACLE_TERRAIN or bool(
-            landmarks and lm is not None and (lm in landmarks or board.label(i) in landmarks))
+        obstacle[i] = t in OBSTACLE_TERRAIN or _blocking_landmark(board, i, landmarks)
         building[i] = t == Terrain.BUILDING
     wall = arr.wall.copy()
     for sid in sides:
