@@ -61,6 +61,8 @@ seed-003 d100 module.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from ambush_env.core import events as E
 from ambush_env.core import orders as O
 from ambush_env.core.ctx import Match
@@ -205,57 +207,72 @@ def drive_targets(m: Match, u: Unit, v: Vehicle, mp_left: int | None
     st = m.state
     t = st.turn
     rounds = st.phase == Phase.ROUNDS
-    row = cost_row(m, vtype(v).size == "large")
-    nbrs = m.board.neighbors
-    pris = prisoner_hexes(m)
-    counts = _other_counts(m, v)
-    full = _shipped().max_in_hex
     driving = t.mode == "drive"
-    retry = t.run_over_hexes if driving and rounds else ()
-    retry_mp = _shipped().retry_mp
-    spent, checked = (t.mp_spent, t.accident_checked) if driving else (0, False)
-    slow = vtype(v).slow_mpa
-
-    def step_cost(i: int, d: int) -> int:
-        c = row[i * 6 + d]
-        if c >= 0 and nbrs[i][d] in retry:
-            c += retry_mp
-        return c
-
-    def quiet(j: int, c: int, spent_: int) -> bool:
-        """Whether entering the full hex ``j`` for ``c`` MPs can stop nothing there."""
-        return (j not in retry and j not in m.triggers and not _run_over_targets(m, v, j)
-                and not _mine_stops(m, v, j) and (checked or spent_ + c <= slow))
-
-    def can_leave(i: int, left: int, spent_: int, seen: set[int]) -> bool:
-        """Whether from ``i`` a hex with room is in reach (through quiet full hexes)."""
-        for d in range(6):
-            j = nbrs[i][d]
-            c = step_cost(i, d)
-            if c < 0 or c > left or j in pris:
-                continue
-            if counts.get(j, 0) < full:
-                return True
-            if j not in seen and quiet(j, c, spent_) and can_leave(
-                    j, left - c, spent_ + c, seen | {j}):
-                return True
-        return False
-
+    # the search's fixed inputs (module-level helpers, not closures: a nested recursive
+    # function is a reference cycle left to the garbage collector at every call)
+    w = _DriveWorld(m, v, t.run_over_hexes if driving and rounds else (),
+                    t.accident_checked if driving else False)
+    spent = t.mp_spent if driving else 0
+    full = w.full
+    counts = w.counts
     out = []
     back = (v.facing + 3) % 6
     for d in range(6):
-        c = step_cost(v.hex, d)
-        j = nbrs[v.hex][d]
-        if c < 0 or (mp_left is not None and c > mp_left) or j in pris:
+        c = w.step_cost(v.hex, d)
+        j = w.nbrs[v.hex][d]
+        if c < 0 or (mp_left is not None and c > mp_left) or j in w.pris:
             continue
         if counts.get(j, 0) >= full and not (
-                rounds and mp_left is not None and quiet(j, c, spent)
-                and can_leave(j, mp_left - c, spent + c, {v.hex, j})):
+                rounds and mp_left is not None and w.quiet(j, c, spent)
+                and w.can_leave(j, mp_left - c, spent + c, {v.hex, j})):
             continue
         out.append((d, j, False))
         if d == back:
             out.append((d, j, True))
     return out
+
+
+class _DriveWorld:
+    """What :func:`drive_targets` reads while it looks past full hexes."""
+
+    __slots__ = ("checked", "counts", "full", "m", "nbrs", "pris", "retry", "retry_mp", "row",
+                 "slow", "v")
+
+    def __init__(self, m: Match, v: Vehicle, retry: Collection[int], checked: bool):
+        self.m, self.v, self.retry, self.checked = m, v, retry, checked
+        self.row = cost_row(m, vtype(v).size == "large")
+        self.nbrs = m.board.neighbors
+        self.pris = prisoner_hexes(m)
+        self.counts = _other_counts(m, v)
+        data = _shipped()
+        self.full, self.retry_mp = data.max_in_hex, data.retry_mp
+        self.slow = vtype(v).slow_mpa
+
+    def step_cost(self, i: int, d: int) -> int:
+        c = self.row[i * 6 + d]
+        if c >= 0 and self.nbrs[i][d] in self.retry:
+            c += self.retry_mp
+        return c
+
+    def quiet(self, j: int, c: int, spent: int) -> bool:
+        """Whether entering the full hex ``j`` for ``c`` MPs can stop nothing there."""
+        m, v = self.m, self.v
+        return (j not in self.retry and j not in m.triggers and not _run_over_targets(m, v, j)
+                and not _mine_stops(m, v, j) and (self.checked or spent + c <= self.slow))
+
+    def can_leave(self, i: int, left: int, spent: int, seen: set[int]) -> bool:
+        """Whether from ``i`` a hex with room is in reach (through quiet full hexes)."""
+        for d in range(6):
+            j = self.nbrs[i][d]
+            c = self.step_cost(i, d)
+            if c < 0 or c > left or j in self.pris:
+                continue
+            if self.counts.get(j, 0) < self.full:
+                return True
+            if j not in seen and self.quiet(j, c, spent) and self.can_leave(
+                    j, left - c, spent + c, seen | {j}):
+                return True
+        return False
 
 
 def drive_orders(m: Match, u: Unit, v: Vehicle, mp_left: int | None) -> list[int]:
