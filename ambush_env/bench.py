@@ -6,7 +6,7 @@ A suite is a YAML file in ``configs/bench/``::
     description: one line
     missions: [farm_assault]      # or "all": every shipped mission
     opponents: [regular]
-    rules: standard
+    rules: standard                    # or d100 (the seed 003 vehicle-combat module)
     seeds: {start: 10000, count: 20}   # evaluation seeds, held apart from training seeds
 
 :func:`run_bench` plays every (mission, opponent, seed) with one agent (optionally in worker
@@ -32,6 +32,8 @@ from ambush_env.core.data import Frozen, config_dir, load_model
 from ambush_env.core.errors import ScenarioError
 
 DEFAULT_SUITE = "smoke"
+DEFAULT_RULES = "standard"
+Rules = Literal["standard", "d100"]  # the rule sets of AmbushEnv(rules=...) (core ctx.RULES)
 STAT_KEYS = ("us_killed", "us_incapacitated", "us_wounded", "germans_killed", "germans_captured")
 
 
@@ -41,13 +43,17 @@ class SeedRange(Frozen):
 
 
 class Suite(Frozen):
-    """Schema of a benchmark suite file (``configs/bench/*.yaml``)."""
+    """Schema of a benchmark suite file (``configs/bench/*.yaml``).
+
+    ``rules`` is ``"standard"`` (the Hit Charts) or ``"d100"`` (seed 003); any other value is a
+    DataError naming the file and the ``rules`` field.
+    """
 
     name: str
     description: str = ""
     missions: list[str] | Literal["all"]
     opponents: list[str] = ["regular"]
-    rules: str = "standard"
+    rules: Rules = DEFAULT_RULES
     seeds: SeedRange
 
     def mission_ids(self) -> list[str]:
@@ -275,8 +281,31 @@ def _group_episodes(result: dict) -> dict[str, list[dict]]:
     return groups
 
 
+def result_rules(result: dict) -> str:
+    """The rules of a result (``"standard"`` for a JSON written before the field was shown)."""
+    return str(result.get("rules") or DEFAULT_RULES)
+
+
+def result_stem(result: dict) -> str:
+    """The file stem of a result in the results folder: ``<suite>__<agent>`` under the standard
+    rules, ``<suite>__<agent>__<rules>`` under any other (e.g. ``vehicles__random__d100``).
+
+    The rules join the name only when they are not ``"standard"``, so every standard result
+    keeps the name it always had, and one agent's results under different rules never
+    overwrite each other (not even for one suite name run with two rule sets).
+    """
+    stem = f"{result['suite']}__{result['agent']}"
+    rules = result_rules(result)
+    return stem if rules == DEFAULT_RULES else f"{stem}__{rules}"
+
+
 def leaderboard_markdown(results: list[dict]) -> str:
-    """A Markdown leaderboard: one table per suite, rows by mission/opponent, best agent first."""
+    """A Markdown leaderboard: one table per suite, rows by mission/opponent, best agent first.
+
+    Every row names its rules (``standard`` or ``d100``), so the paired suites ``vehicles``
+    and ``vehicles_d100`` read side by side, and results of one suite under two rule sets stay
+    two rows.
+    """
     by_suite: dict[str, list[dict]] = defaultdict(list)
     for r in results:
         by_suite[r["suite"]].append(r)
@@ -284,16 +313,16 @@ def leaderboard_markdown(results: list[dict]) -> str:
            "Win rate with its 95% Wilson interval; VP and result are means over the suite's seeds.", ""]
     for suite in sorted(by_suite):
         out += [f"## Suite `{suite}`", "",
-                "| mission/opponent | agent | episodes | win rate | 95% CI | mean VP | mean result | mean steps | steps/s |",
-                "|---|---|---:|---:|---|---:|---:|---:|---:|"]
+                "| mission/opponent | agent | rules | episodes | win rate | 95% CI | mean VP | mean result | mean steps | steps/s |",
+                "|---|---|---|---:|---:|---|---:|---:|---:|---:|"]
         rows = []
         for r in by_suite[suite]:
             for k, m in r["missions"].items():
-                rows.append((k, -m["win_rate"], -m["mean_vp"], r["agent"], m, r["steps_per_second"]))
-        for k, _, _, agent, m, sps in sorted(rows, key=lambda x: (x[0], x[1], x[2], x[3])):
+                rows.append((k, -m["win_rate"], -m["mean_vp"], r["agent"], result_rules(r), m, r["steps_per_second"]))
+        for k, _, _, agent, rules, m, sps in sorted(rows, key=lambda x: x[:5]):
             lo, hi = m["win_rate_ci95"]
             out.append(
-                f"| {k} | {agent} | {m['episodes']} | {m['win_rate']:.3f} | [{lo:.3f}, {hi:.3f}] | "
+                f"| {k} | {agent} | {rules} | {m['episodes']} | {m['win_rate']:.3f} | [{lo:.3f}, {hi:.3f}] | "
                 f"{m['mean_vp']:.2f} | {m['mean_result']:.3f} | {m['mean_steps']:.1f} | {sps:.0f} |"
             )
         out.append("")
@@ -319,6 +348,12 @@ def update_leaderboard(out_dir: str | Path) -> Path:
     return md
 
 
+def _plot_suite(result: dict) -> str:
+    """The suite's label in the plot: its name, with ``[rules]`` when not standard."""
+    rules = result_rules(result)
+    return result["suite"] if rules == DEFAULT_RULES else f"{result['suite']}[{rules}]"
+
+
 def _plot(results: list[dict], path: Path) -> Path | None:
     """Win rates with 95% intervals per mission/opponent and agent (skipped without matplotlib)."""
     try:
@@ -330,7 +365,7 @@ def _plot(results: list[dict], path: Path) -> Path | None:
         return None
     if not results:
         return None
-    keys = sorted({f"{r['suite']}:{k}" for r in results for k in r["missions"]})
+    keys = sorted({f"{_plot_suite(r)}:{k}" for r in results for k in r["missions"]})
     agents = sorted({r["agent"] for r in results})
     fig, ax = plt.subplots(figsize=(max(6, 1.5 * len(keys) * max(1, len(agents)) / 2), 4))
     width = 0.8 / max(1, len(agents))
@@ -339,7 +374,7 @@ def _plot(results: list[dict], path: Path) -> Path | None:
         for i, key in enumerate(keys):
             suite, mk = key.split(":", 1)
             for r in results:
-                if r["agent"] == agent and r["suite"] == suite and mk in r["missions"]:
+                if r["agent"] == agent and _plot_suite(r) == suite and mk in r["missions"]:
                     m = r["missions"][mk]
                     xs.append(i + j * width)
                     ys.append(m["win_rate"])
@@ -364,8 +399,10 @@ def _plot(results: list[dict], path: Path) -> Path | None:
 def write_outputs(result: dict, json_path: str | Path | None = None, out_dir: str | Path = "results/bench") -> Path:
     """Write the JSON (atomically) and refresh the leaderboard of ``out_dir``; returns the JSON
     path. When ``json_path`` lies outside ``out_dir``, the results folder gets its own copy
-    (``<suite>__<agent>.json``), so the leaderboard is built from that folder's results only."""
-    own = Path(out_dir) / f"{result['suite']}__{result['agent']}.json"
+    (:func:`result_stem`: ``<suite>__<agent>.json``, or ``<suite>__<agent>__<rules>.json``
+    when the rules are not ``"standard"``), so the leaderboard is built from that folder's
+    results only and one agent's results under two rule sets never overwrite each other."""
+    own = Path(out_dir) / f"{result_stem(result)}.json"
     own.parent.mkdir(parents=True, exist_ok=True)
     data = public(result)
     p = write_json_atomic(data, json_path if json_path is not None else own)

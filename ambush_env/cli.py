@@ -331,7 +331,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--episodes", type=positive_int, default=None,
                    help="play only the first N seeds of the suite (at most its seed count)")
     b.add_argument("--workers", type=positive_int, default=1, help="worker processes (default 1)")
-    b.add_argument("--json", default=None, help="output JSON (default results/bench/<suite>__<agent>.json)")
+    b.add_argument("--json", default=None,
+                   help="output JSON (default results/bench/<suite>__<agent>.json; "
+                   "<suite>__<agent>__<rules>.json for a suite whose rules are not standard)")
     b.add_argument("--out-dir", default="results/bench", help="folder of results and the leaderboard")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
     b.set_defaults(func=cmd_bench)

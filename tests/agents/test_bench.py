@@ -54,3 +54,59 @@ def test_workers_give_the_same_scores_as_one_process():
     two = bench.public(bench.run_bench("heuristic", "smoke", episodes=2, workers=2, progress=False))
     one.pop("steps_per_second"), two.pop("steps_per_second")
     assert one == two
+
+
+# -- the paired vehicle suites: standard vs d100 rules ------------------------------------------
+def test_vehicle_suites_are_a_pair_that_differ_only_in_rules():
+    std, d100 = bench.load_suite("vehicles"), bench.load_suite("vehicles_d100")
+    assert (std.rules, d100.rules) == ("standard", "d100")
+    assert std.mission_ids() == d100.mission_ids() == ["jeep_run", "tank_hunt"]
+    assert std.seeds == d100.seeds and std.seeds.start >= 10000
+    assert std.opponents == d100.opponents == ["regular"]
+    differ = {k for k in bench.Suite.model_fields if getattr(std, k) != getattr(d100, k)}
+    assert differ == {"name", "description", "rules"}
+
+
+def test_suite_rules_are_the_env_rule_sets():
+    from typing import get_args
+
+    from ambush_env.core.ctx import RULES
+
+    assert set(get_args(bench.Suite.model_fields["rules"].annotation)) == set(RULES)
+
+
+def test_vehicle_pair_results_sit_side_by_side_on_the_leaderboard(tmp_path):
+    paths = []
+    for name in ("vehicles", "vehicles_d100"):
+        res = bench.run_bench("random", name, episodes=2, progress=False)
+        paths.append(bench.write_outputs(res, out_dir=tmp_path))
+    assert [p.name for p in paths] == ["vehicles__random.json", "vehicles_d100__random__d100.json"]
+    for p, rules in zip(paths, ("standard", "d100")):
+        data = json.loads(p.read_text())
+        assert set(data) == SCHEMA_TOP and data["rules"] == rules and data["seeds"] == [10000, 10001]
+    md = (tmp_path / "leaderboard.md").read_text()
+    rows = [line.split(" | ") for line in md.splitlines() if line.startswith("| ") and "/regular" in line]
+    assert {(r[0].lstrip("| "), r[1], r[2]) for r in rows} == {
+        (m, "random", rules) for m in ("jeep_run/regular", "tank_hunt/regular") for rules in ("standard", "d100")}
+    header = next(line for line in md.splitlines() if line.startswith("| mission/opponent"))
+    assert header.split(" | ")[2] == "rules"
+
+
+def test_one_suite_under_two_rule_sets_keeps_both_results(tmp_path):
+    res = bench.run_bench("random", "vehicles", episodes=2, progress=False)
+    other = {**res, "rules": "d100"}  # the same suite name run with the d100 rules
+    a = bench.write_outputs(res, out_dir=tmp_path)
+    b = bench.write_outputs(other, out_dir=tmp_path)
+    assert a != b and a.exists() and b.exists()
+    md = (tmp_path / "leaderboard.md").read_text()
+    assert md.count("| random | standard |") == md.count("| random | d100 |") == 2
+
+
+def test_a_suite_with_unknown_rules_names_the_file_and_field(tmp_path):
+    from ambush_env.core.errors import DataError
+
+    bad = tmp_path / "bad_rules.yaml"
+    bad.write_text("name: bad\nmissions: [jeep_run]\nrules: d99\nseeds: {start: 10000, count: 2}\n")
+    with pytest.raises(DataError, match=r"bad_rules\.yaml: rules: .*'standard'.*'d100'") as e:
+        bench.load_suite(str(bad))
+    assert e.value.field == "rules"
