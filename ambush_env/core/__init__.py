@@ -11,11 +11,11 @@ sequence of play     ``sequence``
 German cards         ``german``
 orders               ``apply`` (carry out), ``legal`` (the generator), ``describe`` (text)
 rules                ``sighting``, ``shooting``, ``paragraphs``, ``grenades``, ``tanks``,
-                     ``vehicle_fire``, ``vehicles``,
+                     ``vehicle_fire``, ``vehicles``, ``d100`` (seed 003),
                      ``carry``, ``turns``, ``assault``, ``enter``, ``prisoners``, ``scoring``,
                      ``movement``, ``fire``, ``mines``, ``damage``
 context              ``ctx``, ``procedural``
-map and data         ``los``, ``missions``, ``vehicle_cards``, ``board``, ``squads``,
+map and data         ``los``, ``missions``, ``vehicle_cards``, ``d100_data``, ``board``, ``squads``,
                      ``tables``, ``rules_data``, ``vehicle_data``, ``cards``, ``hexgrid``,
                      ``dice``, ``data``
 model                ``state``, ``orders``, ``events``, ``errors``, ``types``

@@ -1168,3 +1168,89 @@ class ForcedCrater(Event):
     vehicle: str
     to: str
     mp: int
+
+
+# ----------------------------------------------------------------- the d100 module (seed 003)
+@_event
+class D100Attack(Event):
+    """An attack on a vehicle under d100 (seed 003 steps 3-6): damage, Armor value, what got through."""
+
+    type: ClassVar[str] = "d100_attack"
+    vehicle: str
+    source: str                            # weapon class or charge ("tank_gun", "satchel")
+    kind: str                              # damage kind (d100.yaml: damage_kinds)
+    armour: int                            # the Armor value met (after halving, before loss)
+    damage: list[int]                      # per hit, after impale, halving and multipliers
+    dice: list[list[int]]                  # per hit, the dice rolled
+    penetrated: list[int]                  # per penetrating hit, damage minus armour
+    impale: bool = False
+    armour_loss: int = _ABSENT             # armour shot away by this attack (cumulative kinds)
+    location_roll: int = _ABSENT           # the d100 on the hit-location table
+    component: str = _ABSENT
+    hp: int = _ABSENT                      # Base HP left
+
+
+@_event
+class D100Component(Event):
+    """A hit-location component destroyed or absent under d100 (seed 003 hit-location tables)."""
+
+    type: ClassVar[str] = "d100_component"
+    vehicle: str
+    component: str
+    effect: str
+    result: str                            # what the engine did ("immobilised", "on fire", ...)
+    rolls_: dict[str, int] = _ABSENT
+
+
+@_event
+class D100Occupant(Event):
+    """An occupant hit under d100: the damage and the seed 002 level it maps to."""
+
+    type: ClassVar[str] = "d100_occupant"
+    vehicle: str
+    unit: str                              # a soldier's name, or "crew" for a tank crewman
+    damage: int
+    result: str                            # none | wound | incapacitated | kill
+    luck: int = _ABSENT                    # the Luck roll (when fewer hits than targets)
+    need: int = _ABSENT                    # his Luck
+
+
+@_event
+class D100Trouble(Event):
+    """A roll on the Vehicle Trouble Table ⚙, d10 + bonus (seed 003 names it; RULES.md §13)."""
+
+    type: ClassVar[str] = "d100_trouble"
+    vehicle: str
+    roll: int
+    bonus: int
+    result: str
+    why: str
+
+
+@_event
+class D100Destroyed(Event):
+    """A vehicle's Base HP reached zero, or it exploded (seed 003 step 7)."""
+
+    type: ClassVar[str] = "d100_destroyed"
+    vehicle: str
+    why: str
+
+
+@_event
+class D100Fire(Event):
+    """A burning vehicle rolls on the Vehicle Fire Table (seed 003), one Round (or pulse)."""
+
+    type: ClassVar[str] = "d100_fire"
+    vehicle: str
+    roll: int
+    result: str
+
+
+@_event
+class D100Countdown(Event):
+    """A fuel-tank or overheating countdown runs one Round down (seed 003 "4d6+4 rnds")."""
+
+    type: ClassVar[str] = "d100_countdown"
+    vehicle: str
+    what: str                              # "stop" | "overheat"
+    rounds: int                            # Rounds left (0: it ran out now)

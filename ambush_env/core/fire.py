@@ -239,7 +239,25 @@ def to_hit(game: Any, shooter: Any, target: Any, *, snap: bool) -> tuple[int, li
     """
     base, mods = _base_and_shooter_mods(game, shooter, target.hex, target.name + " at", snap)
     mods += _target_mods(game, shooter, target)
+    if shooter.vehicle >= 0 and getattr(game, "rules", "standard") == "d100":
+        mods += _d100_mods(game, shooter, target)
     return base + sum(v for _, v in mods), mods
+
+
+def _d100_mods(game: Any, shooter: Any, target: Any) -> list[tuple[str, int]]:
+    """Seed 003 on a shot from a vehicle at a soldier: moving fire, and a tank main gun whose
+    Gun-Laying Equipment is destroyed (module d100)."""
+    from ambush_env.core.d100_data import gun_laying_mod_of, moving_fire_mod_of
+
+    vs = game.state.vehicles
+    out = []
+    mv = moving_fire_mod_of(vs, shooter, vs[target.vehicle] if target.vehicle >= 0 else None)
+    if mv:
+        out.append(("moving_fire", mv))
+    gl = gun_laying_mod_of(vs, shooter, getattr(shooter, "weapon", ""))
+    if gl:
+        out.append(("gun_laying", gl))
+    return out
 
 
 def _base_and_shooter_mods(game: Any, shooter: Any, target_hex: int, what: str, snap: bool

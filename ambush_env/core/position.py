@@ -134,6 +134,17 @@ class VehicleSpec(_Model):
     lost: list[Literal["cannon", "coax", "bow"]] = []
     jammed_mgs: list[Literal["coax", "bow"]] = []
     card: str = ""
+    # rules="d100" only (seed 003; Vehicle's attributes of the same names); written only when
+    # they differ from an undamaged vehicle's
+    hp: int = Field(-1, ge=-1)
+    armour_loss: int = Field(0, ge=0)
+    component_damage: dict[str, int] = {}
+    destroyed: list[str] = []
+    burning: bool = False
+    countdowns: dict[Literal["stop", "overheat"], int] = {}
+    mpa_quarters: int = Field(4, ge=1, le=4)
+    hull_crew: int = Field(-1, ge=-1)
+    moved_mp: int = Field(0, ge=0)
 
 
 class MineSpec(_Model):
@@ -505,7 +516,11 @@ class _Reader:
                            load_vehicle_data().vehicles[vs.type].occupants
                            if load_vehicle_data().vehicles[vs.type].kind == "tank" else 0),
                        unit=self.uid(vs.unit, f"{f}.unit"), cannon_loaded=vs.cannon_loaded,
-                       lost=list(vs.lost), jammed_mgs=list(vs.jammed_mgs), card=vs.card)
+                       lost=list(vs.lost), jammed_mgs=list(vs.jammed_mgs), card=vs.card,
+                       hp=vs.hp, armour_loss=vs.armour_loss,
+                       component_damage=dict(vs.component_damage), destroyed=list(vs.destroyed),
+                       burning=vs.burning, countdowns=dict(vs.countdowns),
+                       mpa_quarters=vs.mpa_quarters, hull_crew=vs.hull_crew, moved_mp=vs.moved_mp)
 
     def check_stacking(self, st: GameState) -> None:
         """At most ``max_in_hex`` vehicles, disabled ones included, *end* in a hex (seed 000
@@ -775,7 +790,7 @@ def write_position(ctx: Ctx, st: GameState, dice: Dice, german: str, mission: An
             "immobilised": v.immobilised, "closed": v.closed, "tyre_shot": v.tyre_shot,
             "captured": v.captured, "exited": v.exited, "crew": v.crew, "unit": nm(v.unit),
             "cannon_loaded": v.cannon_loaded, "lost": list(v.lost),
-            "jammed_mgs": list(v.jammed_mgs), "card": v.card,
+            "jammed_mgs": list(v.jammed_mgs), "card": v.card, **_d100_keys(v),
         } for v in st.vehicles],
         "board": {"collapsed": list(st.board.get("collapsed", [])),
                   "destroyed_walls": list(st.board.get("destroyed_walls", []))},
@@ -794,3 +809,18 @@ def write_position(ctx: Ctx, st: GameState, dice: Dice, german: str, mission: An
 
 
 _ = (ARSpace, Phase)  # the enums whose names the tuples above spell
+
+
+_D100_DEFAULTS = {"hp": -1, "armour_loss": 0, "component_damage": {}, "destroyed": [],
+                  "burning": False, "countdowns": {}, "mpa_quarters": 4, "hull_crew": -1,
+                  "moved_mp": 0}
+
+
+def _d100_keys(v: Vehicle) -> dict[str, Any]:
+    """The d100 state of ``v`` that differs from an undamaged vehicle's (seed 003), copied."""
+    out: dict[str, Any] = {}
+    for k, default in _D100_DEFAULTS.items():
+        x = getattr(v, k)
+        if x != default:
+            out[k] = dict(x) if isinstance(x, dict) else list(x) if isinstance(x, list) else x
+    return out

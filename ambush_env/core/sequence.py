@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ambush_env.core import apply, paragraphs, prisoners, sighting, tanks
+from ambush_env.core import apply, paragraphs, prisoners, sighting, tanks, vehicles
 from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.scoring import check_end, end_mission
@@ -264,6 +264,8 @@ def _end_pulse(m: Match) -> None:
     st.pulse += 1
     st.ops_done = []
     m.emit(E.PulseEnd(pulse=st.pulse))
+    if m.rules == "d100" and st.vehicles:  # fires and countdowns run each pulse too ⚙
+        vehicles.d100_tick(m)
     if st.pulse >= m.mission.time_limit.operations_pulses:
         end_mission(m, "time limit (Operations pulses)")
 
@@ -300,6 +302,10 @@ def start_round(m: Match) -> None:
     if st.rounds_total > m.mission.time_limit.rounds:
         end_mission(m, "time limit (Rounds)")
         return
+    if m.rules == "d100" and st.vehicles:  # seed 003: fires and countdowns, each Round
+        vehicles.d100_tick(m)
+        if st.over:
+            return
     d = m.dice
     aw = m.rd.awareness
     for u in st.units:  # RULES.md §5 awareness ⚙ (rules.yaml: awareness)

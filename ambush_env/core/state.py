@@ -111,6 +111,19 @@ class Vehicle:
         lost: the tank's weapons put out of action (``"cannon"``, ``"coax"``, ``"bow"``).
         jammed_mgs: the tank's machine guns that jammed (``"coax"``, ``"bow"``).
         card: a German vehicle's card id (``vehicles.yaml`` vehicle cards; "" for US vehicles).
+
+    Under ``rules="d100"`` only (seed 003; module ``d100``; left at their defaults otherwise):
+
+    Attributes:
+        hp: Base HP left (−1: undamaged, the type's full Base HP of ``d100.yaml``).
+        armour_loss: Armor value shot away by armour-piercing hits (seed 003: cumulative).
+        component_damage: penetrating damage taken per hit-location component name.
+        destroyed: component names destroyed (their effects applied once).
+        burning: on fire: rolls the Vehicle Fire Table each Round.
+        countdowns: ``"stop"`` / ``"overheat"`` → Rounds left before it is inoperable.
+        mpa_quarters: MPA left in quarters (4: whole; "MOV reduced by ½" → 2, "by ¼" → 3).
+        hull_crew: a tank's active crew in the hull (−1: all of it; the rest is the turret).
+        moved_mp: MPs driven this Round (or Operations pulse): its speed for moving fire.
     """
 
     vid: int
@@ -133,6 +146,15 @@ class Vehicle:
     lost: list[str] = field(default_factory=list)
     jammed_mgs: list[str] = field(default_factory=list)
     card: str = ""
+    hp: int = -1
+    armour_loss: int = 0
+    component_damage: dict[str, int] = field(default_factory=dict)
+    destroyed: list[str] = field(default_factory=list)
+    burning: bool = False
+    countdowns: dict[str, int] = field(default_factory=dict)
+    mpa_quarters: int = 4
+    hull_crew: int = -1
+    moved_mp: int = 0
 
     @property
     def occupants(self) -> list[int]:
@@ -230,14 +252,18 @@ class GameState:
         return new
 
 
-def _make_copier(cls: type, copy_lists: tuple[str, ...] = ()) -> Any:
+def _make_copier(cls: type, copy_lists: tuple[str, ...] = (), copy_dicts: tuple[str, ...] = ()
+                 ) -> Any:
     """A fast field-by-field copy function for a slotted dataclass: list fields named in
-    ``copy_lists`` are copied (their items are immutable), the others shared (immutable
-    values). Generated once per class, like the dataclass machinery's own methods."""
+    ``copy_lists`` and dict fields named in ``copy_dicts`` are copied (their items are
+    immutable), the others shared (immutable values). Generated once per class, like the
+    dataclass machinery's own methods."""
     names = [f.name for f in fields(cls)]
     lines = [f"def copy_{cls.__name__}(o):", "    n = new(cls)"]
     for name in names:
-        lines.append(f"    n.{name} = o.{name}[:]" if name in copy_lists else f"    n.{name} = o.{name}")
+        lines.append(f"    n.{name} = o.{name}[:]" if name in copy_lists else
+                     f"    n.{name} = o.{name}.copy()" if name in copy_dicts else
+                     f"    n.{name} = o.{name}")
     lines.append("    return n")
     ns: dict[str, Any] = {"new": object.__new__, "cls": cls}
     exec("\n".join(lines), ns)  # noqa: S102 - generated from the dataclass's own field names
@@ -245,7 +271,8 @@ def _make_copier(cls: type, copy_lists: tuple[str, ...] = ()) -> Any:
 
 
 _copy_unit = _make_copier(Unit, ("equipment", "route"))
-_copy_vehicle = _make_copier(Vehicle, ("passengers", "lost", "jammed_mgs"))
+_copy_vehicle = _make_copier(Vehicle, ("passengers", "lost", "jammed_mgs", "destroyed"),
+                             ("component_damage", "countdowns"))
 _copy_turn = _make_copier(TurnState, ("run_over_hexes", "card_path", "tasks"))
 _copy_state = _make_copier(GameState, ("fired_triggers", "flags", "ops_done", "contacts",
                                        "german_contacts", "minefields", "at_minefields",

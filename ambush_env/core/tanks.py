@@ -61,7 +61,7 @@ from ambush_env.core.prisoners import prisoner_hexes
 from ambush_env.core.state import GameState, Unit, Vehicle
 from ambush_env.core.turns import end_turn
 from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status
-from ambush_env.core.vehicle_data import crew_rating, shipped_vehicle_data, vtype
+from ambush_env.core.vehicle_data import crew_rating, shipped_vehicle_data, type_mpa, vtype
 
 TANK_ROLE = "tank"
 ACTIVE = int(Status.ACTIVE)
@@ -566,10 +566,10 @@ def drive_limit(m: Match, v: Vehicle) -> int:
     """The MPs a Rounds drive starting now may spend: the fast MPA when the tank is open and
     has the extra Crew Point of moving fast after paying the slow move, else the slow MPA
     (seed 000 p. 30, 33)."""
-    t = vtype(v)
+    slow, fast = type_mpa(v)
     extra = task_cost(m, v, "move_fast") - task_cost(m, v, "move_slow")
     after = m.state.turn.cp_left - task_cost(m, v, "move_slow")
-    return t.fast_mpa if (not v.closed and after >= extra) else t.slow_mpa
+    return fast if (not v.closed and after >= extra) else slow
 
 
 # the kinds and order bases tank_orders uses, as plain names (the hot path)
@@ -651,7 +651,7 @@ def do_order(m: Match, u: Unit, kind: K, arg: int) -> Any:
         d = (v.facing + 3) % 6 if backwards else arg
         vehicles.drive_step(m, u, v, d, backwards)
         if (not ops and st.turn is t and "move_fast" not in t.tasks
-                and t.mp_spent > vtype(v).slow_mpa):  # it went fast (seed 000 p. 30, 33)
+                and t.mp_spent > type_mpa(v)[0]):  # it went fast (seed 000 p. 30, 33)
             pay(m, v, "move_fast", task_cost(m, v, "move_fast") - task_cost(m, v, "move_slow"))
     elif kind == K.OPEN_CLOSE:
         if ops:

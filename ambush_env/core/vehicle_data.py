@@ -228,12 +228,22 @@ def shipped_vehicle_data() -> VehicleData:
 
 __all__ = ["AccidentResult", "Armour", "Aspect", "CREW_TASKS", "CrewRating", "Mount", "TankWeapon",
            "VehicleData", "VehicleType", "crew_rating", "load_vehicle_data",
-           "shipped_vehicle_data"]
+           "shipped_vehicle_data", "type_mpa"]
 
 
 def vtype(v: Vehicle) -> VehicleType:
     """The data entry of ``v``'s type."""
     return shipped_vehicle_data().vehicles[v.type]
+
+
+def type_mpa(v: Vehicle) -> tuple[int, int]:
+    """``(slow, fast)`` MPA of ``v``'s type, scaled by ``Vehicle.mpa_quarters`` (a d100 "MOV
+    reduced by ½ / ¼", seed 003: × q/4, rounded down, at least 1 ⚙)."""
+    t = vtype(v)
+    q = v.mpa_quarters
+    if q >= 4:
+        return t.slow_mpa, t.fast_mpa
+    return max(1, t.slow_mpa * q // 4), max(1, t.fast_mpa * q // 4)
 
 
 def crew_rating(crew: int) -> CrewRating:

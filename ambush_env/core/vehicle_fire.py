@@ -313,9 +313,30 @@ def to_hit(m: Match, shooter: Unit, v: Vehicle, *, snap: bool, weapon: str | Non
     size = vtype(v).size
     mods.append(("vehicle_" + size, getattr(t.mods.vehicle_size, size)))
     mods += _cover_mods(t, m.board.terrain[v.hex])  # "resolve the fire as usual" ⚙
+    if m.rules == "d100":
+        mods += _d100_mods(m, shooter, v, wid, d, base)
     if mods_extra:
         mods += list(mods_extra.items() if isinstance(mods_extra, dict) else mods_extra)
     return base + sum(x for _, x in mods), mods
+
+
+def _d100_mods(m: Match, shooter: Unit, v: Vehicle, wid: str, d: int, base: int
+               ) -> list[tuple[str, int]]:
+    """Seed 003's to-hit changes against a vehicle (module d100): point-blank doubling for
+    tank guns, moving fire, a destroyed gun-laying equipment on the main gun."""
+    from ambush_env.core import d100
+
+    out = []
+    pb = d100.point_blank(m, wid, d, base)
+    if pb != base:
+        out.append(("point_blank", pb - base))
+    mv = d100.moving_fire_mod(m, shooter, v)
+    if mv:
+        out.append(("moving_fire", mv))
+    gl = d100.gun_laying_mod(m, shooter, wid)
+    if gl:
+        out.append(("gun_laying", gl))
+    return out
 
 
 def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool, aspect: str = "front",
@@ -355,6 +376,11 @@ def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool, aspect: 
     events: list[E.Event] = [ev]
     if not _jam_and_hit(m, shooter, wc, ev, n, events, own):
         return events
+    if m.rules == "d100":  # seed 003 steps 3-7 replace the Hit Chart (module d100)
+        _d100_hit(m, shooter, v, wid, wc, snap, aspect, n, ev, events)
+        if own:
+            _after_shot(m, shooter, wc, events)
+        return events
     hc = m.dice.d10(f"{v.name} hit chart")
     rolls["hit_chart"] = hc
     part = vt.chart(aspect)[hc]
@@ -368,6 +394,25 @@ def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool, aspect: 
     if own:
         _after_shot(m, shooter, wc, events)
     return events
+
+
+def _d100_hit(m: Match, shooter: Unit, v: Vehicle, wid: str, wc: Any, snap: bool, aspect: str,
+              n: int, ev: E.FireVehicle, events: list[E.Event]) -> None:
+    """A hit under ``rules="d100"``: the weapon's damage dice per hit (an aimed burst of an
+    automatic weapon scores ``d100.yaml: weapons.<class>.hits``), impaling by the hit roll,
+    against the aspect's Armor value (seed 003; module d100)."""
+    from ambush_env.core import d100
+    from ambush_env.core.vehicles import apply_d100
+
+    src = d100.weapon_damage(m, wid)
+    hits = src.hits if wc.automatic and not snap else 1
+    ev.result = "d100"
+    m.emit(ev)
+    start = len(m.log)
+    imp = d100.impales(m, src, v, ev.rolls_.get("hit"), n)
+    apply_d100(m, v, d100.attack(m, v, src, m.tables.class_of[wid], aspect=aspect, hits=hits,
+                                 impale=imp))
+    events.extend(m.log[start:])
 
 
 def _occupant_hit(m: Match, shooter: Unit, v: Vehicle, part: str, wid: str, wc: Any,

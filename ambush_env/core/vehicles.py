@@ -63,6 +63,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from ambush_env.core import d100
 from ambush_env.core import events as E
 from ambush_env.core import orders as O
 from ambush_env.core.ctx import Match
@@ -79,7 +80,7 @@ from ambush_env.core.vehicle_data import (  # noqa: F401  (re-exported: the data
     load_vehicle_data,
 )
 from ambush_env.core.vehicle_data import shipped_vehicle_data as _shipped
-from ambush_env.core.vehicle_data import vtype
+from ambush_env.core.vehicle_data import type_mpa, vtype
 from ambush_env.core.state import Unit, Vehicle
 from ambush_env.core.turns import end_turn
 
@@ -173,9 +174,9 @@ def cost_row(m: Match, large: bool) -> list[int]:
 def mpa(v: Vehicle) -> tuple[int, int]:
     """``(slow, limit)``: the slow MPA and the most MPs a Rounds drive may spend (the fast
     MPA, or the slow one with a shot tyre or a closed tank, seed 000 p. 30)."""
-    t = vtype(v)
+    slow, fast = type_mpa(v)
     fast_ok = not v.tyre_shot and not v.closed
-    return t.slow_mpa, (t.fast_mpa if fast_ok else t.slow_mpa)
+    return slow, (fast if fast_ok else slow)
 
 
 def drive_targets(m: Match, u: Unit, v: Vehicle, mp_left: int | None
@@ -246,7 +247,7 @@ class _DriveWorld:
         self.counts = _other_counts(m, v)
         data = _shipped()
         self.full, self.retry_mp = data.max_in_hex, data.retry_mp
-        self.slow = vtype(v).slow_mpa
+        self.slow = type_mpa(v)[0]
 
     def step_cost(self, i: int, d: int) -> int:
         c = self.row[i * 6 + d]
@@ -478,7 +479,11 @@ def drive_step(m: Match, u: Unit, v: Vehicle, d: int, backwards: bool) -> None:
         if v.disabled or st.over:
             return
     # (a tank stopped on an anti-tank mine drives no further: no fast driving past it)
-    if rounds and not v.immobilised and not t.accident_checked and t.mp_spent > vtype(v).slow_mpa:
+    if rounds and m.rules == "d100":
+        v.moved_mp += cost  # its speed for moving fire (seed 003)
+    elif not rounds and m.rules == "d100":
+        v.moved_mp += 1
+    if rounds and not v.immobilised and not t.accident_checked and t.mp_spent > type_mpa(v)[0]:
         t.accident_checked = True
         m.emit(E.Fast(vehicle=v.name, mp_spent=t.mp_spent))
         accident_check(m, v, "moving fast")
@@ -681,6 +686,30 @@ def disable(m: Match, v: Vehicle, why: str) -> None:
     m.emit(E.VehicleDisabled(vehicle=v.name, why=why, placed_out=out))
 
 
+def apply_d100(m: Match, v: Vehicle, effects: list[tuple]) -> None:
+    """Carry out the effects a d100 attack returns (module ``d100``): ``("disable", why)``,
+    ``("crew", n)`` (a tank's active crew), ``("accident", outcome)`` (an Accident Table
+    outcome), ``("stop",)`` (a drive under way ends)."""
+    for eff in effects:
+        if v.disabled or m.state.over:
+            return
+        what = eff[0]
+        if what == "disable":
+            disable(m, v, eff[1])
+        elif what == "crew":
+            set_crew(m, v, eff[1])
+        elif what == "accident":
+            apply_accident(m, v, eff[1])
+        elif what == "stop":
+            _stop(m, v)
+
+
+def d100_tick(m: Match) -> None:
+    """A new Round or Operations pulse under d100: fires, countdowns, speeds (:func:`d100.tick`)."""
+    for v, effects in d100.tick(m):
+        apply_d100(m, v, effects)
+
+
 def driver_hurt(m: Match, v: Vehicle, result: str, *, hit: bool = False) -> None:
     """A car driver hit or hurt by combat (seed 000 p. 31-32): incapacitated or killed → an
     automatic accident; panicked or wounded, or hit by fire whatever the damage (``hit``:
@@ -742,6 +771,13 @@ def vehicle_mines(m: Match, v: Vehicle) -> None:
     tank = vtype(v).kind == "tank"
     label = m.board.label(v.hex)
     reveal(m, v.hex)
+    if m.rules == "d100":  # seed 003: the mine is a charge under the vehicle (armour halved ⚙)
+        m.emit(E.MineVehicle(vehicle=v.name, hex=label, kind=kind, result="d100"))
+        src = d100.data().items[f"{kind}_mine"]  # type: ignore[index]
+        apply_d100(m, v, d100.attack(m, v, src, f"{kind} mine", armour_divisor=2))
+        if v.immobilised or v.disabled:
+            _stop(m, v)
+        return
     if tank:
         if kind == "anti_personnel":
             m.emit(E.MineVehicle(vehicle=v.name, hex=label, kind=kind, result="ignored"))
@@ -850,6 +886,14 @@ def blast_vehicles(m: Match, hex_: int, kind: str) -> set[int]:
     near = set(m.board.neighbors[hex_]) | {hex_} if kind == "satchel" else {hex_}
     for v in st.vehicles:
         if not on_map(v) or v.hex not in near:
+            continue
+        if m.rules == "d100":  # seed 003: the charge's damage against the Armor value ⚙; its
+            # occupants are hurt only through the hit location (grenades.explode skips them)
+            if not v.disabled:
+                data = d100.data()
+                apply_d100(m, v, d100.attack(
+                    m, v, data.items[kind], kind, aspect="side",  # type: ignore[index]
+                    divisor=1 if v.hex == hex_ else data.satchel_adjacent_divisor))
             continue
         if vtype(v).kind == "tank":
             if kind == "satchel" and v.hex == hex_ and not v.disabled:

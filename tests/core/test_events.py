@@ -21,7 +21,8 @@ CORE = Path(core.__file__).parent
 
 # a value of each field type used by the event classes (their annotations, as written)
 SAMPLE = {
-    "str": "G1", "int": 3, "bool": True, "list[str]": ["US1", "US2"],
+    "str": "G1", "int": 3, "bool": True, "list[str]": ["US1", "US2"], "list[int]": [3, 7],
+    "list[list[int]]": [[1, 6], [4]],
     "dict[str, int]": {"hit": 4, "damage": 7}, "int | None": None, "str | None": None,
 }
 

@@ -1,0 +1,544 @@
+"""Owns the d100 vehicle-combat module (seed 003; RULES.md §13), read under ``rules="d100"``:
+damage dice, armour, penetration, the hit-location tables, Base HP, destruction, fires and
+the Vehicle Trouble Table. Numbers and every ⚙ choice live in ``data/d100.yaml``.
+
+Step 1 of seed 003 ("highest DEX goes first") is RULES.md §5's Action Round order, unchanged:
+the board game has no DEX, and its AR track already orders who acts first. Step 2 (the hit) is
+the shot's own to-hit roll (RULES.md §8, seed 000). Steps 3-7 are :func:`attack`:
+
+3. each hit rolls the weapon's damage dice (an impaling hit rolls them twice, the bonus once);
+   explosives do half damage against an armoured vehicle (Armor value ≥ 15); the Armor value
+   met is the aspect's, less what earlier armour-piercing hits shot away;
+4. damage *at or below* the Armor value has no effect ⚙ (the seed: "less than" no effect,
+   "more than" penetrates; equal is read as stopped: penetrating takes more than the armour);
+   a cumulative kind (armour-piercing shells, hollow charges) then shoots that much armour away;
+5. one d100 on the vehicle's hit-location table for the attack (not per hit);
+6. the damage minus the Armor value of every penetrating hit comes off the Base HP and off the
+   component's HP (a component is destroyed when its HP is spent, its effect applied once);
+   an occupant location hits its people instead: every one for an area attack, else, with
+   fewer hits than targets, those who miss a Luck roll by the most (one hit each);
+7. at zero Base HP the vehicle is destroyed (disabled), and every occupant takes the damage
+   of the attack minus the Armor value.
+
+Rules functions here never call the loop. What the vehicle layer must do (disable the vehicle,
+change a tank's crew, an Accident Table outcome) comes back as *effects*, which
+:func:`ambush_env.core.vehicles.apply_d100` carries out: ``("disable", why)``,
+``("crew", active_crew)``, ``("accident", outcome)``, ``("stop",)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ambush_env.core import events as E
+from ambush_env.core.ctx import Match
+from ambush_env.core.d100_data import (
+    D100Data,
+    LocationRow,
+    VehicleStats,
+    WeaponDamage,
+    gun_laying_mod_of,
+    moving_fire_mod_of,
+    parse_dice,
+    shipped_d100_data,
+)
+from ambush_env.core.state import Unit, Vehicle
+from ambush_env.core.types import Status
+from ambush_env.core.vehicle_data import vtype
+
+ACTIVE = int(Status.ACTIVE)
+Effect = tuple[Any, ...]
+
+
+def data() -> D100Data:
+    """The shipped ``d100.yaml``."""
+    return shipped_d100_data()
+
+
+def stats(v: Vehicle) -> VehicleStats:
+    """The d100 numbers of ``v``'s type."""
+    return data().vehicles[v.type]
+
+
+def armoured(v: Vehicle) -> bool:
+    """Armoured by seed 003's footnote: an Armor value (front) of ``armoured_from`` (15) or more."""
+    return stats(v).armour >= data().armoured_from
+
+
+def armour_value(v: Vehicle, aspect: str = "front") -> int:
+    """The Armor value an attack on ``aspect`` meets now: the aspect's ⚙, less what armour-
+    piercing hits have shot away (never below 0)."""
+    s = stats(v)
+    return max(0, s.aspect_armour.get(aspect, s.armour) - v.armour_loss)  # type: ignore[call-overload]
+
+
+def hp_left(v: Vehicle) -> int:
+    """Base HP left (``Vehicle.hp`` −1 reads the type's full Base HP)."""
+    return stats(v).hp if v.hp < 0 else v.hp
+
+
+def percent_to_d10(percent: int) -> int:
+    """A percentage modifier on a d10 check (``percent_per_d10``, rounded toward zero ⚙)."""
+    q = abs(percent) // data().percent_per_d10
+    return q if percent >= 0 else -q
+
+
+def luck(u: Unit) -> int:
+    """A soldier's Luck (percent): 10 × PC + 15 ⚙ (RULES.md §13)."""
+    c = data().luck
+    return c["per_pc"] * u.PC + c["base"]
+
+
+def drive_auto(ds: int) -> int:
+    """Drive Auto (percent) for a driving skill ``ds`` ⚙ (``d100.yaml: drive_auto``)."""
+    c = data().drive_auto
+    return c["per_ds"] * ds + c["base"]
+
+
+def roll_dice(m: Match, spec: str, why: str) -> tuple[int, list[int]]:
+    """Roll ``spec`` ("NdM+K"), one die at a time: ``(total, [each die])``."""
+    n, sides, add = parse_dice(spec)
+    got = [m.dice.roll(1, sides, why) for _ in range(n)]
+    return sum(got) + add, got
+
+
+def level_of(damage: int) -> str:
+    """Occupant damage → a wound level of seed 002 (``occupant_levels`` ⚙)."""
+    lv = data().occupant_levels
+    if damage >= lv["kill"]:
+        return "kill"
+    if damage >= lv["incapacitated"]:
+        return "incapacitated"
+    if damage >= lv["wound"]:
+        return "wound"
+    return "none"
+
+
+def weapon_damage(m: Match, weapon_id: str) -> WeaponDamage:
+    """The damage of a weapons.yaml weapon (by its class)."""
+    return data().weapons[m.tables.class_of[weapon_id]]
+
+
+def impales(m: Match, src: WeaponDamage, v: Vehicle, hit_roll: int | None, to_hit: int) -> bool:
+    """Whether a hit rolled ``hit_roll`` against ``to_hit`` impales ⚙ (``impale_divisor``):
+    never for explosives, and against an armoured vehicle only for the kinds that may."""
+    if hit_roll is None or src.kind == "explosive":
+        return False
+    kind = data().damage_kinds[src.kind]
+    if armoured(v) and not kind.impale_vs_armoured:
+        return False
+    return hit_roll <= max(0, to_hit) // data().impale_divisor
+
+
+def point_blank(m: Match, weapon_id: str, distance: int, n: int) -> int:
+    """The to-hit number ``n`` of a tank gun (``point_blank_classes``) at ``distance`` hexes:
+    doubled chance within ``point_blank_hexes``: 2N + 1, at most 9 ⚙."""
+    d = data()
+    if distance <= d.point_blank_hexes and m.tables.class_of[weapon_id] in d.point_blank_classes:
+        return min(9, 2 * n + 1) if n >= 0 else n
+    return n
+
+
+# ============================================================================ the attack
+def attack(m: Match, v: Vehicle, src: WeaponDamage, source: str, *, aspect: str = "front",
+           hits: int = 1, impale: bool = False, multiplier: int = 1, divisor: int = 1,
+           armour_divisor: int = 1, inside: bool = False) -> list[Effect]:
+    """Steps 3-7 of seed 003 against ``v`` (module docstring).
+
+    Args:
+        src: the damage dice and kind; ``source``: its name in the event.
+        aspect: the side hit (its Armor value ⚙).
+        hits: hits of this attack (a burst: ``WeaponDamage.hits``), each rolling damage.
+        impale: the hit impales (:func:`impales`): the dice rolled twice.
+        multiplier, divisor: damage × / ÷ (a grenade inside × 2; a satchel beside the hex ÷ 2).
+        armour_divisor: the Armor value ÷ (a charge under the vehicle: ÷ 2).
+        inside: it goes off inside (a grenade thrown in): no armour, no halving ⚙.
+
+    Returns:
+        The effects for :func:`~ambush_env.core.vehicles.apply_d100`.
+    """
+    d = data()
+    kind = d.damage_kinds[src.kind]
+    arm = 0 if inside else armour_value(v, aspect) // armour_divisor
+    half = kind.half_vs_armoured and armoured(v) and not inside
+    damages: list[int] = []
+    dice: list[list[int]] = []
+    pens: list[int] = []
+    shot_away = 0
+    for _ in range(hits):
+        total, got = roll_dice(m, src.dice, f"{v.name} {source} damage")
+        if impale:
+            extra, more = roll_dice(m, src.dice, f"{v.name} {source} impale")
+            total += extra - parse_dice(src.dice)[2]  # the dice twice, the bonus once
+            got = got + more
+        total = total * multiplier // divisor
+        if half:
+            total //= 2
+        damages.append(total)
+        dice.append(got)
+        if total > arm:
+            pens.append(total - arm)
+        elif kind.cumulative and total > 0:
+            shot_away += total
+    ev = E.D100Attack(vehicle=v.name, source=source, kind=src.kind, armour=arm, damage=damages,
+                      dice=dice, penetrated=pens, impale=impale)
+    if shot_away:
+        v.armour_loss += shot_away
+        ev.armour_loss = shot_away
+    if not pens:
+        m.emit(ev)
+        return []
+    tbl = stats(v).table
+    r = m.dice.d100(f"{v.name} hit location")
+    row = d.location(tbl, r)
+    ev.location_roll, ev.component = r, row.component
+    v.hp = max(0, hp_left(v) - sum(pens))
+    ev.hp = v.hp
+    m.emit(ev)
+    effects = _location(m, v, row, pens, kind.area, arm)
+    if v.hp == 0 and not v.disabled:
+        # every occupant takes the attack's damage minus the Armor value (⚙ of a burst: its
+        # strongest hit)
+        effects += destroy(m, v, f"{source}: Base HP 0", max(damages) - arm)
+    return effects
+
+
+def _location(m: Match, v: Vehicle, row: LocationRow, pens: list[int], area: bool,
+              arm: int) -> list[Effect]:
+    """The hit-location row's effect for the penetrating damage ``pens``."""
+    eff = row.effect
+    if eff in ("driver", "front_passenger", "back_seat"):
+        return _seat_hit(m, v, row, pens, area)
+    if eff in ("turret", "hull"):
+        return _crew_section(m, v, row, sum(pens))
+    # a component with HP: destroyed when its HP is spent ("no such component: ignore")
+    if eff == "weapon" and row.mount not in vtype(v).weapons:
+        m.emit(E.D100Component(vehicle=v.name, component=row.component, effect=eff,
+                               result="no such component"))
+        return []
+    name = row.component
+    if name in v.destroyed:
+        return []
+    got = v.component_damage.get(name, 0) + sum(pens)
+    v.component_damage[name] = got
+    if got < row.hp:  # type: ignore[operator]
+        return []
+    v.destroyed.append(name)
+    return _destroyed(m, v, row)
+
+
+def _destroyed(m: Match, v: Vehicle, row: LocationRow) -> list[Effect]:
+    """A component's "effect if destroyed" (``d100.yaml`` tables' ``effect``)."""
+    eff = row.effect
+    ev = E.D100Component(vehicle=v.name, component=row.component, effect=eff, result="destroyed")
+    rolls: dict[str, int] = {}
+    out: list[Effect] = []
+    if eff == "mov":
+        q = int(4 * row.factor)  # type: ignore[operator]
+        v.mpa_quarters = min(v.mpa_quarters, q) if v.mpa_quarters < 4 else q
+        ev.result = f"MPA x {v.mpa_quarters}/4"
+    elif eff in ("fuel_tank", "engine"):
+        r = m.dice.d100(f"{v.name} {row.component.lower()} fire")
+        rolls["fire"] = r
+        if r <= row.fire:  # type: ignore[operator]
+            v.burning = True
+            ev.result = "on fire"
+        elif eff == "fuel_tank":
+            n, _ = roll_dice(m, data().countdown_dice, f"{v.name} rolls to a stop in")
+            v.countdowns["stop"] = n
+            ev.result = f"stops in {n} Rounds"
+        else:
+            out += _immobilise(m, v)
+            ev.result = "immobilised"
+    elif eff == "overheat":
+        n, _ = roll_dice(m, data().countdown_dice, f"{v.name} overheats in")
+        v.countdowns["overheat"] = n
+        ev.result = f"overheats in {n} Rounds"
+    elif eff == "tire":
+        ds = _driver_ds(m, v)
+        need = percent_to_d10(drive_auto(ds) + row.modifier)  # type: ignore[operator]
+        r = m.dice.d10(f"{v.name} Drive Auto")
+        rolls["drive_auto"] = r
+        if r <= need:
+            q = int(4 * row.factor)  # type: ignore[operator]
+            v.mpa_quarters = min(v.mpa_quarters, q)
+            ev.result = f"MPA x {v.mpa_quarters}/4"
+        else:
+            ev.result = "trouble"
+            m.emit(ev if not rolls else _with(ev, rolls))
+            return out + trouble(m, v, row.trouble or 0, row.component)
+    elif eff == "weapon":
+        if row.mount not in v.lost:
+            v.lost.append(row.mount)  # type: ignore[arg-type]
+            if row.mount == "cannon":
+                v.cannon_loaded = False
+        ev.result = f"{row.mount} out of action"
+    elif eff == "magazine":
+        m.emit(ev)
+        return out + destroy(m, v, "magazine explosion", None, magazine=True)
+    elif eff == "gun_laying":
+        ev.result = f"main gun {row.modifier}%"
+    elif eff in ("steering",):
+        m.emit(ev)
+        return out + trouble(m, v, 0, row.component)
+    elif eff == "headlamps":
+        ev.result = "no headlamps" + ("" if _night(m) else " (daylight: no effect)")
+    # radio, brakes: recorded (destroyed); brakes act when a drive ends (module vehicles)
+    m.emit(ev if not rolls else _with(ev, rolls))
+    return out
+
+
+def _with(ev: E.D100Component, rolls: dict[str, int]) -> E.D100Component:
+    ev.rolls_ = rolls
+    return ev
+
+
+def _night(m: Match) -> bool:
+    return bool(getattr(m.mission, "night", False))
+
+
+def _driver_ds(m: Match, v: Vehicle) -> int:
+    if v.driver >= 0 and m.state.units[v.driver].status == ACTIVE:
+        return m.state.units[v.driver].DS
+    return 0
+
+
+def _immobilise(m: Match, v: Vehicle) -> list[Effect]:
+    if v.immobilised:
+        return []
+    v.immobilised = True
+    m.emit(E.Immobilised(vehicle=v.name))
+    return [("stop",)]
+
+
+def _being_driven(m: Match, v: Vehicle) -> bool:
+    t = m.state.turn
+    return t.mode == "drive" and t.uid >= 0 and t.uid == v.driver
+
+
+# ============================================================================ people
+def _seat_hit(m: Match, v: Vehicle, row: LocationRow, pens: list[int], area: bool
+              ) -> list[Effect]:
+    """A car's driver, front-seat passenger or back seat hit (seed 003; Luck picks who when
+    fewer hits than targets and the attack is not an area attack)."""
+    units = m.state.units
+    front = stats(v).front_seats
+    if row.effect == "driver":
+        seats = [v.driver] if v.driver >= 0 else []
+    elif row.effect == "front_passenger":
+        seats = v.passengers[:front]
+    else:
+        seats = v.passengers[front:]
+    targets = [uid for uid in seats if units[uid].status == ACTIVE]
+    if not targets:
+        m.emit(E.D100Component(vehicle=v.name, component=row.component, effect=row.effect,
+                               result="no such component" if not seats else "nobody active"))
+        return []
+    out: list[Effect] = []
+    was_driving = _being_driven(m, v)
+    if area or len(pens) >= len(targets):
+        k = 0
+        for uid in targets:  # area: everyone takes the whole; else one hit each, in seat order
+            dmg = sum(pens) if area else pens[k]
+            k += 1
+            out += hurt(m, v, uid, dmg)
+    else:
+        misses = []
+        for uid in targets:
+            u = units[uid]
+            r = m.dice.d100(f"{u.name} Luck")
+            need = luck(u)
+            if r > need:
+                misses.append((r - need, -targets.index(uid), uid, r, need))
+            else:
+                m.emit(E.D100Occupant(vehicle=v.name, unit=u.name, damage=0, result="none",
+                                      luck=r, need=need))
+        misses.sort(reverse=True)
+        for k, (_, _, uid, r, need) in enumerate(misses):
+            if k < len(pens):
+                out += hurt(m, v, uid, pens[k], luck_roll=(r, need))
+            else:
+                m.emit(E.D100Occupant(vehicle=v.name, unit=units[uid].name, damage=0,
+                                      result="none", luck=r, need=need))
+    if row.effect == "driver" and not v.disabled:
+        drv_down = v.driver < 0 or units[v.driver].status != ACTIVE
+        bonus = row.trouble or 0
+        if drv_down and was_driving:
+            bonus = 10  # ⚙ nobody can take the wheel of a moving car this instant: "+10"
+        out += trouble(m, v, bonus, "driver hit")
+    return out
+
+
+def hurt(m: Match, v: Vehicle, uid: int, damage: int, *, luck_roll: tuple[int, int] | None = None
+         ) -> list[Effect]:
+    """An occupant of ``v`` takes ``damage``: its seed 002 level applied (module damage)."""
+    from ambush_env.core.damage import apply_damage
+
+    u = m.state.units[uid]
+    res = level_of(damage)
+    ev = E.D100Occupant(vehicle=v.name, unit=u.name, damage=damage, result=res)
+    if luck_roll is not None:
+        ev.luck, ev.need = luck_roll
+    m.emit(ev)
+    apply_damage(m, uid, res)
+    return []
+
+
+def _sections(v: Vehicle) -> tuple[int, int]:
+    """A tank's active crew in (turret, hull)."""
+    hull_full = vtype(v).occupants - stats(v).turret_crew
+    hull = min(v.crew, hull_full if v.hull_crew < 0 else v.hull_crew)
+    return v.crew - hull, hull
+
+
+def _crew_section(m: Match, v: Vehicle, row: LocationRow, dmg: int) -> list[Effect]:
+    """A tank's turret or hull hit: that section's crew takes ``dmg``, the other section half
+    (seed 003); every man is hit (⚙ a penetration fills the compartment: no Luck rolls). A
+    crewman incapacitated or killed is lost to the crew ⚙. A car's "turret or front cab" is its
+    front seats and its "hull or bed" its back seat ⚙."""
+    if vtype(v).kind != "tank":
+        seat = "front_passenger" if row.effect == "turret" else "back_seat"
+        fake = row.model_copy(update={"effect": seat, "hp": "occupant"})
+        out = _seat_hit(m, v, fake, [dmg], True)
+        if row.effect == "turret" and v.driver >= 0:
+            out += hurt(m, v, v.driver, dmg)
+        return out
+    turret, hull = _sections(v)
+    hit_turret = row.effect == "turret"
+    lost_t = lost_h = 0
+    for n, part_dmg, is_turret in ((turret, dmg if hit_turret else dmg // 2, True),
+                                   (hull, dmg // 2 if hit_turret else dmg, False)):
+        for _ in range(n):
+            res = level_of(part_dmg)
+            m.emit(E.D100Occupant(vehicle=v.name, unit="crew", damage=part_dmg, result=res))
+            if res in ("incapacitated", "kill"):
+                if is_turret:
+                    lost_t += 1
+                else:
+                    lost_h += 1
+    if not lost_t and not lost_h:
+        return []
+    v.hull_crew = hull - lost_h
+    left = v.crew - lost_t - lost_h
+    m.emit(E.CrewLost(vehicle=v.name, lost=lost_t + lost_h, crew=left, why=row.component))
+    out: list[Effect] = [("crew", left)]
+    if lost_h and v.hull_crew == 0 and left > 0:
+        out += trouble(m, v, row.trouble or 0, "driver lost")  # "if driver dead" ⚙: the hull
+    return out
+
+
+# ============================================================================ destruction
+def destroy(m: Match, v: Vehicle, why: str, damage: int | None, *, magazine: bool = False
+            ) -> list[Effect]:
+    """Seed 003 step 7 (or a magazine explosion): the vehicle is destroyed (disabled) and every
+    occupant takes ``damage`` (the attack's damage minus the Armor value) or 12d6."""
+    units = m.state.units
+    m.emit(E.D100Destroyed(vehicle=v.name, why=why))
+    v.hp = 0
+    if vtype(v).kind == "tank":
+        lost = 0
+        for _ in range(v.crew):
+            dmg = roll_dice(m, data().magazine_dice, f"{v.name} magazine")[0] if magazine else (
+                damage or 0)
+            res = level_of(dmg)
+            m.emit(E.D100Occupant(vehicle=v.name, unit="crew", damage=dmg, result=res))
+            lost += res in ("incapacitated", "kill")
+        if lost:
+            m.emit(E.CrewLost(vehicle=v.name, lost=lost, crew=v.crew - lost, why=why))
+            return [("crew", v.crew - lost), ("disable", why)]
+        return [("disable", why)]
+    for uid in list(v.occupants):
+        if units[uid].status == ACTIVE:
+            dmg = roll_dice(m, data().magazine_dice, f"{units[uid].name} magazine")[0] \
+                if magazine else (damage or 0)
+            hurt(m, v, uid, dmg)
+    return [("disable", why)]
+
+
+def trouble(m: Match, v: Vehicle, bonus: int, why: str) -> list[Effect]:
+    """A roll on the Vehicle Trouble Table ⚙: d10 + ``bonus``; a vehicle not being driven now
+    cannot skid or overturn (read as stop)."""
+    r = m.dice.d10(f"{v.name} vehicle trouble")
+    total = r + bonus
+    res = "none"
+    for row in data().trouble_table:
+        if row.roll[0] <= total <= row.roll[1]:
+            res = row.result
+            break
+    else:
+        res = data().trouble_table[-1].result if total > 0 else "none"
+    if res in ("skid", "overturn") and not _being_driven(m, v):
+        res = "stop"
+    m.emit(E.D100Trouble(vehicle=v.name, roll=r, bonus=bonus, result=res, why=why))
+    return [] if res == "none" else [("accident", res)]
+
+
+# ============================================================================ each Round
+def tick(m: Match) -> list[tuple[Vehicle, list[Effect]]]:
+    """A new Round (or an Operations pulse ⚙): burning vehicles roll the Vehicle Fire Table;
+    countdowns run down (at 0 the vehicle is inoperable: immobilised); speeds reset. Returns
+    each vehicle's effects."""
+    out = []
+    for v in m.state.vehicles:
+        v.moved_mp = 0
+        if v.disabled or v.hex < 0 or v.exited:
+            continue
+        eff: list[Effect] = []
+        for what in sorted(v.countdowns):
+            n = v.countdowns[what] - 1
+            v.countdowns[what] = n
+            m.emit(E.D100Countdown(vehicle=v.name, what=what, rounds=max(0, n)))
+            if n <= 0:
+                del v.countdowns[what]
+                eff += _immobilise(m, v)
+        if v.burning:
+            eff += _fire_round(m, v)
+        if eff:
+            out.append((v, eff))
+    return out
+
+
+def _fire_round(m: Match, v: Vehicle) -> list[Effect]:
+    """One Round of a vehicle fire (seed 003 Vehicle Fire Table; a d10 0 reads 10 ⚙)."""
+    r = m.dice.d10(f"{v.name} vehicle fire")
+    roll = 10 if r == 0 else r
+    row = next(x for x in data().fire_table if x.roll[0] <= roll <= x.roll[1])
+    m.emit(E.D100Fire(vehicle=v.name, roll=roll, result=row.result))
+    arm = armour_value(v) if row.minus_armour else 0
+    out: list[Effect] = []
+    units = m.state.units
+    people = ([None] * v.crew if vtype(v).kind == "tank"
+              else [uid for uid in v.occupants if units[uid].status == ACTIVE])
+    lost = 0
+    for who in people:
+        dmg = roll_dice(m, row.occupants, f"{v.name} fire damage")[0]
+        if row.extra:
+            dmg += roll_dice(m, row.extra, f"{v.name} concussion")[0]
+        dmg = max(0, dmg - arm)
+        if who is None:
+            res = level_of(dmg)
+            m.emit(E.D100Occupant(vehicle=v.name, unit="crew", damage=dmg, result=res))
+            lost += res in ("incapacitated", "kill")
+        else:
+            hurt(m, v, who, dmg)
+    if lost:
+        m.emit(E.CrewLost(vehicle=v.name, lost=lost, crew=v.crew - lost, why=row.result))
+        out.append(("crew", v.crew - lost))
+    if row.explodes:
+        m.emit(E.D100Destroyed(vehicle=v.name, why="explosion"))
+        v.hp = 0
+        out.append(("disable", "fire: explosion"))
+    elif row.inoperable:
+        out += _immobilise(m, v)
+    return out
+
+
+# ============================================================================ to-hit
+def moving_fire_mod(m: Match, shooter: Unit, target_vehicle: Vehicle | None) -> int:
+    """:func:`~ambush_env.core.d100_data.moving_fire_mod` of this match's state."""
+    return moving_fire_mod_of(m.state.vehicles, shooter, target_vehicle)
+
+
+def gun_laying_mod(m: Match, shooter: Unit, weapon_id: str) -> int:
+    """:func:`~ambush_env.core.d100_data.gun_laying_mod_of` of this match's state."""
+    return gun_laying_mod_of(m.state.vehicles, shooter, weapon_id)

@@ -1,0 +1,282 @@
+"""Owns the d100 module's data model: ``data/d100.yaml`` validated (seed 003; RULES.md §13).
+
+A hit-location, fire or trouble table whose ranges leave a gap or overlap, or a row with an
+unknown effect, raises :class:`~ambush_env.core.errors.DataError` naming the file and the row.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from ambush_env.core.data import FieldProblem, Frozen, data_path, read_data
+from ambush_env.core.state import Unit, Vehicle
+
+EFFECTS = ("headlamps", "mov", "fuel_tank", "overheat", "engine", "tire", "driver",
+           "front_passenger", "back_seat", "turret", "hull", "weapon", "magazine", "gun_laying",
+           "radio", "brakes", "steering")
+#: Effects whose location is people, not a component with HP.
+OCCUPANT_EFFECTS = frozenset(("driver", "front_passenger", "back_seat", "turret", "hull"))
+DamageKindName = Literal["bullet", "ap_shell", "hollow_charge", "explosive", "at_rifle"]
+_DICE = re.compile(r"^(\d+)d(\d+)([+-]\d+)?$")
+
+
+def parse_dice(text: str) -> tuple[int, int, int]:
+    """``"2d6+4"`` → ``(2, 6, 4)``. Raises ValueError on anything else."""
+    got = _DICE.match(text.replace(" ", ""))
+    if got is None:
+        raise ValueError(f"dice {text!r}: expected NdM or NdM+K")
+    n, sides, add = int(got[1]), int(got[2]), int(got[3] or 0)
+    if n < 1 or sides < 2:
+        raise ValueError(f"dice {text!r}: at least one die of two sides")
+    return n, sides, add
+
+
+Dice = str
+
+
+class DamageKind(Frozen):
+    """How one kind of damage acts on armour (seed 003's bullets)."""
+
+    half_vs_armoured: bool
+    impale_vs_armoured: bool
+    cumulative: bool
+    area: bool
+
+
+class WeaponDamage(Frozen):
+    """The damage of a weapon class or a charge (NdM+K dice ⚙) and its kind."""
+
+    dice: Dice
+    kind: DamageKindName
+    hits: int = Field(1, ge=1, le=10)
+
+    @field_validator("dice")
+    @classmethod
+    def _dice(cls, v: str) -> str:
+        parse_dice(v)
+        return v
+
+
+class VehicleStats(Frozen):
+    """One vehicle type's Armor value, Base HP, table and seats ⚙."""
+
+    armour: int = Field(ge=0)
+    hp: int = Field(ge=1)
+    table: str
+    front_seats: int = Field(0, ge=0)
+    turret_crew: int = Field(0, ge=0)
+    aspect_armour: dict[Literal["side", "rear"], int] = {}
+
+
+class Row(Frozen):
+    """One row of a d100 table: its inclusive roll range and, per table, what it holds."""
+
+    roll: tuple[int, int]
+    text: str = ""
+
+    @field_validator("roll")
+    @classmethod
+    def _range(cls, v: tuple[int, int]) -> tuple[int, int]:
+        if v[0] > v[1]:
+            raise ValueError(f"range {list(v)} runs backwards")
+        return v
+
+
+class LocationRow(Row):
+    """A hit-location row (seed 003): the component, its HP (``"occupant"``: people), the
+    effect and the effect's numbers."""
+
+    component: str = Field(min_length=1)
+    hp: int | Literal["occupant"]
+    effect: str
+    factor: float | None = Field(None, gt=0, lt=1)
+    fire: int | None = Field(None, ge=0, le=100)
+    modifier: int | None = None
+    trouble: int | None = Field(None, ge=0)
+    mount: Literal["cannon", "coax", "bow"] | None = None
+
+    @model_validator(mode="after")
+    def _effect(self) -> "LocationRow":
+        if self.effect not in EFFECTS:
+            raise FieldProblem("effect", f"unknown component effect {self.effect!r}; known: "
+                               f"{', '.join(EFFECTS)}")
+        people = self.effect in OCCUPANT_EFFECTS
+        if people != (self.hp == "occupant"):
+            raise FieldProblem("hp", "occupant locations (and only they) have hp: occupant")
+        need = {"mov": ("factor",), "tire": ("factor", "modifier", "trouble"),
+                "fuel_tank": ("fire",), "engine": ("fire",), "driver": ("trouble",),
+                "turret": ("trouble",), "hull": ("trouble",), "weapon": ("mount",),
+                "gun_laying": ("modifier",)}.get(self.effect, ())
+        for name in need:
+            if getattr(self, name) is None:
+                raise FieldProblem(name, f"the {self.effect} effect needs {name}")
+        return self
+
+
+class FireRow(Row):
+    """A Vehicle Fire Table row (seed 003)."""
+
+    result: str = Field(min_length=1)
+    occupants: Dice
+    minus_armour: bool = False
+    extra: Dice | None = None
+    inoperable: bool = False
+    explodes: bool = False
+
+
+class TroubleRow(Row):
+    """A Vehicle Trouble Table row ⚙: d10 + bonus → an Accident Table outcome."""
+
+    result: Literal["none", "stop", "skid", "shot_tyre", "overturn"]
+
+
+def _check_ranges(rows: list, lo: int, hi: int, where: str) -> None:
+    """Rows sorted, covering ``lo``..``hi`` exactly once: else FieldProblem naming the row."""
+    want = lo
+    for i, r in enumerate(rows):
+        a, b = r.roll
+        if a != want:
+            what = "a gap before" if a > want else "an overlap at"
+            raise FieldProblem(f"{where}.{i}.roll", f"{what} {want}: row {list(r.roll)} should "
+                               f"start at {want} (the ranges must cover {lo}-{hi} once, in order)")
+        want = b + 1
+    if want != hi + 1:
+        raise FieldProblem(f"{where}.{len(rows) - 1}.roll",
+                           f"the ranges end at {want - 1}, not {hi}")
+
+
+class D100Data(Frozen):
+    """``data/d100.yaml`` (RULES.md §13; comments there give every ⚙ choice)."""
+
+    percent_per_d10: int = Field(gt=0)
+    luck: dict[Literal["per_pc", "base"], int]
+    drive_auto: dict[Literal["per_ds", "base"], int]
+    armoured_from: int = Field(ge=1)
+    point_blank_hexes: int = Field(ge=0)
+    point_blank_classes: list[str]
+    impale_divisor: int = Field(ge=1)
+    move_units_per_mp: int = Field(ge=1)
+    moving_fire_percent: int = Field(ge=0)
+    countdown_dice: Dice
+    damage_kinds: dict[DamageKindName, DamageKind]
+    weapons: dict[str, WeaponDamage]
+    items: dict[Literal["grenade", "satchel", "anti_tank_mine", "anti_personnel_mine"],
+                WeaponDamage]
+    grenade_inside_multiplier: int = Field(ge=1)
+    satchel_adjacent_divisor: int = Field(ge=1)
+    occupant_levels: dict[Literal["wound", "incapacitated", "kill"], int]
+    magazine_dice: Dice
+    vehicles: dict[str, VehicleStats]
+    tables: dict[str, list[LocationRow]]
+    fire_table: list[FireRow]
+    trouble_table: list[TroubleRow]
+
+    @model_validator(mode="after")
+    def _tables(self) -> "D100Data":
+        for name, rows in self.tables.items():
+            _check_ranges(rows, 1, 100, f"tables.{name}")
+        _check_ranges(self.fire_table, 1, 10, "fire_table")
+        _check_ranges(self.trouble_table, 0, self.trouble_table[-1].roll[1] if self.trouble_table
+                      else 0, "trouble_table")
+        for d in ("countdown_dice", "magazine_dice"):
+            try:
+                parse_dice(getattr(self, d))
+            except ValueError as e:
+                raise FieldProblem(d, str(e)) from None
+        for i, r in enumerate(self.fire_table):
+            for d in ("occupants", "extra"):
+                if getattr(r, d) is not None:
+                    try:
+                        parse_dice(getattr(r, d))
+                    except ValueError as e:
+                        raise FieldProblem(f"fire_table.{i}.{d}", str(e)) from None
+        for vid, s in self.vehicles.items():
+            if s.table not in self.tables:
+                raise FieldProblem(f"vehicles.{vid}.table", f"no hit-location table {s.table!r}")
+        lv = self.occupant_levels
+        if not 0 < lv["wound"] < lv["incapacitated"] < lv["kill"]:
+            raise FieldProblem("occupant_levels", "need 0 < wound < incapacitated < kill")
+        return self
+
+    def location(self, table: str, roll: int) -> LocationRow:
+        """The row of hit-location ``table`` for a d100 ``roll`` (1-100)."""
+        for r in self.tables[table]:
+            if r.roll[0] <= roll <= r.roll[1]:
+                return r
+        raise ValueError(f"no row of {table} for {roll}")  # pragma: no cover - checked at load
+
+
+def moving_fire_mod_of(vehicles: list[Vehicle], shooter: Unit, target: Vehicle | None) -> int:
+    """The moving-fire modifier on the d10 to-hit of a shot from a vehicle (seed 003 "FIREARM
+    COMBAT"): −1 % per MOVE unit of speed difference, ``move_units_per_mp`` MOVE units per MP
+    driven this Round (``Vehicle.moved_mp``) ⚙; a target on foot has speed 0; 0 for a shooter
+    on foot. Percent to d10 rounds toward zero (``percent_per_d10``)."""
+    if shooter.vehicle < 0:
+        return 0
+    d = shipped_d100_data()
+    own = vehicles[shooter.vehicle].moved_mp
+    other = target.moved_mp if target is not None else 0
+    pct = abs(own - other) * d.move_units_per_mp * d.moving_fire_percent
+    return -(pct // d.percent_per_d10)
+
+
+def gun_laying_mod_of(vehicles: list[Vehicle], shooter: Unit, weapon_id: str) -> int:
+    """The main gun's −25 % (on the d10: −2) once its tank's Gun-Laying Equipment is destroyed
+    (seed 003 AFV table); 0 for any other shot."""
+    from ambush_env.core.vehicle_data import vtype
+
+    if shooter.vehicle < 0:
+        return 0
+    v = vehicles[shooter.vehicle]
+    if v.unit != shooter.uid or not v.destroyed:
+        return 0
+    cannon = vtype(v).weapons.get("cannon")
+    if cannon is None or cannon.weapon != weapon_id:
+        return 0
+    d = shipped_d100_data()
+    for row in d.tables[d.vehicles[v.type].table]:
+        if row.effect == "gun_laying" and row.component in v.destroyed:
+            q = abs(row.modifier or 0) // d.percent_per_d10
+            return q if (row.modifier or 0) >= 0 else -q
+    return 0
+
+
+def read_d100_data(path: str | Path) -> D100Data:
+    """Read and validate a d100 file (uncached): DataError names the file and the field,
+    cross-checked against ``weapons.yaml`` classes and ``vehicles.yaml`` types."""
+    from ambush_env.core.errors import DataError
+    from ambush_env.core.vehicle_data import shipped_vehicle_data
+
+    d = read_data(D100Data, path)
+    from ambush_env.core.tables import load_tables
+
+    classes = set(load_tables().to_hit)
+    for k in list(d.weapons) + d.point_blank_classes:
+        if k not in classes:
+            raise DataError(path, f"weapons.{k}", f"unknown weapon class {k!r}")
+    types = shipped_vehicle_data().vehicles
+    for k in d.vehicles:
+        if k not in types:
+            raise DataError(path, f"vehicles.{k}", f"unknown vehicle type {k!r}")
+    for k, vt in types.items():
+        if k not in d.vehicles:
+            raise DataError(path, "vehicles", f"vehicle type {k!r} of vehicles.yaml has no entry")
+        s = d.vehicles[k]
+        if vt.kind == "tank" and not 0 < s.turret_crew < vt.occupants:
+            raise DataError(path, f"vehicles.{k}.turret_crew",
+                            f"a tank's turret crew must be 1..{vt.occupants - 1}")
+        if vt.kind == "car" and s.front_seats > vt.occupants - 1:
+            raise DataError(path, f"vehicles.{k}.front_seats",
+                            f"more front seats than the {vt.occupants - 1} passenger seats")
+    return d
+
+
+@lru_cache(maxsize=1)
+def shipped_d100_data() -> D100Data:
+    """``data/d100.yaml``, loaded once per process."""
+    return read_d100_data(data_path("d100.yaml"))

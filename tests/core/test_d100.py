@@ -1,0 +1,373 @@
+"""The d100 vehicle-combat module (seed 003; RULES.md §13): its data file, steps 3-7, the
+bullets, the hit-location tables, fires, and the seed's worked example. Positions with
+``rules: d100`` on the Farm Assault map with forced dice on both sides of each threshold.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from ambush_env.core import Game
+from ambush_env.core import d100 as D
+from ambush_env.core import vehicle_fire as VF
+from ambush_env.core.d100_data import read_d100_data, shipped_d100_data
+from ambush_env.core.data import data_path
+from ambush_env.core.errors import DataError
+from ambush_env.core.types import Status
+
+MISSION = "farm_assault"
+FAR_GERMAN = {"name": "G9", "role": "rifleman", "hex": "P2", "ar": "complete"}
+FAR_US = {"name": "US8", "hex": "A1", "ar": "1-turn"}
+
+
+def _game(units: list[dict], vehicles: list[dict], *, rules: str = "d100", turn: str = "US1",
+          initiative: str = "us") -> Game:
+    p: dict[str, Any] = {"mission": MISSION, "rules": rules, "phase": "rounds", "round": 3,
+                         "rounds_total": 3, "initiative": initiative, "turn": {"unit": turn},
+                         "units": units + [FAR_GERMAN, FAR_US], "vehicles": vehicles}
+    return Game.from_position(p)
+
+
+def _unit(g: Game, name: str):
+    return next(u for u in g.state.units if u.name == name)
+
+
+def _types(evs) -> list[str]:
+    return [e["type"] if isinstance(e, dict) else e.to_dict()["type"] for e in evs]
+
+
+def _dicts(g: Game) -> list[dict]:
+    return [e.to_dict() for e in g.log]
+
+
+def _of(g: Game, kind: str) -> list[dict]:
+    return [e for e in _dicts(g) if e["type"] == kind]
+
+
+def _tank(hex_: str = "E7", facing: str = "S", type_: str = "panzer_iv", **kw: Any) -> dict:
+    return {"name": "V1", "type": type_, "side": "german", "hex": hex_, "facing": facing, **kw}
+
+
+# ============================================================================ the data file
+def test_shipped_tables_cover_1_to_100_and_quote_the_seed():
+    d = shipped_d100_data()
+    assert set(d.tables) == {"automobile", "motorcycle", "afv"}
+    for rows in d.tables.values():
+        covered = [x for r in rows for x in range(r.roll[0], r.roll[1] + 1)]
+        assert covered == list(range(1, 101))
+    assert d.location("afv", 52).component == "Coaxial Gun"
+    assert d.location("automobile", 90).component == "Back Seat or Truck Bed"
+    assert d.location("motorcycle", 65).text == "Roll on VEHICLE TROUBLE TABLE +10"
+
+
+def _bad(tmp_path: Path, edit) -> Path:
+    raw = yaml.safe_load(data_path("d100.yaml").read_text(encoding="utf-8"))
+    edit(raw)
+    p = tmp_path / "d100.yaml"
+    p.write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
+    return p
+
+
+def test_a_gap_in_a_table_names_file_and_row(tmp_path):
+    def gap(raw):
+        raw["tables"]["afv"][2]["roll"] = [16, 29]  # 15 left out
+    with pytest.raises(DataError) as e:
+        read_d100_data(_bad(tmp_path, gap))
+    assert e.value.path.endswith("d100.yaml") and e.value.field == "tables.afv.2.roll"
+    assert "gap" in e.value.problem
+
+
+def test_an_overlap_in_a_table_names_file_and_row(tmp_path):
+    def overlap(raw):
+        raw["tables"]["automobile"][3]["roll"] = [14, 24]
+    with pytest.raises(DataError) as e:
+        read_d100_data(_bad(tmp_path, overlap))
+    assert e.value.field == "tables.automobile.3.roll" and "overlap" in e.value.problem
+
+
+def test_an_unknown_component_effect_names_file_and_row(tmp_path):
+    def unknown(raw):
+        raw["tables"]["afv"][9]["effect"] = "teleport"
+    with pytest.raises(DataError) as e:
+        read_d100_data(_bad(tmp_path, unknown))
+    assert e.value.field == "tables.afv.9.effect" and "teleport" in e.value.problem
+
+
+def test_fire_table_gap_is_refused(tmp_path):
+    def gap(raw):
+        raw["fire_table"][1]["roll"] = [7, 7]
+    with pytest.raises(DataError) as e:
+        read_d100_data(_bad(tmp_path, gap))
+    assert e.value.field == "fire_table.1.roll"
+
+
+def test_conversions_sanity():
+    """⚙ conversions (d100.yaml): 10 % = 1 on the d10 toward zero; Luck 10 × PC + 15; a rifle
+    cannot penetrate a tank's armour from any side, a tank gun can."""
+    assert [D.percent_to_d10(x) for x in (-25, 10, -12, 0, 9)] == [-2, 1, -1, 0, 0]
+    d = shipped_d100_data()
+    for tank in ("panzer_iv", "sherman", "jagdpanther"):
+        s = d.vehicles[tank]
+        weakest = min([s.armour] + list(s.aspect_armour.values()))
+        for cls in ("pistol", "bolt_rifle", "semi_auto_rifle", "smg", "automatic_rifle", "lmg",
+                    "hmg", "tank_mg"):
+            n, sides, add = _dice(d.weapons[cls].dice)
+            assert n * sides + add <= weakest, (cls, tank)
+        n, sides, add = _dice(d.weapons["tank_gun"].dice)
+        assert n * sides + add > s.armour
+    assert d.occupant_levels["wound"] < d.occupant_levels["incapacitated"] < d.occupant_levels["kill"]
+
+
+def _dice(spec: str) -> tuple[int, int, int]:
+    from ambush_env.core.d100_data import parse_dice
+    return parse_dice(spec)
+
+
+# ============================================================================ the worked example
+def test_seed_003_worked_example_staff_car_luck():
+    """Seed 003's example: five men in a car (here a staff car: a Kübelwagen holds four), the
+    driver and four in the back; a German MP40 burst scores 2 hits (d100.yaml: smg hits 2);
+    the hit location is the back seat; Jill makes her Luck roll, Jack misses by 11, John by 18
+    and Jim by 7: exactly John and Jack are hurt."""
+    # the seed's Joe (driving), Jack, John, Jill and Jim are the squad's US2..US6
+    joe, names = "US2", ["US3", "US4", "US5", "US6"]
+    jack, john, jill, jim = names
+    units = [{"name": n, "hex": "E7", "ar": "complete", "vehicle": "V1", "PC": 5}
+             for n in [joe] + names]
+    units += [{"name": "G1", "role": "nco_smg", "hex": "E9", "ar": "1-turn", "aware": True,
+               "weapon": "mp40"}, {"name": "US1", "hex": "A2", "ar": "1-turn"}]
+    car = {"name": "V1", "type": "staff_car", "side": "us", "captured": True, "hex": "E7",
+           "facing": "S", "driver": joe, "passengers": names}
+    g = _game(units, [car], turn="G1", initiative="german")
+    shooter = _unit(g, "G1")
+    v = g.state.vehicles[0]
+    n, _ = VF.to_hit(g, shooter, v, snap=False)
+    hit = n // 5 + 1  # a hit that does not impale
+    assert hit <= n
+    luck = D.luck(_unit(g, jack))
+    assert luck == 65
+    # jam (no), hit, 2 × 1d10 damage, d100 location 90 (Back Seat), Luck in seat order
+    g.force_rolls([0, hit, 8, 9, 90, luck + 11, luck + 18, luck - 20, luck + 7])
+    evs = [e.to_dict() for e in VF.fire_at_vehicle(g, shooter, v, snap=False, aspect="side")]
+    assert g.dice.forced_left == 0
+    att = next(e for e in evs if e["type"] == "d100_attack")
+    assert att["damage"] == [8, 9] and att["armour"] == 3 and att["penetrated"] == [5, 6]
+    assert att["component"] == "Back Seat or Truck Bed"
+    hurt = {e["unit"]: e for e in evs if e["type"] == "d100_occupant" and e["damage"] > 0}
+    assert set(hurt) == {john, jack}
+    assert hurt[john]["damage"] == 5 and hurt[jack]["damage"] == 6  # most missed: first hit
+    assert _unit(g, john).wounded and _unit(g, jack).status == Status.INCAPACITATED
+    lucky = [e for e in evs if e["type"] == "d100_occupant" and e["damage"] == 0]
+    assert {e["unit"] for e in lucky} == {jill, jim}  # Jill made it; Jim missed by least
+    for nm in (jill, jim, joe):
+        u = _unit(g, nm)
+        assert u.status == Status.ACTIVE and not u.wounded
+    assert v.hp == 30 - 11 and not v.disabled
+
+
+# ============================================================================ steps 3-7 on a tank
+def _tank_game(rules: str = "d100", **tank: Any) -> Game:
+    units = [{"name": "US1", "hex": "E9", "ar": "1-turn", "weapon": "bazooka", "prepared": True,
+              "aware": True}]
+    return _game(units, [_tank(**tank)], rules=rules)
+
+
+def _bazooka(g: Game, rolls: list[int], aspect: str = "front") -> list[dict]:
+    g.force_rolls(rolls)
+    evs = VF.fire_at_vehicle(g, _unit(g, "US1"), g.state.vehicles[0], snap=False, aspect=aspect)
+    assert g.dice.forced_left == 0
+    return [e.to_dict() for e in evs]
+
+
+def _no_impale_hit(g: Game) -> int:
+    n, _ = VF.to_hit(g, _unit(g, "US1"), g.state.vehicles[0], snap=False)
+    assert n // 5 + 1 <= n
+    return n // 5 + 1
+
+
+@pytest.mark.parametrize("sixes,pen", [(4, False), (5, True)])
+def test_equal_damage_does_not_penetrate_more_does(sixes, pen):
+    """Seed 003 steps 4-5: the bazooka's 6d6+6 against the Panzer IV's front 30: 24 (4 sixes,
+    two ones... ) is at or below; equal (30) is stopped ⚙; 31+ penetrates and the location is
+    rolled."""
+    g = _tank_game()
+    hit = _no_impale_hit(g)
+    dice = [6] * sixes + [1] * (6 - sixes)  # 4 sixes: 24 + 2 + 6 = 32? see below
+    total = sum(dice) + 6
+    # choose dice so that the total is exactly 30 (stopped) or 31 (through)
+    dice = [6, 6, 6, 4, 1, 1] if not pen else [6, 6, 6, 5, 1, 1]
+    total = sum(dice) + 6
+    assert total == (31 if pen else 30)
+    rolls = [hit] + dice + ([60] if pen else [])  # Hull or Bed on 60
+    evs = _bazooka(g, rolls)
+    att = next(e for e in evs if e["type"] == "d100_attack")
+    assert att["armour"] == 30 and att["damage"] == [total]
+    assert att["penetrated"] == ([1] if pen else [])
+    v = g.state.vehicles[0]
+    if pen:
+        assert att["component"] == "Hull or Bed" and v.hp == 79
+        assert v.armour_loss == 0
+    else:
+        assert "component" not in att and v.hp == -1
+        assert v.armour_loss == 30  # hollow charge: cumulative, the armour shot away ⚙
+
+
+def test_cumulative_armour_then_penetration():
+    """Seed 003: armour-piercing damage is cumulative: after a stopped 20 the front is 10."""
+    g = _tank_game()
+    hit = _no_impale_hit(g)
+    _bazooka(g, [hit, 2, 2, 2, 2, 3, 3])  # 14 + 6 = 20 ≤ 30: shot away
+    v = g.state.vehicles[0]
+    assert D.armour_value(v, "front") == 10
+    _unit(g, "US1").prepared, _unit(g, "US1").ammo = True, 1
+    evs = _bazooka(g, [hit, 1, 1, 1, 1, 1, 1, 97])  # 12 > 10: through, Brakes
+    att = next(e for e in evs if e["type"] == "d100_attack")
+    assert att["armour"] == 10 and att["penetrated"] == [2] and att["component"] == "Brakes"
+
+
+def test_rifle_bullets_never_cumulative_nor_impale_against_armour():
+    """Seed 003: pistol and rifle ammunition cannot impale against armour and is not
+    cumulative: a rifle's hit roll of 0 against the tank rolls its dice once."""
+    units = [{"name": "US1", "hex": "E5", "ar": "1-turn", "weapon": "m1_garand", "aware": True}]
+    g = _game(units, [_tank()])
+    g.force_rolls([0, 6, 6])  # hit 0 (would impale a car), 2d6+4 = 16 ≤ 30
+    evs = [e.to_dict() for e in VF.fire_at_vehicle(g, _unit(g, "US1"), g.state.vehicles[0],
+                                                    snap=False, aspect="front")]
+    assert g.dice.forced_left == 0
+    att = next(e for e in evs if e["type"] == "d100_attack")
+    assert att["impale"] is False and att["damage"] == [16] and att["penetrated"] == []
+    assert g.state.vehicles[0].armour_loss == 0
+
+
+def test_tank_gun_impales_and_point_blank():
+    """Seed 003: armour-piercing shells impale (the dice twice, the bonus once ⚙); point-blank
+    (≤ 5 hexes ⚙) doubles a tank gun's chance: N → 2N + 1; at 6 hexes no change."""
+    from ambush_env.core.d100 import point_blank
+
+    g = _tank_game()
+    assert point_blank(g, "kwk40", 5, 3) == 7 and point_blank(g, "kwk40", 6, 3) == 3
+    assert point_blank(g, "kwk40", 1, 6) == 9  # at most 9
+    assert point_blank(g, "m1_garand", 1, 3) == 3
+    v = g.state.vehicles[0]
+    src = D.weapon_damage(g, "kwk40")
+    assert D.impales(g, src, v, 0, 4) and not D.impales(g, src, v, 1, 4)
+    assert D.impales(g, src, v, 1, 5)
+    g.force_rolls([6] * 20 + [60])  # 10d6 twice = 120 > 30
+    D.attack(g, v, src, "tank_gun", impale=True)
+    att = _of(g, "d100_attack")[-1]
+    assert att["damage"] == [120] and att["impale"] is True and len(att["dice"][0]) == 20
+
+
+def test_explosives_half_against_armoured_full_against_cars():
+    """Seed 003: explosives do half damage against armoured vehicles (armour ≥ 15), not cars."""
+    g = _tank_game()
+    v = g.state.vehicles[0]
+    src = shipped_d100_data().items["satchel"]
+    g.force_rolls([6] * 8 + [60])  # 48 // 2 = 24 > side 22
+    D.attack(g, v, src, "satchel", aspect="side")
+    att = _of(g, "d100_attack")[-1]
+    assert att["damage"] == [24] and att["armour"] == 22 and att["penetrated"] == [2]
+    units = [{"name": "US1", "hex": "E4", "ar": "1-turn"}]
+    g2 = _game(units, [{"name": "V1", "type": "kubelwagen", "side": "german", "hex": "E7"}])
+    g2.force_rolls([6] * 8 + [97])
+    D.attack(g2, g2.state.vehicles[0], src, "satchel", aspect="side")
+    att2 = _of(g2, "d100_attack")[-1]
+    assert att2["damage"] == [48] and att2["penetrated"] == [46]
+
+
+def test_base_hp_zero_destroys_and_hurts_every_occupant():
+    """Seed 003 steps 6-7: Base HP 25 of a jeep; at 0 it is destroyed and every occupant takes
+    the damage minus the Armor value."""
+    units = [{"name": "US1", "hex": "E7", "ar": "1-turn", "vehicle": "V1"},
+             {"name": "US2", "hex": "E7", "ar": "1-turn", "vehicle": "V1"}]
+    jeep = {"name": "V1", "type": "jeep", "side": "us", "hex": "E7", "driver": "US1",
+            "passengers": ["US2"]}
+    g = _game(units + [{"name": "G1", "role": "rifleman", "hex": "E3", "ar": "1-turn"}],
+              [jeep])
+    v = g.state.vehicles[0]
+    src = shipped_d100_data().weapons["bolt_rifle"]
+    g.force_rolls([6, 6, 2])  # 16 - 2 = 14 through; Headlamps (2 HP)
+    D.attack(g, v, src, "bolt_rifle")
+    assert v.hp == 11 and "Headlamps" in v.destroyed
+    g.force_rolls([6, 6, 3])  # 14 more: HP 0; Suspension (10 HP): destroyed too
+    effects = D.attack(g, v, src, "bolt_rifle")
+    assert v.hp == 0 and ("disable", "bolt_rifle: Base HP 0") in effects
+    assert _of(g, "d100_destroyed")
+    hurt = [e for e in _of(g, "d100_occupant") if e["damage"] == 14]
+    assert {e["unit"] for e in hurt} == {"US1", "US2"}
+
+
+@pytest.mark.parametrize("table,vtype_", [("automobile", "jeep"), ("afv", "panzer_iv")])
+def test_every_hit_location_row_is_reached(table, vtype_):
+    """Seed 003's hit-location tables: each row's first roll names its component in the event."""
+    for row in shipped_d100_data().tables[table]:
+        units = [{"name": "US1", "hex": "E4", "ar": "1-turn"}]
+        veh = {"name": "V1", "type": vtype_, "side": "german", "hex": "E7"}
+        g = _game(units, [veh])
+        v = g.state.vehicles[0]
+        src = shipped_d100_data().weapons["tank_gun"]
+        g.force_rolls([1] * 10 + [row.roll[0]] + [50] * 40)
+        D.attack(g, v, src, "tank_gun", aspect="front")
+        att = _of(g, "d100_attack")[-1]
+        if att["penetrated"]:
+            assert att["component"] == row.component, row
+
+
+def test_magazine_explodes_the_tank():
+    """Seed 003 AFV table 75-89: the magazine (10 HP): the vehicle explodes, 12d6 to all."""
+    g = _tank_game()
+    v = g.state.vehicles[0]
+    src = shipped_d100_data().weapons["tank_gun"]
+    g.force_rolls([6] * 10 + [80] + [6] * 60)
+    effects = D.attack(g, v, src, "tank_gun")
+    assert ("disable", "magazine explosion") in effects and ("crew", 0) in effects
+
+
+def test_fire_table_each_round_and_countdown():
+    """Seed 003 Vehicle Fire Table: a burning vehicle rolls each Round (a 0 reads 10:
+    explosion); a fuel-tank countdown immobilises when it runs out."""
+    g = _tank_game()
+    v = g.state.vehicles[0]
+    v.burning = True
+    v.countdowns["stop"] = 1
+    g.force_rolls([0] + [3, 3, 3, 3, 3] * 5)  # explosion: 1d6+2 + 3d6 per crewman
+    out = D.tick(g)
+    assert _of(g, "d100_fire")[-1]["result"] == "explosion"
+    assert _of(g, "d100_countdown")[-1] == {"type": "d100_countdown", "vehicle": "V1",
+                                            "what": "stop", "rounds": 0}
+    assert v.immobilised and ("disable", "fire: explosion") in out[0][1]
+
+
+def test_parity_with_standard_until_the_first_vehicle_attack():
+    """RULES.md §13: the same orders under both rule sets give the same events up to the first
+    event seed 003 governs; on some seed they differ there."""
+    import random
+
+    governed = {"fire_vehicle", "blast_vehicle", "mine_vehicle", "throw_into"}
+    differed = 0
+    for seed in range(6):
+        a = Game(MISSION, seed=seed)
+        b = Game(MISSION, seed=seed, rules="d100")
+        rng = random.Random(seed)
+        ea: list[dict] = []
+        eb: list[dict] = []
+        for _ in range(1500):
+            if a.state.over or b.state.over:
+                break
+            la, lb = a.legal_actions(), b.legal_actions()
+            if la != lb:
+                break
+            act = la[rng.randrange(len(la))]
+            ea += a.step(act)
+            eb += b.step(act)
+            if any(e["type"] in governed for e in ea):
+                break
+        k = next((i for i, e in enumerate(ea) if e["type"] in governed), len(ea))
+        assert ea[:k] == eb[:k], seed
+        if k < len(ea) and ea[k:] != eb[k:]:
+            differed += 1
+    assert differed >= 1
