@@ -263,6 +263,8 @@ def _load(m: Match, u: Unit, arg: int) -> None:
 
 def _end_drive(m: Match, u: Unit, arg: int) -> None:
     m.emit(E.EndDrive(unit=u.name))
+    if m.rules == "d100" and u.vehicle >= 0:
+        vehicles.d100_brakes(m, m.state.vehicles[u.vehicle])
 
 
 def _drive(m: Match, u: Unit, arg: int, backwards: bool) -> None:

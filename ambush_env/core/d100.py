@@ -283,7 +283,7 @@ def _destroyed(m: Match, v: Vehicle, row: LocationRow) -> list[Effect]:
         return out + trouble(m, v, 0, row.component)
     elif eff == "headlamps":
         ev.result = "no headlamps" + ("" if _night(m) else " (daylight: no effect)")
-    # radio, brakes: recorded (destroyed); brakes act when a drive ends (module vehicles)
+    # radio: recorded only; brakes: a trouble roll when a drive ends (vehicles.d100_brakes)
     m.emit(ev if not rolls else _with(ev, rolls))
     return out
 

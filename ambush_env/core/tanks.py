@@ -639,6 +639,8 @@ def do_order(m: Match, u: Unit, kind: K, arg: int) -> Any:
         m.emit(E.EndTurn(unit=u.name))
     elif kind == K.END_DRIVE:
         m.emit(E.EndDrive(unit=u.name))
+        if m.rules == "d100":
+            vehicles.d100_brakes(m, v)
     elif kind in (K.DRIVE, K.DRIVE_BACK):
         if t.mode != "drive":
             t.mode = "drive"

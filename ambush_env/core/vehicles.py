@@ -704,6 +704,13 @@ def apply_d100(m: Match, v: Vehicle, effects: list[tuple]) -> None:
             _stop(m, v)
 
 
+def d100_brakes(m: Match, v: Vehicle) -> None:
+    """A drive ends under d100 with the Brakes destroyed (seed 003: "no brakes, vehicle must
+    decelerate to stop"): ⚙ a Vehicle Trouble roll + 0 as it comes to a stop."""
+    if m.rules == "d100" and not v.disabled and any(c == "Brakes" for c in v.destroyed):
+        apply_d100(m, v, d100.trouble(m, v, 0, "no brakes"))
+
+
 def d100_tick(m: Match) -> None:
     """A new Round or Operations pulse under d100: fires, countdowns, speeds (:func:`d100.tick`)."""
     for v, effects in d100.tick(m):

@@ -371,3 +371,78 @@ def test_parity_with_standard_until_the_first_vehicle_attack():
         if k < len(ea) and ea[k:] != eb[k:]:
             differed += 1
     assert differed >= 1
+
+
+# ============================================================================ brakes, moving fire
+def test_no_brakes_rolls_trouble_when_a_drive_ends():
+    """Seed 003 Brakes ("must decelerate to stop") ⚙: with the Brakes destroyed, ending a drive
+    rolls the Vehicle Trouble Table + 0 (a 9: skid, the car is being driven); intact brakes
+    roll nothing."""
+    from ambush_env.core import orders as O
+    from ambush_env.core.orders import OrderKind as K
+
+    for brakes_gone in (True, False):
+        units = [{"name": "US1", "hex": "E7", "ar": "1-turn", "vehicle": "V1", "aware": True}]
+        jeep = {"name": "V1", "type": "jeep", "side": "us", "hex": "E7", "facing": "S",
+                "driver": "US1", "destroyed": ["Brakes"] if brakes_gone else []}
+        g = _game(units, [jeep])
+        drive = next(a for a in g.legal_actions() if O.decode(a)[0] == K.DRIVE)
+        g.step(drive)
+        end = O.ORDER_BASE[K.END_DRIVE]
+        assert end in g.legal_actions()
+        g.force_rolls([3])
+        evs = g.step(end)
+        trouble = [e for e in evs if e["type"] == "d100_trouble"]
+        if brakes_gone:
+            assert trouble == [{"type": "d100_trouble", "vehicle": "V1", "roll": 3, "bonus": 0,
+                                "result": "none", "why": "no brakes"}]
+        else:
+            assert trouble == []
+
+
+@pytest.mark.parametrize("own,other,expect", [(0, 0, 0), (2, 0, -1), (1, 0, 0), (4, 4, 0),
+                                              (6, 2, -2)])
+def test_moving_fire_modifier(own, other, expect):
+    """Seed 003 FIREARM COMBAT: −1 % per MOVE unit of speed difference (5 MOVE units per MP ⚙),
+    on the d10 toward zero: 2 MPs faster → −10 % → −1; 1 MP → −5 % → 0."""
+    from ambush_env.core.d100_data import moving_fire_mod_of
+
+    units = [{"name": "US1", "hex": "E7", "ar": "1-turn", "vehicle": "V1"}]
+    vs = [{"name": "V1", "type": "jeep", "side": "us", "hex": "E7", "driver": "US1",
+           "moved_mp": own},
+          {"name": "V2", "type": "kubelwagen", "side": "german", "hex": "E9", "moved_mp": other}]
+    g = _game(units, vs)
+    assert moving_fire_mod_of(g.state.vehicles, _unit(g, "US1"), g.state.vehicles[1]) == expect
+    assert moving_fire_mod_of(g.state.vehicles, _unit(g, "US8"), g.state.vehicles[1]) == 0
+
+
+def test_a_position_keeps_the_d100_state():
+    """The d100 vehicle state round-trips through a position (INTERFACE.md positions)."""
+    veh = _tank(hp=41, armour_loss=7, component_damage={"Engine": 4}, destroyed=["Radio"],
+                burning=True, countdowns={"overheat": 5}, mpa_quarters=3, hull_crew=1,
+                moved_mp=2)
+    g = _game([{"name": "US1", "hex": "E9", "ar": "1-turn"}], [veh])
+    p = g.position()
+    v2 = Game.from_position(p).state.vehicles[0]
+    v = g.state.vehicles[0]
+    for k in ("hp", "armour_loss", "component_damage", "destroyed", "burning", "countdowns",
+              "mpa_quarters", "hull_crew", "moved_mp"):
+        assert getattr(v2, k) == getattr(v, k), k
+    assert D.armour_value(v, "front") == 23 and D.hp_left(v) == 41
+    plain = _game([{"name": "US1", "hex": "E9", "ar": "1-turn"}], [_tank()]).position()
+    assert "hp" not in plain["vehicles"][0]  # undamaged: no d100 keys written
+
+
+@pytest.mark.parametrize("mission", ["tank_hunt", "jeep_run"])
+def test_env_checkers_pass_under_d100(mission):
+    """Issue 12 done-when 3: the Gymnasium env and the two-sided AEC env under rules=d100."""
+    from gymnasium.utils.env_checker import check_env
+
+    from ambush_env.env.ambush_env import AmbushEnv
+
+    check_env(AmbushEnv(mission=mission, rules="d100"))
+    pz = pytest.importorskip("pettingzoo.test")
+    from ambush_env.env.aec_env import aec_env
+
+    pz.api_test(aec_env(mission=mission, rules="d100", german="agent", max_steps=300),
+                num_cycles=100, verbose_progress=False)
