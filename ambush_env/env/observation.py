@@ -614,13 +614,14 @@ class ObservationBuilder:
                 t = vtype(v)
                 tp = self._vtypes[v.type] = (float(t.size == "large"), float(t.kind == "tank"),
                                              t.slow_mpa / _DIV_MP_SLOW, t.fast_mpa / _DIV_MP_FAST, t.occupants,
-                                             t.open, _V_TYPE[v.type])
+                                             t.open, _V_TYPE.get(v.type, -1))
             large, tank, slow, fast, seats, open_, type_col = tp
             r = rows[v.vid] if 0 <= v.vid < V_SLOTS else None
             if r is None:
                 continue
             r[_V_PRESENT] = 1.0
-            r[type_col] = 1.0
+            if type_col >= 0:  # a type outside spec.VEHICLE_TYPES has no column (the motorcycle ⚙)
+                r[type_col] = 1.0
             if tank:
                 r[_V_CREW] = _clip01(v.crew / seats)
                 r[_V_CREW_POINTS] = _clip01(

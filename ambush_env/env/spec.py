@@ -47,9 +47,16 @@ MAX_OBSERVATION_BYTES = 64 * 1024  # issue 10: one observation, every key togeth
 #: the seats an observation can be built for; the layout is side-relative (INTERFACE.md), so
 #: both read the same table
 SIDES = ("us", "german")
-#: the vehicle types of ``data/vehicles.yaml``, in file order (the ``type_*`` columns of
-#: ``vehicles``): a new type there widens the vehicle table
-VEHICLE_TYPES: tuple[str, ...] = tuple(shipped_vehicle_data().vehicles)
+#: the vehicle types with a ``type_*`` column of ``vehicles`` (a one-hot), in this order ⚙: the six
+#: types of seed 000, pinned so that the table's shape stays fixed when ``data/vehicles.yaml``
+#: grows. A type outside them (the motorcycle ⚙) has every ``type_*`` column 0 and is told apart
+#: by its other columns (``tank``, ``large``, ``mp_slow``, ``mp_fast``); giving it a column of
+#: its own means adding it here, which widens the vehicle table by one column.
+VEHICLE_TYPES: tuple[str, ...] = ("jeep", "kubelwagen", "staff_car", "panzer_iv", "sherman",
+                                  "jagdpanther")
+_unknown = [t for t in VEHICLE_TYPES if t not in shipped_vehicle_data().vehicles]
+if _unknown:  # pragma: no cover - a renamed type in data/vehicles.yaml
+    raise ValueError(f"spec.VEHICLE_TYPES names types data/vehicles.yaml lacks: {_unknown}")
 
 
 @dataclass(frozen=True)
@@ -202,7 +209,7 @@ VEHICLE_SPEC = (
     _F("mp_fast", 10, "the type's fast MPA"),
     # the tank's state (issue 11; seed 000 p. 31-33); 0 for cars
     *_flags(*(f"type_{t}" for t in VEHICLE_TYPES),
-            doc="vehicle type (one-hot over data/vehicles.yaml's types, in file order)"),
+            doc="vehicle type (one-hot over VEHICLE_TYPES; all 0 for a type outside them)"),
     _F("crew", None, "active crew / the type's crew (occupants)",
        "a tank's active crew (it sets the tank's IN, PC, WS and DS); 0 for cars"),
     _F("crew_points", None, "Crew Points / the type's crew (occupants)",
