@@ -10,7 +10,7 @@ facade               ``game`` (``engine``: the old import path), ``position`` (t
 sequence of play     ``sequence``
 German cards         ``german``
 orders               ``apply`` (carry out), ``legal`` (the generator), ``describe`` (text)
-rules                ``sighting``, ``shooting``, ``paragraphs``, ``grenades``, ``tanks``,
+rules                ``sighting``, ``d100_attacks``, ``shooting``, ``paragraphs``, ``grenades``, ``tanks``,
                      ``vehicle_fire``, ``vehicles``, ``d100`` (seed 003),
                      ``carry``, ``turns``, ``assault``, ``enter``, ``prisoners``, ``scoring``,
                      ``movement``, ``fire``, ``mines``, ``damage``

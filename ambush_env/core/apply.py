@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ambush_env.core import assault, carry, fire, grenades, tanks, vehicles
+from ambush_env.core import assault, carry, d100_attacks, fire, grenades, tanks, vehicles
 from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.enter import enter_hex, soldier_exits
@@ -35,7 +35,9 @@ GER = int(Side.GERMAN)
 def apply_order(m: Match, u: Unit, kind: K, arg: int) -> None:
     """Carry out the legal order ``(kind, arg)`` of the acting unit ``u`` (either side) and
     record the rest of it as an ``"after"`` request (module docstring)."""
-    if tanks.is_tank(u):  # a tank's unit (seed 000 p. 33; module tanks)
+    if kind in d100_attacks.KINDS:  # seed 003's special attacks (rules d100), either kind of unit
+        note = d100_attacks.do_order(m, u, kind, arg)
+    elif tanks.is_tank(u):  # a tank's unit (seed 000 p. 33; module tanks)
         note = tanks.do_order(m, u, kind, arg)
     else:
         note = _DO[kind](m, u, arg)
@@ -452,4 +454,4 @@ _AFTER: dict[K, Callable[[Match, Unit, int, Any], None]] = {
     K.HAND_OVER: _no_after,
 }
 
-IMPLEMENTED: frozenset[K] = frozenset(_DO)
+IMPLEMENTED: frozenset[K] = frozenset(_DO) | d100_attacks.KINDS

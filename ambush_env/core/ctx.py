@@ -27,7 +27,7 @@ from ambush_env.core import orders as O
 from ambush_env.core.board import Board, load_board
 from ambush_env.core.cards import load_deck
 from ambush_env.core.dice import Dice
-from ambush_env.core.errors import ScenarioError
+from ambush_env.core.errors import DataError, ScenarioError
 from ambush_env.core.los import SightCache
 from ambush_env.core.missions import Mission, check_vehicles, list_missions, load_mission
 from ambush_env.core.rules_data import load_rules_data
@@ -79,6 +79,8 @@ class Ctx:
         self.squad = load_squad(self.mission.squad)
         self.tables = load_tables()
         self.rd = load_rules_data()
+        if rules != "d100":
+            _standard_gear(self.squad, self.tables)
         self.board: Board = board if board is not None else load_board(self.mission.map)
         if self.mission.us_vehicles or self.mission.german_vehicles:
             # a mission given as an object (a test's, a position's) may not have been loaded
@@ -430,3 +432,14 @@ class Match:
             elif v.disabled and vtype(v).kind == "car":
                 total += vp.us_car_lost if v.side == US else vp.german_car_disabled
         return total
+
+
+def _standard_gear(squad: Any, tables: Any) -> None:
+    """Seed 003's weapons and charges (``d100_only`` in weapons.yaml) exist only under
+    ``rules="d100"``: a squad carrying one otherwise raises DataError naming the field."""
+    for i, s in enumerate(squad.soldiers):
+        gear = [("weapon", s.weapon)] + [(f"equipment.{j}", e) for j, e in enumerate(s.equipment)]
+        for where, g in gear:
+            if g in tables.d100_only:
+                raise DataError(f"configs/squads/{squad.id}.yaml", f"soldiers.{i}.{where}",
+                                f"{g!r} exists only under rules 'd100' (seed 003)")

@@ -142,7 +142,8 @@ def point_blank(m: Match, weapon_id: str, distance: int, n: int) -> int:
 # ============================================================================ the attack
 def attack(m: Match, v: Vehicle, src: WeaponDamage, source: str, *, aspect: str = "front",
            hits: int = 1, impale: bool = False, multiplier: int = 1, divisor: int = 1,
-           armour_divisor: int = 1, inside: bool = False) -> list[Effect]:
+           armour_divisor: int = 1, inside: bool = False, location: LocationRow | None = None,
+           armour: int | None = None) -> list[Effect]:
     """Steps 3-7 of seed 003 against ``v`` (module docstring).
 
     Args:
@@ -153,13 +154,16 @@ def attack(m: Match, v: Vehicle, src: WeaponDamage, source: str, *, aspect: str 
         multiplier, divisor: damage × / ÷ (a grenade inside × 2; a satchel beside the hex ÷ 2).
         armour_divisor: the Armor value ÷ (a charge under the vehicle: ÷ 2).
         inside: it goes off inside (a grenade thrown in): no armour, no halving ⚙.
+        location: a called shot's row instead of the hit-location roll (seed 003).
+        armour: the Armor value met instead of the aspect's (an exposed target: 0).
 
     Returns:
         The effects for :func:`~ambush_env.core.vehicles.apply_d100`.
     """
     d = data()
     kind = d.damage_kinds[src.kind]
-    arm = 0 if inside else armour_value(v, aspect) // armour_divisor
+    arm = 0 if inside else (armour if armour is not None else
+                            armour_value(v, aspect) // armour_divisor)
     half = kind.half_vs_armoured and armoured(v) and not inside
     damages: list[int] = []
     dice: list[list[int]] = []
@@ -188,10 +192,13 @@ def attack(m: Match, v: Vehicle, src: WeaponDamage, source: str, *, aspect: str 
     if not pens:
         m.emit(ev)
         return []
-    tbl = stats(v).table
-    r = m.dice.d100(f"{v.name} hit location")
-    row = d.location(tbl, r)
-    ev.location_roll, ev.component = r, row.component
+    if location is None:
+        r = m.dice.d100(f"{v.name} hit location")
+        row = d.location(stats(v).table, r)
+        ev.location_roll = r
+    else:
+        row = location
+    ev.component = row.component
     v.hp = max(0, hp_left(v) - sum(pens))
     ev.hp = v.hp
     m.emit(ev)
@@ -255,9 +262,8 @@ def _destroyed(m: Match, v: Vehicle, row: LocationRow) -> list[Effect]:
         v.countdowns["overheat"] = n
         ev.result = f"overheats in {n} Rounds"
     elif eff == "tire":
-        ds = _driver_ds(m, v)
-        need = percent_to_d10(drive_auto(ds) + row.modifier)  # type: ignore[operator]
-        r = m.dice.d10(f"{v.name} Drive Auto")
+        need = drive_auto(_driver_ds(m, v)) + row.modifier  # type: ignore[operator]
+        r = m.dice.d100(f"{v.name} Drive Auto")
         rolls["drive_auto"] = r
         if r <= need:
             q = int(4 * row.factor)  # type: ignore[operator]
@@ -286,6 +292,64 @@ def _destroyed(m: Match, v: Vehicle, row: LocationRow) -> list[Effect]:
     # radio: recorded only; brakes: a trouble roll when a drive ends (vehicles.d100_brakes)
     m.emit(ev if not rolls else _with(ev, rolls))
     return out
+
+
+def running_gear_row(v: Vehicle) -> LocationRow | None:
+    """The first ``tire`` row of ``v``'s table: a tank's Tread, a car's Front Tire (seed 003)."""
+    return next((r for r in data().tables[stats(v).table] if r.effect == "tire"), None)
+
+
+def row_of(v: Vehicle, effect: str) -> LocationRow | None:
+    """The first row of ``v``'s hit-location table with ``effect``."""
+    return next((r for r in data().tables[stats(v).table] if r.effect == effect), None)
+
+
+def called_row(v: Vehicle, location: str) -> LocationRow | None:
+    """The row a called shot at ``location`` (``orders.CALLED``) hits (seed 003)."""
+    return row_of(v, "driver") if location == "driver" else running_gear_row(v)
+
+
+def called_exposed(v: Vehicle) -> bool:
+    """A car's driver and tyres are exposed: no Armor value (seed 003 "unless the target is
+    exposed"); a tank's tread is not ⚙."""
+    return vtype(v).kind != "tank"
+
+
+def destroy_component(m: Match, v: Vehicle, row: LocationRow) -> list[Effect]:
+    """``row``'s "effect if destroyed" at once (a charge into the treads: "the same effect as
+    rolling Tread", seed 003); nothing if that component is destroyed already."""
+    if row.component in v.destroyed:
+        m.emit(E.D100Component(vehicle=v.name, component=row.component, effect=row.effect,
+                               result="destroyed already"))
+        return []
+    v.destroyed.append(row.component)
+    return _destroyed(m, v, row)
+
+
+def set_fire(m: Match, v: Vehicle, src: WeaponDamage, source: str, who: Unit) -> list[Effect]:
+    """A Molotov or a flamethrower hit (seed 003): on ``who``'s Luck roll the vehicle catches
+    fire when the fire's damage exceeds its Armor value ⚙ (it then rolls the Vehicle Fire Table
+    each Round); otherwise the flame burns out on the hull."""
+    need = luck(who)
+    r = m.dice.d100(f"{who.name} Luck ({source})")
+    ev = E.D100Ignite(vehicle=v.name, source=source, luck=r, need=need, result="no fire")
+    if r <= need:
+        dmg, _ = roll_dice(m, src.dice, f"{v.name} {source} damage")
+        arm = armour_value(v)
+        ev.damage, ev.armour = dmg, arm
+        if dmg > arm:
+            v.burning = True
+            ev.result = "on fire"
+        else:
+            ev.result = "burns out on the armour"
+    m.emit(ev)
+    return []
+
+
+def skill_check(m: Match, percent: int, why: str) -> tuple[int, bool]:
+    """A percentile check of seed 003 (Drive Auto, DEX × 5): a d100 at or below ``percent``."""
+    r = m.dice.d100(why)
+    return r, r <= percent
 
 
 def _with(ev: E.D100Component, rolls: dict[str, int]) -> E.D100Component:

@@ -21,7 +21,8 @@ EFFECTS = ("headlamps", "mov", "fuel_tank", "overheat", "engine", "tire", "drive
            "radio", "brakes", "steering")
 #: Effects whose location is people, not a component with HP.
 OCCUPANT_EFFECTS = frozenset(("driver", "front_passenger", "back_seat", "turret", "hull"))
-DamageKindName = Literal["bullet", "ap_shell", "hollow_charge", "explosive", "at_rifle"]
+DamageKindName = Literal["bullet", "ap_shell", "hollow_charge", "explosive", "at_rifle", "fire",
+                         "collision"]
 _DICE = re.compile(r"^(\d+)d(\d+)([+-]\d+)?$")
 
 
@@ -135,6 +136,40 @@ class TroubleRow(Row):
     result: Literal["none", "stop", "skid", "shot_tyre", "overturn"]
 
 
+class Special(Frozen):
+    """Seed 003's special attacks ⚙ (``d100.yaml: special``)."""
+
+    called_shot_percent: int
+    thrown_point_blank: int = Field(ge=0)
+    sticky_percent: int
+    under_armour_divisor: int = Field(ge=1)
+    pole_reach: int = Field(ge=0)
+    dex_per_pc: int = Field(ge=1)
+    pole_dex_multiplier: int = Field(ge=1)
+
+
+class Ramming(Frozen):
+    """Seed 003 RAMMING ⚙ (``d100.yaml: ramming``)."""
+
+    rammer_divisor: int = Field(ge=1)
+    off_road_percent: int
+    failed_percent: int
+
+
+class CollisionRow(Frozen):
+    """A Vehicle Collision Table row ⚙: the MPs driven → damage dice by the rammer's size."""
+
+    mp: tuple[int, int]
+    small: Dice
+    large: Dice
+
+    @field_validator("small", "large")
+    @classmethod
+    def _dice(cls, v: str) -> str:
+        parse_dice(v)
+        return v
+
+
 def _check_ranges(rows: list, lo: int, hi: int, where: str) -> None:
     """Rows sorted, covering ``lo``..``hi`` exactly once: else FieldProblem naming the row."""
     want = lo
@@ -165,8 +200,11 @@ class D100Data(Frozen):
     countdown_dice: Dice
     damage_kinds: dict[DamageKindName, DamageKind]
     weapons: dict[str, WeaponDamage]
-    items: dict[Literal["grenade", "satchel", "anti_tank_mine", "anti_personnel_mine"],
-                WeaponDamage]
+    items: dict[Literal["grenade", "satchel", "anti_tank_mine", "anti_personnel_mine",
+                        "sticky_grenade", "pole_charge", "molotov"], WeaponDamage]
+    special: Special
+    ramming: Ramming
+    collision_table: list[CollisionRow]
     grenade_inside_multiplier: int = Field(ge=1)
     satchel_adjacent_divisor: int = Field(ge=1)
     occupant_levels: dict[Literal["wound", "incapacitated", "kill"], int]
@@ -181,6 +219,11 @@ class D100Data(Frozen):
         for name, rows in self.tables.items():
             _check_ranges(rows, 1, 100, f"tables.{name}")
         _check_ranges(self.fire_table, 1, 10, "fire_table")
+        want = 1
+        for i, c in enumerate(self.collision_table):
+            if c.mp[0] != want or c.mp[1] < c.mp[0]:
+                raise FieldProblem(f"collision_table.{i}.mp", f"should start at {want} MPs")
+            want = c.mp[1] + 1
         _check_ranges(self.trouble_table, 0, self.trouble_table[-1].roll[1] if self.trouble_table
                       else 0, "trouble_table")
         for d in ("countdown_dice", "magazine_dice"):
@@ -202,6 +245,13 @@ class D100Data(Frozen):
         if not 0 < lv["wound"] < lv["incapacitated"] < lv["kill"]:
             raise FieldProblem("occupant_levels", "need 0 < wound < incapacitated < kill")
         return self
+
+    def collision(self, mp: int, size: str) -> str:
+        """The Vehicle Collision Table's dice for a rammer of ``size`` that drove ``mp`` MPs."""
+        for c in self.collision_table:
+            if c.mp[0] <= mp <= c.mp[1]:
+                return c.small if size == "small" else c.large
+        return self.collision_table[-1].small if size == "small" else self.collision_table[-1].large
 
     def location(self, table: str, roll: int) -> LocationRow:
         """The row of hit-location ``table`` for a d100 ``roll`` (1-100)."""

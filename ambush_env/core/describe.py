@@ -97,6 +97,21 @@ def describe(m: Match, action: int) -> str:
         else:
             what = f"vehicle {vid} (empty slot)"
         return f"{who} {tank_vehicle_kinds[kind]} {what} {O.ASPECTS[aspect]}"
+    d100_kinds = {K.CHARGE_UNDER: "set a {c} under", K.CHARGE_TREADS: "set a {c} into the treads of",
+                  K.FIRE_CALLED: "fire a called shot at the {c} of", K.MOLOTOV: "throw a Molotov at",
+                  K.RAM: "ram", K.RAM_OFF_ROAD: "run off the road"}
+    if kind in d100_kinds:  # seed 003's special attacks (rules d100)
+        n = len(O.CHARGES) if kind in (K.CHARGE_UNDER, K.CHARGE_TREADS) else (
+            len(O.CALLED) if kind == K.FIRE_CALLED else 1)
+        vid, k = divmod(arg, n)
+        c = (O.CHARGES[k].replace("_", " ") if n == len(O.CHARGES) and kind != K.FIRE_CALLED
+             else O.CALLED[k].replace("_", " ") if kind == K.FIRE_CALLED else "")
+        if vid < len(st.vehicles):
+            v = st.vehicles[vid]
+            what = f"{v.name} ({vtype(v).name}, {board.label(v.hex) if v.hex >= 0 else 'off map'})"
+        else:
+            what = f"vehicle {vid} (empty slot)"
+        return f"{who} {d100_kinds[kind].format(c=c)} {what}"
     if kind in (K.BOARD_VEHICLE, K.LOAD, K.GRENADE_INTO):
         if arg < len(st.vehicles):
             v = st.vehicles[arg]

@@ -1254,3 +1254,32 @@ class D100Countdown(Event):
     vehicle: str
     what: str                              # "stop" | "overheat"
     rounds: int                            # Rounds left (0: it ran out now)
+
+
+@_event
+class D100Ignite(Event):
+    """A Molotov or a flamethrower on a vehicle: Luck, then its fire against the armour (seed 003)."""
+
+    type: ClassVar[str] = "d100_ignite"
+    vehicle: str
+    source: str
+    luck: int
+    need: int
+    result: str                            # "on fire" | "burns out on the armour" | "no fire"
+    damage: int = _ABSENT
+    armour: int = _ABSENT
+
+
+@_event
+class D100Special(Event):
+    """A special attack's roll (seed 003 SPECIAL ATTACKS, RAMMING): a called throw or a skill check."""
+
+    type: ClassVar[str] = "d100_special"
+    unit: str
+    vehicle: str
+    attack: str                            # charge_under | charge_treads | molotov | ram | ...
+    roll: int
+    need: int
+    success: bool
+    item: str = _ABSENT
+

@@ -19,7 +19,7 @@ import numpy as np
 
 from ambush_env.core import events as E
 from ambush_env.core import german as german_cards
-from ambush_env.core import paragraphs, position, tanks
+from ambush_env.core import d100_attacks, paragraphs, position, tanks
 from ambush_env.core import orders as O
 from ambush_env.core.apply import apply_order
 from ambush_env.core.board import Board
@@ -382,6 +382,10 @@ class Game(Match):
             if hits is not None and hits != O.ASPECTS[asp]:
                 return (f"from {self.board.label(u.hex)} fire hits the {hits} of {v.name} "
                         "(seed 000 p. 30)")
+        if kind in d100_attacks.KINDS:
+            why = d100_attacks.refusal(self, u, kind, O.decode(a)[1])
+            if why is not None:
+                return why
         if st.turn.mode:
             return f"{u.name} is in the middle of a {st.turn.mode!r} action"
         return f"{u.name} may not give this order here (phase {Phase(st.phase).name.lower()})"

@@ -54,7 +54,7 @@ German may ``ALERT`` (free, once a turn, within the radius his card names) or
 
 from __future__ import annotations
 
-from ambush_env.core import carry, orders as O, tanks
+from ambush_env.core import carry, d100_attacks, orders as O, tanks
 from ambush_env.core.assault import can_assault
 from ambush_env.core.ctx import Match
 from ambush_env.core.fire import target_refusal, wall_targets, weapon_refusal
@@ -490,8 +490,17 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
     out: list[int] = []
     if u.vehicle >= 0:
         if tanks.is_tank(u):  # a tank's unit: its tasks (seed 000 p. 33; module tanks)
-            return tanks.tank_orders(m, u, kinds)
-        return _riding_orders(m, u)
+            out = tanks.tank_orders(m, u, kinds)
+        else:
+            out = _riding_orders(m, u)
+        if m.rules == "d100" and st.phase == Phase.ROUNDS and (every or not want.isdisjoint(
+                d100_attacks.KINDS)):  # seed 003: ramming, called shots from a vehicle
+            extra = d100_attacks.ram_orders(m, u)
+            if t.mode == "" and u.aware and not u.panicked:
+                extra += d100_attacks.special_orders(m, u)
+            if extra:
+                out = out + extra
+        return out
     if st.phase == Phase.OPERATIONS:
         out.append(_END_TURN)
         for s in range(3):
@@ -536,6 +545,8 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
                 out.extend(_throws(m, u, "satchel", _SATCHEL))
             if every or _K_ASSAULT_KILL in want or _K_ASSAULT_CAPTURE in want:
                 out.extend(_assaults(m, u))
+            if m.rules == "d100" and (every or not want.isdisjoint(d100_attacks.KINDS)):
+                out.extend(d100_attacks.special_orders(m, u))  # seed 003's special attacks
         if not u.panicked and (every or _K_GIVE_TURN in want or _K_MAKE_AWARE in want):
             # unaware commanders still command (RULES.md §5 bars fire/assault)
             out.extend(_command_orders(m, u))

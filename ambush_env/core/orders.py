@@ -14,6 +14,8 @@ An order is ``(kind, arg)``; its integer is ``ORDER_BASE[kind] + arg``. Argument
 * ``item``: slot of an item lying in the hex (pick up) or a port box (drop).
 * ``vehicle`` slots (``V_SLOTS``).
 * ``radius``: hexes, 0..``OFFSET_RADIUS``.
+* ``vehicle × charge`` / ``vehicle × location`` (issue 12, d100 only): ``arg = vehicle_slot *
+  len(CHARGES) + charge`` / ``vehicle_slot * len(CALLED) + location``.
 * ``vehicle × aspect`` (``V_SLOTS * 3``): ``arg = vehicle_slot * 3 + aspect`` with the aspect
   of :data:`ASPECTS` (front, side, rear) the attack hits (seed 000 p. 30). Only an attacker in
   the vehicle's own hex chooses it; from anywhere else the one legal aspect is the one the
@@ -34,6 +36,10 @@ OFFSET_RADIUS = 6  # grenades reach 6 hexes standing (RULES.md §9)
 ITEM_SLOTS = 4  # items lying in a hex / port boxes (RULES.md §4)
 ASPECTS = ("front", "side", "rear")  # which side of a vehicle an attack hits (seed 000 p. 30)
 VA_SLOTS = V_SLOTS * len(ASPECTS)  # vehicle × aspect arguments
+#: seed 003's charges against a vehicle (``CHARGE_UNDER`` / ``CHARGE_TREADS``: vehicle × charge)
+CHARGES = ("satchel", "sticky_grenade", "pole_charge")
+#: the locations of a called shot (``FIRE_CALLED``: vehicle × location; seed 003)
+CALLED = ("driver", "running_gear")
 
 
 class OrderKind(IntEnum):
@@ -87,6 +93,13 @@ class OrderKind(IntEnum):
     BOW_MG_SNAP_VEHICLE = 46  # arg: vehicle × aspect
     COAX_MG_AIMED_VEHICLE = 47  # arg: vehicle × aspect
     COAX_MG_SNAP_VEHICLE = 48  # arg: vehicle × aspect
+    # -- issue 12: seed 003's special attacks, legal only under rules="d100"
+    CHARGE_UNDER = 49  # arg: vehicle × charge (CHARGES) — a charge under the vehicle
+    CHARGE_TREADS = 50  # arg: vehicle × charge — a charge into its treads (tyres)
+    MOLOTOV = 51  # arg: vehicle — throw a Molotov cocktail at it
+    FIRE_CALLED = 52  # arg: vehicle × location (CALLED) — an aimed called shot
+    RAM = 53  # arg: vehicle — ram it (the driver)
+    RAM_OFF_ROAD = 54  # arg: vehicle — try to run it off the road
 
 
 def _hex_offsets(radius: int) -> tuple[tuple[int, int], ...]:
@@ -163,6 +176,12 @@ ORDER_COUNT: dict[OrderKind, int] = {
     OrderKind.BOW_MG_SNAP_VEHICLE: VA_SLOTS,
     OrderKind.COAX_MG_AIMED_VEHICLE: VA_SLOTS,
     OrderKind.COAX_MG_SNAP_VEHICLE: VA_SLOTS,
+    OrderKind.CHARGE_UNDER: V_SLOTS * len(CHARGES),
+    OrderKind.CHARGE_TREADS: V_SLOTS * len(CHARGES),
+    OrderKind.MOLOTOV: V_SLOTS,
+    OrderKind.FIRE_CALLED: V_SLOTS * len(CALLED),
+    OrderKind.RAM: V_SLOTS,
+    OrderKind.RAM_OFF_ROAD: V_SLOTS,
 }
 
 ORDER_BASE: dict[OrderKind, int] = {}

@@ -350,6 +350,10 @@ class _Reader:
             (_number(u.name) for u in germans), default=0)
         st.items = {}
         for label, items in sp.items.items():
+            bad = [i for i in items if i in ctx.tables.d100_only] if ctx.rules != "d100" else []
+            if bad:
+                raise self.fail(f"items.{label}", f"{bad[0]!r} exists only under rules 'd100' "
+                                "(seed 003)")
             st.items[str(self.hex(label, f"items.{label}", none_ok=False))] = list(items)
         st.board = {"collapsed": list(sp.board.get("collapsed", [])),
                     "destroyed_walls": list(sp.board.get("destroyed_walls", []))}
@@ -451,6 +455,12 @@ class _Reader:
             raise self.fail(f"{f}.slot", f"a German unit slot is -1..{U_SLOTS - 1}, got {slot}")
         if weapon and weapon not in ctx.tables.weapons.weapons:
             raise self.fail(f"{f}.weapon", f"unknown weapon {weapon!r}")
+        if ctx.rules != "d100":  # seed 003's weapons and charges exist only under its module
+            gear = [("weapon", weapon)] + [(f"equipment.{j}", e) for j, e in enumerate(equipment)]
+            for where, g in gear:
+                if g in ctx.tables.d100_only:
+                    raise self.fail(f"{f}.{where}", f"{g!r} exists only under rules 'd100' "
+                                    "(seed 003)")
         status, wounded, panicked = us.status, us.wounded, us.panicked
         if status in ("wounded", "panicked"):  # INTERFACE.md's words: an active unit so marked
             wounded, panicked = wounded or status == "wounded", panicked or status == "panicked"

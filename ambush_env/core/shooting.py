@@ -119,12 +119,12 @@ def do_fire(m: Match, u: Unit, target: Unit, *, snap: bool,
 
 
 def do_fire_vehicle(m: Match, u: Unit, v: Vehicle, aspect: str, *, snap: bool,
-                    begin_rounds: bool = True) -> list[E.Event]:
+                    begin_rounds: bool = True, called: str | None = None) -> list[E.Event]:
     """Resolve one shot of ``u``'s own weapon at the vehicle ``v``, hitting ``aspect``
     (:func:`ambush_env.core.vehicle_fire.fire_at_vehicle`), and its side effects as
     :func:`do_fire`: the Germans aboard become aware, a hidden German who fires is revealed,
     fire in Operations begins Rounds."""
-    events = vehicle_fire.fire_at_vehicle(m, u, v, snap=snap, aspect=aspect)
+    events = vehicle_fire.fire_at_vehicle(m, u, v, snap=snap, aspect=aspect, called=called)
     units = m.state.units
     for uid in v.occupants:
         o = units[uid]

@@ -112,6 +112,7 @@ class WeaponClass(Frozen):
     damage: str
     fire_clears_prepare: bool = False
     vehicle_mounted: bool = False
+    d100_only: bool = False  # seed 003's weapons: only under rules="d100"
 
     @field_validator("to_hit")
     @classmethod
@@ -154,9 +155,10 @@ class Item(Frozen):
     A ``radio`` is carried and may be captured, but no order uses one: captured radios are
     unusable (seed 002 p. 27) and US radios are not in the engine yet."""
 
-    kind: Literal["grenade", "satchel", "clip", "radio"]
+    kind: Literal["grenade", "satchel", "clip", "radio", "sticky_grenade", "pole_charge", "molotov"]
     boxes: int = Field(ge=1)
     weapon: str | None = None
+    d100_only: bool = False  # seed 003's charges: only under rules="d100"
 
 
 class WeaponsFile(Frozen):
@@ -428,7 +430,7 @@ class Tables:
         "weapon_class", "class_of", "soldier_row", "penetration_row", "rifle_calibre", "penetration",
         "stance_mod",
         "behind_hit",
-        "cover", "terrain_name", "terrain_mp", "wall_cover", "jam_on", "mods",
+        "cover", "terrain_name", "terrain_mp", "wall_cover", "jam_on", "mods", "d100_only",
     )
 
     def __init__(self, weapons: WeaponsFile, damage: DamageFile, terrain: TerrainFile,
@@ -455,6 +457,10 @@ class Tables:
         self.weapon_class = {wid: weapons.classes[w.weapon_class]
                              for wid, w in weapons.weapons.items()}
         self.class_of = {wid: w.weapon_class for wid, w in weapons.weapons.items()}
+        #: weapon and item ids of seed 003 only (rules="d100"; carried otherwise: DataError)
+        self.d100_only = frozenset(
+            [wid for wid, c in self.weapon_class.items() if c.d100_only]
+            + [iid for iid, it in weapons.items.items() if it.d100_only])
         self.soldier_row = {n: r.soldier for n, r in damage.rows.items()}
         self.penetration_row = {n: r.penetration for n, r in damage.rows.items()}
         self.rifle_calibre = frozenset(n for n, r in damage.rows.items() if r.rifle_calibre)

@@ -340,11 +340,13 @@ def _d100_mods(m: Match, shooter: Unit, v: Vehicle, wid: str, d: int, base: int
 
 
 def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool, aspect: str = "front",
-                    weapon: str | None = None, mods_extra: Any = None) -> list[E.Event]:
+                    weapon: str | None = None, mods_extra: Any = None,
+                    called: str | None = None) -> list[E.Event]:
     """Fire at the vehicle ``v`` and its occupants as one target, hitting its ``aspect``
     (seed 000 p. 30-31; the module docstring). ``weapon``: a weapons.yaml id fired instead of
     the shooter's own (a tank's built-in weapon; the unit's own weapon state is left alone).
-    ``mods_extra``: further to-hit modifiers.
+    ``mods_extra``: further to-hit modifiers. ``called``: a d100 called shot's location
+    (``orders.CALLED``; seed 003: −20 %, the location named instead of rolled).
 
     Returns the events emitted; the first is a :class:`~ambush_env.core.events.FireVehicle`,
     in dict form ``{"type": "fire_vehicle", "shooter", "vehicle", "weapon", "mode", "hex",
@@ -368,6 +370,12 @@ def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool, aspect: 
     wid = shooter.weapon if own else weapon
     wc = t.weapon_class[wid]
     vt = vtype(v)
+    if called is not None:
+        from ambush_env.core import d100
+
+        pct = d100.percent_to_d10(d100.data().special.called_shot_percent)
+        mods_extra = list(mods_extra.items() if isinstance(mods_extra, dict) else
+                          mods_extra or []) + [("called_shot", pct)]
     n, mods = to_hit(m, shooter, v, snap=snap, weapon=weapon, mods_extra=mods_extra)
     rolls: dict[str, int] = {}
     ev = E.FireVehicle(shooter=shooter.name, vehicle=v.name, weapon=wid,
@@ -377,7 +385,7 @@ def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool, aspect: 
     if not _jam_and_hit(m, shooter, wc, ev, n, events, own):
         return events
     if m.rules == "d100":  # seed 003 steps 3-7 replace the Hit Chart (module d100)
-        _d100_hit(m, shooter, v, wid, wc, snap, aspect, n, ev, events)
+        _d100_hit(m, shooter, v, wid, wc, snap, aspect, n, ev, events, called)
         if own:
             _after_shot(m, shooter, wc, events)
         return events
@@ -397,7 +405,8 @@ def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool, aspect: 
 
 
 def _d100_hit(m: Match, shooter: Unit, v: Vehicle, wid: str, wc: Any, snap: bool, aspect: str,
-              n: int, ev: E.FireVehicle, events: list[E.Event]) -> None:
+              n: int, ev: E.FireVehicle, events: list[E.Event], called: str | None = None
+              ) -> None:
     """A hit under ``rules="d100"``: the weapon's damage dice per hit (an aimed burst of an
     automatic weapon scores ``d100.yaml: weapons.<class>.hits``), impaling by the hit roll,
     against the aspect's Armor value (seed 003; module d100)."""
@@ -409,9 +418,15 @@ def _d100_hit(m: Match, shooter: Unit, v: Vehicle, wid: str, wc: Any, snap: bool
     ev.result = "d100"
     m.emit(ev)
     start = len(m.log)
-    imp = d100.impales(m, src, v, ev.rolls_.get("hit"), n)
-    apply_d100(m, v, d100.attack(m, v, src, m.tables.class_of[wid], aspect=aspect, hits=hits,
-                                 impale=imp))
+    source = m.tables.class_of[wid]
+    if src.kind == "fire":  # a flamethrower: Luck sets the vehicle on fire (seed 003)
+        apply_d100(m, v, d100.set_fire(m, v, src, source, shooter))
+    else:
+        imp = d100.impales(m, src, v, ev.rolls_.get("hit"), n)
+        row = d100.called_row(v, called) if called is not None else None
+        arm = 0 if called is not None and d100.called_exposed(v) else None
+        apply_d100(m, v, d100.attack(m, v, src, source, aspect=aspect, hits=hits, impale=imp,
+                                     location=row, armour=arm))
     events.extend(m.log[start:])
 
 

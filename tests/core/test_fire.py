@@ -151,8 +151,8 @@ def test_long_arms_have_no_maximum(cls):
 
 def test_base_to_hit_refuses_unknown_class_and_negative_distance():
     """RULES.md §8: only the classes of weapons.yaml exist."""
-    with pytest.raises(AmbushError, match="flamethrower"):
-        base_to_hit(T, "flamethrower", 1)
+    with pytest.raises(AmbushError, match="railgun"):
+        base_to_hit(T, "railgun", 1)
     with pytest.raises(AmbushError):
         base_to_hit(T, "pistol", -1)
 

@@ -1,0 +1,309 @@
+"""Seed 003's special attacks and anti-tank weapons under ``rules: d100`` (RULES.md §13; module
+``d100_attacks``): satchel, sticky grenade and pole charge under a vehicle or into its treads,
+the Molotov and the flamethrower, anti-tank guns and rifles, the grenade inside, mines, the
+called shot and ramming — positions with forced dice on both sides of each threshold.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ambush_env.core import Game
+from ambush_env.core import d100 as D
+from ambush_env.core import orders as O
+from ambush_env.core.errors import DataError
+from ambush_env.core.orders import OrderKind as K
+from ambush_env.core.types import Status
+
+MISSION = "farm_assault"
+FAR_GERMAN = {"name": "G9", "role": "rifleman", "hex": "P2", "ar": "complete"}
+FAR_US = {"name": "US8", "hex": "A1", "ar": "1-turn"}
+B = O.ORDER_BASE
+
+
+def _game(units: list[dict], vehicles: list[dict], *, rules: str = "d100", turn: str = "US1"
+          ) -> Game:
+    p: dict[str, Any] = {"mission": MISSION, "rules": rules, "phase": "rounds", "round": 3,
+                         "rounds_total": 3, "initiative": "us", "turn": {"unit": turn},
+                         "units": units + [FAR_GERMAN, FAR_US], "vehicles": vehicles}
+    return Game.from_position(p)
+
+
+def _unit(g: Game, name: str):
+    return next(u for u in g.state.units if u.name == name)
+
+
+def _tank(hex_: str = "E7", **kw: Any) -> dict:
+    return {"name": "V1", "type": "panzer_iv", "side": "german", "hex": hex_, "facing": "S", **kw}
+
+
+def _soldier(hex_: str = "E8", **kw: Any) -> dict:
+    return {"name": "US1", "hex": hex_, "ar": "1-turn", "aware": True, "PC": 5, **kw}
+
+
+def _of(evs: list[dict], kind: str) -> list[dict]:
+    return [e for e in evs if e["type"] == kind]
+
+
+def _play(g: Game, order: int, rolls: list[int]) -> list[dict]:
+    assert order in g.legal_actions(), g.describe_action(order)
+    g.force_rolls(rolls)
+    return g.step(order)
+
+
+def _charge(kind: K, vid: int, charge: str) -> int:
+    return B[kind] + vid * len(O.CHARGES) + O.CHARGES.index(charge)
+
+
+# ============================================================================ d100 only
+def test_d100_gear_under_standard_rules_is_a_data_error():
+    """Issue 12: weapons that exist only in seed 003 are a DataError under standard rules,
+    naming the field; under d100 the same position loads."""
+    with pytest.raises(DataError) as e:
+        _game([_soldier(equipment=["grenade", "sticky_grenade"])], [_tank()], rules="standard")
+    assert e.value.field == "units.0.equipment.1" and "d100" in e.value.problem
+    with pytest.raises(DataError) as e:
+        _game([_soldier(weapon="m2_flamethrower")], [_tank()], rules="standard")
+    assert e.value.field == "units.0.weapon"
+    _game([_soldier(weapon="m2_flamethrower", equipment=["molotov"])], [_tank()])
+
+
+def test_d100_gear_in_a_standard_squad_file_is_a_data_error(tmp_path: Path):
+    from ambush_env.core.ctx import _standard_gear
+    from ambush_env.core.squads import load_squad
+    from ambush_env.core.tables import load_tables
+
+    p = tmp_path / "antitank.yaml"
+    p.write_text("id: antitank\nsoldiers:\n  - {name: US1, role: sergeant, IN: 3, PC: 6, WS: 1,"
+                 " DS: 3, MV: 5, CR: 2, weapon: boys_at_rifle, equipment: [grenade]}\n",
+                 encoding="utf-8")
+    with pytest.raises(DataError) as e:
+        _standard_gear(load_squad(p), load_tables())
+    assert e.value.field == "soldiers.0.weapon" and "boys_at_rifle" in e.value.problem
+
+
+def test_special_orders_only_under_d100():
+    """The special-attack orders are never legal under standard rules (the layout is the same)."""
+    units = [_soldier(equipment=["satchel", "molotov", "sticky_grenade"], satchel_ready=True)]
+    std = _game([_soldier(equipment=["satchel"], satchel_ready=True)], [_tank()],
+                rules="standard")
+    assert not [a for a in std.legal_actions() if O.decode(a)[0].value >= K.CHARGE_UNDER]
+    g = _game(units, [_tank()])
+    kinds = {O.decode(a)[0] for a in g.legal_actions()}
+    assert {K.CHARGE_UNDER, K.CHARGE_TREADS, K.MOLOTOV} <= kinds
+    under = _charge(K.CHARGE_UNDER, 0, "satchel")
+    assert g.describe_action(under) == "US1 set a satchel under V1 (Panzer IV, E7)"
+    assert g.parse_order(g.describe_action(under)) == under
+
+
+# ============================================================================ charges
+def test_satchel_under_halves_the_armour():
+    """Seed 003 Satchel Charges: under the vehicle its Armor value is halved (30 → 15; the
+    explosive's half damage still applies): from the next hex, point-blank, no called-shot
+    penalty: PC 5 succeeds on 5."""
+    g = _game([_soldier(equipment=["satchel"], satchel_ready=True)], [_tank()])
+    evs = _play(g, _charge(K.CHARGE_UNDER, 0, "satchel"), [5] + [4] * 8 + [60])
+    sp = _of(evs, "d100_special")[0]
+    assert sp["need"] == 5 and sp["success"] and sp["attack"] == "charge_under"
+    att = _of(evs, "d100_attack")[0]
+    assert att["armour"] == 15 and att["damage"] == [16] and att["penetrated"] == [1]
+    assert "satchel" not in _unit(g, "US1").equipment
+
+
+def test_satchel_called_throw_beyond_point_blank_and_a_miss_bursts_in_the_hex():
+    """Seed 003: "a Called Shot at everything but point-blank range": at 2 hexes the PC check is
+    at −2 (PC 5 → 3): a 4 misses and the charge bursts in the tank's hex (RULES.md §9)."""
+    g = _game([_soldier("E9", equipment=["satchel"], satchel_ready=True)], [_tank()])
+    evs = _play(g, _charge(K.CHARGE_UNDER, 0, "satchel"), [4] + [1] * 8)
+    sp = _of(evs, "d100_special")[0]
+    assert sp["need"] == 3 and not sp["success"]
+    att = _of(evs, "d100_attack")[0]
+    assert att["source"] == "satchel" and att["armour"] == 22  # the side, not halved: beside it
+
+
+def test_sticky_grenade_plus_ten_percent_into_the_treads():
+    """Seed 003 "Sticky" Grenades: +10 % (+1) against treads; into the treads: the effect of
+    rolling Tread (Drive Auto −20 %: passed → MOV ¼ less; failed → Vehicle Trouble +4)."""
+    for drive_roll, passed in ((20, True), (90, False)):
+        g = _game([_soldier("E9", equipment=["sticky_grenade"])], [_tank()])
+        rolls = [4, drive_roll] + ([] if passed else [3])
+        evs = _play(g, _charge(K.CHARGE_TREADS, 0, "sticky_grenade"), rolls)
+        sp = _of(evs, "d100_special")[0]
+        assert sp["need"] == 5 - 2 + 1 and sp["success"]  # called −2, sticky +1
+        comp = _of(evs, "d100_component")[0]
+        assert comp["component"] == "Tread" and comp["rolls"]["drive_auto"] == drive_roll
+        v = g.state.vehicles[0]
+        if passed:  # the crew's Drive Auto: DS 4 → 45 % − 20 % = 25 %
+            assert comp["result"] == "MPA x 3/4" and v.mpa_quarters == 3
+        else:
+            assert _of(evs, "d100_trouble")[0]["bonus"] == 4 and v.mpa_quarters == 4
+
+
+def test_pole_charge_dex_times_five():
+    """Seed 003 Pole Charge: a hand-to-hand attack with DEX × 5 (DEX ⚙ = 3 × PC: PC 5 → 75 %):
+    76 fails (nothing happens), 75 succeeds (under the vehicle: armour halved)."""
+    for roll, ok in ((76, False), (75, True)):
+        g = _game([_soldier(equipment=["pole_charge"])], [_tank()])
+        rolls = [roll] + ([6] * 8 + [97] if ok else [])  # 97: Brakes (6 HP)
+        evs = _play(g, _charge(K.CHARGE_UNDER, 0, "pole_charge"), rolls)
+        sp = _of(evs, "d100_special")[0]
+        assert sp["need"] == 75 and sp["success"] is ok
+        atts = _of(evs, "d100_attack")
+        assert (atts[0]["armour"], atts[0]["damage"]) == (15, [24]) if ok else atts == []
+
+
+# ============================================================================ fire
+def test_molotov_luck_then_fire_beats_armour():
+    """Seed 003 Molotov Cocktails: on a Luck roll (PC 5 → 65 %) the vehicle catches fire when
+    the fire's damage beats its Armor value: a jeep (2) burns, a tank (30) does not; a missed
+    Luck roll sets nothing alight."""
+    jeep = {"name": "V1", "type": "kubelwagen", "side": "german", "hex": "E7"}
+    for veh, luck, dice, burns in ((jeep, 65, [1, 1], True), (jeep, 66, [], False),
+                                   (_tank(), 10, [6, 6], False)):
+        g = _game([_soldier(equipment=["molotov"])], [veh])
+        evs = _play(g, B[K.MOLOTOV], [5, luck] + dice)
+        ig = _of(evs, "d100_ignite")[0]
+        assert ig["need"] == 65 and g.state.vehicles[0].burning is burns
+        if dice:
+            assert ig["damage"] == sum(dice) + 2
+
+
+def test_flamethrower_sets_fire_no_hit_location():
+    """Seed 003 Flamethrowers: a hit, then Luck; no hit-location roll."""
+    g = _game([_soldier(weapon="m2_flamethrower"),
+               {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "complete", "vehicle": "V1"}],
+              [{"name": "V1", "type": "kubelwagen", "side": "german", "hex": "E7", "facing": "N",
+                "driver": "G1"}])
+    aimed = B[K.FIRE_AIMED_VEHICLE] + 0 * 3 + O.ASPECTS.index("rear")
+    assert aimed in g.legal_actions()
+    evs = _play(g, aimed, [0, 10, 3, 3])  # hit, Luck 10, 2d6+4 = 10 > 2
+    assert _of(evs, "d100_ignite")[0]["result"] == "on fire" and not _of(evs, "d100_attack")
+    assert g.state.vehicles[0].burning
+
+
+# ============================================================================ AT weapons
+def test_at_rifle_impales_but_is_not_cumulative():
+    """Seed 003: a large-calibre AT rifle impales against armour; its damage is not cumulative
+    (the armour is not shot away)."""
+    g = _game([_soldier(weapon="boys_at_rifle")], [_tank()])
+    v = g.state.vehicles[0]
+    src = D.weapon_damage(g, "boys_at_rifle")
+    assert src.kind == "at_rifle" and D.impales(g, src, v, 0, 6)
+    g.force_rolls([6, 6, 6])
+    D.attack(g, v, src, "at_rifle")  # 20 ≤ 30
+    assert v.armour_loss == 0
+
+
+def test_at_gun_standard_damage_and_cumulative():
+    """Seed 003 Anti-Tank Guns: standard (not halved) damage against armour, cumulative."""
+    g = _game([_soldier()], [_tank()])
+    v = g.state.vehicles[0]
+    src = D.weapon_damage(g, "m3_37mm")
+    assert src.kind == "ap_shell"
+    g.force_rolls([1] * 6)
+    D.attack(g, v, src, "at_gun")  # 6 + 4 = 10 ≤ 30: shot away
+    assert v.armour_loss == 10
+
+
+def test_grenade_inside_doubles_and_ignores_armour():
+    """Seed 003 Hand Grenades: a grenade lobbed inside: damage × 2, no armour in the way."""
+    g = _game([_soldier()], [_tank()])
+    v = g.state.vehicles[0]
+    g.force_rolls([3, 3, 3, 3, 97])  # 4d6 = 12, × 2; 97: Brakes
+    D.attack(g, v, D.data().items["grenade"], "grenade inside", multiplier=2, inside=True)
+    atts = [e.to_dict() for e in g.log if e.type == "d100_attack"]
+    assert atts[-1]["damage"] == [24] and atts[-1]["armour"] == 0
+    assert atts[-1]["penetrated"] == [24] and v.hp == 80 - 24
+
+
+def test_anti_tank_mine_under_d100_halves_the_armour():
+    """Seed 003 + seed 000 p. 32 ⚙: a mine is a charge under the vehicle: armour halved."""
+    from ambush_env.core.vehicles import vehicle_mines
+
+    g = _game([_soldier()], [{"name": "V1", "type": "sherman", "side": "us", "hex": "E7"}])
+    g.state.at_minefields.append(g.board.index("E7"))
+    g.force_rolls([1] * 10)
+    vehicle_mines(g, g.state.vehicles[0])
+    assert g.dice.forced_left == 0
+    atts = [e.to_dict() for e in g.log if e.type == "d100_attack"]
+    # 10d6 of ones = 10, an explosive halved against an armoured vehicle: 5 ≤ 16 (32 ÷ 2)
+    assert atts[-1]["armour"] == 16 and atts[-1]["damage"] == [5] and atts[-1]["penetrated"] == []
+
+
+# ============================================================================ called shots
+def test_called_shot_at_a_car_driver():
+    """Seed 003 Called Shot: −20 % (−2) to hit; the location is the driver, no roll; the driver
+    is exposed (no armour); then Vehicle Trouble +5."""
+    units = [_soldier("E9", weapon="m1_garand"),
+             {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "complete", "vehicle": "V1"}]
+    car = {"name": "V1", "type": "kubelwagen", "side": "german", "hex": "E7", "driver": "G1"}
+    g = _game(units, [car])
+    called = B[K.FIRE_CALLED] + 0 * len(O.CALLED) + O.CALLED.index("driver")
+    assert called in g.legal_actions()
+    evs = _play(g, called, [2, 3, 3, 4])  # hit 2, 2d6+4 = 10, trouble 4 (+5 = 9: skid → stop)
+    fv = _of(evs, "fire_vehicle")[0]
+    assert fv["modifiers"]["called_shot"] == -2
+    att = _of(evs, "d100_attack")[0]
+    assert att["armour"] == 0 and att["component"] == "Driver" and "location_roll" not in att
+    assert _unit(g, "G1").status == Status.INCAPACITATED  # 10 damage: 6-11
+    assert _of(evs, "d100_trouble")[0]["bonus"] == 5
+
+
+def test_no_called_shot_at_a_tank_driver():
+    g = _game([_soldier("E9", weapon="m1_garand")], [_tank()])
+    called = B[K.FIRE_CALLED] + O.CALLED.index("driver")
+    assert called not in g.legal_actions()
+    assert B[K.FIRE_CALLED] + O.CALLED.index("running_gear") in g.legal_actions()
+
+
+# ============================================================================ ramming
+def _ram_game(**jeep: Any) -> Game:
+    units = [_soldier("E8", vehicle="V1", DS=5),
+             {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "complete", "vehicle": "V2"}]
+    vs = [{"name": "V1", "type": "jeep", "side": "us", "hex": "E8", "facing": "N",
+           "driver": "US1", **jeep},
+          {"name": "V2", "type": "kubelwagen", "side": "german", "hex": "E7", "facing": "S",
+           "driver": "G1"}]
+    return _game(units, vs)
+
+
+def test_ram_success_damages_both():
+    """Seed 003 RAMMING: Drive Auto (DS 5 → 55 %) succeeds on 55: the target takes the Vehicle
+    Collision Table's damage (⚙ small rammer, 2 MPs: 2d6), the rammer a quarter."""
+    g = _ram_game()
+    evs = _play(g, B[K.RAM] + 1, [55, 6, 6, 97, 2, 2])
+    sp = _of(evs, "d100_special")[0]
+    assert sp["need"] == 55 and sp["success"]
+    att = _of(evs, "d100_attack")
+    assert att[0]["vehicle"] == "V2" and att[0]["damage"] == [12] and att[0]["penetrated"] == [10]
+    assert att[1]["vehicle"] == "V1" and att[1]["damage"] == [1]  # 4 // 4
+
+
+def test_ram_failed_rolls_the_rammers_drive_auto():
+    """A failed ram: the rammer's Drive Auto −15 % (40 %) or Vehicle Trouble."""
+    g = _ram_game()
+    evs = _play(g, B[K.RAM] + 1, [56, 41, 2])
+    checks = _of(evs, "d100_special")
+    assert not checks[0]["success"] and checks[1]["need"] == 40 and not checks[1]["success"]
+    assert _of(evs, "d100_trouble")[0]["vehicle"] == "V1"
+
+
+def test_run_off_the_road():
+    """A successful ram to run the other car off the road: no damage; its driver's Drive Auto
+    −20 % (a rifleman's DS 0 → 5 − 20 < 0: fails) → Vehicle Trouble."""
+    g = _ram_game()
+    evs = _play(g, B[K.RAM_OFF_ROAD] + 1, [10, 1, 5])
+    assert not _of(evs, "d100_attack")
+    assert _of(evs, "d100_trouble")[0]["vehicle"] == "V2"
+
+
+def test_no_ramming_under_standard_rules_or_from_afar():
+    g = _ram_game()
+    assert B[K.RAM] + 1 in g.legal_actions()
+    units = [_soldier("E9", vehicle="V1")]
+    vs = [{"name": "V1", "type": "jeep", "side": "us", "hex": "E9", "driver": "US1"},
+          {"name": "V2", "type": "kubelwagen", "side": "german", "hex": "E7"}]
+    assert B[K.RAM] + 1 not in _game(units, vs).legal_actions()
