@@ -301,22 +301,6 @@ def test_base_hp_zero_destroys_and_hurts_every_occupant():
     assert {e["unit"] for e in hurt} == {"US1", "US2"}
 
 
-@pytest.mark.parametrize("table,vtype_", [("automobile", "jeep"), ("afv", "panzer_iv")])
-def test_every_hit_location_row_is_reached(table, vtype_):
-    """Seed 003's hit-location tables: each row's first roll names its component in the event."""
-    for row in shipped_d100_data().tables[table]:
-        units = [{"name": "US1", "hex": "E4", "ar": "1-turn"}]
-        veh = {"name": "V1", "type": vtype_, "side": "german", "hex": "E7"}
-        g = _game(units, [veh])
-        v = g.state.vehicles[0]
-        src = shipped_d100_data().weapons["tank_gun"]
-        g.force_rolls([1] * 10 + [row.roll[0]] + [50] * 40)
-        D.attack(g, v, src, "tank_gun", aspect="front")
-        att = _of(g, "d100_attack")[-1]
-        if att["penetrated"]:
-            assert att["component"] == row.component, row
-
-
 def test_magazine_explodes_the_tank():
     """Seed 003 AFV table 75-89: the magazine (10 HP): the vehicle explodes, 12d6 to all."""
     g = _tank_game()
@@ -446,3 +430,117 @@ def test_env_checkers_pass_under_d100(mission):
 
     pz.api_test(aec_env(mission=mission, rules="d100", german="agent", max_steps=300),
                 num_cycles=100, verbose_progress=False)
+
+
+# ============================================================================ every table row
+def _row_game(vtype_: str) -> Game:
+    """A vehicle of ``vtype_`` on E7 with a driver and, for a car, passengers in every seat."""
+    from ambush_env.core.vehicle_data import shipped_vehicle_data
+
+    t = shipped_vehicle_data().vehicles[vtype_]
+    units = [{"name": "US1", "hex": "E4", "ar": "1-turn"}]
+    veh: dict[str, Any] = {"name": "V1", "type": vtype_, "side": "german", "hex": "E7",
+                           "facing": "S"}
+    if t.kind == "car":
+        crew = [f"G{k}" for k in range(1, t.occupants + 1)]
+        units += [{"name": n, "role": "rifleman", "hex": "E7", "ar": "complete", "vehicle": "V1",
+                   "DS": 9 if n == "G1" else 0} for n in crew]  # a driver of Drive Auto 95 %
+        veh["driver"], veh["passengers"] = crew[0], crew[1:]
+    return _game(units, [veh])
+
+
+#: per effect: the extra dice after the location roll, and a check of the exact outcome
+_EXTRA = {"fuel_tank": [35], "engine": [21], "overheat": [2, 2, 2, 2], "tire": [1],
+          "driver": [0], "steering": [0], "turret": [], "hull": [],
+          "back_seat": [100, 1]}  # Luck: the first passenger misses, the second makes it
+
+
+def _check(g: Game, v, row) -> None:
+    comp = [e for e in _dicts(g) if e["type"] == "d100_component"]
+    eff = row.effect
+    if eff in ("driver", "front_passenger", "back_seat"):
+        hurt = [e["unit"] for e in _dicts(g) if e["type"] == "d100_occupant"]
+        front = D.stats(v).front_seats
+        seats = {"driver": [v.driver], "front_passenger": v.passengers[:front],
+                 "back_seat": v.passengers[front:]}[eff]
+        names = [g.state.units[i].name for i in seats]
+        hit = [e["unit"] for e in _dicts(g) if e["type"] == "d100_occupant" and e["damage"] > 0]
+        assert hit == names[:1] and set(hurt) == set(names)  # one hit: the unlucky first
+        if eff == "driver":
+            assert [e["bonus"] for e in _dicts(g) if e["type"] == "d100_trouble"] == [row.trouble]
+        return
+    if eff in ("turret", "hull"):
+        assert v.crew == 0 and v.disabled  # 30 through: every crewman killed, the hull half too
+        return
+    assert row.component in v.destroyed and comp[-1]["component"] == row.component
+    res = comp[-1]["result"]
+    expect = {
+        "headlamps": lambda: res == "no headlamps (daylight: no effect)",
+        "mov": lambda: v.mpa_quarters == int(4 * row.factor),
+        "fuel_tank": lambda: v.burning and res == "on fire",
+        "engine": lambda: v.immobilised and res == "immobilised",
+        "overheat": lambda: v.countdowns == {"overheat": 12} and not v.immobilised,
+        "tire": lambda: v.mpa_quarters == int(4 * row.factor),  # Drive Auto passed on 1
+        "weapon": lambda: row.mount in v.lost and (row.mount != "cannon" or not v.cannon_loaded),
+        "magazine": lambda: v.disabled and v.crew == 0,
+        "gun_laying": lambda: res == "main gun -25%",
+        "radio": lambda: res == "destroyed",
+        "brakes": lambda: res == "destroyed",
+        "steering": lambda: [e["why"] for e in _dicts(g) if e["type"] == "d100_trouble"]
+        == ["Steering"],
+    }[eff]
+    assert expect(), (row.component, res)
+
+
+@pytest.mark.parametrize("table,vtype_", [("automobile", "kubelwagen"), ("afv", "panzer_iv"),
+                                          ("motorcycle", "motorcycle")])
+def test_every_hit_location_row_and_its_effect(table, vtype_):
+    """Seed 003's three hit-location tables, row by row: the row's first roll names its
+    component and carries out its "effect if destroyed" (forced dice; 18 through on a car,
+    30 on a tank: enough to destroy any component, not the vehicle ⚙)."""
+    from ambush_env.core.d100_data import WeaponDamage
+    from ambush_env.core.vehicles import apply_d100
+
+    for row in shipped_d100_data().tables[table]:
+        g = _row_game(vtype_)
+        v = g.state.vehicles[0]
+        car = vtype_ != "panzer_iv"
+        src = WeaponDamage(dice="1d10+8" if car else "1d20+40", kind="bullet")
+        top = 10 if car else 20
+        extra = list(_EXTRA.get(row.effect, []))
+        if row.effect == "magazine":
+            extra = [6] * 12 * v.crew
+        if row.effect == "back_seat" and len(v.passengers) - D.stats(v).front_seats < 2:
+            extra = []  # one man in the back (a sidecar): one hit, no Luck rolls
+        g.force_rolls([top, row.roll[0]] + extra)
+        apply_d100(g, v, D.attack(g, v, src, "test"))
+        assert g.dice.forced_left == 0, row
+        att = _of(g, "d100_attack")[-1]
+        assert att["component"] == row.component, row
+        if vtype_ == "motorcycle":
+            continue  # (its 12 Base HP: an 18 through wrecks it; the component is named)
+        _check(g, v, row)
+
+
+def test_explosives_never_impale_and_point_blank_and_gun_laying_in_the_to_hit():
+    """Seed 003: "explosives and explosive shells cannot impale"; point-blank doubling and a
+    destroyed Gun-Laying Equipment (−25 % → −2) appear among a tank gun's to-hit modifiers."""
+    g = _tank_game()
+    v = g.state.vehicles[0]
+    assert not D.impales(g, D.data().items["satchel"], v, 0, 9)
+    sherman = {"name": "V2", "type": "sherman", "side": "us", "hex": "E9", "facing": "N",
+               "unit": "T1", "destroyed": ["Gun-Laying Equipment"]}
+    units = [{"name": "T1", "side": "us", "role": "tank", "hex": "E9", "ar": "1-turn",
+              "vehicle": "V2", "aware": True}]
+    p: dict[str, Any] = {"mission": MISSION, "rules": "d100", "phase": "rounds", "round": 3,
+                         "rounds_total": 3, "initiative": "us", "turn": {"unit": "T1"},
+                         "units": units + [FAR_GERMAN, FAR_US], "vehicles": [_tank(), sherman]}
+    g2 = Game.from_position(p)
+    tank_unit = _unit(g2, "T1")
+    n, mods = VF.to_hit(g2, tank_unit, g2.state.vehicles[0], snap=False, weapon="m3_75mm")
+    mods = dict(mods)
+    base = g2.tables.to_hit["tank_gun"][g2.tables.band(2)]
+    assert mods["point_blank"] == min(9, 2 * base + 1) - base and mods["gun_laying"] == -2
+    g3 = _tank_game(rules="standard")
+    _, std = VF.to_hit(g3, _unit(g3, "US1"), g3.state.vehicles[0], snap=False)
+    assert "point_blank" not in dict(std)
