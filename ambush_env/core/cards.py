@@ -228,9 +228,10 @@ ID_PATTERN = r"^[a-z][a-z0-9_]*$"
 Ident = Annotated[str, Field(pattern=ID_PATTERN)]
 """A snake_case id (cards, weapons, items, flags)."""
 
-ITEM_PATTERN = r"^(grenade|satchel|radio|clip_[a-z][a-z0-9_]*)$"
+ITEM_PATTERN = r"^(grenade|satchel|radio|sticky_grenade|pole_charge|molotov|clip_[a-z][a-z0-9_]*)$"
 Item = Annotated[str, Field(pattern=ITEM_PATTERN)]
-"""A port-box item id: ``grenade``, ``satchel`` or ``clip_<weapon id>`` (RULES.md §4)."""
+"""A port-box item id: ``grenade``, ``satchel``, ``radio``, ``clip_<weapon id>`` (RULES.md §4) or a
+d100 charge (``sticky_grenade``, ``pole_charge``, ``molotov``: seed 003, rules d100 only)."""
 
 # --------------------------------------------------------------------------------------------
 # the action language (RULES.md §14)

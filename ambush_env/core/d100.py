@@ -203,7 +203,7 @@ def attack(m: Match, v: Vehicle, src: WeaponDamage, source: str, *, aspect: str 
     ev.hp = v.hp
     m.emit(ev)
     effects = _location(m, v, row, pens, kind.area, arm)
-    if v.hp == 0 and not v.disabled:
+    if v.hp == 0 and not v.disabled and not any(e[0] == "disable" for e in effects):
         # every occupant takes the attack's damage minus the Armor value (⚙ of a burst: its
         # strongest hit)
         effects += destroy(m, v, f"{source}: Base HP 0", max(damages) - arm)
@@ -262,7 +262,7 @@ def _destroyed(m: Match, v: Vehicle, row: LocationRow) -> list[Effect]:
         v.countdowns["overheat"] = n
         ev.result = f"overheats in {n} Rounds"
     elif eff == "tire":
-        need = drive_auto(_driver_ds(m, v)) + row.modifier  # type: ignore[operator]
+        need = vehicle_drive_auto(m, v, _driver_ds(m, v)) + row.modifier  # type: ignore[operator]
         r = m.dice.d100(f"{v.name} Drive Auto")
         rolls["drive_auto"] = r
         if r <= need:
@@ -358,7 +358,19 @@ def _with(ev: E.D100Component, rolls: dict[str, int]) -> E.D100Component:
 
 
 def _night(m: Match) -> bool:
-    return bool(getattr(m.mission, "night", False))
+    """Night: the mission caps sight (RULES.md §3 ``sight_cap``)."""
+    return getattr(getattr(m.mission, "rules", None), "sight_cap", None) is not None
+
+
+def vehicle_drive_auto(m: Match, v: Vehicle, ds: int) -> int:
+    """Drive Auto (percent) of a driver of skill ``ds`` at the wheel of ``v``: −10 % at night
+    once its Headlamps are destroyed (seed 003: "driving in darkness")."""
+    pct = drive_auto(ds)
+    if v.destroyed and _night(m):
+        row = row_of(v, "headlamps")
+        if row is not None and row.component in v.destroyed:
+            pct += row.modifier or 0
+    return pct
 
 
 def _driver_ds(m: Match, v: Vehicle) -> int:

@@ -257,10 +257,11 @@ def ram(m: Match, u: Unit, v: Vehicle, off_road: bool) -> None:
     t.mp_spent += c
     w.moved_mp += c
     w.facing = d
-    r, ok = d100.skill_check(m, d100.drive_auto(u.DS), f"{u.name} ram Drive Auto")
+    need = d100.vehicle_drive_auto(m, w, u.DS)
+    r, ok = d100.skill_check(m, need, f"{u.name} ram Drive Auto")
     attack = "ram_off_road" if off_road else "ram"
-    m.emit(E.D100Special(unit=u.name, vehicle=v.name, attack=attack, roll=r,
-                         need=d100.drive_auto(u.DS), success=ok))
+    m.emit(E.D100Special(unit=u.name, vehicle=v.name, attack=attack, roll=r, need=need,
+                         success=ok))
     _alarm(m, u, v)
     if not ok:
         _trouble_check(m, u, w, data.ramming.failed_percent, "failed ram")
@@ -285,7 +286,7 @@ def ram(m: Match, u: Unit, v: Vehicle, off_road: bool) -> None:
 
 def _trouble_check(m: Match, drv: Unit, v: Vehicle, percent: int, why: str) -> None:
     """The driver's Drive Auto at ``percent``, failed: the Vehicle Trouble Table."""
-    need = d100.drive_auto(drv.DS) + percent
+    need = d100.vehicle_drive_auto(m, v, drv.DS) + percent
     r, ok = d100.skill_check(m, need, f"{drv.name} Drive Auto ({why})")
     m.emit(E.D100Special(unit=drv.name, vehicle=v.name, attack=why.replace(" ", "_"), roll=r,
                          need=need, success=ok))

@@ -120,6 +120,15 @@ def test_conversions_sanity():
         n, sides, add = _dice(d.weapons["tank_gun"].dice)
         assert n * sides + add > s.armour
     assert d.occupant_levels["wound"] < d.occupant_levels["incapacitated"] < d.occupant_levels["kill"]
+    # Drive Auto from DS: DS 0 → 5 %, DS 9 → 95 % (never 100: a check can always fail)
+    assert D.drive_auto(0) == 5 and D.drive_auto(9) == 95
+    # MOVE units: a car's fast MPA 9-10 is the seed's MOVE 45-50 (its jeep/Kübelwagen example)
+    assert 9 * d.move_units_per_mp == 45 and 10 * d.move_units_per_mp == 50
+    # DEX = 3 × PC: PC 3-8 → DEX 9-24, a pole charge 45-120 % (PC 5: 75 %)
+    from ambush_env.core.d100_attacks import dex
+    from ambush_env.core.state import Unit
+
+    assert dex(Unit(uid=0, side=0, name="US1", role="private", PC=5)) == 15
 
 
 def _dice(spec: str) -> tuple[int, int, int]:
@@ -327,11 +336,21 @@ def test_fire_table_each_round_and_countdown():
 
 
 def test_parity_with_standard_until_the_first_vehicle_attack():
-    """RULES.md §13: the same orders under both rule sets give the same events up to the first
-    event seed 003 governs; on some seed they differ there."""
+    """Issue 12 done-when 3: one list of orders, each legal under both rule sets, replayed on the
+    same seeds under ``standard`` and ``d100``: the event streams are identical up to the first
+    event seed 003 governs (an attack on a vehicle, or fire from a moving vehicle: a ``fire``
+    event with a ``moving_fire`` modifier under d100); on some seed they differ there."""
     import random
 
     governed = {"fire_vehicle", "blast_vehicle", "mine_vehicle", "throw_into"}
+
+    def first(evs: list[dict], moving: bool) -> int:
+        for i, e in enumerate(evs):
+            if e["type"] in governed or (moving and e["type"] == "fire"
+                                         and "moving_fire" in e.get("modifiers", {})):
+                return i
+        return len(evs)
+
     differed = 0
     for seed in range(6):
         a = Game(MISSION, seed=seed)
@@ -342,17 +361,15 @@ def test_parity_with_standard_until_the_first_vehicle_attack():
         for _ in range(1500):
             if a.state.over or b.state.over:
                 break
-            la, lb = a.legal_actions(), b.legal_actions()
-            if la != lb:
-                break
-            act = la[rng.randrange(len(la))]
+            both = sorted(set(a.legal_actions()) & set(b.legal_actions()))
+            act = both[rng.randrange(len(both))]
             ea += a.step(act)
             eb += b.step(act)
-            if any(e["type"] in governed for e in ea):
+            if first(ea, False) < len(ea) or first(eb, True) < len(eb):
                 break
-        k = next((i for i, e in enumerate(ea) if e["type"] in governed), len(ea))
+        k = min(first(ea, False), first(eb, True))
         assert ea[:k] == eb[:k], seed
-        if k < len(ea) and ea[k:] != eb[k:]:
+        if k < min(len(ea), len(eb)) and ea[k:] != eb[k:]:
             differed += 1
     assert differed >= 1
 
@@ -544,3 +561,111 @@ def test_explosives_never_impale_and_point_blank_and_gun_laying_in_the_to_hit():
     g3 = _tank_game(rules="standard")
     _, std = VF.to_hit(g3, _unit(g3, "US1"), g3.state.vehicles[0], snap=False)
     assert "point_blank" not in dict(std)
+
+
+
+def test_moving_fire_at_a_soldier_from_a_moving_jeep():
+    """Seed 003 FIREARM COMBAT: the moving-fire modifier applies to every shot from a moving
+    vehicle, at soldiers too (a jeep that drove 4 MPs: −20 % → −2); none under standard rules."""
+    from ambush_env.core.fire import to_hit
+
+    for rules, expect in (("d100", -2), ("standard", None)):
+        units = [{"name": "US1", "hex": "E8", "ar": "1-turn", "vehicle": "V1", "aware": True},
+                 {"name": "US2", "hex": "E8", "ar": "1-turn", "vehicle": "V1", "aware": True},
+                 {"name": "G1", "role": "rifleman", "hex": "E5", "ar": "complete"}]
+        jeep = {"name": "V1", "type": "jeep", "side": "us", "hex": "E8", "driver": "US1",
+                "passengers": ["US2"], **({"moved_mp": 4} if rules == "d100" else {})}
+        g = _game(units, [jeep], rules=rules)
+        _, mods = to_hit(g, _unit(g, "US2"), _unit(g, "G1"), snap=False)
+        assert dict(mods).get("moving_fire") == expect
+
+
+@pytest.mark.parametrize("d10,result,inoperable,explodes", [
+    (1, "minor_fire", False, False), (5, "minor_fire", False, False),
+    (6, "minor_engine_fire", True, False), (7, "minor_engine_fire", True, False),
+    (8, "major_engine_fire", True, False), (9, "major_engine_fire", True, False),
+    (0, "explosion", True, True)])
+def test_vehicle_fire_table_rows(d10, result, inoperable, explodes):
+    """Seed 003 Vehicle Fire Table, each row (the d10's 0 reads 10 ⚙): a jeep's two riders take
+    the row's damage (minus the Armor value 2 for the minor fires); engine fires make it
+    inoperable (immobilised); an explosion destroys it."""
+    from ambush_env.core.vehicles import apply_d100
+
+    units = [{"name": "US1", "hex": "E7", "ar": "1-turn", "vehicle": "V1"},
+             {"name": "US2", "hex": "E7", "ar": "1-turn", "vehicle": "V1"}]
+    jeep = {"name": "V1", "type": "jeep", "side": "us", "hex": "E7", "driver": "US1",
+            "passengers": ["US2"], "burning": True}
+    g = _game(units + [{"name": "G1", "role": "rifleman", "hex": "E3", "ar": "1-turn"}], [jeep])
+    v = g.state.vehicles[0]
+    per_man = [4] + ([3, 3, 3] if explodes else [])  # 1d6 (+2), + 3d6 concussion
+    g.force_rolls([d10] + per_man * 2)
+    for vv, eff in D.tick(g):
+        apply_d100(g, vv, eff)
+    assert g.dice.forced_left == 0
+    fire = _of(g, "d100_fire")[-1]
+    assert fire["result"] == result and fire["roll"] == (10 if d10 == 0 else d10)
+    dmg = {e["unit"]: e["damage"] for e in _of(g, "d100_occupant")}
+    want = {"minor_fire": 4 - 2, "minor_engine_fire": 4 - 2, "major_engine_fire": 4 + 2,
+            "explosion": 4 + 2 + 9}[result]
+    assert dmg == {"US1": want, "US2": want}
+    assert v.disabled is explodes and (explodes or v.immobilised is inoperable)
+
+
+@pytest.mark.parametrize("d10,bonus,driving,result", [
+    (5, 0, True, "none"), (6, 0, True, "stop"), (8, 0, True, "stop"), (9, 0, True, "skid"),
+    (7, 4, True, "skid"), (9, 4, True, "shot_tyre"), (4, 10, True, "overturn"),
+    (9, 0, False, "stop"), (4, 10, False, "stop")])
+def test_vehicle_trouble_table_rows(d10, bonus, driving, result):
+    """The Vehicle Trouble Table ⚙ (d100.yaml: trouble_table), each row: d10 + bonus; a vehicle
+    not being driven cannot skid or overturn (stop)."""
+    units = [{"name": "US1", "hex": "E7", "ar": "1-turn", "vehicle": "V1"}]
+    jeep = {"name": "V1", "type": "jeep", "side": "us", "hex": "E7", "driver": "US1"}
+    g = _game(units, [jeep])
+    if driving:
+        g.state.turn.mode = "drive"
+    g.force_rolls([d10])
+    out = D.trouble(g, g.state.vehicles[0], bonus, "test")
+    assert _of(g, "d100_trouble")[-1]["result"] == result
+    assert out == ([] if result == "none" else [("accident", result)])
+
+
+def test_collision_table_rows():
+    """The Vehicle Collision Table ⚙: dice by the rammer's size and MPs driven."""
+    d = shipped_d100_data()
+    assert [d.collision(mp, "small") for mp in (1, 2, 3, 5, 7, 20)] == [
+        "2d6", "2d6", "3d6", "4d6", "6d6", "6d6"]
+    assert [d.collision(mp, "large") for mp in (1, 4, 6, 9)] == ["4d6", "6d6", "8d6", "10d6"]
+
+
+def test_headlamps_cost_drive_auto_only_at_night():
+    """Seed 003 Headlamps: "driving in darkness, −10 % to all Drive Auto rolls": at night (a
+    mission with a sight cap) once they are destroyed; by day nothing."""
+    from ambush_env.core.missions import load_mission
+
+    units = [{"name": "US1", "hex": "E7", "ar": "1-turn", "vehicle": "V1", "DS": 5}]
+    jeep = {"name": "V1", "type": "jeep", "side": "us", "hex": "E7", "driver": "US1",
+            "destroyed": ["Headlamps"]}
+    day = _game(units, [jeep])
+    assert D.vehicle_drive_auto(day, day.state.vehicles[0], 5) == 55
+    raw = load_mission(MISSION).model_dump(mode="json", by_alias=True)
+    raw["rules"]["sight_cap"] = 3
+    p = {"mission": raw, "rules": "d100", "phase": "rounds", "round": 3, "rounds_total": 3,
+         "initiative": "us", "turn": {"unit": "US1"}, "units": units + [FAR_GERMAN, FAR_US],
+         "vehicles": [jeep]}
+    night = Game.from_position(p)
+    assert D.vehicle_drive_auto(night, night.state.vehicles[0], 5) == 45
+    night.state.vehicles[0].destroyed.clear()
+    assert D.vehicle_drive_auto(night, night.state.vehicles[0], 5) == 55
+
+
+def test_a_magazine_hit_that_also_ends_the_base_hp_destroys_once():
+    """Step 7 and the magazine together: one destruction, the 12d6 once per crewman."""
+    from ambush_env.core.d100_data import WeaponDamage
+
+    g = _tank_game()
+    v = g.state.vehicles[0]
+    g.force_rolls([100, 80] + [1] * 12 * 5)  # 100 + 20 - 30 = 90 through ≥ 80 HP; Magazine
+    effects = D.attack(g, v, WeaponDamage(dice="1d100+20", kind="ap_shell"), "test")
+    assert g.dice.forced_left == 0
+    assert len(_of(g, "d100_destroyed")) == 1 and [e for e in effects if e[0] == "disable"] == [
+        ("disable", "magazine explosion")]
