@@ -39,7 +39,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 # -- speed -----------------------------------------------------------------------------------
 def measure_speed(mission: str | None, steps: int, seed: int = 0, opponent: str = "regular",
-                  progress: bool = False) -> dict[str, Any]:
+                  progress: bool = False, rules: str = "standard") -> dict[str, Any]:
     """Random legal play in one process: env steps per second (resets included).
 
     Returns:
@@ -52,7 +52,7 @@ def measure_speed(mission: str | None, steps: int, seed: int = 0, opponent: str 
     from agents.random_agent import RandomAgent
     from ambush_env.env.ambush_env import AmbushEnv
 
-    env = AmbushEnv(mission=mission, opponent=opponent)
+    env = AmbushEnv(mission=mission, opponent=opponent, rules=rules)
     agent = RandomAgent(seed=seed)
     episodes = 0
     bar = tqdm(total=steps, desc="speed", unit="step", disable=not progress, mininterval=0.5)
@@ -78,11 +78,12 @@ def measure_speed(mission: str | None, steps: int, seed: int = 0, opponent: str 
         "seconds": round(dt, 3),
         "episodes": episodes + int(done),
         "mission": env.mission_id,
+        "rules": rules,
     }
 
 
 def compare_speed(missions: Sequence[str | None], steps: int, repeats: int, seed: int = 0,
-                  opponent: str = "regular") -> dict[str, Any]:
+                  opponent: str = "regular", rules: str = "standard") -> dict[str, Any]:
     """:func:`measure_speed` of several missions in one run, interleaved ``repeats`` times
     (mission 1, 2, …, then again), so that the machine's drift falls on all of them alike.
 
@@ -110,7 +111,8 @@ def compare_speed(missions: Sequence[str | None], steps: int, repeats: int, seed
     runs: list[list[dict[str, Any]]] = [[] for _ in missions]
     for _ in range(repeats):
         for k, mission in enumerate(missions):
-            runs[k].append(measure_speed(mission, steps, seed=seed, opponent=opponent))
+            runs[k].append(measure_speed(mission, steps, seed=seed, opponent=opponent,
+                                         rules=rules))
     rows = []
     for k in range(len(missions)):
         rows.append({
@@ -123,6 +125,7 @@ def compare_speed(missions: Sequence[str | None], steps: int, repeats: int, seed
         })
     first = rows[0]["cpu_steps_per_second"] or 1.0
     return {"steps": steps, "repeats": repeats, "seed": seed, "opponent": opponent,
+            "rules": rules,
             # INTERFACE.md's keys, for the first mission
             "mission": rows[0]["mission"], "steps_per_second": rows[0]["steps_per_second"],
             "cpu_steps_per_second": rows[0]["cpu_steps_per_second"],
@@ -134,7 +137,7 @@ def cmd_speed(args: argparse.Namespace) -> int:
     missions = args.mission or [None]
     if len(missions) > 1 or args.repeats > 1:
         res = compare_speed(missions, args.steps, args.repeats, seed=args.seed,
-                            opponent=args.opponent)
+                            opponent=args.opponent, rules=args.rules)
         print(f"{res['steps']} random steps per run, {res['repeats']} interleaved run(s), "
               f"seed {res['seed']}; medians:")
         for row in res["missions"]:
@@ -143,7 +146,7 @@ def cmd_speed(args: argparse.Namespace) -> int:
                   f"x{res['ratios'][row['mission']]:.3f} of {res['missions'][0]['mission']}")
     else:
         res = measure_speed(missions[0], args.steps, seed=args.seed, opponent=args.opponent,
-                            progress=not args.no_progress)
+                            progress=not args.no_progress, rules=args.rules)
         print(f"{res['steps_per_second']:.0f} steps/s (CPU time: {res['cpu_steps_per_second']:.0f}/s; "
               f"{res['steps']} steps, {res['episodes']} episodes, "
               f"{res['seconds']:.2f} s, mission {res['mission']})")
@@ -178,7 +181,8 @@ def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
 
     inp = stdin or sys.stdin
     out = stdout or sys.stdout
-    env = AmbushEnv(mission=args.mission, opponent=args.opponent, render_mode="ansi")
+    env = AmbushEnv(mission=args.mission, opponent=args.opponent,
+                    rules=getattr(args, "rules", "standard"), render_mode="ansi")
     seed = args.seed
     obs, info = env.reset(seed=seed)
     actions: list[int] = []
@@ -351,6 +355,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=seed_int, default=0,
                    help="seed of the first episode; episode k uses seed+k (default: 0)")
     s.add_argument("--opponent", default="regular", help="German deck (default: regular)")
+    s.add_argument("--rules", default="standard", choices=("standard", "d100"),
+                   help="vehicle-combat rules: standard Hit Charts or the seed 003 d100 module "
+                   "(default: standard)")
     s.add_argument("--json", default=None, help="also write the result to this JSON file")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_speed)
@@ -367,6 +374,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--mission", default=None)
     pl.add_argument("--seed", type=seed_int, default=0)
     pl.add_argument("--opponent", default="regular")
+    pl.add_argument("--rules", default="standard", choices=("standard", "d100"),
+                    help="vehicle-combat rules (default: standard; d100: seed 003's module)")
     pl.add_argument("--save", default=None, help="write a replay JSON at the end")
     pl.set_defaults(func=cmd_play)
 

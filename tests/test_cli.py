@@ -88,6 +88,23 @@ def test_play_by_numbers_then_replay_the_saved_game(tmp_path):
     assert "VP" in out2.getvalue()
 
 
+def test_rules_option_for_speed_and_play(tmp_path, capsys):
+    """``--rules d100`` (seed 003's module) reaches the env in ``speed`` and ``play``, and the
+    saved replay keeps it (``replay`` plays it back under the same rules)."""
+    out = tmp_path / "s.json"
+    assert main(["speed", "--mission", "tank_hunt", "--steps", "300", "--rules", "d100",
+                 "--no-progress", "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["rules"] == "d100"
+    with pytest.raises(SystemExit):
+        main(["speed", "--rules", "d99"])
+    replay = tmp_path / "g.json"
+    args = Namespace(mission="tank_hunt", seed=1, opponent="regular", rules="d100",
+                     save=str(replay))
+    assert cmd_play(args, stdin=io.StringIO("0\nq\n"), stdout=io.StringIO()) == 0
+    assert json.loads(replay.read_text())["rules"] == "d100"
+    assert cmd_replay(Namespace(file=str(replay), quiet=True), stdout=io.StringIO()) == 0
+
+
 def test_train_subcommand_runs_a_tiny_config(tmp_path):
     pytest.importorskip("sb3_contrib")
     cfg = tmp_path / "tiny.yaml"
