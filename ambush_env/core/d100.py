@@ -33,6 +33,7 @@ from typing import Any
 from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.d100_data import (
+    OCCUPANT_EFFECTS,
     D100Data,
     LocationRow,
     VehicleStats,
@@ -47,6 +48,8 @@ from ambush_env.core.types import Status
 from ambush_env.core.vehicle_data import vtype
 
 ACTIVE = int(Status.ACTIVE)
+INCAP = int(Status.INCAPACITATED)
+CAPTURED = int(Status.CAPTURED)
 Effect = tuple[Any, ...]
 
 
@@ -69,7 +72,16 @@ def armour_value(v: Vehicle, aspect: str = "front") -> int:
     """The Armor value an attack on ``aspect`` meets now: the aspect's ⚙, less what armour-
     piercing hits have shot away (never below 0)."""
     s = stats(v)
-    return max(0, s.aspect_armour.get(aspect, s.armour) - v.armour_loss)  # type: ignore[call-overload]
+    base = s.aspect_armour.get(aspect, s.armour)  # type: ignore[call-overload]
+    return max(0, base - v.armour_loss.get(aspect, 0))
+
+
+def belly_armour(v: Vehicle) -> int:
+    """The Armor value a charge under the vehicle meets: ⚙ the belly is its thinnest plate,
+    the least of its aspects' Armor values now, then halved (seed 003: "the Armor Value of the
+    vehicle is halved"; ``special.under_armour_divisor``)."""
+    low = min(armour_value(v, a) for a in ("front", "side", "rear"))
+    return low // data().special.under_armour_divisor
 
 
 def hp_left(v: Vehicle) -> int:
@@ -86,13 +98,13 @@ def percent_to_d10(percent: int) -> int:
 def luck(u: Unit) -> int:
     """A soldier's Luck (percent): 10 × PC + 15 ⚙ (RULES.md §13)."""
     c = data().luck
-    return c["per_pc"] * u.PC + c["base"]
+    return c.per_pc * u.PC + c.base
 
 
 def drive_auto(ds: int) -> int:
     """Drive Auto (percent) for a driving skill ``ds`` ⚙ (``d100.yaml: drive_auto``)."""
     c = data().drive_auto
-    return c["per_ds"] * ds + c["base"]
+    return c.per_ds * ds + c.base
 
 
 def roll_dice(m: Match, spec: str, why: str) -> tuple[int, list[int]]:
@@ -121,11 +133,12 @@ def weapon_damage(m: Match, weapon_id: str) -> WeaponDamage:
 
 def impales(m: Match, src: WeaponDamage, v: Vehicle, hit_roll: int | None, to_hit: int) -> bool:
     """Whether a hit rolled ``hit_roll`` against ``to_hit`` impales ⚙ (``impale_divisor``):
-    never for explosives, and against an armoured vehicle only for the kinds that may."""
-    if hit_roll is None or src.kind == "explosive":
+    never for explosives and explosive shells (hollow charges), and against an armoured
+    vehicle only for the kinds that may (``damage_kinds``)."""
+    if hit_roll is None:
         return False
     kind = data().damage_kinds[src.kind]
-    if armoured(v) and not kind.impale_vs_armoured:
+    if not (kind.impale_vs_armoured if armoured(v) else kind.impale_vs_unarmoured):
         return False
     return hit_roll <= max(0, to_hit) // data().impale_divisor
 
@@ -142,8 +155,9 @@ def point_blank(m: Match, weapon_id: str, distance: int, n: int) -> int:
 # ============================================================================ the attack
 def attack(m: Match, v: Vehicle, src: WeaponDamage, source: str, *, aspect: str = "front",
            hits: int = 1, impale: bool = False, multiplier: int = 1, divisor: int = 1,
-           armour_divisor: int = 1, inside: bool = False, location: LocationRow | None = None,
-           armour: int | None = None) -> list[Effect]:
+           inside: bool = False, location: LocationRow | None = None,
+           armour: int | None = None, rolled: int | None = None, people: bool = True
+           ) -> list[Effect]:
     """Steps 3-7 of seed 003 against ``v`` (module docstring).
 
     Args:
@@ -152,25 +166,31 @@ def attack(m: Match, v: Vehicle, src: WeaponDamage, source: str, *, aspect: str 
         hits: hits of this attack (a burst: ``WeaponDamage.hits``), each rolling damage.
         impale: the hit impales (:func:`impales`): the dice rolled twice.
         multiplier, divisor: damage × / ÷ (a grenade inside × 2; a satchel beside the hex ÷ 2).
-        armour_divisor: the Armor value ÷ (a charge under the vehicle: ÷ 2).
-        inside: it goes off inside (a grenade thrown in): no armour, no halving ⚙.
+        inside: it goes off inside: no armour, no halving ⚙ (:func:`inside_blast` for people).
         location: a called shot's row instead of the hit-location roll (seed 003).
-        armour: the Armor value met instead of the aspect's (an exposed target: 0).
+        armour: the Armor value met instead of the aspect's (an exposed target: 0; a charge
+            under the vehicle: :func:`belly_armour`); such a hit shoots no armour away.
+        rolled: the damage already rolled (one hit; the rammer's quarter of a collision).
+        people: False when the blast has hurt the riders already (a charge bursting beside an
+            open car, RULES.md §9): an occupant location then hurts nobody again ⚙.
 
     Returns:
         The effects for :func:`~ambush_env.core.vehicles.apply_d100`.
     """
     d = data()
     kind = d.damage_kinds[src.kind]
-    arm = 0 if inside else (armour if armour is not None else
-                            armour_value(v, aspect) // armour_divisor)
+    own_aspect = not inside and armour is None
+    arm = 0 if inside else (armour if armour is not None else armour_value(v, aspect))
     half = kind.half_vs_armoured and armoured(v) and not inside
     damages: list[int] = []
     dice: list[list[int]] = []
     pens: list[int] = []
     shot_away = 0
     for _ in range(hits):
-        total, got = roll_dice(m, src.dice, f"{v.name} {source} damage")
+        if rolled is not None:
+            total, got = rolled, []
+        else:
+            total, got = roll_dice(m, src.dice, f"{v.name} {source} damage")
         if impale:
             extra, more = roll_dice(m, src.dice, f"{v.name} {source} impale")
             total += extra - parse_dice(src.dice)[2]  # the dice twice, the bonus once
@@ -182,12 +202,12 @@ def attack(m: Match, v: Vehicle, src: WeaponDamage, source: str, *, aspect: str 
         dice.append(got)
         if total > arm:
             pens.append(total - arm)
-        elif kind.cumulative and total > 0:
+        elif kind.cumulative and total > 0 and own_aspect:
             shot_away += total
     ev = E.D100Attack(vehicle=v.name, source=source, kind=src.kind, armour=arm, damage=damages,
                       dice=dice, penetrated=pens, impale=impale)
-    if shot_away:
-        v.armour_loss += shot_away
+    if shot_away:  # seed 003: the aspect's Armor value "permanently decreased" ⚙
+        v.armour_loss[aspect] = v.armour_loss.get(aspect, 0) + shot_away
         ev.armour_loss = shot_away
     if not pens:
         m.emit(ev)
@@ -202,7 +222,7 @@ def attack(m: Match, v: Vehicle, src: WeaponDamage, source: str, *, aspect: str 
     v.hp = max(0, hp_left(v) - sum(pens))
     ev.hp = v.hp
     m.emit(ev)
-    effects = _location(m, v, row, pens, kind.area, arm)
+    effects = _location(m, v, row, pens, kind.area, arm, people)
     if v.hp == 0 and not v.disabled and not any(e[0] == "disable" for e in effects):
         # every occupant takes the attack's damage minus the Armor value (⚙ of a burst: its
         # strongest hit)
@@ -211,9 +231,13 @@ def attack(m: Match, v: Vehicle, src: WeaponDamage, source: str, *, aspect: str 
 
 
 def _location(m: Match, v: Vehicle, row: LocationRow, pens: list[int], area: bool,
-              arm: int) -> list[Effect]:
+              arm: int, people: bool = True) -> list[Effect]:
     """The hit-location row's effect for the penetrating damage ``pens``."""
     eff = row.effect
+    if eff in OCCUPANT_EFFECTS and not people:
+        m.emit(E.D100Component(vehicle=v.name, component=row.component, effect=eff,
+                               result="riders hurt by the blast already"))
+        return []
     if eff in ("driver", "front_passenger", "back_seat"):
         return _seat_hit(m, v, row, pens, area)
     if eff in ("turret", "hull"):
@@ -328,20 +352,17 @@ def destroy_component(m: Match, v: Vehicle, row: LocationRow) -> list[Effect]:
 
 def set_fire(m: Match, v: Vehicle, src: WeaponDamage, source: str, who: Unit) -> list[Effect]:
     """A Molotov or a flamethrower hit (seed 003): on ``who``'s Luck roll the vehicle catches
-    fire when the fire's damage exceeds its Armor value ⚙ (it then rolls the Vehicle Fire Table
-    each Round); otherwise the flame burns out on the hull."""
+    fire ("and anything else touched": the engine has no burning terrain ⚙). Each Round after,
+    the fire's damage (``src``'s dice) is rolled against the Armor value; only when it is more
+    ("a chance the fire will cause an explosion") the Vehicle Fire Table is rolled ⚙."""
     need = luck(who)
     r = m.dice.d100(f"{who.name} Luck ({source})")
     ev = E.D100Ignite(vehicle=v.name, source=source, luck=r, need=need, result="no fire")
     if r <= need:
-        dmg, _ = roll_dice(m, src.dice, f"{v.name} {source} damage")
-        arm = armour_value(v)
-        ev.damage, ev.armour = dmg, arm
-        if dmg > arm:
-            v.burning = True
-            ev.result = "on fire"
-        else:
-            ev.result = "burns out on the armour"
+        v.burning = True
+        if not v.fire_dice:
+            v.fire_dice = src.dice
+        ev.result = "on fire"
     m.emit(ev)
     return []
 
@@ -408,16 +429,19 @@ def _seat_hit(m: Match, v: Vehicle, row: LocationRow, pens: list[int], area: boo
     targets = [uid for uid in seats if units[uid].status == ACTIVE]
     if not targets:
         m.emit(E.D100Component(vehicle=v.name, component=row.component, effect=row.effect,
-                               result="no such component" if not seats else "nobody active"))
+                               result=("no such component" if _no_seat(v, row.effect)
+                                       else "nobody there")))
         return []
     out: list[Effect] = []
     was_driving = _being_driven(m, v)
     if area or len(pens) >= len(targets):
-        k = 0
-        for uid in targets:  # area: everyone takes the whole; else one hit each, in seat order
-            dmg = sum(pens) if area else pens[k]
-            k += 1
-            out += hurt(m, v, uid, dmg)
+        # area: everyone takes the whole; else every hit lands, in turn on each man in seat
+        # order (a second round on the first when hits outnumber them ⚙), damage adding up
+        got = [0] * len(targets)
+        for k, p in enumerate(pens):
+            got[k % len(targets)] += p
+        for k, uid in enumerate(targets):
+            out += hurt(m, v, uid, sum(pens) if area else got[k])
     else:
         misses = []
         for uid in targets:
@@ -443,6 +467,15 @@ def _seat_hit(m: Match, v: Vehicle, row: LocationRow, pens: list[int], area: boo
             bonus = 10  # ⚙ nobody can take the wheel of a moving car this instant: "+10"
         out += trouble(m, v, bonus, "driver hit")
     return out
+
+
+def _no_seat(v: Vehicle, effect: str) -> bool:
+    """Whether ``v`` has no such seat at all (seed 003: "no such component: ignore")."""
+    if effect == "driver":
+        return False
+    front = stats(v).front_seats
+    seats = vtype(v).occupants - 1
+    return front == 0 if effect == "front_passenger" else seats - front <= 0
 
 
 def hurt(m: Match, v: Vehicle, uid: int, damage: int, *, luck_roll: tuple[int, int] | None = None
@@ -521,14 +554,53 @@ def destroy(m: Match, v: Vehicle, why: str, damage: int | None, *, magazine: boo
             lost += res in ("incapacitated", "kill")
         if lost:
             m.emit(E.CrewLost(vehicle=v.name, lost=lost, crew=v.crew - lost, why=why))
-            return [("crew", v.crew - lost), ("disable", why)]
+            return [("disable", why), ("crew", v.crew - lost)]
         return [("disable", why)]
-    for uid in list(v.occupants):
-        if units[uid].status == ACTIVE:
-            dmg = roll_dice(m, data().magazine_dice, f"{units[uid].name} magazine")[0] \
-                if magazine else (damage or 0)
-            hurt(m, v, uid, dmg)
+    for uid in aboard(m, v):
+        dmg = roll_dice(m, data().magazine_dice, f"{units[uid].name} magazine")[0] \
+            if magazine else (damage or 0)
+        hurt(m, v, uid, dmg)
     return [("disable", why)]
+
+
+def aboard(m: Match, v: Vehicle) -> list[int]:
+    """Everyone in ``v`` an area effect reaches (a destruction, a fire, a blast inside): the
+    active, the fallen (incapacitated) and prisoners, not the dead (seed 002's fallen are no
+    target of *aimed* fire only ⚙)."""
+    units = m.state.units
+    return [uid for uid in v.occupants if units[uid].status in (ACTIVE, INCAP, CAPTURED)]
+
+
+def inside_blast(m: Match, v: Vehicle, src: WeaponDamage, source: str) -> list[Effect]:
+    """A grenade (any area-effect weapon) going off inside ``v`` (seed 003 Hand Grenades):
+    damage × 2 in an armoured vehicle (× 1 in a car ⚙), no armour between; every one aboard
+    takes it (a tank: every crewman) and so does the Base HP ⚙; no hit-location roll."""
+    d = data()
+    total, got = roll_dice(m, src.dice, f"{v.name} {source} damage")
+    if armoured(v):
+        total *= d.grenade_inside_multiplier
+    ev = E.D100Attack(vehicle=v.name, source=source, kind=src.kind, armour=0, damage=[total],
+                      dice=[got], penetrated=[total], impale=False)
+    v.hp = max(0, hp_left(v) - total)
+    ev.hp = v.hp
+    m.emit(ev)
+    out: list[Effect] = []
+    if vtype(v).kind == "tank":
+        lost = 0
+        for _ in range(v.crew):
+            res = level_of(total)
+            m.emit(E.D100Occupant(vehicle=v.name, unit="crew", damage=total, result=res))
+            lost += res in ("incapacitated", "kill")
+        if lost:
+            m.emit(E.CrewLost(vehicle=v.name, lost=lost, crew=v.crew - lost, why=source))
+            out.append(("crew", v.crew - lost))
+    else:
+        for uid in aboard(m, v):
+            hurt(m, v, uid, total)
+    if v.hp == 0 and not v.disabled:
+        m.emit(E.D100Destroyed(vehicle=v.name, why=f"{source}: Base HP 0"))
+        out.insert(0, ("disable", f"{source}: Base HP 0"))
+    return out
 
 
 def trouble(m: Match, v: Vehicle, bonus: int, why: str) -> list[Effect]:
@@ -576,6 +648,12 @@ def tick(m: Match) -> list[tuple[Vehicle, list[Effect]]]:
 
 def _fire_round(m: Match, v: Vehicle) -> list[Effect]:
     """One Round of a vehicle fire (seed 003 Vehicle Fire Table; a d10 0 reads 10 ⚙)."""
+    if v.fire_dice:  # a Molotov or flamethrower fire: it must beat the armour first
+        dmg, _ = roll_dice(m, v.fire_dice, f"{v.name} fire against the armour")
+        arm = armour_value(v)
+        if dmg <= arm:
+            m.emit(E.D100Fire(vehicle=v.name, roll=0, result=f"burns on the hull ({dmg} <= {arm})"))
+            return []
     r = m.dice.d10(f"{v.name} vehicle fire")
     roll = 10 if r == 0 else r
     row = next(x for x in data().fire_table if x.roll[0] <= roll <= x.roll[1])
@@ -583,8 +661,7 @@ def _fire_round(m: Match, v: Vehicle) -> list[Effect]:
     arm = armour_value(v) if row.minus_armour else 0
     out: list[Effect] = []
     units = m.state.units
-    people = ([None] * v.crew if vtype(v).kind == "tank"
-              else [uid for uid in v.occupants if units[uid].status == ACTIVE])
+    people = [None] * v.crew if vtype(v).kind == "tank" else aboard(m, v)
     lost = 0
     for who in people:
         dmg = roll_dice(m, row.occupants, f"{v.name} fire damage")[0]

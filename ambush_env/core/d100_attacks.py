@@ -124,7 +124,7 @@ def charge_attack(m: Match, u: Unit, v: Vehicle, charge: str, treads: bool) -> N
             apply_d100(m, v, d100.destroy_component(m, v, row))
         return
     src = d100.data().items[charge]  # type: ignore[index]
-    apply_d100(m, v, d100.attack(m, v, src, charge, armour_divisor=sp.under_armour_divisor))
+    apply_d100(m, v, d100.attack(m, v, src, charge, armour=d100.belly_armour(v)))
 
 
 # ============================================================================ Molotov
@@ -219,10 +219,12 @@ def ram_refusal(m: Match, u: Unit, v: Vehicle) -> str | None:
         return "he is not driving a vehicle"
     if m.state.phase != Phase.ROUNDS:
         return "ramming is a Rounds manoeuvre ⚙"
-    if u.status != ACTIVE or u.panicked:
+    if u.status != ACTIVE or u.panicked or not u.aware:
         return "he is not able to act"
     if not on_map(v) or v.disabled or v.side == w.side or v is w:
         return "not an enemy vehicle on the map"
+    if u.side == Side.US and v.hex in prisoner_hexes(m):
+        return "a prisoner is in that hex (seed 002 p. 25)"
     if m.board.distance(w.hex, v.hex) != 1:
         return "not in the next hex"
     budget = _ram_budget(m, u, w)
@@ -278,10 +280,11 @@ def ram(m: Match, u: Unit, v: Vehicle, off_road: bool) -> None:
     dice = data.collision(t.mp_spent, vtype(w).size)
     src = WeaponDamage(dice=dice, kind="collision")
     aspect = aspect_of(m.board, w.hex, v.hex, v.facing) or "front"
-    apply_d100(m, v, d100.attack(m, v, src, "ram", aspect=aspect))
-    if not w.disabled and not st.over:
+    total, _ = d100.roll_dice(m, dice, f"{w.name} collision damage")
+    apply_d100(m, v, d100.attack(m, v, src, "ram", aspect=aspect, rolled=total))
+    if not w.disabled and not st.over:  # "the ramming vehicle takes only ¼ damage": of the same
         apply_d100(m, w, d100.attack(m, w, src, "ram (rammer)",
-                                     divisor=data.ramming.rammer_divisor))
+                                     rolled=total // data.ramming.rammer_divisor))
 
 
 def _trouble_check(m: Match, drv: Unit, v: Vehicle, percent: int, why: str) -> None:

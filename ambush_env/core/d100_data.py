@@ -32,8 +32,8 @@ def parse_dice(text: str) -> tuple[int, int, int]:
     if got is None:
         raise ValueError(f"dice {text!r}: expected NdM or NdM+K")
     n, sides, add = int(got[1]), int(got[2]), int(got[3] or 0)
-    if n < 1 or sides < 2:
-        raise ValueError(f"dice {text!r}: at least one die of two sides")
+    if not (1 <= n <= 30 and 2 <= sides <= 100 and 0 <= add <= 100):
+        raise ValueError(f"dice {text!r}: 1-30 dice of 2-100 sides, a bonus of 0-100")
     return n, sides, add
 
 
@@ -45,6 +45,7 @@ class DamageKind(Frozen):
 
     half_vs_armoured: bool
     impale_vs_armoured: bool
+    impale_vs_unarmoured: bool
     cumulative: bool
     area: bool
 
@@ -95,7 +96,7 @@ class LocationRow(Row):
     component: str = Field(min_length=1)
     hp: int | Literal["occupant"]
     effect: str
-    factor: float | None = Field(None, gt=0, lt=1)
+    factor: Literal[0.25, 0.5, 0.75] | None = None  # MPA × factor: whole quarters
     fire: int | None = Field(None, ge=0, le=100)
     modifier: int | None = None
     trouble: int | None = Field(None, ge=0)
@@ -136,6 +137,37 @@ class TroubleRow(Row):
     result: Literal["none", "stop", "skid", "shot_tyre", "overturn"]
 
 
+class Luck(Frozen):
+    """Luck (percent) = ``per_pc`` × PC + ``base`` ⚙."""
+
+    per_pc: int = Field(ge=0)
+    base: int
+
+
+class DriveAuto(Frozen):
+    """Drive Auto (percent) = ``per_ds`` × DS + ``base`` ⚙."""
+
+    per_ds: int = Field(ge=0)
+    base: int
+
+
+class OccupantLevels(Frozen):
+    """The least damage of each seed 002 wound level ⚙."""
+
+    wound: int = Field(ge=1)
+    incapacitated: int
+    kill: int
+
+    @model_validator(mode="after")
+    def _rising(self) -> "OccupantLevels":
+        if not self.wound < self.incapacitated < self.kill:
+            raise ValueError("need wound < incapacitated < kill")
+        return self
+
+    def __getitem__(self, key: str) -> int:
+        return getattr(self, key)
+
+
 class Special(Frozen):
     """Seed 003's special attacks ⚙ (``d100.yaml: special``)."""
 
@@ -173,10 +205,12 @@ class CollisionRow(Frozen):
 def _check_ranges(rows: list, lo: int, hi: int, where: str) -> None:
     """Rows sorted, covering ``lo``..``hi`` exactly once: else FieldProblem naming the row."""
     want = lo
+    if not rows:
+        raise FieldProblem(where, "an empty table")
     for i, r in enumerate(rows):
         a, b = r.roll
         if a != want:
-            what = "a gap before" if a > want else "an overlap at"
+            what = "a gap before" if a > want else "an overlap at" if i else "a row below"
             raise FieldProblem(f"{where}.{i}.roll", f"{what} {want}: row {list(r.roll)} should "
                                f"start at {want} (the ranges must cover {lo}-{hi} once, in order)")
         want = b + 1
@@ -189,8 +223,8 @@ class D100Data(Frozen):
     """``data/d100.yaml`` (RULES.md §13; comments there give every ⚙ choice)."""
 
     percent_per_d10: int = Field(gt=0)
-    luck: dict[Literal["per_pc", "base"], int]
-    drive_auto: dict[Literal["per_ds", "base"], int]
+    luck: Luck
+    drive_auto: DriveAuto
     armoured_from: int = Field(ge=1)
     point_blank_hexes: int = Field(ge=0)
     point_blank_classes: list[str]
@@ -207,7 +241,7 @@ class D100Data(Frozen):
     collision_table: list[CollisionRow]
     grenade_inside_multiplier: int = Field(ge=1)
     satchel_adjacent_divisor: int = Field(ge=1)
-    occupant_levels: dict[Literal["wound", "incapacitated", "kill"], int]
+    occupant_levels: OccupantLevels
     magazine_dice: Dice
     vehicles: dict[str, VehicleStats]
     tables: dict[str, list[LocationRow]]
@@ -241,9 +275,19 @@ class D100Data(Frozen):
         for vid, s in self.vehicles.items():
             if s.table not in self.tables:
                 raise FieldProblem(f"vehicles.{vid}.table", f"no hit-location table {s.table!r}")
-        lv = self.occupant_levels
-        if not 0 < lv["wound"] < lv["incapacitated"] < lv["kill"]:
-            raise FieldProblem("occupant_levels", "need 0 < wound < incapacitated < kill")
+        for name in ("bullet", "ap_shell", "hollow_charge", "explosive", "at_rifle", "fire",
+                     "collision"):
+            if name not in self.damage_kinds:
+                raise FieldProblem(f"damage_kinds.{name}", "missing (every damage kind is read)")
+        for name in ("grenade", "satchel", "anti_tank_mine", "anti_personnel_mine",
+                     "sticky_grenade", "pole_charge", "molotov"):
+            if name not in self.items:
+                raise FieldProblem(f"items.{name}", "missing (every charge is read)")
+        if not self.collision_table:
+            raise FieldProblem("collision_table", "needs at least one row")
+        for name, rows in self.tables.items():
+            if not rows:
+                raise FieldProblem(f"tables.{name}", "an empty table")
         return self
 
     def collision(self, mp: int, size: str) -> str:
@@ -306,9 +350,14 @@ def read_d100_data(path: str | Path) -> D100Data:
     from ambush_env.core.tables import load_tables
 
     classes = set(load_tables().to_hit)
-    for k in list(d.weapons) + d.point_blank_classes:
+    for k in d.weapons:
         if k not in classes:
             raise DataError(path, f"weapons.{k}", f"unknown weapon class {k!r}")
+    for j, k in enumerate(d.point_blank_classes):
+        if k not in classes:
+            raise DataError(path, f"point_blank_classes.{j}", f"unknown weapon class {k!r}")
+    for k in sorted(classes - set(d.weapons)):
+        raise DataError(path, "weapons", f"weapon class {k!r} of weapons.yaml has no damage dice")
     types = shipped_vehicle_data().vehicles
     for k in d.vehicles:
         if k not in types:

@@ -235,8 +235,8 @@ def explode(m: Match, hex_: int, kind: str, thrower: Unit, *, scattered: bool,
             continue
         if o.vehicle >= 0 and st.vehicles[o.vehicle].unit == o.uid:
             continue  # a tank's own unit is the tank, not a soldier (blast_vehicles)
-        if o.vehicle >= 0 and m.rules == "d100":
-            continue  # seed 003: riders are hurt through the vehicle's hit location
+        if o.vehicle >= 0 and m.rules == "d100" and o.uid not in riders:
+            continue  # seed 003: an armoured vehicle's riders are hurt through its hit location
         if o.status == Status.INCAPACITATED and not scattered:
             continue
         if o.status not in (ACTIVE, Status.CAPTURED, Status.INCAPACITATED):
@@ -350,13 +350,11 @@ def _inside(m: Match, u: Unit, v: Vehicle) -> list[E.Event]:
     from ambush_env.core.vehicles import disable, set_crew
 
     events: list[E.Event] = []
-    if m.rules == "d100":  # seed 003: "multiply damage x 2" inside, area damage to all aboard
+    if m.rules == "d100":  # seed 003: area damage to all aboard, "x 2" in an armoured vehicle
         from ambush_env.core import d100
         from ambush_env.core.vehicles import apply_d100
 
-        data = d100.data()
-        apply_d100(m, v, d100.attack(m, v, data.items["grenade"], "grenade inside",
-                                     multiplier=data.grenade_inside_multiplier, inside=True))
+        apply_d100(m, v, d100.inside_blast(m, v, d100.data().items["grenade"], "grenade inside"))
         return events
     if vtype(v).kind == "tank":
         set_crew(m, v, 0)

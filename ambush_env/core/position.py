@@ -25,7 +25,7 @@ or a Round played out) starts the next Round, rolling initiative.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
@@ -137,11 +137,12 @@ class VehicleSpec(_Model):
     # rules="d100" only (seed 003; Vehicle's attributes of the same names); written only when
     # they differ from an undamaged vehicle's
     hp: int = Field(-1, ge=-1)
-    armour_loss: int = Field(0, ge=0)
+    armour_loss: dict[Literal["front", "side", "rear"], Annotated[int, Field(ge=1)]] = {}
     component_damage: dict[str, int] = {}
     destroyed: list[str] = []
     burning: bool = False
-    countdowns: dict[Literal["stop", "overheat"], int] = {}
+    fire_dice: str = ""
+    countdowns: dict[Literal["stop", "overheat"], Annotated[int, Field(ge=1)]] = {}
     mpa_quarters: int = Field(4, ge=1, le=4)
     hull_crew: int = Field(-1, ge=-1)
     moved_mp: int = Field(0, ge=0)
@@ -515,6 +516,7 @@ class _Reader:
         if vs.type not in load_vehicle_data().vehicles:
             raise self.fail(f"{f}.type", f"unknown vehicle type {vs.type!r}")
         tank = load_vehicle_data().vehicles[vs.type].kind == "tank"  # its unit drives it ⚙
+        self.check_d100(f, vs)
         return Vehicle(vid=k, type=vs.type, side=SIDES.index(vs.side), name=vs.name,
                        hex=self.hex(vs.hex, f"{f}.hex"), facing=DIRECTION_NAMES.index(vs.facing),
                        driver=self.uid(vs.driver if vs.driver is not None or not tank else vs.unit,
@@ -527,10 +529,46 @@ class _Reader:
                            if load_vehicle_data().vehicles[vs.type].kind == "tank" else 0),
                        unit=self.uid(vs.unit, f"{f}.unit"), cannon_loaded=vs.cannon_loaded,
                        lost=list(vs.lost), jammed_mgs=list(vs.jammed_mgs), card=vs.card,
-                       hp=vs.hp, armour_loss=vs.armour_loss,
+                       hp=vs.hp, armour_loss=dict(vs.armour_loss), fire_dice=vs.fire_dice,
                        component_damage=dict(vs.component_damage), destroyed=list(vs.destroyed),
                        burning=vs.burning, countdowns=dict(vs.countdowns),
                        mpa_quarters=vs.mpa_quarters, hull_crew=vs.hull_crew, moved_mp=vs.moved_mp)
+
+    def check_d100(self, f: str, vs: VehicleSpec) -> None:
+        """The d100 keys of a vehicle (seed 003): only under ``rules: d100``, components of its
+        type's hit-location table, Base HP within the type's (0 only when disabled), a
+        destroyed gun's mount among ``lost``, dice a fire can roll."""
+        keys = {k: getattr(vs, k) for k, d in _D100_DEFAULTS.items() if getattr(vs, k) != d}
+        if not keys:
+            return
+        if self.ctx.rules != "d100":
+            raise self.fail(f"{f}.{next(iter(keys))}", "d100 vehicle state needs rules 'd100' "
+                            "(seed 003)")
+        from ambush_env.core.d100_data import parse_dice, shipped_d100_data
+
+        d = shipped_d100_data()
+        stats = d.vehicles[vs.type]
+        rows = {r.component: r for r in d.tables[stats.table]}
+        for j, c in enumerate(vs.destroyed):
+            if c not in rows or rows[c].hp == "occupant":
+                raise self.fail(f"{f}.destroyed.{j}", f"{c!r} is no component of a {vs.type}'s "
+                                f"{stats.table} table")
+            if rows[c].effect == "weapon" and rows[c].mount not in vs.lost:
+                raise self.fail(f"{f}.destroyed.{j}", f"{c} destroyed: {rows[c].mount} must be "
+                                "among lost")
+        for c in vs.component_damage:
+            if c not in rows or rows[c].hp == "occupant":
+                raise self.fail(f"{f}.component_damage.{c}", f"{c!r} is no component of a "
+                                f"{vs.type}'s {stats.table} table")
+        if vs.hp > stats.hp:
+            raise self.fail(f"{f}.hp", f"a {vs.type} has {stats.hp} Base HP")
+        if vs.hp == 0 and not vs.disabled:
+            raise self.fail(f"{f}.hp", "Base HP 0: the vehicle is destroyed (disabled: true)")
+        if vs.fire_dice:
+            try:
+                parse_dice(vs.fire_dice)
+            except ValueError as e:
+                raise self.fail(f"{f}.fire_dice", str(e)) from None
 
     def check_stacking(self, st: GameState) -> None:
         """At most ``max_in_hex`` vehicles, disabled ones included, *end* in a hex (seed 000
@@ -821,8 +859,8 @@ def write_position(ctx: Ctx, st: GameState, dice: Dice, german: str, mission: An
 _ = (ARSpace, Phase)  # the enums whose names the tuples above spell
 
 
-_D100_DEFAULTS = {"hp": -1, "armour_loss": 0, "component_damage": {}, "destroyed": [],
-                  "burning": False, "countdowns": {}, "mpa_quarters": 4, "hull_crew": -1,
+_D100_DEFAULTS = {"hp": -1, "armour_loss": {}, "component_damage": {}, "destroyed": [],
+                  "burning": False, "fire_dice": "", "countdowns": {}, "mpa_quarters": 4, "hull_crew": -1,
                   "moved_mp": 0}
 
 

@@ -116,10 +116,13 @@ class Vehicle:
 
     Attributes:
         hp: Base HP left (−1: undamaged, the type's full Base HP of ``d100.yaml``).
-        armour_loss: Armor value shot away by armour-piercing hits (seed 003: cumulative).
+        armour_loss: Armor value shot away per aspect (``front`` / ``side`` / ``rear``) by
+            armour-piercing hits (seed 003: cumulative).
         component_damage: penetrating damage taken per hit-location component name.
         destroyed: component names destroyed (their effects applied once).
         burning: on fire: rolls the Vehicle Fire Table each Round.
+        fire_dice: a Molotov or flamethrower fire's damage dice ("" for a fuel or engine fire):
+            each Round it must beat the Armor value before the Fire Table is rolled.
         countdowns: ``"stop"`` / ``"overheat"`` → Rounds left before it is inoperable.
         mpa_quarters: MPA left in quarters (4: whole; "MOV reduced by ½" → 2, "by ¼" → 3).
         hull_crew: a tank's active crew in the hull (−1: all of it; the rest is the turret).
@@ -147,10 +150,11 @@ class Vehicle:
     jammed_mgs: list[str] = field(default_factory=list)
     card: str = ""
     hp: int = -1
-    armour_loss: int = 0
+    armour_loss: dict[str, int] = field(default_factory=dict)
     component_damage: dict[str, int] = field(default_factory=dict)
     destroyed: list[str] = field(default_factory=list)
     burning: bool = False
+    fire_dice: str = ""
     countdowns: dict[str, int] = field(default_factory=dict)
     mpa_quarters: int = 4
     hull_crew: int = -1
@@ -272,7 +276,7 @@ def _make_copier(cls: type, copy_lists: tuple[str, ...] = (), copy_dicts: tuple[
 
 _copy_unit = _make_copier(Unit, ("equipment", "route"))
 _copy_vehicle = _make_copier(Vehicle, ("passengers", "lost", "jammed_mgs", "destroyed"),
-                             ("component_damage", "countdowns"))
+                             ("component_damage", "countdowns", "armour_loss"))
 _copy_turn = _make_copier(TurnState, ("run_over_hexes", "card_path", "tasks"))
 _copy_state = _make_copier(GameState, ("fired_triggers", "flags", "ops_done", "contacts",
                                        "german_contacts", "minefields", "at_minefields",

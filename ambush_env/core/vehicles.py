@@ -691,13 +691,14 @@ def apply_d100(m: Match, v: Vehicle, effects: list[tuple]) -> None:
     ``("crew", n)`` (a tank's active crew), ``("accident", outcome)`` (an Accident Table
     outcome), ``("stop",)`` (a drive under way ends)."""
     for eff in effects:
-        if v.disabled or m.state.over:
-            return
         what = eff[0]
+        if what == "crew":  # a crew count stays true of a wreck too
+            set_crew(m, v, eff[1])
+            continue
+        if v.disabled or m.state.over:
+            continue
         if what == "disable":
             disable(m, v, eff[1])
-        elif what == "crew":
-            set_crew(m, v, eff[1])
         elif what == "accident":
             apply_accident(m, v, eff[1])
         elif what == "stop":
@@ -781,7 +782,7 @@ def vehicle_mines(m: Match, v: Vehicle) -> None:
     if m.rules == "d100":  # seed 003: the mine is a charge under the vehicle (armour halved ⚙)
         m.emit(E.MineVehicle(vehicle=v.name, hex=label, kind=kind, result="d100"))
         src = d100.data().items[f"{kind}_mine"]  # type: ignore[index]
-        apply_d100(m, v, d100.attack(m, v, src, f"{kind} mine", armour_divisor=2))
+        apply_d100(m, v, d100.attack(m, v, src, f"{kind} mine", armour=d100.belly_armour(v)))
         if v.immobilised or v.disabled:
             _stop(m, v)
         return
@@ -894,13 +895,18 @@ def blast_vehicles(m: Match, hex_: int, kind: str) -> set[int]:
     for v in st.vehicles:
         if not on_map(v) or v.hex not in near:
             continue
-        if m.rules == "d100":  # seed 003: the charge's damage against the Armor value ⚙; its
-            # occupants are hurt only through the hit location (grenades.explode skips them)
+        if m.rules == "d100":  # seed 003: the charge's damage against the side's Armor value ⚙;
+            # a car's riders in the hex roll the blast as usual (the caller's loop; an armoured
+            # vehicle's riders are hurt only through its hit location)
+            open_car = vtype(v).kind != "tank" and not d100.armoured(v)
+            if v.hex == hex_ and open_car:
+                occupants.update(v.occupants)
             if not v.disabled:
                 data = d100.data()
                 apply_d100(m, v, d100.attack(
                     m, v, data.items[kind], kind, aspect="side",  # type: ignore[index]
-                    divisor=1 if v.hex == hex_ else data.satchel_adjacent_divisor))
+                    divisor=1 if v.hex == hex_ else data.satchel_adjacent_divisor,
+                    people=not open_car))
             continue
         if vtype(v).kind == "tank":
             if kind == "satchel" and v.hex == hex_ and not v.disabled:

@@ -101,15 +101,16 @@ def test_special_orders_only_under_d100():
 
 # ============================================================================ charges
 def test_satchel_under_halves_the_armour():
-    """Seed 003 Satchel Charges: under the vehicle its Armor value is halved (30 → 15; the
-    explosive's half damage still applies): from the next hex, point-blank, no called-shot
-    penalty: PC 5 succeeds on 5."""
+    """Seed 003 Satchel Charges: under the vehicle its Armor value is halved (⚙ the belly: the
+    least of the Panzer IV's 30/22/18, so 9; the explosive's half damage still applies): from
+    the next hex, point-blank, no called-shot penalty: PC 5 succeeds on 5."""
     g = _game([_soldier(equipment=["satchel"], satchel_ready=True)], [_tank()])
-    evs = _play(g, _charge(K.CHARGE_UNDER, 0, "satchel"), [5] + [4] * 8 + [60])
+    evs = _play(g, _charge(K.CHARGE_UNDER, 0, "satchel"), [5] + [2] * 8 + [97])
     sp = _of(evs, "d100_special")[0]
     assert sp["need"] == 5 and sp["success"] and sp["attack"] == "charge_under"
     att = _of(evs, "d100_attack")[0]
-    assert att["armour"] == 15 and att["damage"] == [16] and att["penetrated"] == [1]
+    assert att["armour"] == 9 and att["damage"] == [8] and att["penetrated"] == []
+    assert g.state.vehicles[0].armour_loss == {}  # nothing shot away from below
     assert "satchel" not in _unit(g, "US1").equipment
 
 
@@ -152,23 +153,29 @@ def test_pole_charge_dex_times_five():
         sp = _of(evs, "d100_special")[0]
         assert sp["need"] == 75 and sp["success"] is ok
         atts = _of(evs, "d100_attack")
-        assert (atts[0]["armour"], atts[0]["damage"]) == (15, [24]) if ok else atts == []
+        assert (atts[0]["armour"], atts[0]["damage"]) == (9, [24]) if ok else atts == []
 
 
 # ============================================================================ fire
-def test_molotov_luck_then_fire_beats_armour():
-    """Seed 003 Molotov Cocktails: on a Luck roll (PC 5 → 65 %) the vehicle catches fire when
-    the fire's damage beats its Armor value: a jeep (2) burns, a tank (30) does not; a missed
-    Luck roll sets nothing alight."""
-    jeep = {"name": "V1", "type": "kubelwagen", "side": "german", "hex": "E7"}
-    for veh, luck, dice, burns in ((jeep, 65, [1, 1], True), (jeep, 66, [], False),
-                                   (_tank(), 10, [6, 6], False)):
+def test_molotov_luck_sets_fire_then_the_fire_must_beat_the_armour():
+    """Seed 003 Molotov Cocktails: on a Luck roll (PC 5 → 65 %) the vehicle catches fire (a
+    missed roll sets nothing alight); each Round after, the fire's 2d6+2 must beat the Armor
+    value before the Vehicle Fire Table is rolled: on a tank (30) it only burns on the hull, on
+    a Kübelwagen (2) a 1 on the Fire Table is a minor fire."""
+    kubel = {"name": "V1", "type": "kubelwagen", "side": "german", "hex": "E7"}
+    for veh, luck, burns in ((kubel, 65, True), (kubel, 66, False), (_tank(), 10, True)):
         g = _game([_soldier(equipment=["molotov"])], [veh])
-        evs = _play(g, B[K.MOLOTOV], [5, luck] + dice)
+        evs = _play(g, B[K.MOLOTOV], [5, luck])
         ig = _of(evs, "d100_ignite")[0]
-        assert ig["need"] == 65 and g.state.vehicles[0].burning is burns
-        if dice:
-            assert ig["damage"] == sum(dice) + 2
+        v = g.state.vehicles[0]
+        assert ig["need"] == 65 and v.burning is burns
+        if burns:
+            assert v.fire_dice == "2d6+2"
+            g.force_rolls([6, 6] + ([] if v.type == "panzer_iv" else [1]))
+            D.tick(g)
+            fire = [e.to_dict() for e in g.log if e.type == "d100_fire"][-1]
+            assert fire["result"] == ("burns on the hull (14 <= 30)" if v.type == "panzer_iv"
+                                      else "minor_fire")
 
 
 def test_flamethrower_sets_fire_no_hit_location():
@@ -194,7 +201,7 @@ def test_at_rifle_impales_but_is_not_cumulative():
     assert src.kind == "at_rifle" and D.impales(g, src, v, 0, 6)
     g.force_rolls([6, 6, 6])
     D.attack(g, v, src, "at_rifle")  # 20 ≤ 30
-    assert v.armour_loss == 0
+    assert v.armour_loss == {}
 
 
 def test_at_gun_standard_damage_and_cumulative():
@@ -205,18 +212,18 @@ def test_at_gun_standard_damage_and_cumulative():
     assert src.kind == "ap_shell"
     g.force_rolls([1] * 6)
     D.attack(g, v, src, "at_gun")  # 6 + 4 = 10 ≤ 30: shot away
-    assert v.armour_loss == 10
+    assert v.armour_loss == {"front": 10}
 
 
 def test_grenade_inside_doubles_and_ignores_armour():
     """Seed 003 Hand Grenades: a grenade lobbed inside: damage × 2, no armour in the way."""
     g = _game([_soldier()], [_tank()])
     v = g.state.vehicles[0]
-    g.force_rolls([3, 3, 3, 3, 97])  # 4d6 = 12, × 2; 97: Brakes
-    D.attack(g, v, D.data().items["grenade"], "grenade inside", multiplier=2, inside=True)
+    g.force_rolls([1, 1, 1, 2])  # 4d6 = 5, × 2 in an armoured vehicle: 10 to every crewman
+    out = D.inside_blast(g, v, D.data().items["grenade"], "grenade inside")
     atts = [e.to_dict() for e in g.log if e.type == "d100_attack"]
-    assert atts[-1]["damage"] == [24] and atts[-1]["armour"] == 0
-    assert atts[-1]["penetrated"] == [24] and v.hp == 80 - 24
+    assert atts[-1]["damage"] == [10] and atts[-1]["armour"] == 0 and v.hp == 80 - 10
+    assert len([e for e in g.log if e.type == "d100_occupant"]) == 5 and out == [("crew", 0)]
 
 
 def test_anti_tank_mine_under_d100_halves_the_armour():
@@ -229,8 +236,9 @@ def test_anti_tank_mine_under_d100_halves_the_armour():
     vehicle_mines(g, g.state.vehicles[0])
     assert g.dice.forced_left == 0
     atts = [e.to_dict() for e in g.log if e.type == "d100_attack"]
-    # 10d6 of ones = 10, an explosive halved against an armoured vehicle: 5 ≤ 16 (32 ÷ 2)
-    assert atts[-1]["armour"] == 16 and atts[-1]["damage"] == [5] and atts[-1]["penetrated"] == []
+    # 10d6 of ones = 10, an explosive halved against an armoured vehicle: 5 ≤ 9 (the belly,
+    # the Sherman's least Armor value 18, halved)
+    assert atts[-1]["armour"] == 9 and atts[-1]["damage"] == [5] and atts[-1]["penetrated"] == []
 
 
 # ============================================================================ called shots
@@ -274,12 +282,13 @@ def test_ram_success_damages_both():
     """Seed 003 RAMMING: Drive Auto (DS 5 → 55 %) succeeds on 55: the target takes the Vehicle
     Collision Table's damage (⚙ small rammer, 2 MPs: 2d6), the rammer a quarter."""
     g = _ram_game()
-    evs = _play(g, B[K.RAM] + 1, [55, 6, 6, 97, 2, 2])
+    evs = _play(g, B[K.RAM] + 1, [55, 6, 6, 97, 98])
     sp = _of(evs, "d100_special")[0]
     assert sp["need"] == 55 and sp["success"]
     att = _of(evs, "d100_attack")
     assert att[0]["vehicle"] == "V2" and att[0]["damage"] == [12] and att[0]["penetrated"] == [10]
-    assert att[1]["vehicle"] == "V1" and att[1]["damage"] == [1]  # 4 // 4
+    # the rammer: a quarter of the same 12 (3 > its Armor value 2: 1 through, on its Brakes)
+    assert att[1]["vehicle"] == "V1" and att[1]["damage"] == [3] and att[1]["penetrated"] == [1]
 
 
 def test_ram_failed_rolls_the_rammers_drive_auto():
@@ -307,3 +316,74 @@ def test_no_ramming_under_standard_rules_or_from_afar():
     vs = [{"name": "V1", "type": "jeep", "side": "us", "hex": "E9", "driver": "US1"},
           {"name": "V2", "type": "kubelwagen", "side": "german", "hex": "E7"}]
     assert B[K.RAM] + 1 not in _game(units, vs).legal_actions()
+
+
+def test_satchel_and_pole_charge_into_the_treads():
+    """Seed 003: a satchel "hurled into the treads" and a pole charge laid in them: the Tread
+    effect (the crew's Drive Auto 45 % − 20 %: 25 passes → MOV ¼ less)."""
+    for charge, rolls in (("satchel", [5, 25]), ("pole_charge", [75, 25])):
+        eq = {"equipment": [charge], "satchel_ready": charge == "satchel"}
+        g = _game([_soldier(**eq)], [_tank()])
+        evs = _play(g, _charge(K.CHARGE_TREADS, 0, charge), rolls)
+        assert _of(evs, "d100_special")[0]["success"]
+        assert _of(evs, "d100_component")[0]["component"] == "Tread"
+        assert g.state.vehicles[0].mpa_quarters == 3
+
+
+def test_called_shot_at_a_tread_must_beat_the_armour():
+    """Seed 003 Called Shot: "must still penetrate the armor ... unless the target is exposed":
+    a tank's tread is not exposed: a rifle's 16 against the rear 18 does nothing; a car's tyres
+    are (no armour)."""
+    g = _game([_soldier("E9", weapon="m1_garand")], [_tank(facing="N")])  # E9: its rear
+    called = B[K.FIRE_CALLED] + O.CALLED.index("running_gear")
+    evs = _play(g, called, [0 + 1, 6, 6])
+    att = _of(evs, "d100_attack")[0]
+    assert att["armour"] == 18 and att["penetrated"] == [] and "component" not in att
+
+
+def test_a_tank_rams():
+    """Seed 003 RAMMING "(or Operate Heavy Machinery for tanks)" ⚙ the same skill from the
+    crew's DS (5 crew: DS 5 → 55 %); the Move Crew Points are paid as for a drive."""
+    units = [{"name": "T1", "side": "us", "role": "tank", "hex": "E8", "ar": "1-turn",
+              "vehicle": "V1", "aware": True}]
+    vs = [{"name": "V1", "type": "sherman", "side": "us", "hex": "E8", "facing": "N",
+           "unit": "T1"},
+          {"name": "V2", "type": "kubelwagen", "side": "german", "hex": "E7", "facing": "S"}]
+    g = _game(units, vs, turn="T1")
+    ram = B[K.RAM] + 1
+    assert ram in g.legal_actions()
+    evs = _play(g, ram, [55, 1, 1, 1, 1, 97])  # 4d6 = 4 (large, 2 MPs): 2 through; rammer 1
+    assert g.dice.forced_left == 0
+    assert _of(evs, "d100_special")[0]["need"] == 55
+    att = _of(evs, "d100_attack")
+    assert [(a["vehicle"], a["damage"], a["penetrated"]) for a in att] == [
+        ("V2", [4], [2]), ("V1", [1], [])]
+    assert [e["task"] for e in _of(evs, "tank_task")] == ["move_slow"]  # the drive's Crew Points
+
+
+def test_grenade_into_an_open_tank_through_the_order():
+    """Seed 003 Hand Grenades through the GRENADE_INTO order: × 2 inside, every crewman hit."""
+    g = _game([_soldier(equipment=["grenade"])], [_tank()])
+    into = B[K.GRENADE_INTO] + 0
+    assert into in g.legal_actions()
+    evs = _play(g, into, [0, 3, 3, 3, 3])  # the throw (PC check), 4d6 = 12 × 2 = 24: all killed
+    assert _of(evs, "d100_attack")[0]["damage"] == [24]
+    assert g.state.vehicles[0].crew == 0 and g.state.vehicles[0].disabled
+
+
+def test_at_gun_through_an_order_and_point_blank():
+    """Seed 003 Anti-Tank Guns fired by a two-man crew: point-blank doubling applies to them
+    ("tank guns, anti-tank guns, and artillery"), and their shells are armour-piercing."""
+    from ambush_env.core import vehicle_fire as VF
+
+    units = [_soldier("E9", weapon="m3_37mm", prepared=True, ammo=1),
+             {"name": "US2", "hex": "E9", "ar": "1-turn", "aware": True}]
+    g = _game(units, [_tank()])
+    legal = [a for a in g.legal_actions() if O.decode(a)[0] == K.FIRE_AIMED_VEHICLE]
+    assert len(legal) == 1
+    n, mods = VF.to_hit(g, _unit(g, "US1"), g.state.vehicles[0], snap=False)
+    assert "point_blank" in dict(mods)
+    evs = _play(g, legal[0], [0, n // 5 + 1] + [6] * 6 + [97])  # no jam; a hit, no impale
+    assert _of(evs, "fire_vehicle")[0]["to_hit"] == n
+    att = _of(evs, "d100_attack")[0]
+    assert att["source"] == "at_gun" and att["kind"] == "ap_shell" and att["damage"] == [40]

@@ -42,7 +42,7 @@ def new_game(name: str, seed: int, german: str) -> Game:
 def check_d100(g: Game) -> None:
     for v in g.state.vehicles:
         s = D.stats(v)
-        assert -1 <= v.hp <= s.hp and v.armour_loss >= 0 and 1 <= v.mpa_quarters <= 4, v
+        assert -1 <= v.hp <= s.hp and all(x >= 0 for x in v.armour_loss.values()) and 1 <= v.mpa_quarters <= 4, v
         names = {r.component for r in D.data().tables[s.table]}
         assert set(v.destroyed) <= names and set(v.component_damage) <= names, v
         if v.hp == 0:
