@@ -672,3 +672,44 @@ def test_a_magazine_hit_that_also_ends_the_base_hp_destroys_once():
     assert g.dice.forced_left == 0
     assert len(_of(g, "d100_destroyed")) == 1 and [e for e in effects if e[0] == "disable"] == [
         ("disable", "magazine explosion")]
+
+
+@pytest.mark.parametrize("edit,field", [
+    (lambda r: r["weapons"].pop("smg"), "weapons"),
+    (lambda r: r["damage_kinds"].pop("collision"), "damage_kinds.collision"),
+    (lambda r: r.__setitem__("collision_table", []), "collision_table"),
+    (lambda r: r["luck"].pop("base"), "luck.base"),
+    (lambda r: r["occupant_levels"].pop("kill"), "occupant_levels.kill"),
+    (lambda r: r["tables"]["automobile"][1].__setitem__("factor", 0.1), "tables.automobile.1.factor"),
+    (lambda r: r["weapons"]["smg"].__setitem__("dice", "2d6-10"), "weapons.smg.dice"),
+    (lambda r: r["point_blank_classes"].append("catapult"), "point_blank_classes.2"),
+    (lambda r: r["tables"]["afv"][0].__setitem__("roll", [0, 4]), "tables.afv.0.roll"),
+])
+def test_a_bad_d100_file_names_the_field(tmp_path, edit, field):
+    """Issue 12 done-when 5, and every other bad edit the engine would trip on later: a
+    DataError naming d100.yaml and the field at load."""
+    with pytest.raises(DataError) as e:
+        read_d100_data(_bad(tmp_path, edit))
+    assert e.value.path.endswith("d100.yaml") and e.value.field == field, e.value
+
+
+@pytest.mark.parametrize("key,value,field", [
+    ("destroyed", ["Flux Capacitor"], "vehicles.0.destroyed.0"),
+    ("destroyed", ["Main Gun"], "vehicles.0.destroyed.0"),
+    ("component_damage", {"Wings": 3}, "vehicles.0.component_damage.Wings"),
+    ("hp", 500, "vehicles.0.hp"),
+    ("hp", 0, "vehicles.0.hp"),
+    ("countdowns", {"stop": -3}, "vehicles.0.countdowns.stop"),
+    ("fire_dice", "2d", "vehicles.0.fire_dice"),
+])
+def test_bad_d100_vehicle_keys_in_a_position(key, value, field):
+    with pytest.raises(DataError) as e:
+        _game([{"name": "US1", "hex": "E9", "ar": "1-turn"}], [_tank(**{key: value})])
+    assert e.value.field == field, e.value
+
+
+def test_d100_vehicle_keys_need_d100_rules():
+    with pytest.raises(DataError) as e:
+        _game([{"name": "US1", "hex": "E9", "ar": "1-turn"}], [_tank(burning=True)],
+              rules="standard")
+    assert e.value.field == "vehicles.0.burning" and "d100" in e.value.problem
