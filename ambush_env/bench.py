@@ -110,6 +110,75 @@ def agent_label(agent_spec: str) -> str:
     return f"ppo-{p.parent.name}" if p.stem == "final_model" and p.parent.name else p.stem
 
 
+# -- provenance ------------------------------------------------------------------------------
+#: the source file of each scripted agent (its hash is the agent's identity in results)
+SCRIPTED_SOURCES = {"random": "random_agent.py", "heuristic": "heuristic.py"}
+
+
+def agent_sha256(agent_spec: str) -> str:
+    """The agent's identity: a model file's sha256, or for a scripted agent the sha256 of its
+    source file and the package version (``ambush_env.__version__``)."""
+    import hashlib
+
+    import ambush_env
+
+    h = hashlib.sha256()
+    if agent_spec in SCRIPTED_SOURCES:
+        import agents
+
+        h.update(ambush_env.__version__.encode())
+        h.update((Path(agents.__file__).parent / SCRIPTED_SOURCES[agent_spec]).read_bytes())
+        return h.hexdigest()
+    with open(agent_spec, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def git_commit() -> tuple[str, bool | None]:
+    """``(commit, dirty)`` of the checkout the package runs from; ``("unknown", None)``
+    outside a git checkout (an installed package) or without git."""
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    if not (root / ".git").exists():
+        return "unknown", None
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
+                                text=True, timeout=10, check=True).stdout.strip()
+        dirty = bool(subprocess.run(["git", "-C", str(root), "status", "--porcelain",
+                                     "--untracked-files=no"], capture_output=True, text=True,
+                                    timeout=10, check=True).stdout.strip())
+    except (OSError, subprocess.SubprocessError):
+        return "unknown", None
+    return commit or "unknown", dirty
+
+
+def provenance(agent_spec: str, agent: Any, suite: Suite, count: int, missions: list[str]
+               ) -> dict[str, Any]:
+    """Where a result comes from (INTERFACE.md "Benchmark"): the agent's hash, the git commit,
+    the date (UTC), whether the policy is deterministic (⚙ a scripted agent's seeded random
+    tie-breaks count as stochastic; a PPO policy as loaded), whether the whole suite ran, and
+    the env id of each mission with the id version."""
+    from datetime import datetime, timezone
+
+    from ambush_env.env.registration import VERSION, env_id
+
+    commit, dirty = git_commit()
+    return {
+        "agent_sha256": agent_sha256(agent_spec),
+        "git_commit": commit,
+        "git_dirty": dirty,
+        "created": datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace(
+            "+00:00", "Z"),
+        "deterministic_policy": bool(getattr(agent, "deterministic", False)),
+        "full_suite": count == suite.seeds.count,
+        "episodes_per_task": count,
+        "env_ids": {m: env_id(m) for m in missions},
+        "env_version": f"v{VERSION}",
+    }
+
+
 # -- workers ---------------------------------------------------------------------------------
 _WORKER: dict[str, Any] = {}
 
@@ -206,6 +275,9 @@ def run_bench(
                 bar.update(1)
     bar.close()
     wall = time.perf_counter() - t0
+    from agents import make_agent
+
+    prov = provenance(agent_spec, make_agent(agent_spec), s, count, missions)
     groups: dict[str, list[dict]] = defaultdict(list)
     for r in sorted(results, key=lambda e: (e["mission"], e["opponent"], e["seed"])):
         groups[f"{r['mission']}/{r['opponent']}"].append(r)
@@ -219,6 +291,7 @@ def run_bench(
         "steps_per_second": round(steps / env_time, 1) if env_time > 0 else 0.0,
         "seeds": [seeds[0], seeds[-1]],
         "version": ambush_env.__version__,
+        "provenance": prov,
         "_episodes": results,
         "_wall_seconds": wall,
     }
@@ -286,17 +359,37 @@ def result_rules(result: dict) -> str:
     return str(result.get("rules") or DEFAULT_RULES)
 
 
-def result_stem(result: dict) -> str:
-    """The file stem of a result in the results folder: ``<suite>__<agent>`` under the standard
-    rules, ``<suite>__<agent>__<rules>`` under any other (e.g. ``vehicles__random__d100``).
+def agent_key(result: dict) -> str:
+    """The agent's short hash in names and rows: the first 8 hex digits of its sha256 ("" for
+    a result written before results carried their provenance)."""
+    return str((result.get("provenance") or {}).get("agent_sha256", ""))[:8]
 
-    The rules join the name only when they are not ``"standard"``, so every standard result
-    keeps the name it always had, and one agent's results under different rules never
-    overwrite each other (not even for one suite name run with two rule sets).
+
+def is_full(result: dict) -> bool:
+    """Whether the result covers its suite's whole seed range (older results: assumed)."""
+    return bool((result.get("provenance") or {}).get("full_suite", True))
+
+
+def result_stem(result: dict) -> str:
+    """The file stem of a result in the results folder, its key (INTERFACE.md): suite, agent
+    label and agent hash, then the rules when not ``"standard"``, then ``partial-<N>`` for a
+    run of N of the suite's seeds: ``smoke__random__1a2b3c4d``,
+    ``vehicles_d100__heuristic__5e6f7a8b__d100``, ``smoke__random__1a2b3c4d__partial-3``.
+
+    So a partial run never replaces a full-suite result, two models under one label keep two
+    files (and two leaderboard rows), and one agent's results under two rule sets never
+    overwrite each other.
     """
     stem = f"{result['suite']}__{result['agent']}"
+    key = agent_key(result)
+    if key:
+        stem += f"__{key}"
     rules = result_rules(result)
-    return stem if rules == DEFAULT_RULES else f"{stem}__{rules}"
+    if rules != DEFAULT_RULES:
+        stem += f"__{rules}"
+    if not is_full(result):
+        stem += f"__partial-{(result.get('provenance') or {}).get('episodes_per_task', 0)}"
+    return stem
 
 
 def leaderboard_markdown(results: list[dict]) -> str:
@@ -310,20 +403,31 @@ def leaderboard_markdown(results: list[dict]) -> str:
     for r in results:
         by_suite[r["suite"]].append(r)
     out = ["# Ambush! benchmark leaderboard", "",
-           "Win rate with its 95% Wilson interval; VP and result are means over the suite's seeds.", ""]
+           "Win rate with its 95% Wilson interval; VP and result are means over the seeds shown. "
+           "An agent is its label and the first 8 digits of its hash (model file or scripted "
+           "source); a partial run (fewer seeds than its suite) is marked and never replaces a "
+           "full one.", ""]
     for suite in sorted(by_suite):
         out += [f"## Suite `{suite}`", "",
-                "| mission/opponent | agent | rules | episodes | win rate | 95% CI | mean VP | mean result | mean steps | steps/s |",
-                "|---|---|---|---:|---:|---|---:|---:|---:|---:|"]
+                "| mission/opponent | agent | rules | seeds | episodes | win rate | 95% CI | mean VP | mean result | mean steps | steps/s | commit | date |",
+                "|---|---|---|---|---:|---:|---|---:|---:|---:|---:|---|---|"]
         rows = []
         for r in by_suite[suite]:
+            prov = r.get("provenance") or {}
+            key = agent_key(r)
+            who = f"{r['agent']}@{key}" if key else r["agent"]
+            seeds = r.get("seeds") or ["?", "?"]
+            span = f"{seeds[0]}-{seeds[1]}" + ("" if is_full(r) else " (partial)")
+            commit = str(prov.get("git_commit", "unknown"))[:10] + ("+" if prov.get("git_dirty") else "")
+            date = str(prov.get("created", ""))[:10]
             for k, m in r["missions"].items():
-                rows.append((k, -m["win_rate"], -m["mean_vp"], r["agent"], result_rules(r), m, r["steps_per_second"]))
-        for k, _, _, agent, rules, m, sps in sorted(rows, key=lambda x: x[:5]):
+                rows.append((k, -m["win_rate"], -m["mean_vp"], who, result_rules(r), span, m,
+                             r["steps_per_second"], commit, date))
+        for k, _, _, who, rules, span, m, sps, commit, date in sorted(rows, key=lambda x: x[:6]):
             lo, hi = m["win_rate_ci95"]
             out.append(
-                f"| {k} | {agent} | {rules} | {m['episodes']} | {m['win_rate']:.3f} | [{lo:.3f}, {hi:.3f}] | "
-                f"{m['mean_vp']:.2f} | {m['mean_result']:.3f} | {m['mean_steps']:.1f} | {sps:.0f} |"
+                f"| {k} | {who} | {rules} | {span} | {m['episodes']} | {m['win_rate']:.3f} | [{lo:.3f}, {hi:.3f}] | "
+                f"{m['mean_vp']:.2f} | {m['mean_result']:.3f} | {m['mean_steps']:.1f} | {sps:.0f} | {commit} | {date} |"
             )
         out.append("")
     return "\n".join(out)
@@ -348,6 +452,12 @@ def update_leaderboard(out_dir: str | Path) -> Path:
     return md
 
 
+def _who(result: dict) -> str:
+    """An agent's row label: its label and short hash (``random@39c12a5f``)."""
+    key = agent_key(result)
+    return f"{result['agent']}@{key}" if key else result["agent"]
+
+
 def _plot_suite(result: dict) -> str:
     """The suite's label in the plot: its name, with ``[rules]`` when not standard."""
     rules = result_rules(result)
@@ -366,7 +476,7 @@ def _plot(results: list[dict], path: Path) -> Path | None:
     if not results:
         return None
     keys = sorted({f"{_plot_suite(r)}:{k}" for r in results for k in r["missions"]})
-    agents = sorted({r["agent"] for r in results})
+    agents = sorted({_who(r) for r in results})
     fig, ax = plt.subplots(figsize=(max(6, 1.5 * len(keys) * max(1, len(agents)) / 2), 4))
     width = 0.8 / max(1, len(agents))
     for j, agent in enumerate(agents):
@@ -374,7 +484,7 @@ def _plot(results: list[dict], path: Path) -> Path | None:
         for i, key in enumerate(keys):
             suite, mk = key.split(":", 1)
             for r in results:
-                if r["agent"] == agent and _plot_suite(r) == suite and mk in r["missions"]:
+                if _who(r) == agent and _plot_suite(r) == suite and mk in r["missions"]:
                     m = r["missions"][mk]
                     xs.append(i + j * width)
                     ys.append(m["win_rate"])
@@ -399,9 +509,10 @@ def _plot(results: list[dict], path: Path) -> Path | None:
 def write_outputs(result: dict, json_path: str | Path | None = None, out_dir: str | Path = "results/bench") -> Path:
     """Write the JSON (atomically) and refresh the leaderboard of ``out_dir``; returns the JSON
     path. When ``json_path`` lies outside ``out_dir``, the results folder gets its own copy
-    (:func:`result_stem`: ``<suite>__<agent>.json``, or ``<suite>__<agent>__<rules>.json``
-    when the rules are not ``"standard"``), so the leaderboard is built from that folder's
-    results only and one agent's results under two rule sets never overwrite each other."""
+    under the result's key (:func:`result_stem`), so the leaderboard is built from that
+    folder's results only, a partial run never replaces a full one, and two models of one
+    label or one agent under two rule sets never overwrite each other. The result's schema:
+    ``docs/result.schema.json``."""
     own = Path(out_dir) / f"{result_stem(result)}.json"
     own.parent.mkdir(parents=True, exist_ok=True)
     data = public(result)

@@ -336,8 +336,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="play only the first N seeds of the suite (at most its seed count)")
     b.add_argument("--workers", type=positive_int, default=1, help="worker processes (default 1)")
     b.add_argument("--json", default=None,
-                   help="output JSON (default results/bench/<suite>__<agent>.json; "
-                   "<suite>__<agent>__<rules>.json for a suite whose rules are not standard)")
+                   help="also write the result JSON here (the results folder always keeps its "
+                   "own copy, <suite>__<agent>__<hash8>[__<rules>][__partial-<N>].json)")
     b.add_argument("--out-dir", default="results/bench", help="folder of results and the leaderboard")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
     b.set_defaults(func=cmd_bench)

@@ -3,13 +3,27 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from ambush_env import bench
 from ambush_env.core.errors import ScenarioError
 
-SCHEMA_TOP = {"suite", "agent", "rules", "missions", "steps_per_second", "seeds", "version"}
+SCHEMA_TOP = {"suite", "agent", "rules", "missions", "steps_per_second", "seeds", "version",
+              "provenance"}
+SCHEMA_FILE = Path(__file__).resolve().parents[2] / "docs" / "result.schema.json"
+
+
+def validate_results(folder: Path) -> int:
+    """Every result JSON in ``folder`` against docs/result.schema.json; returns how many."""
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    n = 0
+    for p in sorted(folder.glob("*.json")):
+        jsonschema.validate(json.loads(p.read_text(encoding="utf-8")), schema)
+        n += 1
+    return n
 SCHEMA_MISSION = {"episodes", "win_rate", "win_rate_ci95", "mean_vp", "mean_result", "mean_steps", "us_killed",
                   "us_incapacitated", "us_wounded", "germans_killed", "germans_captured"}
 
@@ -45,14 +59,17 @@ def test_run_bench_writes_the_interface_schema_atomically(tmp_path):
         lo, hi = m["win_rate_ci95"]
         assert 0 <= lo <= m["win_rate"] <= hi <= 1
     assert not list(tmp_path.glob(".*tmp"))  # no temporary file left behind
-    assert (tmp_path / "leaderboard.md").read_text().count("| random |") == len(data["missions"])
+    key = data["provenance"]["agent_sha256"][:8]
+    assert (tmp_path / "leaderboard.md").read_text().count(f"| random@{key} |") == len(data["missions"])
     assert "farm_assault/regular" in bench.format_table(res)
+    assert validate_results(tmp_path) == 1  # r.json, in the results folder itself
 
 
 def test_workers_give_the_same_scores_as_one_process():
     one = bench.public(bench.run_bench("heuristic", "smoke", episodes=2, workers=1, progress=False))
     two = bench.public(bench.run_bench("heuristic", "smoke", episodes=2, workers=2, progress=False))
     one.pop("steps_per_second"), two.pop("steps_per_second")
+    one["provenance"].pop("created"), two["provenance"].pop("created")  # (dates aside)
     assert one == two
 
 
@@ -80,14 +97,18 @@ def test_vehicle_pair_results_sit_side_by_side_on_the_leaderboard(tmp_path):
     for name in ("vehicles", "vehicles_d100"):
         res = bench.run_bench("random", name, episodes=2, progress=False)
         paths.append(bench.write_outputs(res, out_dir=tmp_path))
-    assert [p.name for p in paths] == ["vehicles__random.json", "vehicles_d100__random__d100.json"]
+    key = bench.agent_sha256("random")[:8]
+    assert [p.name for p in paths] == [f"vehicles__random__{key}__partial-2.json",
+                                       f"vehicles_d100__random__{key}__d100__partial-2.json"]
     for p, rules in zip(paths, ("standard", "d100")):
         data = json.loads(p.read_text())
         assert set(data) == SCHEMA_TOP and data["rules"] == rules and data["seeds"] == [10000, 10001]
     md = (tmp_path / "leaderboard.md").read_text()
     rows = [line.split(" | ") for line in md.splitlines() if line.startswith("| ") and "/regular" in line]
     assert {(r[0].lstrip("| "), r[1], r[2]) for r in rows} == {
-        (m, "random", rules) for m in ("jeep_run/regular", "tank_hunt/regular") for rules in ("standard", "d100")}
+        (m, f"random@{key}", rules) for m in ("jeep_run/regular", "tank_hunt/regular")
+        for rules in ("standard", "d100")}
+    assert validate_results(tmp_path) == 2
     header = next(line for line in md.splitlines() if line.startswith("| mission/opponent"))
     assert header.split(" | ")[2] == "rules"
 
@@ -99,7 +120,8 @@ def test_one_suite_under_two_rule_sets_keeps_both_results(tmp_path):
     b = bench.write_outputs(other, out_dir=tmp_path)
     assert a != b and a.exists() and b.exists()
     md = (tmp_path / "leaderboard.md").read_text()
-    assert md.count("| random | standard |") == md.count("| random | d100 |") == 2
+    key = bench.agent_key(res)
+    assert md.count(f"| random@{key} | standard |") == md.count(f"| random@{key} | d100 |") == 2
 
 
 def test_a_suite_with_unknown_rules_names_the_file_and_field(tmp_path):
@@ -110,3 +132,69 @@ def test_a_suite_with_unknown_rules_names_the_file_and_field(tmp_path):
     with pytest.raises(DataError, match=r"bad_rules\.yaml: rules: .*'standard'.*'d100'") as e:
         bench.load_suite(str(bad))
     assert e.value.field == "rules"
+
+
+
+# -- provenance, keys, partial runs (issue 14) ----------------------------------------------------
+def _tiny_suite(tmp_path: Path, count: int = 2) -> Path:
+    p = tmp_path / "tiny.yaml"
+    p.write_text(f"name: tiny\nmissions: [farm_assault]\nopponents: [regular]\nrules: standard\n"
+                 f"seeds: {{start: 10000, count: {count}}}\n", encoding="utf-8")
+    return p
+
+
+def test_every_result_carries_its_provenance(tmp_path):
+    """The agent's hash (its source file and the package version, for a scripted agent), the
+    commit, the date, the policy, full suite or partial, the env ids with their version."""
+    res = bench.public(bench.run_bench("heuristic", str(_tiny_suite(tmp_path)), progress=False))
+    prov = res["provenance"]
+    assert prov["agent_sha256"] == bench.agent_sha256("heuristic") and len(prov["agent_sha256"]) == 64
+    assert prov["agent_sha256"] != bench.agent_sha256("random")
+    assert prov["full_suite"] is True and prov["episodes_per_task"] == 2
+    assert prov["env_ids"] == {"farm_assault": "ambush/FarmAssault-v0"} and prov["env_version"] == "v0"
+    assert prov["deterministic_policy"] is False  # seeded random tie-breaks
+    assert prov["git_commit"] == "unknown" or len(prov["git_commit"]) == 40
+    assert prov["created"].endswith("Z")
+
+
+def test_a_partial_run_never_replaces_a_full_suite_result(tmp_path):
+    """INTERFACE.md: a run of fewer seeds than its suite is written under its own name; the
+    full result's file and its leaderboard row stay."""
+    suite = str(_tiny_suite(tmp_path))
+    out = tmp_path / "results"
+    full = bench.write_outputs(bench.run_bench("random", suite, progress=False), out_dir=out)
+    before = full.read_text()
+    part = bench.write_outputs(bench.run_bench("random", suite, episodes=1, progress=False),
+                               json_path=tmp_path / "elsewhere.json", out_dir=out)
+    assert full.read_text() == before and json.loads(before)["seeds"] == [10000, 10001]
+    copies = sorted(p.name for p in out.glob("*.json"))
+    assert len(copies) == 2 and any(n.endswith("__partial-1.json") for n in copies)
+    board = (out / "leaderboard.md").read_text()
+    assert "10000-10001 |" in board and "10000-10000 (partial)" in board
+    assert part.name == "elsewhere.json"
+    assert validate_results(out) == 2 and validate_results(tmp_path) == 1
+
+
+def test_two_models_under_one_label_get_two_rows(tmp_path):
+    """Results are keyed by suite, agent label and agent hash: two models named alike (here one
+    result with its hash changed, as a second model file would give) keep two files and two
+    leaderboard rows."""
+    res = bench.run_bench("random", str(_tiny_suite(tmp_path)), progress=False)
+    out = tmp_path / "results"
+    bench.write_outputs(res, out_dir=out)
+    other = dict(res, provenance=dict(res["provenance"], agent_sha256="f" * 64))
+    bench.write_outputs(other, out_dir=out)
+    assert len(list(out.glob("*.json"))) == 2
+    rows = [line for line in (out / "leaderboard.md").read_text().splitlines()
+            if line.startswith("| farm_assault/regular |")]
+    assert len(rows) == 2 and {r.split("|")[2].strip() for r in rows} == {
+        f"random@{res['provenance']['agent_sha256'][:8]}", "random@ffffffff"}
+    assert validate_results(out) == 2
+
+
+def test_agent_hash_of_a_model_file_is_its_sha256(tmp_path):
+    import hashlib
+
+    p = tmp_path / "m.zip"
+    p.write_bytes(b"not really a model")
+    assert bench.agent_sha256(str(p)) == hashlib.sha256(b"not really a model").hexdigest()
