@@ -43,6 +43,9 @@ class TrainConfig(BaseModel):
         checkpoint_freq: save a checkpoint every this many env steps (0: never).
         resume: a checkpoint ``.zip`` to continue from, ``"latest"`` (the newest checkpoint of
             this run) or null.
+        force: start afresh in a run folder that holds an earlier run (its checkpoints, final
+            model and TensorBoard logs are deleted first); without it (or ``resume``) such a
+            folder is refused.
         device: torch device (``cpu``).
         torch_threads: torch intra-op threads. 1 by default: the network is small, and on a
             busy or two-core machine more threads mostly spin (measured here: a batch-2 forward
@@ -77,6 +80,7 @@ class TrainConfig(BaseModel):
     net_arch: list[int] = [128, 128]
     checkpoint_freq: int = Field(10_000, ge=0)
     resume: str | None = None
+    force: bool = False
     device: str = "cpu"
     torch_threads: int = Field(1, ge=1)
     progress_bar: bool = True
@@ -240,11 +244,35 @@ def _callbacks(cfg: TrainConfig, total: int, start: int):
                     self.logger.record_mean("ambush/win", float(info["result"] in ("win", "decisive_win")))
             return True
 
-    cbs = [TqdmCallback(), EpisodeCallback()]
+    class StopCallback(BaseCallback):
+        """Ends ``learn`` at the next step once a SIGINT or SIGTERM has come (:func:`train`)."""
+
+        def _on_step(self) -> bool:
+            return not _STOP
+
+    cbs = [TqdmCallback(), EpisodeCallback(), StopCallback()]
     if cfg.checkpoint_freq > 0:
         cbs.append(CheckpointCallback(save_freq=max(1, cfg.checkpoint_freq // cfg.n_envs),
-                                      save_path=str(cfg.run_dir / "checkpoints"), name_prefix="ppo"))
+                                      save_path=str(cfg.run_dir / "checkpoints"),
+                                      name_prefix=cfg.run_name))
     return cbs
+
+
+_STOP: list[int] = []  # the signal that asked training to stop (empty: none)
+
+
+class RunExistsError(FileExistsError):
+    """A run folder holds an earlier run and neither ``--resume`` nor ``--force`` was given."""
+
+
+class TrainingInterrupted(KeyboardInterrupt):
+    """Training stopped on SIGINT or SIGTERM; ``checkpoint``: where the model was saved."""
+
+    def __init__(self, checkpoint: Path, signum: int) -> None:
+        super().__init__(f"training interrupted (signal {signum}): checkpoint saved to "
+                         f"{checkpoint}; continue with --resume latest")
+        self.checkpoint = checkpoint
+        self.signum = signum
 
 
 # -- training --------------------------------------------------------------------------------
@@ -261,9 +289,10 @@ def make_vec_env(cfg: TrainConfig):
 
 
 def latest_checkpoint(cfg: TrainConfig) -> Path | None:
-    """The newest ``checkpoints/ppo_<steps>_steps.zip`` of the run, if any."""
+    """The newest ``checkpoints/<run_name>_<steps>_steps.zip`` of the run (or, from older
+    versions, ``ppo_<steps>_steps.zip``), if any."""
     best: tuple[int, Path] | None = None
-    for p in (cfg.run_dir / "checkpoints").glob("ppo_*_steps.zip"):
+    for p in (cfg.run_dir / "checkpoints").glob("*_steps.zip"):
         m = re.search(r"_(\d+)_steps\.zip$", p.name)
         if m and (best is None or int(m.group(1)) > best[0]):
             best = (int(m.group(1)), p)
@@ -303,17 +332,34 @@ def new_model(cfg: TrainConfig, env, tensorboard_log: str | None = None):
 def train(cfg: TrainConfig) -> Path:
     """Train (or resume) MaskablePPO; returns the path of the saved final model ``.zip``.
 
-    The run folder ``log_dir/run_name`` gets ``tb/`` (TensorBoard), ``checkpoints/``,
-    ``config.yaml`` and ``final_model.zip``.
+    The run folder ``log_dir/run_name`` gets ``tb/`` (TensorBoard), ``checkpoints/``
+    (``<run_name>_<steps>_steps.zip``), ``config.yaml`` and ``final_model.zip``.
+
+    Work is never lost: a folder that holds an earlier run is refused unless ``resume`` or
+    ``force`` is set; a SIGINT (Ctrl-C) or SIGTERM stops training at the next env step, saves a
+    checkpoint and raises :class:`TrainingInterrupted` naming it.
 
     Raises:
         FileNotFoundError: ``resume`` names a missing checkpoint.
+        RunExistsError: the run folder holds an earlier run (neither ``resume`` nor ``force``).
+        TrainingInterrupted: a signal stopped training (the checkpoint is saved).
     """
+    import shutil
+    import signal
+
     import torch as th
     from sb3_contrib import MaskablePPO
 
     th.set_num_threads(cfg.torch_threads)
     run = cfg.run_dir
+    earlier = [p for p in (run / "final_model.zip", run / "checkpoints", run / "tb") if p.exists()]
+    if earlier and not cfg.resume:
+        if not cfg.force:
+            raise RunExistsError(
+                f"run folder {run} holds an earlier run ({', '.join(p.name for p in earlier)}): "
+                "continue it with --resume latest, or start afresh with --force (deletes it)")
+        for p in earlier:
+            shutil.rmtree(p) if p.is_dir() else p.unlink()
     run.mkdir(parents=True, exist_ok=True)
     (run / "config.yaml").write_text(yaml.safe_dump(cfg.model_dump(mode="json"), sort_keys=False), encoding="utf-8")
     env = make_vec_env(cfg)
@@ -330,6 +376,12 @@ def train(cfg: TrainConfig) -> Path:
         model = new_model(cfg, env, tensorboard_log=str(run / "tb"))
     start = int(model.num_timesteps)
     remaining = max(0, cfg.total_timesteps - start)
+    _STOP.clear()
+
+    def _ask_stop(signum: int, frame: Any) -> None:
+        _STOP.append(signum)
+
+    old = {sig: signal.signal(sig, _ask_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         if remaining > 0:
             model.learn(
@@ -339,7 +391,14 @@ def train(cfg: TrainConfig) -> Path:
                 tb_log_name="MaskablePPO",
             )
     finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
         env.close()
+    if _STOP:
+        ck = run / "checkpoints" / f"{cfg.run_name}_{int(model.num_timesteps)}_steps.zip"
+        ck.parent.mkdir(parents=True, exist_ok=True)
+        model.save(ck)
+        raise TrainingInterrupted(ck, _STOP[0])
     out = run / "final_model.zip"
     model.save(out)
     return out

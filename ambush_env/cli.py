@@ -159,11 +159,16 @@ def cmd_speed(args: argparse.Namespace) -> int:
 
 # -- train -----------------------------------------------------------------------------------
 def cmd_train(args: argparse.Namespace) -> int:
-    from agents.maskable_ppo import load_train_config, train
+    from agents.maskable_ppo import TrainingInterrupted, load_train_config, train
 
     cfg = load_train_config(args.config, resume=args.resume, total_timesteps=args.total_timesteps,
-                            run_name=args.run_name, log_dir=args.log_dir)
-    path = train(cfg)
+                            run_name=args.run_name, log_dir=args.log_dir,
+                            force=True if getattr(args, "force", False) else None)
+    try:
+        path = train(cfg)
+    except TrainingInterrupted as e:
+        print(f"ambush: {e}", file=sys.stderr, flush=True)
+        return 130
     print(f"saved {path}  (TensorBoard: tensorboard --logdir {cfg.run_dir / 'tb'})")
     print(f"score it: ambush bench --agent {path}")
     return 0
@@ -364,10 +369,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     t = sub.add_parser("train", help="train MaskablePPO from a config")
     t.add_argument("--config", required=True)
-    t.add_argument("--resume", default=None, help="a checkpoint .zip or 'latest'")
-    t.add_argument("--total-timesteps", type=positive_int, default=None)
-    t.add_argument("--run-name", default=None)
-    t.add_argument("--log-dir", default=None)
+    t.add_argument("--resume", default=None,
+                   help="continue from a checkpoint .zip or 'latest' (the run's newest)")
+    t.add_argument("--force", action="store_true",
+                   help="start afresh in a run folder that holds an earlier run (deletes it)")
+    t.add_argument("--total-timesteps", type=positive_int, default=None,
+                   help="env steps in all (default: the config's)")
+    t.add_argument("--run-name", default=None, help="run folder name (default: the config's)")
+    t.add_argument("--log-dir", default=None, help="root folder of runs (default: the config's)")
     t.set_defaults(func=cmd_train)
 
     pl = sub.add_parser("play", help="play the US side in the terminal")

@@ -89,12 +89,12 @@ def test_tiny_training_saves_checkpoints_resumes_and_plays(tmp_path):
     cfg = TrainConfig(run_name="tiny", log_dir=str(tmp_path), **TINY)
     model_path = train(cfg)
     assert model_path.exists()
-    assert latest_checkpoint(cfg).name == "ppo_256_steps.zip"
+    assert latest_checkpoint(cfg).name == "tiny_256_steps.zip"  # checkpoints carry the run name
     assert any((tmp_path / "tiny" / "tb").rglob("events.out.tfevents*"))
     # resume from the latest checkpoint up to 384 steps
     cfg2 = TrainConfig(run_name="tiny", log_dir=str(tmp_path), **{**TINY, "total_timesteps": 384}, resume="latest")
     train(cfg2)
-    assert latest_checkpoint(cfg2).name == "ppo_384_steps.zip"
+    assert latest_checkpoint(cfg2).name == "tiny_384_steps.zip"
     # the model plays legal orders to the end of an episode
     from agents.evaluate import make_env, run_episode
 
@@ -118,3 +118,57 @@ def test_smoke_config_trains_20000_steps_and_the_model_is_benchmarked(tmp_path):
     data = json.loads(out.read_text())
     assert data["agent"] == "ppo-smoke"
     assert all(np.isfinite(m["mean_vp"]) for m in data["missions"].values())
+
+
+def test_a_run_folder_is_never_overwritten_without_resume_or_force(tmp_path):
+    """Issue 14: re-running a config into a folder holding an earlier run refuses with a clear
+    message; ``--force`` starts afresh (deleting it)."""
+    from agents.maskable_ppo import RunExistsError
+
+    cfg = TrainConfig(run_name="again", log_dir=str(tmp_path), **{**TINY, "total_timesteps": 128})
+    train(cfg)
+    with pytest.raises(RunExistsError, match="--resume latest.*--force"):
+        train(cfg)
+    assert (tmp_path / "again" / "final_model.zip").exists()
+    forced = TrainConfig(run_name="again", log_dir=str(tmp_path),
+                         **{**TINY, "total_timesteps": 128}, force=True)
+    assert train(forced).exists()
+
+
+def test_sigint_saves_a_checkpoint_and_the_run_resumes_from_it(tmp_path):
+    """Issue 14 done-when 2: SIGINT to ``ambush train`` mid-run saves a checkpoint named after
+    the run and says where; a re-run without ``--resume`` refuses; ``--resume latest`` goes on
+    from the saved step."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    cfg = tmp_path / "long.yaml"
+    cfg.write_text("mission: farm_assault\ntotal_timesteps: 1000000\nn_envs: 2\nn_steps: 32\n"
+                   "batch_size: 32\nn_epochs: 1\nfeatures_dim: 16\ncnn_channels: [4, 4]\n"
+                   "net_arch: [8]\ncheckpoint_freq: 0\nprogress_bar: false\n", encoding="utf-8")
+    cmd = [sys.executable, "-m", "ambush_env.cli", "train", "--config", str(cfg),
+           "--log-dir", str(tmp_path / "runs"), "--run-name", "sig"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    tb = tmp_path / "runs" / "sig" / "tb"
+    deadline = time.time() + 120
+    while not any(tb.rglob("events.out.tfevents*")) and time.time() < deadline:
+        time.sleep(0.2)  # training has begun once TensorBoard writes
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    ck = list((tmp_path / "runs" / "sig" / "checkpoints").glob("sig_*_steps.zip"))
+    assert len(ck) == 1 and str(ck[0]) in err and "--resume latest" in err
+    saved = int(ck[0].name.split("_")[1])
+    assert saved > 0
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 2 and "holds an earlier run" in again.stderr
+    done = subprocess.run(cmd + ["--resume", "latest", "--total-timesteps", str(saved + 64)],
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    from sb3_contrib import MaskablePPO
+
+    final = MaskablePPO.load(tmp_path / "runs" / "sig" / "final_model.zip", device="cpu")
+    assert final.num_timesteps >= saved + 64
