@@ -20,12 +20,16 @@ from ambush_env.core import Game
 from ambush_env.core.types import Phase, RESULT_NAMES
 
 GOLDEN_SEED = 2024
-POLICY_SEED = 1289  # chosen so the playthrough shows fire, a grenade, a blast, an assault, the
-#                    jeep driven, the Kübelwagen captured and German fire at a car
+POLICY_SEED = 1289  # the default pair of a mission not in GOLDEN_SEEDS (chosen for Farm
+#                    Assault before its German card moves changed; its pair is now listed)
 GOLDEN_SEEDS: dict[str, tuple[int, int]] = {
     # mission -> (game seed, policy seed); a mission not listed plays (GOLDEN_SEED, POLICY_SEED).
     # Chosen (scripts/find_golden_seeds.py) so that between them the goldens of the issue-11
     # missions show what tests/golden/test_golden.py asks of them.
+    # farm_assault: fire, a grenade, a blast, an assault, the jeep driven, the Kübelwagen
+    # captured, German fire at a car and a Self-Preservation turn (re-seeded when a
+    # Self-Preservation move stopped going nearer the US: 2024/1289 no longer showed the cars)
+    "farm_assault": (2024, 6952),
     "jeep_run": (2024, 77),   # fire at the jeeps: Hit Chart, a penetration, an accident; a blast
     "tank_hunt": (2024, 82),  # the Panzer on its card spending Crew Points, hit, a blast at it
 }

@@ -15,7 +15,8 @@ Column choice ⚙: Self-Preservation when wounded, an escaped prisoner, or outnu
 (:func:`ambush_env.core.prisoners.outnumbered`); otherwise Aware or Unaware by his awareness.
 Selectors (``nearest_visible``, ``most_exposed``, ``weakest_visible``, ``largest_group``,
 ``nearest_us``, ``adjacent_weakest``, ``same_hex``) and move goals (``cover``, ``nearest_us``,
-``objective``, ``away``, ``route``) live here, not in the cards.
+``objective``, ``away``, ``route``) live here, not in the cards. So does the rule that a
+Self-Preservation move never goes nearer the nearest US soldier (:func:`_move`).
 """
 
 from __future__ import annotations
@@ -499,10 +500,17 @@ def _assault(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
 def _move(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     """``move {toward: cover | nearest_us | objective | away | route, max: N}``: a path of up
     to N hexes within his MPs toward the goal, planned when the action starts and walked one
-    legal MOVE order at a time (it stops where the next hex is not legal)."""
+    legal MOVE order at a time (it stops where the next hex is not legal).
+
+    On the Self-Preservation column (RULES.md §14: he seeks cover or falls back) ⚙ the path
+    never enters a hex nearer the nearest active US soldier than the hex the move starts from
+    (his hex at the start of the turn: one move action a turn, RULES.md §6), so no hex he
+    walks through or stops on brings him closer, whatever the goal; where every way to the
+    goal would, he goes to the best hex he can reach without (or stays put)."""
     t = m.state.turn
     if not t.card_acted:
-        t.card_path = _plan(m, u, args.get("toward", "cover"), int(args.get("max") or 2))
+        t.card_path = _plan(m, u, args.get("toward", "cover"), int(args.get("max") or 2),
+                            no_nearer=t.card_column == "self_preservation")
     if not t.card_path:
         return None
     d = m.board.direction(u.hex, t.card_path[0])
@@ -574,7 +582,23 @@ def _near(m: Match, hexes: list[int]) -> Callable[[int], int]:
     return lambda h: min([r[h] for r in rows]) if rows else 0
 
 
-def _plan(m: Match, u: Unit, toward: str, max_hexes: int) -> list[int]:
+class _NoNearer:
+    """The hexes a Self-Preservation move may not enter (:func:`_move`): a US soldier's hex,
+    or one nearer the nearest active US soldier than ``floor``."""
+
+    __slots__ = ("_enemy", "_floor", "_near")
+
+    def __init__(self, enemy: Any, near_us: Callable[[int], int], floor: int):
+        self._enemy, self._near, self._floor = enemy, near_us, floor
+
+    def __contains__(self, h: object) -> bool:
+        return h in self._enemy or self._near(h) < self._floor  # type: ignore[arg-type]
+
+
+def _plan(m: Match, u: Unit, toward: str, max_hexes: int, no_nearer: bool = False
+          ) -> list[int]:
+    """The hexes of a soldier's card move (:func:`_move`); ``no_nearer``: never into a hex
+    nearer the nearest active US soldier than his own (the Self-Preservation column)."""
     if toward == "route":  # the route his placement gave him; none: he stays put
         while u.route and u.route[0] == u.hex:
             u.route.pop(0)
@@ -582,14 +606,17 @@ def _plan(m: Match, u: Unit, toward: str, max_hexes: int) -> list[int]:
             return []
     t = m.state.turn
     budget = t.mp_left if t.mode == "move" else u.MV
-    # = step_cost(m, u, h, d) by direction; never through a hex with a US soldier
-    # (enemy_in: the state does not change here)
-    reach = _search(u.hex, m.board.neighbors, costs_for(m, u.stance), budget, max_hexes,
-                    enemy_hexes(m, u.side))
-    if len(reach) <= 1:
-        return []
     near_us = _near(m, [o.hex for o in m.state.units
                         if o.side == US and o.status == ACTIVE and o.hex >= 0])
+    # = step_cost(m, u, h, d) by direction; never through a hex with a US soldier
+    # (enemy_in: the state does not change here)
+    barred: Any = enemy_hexes(m, u.side)
+    if no_nearer:
+        barred = _NoNearer(barred, near_us, near_us(u.hex))
+    reach = _search(u.hex, m.board.neighbors, costs_for(m, u.stance), budget, max_hexes,
+                    barred)
+    if len(reach) <= 1:
+        return []
     key = _goal_key(m, toward, near_us, lambda h: reach[h][0],
                     u.route[0] if toward == "route" else u.hex)
     goal = min(reach, key=key)

@@ -304,7 +304,9 @@ def test_a_wounded_german_gets_one_turn_a_round(wounded, turns):
 
 
 @pytest.mark.parametrize("start, us_at, cover, mp, prone", [
-    ("L8", "L4", "L7", 1, True),   # through the door: 1 MP, 1 left for the stance
+    # through the door: 1 MP, 1 left for the stance (the US soldier at R8 is as far from L7
+    # as from L8: a Self-Preservation move never goes nearer the US, german._move)
+    ("L8", "R8", "L7", 1, True),
     ("J4", "J8", "K4", 2, False),  # into the brush: 2 MPs, none left
 ])
 def test_a_wounded_german_pays_a_mp_for_the_stance_his_card_names(start, us_at, cover, mp, prone):
