@@ -25,11 +25,18 @@ from typing import Any
 from ambush_env.core import events as E
 from ambush_env.core import orders as O
 from ambush_env.core.board import Board, load_board
-from ambush_env.core.cards import load_deck
+from ambush_env.core.cards import CARDS_DIR, load_deck
+from ambush_env.core.data import resolve_data
 from ambush_env.core.dice import Dice
 from ambush_env.core.errors import DataError, ScenarioError
 from ambush_env.core.los import SightCache
-from ambush_env.core.missions import Mission, check_vehicles, list_missions, load_mission
+from ambush_env.core.missions import (
+    Mission,
+    check_hexes,
+    check_vehicles,
+    list_missions,
+    load_mission,
+)
 from ambush_env.core.rules_data import load_rules_data
 from ambush_env.core.squads import load_squad
 from ambush_env.core.state import GameState, Unit, Vehicle
@@ -42,6 +49,21 @@ ACTIVE = int(Status.ACTIVE)
 HIDDEN = int(Status.HIDDEN)
 KILLED, INCAP, CAPTURED = int(Status.KILLED), int(Status.INCAPACITATED), int(Status.CAPTURED)
 RULES = ("standard", "d100")
+
+
+def _check_deck_cards(mission: Mission, deck: Any, opponent: Any) -> None:
+    """Every German card the mission places is a card of the deck played (``opponent``:
+    another deck than the mission's ``deck_default`` may lack one).
+
+    Raises:
+        DataError: naming the deck's file and its field ``cards``.
+    """
+    for field, card_id in mission.card_refs():
+        if card_id not in deck.card_ids:
+            path, _shipped = resolve_data(CARDS_DIR, opponent, "deck")
+            raise DataError(path, "cards",
+                            f"no card {card_id!r}, which mission {mission.id!r} places "
+                            f"({field}); the deck's cards: {', '.join(deck.card_ids)}")
 
 
 def board_key(live: dict) -> tuple:
@@ -60,8 +82,11 @@ class Ctx:
 
     Raises:
         ScenarioError: unknown mission, deck or rules name.
-        DataError: a malformed data file (names file and field), or a vehicle of the
-            mission where it cannot be (:func:`~ambush_env.core.missions.check_vehicles`).
+        DataError: a malformed data file (names file and field), a hex of the mission off
+            the board or a vehicle where it cannot be (:func:`~ambush_env.core.missions.
+            check_hexes`, :func:`~ambush_env.core.missions.check_vehicles`: naming
+            ``<mission id>`` and the field), or a card the mission places that the deck
+            ``opponent`` lacks (naming the deck's file and ``cards``).
     """
 
     def __init__(self, mission: str | Mission | None = None, *, rules: str = "standard",
@@ -82,10 +107,14 @@ class Ctx:
         if rules != "d100":
             _standard_gear(self.squad, self.tables)
         self.board: Board = board if board is not None else load_board(self.mission.map)
+        # a mission given as an object (a test's, a position's) or played on another board
+        # may not have been loaded through the checks: its hexes and vehicles are checked
+        # against the board it is played on, its Germans against the deck they come from
+        source = f"<mission {self.mission.id}>"
+        check_hexes(self.mission, source, self.board.columns, self.board.rows)
         if self.mission.us_vehicles or self.mission.german_vehicles:
-            # a mission given as an object (a test's, a position's) may not have been loaded
-            # through the checks: its vehicles are checked against the board it is played on
-            check_vehicles(self.mission, f"<mission {self.mission.id}>", board=self.board)
+            check_vehicles(self.mission, source, board=self.board)
+        _check_deck_cards(self.mission, self.deck, opponent)
         self.board_pristine = self.board.mutable_state()
         # whose live walls and rubble the shared board holds now (Game._own_board)
         self.board_key: tuple = board_key(self.board_pristine)

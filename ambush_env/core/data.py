@@ -47,7 +47,13 @@ def data_path(*parts: str) -> Path:
 
 
 def read_yaml(path: str | Path) -> Any:
-    """Parse a YAML file. Raises DataError on a missing file or a syntax error."""
+    """Parse a YAML file.
+
+    Raises:
+        DataError: a missing or unreadable file, a syntax error (field ``line <n>`` or
+            ``<yaml>``), a mapping key given twice (field: the key's dotted path, e.g.
+            ``paragraphs.15``), or nesting too deep to parse (``<yaml>``).
+    """
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -60,11 +66,66 @@ def read_yaml(path: str | Path) -> Any:
     except OSError as e:
         raise DataError(p, "<file>", f"cannot read: {e}") from None
     try:
-        return yaml.safe_load(text)
+        return _parse(text, p)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "<yaml>"
         raise DataError(p, where, f"YAML syntax error: {getattr(e, 'problem', e)}") from None
+    except RecursionError:
+        raise DataError(p, "<yaml>", "nested too deeply") from None
+
+
+def _parse(text: str, path: Path) -> Any:
+    """``yaml.safe_load(text)``, refusing a mapping key given twice (DataError)."""
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        twice = _key_given_twice(node)
+        if twice is not None:
+            raise DataError(path, *twice)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+def _key_given_twice(root: yaml.Node) -> tuple[str, str] | None:
+    """The first mapping key given twice in a YAML document (walked in document order, each
+    mapping's own keys before what they hold), as ``(field, problem)``; None when none is.
+
+    PyYAML keeps the last of two equal keys silently; a paragraph number, trigger hex or
+    field written twice is a mistake in a data file. Keys are compared as written (``10`` and
+    ``"10"`` are the same key: the models would merge them); ``<<`` merge keys are allowed.
+    """
+    seen_nodes: set[int] = set()
+    stack: list[tuple[yaml.Node, tuple[str, ...]]] = [(root, ())]
+    while stack:
+        node, where = stack.pop()
+        if id(node) in seen_nodes:  # an alias: its node was walked already
+            continue
+        seen_nodes.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            lines: dict[str, int] = {}
+            children = []
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode) and key.tag != _MERGE_TAG:
+                    line = key.start_mark.line + 1
+                    if key.value in lines:
+                        problem = (f"key {key.value!r} given twice (lines {lines[key.value]} "
+                                   f"and {line})")
+                        return ".".join((*where, key.value)), problem
+                    lines[key.value] = line
+                    children.append((value, (*where, key.value)))
+                else:
+                    children.append((value, (*where, "<key>")))
+            stack.extend(reversed(children))  # walked in document order
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(reversed([(item, (*where, str(i))) for i, item in enumerate(node.value)]))
+    return None
 
 
 def validate(model: type[M], raw: Any, path: str | Path) -> M:

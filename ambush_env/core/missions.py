@@ -647,6 +647,20 @@ class Mission(Frozen):
             for k, h in enumerate(v.route):
                 yield f"german_vehicles.{i}.route.{k}", h
 
+    def card_refs(self) -> Iterator[tuple[str, str]]:
+        """Every German card id the mission puts on the map, as ``(field, card id)`` pairs:
+        ``place`` cards and the drivers and passengers of German cars."""
+        for n, para in self.paragraphs.items():
+            for j, eff in enumerate(para):
+                if isinstance(eff, Place):
+                    yield f"paragraphs.{n}.{j}.place.card", eff.card
+        crews = [(f"german_vehicles.{i}", v) for i, v in enumerate(self.german_vehicles)]
+        for where, v in crews + self.vehicle_placements():
+            if v.driver is not None:
+                yield f"{where}.driver", v.driver
+            for k, c in enumerate(v.passengers):
+                yield f"{where}.passengers.{k}", c
+
     def vehicle_placements(self) -> list[tuple[str, Any]]:
         """Every German vehicle a paragraph places, as ``(field, effect)``."""
         return [(f"paragraphs.{n}.{j}.place_vehicle", e)
@@ -708,10 +722,7 @@ def check_references(
         columns, rows = board.columns, board.rows
     if columns is None or rows is None:
         columns, rows = map_size(mission.map, source)
-    for field, label in mission.labels():
-        col, row0 = parse_label(label)
-        if not (0 <= col < columns and 0 <= row0 < rows):
-            raise DataError(source, field, f"hex {label} is off the map ({columns} x {rows} hexes)")
+    check_hexes(mission, source, columns, rows)
     for i, label in enumerate(mission.exit_hexes):
         col, row0 = parse_label(label)
         if col not in (0, columns - 1) and row0 not in (0, rows - 1):
@@ -741,6 +752,19 @@ def check_references(
         check_crew(v, v.vehicle, f"german_vehicles.{i}", source, card_ids)
     for where, e in mission.vehicle_placements():
         check_crew(e, e.vehicle, where, source, card_ids)
+
+
+def check_hexes(mission: Mission, source: str | Path, columns: int, rows: int) -> None:
+    """Every hex the mission names (:meth:`Mission.labels`) lies on a map of ``columns`` x
+    ``rows`` hexes.
+
+    Raises:
+        DataError: naming ``source`` and the field (``paragraphs.13.1.place.hex``).
+    """
+    for field, label in mission.labels():
+        col, row0 = parse_label(label)
+        if not (0 <= col < columns and 0 <= row0 < rows):
+            raise DataError(source, field, f"hex {label} is off the map ({columns} x {rows} hexes)")
 
 
 @functools.lru_cache(maxsize=16)
@@ -929,6 +953,7 @@ __all__ = [
     "USVehicle",
     "GermanVehicle",
     "VPSchedule",
+    "check_hexes",
     "check_references",
     "check_vehicles",
     "list_missions",
