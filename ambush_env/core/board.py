@@ -20,7 +20,8 @@ makes to them (RULES.md §2, §15).
 Schema (every problem raises :class:`~ambush_env.core.errors.DataError` naming the file and the
 field, e.g. ``hexsides.D5/D7``):
 
-- ``name`` (str), ``columns`` (1-702), ``rows`` (1-999), optional ``notes`` (free text).
+- ``name`` (str), ``columns`` (1-``MAX_COLUMNS``), ``rows`` (1-``MAX_ROWS``), optional ``notes``
+  (free text).
 - ``default``: ``terrain`` (default ``clear``) and ``level`` (0-3, default 0) of unlisted hexes.
 - ``hexes.LABEL``: ``terrain`` (clear, road, woods, brush, rubble, rough, building, river,
   crater), ``level`` 0-3, ``building`` (building id; only on building hexes, default: the hex's
@@ -95,10 +96,17 @@ class _SideSpec(Frozen):
     slope: bool = False
 
 
+#: ⚙ The largest map: the one the env's observation holds (``env/spec.py`` BOARD_W × BOARD_H,
+#: checked equal by a test). A bigger one would also make the sight tables (hexes² pairs)
+#: exhaust memory, so it is a DataError at load, naming ``columns`` or ``rows``.
+MAX_COLUMNS = 32
+MAX_ROWS = 24
+
+
 class _MapSpec(Frozen):
     name: str
-    columns: int = Field(ge=1, le=702)
-    rows: int = Field(ge=1, le=999)
+    columns: int = Field(ge=1, le=MAX_COLUMNS)
+    rows: int = Field(ge=1, le=MAX_ROWS)
     notes: str | None = None
     default: _DefaultSpec = _DefaultSpec()
     hexes: dict[str, _HexSpec] = {}

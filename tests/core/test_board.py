@@ -131,6 +131,8 @@ def test_wall_none_opens_a_building_side_and_field_walls_are_allowed():
         ({"default": {"terrain": "building"}}, "default.terrain", "cannot be building"),
         ({"default": {"level": 7}}, "default.level", "outside 0-3"),
         ({"columns": 0}, "columns", None),
+        ({"rows": 999}, "rows", None),  # beyond the observation (and the memory of the sight tables)
+        ({"columns": 33}, "columns", None),
     ],
 )
 def test_bad_maps_raise_data_error_naming_file_and_field(tmp_path, change, field, problem):
@@ -310,3 +312,12 @@ def test_distance_row_matches_distance(example):
     b2 = b.copy()
     b2._drows = None  # a map too large for the precomputed rows computes them
     assert b2.distance_row(3) == b.distance_row(3)
+
+
+
+def test_the_largest_map_is_the_one_the_observation_holds():
+    """⚙ board.MAX_COLUMNS × MAX_ROWS = env/spec.py's BOARD_W × BOARD_H."""
+    from ambush_env.core import board
+    from ambush_env.env import spec
+
+    assert (board.MAX_COLUMNS, board.MAX_ROWS) == (spec.BOARD_W, spec.BOARD_H)

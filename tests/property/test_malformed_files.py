@@ -455,7 +455,7 @@ def _edge_hexes(raw: dict) -> list[str]:
 def _map(draw: Callable, raw: dict) -> str:
     how = draw(st.sampled_from(["hex_key", "side_key", "side_twice", "shrink", "crop",
                                 "hex_field", "side_value", "default"]))
-    cols, rows = (v if isinstance(v, int) and 1 <= v <= 702 else 10
+    cols, rows = (v if isinstance(v, int) and 1 <= v <= 32 else 10
                   for v in (raw.get("columns"), raw.get("rows")))
     edge = [make_label(cols, 0), make_label(0, rows), make_label(cols, rows)]
     hexes = raw.get("hexes")
