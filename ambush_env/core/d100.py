@@ -38,9 +38,8 @@ from ambush_env.core.d100_data import (
     LocationRow,
     VehicleStats,
     WeaponDamage,
-    gun_laying_mod_of,
-    moving_fire_mod_of,
     parse_dice,
+    percent_to_d10,  # noqa: F401  (re-exported: the special attacks and tests read d100.percent_to_d10)
     shipped_d100_data,
 )
 from ambush_env.core.state import Unit, Vehicle
@@ -89,10 +88,6 @@ def hp_left(v: Vehicle) -> int:
     return stats(v).hp if v.hp < 0 else v.hp
 
 
-def percent_to_d10(percent: int) -> int:
-    """A percentage modifier on a d10 check (``percent_per_d10``, rounded toward zero ⚙)."""
-    q = abs(percent) // data().percent_per_d10
-    return q if percent >= 0 else -q
 
 
 def luck(u: Unit) -> int:
@@ -493,6 +488,22 @@ def hurt(m: Match, v: Vehicle, uid: int, damage: int, *, luck_roll: tuple[int, i
     return []
 
 
+def _crewman(m: Match, v: Vehicle, damage: int) -> bool:
+    """One of a tank's crew takes ``damage`` (a ``d100_occupant`` event, unit ``"crew"``);
+    whether he is lost to the crew (incapacitated or killed ⚙)."""
+    res = level_of(damage)
+    m.emit(E.D100Occupant(vehicle=v.name, unit="crew", damage=damage, result=res))
+    return res in ("incapacitated", "kill")
+
+
+def _crew_lost(m: Match, v: Vehicle, lost: int, why: str) -> list[Effect]:
+    """``lost`` crewmen gone (a ``crew_lost`` event): the crew-count effect, or none."""
+    if not lost:
+        return []
+    m.emit(E.CrewLost(vehicle=v.name, lost=lost, crew=v.crew - lost, why=why))
+    return [("crew", v.crew - lost)]
+
+
 def _sections(v: Vehicle) -> tuple[int, int]:
     """A tank's active crew in (turret, hull)."""
     hull_full = vtype(v).occupants - stats(v).turret_crew
@@ -518,9 +529,7 @@ def _crew_section(m: Match, v: Vehicle, row: LocationRow, dmg: int) -> list[Effe
     for n, part_dmg, is_turret in ((turret, dmg if hit_turret else dmg // 2, True),
                                    (hull, dmg // 2 if hit_turret else dmg, False)):
         for _ in range(n):
-            res = level_of(part_dmg)
-            m.emit(E.D100Occupant(vehicle=v.name, unit="crew", damage=part_dmg, result=res))
-            if res in ("incapacitated", "kill"):
+            if _crewman(m, v, part_dmg):
                 if is_turret:
                     lost_t += 1
                 else:
@@ -529,8 +538,7 @@ def _crew_section(m: Match, v: Vehicle, row: LocationRow, dmg: int) -> list[Effe
         return []
     v.hull_crew = hull - lost_h
     left = v.crew - lost_t - lost_h
-    m.emit(E.CrewLost(vehicle=v.name, lost=lost_t + lost_h, crew=left, why=row.component))
-    out: list[Effect] = [("crew", left)]
+    out = _crew_lost(m, v, lost_t + lost_h, row.component)
     if lost_h and v.hull_crew == 0 and left > 0:
         out += trouble(m, v, row.trouble or 0, "driver lost")  # "if driver dead" ⚙: the hull
     return out
@@ -549,13 +557,8 @@ def destroy(m: Match, v: Vehicle, why: str, damage: int | None, *, magazine: boo
         for _ in range(v.crew):
             dmg = roll_dice(m, data().magazine_dice, f"{v.name} magazine")[0] if magazine else (
                 damage or 0)
-            res = level_of(dmg)
-            m.emit(E.D100Occupant(vehicle=v.name, unit="crew", damage=dmg, result=res))
-            lost += res in ("incapacitated", "kill")
-        if lost:
-            m.emit(E.CrewLost(vehicle=v.name, lost=lost, crew=v.crew - lost, why=why))
-            return [("disable", why), ("crew", v.crew - lost)]
-        return [("disable", why)]
+            lost += _crewman(m, v, dmg)
+        return [("disable", why)] + _crew_lost(m, v, lost, why)
     for uid in aboard(m, v):
         dmg = roll_dice(m, data().magazine_dice, f"{units[uid].name} magazine")[0] \
             if magazine else (damage or 0)
@@ -586,14 +589,8 @@ def inside_blast(m: Match, v: Vehicle, src: WeaponDamage, source: str) -> list[E
     m.emit(ev)
     out: list[Effect] = []
     if vtype(v).kind == "tank":
-        lost = 0
-        for _ in range(v.crew):
-            res = level_of(total)
-            m.emit(E.D100Occupant(vehicle=v.name, unit="crew", damage=total, result=res))
-            lost += res in ("incapacitated", "kill")
-        if lost:
-            m.emit(E.CrewLost(vehicle=v.name, lost=lost, crew=v.crew - lost, why=source))
-            out.append(("crew", v.crew - lost))
+        lost = sum(_crewman(m, v, total) for _ in range(v.crew))
+        out += _crew_lost(m, v, lost, source)
     else:
         for uid in aboard(m, v):
             hurt(m, v, uid, total)
@@ -669,14 +666,10 @@ def _fire_round(m: Match, v: Vehicle) -> list[Effect]:
             dmg += roll_dice(m, row.extra, f"{v.name} concussion")[0]
         dmg = max(0, dmg - arm)
         if who is None:
-            res = level_of(dmg)
-            m.emit(E.D100Occupant(vehicle=v.name, unit="crew", damage=dmg, result=res))
-            lost += res in ("incapacitated", "kill")
+            lost += _crewman(m, v, dmg)
         else:
             hurt(m, v, who, dmg)
-    if lost:
-        m.emit(E.CrewLost(vehicle=v.name, lost=lost, crew=v.crew - lost, why=row.result))
-        out.append(("crew", v.crew - lost))
+    out += _crew_lost(m, v, lost, row.result)
     if row.explodes:
         m.emit(E.D100Destroyed(vehicle=v.name, why="explosion"))
         v.hp = 0
@@ -684,14 +677,3 @@ def _fire_round(m: Match, v: Vehicle) -> list[Effect]:
     elif row.inoperable:
         out += _immobilise(m, v)
     return out
-
-
-# ============================================================================ to-hit
-def moving_fire_mod(m: Match, shooter: Unit, target_vehicle: Vehicle | None) -> int:
-    """:func:`~ambush_env.core.d100_data.moving_fire_mod` of this match's state."""
-    return moving_fire_mod_of(m.state.vehicles, shooter, target_vehicle)
-
-
-def gun_laying_mod(m: Match, shooter: Unit, weapon_id: str) -> int:
-    """:func:`~ambush_env.core.d100_data.gun_laying_mod_of` of this match's state."""
-    return gun_laying_mod_of(m.state.vehicles, shooter, weapon_id)

@@ -305,6 +305,28 @@ class D100Data(Frozen):
         raise ValueError(f"no row of {table} for {roll}")  # pragma: no cover - checked at load
 
 
+def percent_to_d10(percent: int) -> int:
+    """A percentage modifier on a d10 check: ``percent / percent_per_d10``, rounded toward
+    zero ⚙ (−25 % → −2, +10 % → +1, −12 % → −1)."""
+    q = abs(percent) // shipped_d100_data().percent_per_d10
+    return q if percent >= 0 else -q
+
+
+def shot_mods(vehicles: list[Vehicle], shooter: Unit, weapon_id: str,
+              target: Vehicle | None) -> list[tuple[str, int]]:
+    """Seed 003's to-hit modifiers of a shot from a vehicle (at a soldier or a vehicle, the
+    ``target``): moving fire and a destroyed Gun-Laying Equipment on the main gun; the zero
+    ones left out."""
+    out = []
+    mv = moving_fire_mod_of(vehicles, shooter, target)
+    if mv:
+        out.append(("moving_fire", mv))
+    gl = gun_laying_mod_of(vehicles, shooter, weapon_id)
+    if gl:
+        out.append(("gun_laying", gl))
+    return out
+
+
 def moving_fire_mod_of(vehicles: list[Vehicle], shooter: Unit, target: Vehicle | None) -> int:
     """The moving-fire modifier on the d10 to-hit of a shot from a vehicle (seed 003 "FIREARM
     COMBAT"): −1 % per MOVE unit of speed difference, ``move_units_per_mp`` MOVE units per MP
@@ -315,8 +337,7 @@ def moving_fire_mod_of(vehicles: list[Vehicle], shooter: Unit, target: Vehicle |
     d = shipped_d100_data()
     own = vehicles[shooter.vehicle].moved_mp
     other = target.moved_mp if target is not None else 0
-    pct = abs(own - other) * d.move_units_per_mp * d.moving_fire_percent
-    return -(pct // d.percent_per_d10)
+    return percent_to_d10(-abs(own - other) * d.move_units_per_mp * d.moving_fire_percent)
 
 
 def gun_laying_mod_of(vehicles: list[Vehicle], shooter: Unit, weapon_id: str) -> int:
@@ -335,8 +356,7 @@ def gun_laying_mod_of(vehicles: list[Vehicle], shooter: Unit, weapon_id: str) ->
     d = shipped_d100_data()
     for row in d.tables[d.vehicles[v.type].table]:
         if row.effect == "gun_laying" and row.component in v.destroyed:
-            q = abs(row.modifier or 0) // d.percent_per_d10
-            return q if (row.modifier or 0) >= 0 else -q
+            return percent_to_d10(row.modifier or 0)
     return 0
 
 

@@ -21,6 +21,23 @@ US = int(Side.US)
 _VEHICLE_ASPECT_KINDS = {K.FIRE_AIMED_VEHICLE: "fire aimed at", K.FIRE_SNAP_VEHICLE: "snap fire at"}
 
 
+def _vehicle_text(m: Match, vid: int) -> str:
+    """A vehicle slot as text: ``"V2 (Panzer IV, E7)"``, or ``"vehicle 3 (empty slot)"``."""
+    vs = m.state.vehicles
+    if vid >= len(vs):
+        return f"vehicle {vid} (empty slot)"
+    v = vs[vid]
+    return f"{v.name} ({vtype(v).name}, {m.board.label(v.hex) if v.hex >= 0 else 'off map'})"
+
+
+#: seed 003's special attacks (rules d100): verb, and the names of the argument's second part
+_D100_KINDS = {K.CHARGE_UNDER: ("set a {c} under", O.CHARGES),
+               K.CHARGE_TREADS: ("set a {c} into the treads of", O.CHARGES),
+               K.FIRE_CALLED: ("fire a called shot at the {c} of", O.CALLED),
+               K.MOLOTOV: ("throw a Molotov at", ("",)), K.RAM: ("ram", ("",)),
+               K.RAM_OFF_ROAD: ("run off the road", ("",))}
+
+
 def vehicle_aspect_text(m: Match, arg: int) -> str:
     """The target of a ``vehicle × aspect`` argument: ``"V2 (side)"``, or ``"vehicle 3 (empty
     slot, side)"`` when no vehicle holds the slot."""
@@ -91,33 +108,13 @@ def describe(m: Match, action: int) -> str:
                           K.COAX_MG_SNAP_VEHICLE: "snap fire coaxial MG at"}
     if kind in tank_vehicle_kinds:  # a tank's weapons at a vehicle × aspect (module tanks)
         vid, aspect = divmod(arg, len(O.ASPECTS))
-        if vid < len(st.vehicles):
-            v = st.vehicles[vid]
-            what = f"{v.name} ({vtype(v).name}, {board.label(v.hex) if v.hex >= 0 else 'off map'})"
-        else:
-            what = f"vehicle {vid} (empty slot)"
-        return f"{who} {tank_vehicle_kinds[kind]} {what} {O.ASPECTS[aspect]}"
-    d100_kinds = {K.CHARGE_UNDER: "set a {c} under", K.CHARGE_TREADS: "set a {c} into the treads of",
-                  K.FIRE_CALLED: "fire a called shot at the {c} of", K.MOLOTOV: "throw a Molotov at",
-                  K.RAM: "ram", K.RAM_OFF_ROAD: "run off the road"}
-    if kind in d100_kinds:  # seed 003's special attacks (rules d100)
-        n = len(O.CHARGES) if kind in (K.CHARGE_UNDER, K.CHARGE_TREADS) else (
-            len(O.CALLED) if kind == K.FIRE_CALLED else 1)
-        vid, k = divmod(arg, n)
-        c = (O.CHARGES[k].replace("_", " ") if n == len(O.CHARGES) and kind != K.FIRE_CALLED
-             else O.CALLED[k].replace("_", " ") if kind == K.FIRE_CALLED else "")
-        if vid < len(st.vehicles):
-            v = st.vehicles[vid]
-            what = f"{v.name} ({vtype(v).name}, {board.label(v.hex) if v.hex >= 0 else 'off map'})"
-        else:
-            what = f"vehicle {vid} (empty slot)"
-        return f"{who} {d100_kinds[kind].format(c=c)} {what}"
+        return f"{who} {tank_vehicle_kinds[kind]} {_vehicle_text(m, vid)} {O.ASPECTS[aspect]}"
+    if kind in _D100_KINDS:  # seed 003's special attacks (rules d100)
+        verb, names = _D100_KINDS[kind]
+        vid, k = divmod(arg, len(names))
+        return f"{who} {verb.format(c=names[k].replace('_', ' '))} {_vehicle_text(m, vid)}"
     if kind in (K.BOARD_VEHICLE, K.LOAD, K.GRENADE_INTO):
-        if arg < len(st.vehicles):
-            v = st.vehicles[arg]
-            what = f"{v.name} ({vtype(v).name}, {board.label(v.hex) if v.hex >= 0 else 'off map'})"
-        else:
-            what = f"vehicle {arg} (empty slot)"
+        what = _vehicle_text(m, arg)
         if kind == K.LOAD:
             return f"{who} load the fallen into {what}"
         if kind == K.GRENADE_INTO:

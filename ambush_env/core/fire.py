@@ -245,19 +245,12 @@ def to_hit(game: Any, shooter: Any, target: Any, *, snap: bool) -> tuple[int, li
 
 
 def _d100_mods(game: Any, shooter: Any, target: Any) -> list[tuple[str, int]]:
-    """Seed 003 on a shot from a vehicle at a soldier: moving fire, and a tank main gun whose
-    Gun-Laying Equipment is destroyed (module d100)."""
-    from ambush_env.core.d100_data import gun_laying_mod_of, moving_fire_mod_of
+    """Seed 003 on a shot from a vehicle at a soldier (:func:`d100_data.shot_mods`)."""
+    from ambush_env.core.d100_data import shot_mods
 
     vs = game.state.vehicles
-    out = []
-    mv = moving_fire_mod_of(vs, shooter, vs[target.vehicle] if target.vehicle >= 0 else None)
-    if mv:
-        out.append(("moving_fire", mv))
-    gl = gun_laying_mod_of(vs, shooter, getattr(shooter, "weapon", ""))
-    if gl:
-        out.append(("gun_laying", gl))
-    return out
+    return shot_mods(vs, shooter, getattr(shooter, "weapon", ""),
+                     vs[target.vehicle] if target.vehicle >= 0 else None)
 
 
 def _base_and_shooter_mods(game: Any, shooter: Any, target_hex: int, what: str, snap: bool

@@ -24,6 +24,7 @@ or a Round played out) starts the next Round, rolling initiative.
 
 from __future__ import annotations
 
+from dataclasses import MISSING, fields
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -859,9 +860,11 @@ def write_position(ctx: Ctx, st: GameState, dice: Dice, german: str, mission: An
 _ = (ARSpace, Phase)  # the enums whose names the tuples above spell
 
 
-_D100_DEFAULTS = {"hp": -1, "armour_loss": {}, "component_damage": {}, "destroyed": [],
-                  "burning": False, "fire_dice": "", "countdowns": {}, "mpa_quarters": 4, "hull_crew": -1,
-                  "moved_mp": 0}
+#: the d100 state of a Vehicle (seed 003) and its undamaged values, read from the dataclass
+_D100_DEFAULTS = {f.name: (f.default_factory() if f.default is MISSING else f.default)  # type: ignore[misc]
+                  for f in fields(Vehicle)
+                  if f.name in ("hp", "armour_loss", "component_damage", "destroyed", "burning",
+                                "fire_dice", "countdowns", "mpa_quarters", "hull_crew", "moved_mp")}
 
 
 def _d100_keys(v: Vehicle) -> dict[str, Any]:

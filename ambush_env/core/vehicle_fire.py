@@ -325,18 +325,11 @@ def _d100_mods(m: Match, shooter: Unit, v: Vehicle, wid: str, d: int, base: int
     """Seed 003's to-hit changes against a vehicle (module d100): point-blank doubling for
     tank guns, moving fire, a destroyed gun-laying equipment on the main gun."""
     from ambush_env.core import d100
+    from ambush_env.core.d100_data import shot_mods
 
-    out = []
     pb = d100.point_blank(m, wid, d, base)
-    if pb != base:
-        out.append(("point_blank", pb - base))
-    mv = d100.moving_fire_mod(m, shooter, v)
-    if mv:
-        out.append(("moving_fire", mv))
-    gl = d100.gun_laying_mod(m, shooter, wid)
-    if gl:
-        out.append(("gun_laying", gl))
-    return out
+    out = [("point_blank", pb - base)] if pb != base else []
+    return out + shot_mods(m.state.vehicles, shooter, wid, v)
 
 
 def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool, aspect: str = "front",
