@@ -1,11 +1,12 @@
-"""Agents that play the US side: ``random``, ``heuristic`` and a MaskablePPO policy.
+"""Agents that play the US side: ``random``, ``do_nothing``, ``heuristic`` and a MaskablePPO
+policy.
 
 Every agent follows one small protocol::
 
     agent.reset(env, seed)            # a new episode begins (env: the Gymnasium env)
     action = agent.act(obs, info, env)  # one order integer, legal in the current state
 
-:func:`make_agent` builds one from a name (``"random"``, ``"heuristic"``) or the path of a
+:func:`make_agent` builds one from a name (``"random"``, ``"do_nothing"``, ``"heuristic"``) or the path of a
 trained model (``PATH.zip``), as ``ambush bench --agent X`` does.
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-AGENT_NAMES = ("random", "heuristic")
+AGENT_NAMES = ("random", "do_nothing", "heuristic")
 
 
 @runtime_checkable
@@ -34,7 +35,7 @@ def make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Agent:
     """An agent from its name or a model path.
 
     Args:
-        spec: ``"random"``, ``"heuristic"`` or the path of a MaskablePPO ``.zip``.
+        spec: ``"random"``, ``"do_nothing"``, ``"heuristic"`` or the path of a MaskablePPO ``.zip``.
         seed: seed of the agent's own randomness (random tie-breaks, sampling).
         kwargs: passed to the agent's constructor.
 
@@ -45,6 +46,10 @@ def make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Agent:
         from agents.random_agent import RandomAgent
 
         return RandomAgent(seed=seed, **kwargs)
+    if spec == "do_nothing":
+        from agents.do_nothing import DoNothingAgent
+
+        return DoNothingAgent(seed=seed, **kwargs)
     if spec == "heuristic":
         from agents.heuristic import HeuristicAgent
 

@@ -112,7 +112,8 @@ def agent_label(agent_spec: str) -> str:
 
 # -- provenance ------------------------------------------------------------------------------
 #: the source file of each scripted agent (its hash is the agent's identity in results)
-SCRIPTED_SOURCES = {"random": "random_agent.py", "heuristic": "heuristic.py"}
+SCRIPTED_SOURCES = {"random": "random_agent.py", "do_nothing": "do_nothing.py",
+                    "heuristic": "heuristic.py"}
 
 
 def agent_sha256(agent_spec: str) -> str:

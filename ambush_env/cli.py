@@ -336,7 +336,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="run a benchmark suite with an agent")
     b.add_argument("--suite", default="smoke", help="suite name in configs/bench/ or a YAML path (default: smoke)")
-    b.add_argument("--agent", required=True, help="random, heuristic, or the path of a MaskablePPO .zip")
+    b.add_argument("--agent", required=True,
+                   help="random, do_nothing, heuristic, or the path of a MaskablePPO .zip")
     b.add_argument("--episodes", type=positive_int, default=None,
                    help="play only the first N seeds of the suite (at most its seed count)")
     b.add_argument("--workers", type=positive_int, default=1, help="worker processes (default 1)")
