@@ -211,13 +211,10 @@ class Board:
         self._cx = tuple(c[0] for c in cubes)
         self._cy = tuple(c[1] for c in cubes)
         self._cz = tuple(c[2] for c in cubes)
-        # hex distances as rows of Python ints (a hot path of the order generator), for maps
-        # up to 1024 hexes; larger ones compute them
+        # hex distances as rows of Python ints (a hot path of the order generator), built on
+        # first use from :meth:`distance_table` (a generated map that is only checked never
+        # pays for them)
         self._drows: tuple[tuple[int, ...], ...] | None = None
-        if len(cubes) <= 1024:
-            self._drows = tuple(
-                tuple(max(abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[2] - b[2])) for b in cubes)
-                for a in cubes)
         self._dist: np.ndarray | None = None
 
     # -- addressing ------------------------------------------------------------------------
@@ -247,16 +244,22 @@ class Board:
 
     def distance(self, i: int, j: int) -> int:
         """Hex distance between two hex indices, in hexes."""
-        if self._drows is not None:
-            return self._drows[i][j]
-        return max(abs(self._cx[i] - self._cx[j]), abs(self._cy[i] - self._cy[j]), abs(self._cz[i] - self._cz[j]))
+        rows = self._drows
+        if rows is None:
+            rows = self._distance_rows()
+        return rows[i][j]
 
     def distance_row(self, i: int) -> tuple[int, ...]:
-        """``row[j]`` = :meth:`distance` ``(i, j)`` for every hex ``j`` (hexes; precomputed for
-        maps up to 1024 hexes, else computed)."""
-        if self._drows is not None:
-            return self._drows[i]
-        return tuple(self.distance(i, j) for j in range(self.n))
+        """``row[j]`` = :meth:`distance` ``(i, j)`` for every hex ``j`` (hexes; the rows are
+        built on first use)."""
+        rows = self._drows
+        if rows is None:
+            rows = self._distance_rows()
+        return rows[i]
+
+    def _distance_rows(self) -> tuple[tuple[int, ...], ...]:
+        self._drows = tuple(map(tuple, self.distance_table().tolist()))
+        return self._drows
 
     def distance_table(self) -> np.ndarray:
         """``(n, n) int16`` hex distances between every pair of hexes (computed once, read-only)."""
