@@ -219,6 +219,10 @@ def explode(m: Match, hex_: int, kind: str, thrower: Unit, *, scattered: bool,
             if ok:
                 return events + explode(m, thrower.hex, kind, best, scattered=False,
                                         may_throw_out=False)
+    if kind == "satchel":  # against a demolish objective (module scoring)
+        from ambush_env.core.scoring import note_charge
+
+        note_charge(m, hex_)
     inside = b.terrain[hex_] == Terrain.BUILDING
     row = m.tables.soldier_row[f"{kind}_{'inside' if inside else 'outside'}"]
     prone_mod = m.rd.grenades.prone_damage

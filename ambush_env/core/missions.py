@@ -15,7 +15,8 @@ Mission file schema::
     us_entry: [A7, A8, A8, A9]       # soldier k (squad order) starts on us_entry[k % len];
                                      # setting up is not "entering": no paragraph check
     exit_hexes: [R1, ..., R14]       # map-edge hexes from which US soldiers may leave
-    objective: {name: farm, hexes: [L6, L7]}
+    objective: {name: farm, hexes: [L6, L7]}   # kind: take (default) | hold | capture |
+                                     #   demolish; see "Objective kinds" below
     time_limit: {operations_pulses: 60, rounds: 36}   # ⚙ either count reached ends the mission
     triggers:                        # hex trigger table (RULES.md §7); hexes on the map
       G8: 10                         # a paragraph, fires once
@@ -75,18 +76,40 @@ effect                arguments
                       (seed 000 p. 32); sighted, or beginning Rounds when aware, as ``place``
 ====================  ============================================================================
 
+Objective kinds (``objective.kind``; each scores ``objective_taken`` once and sets the flag
+``objective_taken``; module ``scoring``):
+
+============  ==================================================================================
+kind          taken when
+============  ==================================================================================
+``take``      (the default) at the end of any turn, an active US soldier stands in an objective
+              hex while no active German is in any objective hex
+``hold``      ⚙ at the end of the mission (time limit or an ``end_mission`` effect), the same
+              test: the hexes must be held then, not merely once reached
+``capture``   ``card: <card id>`` (required; some ``place`` effect or German car crew puts that
+              card on the map): a German of that card is captured (RULES.md §10); with
+              ``march_off: true`` ⚙ only once a guard marches him off by an exit hex (seed 002
+              p. 25; ``prisoner_marched_off`` VP is scored as well). The hexes are where he is
+              expected (the agents' goal); a German of that card killed spoils the objective
+``demolish``  ``charges: N`` (1-9, default 1) satchel charges have gone off in an objective
+              hex, or with ``reach: 1`` also in a hex next to one (RULES.md §9; thrown, or
+              scattered there); each is counted once (flags ``<name> charge k``) ⚙ the
+              destroyed target stays passable: the engine's map has no fallen span, and the
+              mission scores the demolition only
+============  ==================================================================================
+
 Scoring (⚙ values in the ``vp`` block): German and US casualties score by each soldier's final
 state (a wounded man later killed scores only ``us_killed``); ``exit_per_soldier`` for each US
-soldier who leaves by an exit hex; ``objective_taken`` once, the first time an active US
-soldier stands in an objective hex while no active German is in any objective hex; ``vp``
-effects add their amount. Cars (optional keys, 0 by default) score by their final state:
+soldier who leaves by an exit hex; ``objective_taken`` once, by the objective's kind (above);
+``vp`` effects add their amount. Cars (optional keys, 0 by default) score by their final state:
 ``vehicle_exited`` per US vehicle driven off by an exit hex, ``us_car_lost`` per US car
 disabled, ``german_car_disabled`` per German car disabled (a captured car is a US one, seed 002
 p. 27). The result band is the highest of ``results`` whose threshold the
 final VP reaches, else loss.
 
 Checks: references (paragraphs from triggers, events and effects; flags tested by ``if_flag``;
-cards in ``deck_default``; every hex on the map, exit hexes on its edge); every paragraph is
+cards in ``deck_default``; every hex on the map, exit hexes on its edge; a capture objective's
+card placed by the mission; fields of another objective kind refused); every paragraph is
 reachable; the paragraph graph has no cycle (a mission always finishes its paragraphs); d10
 tables cover 0-9 exactly once; VP signs (gains >= 0, losses <= 0); thresholds descending.
 Every failure is a :class:`~ambush_env.core.errors.DataError` naming the file and the field.
@@ -392,11 +415,39 @@ class EventRow(Frozen):
     paragraph: Branch = None
 
 
+ObjectiveKind = Literal["take", "hold", "capture", "demolish"]
+OBJECTIVE_KINDS: tuple[str, ...] = ("take", "hold", "capture", "demolish")
+_KIND_FIELDS = {"capture": ("card", "march_off"), "demolish": ("charges", "reach")}
+
+
 class Objective(Frozen):
-    """The mission objective: a name and its hexes (see the module docstring for "taken")."""
+    """The mission objective (RULES.md §15): a name, its hexes and its ``kind`` (how it is
+    scored; the module docstring's "Objective kinds"). ``card`` and ``march_off`` belong to
+    ``capture`` only, ``charges`` and ``reach`` to ``demolish`` only.
+
+    Raises (on validation): :class:`FieldProblem` naming ``card`` (a capture without one),
+    or the field given to a kind it does not belong to."""
 
     name: str = Field(min_length=1)
     hexes: tuple[Label, ...] = Field(min_length=1)
+    kind: ObjectiveKind = "take"
+    card: Ident | None = None  # capture: the German card id to be taken prisoner
+    march_off: bool = False  # capture: scored only when he is marched off by an exit hex
+    charges: int = Field(default=1, ge=1, le=9)  # demolish: satchel blasts that destroy it
+    reach: int = Field(default=0, ge=0, le=1)  # demolish: 0 in the hexes, 1 also beside them
+
+    @model_validator(mode="after")
+    def _kind_fields(self) -> Objective:
+        if self.kind == "capture" and self.card is None:
+            raise FieldProblem("card", "a capture objective names the German card to capture")
+        defaults = {"card": None, "march_off": False, "charges": 1, "reach": 0}
+        for f, default in defaults.items():
+            if getattr(self, f) != default and f not in _KIND_FIELDS.get(self.kind, ()):
+                owner = next(k for k, fs in _KIND_FIELDS.items() if f in fs)
+                raise FieldProblem(
+                    f, f"{f!r} belongs to a {owner} objective, not to a {self.kind} one"
+                )
+        return self
 
 
 class TimeLimit(Frozen):
@@ -556,6 +607,12 @@ class Mission(Frozen):
                     raise FieldProblem(
                         f"{where}.flag", f"flag {eff.flag!r} is never set by a 'set' effect"
                     )
+        obj = self.objective
+        if obj.kind == "capture" and obj.card not in {c for _, c in self.card_refs()}:
+            raise FieldProblem(
+                "objective.card",
+                f"no place effect or German car crew puts a {obj.card!r} on the map",
+            )
         for n in paras:
             if n not in referenced:
                 raise FieldProblem(
@@ -940,6 +997,7 @@ __all__ = [
     "Minefield",
     "Mission",
     "MissionRules",
+    "OBJECTIVE_KINDS",
     "Objective",
     "Perception",
     "Place",
