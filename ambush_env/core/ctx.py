@@ -140,6 +140,24 @@ class Ctx:
         self.throw_cache: dict = {}
         self.vehicle_costs: dict[tuple, list[int]] = {}
         self.wall_cache: dict[tuple, list[tuple[int, int]]] = {}  # fire.wall_targets
+        # sight with the blocking landmarks paragraphs declared in play (``state.landmarks``):
+        # derived caches keyed by their hexes (:meth:`sight_with`), the context's own ``sight``
+        # left as the mission made it
+        self._landmark_sight: dict[frozenset[int], SightCache] = {}
+
+    def sight_with(self, landmark_hexes: frozenset[int]) -> SightCache:
+        """The sight cache of this mission with blocking landmarks in ``landmark_hexes`` too
+        (hex indices; the ``landmark`` effect, RULES.md §3, §15): :attr:`sight` when empty,
+        else one derived from it once (:meth:`~ambush_env.core.los.SightCache.
+        with_landmark_hexes`) and kept, so it follows the live board as :attr:`sight` does."""
+        if not landmark_hexes:
+            return self.sight
+        s = self._landmark_sight.get(landmark_hexes)
+        if s is None:
+            if len(self._landmark_sight) >= 16:  # a bound (each holds 9 n^2 bools)
+                self._landmark_sight.clear()
+            s = self._landmark_sight[landmark_hexes] = self.sight.with_landmark_hexes(landmark_hexes)
+        return s
 
     def start_vehicles(self) -> list[Vehicle]:
         """The mission's vehicles at its start (US first, then parked German ones), named
@@ -203,7 +221,9 @@ class Match:
         self.mission: Mission = ctx.mission
         self.mission_id: str = ctx.mission_id
         self.cards: dict = ctx.cards
-        self.sight: SightCache = ctx.sight
+        self._sight: SightCache = ctx.sight
+        self._lm_key: tuple = ()  # state.landmarks the last :attr:`sight` was looked up for
+        self._lm_sight: SightCache = ctx.sight
         self.exit_hexes: frozenset[int] = ctx.exit_hexes
         self.objective_hexes: frozenset[int] = ctx.objective_hexes
         self.triggers: dict[int, Any] = ctx.triggers
@@ -214,6 +234,21 @@ class Match:
         # sight anyway); a German side played by an agent knows only the US soldiers some
         # German sees (two-sided play: :meth:`known_enemies`)
         self.omniscient_germans = True
+
+    @property
+    def sight(self) -> SightCache:
+        """The sight cache for the state now (RULES.md §3): the context's, or, once a
+        paragraph has declared blocking landmarks (``state.landmarks``), the context's cache
+        derived with their hexes (:meth:`Ctx.sight_with`). The context itself never changes."""
+        lm = self.state.landmarks
+        if not lm:
+            return self._sight
+        key = tuple(lm)
+        if key != self._lm_key:
+            self._lm_key = key
+            self._lm_sight = self.ctx.sight_with(frozenset(h for h, _name, blocking in lm
+                                                           if blocking))
+        return self._lm_sight
 
     def weapon(self, weapon_id: str) -> Any:
         return self.ctx.weapon(weapon_id)
@@ -340,9 +375,10 @@ class Match:
     def can_see(self, a: Unit, b: Unit) -> bool:
         """Line of sight between two units' hexes at their stances (seed 004, RULES.md §3);
         a soldier in a vehicle sees and is seen as the vehicle (seed 004 p. 18)."""
+        sight = self.sight
         if a.vehicle < 0 and b.vehicle < 0:
-            return self.ctx.sight.can_see(a.hex, b.hex, a.stance, b.stance)
-        return self.ctx.sight.can_see(a.hex, b.hex, a.stance, b.stance,
+            return sight.can_see(a.hex, b.hex, a.stance, b.stance)
+        return sight.can_see(a.hex, b.hex, a.stance, b.stance,
                                       sighter_in_vehicle=self._vehicle_size(a),
                                       target_in_vehicle=self._vehicle_size(b))
 

@@ -1131,6 +1131,16 @@ class MinefieldLaid(Event):
 
 
 @_event
+class LandmarkAppears(Event):
+    """A ``landmark`` effect puts a landmark on a hex; a blocking one blocks sight (RULES.md §3, §15)."""
+
+    type: ClassVar[str] = "landmark"
+    hex: str
+    name: str
+    blocking: bool
+
+
+@_event
 class MineSoldier(Event):
     """A US soldier on foot sets off a mine in an anti-personnel minefield (seed 000 p. 32 ⚙)."""
 

@@ -32,7 +32,9 @@ The rules applied to a trace, with ``ls``, ``lt`` the sighter's and target's gro
 - Crest hexside (p. 18): always blocks, even as a side of an endpoint's hex.
 - Landmarks (p. 18) block only when named in ``blocking_landmarks``; they then block like
   woods (seen into, looked over from higher ground unless adjacent) -- the seed leaves their
-  height open and an obstacle the height of a wood is the plausible reading.
+  height open and an obstacle the height of a wood is the plausible reading. A landmark a
+  paragraph declares blocking in play (``landmark`` effect) is a hex in ``landmark_hexes``:
+  it blocks the same way, whatever the map says of that hex.
 - Apertures (seed 004 table, p. 18-19), for an endpoint inside a building hex: the line must
   leave his hex through an aperture of it (a hexside between hexes of one building, or a wall
   that has been destroyed, is open). Across a wall without an aperture: blocked, reported as
@@ -219,7 +221,8 @@ def _blocking_landmark(board: Board, i: int, landmarks: frozenset[str]) -> bool:
     return lm is not None and (lm in landmarks or board.label(i) in landmarks)
 
 
-def _build_arrays(board: Board, landmarks: frozenset[str]) -> _Arrays:
+def _build_arrays(board: Board, landmarks: frozenset[str],
+                  extra: frozenset[int] = frozenset()) -> _Arrays:
     n = board.n
     terr = np.asarray(board.terrain, dtype=np.int8)
     level = np.full(n + 1, OFF_MAP_LEVEL, dtype=np.int16)
@@ -232,6 +235,8 @@ def _build_arrays(board: Board, landmarks: frozenset[str]) -> _Arrays:
         for i in range(n):
             if _blocking_landmark(board, i, landmarks):
                 obstacle[i] = True
+    for i in extra:  # blocking landmarks declared in play (a ``landmark`` effect)
+        obstacle[i] = True
     building = np.zeros(n + 1, dtype=bool)
     building[:n] = terr == Terrain.BUILDING
     m = 3 * n + 1
@@ -258,7 +263,7 @@ def _build_arrays(board: Board, landmarks: frozenset[str]) -> _Arrays:
 
 
 def _updated_arrays(arr: _Arrays, board: Board, landmarks: frozenset[str], hexes: set[int],
-                    sides: set[int]) -> _Arrays:
+                    sides: set[int], extra: frozenset[int] = frozenset()) -> _Arrays:
     """``arr`` brought up to ``board`` after the logged change of ``hexes`` (terrain, building,
     rise) and ``sides`` (destroyed walls): equal to :func:`_build_arrays` of the board, at the
     cost of the changed entries (the others are copied; ``arr`` itself is left as it was)."""
@@ -266,7 +271,8 @@ def _updated_arrays(arr: _Arrays, board: Board, landmarks: frozenset[str], hexes
     for i in hexes:
         t = board.terrain[i]
         blevel[i] = arr.level[i] + board.rise[i]
-        obstacle[i] = t in OBSTACLE_TERRAIN or _blocking_landmark(board, i, landmarks)
+        obstacle[i] = (t in OBSTACLE_TERRAIN or _blocking_landmark(board, i, landmarks)
+                       or i in extra)
         building[i] = t == Terrain.BUILDING
     wall = arr.wall.copy()
     for sid in sides:
@@ -275,15 +281,16 @@ def _updated_arrays(arr: _Arrays, board: Board, landmarks: frozenset[str], hexes
                    crest=arr.crest, emb_level=arr.emb_level, wall=wall, aperture=arr.aperture)
 
 
-_ARRAYS: "weakref.WeakKeyDictionary[Board, tuple[int, frozenset[str], _Arrays]]" = weakref.WeakKeyDictionary()
+_ARRAYS: "weakref.WeakKeyDictionary[Board, tuple[int, frozenset[str], frozenset[int], _Arrays]]" = (
+    weakref.WeakKeyDictionary())
 
 
-def _arrays(board: Board, landmarks: frozenset[str]) -> _Arrays:
+def _arrays(board: Board, landmarks: frozenset[str], extra: frozenset[int] = frozenset()) -> _Arrays:
     hit = _ARRAYS.get(board)
-    if hit is not None and hit[0] == board.version and hit[1] == landmarks:
-        return hit[2]
-    arr = _build_arrays(board, landmarks)
-    _ARRAYS[board] = (board.version, landmarks, arr)
+    if hit is not None and hit[0] == board.version and hit[1] == landmarks and hit[2] == extra:
+        return hit[3]
+    arr = _build_arrays(board, landmarks, extra)
+    _ARRAYS[board] = (board.version, landmarks, extra, arr)
     return arr
 
 
@@ -356,14 +363,15 @@ def _first_blocker(board, arr, i, j, dirs, ss, st, vs, vt) -> tuple[float, str] 
     return None
 
 
-def _assess(board: Board, i: int, j: int, ss: int, st: int, vs: int, vt: int, cap, landmarks) -> SightResult:
+def _assess(board: Board, i: int, j: int, ss: int, st: int, vs: int, vt: int, cap, landmarks,
+            extra: frozenset[int] = frozenset()) -> SightResult:
     _check_vehicle_hex(board, i, vs, "sighter")
     _check_vehicle_hex(board, j, vt, "target")
     if i == j:
         return CLEAR
     if cap is not None and board.distance(i, j) > cap:
         return SightResult(False, "sight_cap")
-    arr = _arrays(board, landmarks)
+    arr = _arrays(board, landmarks, extra)
     best: tuple[float, str] | None = None
     for dirs in hexgrid.traces(board.coords(i), board.coords(j)):
         blocker = _first_blocker(board, arr, i, j, dirs, ss, st, vs, vt)
@@ -386,6 +394,7 @@ def line_of_sight(
     target_in_vehicle: str | None = None,
     sight_cap: int | None = None,
     blocking_landmarks: Iterable[str] = (),
+    landmark_hexes: Iterable[str] = (),
 ) -> SightResult:
     """Whether a soldier in ``sighter`` sees ``target`` on the live board (binding, RULES.md §3).
 
@@ -403,6 +412,8 @@ def line_of_sight(
         sight_cap: a mission's sight range cap in hexes (night), or None.
         blocking_landmarks: landmark names (or hex labels of landmark hexes) the mission
             declares blocking.
+        landmark_hexes: hex labels of blocking landmarks declared in play (``landmark``
+            paragraph effects), blocking whatever the map says of the hex.
 
     Returns:
         :class:`SightResult`: ``.clear`` and ``.blocked_by`` (the first blocker from the sighter).
@@ -417,7 +428,9 @@ def line_of_sight(
     st = _stance(target_stance, "target_stance")
     vs = _vehicle(sighter_in_vehicle, "sighter_in_vehicle")
     vt = _vehicle(target_in_vehicle, "target_in_vehicle")
-    return _assess(board, i, j, ss, st, vs, vt, sight_cap, _landmark_set(blocking_landmarks))
+    extra = frozenset(board.index(h) for h in ([landmark_hexes] if isinstance(landmark_hexes, str)
+                                                else landmark_hexes))
+    return _assess(board, i, j, ss, st, vs, vt, sight_cap, _landmark_set(blocking_landmarks), extra)
 
 
 # -- every line of a board at once -----------------------------------------------------------------
@@ -556,17 +569,22 @@ class SightCache:
         board: the live board (the cache keeps a reference and follows its mutations).
         sight_cap: a mission's sight range cap in hexes, or None.
         blocking_landmarks: landmark names (or hex labels) the mission declares blocking.
+        landmark_hexes: hex indices of blocking landmarks declared in play (``landmark``
+            effects); :meth:`with_landmark_hexes` derives such a cache from another cheaply.
 
     Attributes:
         board: the board.
         sight_cap: the cap.
         blocking_landmarks: ``frozenset[str]``.
+        landmark_hexes: ``frozenset[int]``.
     """
 
-    def __init__(self, board: Board, *, sight_cap: int | None = None, blocking_landmarks: Iterable[str] = ()) -> None:
+    def __init__(self, board: Board, *, sight_cap: int | None = None, blocking_landmarks: Iterable[str] = (),
+                 landmark_hexes: Iterable[int] = ()) -> None:
         self.board = board
         self.sight_cap = sight_cap
         self.blocking_landmarks = _landmark_set(blocking_landmarks)
+        self.landmark_hexes: frozenset[int] = frozenset(int(h) for h in landmark_hexes)
         self._n = board.n
         self._geo = _pair_geometry(board.columns, board.rows)
         self._memo: dict[tuple, SightResult] = {}
@@ -581,7 +599,7 @@ class SightCache:
         geo, board = self._geo, self.board
         self._adj.clear()
         self._version = board.version
-        self._arr = arr = _build_arrays(board, self.blocking_landmarks)
+        self._arr = arr = _build_arrays(board, self.blocking_landmarks, self.landmark_hexes)
         self._inst_li = arr.level[geo.pair_i][geo.inst_pair]
         self._inst_lj = arr.level[geo.pair_j][geo.inst_pair]
         # Sides: crests and embankments never change in play, so this is computed once.
@@ -684,12 +702,18 @@ class SightCache:
             return
         hexes, sides = changes
         self._version = board.version
+        self._apply_changes(hexes, sides)
+
+    def _apply_changes(self, hexes: set[int], sides: set[int]) -> None:
+        """Recompute the lines that ``hexes`` and ``sides`` changing touch (:meth:`_refresh`)."""
+        board, geo = self.board, self._geo
         if self._adj and (hexes or sides):
             between = board.side_between
             self._adj = {k: v for k, v in self._adj.items()
                          if k[0] not in hexes and k[1] not in hexes
                          and (k[0] == k[1] or between(k[0], k[1]) not in sides)}
-        self._arr = _updated_arrays(self._arr, board, self.blocking_landmarks, hexes, sides)
+        self._arr = _updated_arrays(self._arr, board, self.blocking_landmarks, hexes, sides,
+                                    self.landmark_hexes)
         n = self._n
         in_x = np.zeros(n + 1, dtype=bool)
         in_x[list(hexes)] = True
@@ -714,6 +738,27 @@ class SightCache:
         pairs = np.unique(pairs)
         if pairs.size:
             self._write_pairs(pairs)
+
+    def with_landmark_hexes(self, hexes: Iterable[int]) -> "SightCache":
+        """A new cache of the same board, cap and landmarks whose ``landmark_hexes`` are
+        ``hexes`` (blocking landmarks declared in play), this one left as it is.
+
+        Costs the lines that cross or end at the hexes that differ (a copy of the tables,
+        then :meth:`_refresh`'s partial recompute), not a full build.
+        """
+        self.invalidate()
+        new = object.__new__(SightCache)
+        new.__dict__.update(self.__dict__)
+        target = frozenset(int(h) for h in hexes)
+        changed = set(target ^ self.landmark_hexes)
+        new.landmark_hexes = target
+        new._memo = {}
+        new._adj = {}
+        new._vis = self._vis.copy()
+        new._hex_any = self._hex_any.copy()
+        if changed:
+            new._apply_changes(changed, set())
+        return new
 
     def invalidate(self) -> None:
         """Bring the cache up to the board now (queries also do it by themselves).
@@ -830,7 +875,7 @@ class SightCache:
     def _assess(self, i, j, ss, st, vs, vt) -> SightResult:
         return _assess(
             self.board, i, j, int(ss), int(st), _vehicle(vs, "sighter_in_vehicle"), _vehicle(vt, "target_in_vehicle"),
-            self.sight_cap, self.blocking_landmarks,
+            self.sight_cap, self.blocking_landmarks, self.landmark_hexes,
         )
 
     def __getstate__(self) -> dict:

@@ -66,7 +66,10 @@ effect                arguments
                       is disabled and those aboard panic (seed 000 p. 32)
 ``minefield``         ``hexes``, ``kind``: anti_personnel | anti_tank, ``known`` (true) — the
                       hexes are minefields for the rest of the mission (module ``mines``)
-``landmark``          ``hex``, ``name``, ``blocking`` (false) — a landmark appears (schema only)
+``landmark``          ``hex``, ``name``, ``blocking`` (false) — a landmark appears on ``hex`` for
+                      the rest of the mission (``state.landmarks``; one a hex, a later one
+                      replaces it ⚙); a blocking one blocks sight from then on like the
+                      ``rules.blocking_landmarks`` of the map (RULES.md §3, seed 004 p. 18)
 ``strike``            ``kind``: artillery | strafing, ``hexes``, ``row`` (a damage row id) — an
                       artillery or strafing event (schema only so far)
 ``end_mission``       reason (scalar) — the mission ends now and is scored
@@ -271,7 +274,8 @@ class Minefield(EffectForm):
 
 
 class Landmark(EffectForm):
-    """``landmark``: a landmark appears at ``hex``; ``blocking`` for sight (§3). Schema only."""
+    """``landmark``: a landmark appears at ``hex`` for the rest of the mission; a ``blocking``
+    one blocks sight like a mission's ``blocking_landmarks`` (RULES.md §3; seed 004 p. 18)."""
 
     effect: Literal["landmark"] = "landmark"
     hex: Label

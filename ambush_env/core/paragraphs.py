@@ -335,6 +335,20 @@ def _minefield(m: Match, arg: dict, u: Unit | None) -> None:
         known=bool(arg.get("known", True)))
 
 
+def _landmark(m: Match, arg: dict, u: Unit | None) -> None:
+    """A landmark appears at ``hex`` (RULES.md §3, §15; seed 004 p. 18: landmarks block when
+    a paragraph declares them blocking): recorded in ``state.landmarks`` for the rest of the
+    mission; a blocking one blocks sight from now on, as a mission's ``blocking_landmarks``
+    do (:attr:`~ambush_env.core.ctx.Match.sight`). ⚙ A second landmark on the same hex
+    replaces the first (one landmark a hex, as on a map). ⚙ Sight only: movement and cover
+    are the hex's terrain's."""
+    hex_ = m.board.index(arg["hex"])
+    entry = (hex_, str(arg["name"]), bool(arg.get("blocking", False)))
+    st = m.state
+    st.landmarks = [x for x in st.landmarks if x[0] != hex_] + [entry]
+    m.emit(E.LandmarkAppears(hex=arg["hex"], name=entry[1], blocking=entry[2]))
+
+
 def _end_mission(m: Match, arg: Any, u: Unit | None) -> None:
     end_mission(m, str(arg.get("reason") or "paragraph"))
 
@@ -356,7 +370,7 @@ _EFFECTS = {
     "booby_trap": _booby_trap,
     "end_mission": _end_mission,
     "minefield": _minefield,
-    "landmark": _not_yet,
+    "landmark": _landmark,
     "strike": _not_yet,
     "place_vehicle": _place_vehicle,
 }

@@ -157,6 +157,14 @@ class MineSpec(_Model):
     known: bool = True
 
 
+class LandmarkSpec(_Model):
+    """A landmark a ``landmark`` effect declared (RULES.md §3, §15): hex, name, blocking."""
+
+    hex: str
+    name: str = Field(min_length=1)
+    blocking: bool = False
+
+
 class PositionSpec(_Model):
     format: Literal["ambush-position/1"] = FORMAT
     mission: str | dict
@@ -185,6 +193,9 @@ class PositionSpec(_Model):
     board: dict[Literal["collapsed", "destroyed_walls"], list[str]] = {}
     minefields: list[MineSpec] = []
     dead_triggers: list[str] = []
+    # mission-language state (written only when not the default, so older positions read
+    # and write as before): landmarks declared in play
+    landmarks: list[LandmarkSpec] = []
     over: bool = False
     result: Literal["loss", "draw", "win", "decisive_win"] | None = None
     end_reason: str = ""
@@ -380,6 +391,11 @@ class _Reader:
                 st.known_mines.append(h)
         st.dead_triggers = [self.hex(h, f"dead_triggers.{k}", none_ok=False)
                             for k, h in enumerate(sp.dead_triggers)]
+        for k, ls in enumerate(sp.landmarks):
+            h = self.hex(ls.hex, f"landmarks.{k}.hex", none_ok=False)
+            if any(x[0] == h for x in st.landmarks):
+                raise self.fail(f"landmarks.{k}.hex", f"{ls.hex} holds two landmarks")
+            st.landmarks.append((h, ls.name, ls.blocking))
         st.over = sp.over
         st.result = -1 if sp.result is None else RESULT_NAMES.index(sp.result)
         st.end_reason = sp.end_reason
@@ -847,6 +863,7 @@ def write_position(ctx: Ctx, st: GameState, dice: Dice, german: str, mission: An
                        for kind, hs in (("anti_personnel", st.minefields),
                                         ("anti_tank", st.at_minefields)) for h in hs],
         "dead_triggers": [label(h) for h in st.dead_triggers],
+        **_mission_language_keys(st, label),
         "over": st.over,
         "result": None if st.result < 0 else RESULT_NAMES[st.result],
         "end_reason": st.end_reason,
@@ -858,6 +875,17 @@ def write_position(ctx: Ctx, st: GameState, dice: Dice, german: str, mission: An
 
 
 _ = (ARSpace, Phase)  # the enums whose names the tuples above spell
+
+
+def _mission_language_keys(st: GameState, label: Any) -> dict[str, Any]:
+    """The mission-language state that differs from a mission's start (landmarks declared in
+    play), as position keys; nothing for a state at its defaults, so that positions of
+    missions without these features are written as before."""
+    out: dict[str, Any] = {}
+    if st.landmarks:
+        out["landmarks"] = [{"hex": label(h), "name": n, "blocking": b}
+                            for h, n, b in st.landmarks]
+    return out
 
 
 #: the d100 state of a Vehicle (seed 003) and its undamaged values, read from the dataclass

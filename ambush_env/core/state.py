@@ -233,6 +233,10 @@ class GameState:
     known_mines: list[int] = field(default_factory=list)
     # trigger hexes that never fire again: a boobytrap eliminated under a tank (seed 000 p. 32)
     dead_triggers: list[int] = field(default_factory=list)
+    # landmarks declared by ``landmark`` effects (RULES.md §3, §15): ``(hex, name, blocking)``
+    # tuples in the order they appeared (one per hex); the blocking ones block sight
+    # (:attr:`ambush_env.core.ctx.Match.sight`)
+    landmarks: list[tuple[int, str, bool]] = field(default_factory=list)
     over: bool = False
     result: int = -1
     end_reason: str = ""
@@ -280,4 +284,4 @@ _copy_vehicle = _make_copier(Vehicle, ("passengers", "lost", "jammed_mgs", "dest
 _copy_turn = _make_copier(TurnState, ("run_over_hexes", "card_path", "tasks"))
 _copy_state = _make_copier(GameState, ("fired_triggers", "flags", "ops_done", "contacts",
                                        "german_contacts", "minefields", "at_minefields",
-                                       "known_mines", "dead_triggers"))
+                                       "known_mines", "dead_triggers", "landmarks"))

@@ -255,6 +255,7 @@ class ObservationBuilder:
         self._seen_us_row = self._template[_SEEN_US]  # views of the template's sight planes
         self._seen_acting_row = self._template[_SEEN_ACTING]
         self._static_version: object = None
+        self._static_sight: object = None
         self._side_dirs: tuple[object, list[tuple[np.ndarray, np.ndarray]]] | None = None  # per board
         self._planes: dict[tuple[int, int], np.ndarray] = {}
         self._units = np.zeros(OBSERVATION_SPEC["units"].shape, dtype=_F32)
@@ -307,6 +308,7 @@ class ObservationBuilder:
         g = self.game
         board = g.board
         self._static_version = board.version
+        self._static_sight = g.sight  # a landmark declared in play changes sight, not the map
         self._planes.clear()
         self._state_ref = None  # sight changed with the map: rebuild the dynamic planes too
         s = self._template[:N_STATIC]
@@ -387,7 +389,7 @@ class ObservationBuilder:
         """
         g = self.game
         st = g.state
-        if g.board.version != self._static_version:
+        if g.board.version != self._static_version or g.sight is not self._static_sight:
             self._refresh_static()
         if st is not self._state_ref:
             self._start(st)
