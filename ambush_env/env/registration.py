@@ -36,4 +36,18 @@ def register_envs() -> list[str]:
     for id_, kwargs in ids:
         if id_ not in gymnasium.registry:
             gymnasium.register(id=id_, entry_point=ENTRY_POINT, kwargs=kwargs)
-    return [i for i, _ in ids]
+    return [i for i, _ in ids] + register_campaign()
+
+
+CAMPAIGN_ENTRY_POINT = "ambush_env.env.campaign_env:CampaignEnv"
+#: a squad carried through a chain of missions (RULES.md §16, issue 13); development id only
+CAMPAIGN_ID = f"{NAMESPACE}/Campaign-v0"
+
+
+def register_campaign() -> list[str]:
+    """Register ``ambush/Campaign-v0`` (``CampaignEnv``, its own entry point; idempotent)."""
+    import gymnasium
+
+    if CAMPAIGN_ID not in gymnasium.registry:
+        gymnasium.register(id=CAMPAIGN_ID, entry_point=CAMPAIGN_ENTRY_POINT)
+    return [CAMPAIGN_ID]
