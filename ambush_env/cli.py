@@ -10,6 +10,7 @@ Subcommands::
     ambush los    MAP A B [--stances S T]
     ambush render --mission ID --out map.png
     ambush missions
+    ambush campaign --squad-file PATH [--campaign ID] [--agent heuristic|random] [--all]
 """
 
 from __future__ import annotations
@@ -319,6 +320,62 @@ def cmd_missions(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- campaign --------------------------------------------------------------------------------
+def cmd_campaign(args: argparse.Namespace, stdout=None) -> int:
+    """Start a campaign or resume it from its squad file, play its next mission (or all that
+    are left) with an agent, and save the squad file atomically after each mission."""
+    from agents import make_agent
+    from ambush_env.core import campaign as C
+    from ambush_env.core.errors import ScenarioError
+    from ambush_env.env.campaign_env import CampaignEnv
+
+    out = stdout or sys.stdout
+    path = Path(args.squad_file)
+    if path.exists():
+        cs = C.read_squad_file(path)
+        if args.campaign is not None and Path(cs.campaign).stem != Path(args.campaign).stem:
+            raise ScenarioError(f"{path} is a squad of campaign {cs.campaign!r}, not {args.campaign!r}")
+        print(f"resumed {path}: campaign {cs.campaign}, mission {cs.next + 1} of "
+              f"{len(cs.chain().missions)}", file=out)
+    else:
+        if args.campaign is None:
+            raise ScenarioError(f"{path} does not exist: give --campaign ID to start a campaign "
+                                f"(known: {', '.join(C.list_campaigns())})")
+        squad = args.squad
+        if squad == "random":
+            from ambush_env.core.squads import generate_squad
+
+            squad = generate_squad(args.seed)
+        cs = C.new_campaign(args.campaign, squad)
+        C.save_squad_file(cs, path)
+        print(f"started campaign {cs.campaign} with {len(cs.soldiers)} soldiers: wrote {path}", file=out)
+    n = len(cs.chain().missions)
+    env = CampaignEnv(campaign=cs.campaign)
+    agent = make_agent(args.agent, seed=args.seed)
+    while cs.next < n:
+        seed = args.seed + cs.next  # mission k of the chain is played with seed + k
+        obs, info = env.reset(seed=seed, options={"squad": cs})
+        agent.reset(env, seed)
+        terminated = truncated = False
+        while not (terminated or truncated):
+            obs, _r, terminated, truncated, info = env.step(agent.act(obs, info, env))
+        if truncated:
+            raise ScenarioError(f"mission {env.mission_id} was cut off ({info.get('end_reason')}): "
+                                f"{path} is unchanged")
+        after = C.coerce_squad(info["squad"])
+        C.save_squad_file(after, path)
+        for line in C.describe_changes(cs, after):
+            print(line, file=out)
+        cs = after
+        if not args.all:
+            break
+    if cs.next >= n:
+        wins = sum(h.result in ("win", "decisive_win") for h in cs.history)
+        print(f"campaign {cs.campaign} is over: {wins} of {n} missions won", file=out)
+    print(f"saved {path}", file=out)
+    return 0
+
+
 # -- parser ----------------------------------------------------------------------------------
 def positive_int(text: str) -> int:
     """argparse type: an integer ≥ 1."""
@@ -402,6 +459,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     m = sub.add_parser("missions", help="list the shipped missions and their env ids")
     m.set_defaults(func=cmd_missions)
+
+    cp = sub.add_parser("campaign", help="play a campaign's next mission (or all) and save the squad file",
+                        description="Start a campaign (--campaign ID) or resume it from its squad "
+                        "file, play the next mission (--all: every mission left) with an agent, and "
+                        "save the squad file atomically after each mission (RULES.md §16).")
+    cp.add_argument("--squad-file", required=True, help="the squad file: resumed when it exists, else created")
+    cp.add_argument("--campaign", default=None, help="chain id of ambush_env/data/campaigns/ or a chain file")
+    cp.add_argument("--agent", default="heuristic", help="random, heuristic or a model .zip (default heuristic)")
+    cp.add_argument("--squad", default=None,
+                    help="a new campaign's squad: an id of configs/squads/, a file, or 'random' "
+                    "(generated from --seed; default: the chain's)")
+    cp.add_argument("--seed", type=seed_int, default=0,
+                    help="mission k of the chain is played with seed + k (default 0)")
+    cp.add_argument("--all", action="store_true", help="play every mission left")
+    cp.set_defaults(func=cmd_campaign)
 
     add_los_parser(sub)
     return p

@@ -670,3 +670,35 @@ def _where(loc: list[str], text: str | None) -> str:
             break
         node = child
     return f"{field} (line {line})"
+
+
+def describe_changes(before: CampaignSquad, after: CampaignSquad) -> list[str]:
+    """Lines saying what the last mission did to the squad: its result, each soldier's fate,
+    experience and improvements, and who replaced whom (``after`` is ``advance(before, ...)``)."""
+    if not after.history or after.next != before.next + 1:
+        return []
+    rec = after.history[-1]
+    n = len(after.chain().missions)
+    lines = [f"mission {after.next}/{n} {rec.mission} ({rec.deck}): {rec.result}, {rec.vp} VP"
+             + ("" if rec.fates else " (forfeited: nobody could play)")]
+    old = {s.id: s for s in before.soldiers}
+    for slot, s in enumerate(after.soldiers):
+        if s.id not in old:
+            gone = before.soldiers[slot]
+            lines.append(f"  #{gone.id} {gone.role} {rec.fates.get(gone.id, 'lost')}: replaced by "
+                         f"#{s.id} (base ratings)")
+            continue
+        b = old[s.id]
+        fate = rec.fates.get(s.id)
+        if fate is None:
+            lines.append(f"  #{s.id} {s.role} missed the mission" if b.out else f"  #{s.id} {s.role}")
+            continue
+        ups = [f"{r} {getattr(b, r):+d}->{getattr(s, r):+d}" if r == "WS" else
+               f"{r} {getattr(b, r)}->{getattr(s, r)}" for r in RATINGS if getattr(s, r) != getattr(b, r)]
+        text = f"  #{s.id} {s.role} {fate}, {s.xp} xp"
+        if ups:
+            text += ", " + ", ".join(ups)
+        if s.out:
+            text += ", misses the next mission"
+        lines.append(text)
+    return lines
