@@ -32,6 +32,7 @@ GOLDEN_SEEDS: dict[str, tuple[int, int]] = {
     "farm_assault": (2024, 6952),
     "jeep_run": (2024, 77),   # fire at the jeeps: Hit Chart, a penetration, an accident; a blast
     "tank_hunt": (2024, 82),  # the Panzer on its card spending Crew Points, hit, a blast at it
+    "hedgerow_crossing": (2024, 2),  # placements, fire across the banks, a grenade, an assault
 }
 MAX_STEPS = 4000
 
