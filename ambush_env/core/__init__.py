@@ -11,7 +11,7 @@ sequence of play     ``sequence``
 German cards         ``german``
 orders               ``apply`` (carry out), ``legal`` (the generator), ``describe`` (text)
 rules                ``sighting``, ``d100_attacks``, ``shooting``, ``paragraphs``, ``grenades``, ``tanks``,
-                     ``vehicle_fire``, ``vehicles``, ``d100`` (seed 003),
+                     ``strikes`` (artillery, strafing), ``vehicle_fire``, ``vehicles``, ``d100`` (seed 003),
                      ``carry``, ``turns``, ``assault``, ``enter``, ``prisoners``, ``scoring``,
                      ``movement``, ``fire``, ``mines``, ``damage``
 context              ``ctx``, ``procedural``

@@ -1141,6 +1141,50 @@ class LandmarkAppears(Event):
 
 
 @_event
+class ArtilleryStrike(Event):
+    """A ``strike`` effect of kind artillery falls on hexes; who is there rolls on a damage row (RULES.md §15)."""
+
+    type: ClassVar[str] = "artillery_strike"
+    hexes: list[str]
+    row: str
+
+
+@_event
+class StrafingRun(Event):
+    """A ``strike`` effect of kind strafing sweeps hexes; who is there rolls on a damage row (RULES.md §15)."""
+
+    type: ClassVar[str] = "strafing_run"
+    hexes: list[str]
+    row: str
+
+
+@_event
+class StrikeHit(Event):
+    """A soldier in a struck hex rolls on the strike's damage row, prone at the blast modifier (RULES.md §15)."""
+
+    type: ClassVar[str] = "strike_hit"
+    unit: str
+    hex: str
+    kind: str                              # "artillery" | "strafing"
+    roll: int
+    modifier: int
+    result: str
+
+
+@_event
+class StrikeVehicle(Event):
+    """A vehicle in a struck hex rolls on the strike's damage row: a car or tank may be disabled (RULES.md §15, seed 000 p. 32)."""
+
+    type: ClassVar[str] = "strike_vehicle"
+    vehicle: str
+    hex: str
+    kind: str
+    roll: int
+    result: str
+    disabled: bool
+
+
+@_event
 class MineSoldier(Event):
     """A US soldier on foot sets off a mine in an anti-personnel minefield (seed 000 p. 32 ⚙)."""
 

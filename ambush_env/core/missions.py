@@ -70,8 +70,11 @@ effect                arguments
                       the rest of the mission (``state.landmarks``; one a hex, a later one
                       replaces it ⚙); a blocking one blocks sight from then on like the
                       ``rules.blocking_landmarks`` of the map (RULES.md §3, seed 004 p. 18)
-``strike``            ``kind``: artillery | strafing, ``hexes``, ``row`` (a damage row id) — an
-                      artillery or strafing event (schema only so far)
+``strike``            ``kind``: artillery | strafing, ``hexes``, ``row`` (a damage row id of
+                      damage.yaml), ``line`` (false; true: ``hexes`` are the two ends of a
+                      straight run) — every soldier in the hexes, both sides ⚙, rolls on the
+                      row (prone −2, strafing misses those inside buildings); a car is disabled
+                      on incapacitated/kill, a tank by artillery on kill (module ``strikes``)
 ``end_mission``       reason (scalar) — the mission ends now and is scored
 ``place_vehicle``     ``vehicle`` (a German type of vehicles.yaml), ``hex``, ``facing`` (N),
                       ``driver`` / ``passengers`` (card ids; a car), ``card`` / ``crew`` (a
@@ -284,12 +287,32 @@ class Landmark(EffectForm):
 
 
 class Strike(EffectForm):
-    """``strike``: an artillery or strafing event on ``hexes`` (RULES.md §15). Schema only."""
+    """``strike``: an artillery strike or a strafing run on ``hexes`` (RULES.md §15; module
+    ``strikes``): every soldier there, of both sides ⚙, rolls on damage row ``row`` (a row id
+    of ``damage.yaml``); cars and tanks as the module says. ``line: true``: ``hexes`` are
+    the two ends of a straight run, and every hex of the line between them is struck."""
 
     effect: Literal["strike"] = "strike"
     kind: Literal["artillery", "strafing"]
     hexes: tuple[Label, ...] = Field(min_length=1)
     row: Ident
+    line: bool = False
+
+    @field_validator("row")
+    @classmethod
+    def _damage_row(cls, v: str) -> str:
+        from ambush_env.core.tables import load_tables
+
+        rows = load_tables().soldier_row
+        if v not in rows:
+            raise ValueError(f"no damage row {v!r} in damage.yaml (rows: {', '.join(rows)})")
+        return v
+
+    @model_validator(mode="after")
+    def _line_ends(self) -> Strike:
+        if self.line and len(self.hexes) != 2:
+            raise FieldProblem("hexes", f"a line strike names its two ends, got {len(self.hexes)} hexes")
+        return self
 
 
 class EndMission(EffectForm):

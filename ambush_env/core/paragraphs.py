@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ambush_env.core import damage
+from ambush_env.core import damage, strikes
 from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.scoring import award_vp, end_mission
@@ -349,13 +349,16 @@ def _landmark(m: Match, arg: dict, u: Unit | None) -> None:
     m.emit(E.LandmarkAppears(hex=arg["hex"], name=entry[1], blocking=entry[2]))
 
 
+def _strike(m: Match, arg: dict, u: Unit | None) -> None:
+    """An artillery strike or strafing run (module ``strikes``; RULES.md §15)."""
+    hexes = [m.board.index(h) for h in arg["hexes"]]
+    if arg.get("line"):
+        hexes = strikes.line_hexes(m, hexes[0], hexes[-1])
+    strikes.strike(m, str(arg["kind"]), hexes, str(arg["row"]))
+
+
 def _end_mission(m: Match, arg: Any, u: Unit | None) -> None:
     end_mission(m, str(arg.get("reason") or "paragraph"))
-
-
-def _not_yet(m: Match, arg: Any, u: Unit | None) -> None:
-    """Effects whose rules arrive with later issues (landmarks, strikes)."""
-    m.emit(E.Message(text=f"effect not implemented yet: {arg}"))
 
 
 _EFFECTS = {
@@ -371,6 +374,6 @@ _EFFECTS = {
     "end_mission": _end_mission,
     "minefield": _minefield,
     "landmark": _landmark,
-    "strike": _not_yet,
+    "strike": _strike,
     "place_vehicle": _place_vehicle,
 }
