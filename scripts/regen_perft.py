@@ -168,6 +168,7 @@ MISSIONS: dict[str, tuple[str, ...]] = {
     "farm_assault": ("operations", "rounds", "jeep"),
     "jeep_run": ("operations", "rounds", "jeep"),
     "tank_hunt": ("operations", "rounds", "tank"),
+    "hedgerow_crossing": ("operations", "rounds"),
 }
 """Each mission with a perft golden -> its situations (names of ``PREDICATES``)."""
 
