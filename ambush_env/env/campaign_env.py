@@ -140,6 +140,7 @@ class CampaignEnv(AmbushEnv):
         events = self._start(cs)
         info = self._info(events, {}, False)
         info["squad"] = cs.to_dict()
+        self._tag(info)
         return self._obs_copy(), info
 
     def step(self, action):
@@ -194,7 +195,7 @@ class CampaignEnv(AmbushEnv):
         self._seed = camp.get("seed")
         self._episode_whole = bool(camp.get("whole_chain", self.whole_chain))
         self._use(cs)
-        super().set_state(state)
+        super().set_state({k: v for k, v in state.items() if k != "campaign"})
 
     # ------------------------------------------------------------------ internals
     def _use(self, cs: C.CampaignSquad) -> None:
