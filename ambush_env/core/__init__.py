@@ -6,6 +6,7 @@ layers: a module imports only from the layers below it):
 ===================  ========================================================================
 layer                modules
 ===================  ========================================================================
+campaign             ``campaign`` (chains of missions and the squad carried through them, §16)
 facade               ``game`` (``engine``: the old import path), ``position`` (the format)
 sequence of play     ``sequence``
 German cards         ``german``
