@@ -26,7 +26,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, PrivateAttr, model_validator
 
 from ambush_env.core.data import Frozen, config_dir, load_model
 from ambush_env.core.errors import ScenarioError
@@ -41,31 +41,126 @@ class SeedRange(Frozen):
     start: int = Field(ge=0)
     count: int = Field(ge=1)
 
+    def seeds(self, episodes: int | None = None) -> list[int]:
+        """The first ``episodes`` seeds of the range (all of them when None or more)."""
+        n = self.count if episodes is None else min(self.count, int(episodes))
+        return list(range(self.start, self.start + n))
+
+
+#: the mission entry of a suite that plays ``ambush/Procedural-v1`` (a mission generated from
+#: each reset seed) instead of a shipped mission
+PROCEDURAL = "procedural"
+
+
+def is_mission_path(entry: str) -> bool:
+    """Whether a suite's mission entry is a mission file path (``.yaml``/``.yml`` or a
+    path separator), as :class:`AmbushEnv` tells ids from paths."""
+    return entry.endswith((".yaml", ".yml")) or "/" in entry or "\\" in entry
+
+
+class Part(Frozen):
+    """One block of a suite: missions × opponents × seeds.
+
+    A mission entry is a shipped mission id, ``"all"`` (every shipped mission), ``procedural``
+    (``ambush/Procedural-v1``: the mission generated from each reset seed) or the path of a
+    mission file (relative paths: from the working folder, else from the suite file's folder).
+    """
+
+    missions: list[str] | Literal["all"]
+    opponents: list[str] = ["regular"]
+    seeds: SeedRange
+
 
 class Suite(Frozen):
     """Schema of a benchmark suite file (``configs/bench/*.yaml``).
 
-    ``rules`` is ``"standard"`` (the Hit Charts) or ``"d100"`` (seed 003); any other value is a
-    DataError naming the file and the ``rules`` field.
+    Either one block (``missions``, ``opponents``, ``seeds``) or ``parts``, a list of blocks
+    (a suite of several seed ranges: ``baseline``); a (mission, opponent) in two parts plays
+    the union of their seeds. ``rules`` is ``"standard"`` (the Hit Charts) or ``"d100"``
+    (seed 003); any other value, or both or neither of ``missions`` and ``parts``, is a
+    DataError naming the file and the field.
     """
 
     name: str
     description: str = ""
-    missions: list[str] | Literal["all"]
+    missions: list[str] | Literal["all"] | None = None
     opponents: list[str] = ["regular"]
     rules: Rules = DEFAULT_RULES
-    seeds: SeedRange
+    seeds: SeedRange | None = None
+    parts: list[Part] | None = Field(default=None, min_length=1)
+    _folder: Path | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _one_form(self) -> "Suite":
+        from ambush_env.core.data import FieldProblem
+
+        if self.parts is not None:
+            if self.missions is not None or self.seeds is not None:
+                raise FieldProblem("parts", "give either parts or missions and seeds, not both")
+        elif self.missions is None or self.seeds is None:
+            raise FieldProblem("missions" if self.missions is None else "seeds",
+                               "required (or give parts: a list of missions/opponents/seeds)")
+        return self
+
+    def blocks(self) -> list[Part]:
+        """The suite's blocks (one for a single-block suite)."""
+        if self.parts is not None:
+            return list(self.parts)
+        assert self.missions is not None and self.seeds is not None
+        return [Part(missions=self.missions, opponents=self.opponents, seeds=self.seeds)]
 
     def mission_ids(self) -> list[str]:
+        """The mission entries of every block, each once, in order (``all`` expanded).
+
+        Raises:
+            ScenarioError: an unknown mission id (the message lists the known ones).
+        """
         from ambush_env import list_missions
 
         known = list_missions()
-        if self.missions == "all":
-            return known
-        unknown = [m for m in self.missions if m not in known]
-        if unknown:
-            raise ScenarioError(f"suite {self.name!r}: unknown missions {unknown}; known: {', '.join(known)}")
-        return list(self.missions)
+        out: list[str] = []
+        for part in self.blocks():
+            entries = known if part.missions == "all" else part.missions
+            unknown = [m for m in entries
+                       if m not in known and m != PROCEDURAL and not is_mission_path(m)]
+            if unknown:
+                raise ScenarioError(f"suite {self.name!r}: unknown missions {unknown}; known: "
+                                    f"{', '.join(known)} (or {PROCEDURAL}, or a mission file path)")
+            out += [self.resolve(m) for m in entries]
+        return list(dict.fromkeys(out))
+
+    def resolve(self, entry: str) -> str:
+        """A mission entry as the env takes it: a relative file path found from the working
+        folder, else from the suite file's folder; ids unchanged."""
+        if not is_mission_path(entry):
+            return entry
+        p = Path(entry)
+        if not p.is_absolute() and not p.exists() and self._folder is not None \
+                and (self._folder / p).exists():
+            p = self._folder / p
+        return str(p)
+
+    def max_count(self) -> int:
+        """The largest seed count of any block (the bound of ``--episodes``)."""
+        return max(part.seeds.count for part in self.blocks())
+
+    def tasks(self, episodes: int | None = None) -> dict[tuple[str, str], list[int]]:
+        """``(mission entry, opponent) -> seeds`` (sorted, each once): the first ``episodes``
+        seeds of each block, the union where blocks overlap."""
+        self.mission_ids()  # unknown ids fail first
+        out: dict[tuple[str, str], set[int]] = {}
+        from ambush_env import list_missions
+
+        for part in self.blocks():
+            entries = list_missions() if part.missions == "all" else part.missions
+            for m in entries:
+                for o in part.opponents:
+                    out.setdefault((self.resolve(m), o), set()).update(part.seeds.seeds(episodes))
+        return {k: sorted(v) for k, v in out.items()}
+
+    def is_full(self, episodes: int | None) -> bool:
+        """Whether ``--episodes`` plays every seed of every block."""
+        return episodes is None or int(episodes) >= self.max_count()
 
 
 def suite_path(name: str) -> Path:
@@ -87,7 +182,12 @@ def suite_path(name: str) -> Path:
 
 def load_suite(name: str) -> Suite:
     """Load and validate a suite. Raises ScenarioError / DataError (file and field)."""
-    return load_model(Suite, suite_path(name))
+    from ambush_env.core.data import read_yaml, validate_file
+
+    path = suite_path(name)
+    suite = validate_file(Suite, read_yaml(path), path)
+    suite._folder = path.resolve().parent
+    return suite
 
 
 def wilson_interval(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -155,15 +255,48 @@ def git_commit() -> tuple[str, bool | None]:
     return commit or "unknown", dirty
 
 
-def provenance(agent_spec: str, agent: Any, suite: Suite, count: int, missions: list[str]
-               ) -> dict[str, Any]:
+def task_keys(entries: list[str]) -> dict[str, str]:
+    """The result key of each mission entry: a shipped id as it is, ``procedural``, or a
+    mission file's own ``id``.
+
+    Raises:
+        ScenarioError: two entries give one key (e.g. a file whose id is a shipped mission's).
+        DataError: a mission file that does not load.
+    """
+    from ambush_env.core.missions import load_mission
+
+    keys: dict[str, str] = {}
+    for e in entries:
+        keys[e] = load_mission(e).id if is_mission_path(e) else e
+    seen: dict[str, str] = {}
+    for e, k in keys.items():
+        if k in seen:
+            raise ScenarioError(f"missions {seen[k]!r} and {e!r} of one suite are both {k!r}: "
+                                "give the mission file another id")
+        seen[k] = e
+    return keys
+
+
+def task_env_id(entry: str) -> str:
+    """The Gymnasium id that plays a suite's mission entry: the shipped mission's id,
+    ``ambush/Procedural-v1``, or for a mission file ``ambush/Ambush-v1`` (``mission=PATH``)."""
+    from ambush_env.env.registration import ambush_id, env_id, procedural_id
+
+    if entry == PROCEDURAL:
+        return procedural_id()
+    return ambush_id() if is_mission_path(entry) else env_id(entry)
+
+
+def provenance(agent_spec: str, agent: Any, suite: Suite, episodes: int | None,
+               tasks: dict[tuple[str, str], list[int]], keys: dict[str, str]) -> dict[str, Any]:
     """Where a result comes from (INTERFACE.md "Benchmark"): the agent's hash, the git commit,
     the date (UTC), whether the policy is deterministic (⚙ a scripted agent's seeded random
-    tie-breaks count as stochastic; a PPO policy as loaded), whether the whole suite ran, and
-    the env id of each mission with the id version."""
+    tie-breaks count as stochastic; a PPO policy as loaded), whether the whole suite ran, the
+    most seeds any (mission, opponent) played, and the env id of each mission with the id
+    version."""
     from datetime import datetime, timezone
 
-    from ambush_env.env.registration import VERSION, env_id
+    from ambush_env.env.registration import VERSION
 
     commit, dirty = git_commit()
     return {
@@ -173,34 +306,88 @@ def provenance(agent_spec: str, agent: Any, suite: Suite, count: int, missions: 
         "created": datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace(
             "+00:00", "Z"),
         "deterministic_policy": bool(getattr(agent, "deterministic", False)),
-        "full_suite": count == suite.seeds.count,
-        "episodes_per_task": count,
-        "env_ids": {m: env_id(m) for m in missions},
+        "full_suite": suite.is_full(episodes),
+        "episodes_per_task": max(len(v) for v in tasks.values()),
+        "env_ids": {keys[e]: task_env_id(e) for e in dict.fromkeys(e for e, _ in tasks)},
         "env_version": f"v{VERSION}",
     }
 
 
 # -- workers ---------------------------------------------------------------------------------
-_WORKER: dict[str, Any] = {}
+_WORKER: dict[Any, Any] = {}
+Task = tuple[str, str, str, str, int]  # (agent spec, mission entry, opponent, rules, seed)
 
 
-def _play(task: tuple[str, str, str, str, int]) -> dict:
-    """Play one episode (runs in the main process or a worker; envs/agents cached)."""
+def _play(task: Task) -> dict:
+    """Play one episode (runs in the main process, a worker process or a Ray task; envs and
+    agents cached per process). The record's ``entry`` is the suite's mission entry."""
     from agents import make_agent
     from agents.evaluate import make_env, run_episode
 
-    agent_spec, mission, opponent, rules, seed = task
-    key = (mission, opponent, rules)
+    agent_spec, entry, opponent, rules, seed = task
+    key = (entry, opponent, rules)
     env = _WORKER.get(key)
     if env is None:
-        env = _WORKER[key] = make_env(mission, opponent, rules)
+        if entry == PROCEDURAL:
+            env = make_env(None, opponent, rules, procedural=True)
+        else:
+            env = make_env(entry, opponent, rules)
+        _WORKER[key] = env
     agent = _WORKER.get(("agent", agent_spec))
     if agent is None:
         agent = _WORKER[("agent", agent_spec)] = make_agent(agent_spec)
-    return run_episode(env, agent, seed).to_dict()
+    return {**run_episode(env, agent, seed).to_dict(), "entry": entry}
+
+
+def _play_chunk(chunk: list[Task]) -> list[dict]:
+    """Play several episodes in order (one Ray task)."""
+    return [_play(t) for t in chunk]
+
+
+BACKENDS = ("local", "ray")
+
+
+def _run_ray(tasks: list[Task], workers: int, address: str | None, bar) -> list[dict]:
+    """Play ``tasks`` as Ray tasks: on a local Ray started here with ``workers`` CPUs, or on
+    the cluster at ``address`` (``auto``, ``ray://host:10001``, ``host:6379``), whose nodes
+    need this package installed (and a model file at the same path). ⚙ Episodes go out in
+    chunks of about ``len(tasks) / (4 × workers)`` so that each task amortises loading the
+    agent; every episode is seeded, so chunking never changes a result.
+
+    Raises:
+        ModuleNotFoundError: Ray is not installed (the ``ray`` extra).
+    """
+    import ray
+
+    started = False
+    if not ray.is_initialized():
+        kwargs: dict[str, Any] = dict(include_dashboard=False, log_to_driver=False,
+                                      configure_logging=False)
+        if address is None:
+            kwargs["num_cpus"] = workers
+        ray.init(address=address, **kwargs)
+        started = True
+    try:
+        play = ray.remote(num_cpus=1)(_play_chunk)
+        size = max(1, math.ceil(len(tasks) / (4 * max(1, workers))))
+        pending = [play.remote(tasks[i:i + size]) for i in range(0, len(tasks), size)]
+        out: list[dict] = []
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                part = ray.get(ref)
+                out += part
+                bar.update(len(part))
+        return out
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def _summarise(episodes: list[dict]) -> dict[str, Any]:
+    """The metrics of one (mission, opponent) from its episodes (in seed order): INTERFACE.md's,
+    plus the seed range and every episode's VP (``vp``, in seed order) from which the
+    normalised scores and their intervals are computed again (:mod:`ambush_env.stats`)."""
     from agents.evaluate import result_value
 
     n = len(episodes)
@@ -220,7 +407,40 @@ def _summarise(episodes: list[dict]) -> dict[str, Any]:
     }
     for k in STAT_KEYS:
         out[k] = mean(e["stats"].get(k, 0) for e in episodes)
+    out["seeds"] = [episodes[0]["seed"], episodes[-1]["seed"]]
+    out["vp"] = [int(e["vp"]) for e in episodes]
     return out
+
+
+def add_normalised(missions: dict[str, dict], rules: str, reference: str | Path | None = None
+                   ) -> dict[str, Any] | None:
+    """Add ``normalised_score`` (mean, IQM, 95% stratified-bootstrap interval; see
+    :mod:`ambush_env.stats`) to each mission summary with a reference, and return the
+    aggregate over them with the reference file's name and sha256 (None: no task has a
+    reference, or scipy, the ``stats`` extra, is not installed)."""
+    import hashlib
+    import importlib.util
+
+    from ambush_env import stats
+
+    if importlib.util.find_spec("scipy") is None:
+        return None
+    path = Path(reference) if reference is not None else stats.reference_path()
+    refs = stats.references_for(rules, path)
+    per, agg = stats.normalised_summary({k: m["vp"] for k, m in missions.items() if m.get("vp")},
+                                        refs)
+    for k, v in per.items():
+        missions[k]["normalised_score"] = v
+    if agg is None:
+        return None
+    root = Path(__file__).resolve().parent.parent
+    try:
+        name = str(path.resolve().relative_to(root))
+    except ValueError:
+        name = str(path)
+    agg["reference"] = name
+    agg["reference_sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return agg
 
 
 def run_bench(
@@ -229,40 +449,49 @@ def run_bench(
     episodes: int | None = None,
     workers: int = 1,
     progress: bool = True,
+    backend: str = "local",
+    address: str | None = None,
 ) -> dict[str, Any]:
     """Run a suite with one agent.
 
     Args:
-        agent_spec: ``"random"``, ``"heuristic"`` or a model ``.zip`` path.
+        agent_spec: ``"random"``, ``"do_nothing"``, ``"heuristic"`` or a model ``.zip`` path.
         suite: a suite name, path or :class:`Suite`.
-        episodes: play only the first N seeds of the suite's range.
-        workers: worker processes (1 = in this process).
+        episodes: play only the first N seeds of each block's range.
+        workers: worker processes (1 = in this process), or Ray CPUs for a local Ray.
         progress: show a tqdm progress bar.
+        backend: ``"local"`` (this process or a process pool) or ``"ray"`` (Ray tasks).
+        address: the Ray cluster's address (``backend="ray"``; None: start a local Ray).
 
     Returns:
         The result dict of INTERFACE.md plus two private keys, ``_episodes`` (one record per
-        episode) and ``_wall_seconds``, which :func:`public` strips before writing.
+        episode) and ``_wall_seconds``, which :func:`public` strips before writing. The same
+        suite gives the same result on every backend and worker count (dates and speeds aside).
 
     Raises:
-        ScenarioError: unknown suite or mission; ValueError: unknown agent.
+        ScenarioError: unknown suite or mission; ValueError: unknown agent or backend.
     """
     from tqdm import tqdm
 
     import ambush_env
 
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}: use {' or '.join(BACKENDS)}")
     s = suite if isinstance(suite, Suite) else load_suite(suite)
-    if episodes is not None and not 1 <= int(episodes) <= s.seeds.count:
-        raise ScenarioError(f"suite {s.name!r} has {s.seeds.count} seeds "
-                            f"({s.seeds.start}-{s.seeds.start + s.seeds.count - 1}); "
-                            f"--episodes must be 1-{s.seeds.count}, got {episodes}")
-    count = s.seeds.count if episodes is None else int(episodes)
-    seeds = list(range(s.seeds.start, s.seeds.start + count))
-    missions = s.mission_ids()
-    tasks = [(agent_spec, m, o, s.rules, seed) for m in missions for o in s.opponents for seed in seeds]
+    top = s.max_count()
+    if episodes is not None and not 1 <= int(episodes) <= top:
+        raise ScenarioError(f"suite {s.name!r} has at most {top} seeds per mission; "
+                            f"--episodes must be 1-{top}, got {episodes}")
+    plan = s.tasks(episodes)
+    keys = task_keys(list(dict.fromkeys(e for e, _ in plan)))
+    tasks: list[Task] = [(agent_spec, m, o, s.rules, seed) for (m, o), seeds in plan.items()
+                         for seed in seeds]
     t0 = time.perf_counter()
     bar = tqdm(total=len(tasks), desc=f"bench {s.name} [{agent_label(agent_spec)}]", unit="ep", disable=not progress)
     results: list[dict] = []
-    if workers <= 1:
+    if backend == "ray":
+        results = _run_ray(tasks, workers, address, bar)
+    elif workers <= 1:
         for t in tasks:
             results.append(_play(t))
             bar.update(1)
@@ -278,21 +507,27 @@ def run_bench(
     wall = time.perf_counter() - t0
     from agents import make_agent
 
-    prov = provenance(agent_spec, make_agent(agent_spec), s, count, missions)
-    groups: dict[str, list[dict]] = defaultdict(list)
-    for r in sorted(results, key=lambda e: (e["mission"], e["opponent"], e["seed"])):
-        groups[f"{r['mission']}/{r['opponent']}"].append(r)
+    prov = provenance(agent_spec, make_agent(agent_spec), s, episodes, plan, keys)
+    order = {(m, o): k for k, (m, o) in enumerate(plan)}
+    groups: dict[str, list[dict]] = {}
+    for r in sorted(results, key=lambda e: (order[(e["entry"], e["opponent"])], e["seed"])):
+        r["task"] = f"{keys[r['entry']]}/{r['opponent']}"
+        groups.setdefault(r["task"], []).append(r)
     steps = sum(r["steps"] for r in results)
     env_time = sum(r["env_seconds"] for r in results)
+    all_seeds = [seed for seeds in plan.values() for seed in seeds]
+    missions = {k: _summarise(v) for k, v in groups.items()}
+    normalised = add_normalised(missions, s.rules)
     return {
         "suite": s.name,
         "agent": agent_label(agent_spec),
         "rules": s.rules,
-        "missions": {k: _summarise(v) for k, v in groups.items()},
+        "missions": missions,
         "steps_per_second": round(steps / env_time, 1) if env_time > 0 else 0.0,
-        "seeds": [seeds[0], seeds[-1]],
+        "seeds": [min(all_seeds), max(all_seeds)],
         "version": ambush_env.__version__,
         "provenance": prov,
+        **({"normalised_score": normalised} if normalised else {}),
         "_episodes": results,
         "_wall_seconds": wall,
     }
@@ -351,7 +586,7 @@ def format_table(result: dict) -> str:
 def _group_episodes(result: dict) -> dict[str, list[dict]]:
     groups: dict[str, list[dict]] = defaultdict(list)
     for e in result.get("_episodes", []):
-        groups[f"{e['mission']}/{e['opponent']}"].append(e)
+        groups[e.get("task") or f"{e['mission']}/{e['opponent']}"].append(e)
     return groups
 
 
@@ -393,118 +628,84 @@ def result_stem(result: dict) -> str:
     return stem
 
 
+def _norm_text(n: dict | None) -> str:
+    if not n:
+        return "–"
+    lo, hi = n["iqm_ci95"]
+    return f"{n['iqm']:.2f} [{lo:.2f}, {hi:.2f}]"
+
+
 def leaderboard_markdown(results: list[dict]) -> str:
     """A Markdown leaderboard: one table per suite, rows by mission/opponent, best agent first.
 
     Every row names its rules (``standard`` or ``d100``), so the paired suites ``vehicles``
     and ``vehicles_d100`` read side by side, and results of one suite under two rule sets stay
-    two rows.
+    two rows. Each row shows its own seed range (a suite of several parts plays different
+    ranges) and the normalised score's IQM with its interval where a reference exists; under
+    each table, every agent's IQM over the suite's normalised tasks.
     """
     by_suite: dict[str, list[dict]] = defaultdict(list)
     for r in results:
         by_suite[r["suite"]].append(r)
     out = ["# Ambush! benchmark leaderboard", "",
            "Win rate with its 95% Wilson interval; VP and result are means over the seeds shown. "
+           "Normalised score: (VP − random) / (heuristic − random) per episode, its "
+           "interquartile mean (IQM) and 95% stratified-bootstrap interval (ambush_env.stats). "
            "An agent is its label and the first 8 digits of its hash (model file or scripted "
            "source); a partial run (fewer seeds than its suite) is marked and never replaces a "
            "full one.", ""]
     for suite in sorted(by_suite):
         out += [f"## Suite `{suite}`", "",
-                "| mission/opponent | agent | rules | seeds | episodes | win rate | 95% CI | mean VP | mean result | mean steps | steps/s | commit | date |",
-                "|---|---|---|---|---:|---:|---|---:|---:|---:|---:|---|---|"]
+                "| mission/opponent | agent | rules | seeds | episodes | win rate | 95% CI | mean VP | normalised IQM [95% CI] | mean result | mean steps | steps/s | commit | date |",
+                "|---|---|---|---|---:|---:|---|---:|---|---:|---:|---:|---|---|"]
         rows = []
         for r in by_suite[suite]:
             prov = r.get("provenance") or {}
             key = agent_key(r)
             who = f"{r['agent']}@{key}" if key else r["agent"]
-            seeds = r.get("seeds") or ["?", "?"]
-            span = f"{seeds[0]}-{seeds[1]}" + ("" if is_full(r) else " (partial)")
             commit = str(prov.get("git_commit", "unknown"))[:10] + ("+" if prov.get("git_dirty") else "")
             date = str(prov.get("created", ""))[:10]
             for k, m in r["missions"].items():
+                seeds = m.get("seeds") or r.get("seeds") or ["?", "?"]
+                span = f"{seeds[0]}-{seeds[1]}" + ("" if is_full(r) else " (partial)")
                 rows.append((k, -m["win_rate"], -m["mean_vp"], who, result_rules(r), span, m,
                              r["steps_per_second"], commit, date))
         for k, _, _, who, rules, span, m, sps, commit, date in sorted(rows, key=lambda x: x[:6]):
             lo, hi = m["win_rate_ci95"]
             out.append(
                 f"| {k} | {who} | {rules} | {span} | {m['episodes']} | {m['win_rate']:.3f} | [{lo:.3f}, {hi:.3f}] | "
-                f"{m['mean_vp']:.2f} | {m['mean_result']:.3f} | {m['mean_steps']:.1f} | {sps:.0f} | {commit} | {date} |"
+                f"{m['mean_vp']:.2f} | {_norm_text(m.get('normalised_score'))} | {m['mean_result']:.3f} | "
+                f"{m['mean_steps']:.1f} | {sps:.0f} | {commit} | {date} |"
             )
+        aggs = sorted(((r["normalised_score"]["iqm"], r) for r in by_suite[suite]
+                       if r.get("normalised_score")), key=lambda x: -x[0])
+        if aggs:
+            out += ["", "Normalised score, IQM over the suite's normalised tasks [95% CI]:", ""]
+            for _, r in aggs:
+                n = r["normalised_score"]
+                key = agent_key(r)
+                out.append(f"- {r['agent']}@{key} ({result_rules(r)}): {_norm_text(n)} over "
+                           f"{len(n['tasks'])} tasks × {n['episodes_per_task']} episodes")
         out.append("")
     return "\n".join(out)
 
 
 def update_leaderboard(out_dir: str | Path) -> Path:
-    """Rebuild ``leaderboard.md`` (and ``leaderboard.png`` with matplotlib) from the JSON files."""
+    """Rebuild ``leaderboard.md`` from the JSON files of ``out_dir``, and with matplotlib one
+    figure per suite, ``<suite>.png`` (:func:`ambush_env.plots.plot_suites`)."""
+    import importlib.util
+
+    from ambush_env import plots
+
     d = Path(out_dir)
-    results = []
-    for p in sorted(d.glob("*.json")):
-        try:
-            r = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            continue
-        if isinstance(r, dict) and {"suite", "agent", "missions"} <= set(r):
-            results.append(r)
+    results = plots.load_results(d)
     md = d / "leaderboard.md"
     tmp = md.with_suffix(".md.tmp")
     tmp.write_text(leaderboard_markdown(results), encoding="utf-8")
     os.replace(tmp, md)
-    _plot(results, d / "leaderboard.png")
+    if results and importlib.util.find_spec("matplotlib") is not None:
+        plots.plot_suites(results, d)
     return md
-
-
-def _who(result: dict) -> str:
-    """An agent's row label: its label and short hash (``random@39c12a5f``)."""
-    key = agent_key(result)
-    return f"{result['agent']}@{key}" if key else result["agent"]
-
-
-def _plot_suite(result: dict) -> str:
-    """The suite's label in the plot: its name, with ``[rules]`` when not standard."""
-    rules = result_rules(result)
-    return result["suite"] if rules == DEFAULT_RULES else f"{result['suite']}[{rules}]"
-
-
-def _plot(results: list[dict], path: Path) -> Path | None:
-    """Win rates with 95% intervals per mission/opponent and agent (skipped without matplotlib)."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return None
-    if not results:
-        return None
-    keys = sorted({f"{_plot_suite(r)}:{k}" for r in results for k in r["missions"]})
-    agents = sorted({_who(r) for r in results})
-    fig, ax = plt.subplots(figsize=(max(6, 1.5 * len(keys) * max(1, len(agents)) / 2), 4))
-    width = 0.8 / max(1, len(agents))
-    for j, agent in enumerate(agents):
-        xs, ys, err = [], [], [[], []]
-        for i, key in enumerate(keys):
-            suite, mk = key.split(":", 1)
-            for r in results:
-                if _who(r) == agent and _plot_suite(r) == suite and mk in r["missions"]:
-                    m = r["missions"][mk]
-                    xs.append(i + j * width)
-                    ys.append(m["win_rate"])
-                    lo, hi = m["win_rate_ci95"]
-                    err[0].append(max(0.0, m["win_rate"] - lo))
-                    err[1].append(max(0.0, hi - m["win_rate"]))
-        if xs:
-            ax.bar(xs, ys, width=width, yerr=err, capsize=3, label=agent)
-    ax.set_xticks([i + width * (len(agents) - 1) / 2 for i in range(len(keys))])
-    ax.set_xticklabels(keys, rotation=20, ha="right", fontsize=8)
-    ax.set_ylabel("win rate (95% Wilson CI)")
-    ax.set_ylim(0, 1)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    tmp = path.with_name(path.stem + ".tmp.png")
-    fig.savefig(tmp, dpi=100)
-    plt.close(fig)
-    os.replace(tmp, path)
-    return path
 
 
 def write_outputs(result: dict, json_path: str | Path | None = None, out_dir: str | Path = "results/bench") -> Path:

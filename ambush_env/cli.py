@@ -3,6 +3,8 @@
 Subcommands::
 
     ambush bench  --suite NAME --agent random|heuristic|PATH.zip --episodes N --workers W --json OUT
+                  [--backend local|ray [--address ADDR]] [--update-reference]
+    ambush plot   [--results results/bench] [--run runs/NAME] [--out DIR]
     ambush train  --config configs/train/NAME.yaml [--resume PATH|latest] [--total-timesteps N]
     ambush speed  --mission ID [--mission ID2 --repeats R] --steps N --json OUT
     ambush play   --mission ID [--seed S] [--save replay.json]
@@ -30,11 +32,40 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from ambush_env import bench
 
     result = bench.run_bench(
-        args.agent, suite=args.suite, episodes=args.episodes, workers=args.workers, progress=not args.no_progress
+        args.agent, suite=args.suite, episodes=args.episodes, workers=args.workers,
+        progress=not args.no_progress, backend=args.backend, address=args.address,
     )
     print(bench.format_table(result))
     path = bench.write_outputs(result, json_path=args.json, out_dir=args.out_dir)
     print(f"wrote {path} and {Path(args.out_dir) / 'leaderboard.md'}")
+    if args.update_reference:
+        from ambush_env import stats
+
+        ref = stats.update_reference(bench.public(result))
+        print(f"updated the reference mean VPs of {result['agent']} in {ref}")
+    return 0
+
+
+def cmd_plot(args: argparse.Namespace) -> int:
+    """Figures of the benchmark results (one per suite) and learning curves of training runs."""
+    from ambush_env import plots
+
+    out = Path(args.out or args.results)
+    written = []
+    results = plots.load_results(args.results)
+    if args.suite:
+        results = [r for r in results if r["suite"] in args.suite]
+    if results:
+        written += plots.plot_suites(results, out)
+    elif not args.run:
+        raise ValueError(f"no benchmark results in {args.results} (run ambush bench first)")
+    for run in args.run or []:
+        tb = Path(run) / "tb" if (Path(run) / "tb").is_dir() else Path(run)
+        name = Path(run).resolve().name if tb != Path(run) else Path(run).resolve().parent.name
+        written.append(plots.plot_learning_curves(tb, out / f"learning_curve__{name}.png",
+                                                  title=f"learning curves: run {name}"))
+    for p in written:
+        print(f"wrote {p}")
     return 0
 
 
@@ -316,7 +347,7 @@ def cmd_missions(args: argparse.Namespace) -> int:
     from ambush_env.env.registration import env_id
 
     for m in list_missions():
-        print(f"{m:<24} {env_id(m)}")
+        print(f"{m:<24} {env_id(m)}  (also {env_id(m, version=0)})")
     return 0
 
 
@@ -403,7 +434,28 @@ def build_parser() -> argparse.ArgumentParser:
                    "own copy, <suite>__<agent>__<hash8>[__<rules>][__partial-<N>].json)")
     b.add_argument("--out-dir", default="results/bench", help="folder of results and the leaderboard")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
+    b.add_argument("--backend", default="local", choices=("local", "ray"),
+                   help="local: this process or --workers processes; ray: Ray tasks on a local "
+                   "Ray (--workers CPUs) or the cluster at --address (the ray extra)")
+    b.add_argument("--address", default=None,
+                   help="Ray cluster address for --backend ray (e.g. auto, ray://HOST:10001; "
+                   "default: start a local Ray)")
+    b.add_argument("--update-reference", action="store_true",
+                   help="store this full-suite run of random or heuristic as the reference "
+                   "mean VPs of the normalised score (configs/bench/reference/vp.yaml)")
     b.set_defaults(func=cmd_bench)
+
+    pt = sub.add_parser("plot", help="figures of benchmark results and training runs",
+                        description="One titled figure per suite (win rate and mean VP per "
+                        "mission and agent, with 95% intervals; the normalised-score IQM) from "
+                        "the result JSON files, and learning curves from TensorBoard logs.")
+    pt.add_argument("--results", default="results/bench", help="folder of result JSON files")
+    pt.add_argument("--suite", action="append", default=None, help="only this suite (repeatable)")
+    pt.add_argument("--run", action="append", default=None,
+                    help="a training run folder (its tb/ logs) or a TensorBoard log folder: "
+                    "writes learning_curve__<run>.png (repeatable)")
+    pt.add_argument("--out", default=None, help="folder of the PNGs (default: --results)")
+    pt.set_defaults(func=cmd_plot)
 
     s = sub.add_parser("speed", help="env steps per second under random legal play",
                        description="Random legal play in one process: env steps per second. "
@@ -491,6 +543,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if e.name in ("torch", "stable_baselines3", "sb3_contrib", "tensorboard"):
             print(f"ambush: error: {e.name} is not installed: install the training extra "
                   "(pip install -e '.[train]' -c constraints.txt)", file=sys.stderr)
+            return 2
+        extra = {"ray": "ray", "scipy": "stats", "matplotlib": "stats"}.get(e.name or "")
+        if extra:
+            print(f"ambush: error: {e.name} is not installed: install the {extra} extra "
+                  f"(pip install -e '.[{extra}]' -c constraints.txt)", file=sys.stderr)
             return 2
         raise
     except (AmbushError, OSError, ValueError) as e:

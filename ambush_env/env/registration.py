@@ -1,16 +1,28 @@
-"""Gymnasium ids of the package (INTERFACE.md, binding).
+"""Gymnasium ids of the package (INTERFACE.md, binding), each under every registered version:
 
-* ``ambush/Ambush-v0``: any mission (``mission=`` kwarg; default the reference mission);
-* one id per shipped mission, its CamelCase form: ``farm_assault`` → ``ambush/FarmAssault-v0``;
-* ``ambush/Procedural-v0``: a mission (map, forces, triggers) generated from the reset seed
+* ``ambush/Ambush-v1``: any mission (``mission=`` kwarg, an id or a file path; default the
+  reference mission);
+* one id per shipped mission, its CamelCase form: ``farm_assault`` → ``ambush/FarmAssault-v1``;
+* ``ambush/Procedural-v1``: a mission (map, forces, triggers) generated from the reset seed
   (``ambush_env.core.procedural``).
+
+``-v1`` is the first frozen version (issue 14): its action space size N, the text of every
+order index and the observation spec are pinned by ``tests/golden/env_spec_v1.json``
+(:func:`spec_snapshot`), and a change that can change learning results bumps :data:`VERSION`
+(README "Version history"). The ``-v0`` ids stay registered for older code and results; today
+they build the same env.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 ENTRY_POINT = "ambush_env.env.ambush_env:AmbushEnv"
 NAMESPACE = "ambush"
-VERSION = 0
+#: the current version: the one new results and ``env_id`` name
+VERSION = 1
+#: every registered version, oldest first (``-v0``: the development ids, kept registered)
+VERSIONS = (0, 1)
 
 
 def list_missions() -> list[str]:
@@ -20,23 +32,41 @@ def list_missions() -> list[str]:
     return list(_list())
 
 
-def env_id(mission: str) -> str:
-    """The Gymnasium id of a mission: ``hedgerow_crossing`` → ``ambush/HedgerowCrossing-v0``."""
+def env_id(mission: str, version: int = VERSION) -> str:
+    """The Gymnasium id of a mission: ``hedgerow_crossing`` → ``ambush/HedgerowCrossing-v1``."""
     camel = "".join(part.capitalize() for part in mission.split("_"))
-    return f"{NAMESPACE}/{camel}-v{VERSION}"
+    return f"{NAMESPACE}/{camel}-v{version}"
+
+
+def ambush_id(version: int = VERSION) -> str:
+    """``ambush/Ambush-v1``: the env of any mission (``mission=``)."""
+    return f"{NAMESPACE}/Ambush-v{version}"
+
+
+def procedural_id(version: int = VERSION) -> str:
+    """``ambush/Procedural-v1``: a mission generated from each reset seed."""
+    return f"{NAMESPACE}/Procedural-v{version}"
+
+
+def id_table(version: int = VERSION) -> list[tuple[str, dict[str, Any]]]:
+    """``(id, kwargs)`` of every id of one version. To add an id, add its line here."""
+    ids: list[tuple[str, dict[str, Any]]] = [(ambush_id(version), {})]
+    ids += [(env_id(m, version), {"mission": m}) for m in list_missions()]
+    ids.append((procedural_id(version), {"procedural": True}))
+    return ids
 
 
 def register_envs() -> list[str]:
-    """Register every id (idempotent); returns the ids."""
+    """Register every id of every version in :data:`VERSIONS` (idempotent); returns the ids."""
     import gymnasium
 
-    ids: list[tuple[str, dict]] = [(f"{NAMESPACE}/Ambush-v{VERSION}", {})]
-    ids += [(env_id(m), {"mission": m}) for m in list_missions()]
-    ids.append((f"{NAMESPACE}/Procedural-v{VERSION}", {"procedural": True}))
-    for id_, kwargs in ids:
-        if id_ not in gymnasium.registry:
-            gymnasium.register(id=id_, entry_point=ENTRY_POINT, kwargs=kwargs)
-    return [i for i, _ in ids] + register_campaign()
+    out: list[str] = []
+    for version in VERSIONS:
+        for id_, kwargs in id_table(version):
+            if id_ not in gymnasium.registry:
+                gymnasium.register(id=id_, entry_point=ENTRY_POINT, kwargs=kwargs)
+            out.append(id_)
+    return out + register_campaign()
 
 
 CAMPAIGN_ENTRY_POINT = "ambush_env.env.campaign_env:CampaignEnv"
@@ -51,3 +81,93 @@ def register_campaign() -> list[str]:
     if CAMPAIGN_ID not in gymnasium.registry:
         gymnasium.register(id=CAMPAIGN_ID, entry_point=CAMPAIGN_ENTRY_POINT)
     return [CAMPAIGN_ID]
+
+
+# -- what a version freezes ----------------------------------------------------------------------
+def order_text(action: int) -> str:
+    """The state-free text of an order index: its kind and what its argument means
+    (``"fire_aimed contact 3"``, ``"grenade offset (+1,-2)"``, ``"move NE"``). Unlike
+    ``env.describe_action`` (which names the units of the position) it depends on the index
+    alone, so the table of all N is the action layout a policy learns.
+
+    Raises:
+        ValueError: ``action`` outside ``0..N-1``.
+    """
+    from ambush_env.core import orders as O
+    from ambush_env.core.types import DIRECTION_NAMES, Stance
+
+    K = O.OrderKind
+    kind, arg = O.decode(action)
+    name = kind.name.lower()
+    if O.ORDER_COUNT[kind] == 1:
+        return name
+    offsets = {K.FIRE_WALL, K.FIRE_HEX, K.GRENADE, K.SATCHEL, K.CANNON_WALL, K.CANNON_HEX}
+    directions = {K.MOVE, K.DRAG, K.MOVE_PRISONER, K.DRIVE}
+    units = {K.SELECT_UNIT, K.GIVE_TURN, K.HAND_OVER}
+    vehicles = {K.LOAD, K.BOARD_VEHICLE, K.GRENADE_INTO, K.MOLOTOV, K.RAM, K.RAM_OFF_ROAD}
+    items = {K.PICK_UP, K.DROP}
+    aspects = {K.FIRE_AIMED_VEHICLE, K.FIRE_SNAP_VEHICLE, K.CANNON_VEHICLE,
+               K.BOW_MG_AIMED_VEHICLE, K.BOW_MG_SNAP_VEHICLE, K.COAX_MG_AIMED_VEHICLE,
+               K.COAX_MG_SNAP_VEHICLE}
+    if kind in offsets:
+        dq, dr = O.HEX_OFFSETS[arg]
+        return f"{name} offset ({dq:+d},{dr:+d})"
+    if kind in directions:
+        return f"{name} {DIRECTION_NAMES[arg]}"
+    if kind == K.STANCE:
+        return f"{name} {Stance(arg).name.lower()}"
+    if kind in units:
+        return f"{name} unit {arg}"
+    if kind in vehicles:
+        return f"{name} vehicle {arg}"
+    if kind in items:
+        return f"{name} item {arg}"
+    if kind == K.ALERT:
+        return f"{name} radius {arg}"
+    if kind in aspects:
+        return f"{name} vehicle {arg // len(O.ASPECTS)} {O.ASPECTS[arg % len(O.ASPECTS)]}"
+    if kind in (K.CHARGE_UNDER, K.CHARGE_TREADS):
+        return f"{name} vehicle {arg // len(O.CHARGES)} {O.CHARGES[arg % len(O.CHARGES)]}"
+    if kind == K.FIRE_CALLED:
+        return f"{name} vehicle {arg // len(O.CALLED)} {O.CALLED[arg % len(O.CALLED)]}"
+    return f"{name} contact {arg}"  # the fire, assault, cannon and MG orders at contact k
+
+
+def _bounds(values, feature_axis: int) -> Any:
+    """A Box bound compactly: one number when constant, else one number per feature."""
+    import numpy as np
+
+    a = np.asarray(values, dtype=np.float64)
+    if np.all(a == a.flat[0]):
+        return float(a.flat[0])
+    per = np.moveaxis(a, feature_axis, 0).reshape(a.shape[feature_axis], -1)
+    if not np.all(per == per[:, :1]):  # pragma: no cover - bounds vary inside a feature
+        return a.tolist()
+    return [float(v) for v in per[:, 0]]
+
+
+def spec_snapshot() -> dict[str, Any]:
+    """What a version freezes, mission-independent: N (``Discrete(N)``), the text of every
+    order index (:func:`order_text`) and the observation spec (per key: shape, dtype, the
+    Box's low and high, the axes and every feature's name and divisor), from the spaces the
+    env really builds. ``tests/golden/env_spec_v<VERSION>.json`` holds it; regenerate it with
+    ``python scripts/regen_env_spec.py`` only together with a version bump."""
+    from ambush_env.env import spec
+    from ambush_env.env.ambush_env import AmbushEnv
+
+    env = AmbushEnv()
+    n = int(env.action_space.n)
+    obs = {}
+    for key, box in env.observation_space.spaces.items():
+        f = spec.observation_spec()[key]
+        obs[key] = {
+            "shape": list(box.shape),
+            "dtype": str(box.dtype),
+            "low": _bounds(box.low, f.feature_axis),
+            "high": _bounds(box.high, f.feature_axis),
+            "axes": list(f.axes),
+            "features": [[ft.name, ft.div] for ft in f.features],
+        }
+    env.close()
+    return {"version": VERSION, "n_actions": n, "orders": [order_text(a) for a in range(n)],
+            "observation": obs}

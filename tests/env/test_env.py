@@ -29,8 +29,10 @@ def test_ids_registered_for_every_mission():
 
 
 def test_env_id_is_camel_case_of_the_stem():
-    assert env_id("hedgerow_crossing") == "ambush/HedgerowCrossing-v0"
-    assert env_id("farm_assault") == "ambush/FarmAssault-v0"
+    """The current version is the frozen -v1; -v0 ids stay (tests/golden/test_env_spec.py)."""
+    assert env_id("hedgerow_crossing") == "ambush/HedgerowCrossing-v1"
+    assert env_id("farm_assault") == "ambush/FarmAssault-v1"
+    assert env_id("farm_assault", version=0) == "ambush/FarmAssault-v0"
 
 
 def test_default_mission_is_the_reference_mission():

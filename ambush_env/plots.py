@@ -1,0 +1,241 @@
+"""Benchmark figures (issue 14): per suite, win rate and mean VP per mission and agent with 95%
+intervals (and the normalised-score IQM when the results carry one); learning curves from
+TensorBoard logs. Needs matplotlib (the ``stats`` or ``render`` extra); learning curves also
+tensorboard (the ``train`` extra).
+
+* one titled figure per suite (and rule set), the legend below the panels, clear of the data;
+* a bar of height 0 stays visible: every bar gets a marker at its value and its number;
+* intervals: win rate, the Wilson interval of the result; mean VP ⚙, the normal
+  approximation ``mean ± 1.96 s / √n`` from the episodes' VPs (``vp``; none for an older
+  result without them); normalised IQM, the result's stratified-bootstrap interval.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+#: the TensorBoard scalars a learning curve shows, when logged (first found first)
+CURVE_TAGS = ("ambush/vp", "ambush/win", "rollout/ep_rew_mean", "rollout/ep_len_mean")
+#: what a run too short to finish an episode shows instead (the PPO losses)
+FALLBACK_TAGS = ("train/entropy_loss", "train/value_loss", "train/policy_gradient_loss")
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig, path: Path) -> Path:
+    """Write the figure whole (a temporary file renamed over ``path``)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.stem}.tmp.png")
+    fig.savefig(tmp, dpi=100, bbox_inches="tight")
+    os.replace(tmp, path)
+    return path
+
+
+def _who(result: dict) -> str:
+    key = str((result.get("provenance") or {}).get("agent_sha256", ""))[:8]
+    return f"{result['agent']}@{key}" if key else result["agent"]
+
+
+def suite_label(result: dict) -> str:
+    """``suite`` or ``suite [d100]``: the figure's name of a result's suite and rules."""
+    rules = result.get("rules") or "standard"
+    return result["suite"] if rules == "standard" else f"{result['suite']} [{rules}]"
+
+
+def vp_interval(m: dict) -> tuple[float, float]:
+    """The 95% interval of a task's mean VP (normal approximation ⚙; the mean itself when the
+    result has no per-episode VPs or one episode)."""
+    vps = m.get("vp") or []
+    n = len(vps)
+    mean = float(m["mean_vp"])
+    if n < 2:
+        return mean, mean
+    mu = sum(vps) / n
+    sd = math.sqrt(sum((v - mu) ** 2 for v in vps) / (n - 1))
+    half = 1.959963984540054 * sd / math.sqrt(n)
+    return mean - half, mean + half
+
+
+def _bars(ax, keys: list[str], agents: list[str], values: dict, title: str, ylabel: str,
+          fmt: str) -> None:
+    """Grouped bars, one group per key and one bar per agent, with error bars, a marker and
+    the value on every bar (so a zero bar shows)."""
+    width = 0.8 / max(1, len(agents))
+    colours = [f"C{j % 10}" for j in range(len(agents))]
+    for j, agent in enumerate(agents):
+        xs, ys, lo, hi, ends = [], [], [], [], []
+        for i, key in enumerate(keys):
+            if (agent, key) in values:
+                y, (a, b) = values[(agent, key)]
+                xs.append(i + (j - (len(agents) - 1) / 2) * width)
+                ys.append(y)
+                lo.append(max(0.0, y - a))
+                hi.append(max(0.0, b - y))
+                ends.append(max(y, b) if y >= 0 else min(y, a))
+        if not xs:
+            continue
+        ax.bar(xs, ys, width=width * 0.92, yerr=[lo, hi], capsize=3, color=colours[j],
+               edgecolor="black", linewidth=0.6, label=agent, alpha=0.85)
+        # a diamond at every bar's value: a bar of height 0 still shows, in its agent's colour
+        ax.plot(xs, ys, linestyle="none", marker="D", markersize=5, color=colours[j],
+                markeredgecolor="black", markeredgewidth=0.6)
+        for x, y, end in zip(xs, ys, ends):  # the number beyond the interval's end
+            ax.annotate(fmt.format(y), (x, end), textcoords="offset points",
+                        xytext=(0, 2 if y >= 0 else -2), ha="center",
+                        va="bottom" if y >= 0 else "top", fontsize=6.5)
+    ax.axhline(0.0, color="black", linewidth=0.8)
+    ax.set_xticks(range(len(keys)))
+    ax.set_xticklabels(keys, rotation=25, ha="right", fontsize=8)
+    ax.set_title(title, fontsize=10)
+    ax.set_ylabel(ylabel)
+    ax.margins(y=0.15)
+
+
+def plot_suite(results: list[dict], path: str | Path) -> Path:
+    """One figure of one suite's results (one result per agent): win rate and mean VP per
+    mission/opponent, and the normalised-score IQM per agent when the results carry one.
+
+    Raises:
+        ValueError: no results, or results of several suites or rule sets.
+    """
+    if not results:
+        raise ValueError("no results to plot")
+    labels = {suite_label(r) for r in results}
+    if len(labels) != 1:
+        raise ValueError(f"one figure per suite, got {sorted(labels)}")
+    plt = _pyplot()
+    keys = sorted({k for r in results for k in r["missions"]})
+    agents = sorted({_who(r) for r in results})
+    win, vp = {}, {}
+    for r in results:
+        for k, m in r["missions"].items():
+            win[(_who(r), k)] = (m["win_rate"], tuple(m["win_rate_ci95"]))
+            vp[(_who(r), k)] = (m["mean_vp"], vp_interval(m))
+    norm = {_who(r): r["normalised_score"] for r in results if r.get("normalised_score")}
+    panels = 3 if norm else 2
+    width = max(7.0, 0.45 * len(keys) * max(1, len(agents)) + 2)
+    fig, axes = plt.subplots(1, panels, figsize=(width * (1 + 0.25 * (panels - 2)), 4.6),
+                             gridspec_kw={"width_ratios": [3, 3, 1.4][:panels]})
+    _bars(axes[0], keys, agents, win, "win rate (95% Wilson interval)", "win rate", "{:.2f}")
+    axes[0].set_ylim(0, 1.12)
+    _bars(axes[1], keys, agents, vp, "mean VP (95% interval)", "VP", "{:.1f}")
+    if norm:
+        vals = {(a, "IQM"): (n["iqm"], tuple(n["iqm_ci95"])) for a, n in norm.items()}
+        _bars(axes[2], ["IQM"], agents, vals, "normalised score\n(IQM, 95% bootstrap)",
+              "(VP − random) / (heuristic − random)", "{:.2f}")
+    seeds = sorted({tuple(r.get("seeds") or ()) for r in results})
+    span = ", ".join(f"{a}-{b}" for a, b in seeds if a is not None)
+    fig.suptitle(f"Ambush! benchmark: suite {suite_label(results[0])} (seeds {span})",
+                 fontsize=12)
+    handles, names = axes[0].get_legend_handles_labels()
+    if not handles:
+        handles, names = axes[1].get_legend_handles_labels()
+    fig.tight_layout(rect=(0, 0.07, 1, 0.95))
+    fig.legend(handles, names, loc="lower center", ncol=min(len(names), 4), fontsize=8,
+               frameon=False, bbox_to_anchor=(0.5, 0.0))
+    out = _save(fig, Path(path))
+    plt.close(fig)
+    return out
+
+
+def plot_suites(results: list[dict], out_dir: str | Path) -> list[Path]:
+    """:func:`plot_suite` of every suite (and rule set) among ``results``: ``<suite>.png``
+    (``<suite>__<rules>.png`` for a non-standard rule set) in ``out_dir``. Of two results of
+    one agent (label and hash) on one suite, the full-suite one is drawn."""
+    groups: dict[str, dict[str, dict]] = defaultdict(dict)
+    for r in results:
+        g = groups[suite_label(r)]
+        who = _who(r)
+        full = bool((r.get("provenance") or {}).get("full_suite", True))
+        old = g.get(who)
+        if old is None or (full and not (old.get("provenance") or {}).get("full_suite", True)):
+            g[who] = r
+    paths = []
+    for label, by_agent in sorted(groups.items()):
+        r0 = next(iter(by_agent.values()))
+        rules = r0.get("rules") or "standard"
+        name = r0["suite"] if rules == "standard" else f"{r0['suite']}__{rules}"
+        paths.append(plot_suite(list(by_agent.values()), Path(out_dir) / f"{name}.png"))
+    return paths
+
+
+# -- learning curves -------------------------------------------------------------------------
+def read_scalars(logdir: str | Path) -> dict[str, list[tuple[int, float]]]:
+    """Every scalar of the TensorBoard event files under ``logdir`` (all runs, e.g. the
+    ``MaskablePPO_1``, ``MaskablePPO_2`` of a run resumed in chunks): ``tag -> [(step,
+    value)]`` sorted by step; of two values at one step the later-written one is kept.
+
+    Raises:
+        FileNotFoundError: no event file under ``logdir``.
+    """
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    root = Path(logdir)
+    folders = sorted({p.parent for p in root.rglob("events.out.tfevents.*")})
+    if not folders:
+        raise FileNotFoundError(f"no TensorBoard event files under {root}")
+    out: dict[str, dict[int, tuple[float, float]]] = defaultdict(dict)
+    for folder in folders:
+        acc = EventAccumulator(str(folder), size_guidance={"scalars": 0})
+        acc.Reload()
+        for tag in acc.Tags().get("scalars", []):
+            for e in acc.Scalars(tag):
+                old = out[tag].get(e.step)
+                if old is None or e.wall_time >= old[0]:
+                    out[tag][e.step] = (e.wall_time, e.value)
+    return {tag: sorted((s, v) for s, (_, v) in steps.items()) for tag, steps in out.items()}
+
+
+def plot_learning_curves(logdir: str | Path, path: str | Path, title: str | None = None,
+                         tags: tuple[str, ...] = CURVE_TAGS) -> Path:
+    """The learning curves of one training run: one panel per logged tag of ``tags`` (the
+    run's VP and win rate per episode, reward, episode length; or, when none was logged, the
+    PPO losses of :data:`FALLBACK_TAGS`) against env steps.
+
+    Raises:
+        FileNotFoundError: no event file; ValueError: none of ``tags`` was logged.
+    """
+    scalars = read_scalars(logdir)
+    shown = [t for t in tags if scalars.get(t)] or [t for t in FALLBACK_TAGS if scalars.get(t)]
+    if not shown:
+        raise ValueError(f"none of {', '.join(tags)} in the logs of {logdir} "
+                         f"(logged: {', '.join(sorted(scalars)) or 'nothing'})")
+    plt = _pyplot()
+    fig, axes = plt.subplots(1, len(shown), figsize=(4.2 * len(shown), 3.6), squeeze=False)
+    for ax, tag in zip(axes[0], shown):
+        steps, values = zip(*scalars[tag])
+        ax.plot(steps, values, marker="." if len(steps) < 30 else None, linewidth=1.2)
+        ax.set_title(tag, fontsize=10)
+        ax.set_xlabel("env steps")
+        ax.grid(alpha=0.3)
+    fig.suptitle(title or f"learning curves: {Path(logdir).resolve().parent.name}", fontsize=12)
+    fig.tight_layout(rect=(0, 0, 1, 0.93))
+    out = _save(fig, Path(path))
+    plt.close(fig)
+    return out
+
+
+def load_results(folder: str | Path) -> list[dict[str, Any]]:
+    """The benchmark result JSON files of a folder (others skipped)."""
+    import json
+
+    out = []
+    for p in sorted(Path(folder).glob("*.json")):
+        try:
+            r = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            continue
+        if isinstance(r, dict) and {"suite", "agent", "missions"} <= set(r):
+            out.append(r)
+    return out
