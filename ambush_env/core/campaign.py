@@ -612,7 +612,7 @@ def read_squad_file(path: str | Path) -> CampaignSquad:
     if not isinstance(raw, dict):
         raise DataError(p, "line 1", f"a squad file is a mapping of fields, got "
                         f"{type(raw).__name__} (truncated or not a squad file)")
-    if list(raw)[-1] != "end":
+    if not raw or list(raw)[-1] != "end":
         raise DataError(p, f"line {n_lines}", f"truncated: the file ends at line {n_lines} "
                         f"without its last line 'end: {END_MARK}'")
     return _validated(raw, p, text)
@@ -640,8 +640,11 @@ def _validated(raw: dict, path: str | Path, text: str | None) -> CampaignSquad:
                         f"chain position {cs.next} is past the end of {chain.id!r} "
                         f"({len(chain.missions)} missions)")
     for i, s in enumerate(cs.soldiers):
-        check_equipment(path, _where(["soldiers", str(i), "weapon"], text), s.weapon,
-                        _where(["soldiers", str(i), "equipment"], text), s.equipment, cs.port_boxes)
+        try:
+            check_equipment(path, f"soldiers.{i}.weapon", s.weapon, f"soldiers.{i}.equipment",
+                            s.equipment, cs.port_boxes)
+        except DataError as e:
+            raise DataError(path, _where(e.field.split("."), text), e.problem) from None
     return cs
 
 
@@ -652,7 +655,7 @@ def _where(loc: list[str], text: str | None) -> str:
     if text is None:
         return field
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError:
         return field
     line = node.start_mark.line + 1 if node is not None else 1

@@ -398,3 +398,55 @@ def test_save_is_atomic_by_os_replace(tmp_path, monkeypatch):
     C.save_squad_file(cs, tmp_path / "s.yaml")
     (src, dst), = calls
     assert src.parent == dst.parent == tmp_path and dst.name == "s.yaml" and not src.exists()
+
+
+# -- malformed squad files (issue 13, done-when 7) ---------------------------------------------------
+_VALUES = [None, -1, 0, 99, "x", "fit", [], {}, [1, 2], {"a": 1}, True, 2.5, "2026-01-01"]
+
+
+def _paths(node, where=()):
+    yield where
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, (*where, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _paths(v, (*where, i))
+
+
+def test_mutated_squad_files_load_or_raise_data_error(tmp_path):
+    """Hypothesis mutates a squad file (a key deleted, a value of another type, a list
+    emptied): reading it loads a squad or raises DataError naming the file and a field, never
+    another exception."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    cs, path = _saved(tmp_path)
+    base = cs.to_dict()
+    spots = [p for p in _paths(base) if p]
+    out = tmp_path / "mutated.yaml"
+
+    @settings(max_examples=60, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.lists(st.tuples(st.sampled_from(spots), st.sampled_from(["delete", "set"]),
+                              st.sampled_from(_VALUES)), min_size=1, max_size=3))
+    def check(muts):
+        raw = yaml.safe_load(yaml.safe_dump(base, sort_keys=False))
+        for where, how, value in muts:
+            node = raw
+            try:
+                for k in where[:-1]:
+                    node = node[k]
+                if how == "delete":
+                    del node[where[-1]]
+                else:
+                    node[where[-1]] = value
+            except (KeyError, IndexError, TypeError):
+                continue
+        out.write_text(yaml.safe_dump(raw, sort_keys=False), encoding="utf-8")
+        try:
+            C.read_squad_file(out)
+        except DataError as e:
+            assert e.path == str(out) and e.field
+
+    check()
