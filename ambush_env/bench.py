@@ -310,6 +310,8 @@ def provenance(agent_spec: str, agent: Any, suite: Suite, episodes: int | None,
         "episodes_per_task": max(len(v) for v in tasks.values()),
         "env_ids": {keys[e]: task_env_id(e) for e in dict.fromkeys(e for e, _ in tasks)},
         "env_version": f"v{VERSION}",
+        **({"procedural_missions": procedural_kwargs().get("mission_seeds", "reset_seed")}
+           if any(e == PROCEDURAL for e, _ in tasks) else {}),
     }
 
 
@@ -329,7 +331,7 @@ def _play(task: Task) -> dict:
     env = _WORKER.get(key)
     if env is None:
         if entry == PROCEDURAL:
-            env = make_env(None, opponent, rules, procedural=True)
+            env = make_env(None, opponent, rules, procedural=True, **procedural_kwargs())
         else:
             env = make_env(entry, opponent, rules)
         _WORKER[key] = env
@@ -337,6 +339,19 @@ def _play(task: Task) -> dict:
     if agent is None:
         agent = _WORKER[("agent", agent_spec)] = make_agent(agent_spec)
     return {**run_episode(env, agent, seed).to_dict(), "entry": entry}
+
+
+def procedural_kwargs() -> dict[str, Any]:
+    """The env arguments of a suite's ``procedural`` entry: ⚙ a benchmark plays the missions
+    held out from training (``mission_seeds="held_out"``, ``core.procedural.HELD_OUT_SEEDS``)
+    where the env offers that choice; otherwise the mission is drawn from the reset seed."""
+    import inspect
+
+    from ambush_env.env.ambush_env import AmbushEnv
+
+    if "mission_seeds" in inspect.signature(AmbushEnv.__init__).parameters:
+        return {"mission_seeds": "held_out"}
+    return {}
 
 
 def _play_chunk(chunk: list[Task]) -> list[dict]:
