@@ -441,13 +441,15 @@ def outcome_of(game: Game, cs: CampaignSquad, seed: int | None = None) -> Outcom
     k-th :func:`fielded` soldier).
 
     Raises:
-        ScenarioError: the game is not over.
+        ScenarioError: the game is not over, or is not of this squad.
     """
     if not game.over:
         raise ScenarioError("the mission is not over: no outcome yet")
     men = fielded(cs)
-    us = game.us_units()
-    fates = {s.id: fate_of(us[k].status, us[k].wounded) for k, s in enumerate(men)}
+    units = game.state.units  # the squad's soldiers are units 0..n-1, set up first (Game.reset)
+    if len(units) < len(men) or any(units[k].name != f"US{k + 1}" for k in range(len(men))):
+        raise ScenarioError(f"the game's squad is not the {len(men)} soldiers this squad fields")
+    fates = {s.id: fate_of(units[k].status, units[k].wounded) for k, s in enumerate(men)}
     return Outcome(result=RESULT_NAMES[game.result], vp=int(game.vp), fates=fates, seed=seed)
 
 

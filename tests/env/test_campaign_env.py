@@ -196,3 +196,17 @@ def test_cli_campaign_starts_saves_and_resumes(tmp_path, capsys):
     path.write_text(path.read_text(encoding="utf-8")[:200], encoding="utf-8")
     assert main(["campaign", "--squad-file", str(path)]) == 2
     assert "line" in capsys.readouterr().err
+
+
+def test_reset_forfeits_a_mission_nobody_can_play():
+    """⚙ Everyone incapacitated in mission 1: mission 2 is forfeited on the way (a loss,
+    nobody earns), and the episode plays mission 3 with everyone back."""
+    sq = C.new_campaign("first_push")
+    sq = C.advance(sq, C.Outcome("win", fates={s.id: "incapacitated" for s in sq.soldiers}))
+    env = CampaignEnv()
+    _obs, info = env.reset(seed=0, options={"squad": sq.to_dict()})
+    assert info["mission"] == "tank_hunt" and info["chain_position"] == 2
+    h = info["squad"]["history"][1]
+    assert (h["mission"], h["result"], h["fates"]) == ("jeep_run", "loss", {})
+    assert all(s["missed"] == 1 and not s["out"] and s["xp"] == 4 for s in info["squad"]["soldiers"])
+    assert len(env.game.us_units()) == 8
