@@ -129,6 +129,9 @@ class Ctx:
         self.exit_hexes = frozenset(b.index(h) for h in self.mission.exit_hexes)
         self.objective_hexes = frozenset(b.index(h) for h in self.mission.objective.hexes)
         self.triggers: dict[int, Any] = {b.index(lbl): t for lbl, t in self.mission.triggers.items()}
+        # map booby traps (module traps): hex index -> MapBoobyTrap
+        self.booby_traps: dict[int, Any] = {
+            b.index(lbl): t for lbl, t in (getattr(self.mission, "booby_traps", None) or {}).items()}
         self.offsets: list[list[int]] = [
             [b.offset_hex(i, dq, dr) for dq, dr in O.HEX_OFFSETS] for i in range(b.n)]
         self._bldg_offsets: list[list[tuple[int, int]]] | None = None
@@ -227,6 +230,7 @@ class Match:
         self.exit_hexes: frozenset[int] = ctx.exit_hexes
         self.objective_hexes: frozenset[int] = ctx.objective_hexes
         self.triggers: dict[int, Any] = ctx.triggers
+        self.booby_traps: dict[int, Any] = ctx.booby_traps
         self.rules: str = ctx.rules
         self._offsets = ctx.offsets
         self._weapon_class = ctx.tables.weapon_class
@@ -393,12 +397,15 @@ class Match:
         """RULES.md §5: a commander, or within the CR of an active, unpanicked, unwounded one.
 
         Germans are always in command; a mission rule may put every US soldier in command for
-        the first Rounds (``rules.all_in_command_rounds``).
+        the first Rounds each time Rounds begin (``rules.all_in_command_rounds``), and a
+        ``command`` effect through a mission Round (``state.command_until``, counted in
+        ``rounds_total``).
         """
         if u.side == GER:
             return True
         n = getattr(self.mission.rules, "all_in_command_rounds", 0) or 0
-        if self.in_rounds and self.state.round <= n:
+        st = self.state
+        if self.in_rounds and (st.round <= n or st.rounds_total <= st.command_until):
             return True
         if u.CR > 0 and not u.panicked:
             return True

@@ -53,7 +53,8 @@ def vehicle_entered(m: Match, v: Vehicle) -> None:
 
 
 def _entered(m: Match, u: Unit, dest: int) -> None:
-    if u.side == US and u.status == ACTIVE and dest in m.triggers:
+    # the paragraph check (RULES.md §7) also sets off a map booby trap (module traps)
+    if u.side == US and u.status == ACTIVE and (dest in m.triggers or dest in m.booby_traps):
         m.request("trigger", u.uid, dest)
     m.request("sightings")
 

@@ -456,6 +456,38 @@ class BoobyTrap(Event):
     row: str
     roll: int
     result: str
+    hex: str = _ABSENT                     # a mission's map trap (module traps)
+
+
+@_event
+class BoobyTrapCheck(Event):
+    """The PC check at a map booby trap: a soldier at a known one, a car's driver (seed 000 p. 32)."""
+
+    type: ClassVar[str] = "booby_trap_check"
+    unit: str
+    hex: str
+    roll: int
+    pc: int
+    passed: bool                           # the trap is disarmed / spotted: gone, no harm
+
+
+@_event
+class RandomEvent(Event):
+    """A mission's random event check: a d10 on its event table each N pulses or Rounds (RULES.md §15)."""
+
+    type: ClassVar[str] = "random_event"
+    when: str                              # "pulse 10" | "round 3"
+    roll: int
+    paragraph: int | None
+
+
+@_event
+class CommandOverride(Event):
+    """A ``command`` effect: every US soldier in command through a mission Round (RULES.md §5, §15)."""
+
+    type: ClassVar[str] = "command_override"
+    rounds: int
+    until_round: int
 
 
 # ============================================================================ the cards

@@ -32,7 +32,14 @@ Mission file schema::
          exit_per_soldier: 2, objective_taken: 10}
     results: {decisive_win: 26, win: 18, draw: 10}    # VP at or above; below draw: loss
     rules: {all_in_command_rounds: 2, sight_cap: null, blocking_landmarks: [],
-            heavy_weapons_from_cars: false, anti_tank_mines: false}
+            heavy_weapons_from_cars: false, anti_tank_mines: false,
+            event_every_pulses: 0, event_every_rounds: 0}   # ⚙ random event checks: a d10
+                                     # on the event table at the end of every N-th pulse /
+                                     # Round of the mission (0: never; RULES.md §15)
+    booby_traps:                     # optional: map booby traps (module traps; seed 000 p. 32)
+      K6: grenade_outside            #   a row (grenade/satchel_outside/inside), known: true
+      L7: {row: satchel_inside, known: false}   # unknown: goes off with no check; known:
+                                     #   the soldier's PC check disarms it; once each
     us_vehicles: []                  # optional: [{vehicle: jeep, hex: A8, facing: NE}]
     german_vehicles: []              # optional: [{vehicle: kubelwagen, hex: K7, facing: S}]
                                      #   parked and unmanned (capturable, seed 002 p. 27), or
@@ -75,6 +82,8 @@ effect                arguments
                       straight run) — every soldier in the hexes, both sides ⚙, rolls on the
                       row (prone −2, strafing misses those inside buildings); a car is disabled
                       on incapacitated/kill, a tank by artillery on kill (module ``strikes``)
+``command``           rounds (scalar, 1..99) — every US soldier is in command for the next N
+                      Rounds (RULES.md §5), the Round under way counting as the first ⚙
 ``end_mission``       reason (scalar) — the mission ends now and is scored
 ``place_vehicle``     ``vehicle`` (a German type of vehicles.yaml), ``hex``, ``facing`` (N),
                       ``driver`` / ``passengers`` (card ids; a car), ``card`` / ``crew`` (a
@@ -266,6 +275,30 @@ class BoobyTrap(EffectForm):
     row: DamageRowName
 
 
+class MapBoobyTrap(Frozen):
+    """A booby trap waiting in a hex (mission ``booby_traps``; seed 000 p. 32; module
+    ``traps``): the damage ``row`` it goes off on, and whether the briefing tells the US of
+    it (``known``: a soldier entering it first makes a PC check to disarm it ⚙)."""
+
+    row: DamageRowName = "grenade_outside"
+    known: bool = True
+
+
+def _map_trap(v: Any) -> Any:
+    return {"row": v} if isinstance(v, str) else v
+
+
+class Command(EffectForm):
+    """``command``: every US soldier counts as in command for the next ``rounds`` Rounds
+    (RULES.md §5: "all in command for Rounds 1-2" as a paragraph says it), the Round under
+    way counting as the first ⚙."""
+
+    scalar_field: ClassVar[str | None] = "rounds"
+
+    effect: Literal["command"] = "command"
+    rounds: int = Field(ge=1, le=99)
+
+
 class Minefield(EffectForm):
     """``minefield``: ``hexes`` are minefields of ``kind`` for the rest of the mission, known
     to the US unless ``known`` is false (module ``mines``; seed 000 p. 32)."""
@@ -365,6 +398,7 @@ EFFECT_MODELS: tuple[type[EffectForm], ...] = (
     Strike,
     EndMission,
     PlaceVehicle,
+    Command,
 )
 EFFECT_SCALARS: dict[str, str | None] = scalar_fields(EFFECT_MODELS)
 """Every effect name → the field its scalar form fills (None: mapping only)."""
@@ -388,6 +422,7 @@ Effect = Annotated[
             | Strike
             | EndMission
             | PlaceVehicle
+            | Command
         ),
         Field(discriminator="effect"),
     ],
@@ -549,6 +584,10 @@ class MissionRules(Frozen):
             only, the driver keeps his one snap fire ⚙.
         anti_tank_mines: every minefield of the mission is anti-tank (seed 000 p. 32, mission
             7's exception: they go off only under a tank, immobilising it; a car is disabled).
+        event_every_pulses: ⚙ a random event check (a d10 on the mission's event table, as
+            an ``EVENT`` trigger rolls) at the end of every N-th Operations pulse; 0: never.
+        event_every_rounds: ⚙ the same at the end of every N-th Round of the mission (its
+            Round count, ``rounds_total``); 0: never.
     """
 
     all_in_command_rounds: int = Field(default=0, ge=0)
@@ -556,6 +595,8 @@ class MissionRules(Frozen):
     blocking_landmarks: tuple[Label, ...] = ()
     heavy_weapons_from_cars: bool = False
     anti_tank_mines: bool = False
+    event_every_pulses: int = Field(default=0, ge=0)
+    event_every_rounds: int = Field(default=0, ge=0)
 
 
 class USVehicle(Frozen):
@@ -593,6 +634,7 @@ class Mission(Frozen):
     rules: MissionRules = MissionRules()
     us_vehicles: tuple[USVehicle, ...] = ()
     german_vehicles: tuple[GermanVehicle, ...] = ()
+    booby_traps: dict[Label, Annotated[MapBoobyTrap, BeforeValidator(_map_trap)]] = {}
 
     @field_validator("events")
     @classmethod
@@ -724,6 +766,8 @@ class Mission(Frozen):
                         yield f"{where}.hexes.{k}", h
         for i, h in enumerate(self.rules.blocking_landmarks):
             yield f"rules.blocking_landmarks.{i}", h
+        for h in self.booby_traps:
+            yield f"booby_traps.{h}", h
         for i, v in enumerate(self.us_vehicles):
             yield f"us_vehicles.{i}.hex", v.hex
         for i, v in enumerate(self.german_vehicles):
@@ -1015,7 +1059,9 @@ __all__ = [
     "Activation",
     "AwardVP",
     "BoobyTrap",
+    "Command",
     "EndMission",
+    "MapBoobyTrap",
     "EventRow",
     "Goto",
     "IfFlag",

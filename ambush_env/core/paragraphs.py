@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ambush_env.core import damage, strikes
+from ambush_env.core import damage, strikes, traps
 from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.scoring import award_vp, end_mission
@@ -45,7 +45,12 @@ def _trigger_target(t: Any) -> tuple[Any, bool]:
 
 
 def paragraph_check(m: Match, u: Unit, hex_: int) -> None:
-    """The paragraph check of a US soldier entering ``hex_`` (RULES.md §7)."""
+    """The paragraph check of a US soldier entering ``hex_`` (RULES.md §7); a map booby trap
+    in the hex goes off first (module ``traps``), and a soldier it fells triggers nothing."""
+    if hex_ in m.booby_traps:
+        traps.enters(m, u, hex_)
+        if u.status != Status.ACTIVE or m.state.over:
+            return
     t = m.triggers.get(hex_)
     if t is None:
         return
@@ -60,17 +65,33 @@ def paragraph_check(m: Match, u: Unit, hex_: int) -> None:
     label = m.board.label(hex_)
     if target == "EVENT":
         r = m.dice.d10(f"event table ({label})")
-        para = None
-        for e in m.mission.events:
-            if e.rolls[0] <= r <= e.rolls[1]:
-                para = e.paragraph
-                break
+        para = _event_paragraph(m, r)
         m.emit(E.EventRoll(hex=label, unit=u.name, roll=r, paragraph=para))
         if para is None:
             return
         target = para
     m.emit(E.Paragraph(hex=label, unit=u.name, paragraph=target))
     m.request("paragraph", target, 0, u.uid, 0)
+
+
+def _event_paragraph(m: Match, roll: int) -> Any:
+    """The paragraph of the mission's d10 event table for ``roll`` (None: nothing happens)."""
+    for e in m.mission.events:
+        if e.rolls[0] <= roll <= e.rolls[1]:
+            return e.paragraph
+    return None
+
+
+def random_event(m: Match, when: str) -> None:
+    """A random event check (mission ``rules.event_every_pulses`` / ``event_every_rounds``
+    ⚙, RULES.md §15): a d10 on the event table, as an ``EVENT`` trigger rolls; its paragraph
+    runs with no triggering soldier (a ``perception`` effect then takes its ``else``, a
+    ``booby_trap`` effect does nothing)."""
+    r = m.dice.d10(f"random event ({when})")
+    para = _event_paragraph(m, r)
+    m.emit(E.RandomEvent(when=when, roll=r, paragraph=para))
+    if para is not None:
+        m.request("paragraph", para, 0, -1, 0)
 
 
 def _para(m: Match, pid: Any) -> list:
@@ -357,6 +378,16 @@ def _strike(m: Match, arg: dict, u: Unit | None) -> None:
     strikes.strike(m, str(arg["kind"]), hexes, str(arg["row"]))
 
 
+def _command(m: Match, arg: dict, u: Unit | None) -> None:
+    """Every US soldier in command for the next ``rounds`` Rounds (RULES.md §5), the Round
+    under way counting as the first ⚙ (``state.command_until``, a mission Round number)."""
+    st = m.state
+    n = int(arg["rounds"])
+    until = st.rounds_total + n - (1 if m.in_rounds else 0)
+    st.command_until = max(st.command_until, until)
+    m.emit(E.CommandOverride(rounds=n, until_round=st.command_until))
+
+
 def _end_mission(m: Match, arg: Any, u: Unit | None) -> None:
     end_mission(m, str(arg.get("reason") or "paragraph"))
 
@@ -376,4 +407,5 @@ _EFFECTS = {
     "landmark": _landmark,
     "strike": _strike,
     "place_vehicle": _place_vehicle,
+    "command": _command,
 }

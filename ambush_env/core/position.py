@@ -194,8 +194,11 @@ class PositionSpec(_Model):
     minefields: list[MineSpec] = []
     dead_triggers: list[str] = []
     # mission-language state (written only when not the default, so older positions read
-    # and write as before): landmarks declared in play
+    # and write as before): landmarks declared in play, the map booby traps gone, the
+    # mission Round a ``command`` effect keeps every US soldier in command through
     landmarks: list[LandmarkSpec] = []
+    booby_traps_gone: list[str] = []
+    command_until: int = Field(0, ge=0)
     over: bool = False
     result: Literal["loss", "draw", "win", "decisive_win"] | None = None
     end_reason: str = ""
@@ -396,6 +399,13 @@ class _Reader:
             if any(x[0] == h for x in st.landmarks):
                 raise self.fail(f"landmarks.{k}.hex", f"{ls.hex} holds two landmarks")
             st.landmarks.append((h, ls.name, ls.blocking))
+        for k, lab in enumerate(sp.booby_traps_gone):
+            h = self.hex(lab, f"booby_traps_gone.{k}", none_ok=False)
+            if h not in ctx.booby_traps:
+                raise self.fail(f"booby_traps_gone.{k}", f"{lab} holds no booby trap of the mission")
+            if h not in st.traps_gone:
+                st.traps_gone.append(h)
+        st.command_until = sp.command_until
         st.over = sp.over
         st.result = -1 if sp.result is None else RESULT_NAMES.index(sp.result)
         st.end_reason = sp.end_reason
@@ -879,12 +889,16 @@ _ = (ARSpace, Phase)  # the enums whose names the tuples above spell
 
 def _mission_language_keys(st: GameState, label: Any) -> dict[str, Any]:
     """The mission-language state that differs from a mission's start (landmarks declared in
-    play), as position keys; nothing for a state at its defaults, so that positions of
+    play, booby traps gone, a command override), as position keys; nothing for a state at its defaults, so that positions of
     missions without these features are written as before."""
     out: dict[str, Any] = {}
     if st.landmarks:
         out["landmarks"] = [{"hex": label(h), "name": n, "blocking": b}
                             for h, n, b in st.landmarks]
+    if st.traps_gone:
+        out["booby_traps_gone"] = [label(h) for h in st.traps_gone]
+    if st.command_until:
+        out["command_until"] = st.command_until
     return out
 
 

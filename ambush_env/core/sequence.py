@@ -268,6 +268,10 @@ def _end_pulse(m: Match) -> None:
         vehicles.d100_tick(m)
     if st.pulse >= m.mission.time_limit.operations_pulses:
         end_mission(m, "time limit (Operations pulses)")
+        return
+    n = m.mission.rules.event_every_pulses  # a random event check (RULES.md §15 ⚙)
+    if n and st.pulse % n == 0:
+        paragraphs.random_event(m, f"pulse {st.pulse}")
 
 
 # ------------------------------------------------------------------------------ Rounds
@@ -385,6 +389,9 @@ def end_round(m: Match) -> None:
         if u.status == ACTIVE:
             u.ar = int(ARSpace.NONE)
     m.emit(E.RoundEnd(round=st.round))
+    n = m.mission.rules.event_every_rounds  # a random event check (RULES.md §15 ⚙)
+    if n and st.rounds_total % n == 0:
+        paragraphs.random_event(m, f"round {st.rounds_total}")
     if not m.active_known_germans():
         st.phase = int(Phase.OPERATIONS)
         st.round = 0

@@ -237,6 +237,11 @@ class GameState:
     # tuples in the order they appeared (one per hex); the blocking ones block sight
     # (:attr:`ambush_env.core.ctx.Match.sight`)
     landmarks: list[tuple[int, str, bool]] = field(default_factory=list)
+    # map booby traps (mission ``booby_traps``, module traps) gone off, disarmed or eliminated
+    traps_gone: list[int] = field(default_factory=list)
+    # a ``command`` effect: every US soldier is in command through this mission Round
+    # (``rounds_total``), 0 none (RULES.md §5)
+    command_until: int = 0
     over: bool = False
     result: int = -1
     end_reason: str = ""
@@ -284,4 +289,5 @@ _copy_vehicle = _make_copier(Vehicle, ("passengers", "lost", "jammed_mgs", "dest
 _copy_turn = _make_copier(TurnState, ("run_over_hexes", "card_path", "tasks"))
 _copy_state = _make_copier(GameState, ("fired_triggers", "flags", "ops_done", "contacts",
                                        "german_contacts", "minefields", "at_minefields",
-                                       "known_mines", "dead_triggers", "landmarks"))
+                                       "known_mines", "dead_triggers", "landmarks",
+                                       "traps_gone"))

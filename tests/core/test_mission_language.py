@@ -375,3 +375,357 @@ def test_strike_schema_errors():
         "triggers": {"C5": 92}}))
     with pytest.raises(DataError, match="two ends"):
         validate(Mission, bad_line, "<test>")
+
+
+# ------------------------------------------------------------------------------ booby traps
+TRAPS = {"booby_traps": {"D6": "grenade_outside", "D7": {"row": "satchel_inside", "known": False},
+                         "B8": "grenade_outside"},
+         "paragraphs": {"90": [{"message": "The steeple clock strikes."}]},
+         "triggers": {"D7": 90},
+         "us_vehicles": [{"vehicle": "jeep", "hex": "A8", "facing": "NE"},
+                         {"vehicle": "sherman", "hex": "A6", "facing": "N"}]}
+# satchel_inside: [wound, incapacitated, incapacitated, kill, ...]; US1 (sergeant) PC 6
+
+
+def _check(g, u, label):
+    from engine_helpers import paragraph_check
+
+    paragraph_check(g, u, hx(g, label))
+
+
+@pytest.mark.parametrize("roll, result, paragraph", [(0, "wound", True), (3, "kill", False)])
+def test_unknown_trap_goes_off_once_then_the_paragraph(roll, result, paragraph):
+    """Seed 000 p. 32 / module ``traps`` ⚙: an unknown trap goes off on the first US soldier
+    to enter, no check; one d10 on its row; a soldier it fells triggers no paragraph of the
+    hex; a second entry is harmless (no die)."""
+    g = game(**TRAPS)
+    clear_board(g, keep=1)
+    u = put(g, 0, "D6")
+    force(g, [roll])
+    _check(g, u, "D7")
+    assert events(g, "booby_trap") == [{"type": "booby_trap", "unit": "US1", "row": "satchel_inside",
+                                        "roll": roll, "result": result, "hex": "D7"}]
+    assert events(g, "booby_trap_check") == []
+    assert bool(events(g, "paragraph")) is paragraph
+    assert g.state.traps_gone == [hx(g, "D7")]
+    if u.status == Status.ACTIVE:
+        g.log.clear()
+        force(g, [])
+        _check(g, u, "D7")  # the trap is gone; the paragraph fired once
+        assert events(g, "booby_trap") == [] and events(g, "paragraph") == []
+
+
+@pytest.mark.parametrize("pc_roll, goes_off", [(6, False), (7, True)])
+def test_known_trap_pc_check_disarms_or_sets_it_off(pc_roll, goes_off):
+    """⚙ a known trap: the soldier's PC check (US1 PC 6): 6 passes, the trap is disarmed
+    (gone, no harm); 7 fails and it goes off (9 on Grenade Outside: killed)."""
+    g = game(**TRAPS)
+    clear_board(g, keep=1)
+    u = put(g, 0, "D5")
+    force(g, [pc_roll] + ([9] if goes_off else []))
+    _check(g, u, "D6")
+    (chk,) = events(g, "booby_trap_check")
+    assert (chk["roll"], chk["pc"], chk["passed"]) == (pc_roll, 6, not goes_off)
+    assert [e["result"] for e in events(g, "booby_trap")] == (["kill"] if goes_off else [])
+    assert u.status == (Status.KILLED if goes_off else Status.ACTIVE)
+    assert hx(g, "D6") in g.state.traps_gone
+
+
+def test_germans_never_set_off_the_traps():
+    """⚙ the traps are the Germans' own (as their minefields): a German entering is safe."""
+    from ambush_env.core import traps
+
+    g = game(**TRAPS)
+    ger = add_german(g, "rifleman", "D7")
+    force(g, [])
+    traps.enters(g, ger, hx(g, "D7"))
+    assert g.state.traps_gone == [] and ger.status == Status.ACTIVE
+    assert sorted(traps.known_traps(g)) == sorted(hx(g, h) for h in ("D6", "B8"))
+
+
+@pytest.mark.parametrize("pc_roll, disabled", [(6, False), (7, True)])
+def test_car_driven_onto_a_trap_driver_pc_check(pc_roll, disabled):
+    """Seed 000 p. 32: "In a boobytrapped hex the driver makes a Perception Check; failure
+    disables the car and panics the occupants" (pass: the car goes on, the trap made safe ⚙)."""
+    g = game(**TRAPS)
+    clear_board(g, keep=1)
+    jeep = g.state.vehicles[0]
+    drv = put(g, 0, "A8")
+    drv.vehicle, jeep.driver = jeep.vid, drv.uid
+    force(g, [pc_roll])
+    _check(g, drv, "B8")
+    assert [e["passed"] for e in events(g, "booby_trap_check")] == [not disabled]
+    assert jeep.disabled is disabled
+    assert bool(events(g, "booby_trap_car")) is disabled
+    assert g.state.traps_gone == [hx(g, "B8")]
+
+
+def test_tank_eliminates_the_trap():
+    """Seed 000 p. 32: "Tanks ignore ... boobytraps; the boobytrap is eliminated": no die, no
+    harm; the hex's paragraph trigger still fires for the next soldier."""
+    from ambush_env.core import traps
+
+    g = game(**TRAPS)
+    tank = g.state.vehicles[1]
+    tu = g.state.units[tank.unit]
+    force(g, [])
+    tank.hex = tu.hex = hx(g, "D7")
+    traps.enters(g, tu, hx(g, "D7"))
+    assert events(g, "booby_trap_tank") == [{"type": "booby_trap_tank", "vehicle": tank.name,
+                                             "hex": "D7"}]
+    assert g.state.traps_gone == [hx(g, "D7")] and g.state.dead_triggers == []
+
+
+def test_trap_goes_off_on_a_real_move_order():
+    """The move order's paragraph check sets the trap off (enter.py records the check for a
+    trap hex without a trigger too)."""
+    g = game(**TRAPS)
+    clear_board(g, keep=1)
+    put(g, 0, "D5")
+    force(g, [7, 5])  # PC check 7 fails (PC 6); Grenade Outside 5: wound
+    g.invalidate()
+    sel = [a for a in g.legal_actions() if g.describe_action(a).startswith("select")]
+    if sel:
+        g.step(sel[0])
+    (move,) = [a for a in g.legal_actions() if g.describe_action(a).endswith("move S to D6")]
+    ev = g.step(move)
+    kinds = [e["type"] for e in ev]
+    assert "booby_trap_check" in kinds and "booby_trap" in kinds
+    assert g.state.units[0].wounded
+
+
+def test_traps_round_trip_through_positions():
+    """Positions carry ``booby_traps_gone`` (written only when one is gone); a hex without a
+    trap there is a DataError naming the field."""
+    g = game(**TRAPS)
+    assert "booby_traps_gone" not in g.position()
+    clear_board(g, keep=1)
+    u = put(g, 0, "D6")
+    force(g, [0])
+    _check(g, u, "D7")
+    p = g.position()
+    assert p["booby_traps_gone"] == ["D7"]
+    h = Game.from_position(p, ctx=g.ctx)
+    assert h.state.traps_gone == [hx(g, "D7")]
+    p["booby_traps_gone"] = ["E7"]
+    with pytest.raises(DataError, match="booby_traps_gone.0"):
+        Game.from_position(p, ctx=g.ctx)
+
+
+def test_trap_schema_errors():
+    """A trap's row must be one of the four blast rows; its hex must be on the map."""
+    from ambush_env.core.data import validate
+    from ambush_env.core.missions import check_hexes
+
+    bad = _variant_dict(json.dumps({"booby_traps": {"D6": "howitzer"}}))
+    with pytest.raises(DataError, match="booby_traps.D6"):
+        validate(Mission, bad, "<test>")
+    off = validate(Mission, _variant_dict(json.dumps({"booby_traps": {"Z40": "grenade_outside"}})),
+                   "<test>")
+    with pytest.raises(DataError, match="booby_traps.Z40"):
+        check_hexes(off, "<test>", 18, 14)
+
+
+# ------------------------------------------------------------------------------ random events
+def _wait_out_pulse(g):
+    """US1 (the only soldier) waits; the pulse ends."""
+    pulse = g.state.pulse
+    while g.state.pulse == pulse and not g.over:
+        acts = [a for a in g.legal_actions()
+                if g.describe_action(a).startswith("select") or g.describe_action(a).endswith(" wait")]
+        g.step(acts[0])
+
+
+@pytest.mark.parametrize("roll, paragraph", [(3, None), (8, 55)])
+def test_random_event_every_n_pulses(roll, paragraph):
+    """⚙ ``rules.event_every_pulses: 2``: at the end of pulses 2, 4, ... a d10 on the event
+    table (farm_assault: 0-3 nothing, 8-9 paragraph 55 -> 56, the pilot), none after pulse 1;
+    the paragraph runs with no triggering soldier."""
+    g = game(rules={"event_every_pulses": 2})
+    clear_board(g, keep=1)
+    put(g, 0, "A1")
+    force(g, [])
+    _wait_out_pulse(g)  # pulse 1: no roll (the dice would run out)
+    assert g.state.pulse == 1
+    force(g, [roll])
+    _wait_out_pulse(g)
+    ev = [e for e in g.last_events if e.type == "random_event"]
+    assert [e.to_dict() for e in ev] == [{"type": "random_event", "when": "pulse 2", "roll": roll,
+                                          "paragraph": paragraph}]
+    assert ("pilot_found" in g.state.flags) is (paragraph == 55)
+
+
+@pytest.mark.parametrize("every, rolled", [(3, True), (2, False)])
+def test_random_event_every_n_rounds(every, rolled):
+    """⚙ ``rules.event_every_rounds``: at the end of a Round whose mission count is a multiple
+    of N (Round 3: yes for 3, no for 2)."""
+    from engine_helpers import rounds
+    from ambush_env.core.sequence import end_round
+
+    g = game(rules={"event_every_rounds": every})
+    clear_board(g, keep=1)
+    put(g, 0, "A1")
+    rounds(g, round_no=3)
+    force(g, [8] if rolled else [])
+    end_round(g)  # no known German: Operations resume
+    resolve(g)
+    assert bool(events(g, "random_event")) is rolled
+    assert ("pilot_found" in g.state.flags) is rolled
+
+
+def test_random_events_default_off():
+    """Without the keys no check is ever made (existing missions play as before)."""
+    r = load_mission("farm_assault").rules
+    assert (r.event_every_pulses, r.event_every_rounds) == (0, 0)
+
+
+# ------------------------------------------------------------------------------ command
+def _far_private(g):
+    """US3 (a private, CR 0, IN 1) alone, far from any commander."""
+    clear_board(g, keep=3)
+    put(g, 0, "R1")
+    put(g, 1, "R2")
+    return put(g, 2, "A14")
+
+
+def test_all_in_command_rounds_rule():
+    """RULES.md §5/§15 ``rules.all_in_command_rounds: 2``: every US soldier is in command in
+    Rounds 1-2 after Rounds begin, not in Round 3; a red AR value (initiative 0 + IN 1 = 1)
+    then gives 1-Turn in command and Panic out of it (forced initiative rolls)."""
+    from engine_helpers import rounds
+    from ambush_env.core.sequence import start_round
+    from ambush_env.core.types import ARSpace
+
+    g = game(rules={"all_in_command_rounds": 2})
+    u = _far_private(g)
+    add_german(g, "rifleman", "P1")
+    for k in range(3):
+        g.state.units[k].aware = True
+    for round_no, space in ((1, ARSpace.ONE_TURN), (2, ARSpace.ONE_TURN), (3, ARSpace.PANIC)):
+        rounds(g, round_no=round_no - 1)
+        force(g, [0, 5])  # US initiative 0, German 5
+        start_round(g)
+        assert g.state.round == round_no
+        assert g.in_command(u) is (round_no <= 2)
+        assert u.ar == space, round_no
+    free = game(rules={"all_in_command_rounds": 0})
+    v = _far_private(free)
+    rounds(free, round_no=1)
+    assert not free.in_command(v)  # without the rule: out of command in Round 1
+
+
+def test_command_effect_through_the_next_rounds():
+    """⚙ ``command: N``: every US soldier in command for the next N Rounds; in Operations
+    after 4 Rounds played, Rounds 5 and 6 (not 7); in Round 5, Rounds 5 and 6 for N = 2
+    (the mission's own all-in-command rule switched off, so that only the effect counts)."""
+    from engine_helpers import rounds
+
+    g = game(paragraphs={"98": [{"command": 2}]}, triggers={"C3": 98},
+             rules={"all_in_command_rounds": 0})
+    u = _far_private(g)
+    g.state.rounds_total = 4
+    run_paragraph(g, 98, None)
+    assert events(g, "command_override") == [{"type": "command_override", "rounds": 2,
+                                              "until_round": 6}]
+    assert not g.in_command(u)  # Operations: no Round
+    for total, ok in ((5, True), (6, True), (7, False)):
+        rounds(g, round_no=1)
+        g.state.rounds_total = total
+        assert g.in_command(u) is ok, total
+    p = g.position()
+    assert p["command_until"] == 6
+    assert Game.from_position(p, ctx=g.ctx).state.command_until == 6
+    h = game(paragraphs={"98": [{"command": 2}]}, triggers={"C3": 98},
+             rules={"all_in_command_rounds": 0})
+    _far_private(h)
+    rounds(h, round_no=2)
+    h.state.rounds_total = 5
+    run_paragraph(h, 98, None)
+    assert h.state.command_until == 6
+    assert "command_until" not in game().position()
+
+
+# ------------------------------------------------------------------------------ sight cap
+def test_sight_cap_applies_to_every_sight_check_of_both_sides():
+    """RULES.md §3 night cap (``rules.sight_cap: 2``): D6 sees D8 (2 hexes), not D9 (3), for
+    both sides; the exact line says ``sight_cap``; a German's fire orders (the cards choose
+    their targets from them) offer the US soldier within the cap and not the one beyond it;
+    a landmark's derived sight keeps the cap."""
+    from engine_helpers import give_turn, rounds
+    from ambush_env.core.legal import legal_orders
+    from ambush_env.core.orders import OrderKind as K, decode
+
+    g = game(rules={"sight_cap": 2}, **LANDMARK)
+    clear_board(g, keep=2)
+    near, far = put(g, 0, "D8"), put(g, 1, "D9")
+    ger = add_german(g, "rifleman", "D6")
+    assert g.can_see(ger, near) and g.can_see(near, ger)
+    assert not g.can_see(ger, far) and not g.can_see(far, ger)
+    r = line_of_sight(g.board, "D6", "D9", sight_cap=2)
+    assert (r.clear, r.blocked_by) == (False, "sight_cap")
+    rounds(g)
+    give_turn(g, ger)
+    slots = g.enemy_slots(int(Side.GERMAN))
+    targets = {slots[a] for k, a in map(decode, legal_orders(g, ger)) if k in (K.FIRE_AIMED, K.FIRE_SNAP)}
+    assert targets == {near.uid}
+    run_paragraph(g, 91, None)  # a plain landmark: sight unchanged
+    lm = g.ctx.sight.with_landmark_hexes({hx(g, "E9")})
+    assert lm.sight_cap == 2 and not lm.can_see(hx(g, "D6"), hx(g, "D9"))
+    free = game()
+    clear_board(free, keep=2)
+    a, b = put(free, 0, "D8"), put(free, 1, "D9")
+    gg = add_german(free, "rifleman", "D6")
+    assert free.can_see(gg, b)  # no cap: seen
+
+
+# ------------------------------------------------------------------------------ time and results
+def test_pulse_limit_ends_and_scores_the_mission():
+    """RULES.md §15: the Operations pulse limit ends the mission like any other end: over,
+    scored by the bands (0 VP: a loss)."""
+    g = game(time_limit={"operations_pulses": 2, "rounds": 36})
+    clear_board(g, keep=1)
+    put(g, 0, "A1")
+    force(g, [])
+    _wait_out_pulse(g)
+    assert not g.over and g.state.pulse == 1
+    _wait_out_pulse(g)
+    assert g.over and g.state.end_reason == "time limit (Operations pulses)"
+    (end,) = [e.to_dict() for e in g.last_events if e.type == "mission_end"]
+    assert end["result"] == "loss" and end["vp"] == g.vp
+
+
+def test_round_limit_ends_and_scores_the_mission():
+    """RULES.md §15: starting Round ``rounds + 1`` of the mission ends it (Round 2 of 2 played:
+    over, scored, no initiative rolled); with Round 1 of 2 played the next Round starts."""
+    from engine_helpers import rounds
+    from ambush_env.core.sequence import end_round
+
+    for played, over in ((2, True), (1, False)):
+        g = game(time_limit={"operations_pulses": 60, "rounds": 2})
+        clear_board(g, keep=1)
+        put(g, 0, "A1")
+        add_german(g, "rifleman", "R1")  # a known German: the Rounds go on
+        rounds(g, round_no=played)
+        force(g, [] if over else [5, 4])
+        end_round(g)
+        assert g.over is over
+        if over:
+            assert g.state.end_reason == "time limit (Rounds)"
+            assert g.state.result >= 0 and events(g, "mission_end")[0]["result"] == "loss"
+        else:
+            assert g.state.rounds_total == 2 and g.state.round == played + 1
+
+
+@pytest.mark.parametrize("vp, result", [(26, "decisive_win"), (25, "win"), (18, "win"),
+                                        (17, "draw"), (10, "draw"), (9, "loss"), (-5, "loss")])
+def test_result_band_boundaries(vp, result):
+    """RULES.md §15: the result is the highest band whose threshold the final VP reaches
+    (farm_assault: decisive win 26, win 18, draw 10), each boundary on both sides."""
+    from ambush_env.core.scoring import end_mission
+    from ambush_env.core.types import RESULT_NAMES
+
+    g = game()
+    g.state.vp = vp - g.casualty_vp()
+    end_mission(g, "test")
+    assert g.vp == vp and RESULT_NAMES[g.state.result] == result
+    assert g.mission.results.band(vp).name.lower() == result
