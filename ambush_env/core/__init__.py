@@ -12,7 +12,7 @@ sequence of play     ``sequence``
 German cards         ``german``
 orders               ``apply`` (carry out), ``legal`` (the generator), ``describe`` (text)
 rules                ``sighting``, ``d100_attacks``, ``shooting``, ``paragraphs``, ``grenades``, ``tanks``,
-                     ``strikes`` (artillery, strafing), ``vehicle_fire``, ``vehicles``, ``d100`` (seed 003),
+                     ``strikes`` (artillery, strafing), ``traps`` (map booby traps), ``vehicle_fire``, ``vehicles``, ``d100`` (seed 003),
                      ``carry``, ``turns``, ``assault``, ``enter``, ``prisoners``, ``scoring``,
                      ``movement``, ``fire``, ``mines``, ``damage``
 context              ``ctx``, ``procedural``
