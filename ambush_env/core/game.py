@@ -162,7 +162,9 @@ class Game(Match):
                 rules or deck.
         """
         spec = position.parse(d)
-        mission = position.mission_of(spec)
+        # this game's own inline mission (a generated one) is the one it was built with, on
+        # its own board: not checked again against the placeholder map the mission names
+        mission = self.ctx.mission if _own_inline(self, spec.mission) else position.mission_of(spec)
         if not _fits(self.ctx, spec, mission):
             raise DataError("<position>", "mission", f"a position of {mission!r} "
                             f"({spec.rules}, {spec.deck}) cannot be set on a game of "
@@ -506,6 +508,17 @@ def _mission_ref(ctx: Ctx, mission: Any) -> Any:
     if isinstance(mission, Mission):
         return ctx.mission_id if ctx.mission_id in list_missions() else mission.model_dump(mode="json")
     return ctx.mission_id
+
+
+def _own_inline(game: Game, mission: Any) -> bool:
+    """Whether a position's ``mission`` is ``game``'s own inline mission (as it writes it,
+    also after a JSON round trip, which turns the paragraph numbers into strings)."""
+    own = game._mission_ref
+    if not (isinstance(mission, dict) and isinstance(own, dict)) or mission.get("id") != own.get("id"):
+        return False
+    import json
+
+    return mission == own or json.loads(json.dumps(mission)) == json.loads(json.dumps(own))
 
 
 def _fits(ctx: Ctx, spec: Any, mission: Any) -> bool:

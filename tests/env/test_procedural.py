@@ -28,7 +28,8 @@ def test_same_seed_same_mission_and_map():
 @pytest.mark.parametrize("seed", range(12))
 def test_generated_missions_meet_the_rules_minimums(seed):
     """RULES.md §15: at least three German placements from different paragraphs, ten trigger
-    hexes, an event table covering 0-9; the objective is a building; the farm can be entered."""
+    hexes, an event table covering 0-9; a building objective (take, intel, demolish) can be
+    entered or reached through a door or a window."""
     m, b = generate(seed)
     placing = {pid for pid, effects in m.paragraphs.items()
                if any(getattr(e, "effect", "") == "place" for e in effects)}
@@ -36,12 +37,12 @@ def test_generated_missions_meet_the_rules_minimums(seed):
     assert len(m.triggers) >= 10
     covered = sorted(r for e in m.events for r in range(e.rolls[0], e.rolls[1] + 1))
     assert covered == list(range(10))
-    farm = [b.index(h) for h in m.objective.hexes]
-    assert all(b.building[h] is not None for h in farm)
-    openings = [n for h in farm for n in b.neighbors[h]
-                if n >= 0 and n not in farm and (hs := b.hexside(h, n)) is not None
-                and hs.aperture in ("door", "window")]
-    assert openings, "the farmhouse has a door or a window"
+    obj = [b.index(h) for h in m.objective.hexes]
+    if all(b.building[h] is not None for h in obj):
+        openings = [n for h in obj for n in b.neighbors[h]
+                    if n >= 0 and n not in obj and (hs := b.hexside(h, n)) is not None
+                    and hs.aperture in ("door", "window")]
+        assert openings, "the building has a door or a window"
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
