@@ -37,14 +37,20 @@ no turn left, no grenade carried) is skipped; a row is therefore also a fallback
 action             arguments (defaults)
 =================  ==============================================================================
 ``fire``           ``mode``: aimed | snap (aimed) — the turn's fire action: one aimed shot, or the
-                   two snap shots of §6; ``at``: a target selector (nearest_visible)
+                   two snap shots of §6; ``at``: a target selector (nearest_visible), or
+                   ``wall_of_building_with_us`` (aimed only): the wall, facing him, of the
+                   building hex holding the most US soldiers (RULES.md §8, seed 002 p. 26-27)
 ``snap_fire``      ``at`` (nearest_visible) — the single snap shot that may follow a move of at
                    most half MV (§6); on its own it is one snap shot
-``move``           ``toward``: cover | nearest_us | objective | away | route (required);
-                   ``max``: hexes, 1-12 (none: as far as MPs allow). ``route`` follows the
-                   waypoints of the unit's ``place`` effect; without a route it is skipped
+``move``           ``toward``: cover | nearest_us | objective | away | route | concealed
+                   (required); ``max``: hexes, 1-12 (none: as far as MPs allow). ``route``
+                   follows the waypoints of the unit's ``place`` effect; without a route it is
+                   skipped; ``concealed``: the hex seen by the fewest US soldiers, cover first
 ``stance``         prone | crouching | standing (scalar)
 ``throw_grenade``  ``at``: largest_group | nearest_us (largest_group); ``within``: 1-6 hexes (3)
+``throw_satchel``  ``at``: building_with_us | largest_group | nearest_vehicle (building_with_us);
+                   ``within``: 1-3 hexes (3) — the card must carry a satchel; a turn's prepare
+                   action first (standing, §6), the throw on a later turn (§9)
 ``assault``        ``at``: adjacent_weakest | same_hex (adjacent_weakest); ``kind``: kill | capture
                    (kill). ``adjacent_weakest`` moves into the weakest adjacent US hex and
                    assaults (a charge, §6/§10)
@@ -65,8 +71,9 @@ In the ``driving`` column, ``fire`` is the driver's one snap shot from the car (
 acts on its driver's driving column — live in the interpreter.
 
 Target selectors: ``nearest_visible``, ``weakest_visible`` (wounded first, then the worst
-cover), ``most_exposed`` (standing, crouching, prone: §8). The vehicle rules of seed 000 live in
-the interpreter, not in the cards (§14).
+cover), ``most_exposed`` (standing, crouching, prone: §8), ``nco_first`` (⚙ a commander, CR 1
+or more, before a private, then the nearest), ``nearest_vehicle`` (US vehicles only: the
+Panzerfaust's). The vehicle rules of seed 000 live in the interpreter, not in the cards (§14).
 
 The validation helpers at the bottom (:class:`FieldProblem`, :func:`validate_file`,
 :func:`tagged`) are shared by :mod:`~ambush_env.core.missions` and
@@ -237,7 +244,13 @@ d100 charge (``sticky_grenade``, ``pole_charge``, ``molotov``: seed 003, rules d
 # the action language (RULES.md §14)
 # --------------------------------------------------------------------------------------------
 
-Target = Literal["nearest_visible", "weakest_visible", "most_exposed"]
+SoldierTarget = Literal["nearest_visible", "weakest_visible", "most_exposed", "nco_first",
+                        "nearest_vehicle"]
+"""Who a shot aims at (RULES.md §14; module docstring)."""
+Target = Literal["nearest_visible", "weakest_visible", "most_exposed", "nco_first",
+                 "nearest_vehicle", "wall_of_building_with_us"]
+"""What the turn's fire action aims at: a :data:`SoldierTarget`, or (aimed only) the wall of a
+building hex with US soldiers inside (RULES.md §8 wall fire, seed 002 p. 26-27)."""
 StanceName = Literal["prone", "crouching", "standing"]
 
 
@@ -254,19 +267,25 @@ class Fire(ActionForm):
     mode: Literal["aimed", "snap"] = "aimed"
     at: Target = "nearest_visible"
 
+    @model_validator(mode="after")
+    def _wall_aimed(self) -> Fire:
+        if self.at == "wall_of_building_with_us" and self.mode != "aimed":
+            raise FieldProblem("at", "fire at a wall is aimed fire (mode: aimed)")
+        return self
+
 
 class SnapFire(ActionForm):
     """``snap_fire: {at}`` — one snap shot (the follow-up of a short move, RULES.md §6)."""
 
     action: Literal["snap_fire"] = "snap_fire"
-    at: Target = "nearest_visible"
+    at: SoldierTarget = "nearest_visible"
 
 
 class Move(ActionForm):
     """``move: {toward, max}`` — a move action; ``max`` in hexes (None: MPs decide)."""
 
     action: Literal["move"] = "move"
-    toward: Literal["cover", "nearest_us", "objective", "away", "route"]
+    toward: Literal["cover", "nearest_us", "objective", "away", "route", "concealed"]
     max: int | None = Field(default=None, ge=1, le=12)
 
 
@@ -285,6 +304,15 @@ class ThrowGrenade(ActionForm):
     action: Literal["throw_grenade"] = "throw_grenade"
     at: Literal["largest_group", "nearest_us"] = "largest_group"
     within: int = Field(default=3, ge=1, le=6)
+
+
+class ThrowSatchel(ActionForm):
+    """``throw_satchel: {at, within}`` — prepare (standing) and then throw a satchel charge
+    (RULES.md §6, §9): two turns, the prepare action first."""
+
+    action: Literal["throw_satchel"] = "throw_satchel"
+    at: Literal["building_with_us", "largest_group", "nearest_vehicle"] = "building_with_us"
+    within: int = Field(default=3, ge=1, le=3)
 
 
 class Assault(ActionForm):
@@ -351,6 +379,7 @@ ACTION_MODELS: tuple[type[ActionForm], ...] = (
     Move,
     ChangeStance,
     ThrowGrenade,
+    ThrowSatchel,
     Assault,
     Prepare,
     Alert,
@@ -371,6 +400,7 @@ Action = Annotated[
             | Move
             | ChangeStance
             | ThrowGrenade
+            | ThrowSatchel
             | Assault
             | Prepare
             | Alert
@@ -456,16 +486,15 @@ class Card(Frozen):
 
     @model_validator(mode="after")
     def _grenades_carried(self) -> Card:
-        if "grenade" in self.equipment:
-            return self
         for name in COLUMN_NAMES:
             for i, row in enumerate(getattr(self.columns, name)):
                 for j, act in enumerate(row.do):
-                    if isinstance(act, ThrowGrenade):
-                        raise FieldProblem(
-                            f"columns.{name}.{i}.do.{j}",
-                            "throw_grenade on a card that carries no grenade",
-                        )
+                    for model, item in ((ThrowGrenade, "grenade"), (ThrowSatchel, "satchel")):
+                        if isinstance(act, model) and item not in self.equipment:
+                            raise FieldProblem(
+                                f"columns.{name}.{i}.do.{j}",
+                                f"{act.action} on a card that carries no {item}",
+                            )
         return self
 
     def column(self, name: str) -> Column:

@@ -13,9 +13,10 @@ turn state (``card_*`` fields), so the interpreter is a pure function of the sta
 
 Column choice ⚙: Self-Preservation when wounded, an escaped prisoner, or outnumbered
 (:func:`ambush_env.core.prisoners.outnumbered`); otherwise Aware or Unaware by his awareness.
-Selectors (``nearest_visible``, ``most_exposed``, ``weakest_visible``, ``largest_group``,
+Selectors (``nearest_visible``, ``most_exposed``, ``weakest_visible``, ``nco_first``,
+``nearest_vehicle``, ``wall_of_building_with_us``, ``largest_group``, ``building_with_us``,
 ``nearest_us``, ``adjacent_weakest``, ``same_hex``) and move goals (``cover``, ``nearest_us``,
-``objective``, ``away``, ``route``) live here, not in the cards. So does the rule that a
+``objective``, ``away``, ``route``, ``concealed``) live here, not in the cards. So does the rule that a
 Self-Preservation move never goes nearer the nearest US soldier (:func:`_move`).
 """
 
@@ -32,6 +33,7 @@ from ambush_env.core.ctx import Match
 from ambush_env.core.movement import costs_for, enemy_hexes, enemy_in
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.prisoners import outnumbered
+from ambush_env.core.shooting import prepare_kind
 from ambush_env.core.cards import DRIVING
 from ambush_env.core.state import Unit, Vehicle
 from ambush_env.core.types import Side, Stance, Status
@@ -45,6 +47,7 @@ US = int(Side.US)
 GER = int(Side.GERMAN)
 B = O.ORDER_BASE
 _STANCES = {"standing": 0, "crouching": 1, "prone": 2}
+WALL = "wall_of_building_with_us"  # the fire selector that aims at a wall (FIRE_WALL)
 _CLOSE = (B[K.END_TURN], B[K.END_MOVE], B[K.END_DRIVE])
 _CLOSE_KINDS = frozenset({K.END_TURN, K.END_MOVE, K.END_DRIVE})
 
@@ -153,10 +156,17 @@ def action_kinds(name: str, args: dict, tank: bool) -> frozenset[int]:
 
 def _narrow(name: str, args: dict, tank: bool) -> frozenset[int]:
     if not tank:
+        at = args.get("at", "nearest_visible")
+        if name == "fire" and at == WALL:
+            return frozenset({K.FIRE_WALL})
         if name == "fire" and args.get("mode", "aimed") in ("aimed", "snap"):
             snap = args.get("mode", "aimed") == "snap"
+            if at == "nearest_vehicle":
+                return frozenset({K.FIRE_SNAP_VEHICLE if snap else K.FIRE_AIMED_VEHICLE})
             return frozenset({K.FIRE_SNAP, K.FIRE_SNAP_VEHICLE} if snap
                              else {K.FIRE_AIMED, K.FIRE_AIMED_VEHICLE})
+        if name == "snap_fire" and at == "nearest_vehicle":
+            return frozenset({K.FIRE_SNAP_VEHICLE})
         return _KINDS.get(name, frozenset())
     if name == "fire_mg":
         mounts = ("coax", "bow") if args.get("mount", "any") == "any" else (args.get("mount"),)
@@ -332,10 +342,40 @@ def _fire(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     (a jeep's riders, a Sherman) is fired at as the vehicle (seed 000 p. 31), never a closed
     tank his weapon cannot penetrate (p. 31)."""
     snap = args.get("mode", "aimed") == "snap"
-    a = _pick_any(m, u, *_soldier_fire(m, u, snap, offered), args.get("at", "nearest_visible"))
+    at = args.get("at", "nearest_visible")
+    if at == WALL:
+        return _fire_wall(m, u, offered)
+    a = _pick_any(m, u, *_soldier_fire(m, u, snap, offered), at)
     if a is None:
         return None
     return a, not snap
+
+
+def _us_inside(m: Match, h: int) -> int:
+    """Active US soldiers on foot in hex ``h`` (not aboard a vehicle)."""
+    return sum(1 for o in m.state.units
+               if o.side == US and o.status == ACTIVE and o.hex == h and o.vehicle < 0)
+
+
+def _fire_wall(m: Match, u: Unit, offered: set[int]) -> Got:
+    """``fire {at: wall_of_building_with_us}``: aimed fire at the wall, facing him, of a building
+    hex holding active US soldiers (a ``FIRE_WALL`` order the order generator offers: range,
+    an intact wall facing him, sight of it; RULES.md §8, seed 002 p. 26-27): the hex with the
+    most of them, then the nearest, then the lowest order ⚙. An explosive weapon (the
+    Panzerfaust) destroys any wall it hits, a machinegun's bullets may pass it (RULES.md §11);
+    the fire rules decide, not the card. None when no such wall is offered."""
+    base = B[K.FIRE_WALL]
+    dist = m.board.distance
+    best: tuple | None = None
+    for a in offered:
+        if base <= a < base + O.N_OFFSETS:
+            h = m.offset_target(u.hex, a - base)
+            n = _us_inside(m, h) if h >= 0 else 0
+            if n:
+                key = (-n, dist(u.hex, h), a)
+                if best is None or key < best:
+                    best = key
+    return None if best is None else (best[2], True)
 
 
 def _snap_fire(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
@@ -397,6 +437,11 @@ def _key_for(m: Match, u: Unit, how: str) -> Callable[[Any], tuple]:
             return dist(u.hex, o.hex), int(Stance.STANDING), False, 1000 + o.vid
         return dist(u.hex, o.hex), o.stance, o.wounded, o.uid
 
+    if how == "nco_first":  # ⚙ a commander (CR 1+) first, then as nearest_visible
+        def nco(o: Any) -> tuple:
+            d, s, _, i = parts(o)
+            return (not (isinstance(o, Unit) and o.CR > 0), d, s, i)
+        return nco
     if how == "weakest_visible":
         return lambda o: (lambda d, s, w, i: (not w, d, i))(*parts(o))
     if how == "most_exposed":
@@ -471,6 +516,58 @@ def _throw_grenade(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     return cands[target], True
 
 
+def _throw_satchel(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
+    """``throw_satchel {at: building_with_us | largest_group | nearest_vehicle, within: N}``
+    (RULES.md §6, §9): with a target hex within ``within`` hexes, a satchel charge not yet
+    prepared is prepared (``PREPARE``, when the order generator offers it for the satchel:
+    standing, a turn's action), a prepared one thrown (``SATCHEL``, the offered hexes only).
+    Targets: ``building_with_us`` a building hex with US soldiers in it, the next hex first
+    (set against its wall, seed 002 p. 26), then the most of them, the nearest;
+    ``largest_group`` the hex with the most US soldiers; ``nearest_vehicle`` the nearest hex
+    with a US vehicle. ⚙ Never a hex where a German stands (a satchel does not choose)."""
+    if "satchel" not in u.equipment:
+        return None
+    within = int(args.get("within") or 3)
+    at = args.get("at", "building_with_us")
+    b = m.board
+    dist = b.distance
+    ours = {o.hex for o in m.state.units if o.side == GER and o.status == ACTIVE and o.hex >= 0}
+    counts: dict[int, int] = {}
+    if at == "nearest_vehicle":
+        for v in m.state.vehicles:
+            if v.side == US and v.hex >= 0 and not v.exited and not v.disabled:
+                counts[v.hex] = 1
+    else:
+        for o in m.state.units:
+            if o.side == US and o.status == ACTIVE and o.hex >= 0 and o.vehicle < 0:
+                if at == "building_with_us" and b.building[o.hex] is None:
+                    continue
+                counts[o.hex] = counts.get(o.hex, 0) + 1
+    targets = {h: n for h, n in counts.items()
+               if 1 <= dist(u.hex, h) <= within and h not in ours}
+    if not targets:
+        return None
+    if not u.satchel_ready:
+        a = B[K.PREPARE]
+        if a in offered and prepare_kind(m, u) == "satchel":
+            return a, True
+        return None
+    base = B[K.SATCHEL]
+    cands = {}
+    for a in offered:
+        if base < a < base + O.N_OFFSETS:
+            h = m.offset_target(u.hex, a - base)
+            if h in targets:
+                cands[h] = a
+    if not cands:
+        return None
+    if at == "building_with_us":
+        key = lambda h: (dist(u.hex, h) > 1, -targets[h], dist(u.hex, h), h)  # noqa: E731
+    else:
+        key = lambda h: (-targets[h], dist(u.hex, h), h)  # noqa: E731
+    return cands[min(cands, key=key)], True
+
+
 def _assault(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     """``assault {at: adjacent_weakest | same_hex, kind}``: an assault on the weakest US soldier
     in his hex, else (``adjacent_weakest``) a charge into the neighbouring hex of the weakest
@@ -498,7 +595,7 @@ def _assault(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
 
 
 def _move(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
-    """``move {toward: cover | nearest_us | objective | away | route, max: N}``: a path of up
+    """``move {toward: cover | nearest_us | objective | away | route | concealed, max: N}``: a path of up
     to N hexes within his MPs toward the goal, planned when the action starts and walked one
     legal MOVE order at a time (it stops where the next hex is not legal).
 
@@ -557,12 +654,18 @@ def _path(best: dict[int, tuple[int, int, int]], start: int, goal: int) -> list[
 
 
 def _goal_key(m: Match, toward: str, near_us: Callable[[int], int], tie: Callable[[int], int],
-              route_goal: int) -> Callable[[int], tuple]:
+              route_goal: int, seen: Callable[[int], int] | None = None
+              ) -> Callable[[int], tuple]:
     """How a card's ``toward`` ranks the reachable hexes (the least is the goal), ties broken
     by ``tie`` and then the hex: ``nearest_us`` / ``away`` by the distance to the US,
     ``route`` by the distance to ``route_goal``, ``objective`` by the distance to the mission
-    objective, else ``cover`` (the German cover terrain, then away from the US)."""
+    objective, ``concealed`` by ``seen`` (how many US soldiers would see him there), then as
+    ``cover``; else ``cover`` (the German cover terrain, then away from the US)."""
     dist = m.board.distance
+    if toward == "concealed" and seen is not None:
+        terrain_c, cover_c = m.board.terrain, m.rd.german.cover_terrain
+        return lambda h: (seen(h), 0 if int(terrain_c[h]) in cover_c else 1, -near_us(h),
+                          tie(h), h)
     if toward == "nearest_us":
         return lambda h: (near_us(h), tie(h), h)
     if toward == "away":
@@ -595,6 +698,17 @@ class _NoNearer:
         return h in self._enemy or self._near(h) < self._floor  # type: ignore[arg-type]
 
 
+def _seen_by(m: Match, us: list[Unit], stance: int) -> Callable[[int], int]:
+    """``h ->`` how many of the US soldiers ``us`` see hex ``h`` at ``stance`` (seed 004, the
+    sight of RULES.md §3; a soldier aboard a vehicle sees from its hex)."""
+    sight = m.sight
+
+    def seen(h: int) -> int:
+        return sum(1 for o in us if sight.can_see(o.hex, h, o.stance, stance))
+
+    return seen
+
+
 def _plan(m: Match, u: Unit, toward: str, max_hexes: int, no_nearer: bool = False
           ) -> list[int]:
     """The hexes of a soldier's card move (:func:`_move`); ``no_nearer``: never into a hex
@@ -606,8 +720,8 @@ def _plan(m: Match, u: Unit, toward: str, max_hexes: int, no_nearer: bool = Fals
             return []
     t = m.state.turn
     budget = t.mp_left if t.mode == "move" else u.MV
-    near_us = _near(m, [o.hex for o in m.state.units
-                        if o.side == US and o.status == ACTIVE and o.hex >= 0])
+    us = [o for o in m.state.units if o.side == US and o.status == ACTIVE and o.hex >= 0]
+    near_us = _near(m, [o.hex for o in us])
     # = step_cost(m, u, h, d) by direction; never through a hex with a US soldier
     # (enemy_in: the state does not change here)
     barred: Any = enemy_hexes(m, u.side)
@@ -618,7 +732,8 @@ def _plan(m: Match, u: Unit, toward: str, max_hexes: int, no_nearer: bool = Fals
     if len(reach) <= 1:
         return []
     key = _goal_key(m, toward, near_us, lambda h: reach[h][0],
-                    u.route[0] if toward == "route" else u.hex)
+                    u.route[0] if toward == "route" else u.hex,
+                    _seen_by(m, us, u.stance) if toward == "concealed" else None)
     goal = min(reach, key=key)
     return [] if goal == u.hex else _path(reach, u.hex, goal)
 
@@ -814,6 +929,7 @@ _ACTIONS: dict[str, Callable[[Match, Unit, dict, set[int]], Got]] = {
     "alert": _alert,
     "move": _move,
     "throw_grenade": _throw_grenade,
+    "throw_satchel": _throw_satchel,
     "assault": _assault,
     "drive": _drive,
     "leave_vehicle": _leave_vehicle,
@@ -842,11 +958,12 @@ _KINDS: dict[str, frozenset[int]] = {
     "alert": frozenset({K.ALERT}),
     "move": frozenset({K.MOVE}),
     "throw_grenade": frozenset({K.GRENADE}),
+    "throw_satchel": frozenset({K.SATCHEL, K.PREPARE}),
     "assault": frozenset({K.ASSAULT_KILL, K.ASSAULT_CAPTURE, K.MOVE}),
     "drive": frozenset({K.DRIVE, K.END_DRIVE}),
     "leave_vehicle": frozenset({K.LEAVE_VEHICLE}),
 }
-_KINDS["fire"] = _KINDS["fire"] | {K.FIRE_AIMED_VEHICLE, K.FIRE_SNAP_VEHICLE}
+_KINDS["fire"] = _KINDS["fire"] | {K.FIRE_AIMED_VEHICLE, K.FIRE_SNAP_VEHICLE, K.FIRE_WALL}
 _KINDS["snap_fire"] = _KINDS["snap_fire"] | {K.FIRE_SNAP_VEHICLE}
 
 _MG_KINDS = frozenset({K.COAX_MG_AIMED, K.COAX_MG_SNAP, K.BOW_MG_AIMED, K.BOW_MG_SNAP,

@@ -6,11 +6,12 @@ retreats or surrenders)." For every card of every shipped deck (``cards.list_dec
 column, German turns are played on the Farm Assault map from generated situations — US soldiers
 at ranges 1-10, standing, crouching or prone, in the open or in cover; the German in the open,
 in cover or in a building, wounded or outnumbered for Self-Preservation, the MG gunner with or
-without his loader and his gun set up or not — with the card's d10 forced to each of the ten
-rows in turn (later dice random, from a seed per situation), and:
+without his loader, his gun (or Panzerschreck) set up or not, a satchel charge prepared or not,
+the US jeep near him with a US soldier at the wheel or not — with the card's d10 forced to each
+of the ten rows in turn (later dice random, from a seed per situation), and:
 
 * **Unaware never fires** (:func:`test_an_unaware_column_never_fires`): no order of his turn is
-  a fire, grenade, satchel, wall-fire or assault order, no move of it is a charge, and no fire,
+  a fire (at a soldier, a vehicle or a wall), grenade, satchel or assault order, no move of it is a charge, and no fire,
   throw or assault event is his. RULES.md §5 already bars an unaware soldier from firing, which
   alone would keep the column quiet; so half the turns are played *armed*: the German rolls on
   his Unaware column and is then made aware, so every fire order is legal for the rest of the
@@ -57,7 +58,7 @@ DECKS = list_decks()
 US = int(Side.US)
 ACTIVE = int(Status.ACTIVE)
 MISSION = "farm_assault"
-SITUATIONS = 12  # per card × column × row in the default run (× 10 rows × 4 cards × decks)
+SITUATIONS = 12  # per card × column × row in the default run (× 10 rows × every card × decks)
 SLOW_SITUATIONS = 60
 MIN_DRAWS = 1000  # issue 13: "over 1 000 forced draws"
 
@@ -70,7 +71,7 @@ HOSTILE_KINDS = frozenset({
 HOSTILE_EVENTS = frozenset({"fire", "fire_chain", "fire_wall", "fire_vehicle", "throw",
                             "throw_into", "assault"})
 #: Card actions that fire, throw or assault (an Unaware row names none of them).
-HOSTILE_ACTIONS = frozenset({"fire", "snap_fire", "throw_grenade", "assault"})
+HOSTILE_ACTIONS = frozenset({"fire", "snap_fire", "throw_grenade", "throw_satchel", "assault"})
 COVER = (Terrain.WOODS, Terrain.BRUSH, Terrain.BUILDING, Terrain.RUBBLE)
 
 
@@ -131,6 +132,19 @@ def _place_us(g: Game, hexes: list[tuple[int, int]]) -> None:
             u.status, u.hex, u.ar = int(Status.REMOVED), -1, int(ARSpace.INACTIVE)
 
 
+def _jeep_near(g: Game, here: int, rng: random.Random) -> None:
+    """The mission's US jeep (vehicle 0) 2-6 hexes from ``here`` on a hex it may stand on,
+    the first active US soldier at its wheel."""
+    v = g.state.vehicles[0]
+    road = [h for h in _hexes_at(g, here, 2, 6) if g.board.terrain[h] in (Terrain.ROAD,
+                                                                          Terrain.CLEAR)]
+    drv = next((o for o in g.state.units if o.side == US and o.status == ACTIVE), None)
+    if not road or drv is None or v.side != US:
+        return
+    v.hex = rng.choice(road)
+    drv.hex, drv.vehicle, v.driver = v.hex, v.vid, drv.uid
+
+
 def wound(g: Game, u: Unit) -> None:
     """``u`` wounded as a damage roll leaves him (seed 002 p. 26): MV and port boxes capped."""
     rules = g.tables.damage.wounded
@@ -174,6 +188,10 @@ def situation(g: Game, card: str, column: str, rng: random.Random) -> Unit | Non
         ger.route = [rng.choice(_hexes_at(g, here, 2, 6)) for _ in range(rng.randint(1, 3))]
     ger.prepared = rng.random() < 0.5
     ger.jammed = rng.random() < 0.1
+    if "satchel" in ger.equipment:  # a satchel charge prepared or not (RULES.md §6)
+        ger.satchel_ready = rng.random() < 0.5
+    if rng.random() < 0.3:  # the US jeep near him, a US soldier driving (the anti-tank cards)
+        _jeep_near(g, here, rng)
     if way in ("wounded", "both", "same_hex"):
         wound(g, ger)
     rounds(g)
