@@ -198,3 +198,36 @@ def test_agent_hash_of_a_model_file_is_its_sha256(tmp_path):
     p = tmp_path / "m.zip"
     p.write_bytes(b"not really a model")
     assert bench.agent_sha256(str(p)) == hashlib.sha256(b"not really a model").hexdigest()
+
+
+def test_results_carry_normalised_scores_against_the_reference(tmp_path, monkeypatch):
+    """With a reference file (measured here on the tiny suite by --update-reference's code),
+    random play normalises to a mean of exactly 0 and heuristic play to 1 on the same seeds;
+    each mission and the suite get an IQM and its interval; the file validates."""
+    pytest.importorskip("scipy")
+    from ambush_env import stats
+
+    ref = tmp_path / "vp.yaml"
+    monkeypatch.setattr(stats, "reference_path", lambda: ref)
+    suite = str(_tiny_suite(tmp_path, count=4))
+    rand = bench.run_bench("random", suite, progress=False)
+    assert "normalised_score" not in rand  # no reference yet
+    stats.update_reference(bench.public(rand))
+    heur = bench.run_bench("heuristic", suite, progress=False)
+    stats.update_reference(bench.public(heur))
+    out = tmp_path / "results"
+    for res in (rand, heur):
+        res["normalised_score"] = bench.add_normalised(res["missions"], "standard")
+        m = res["missions"]["farm_assault/regular"]["normalised_score"]
+        assert m["mean"] == (0.0 if res is rand else 1.0) and m["episodes"] == 4
+        lo, hi = m["iqm_ci95"]
+        assert lo <= m["iqm"] <= hi
+        agg = res["normalised_score"]
+        assert agg["tasks"] == ["farm_assault/regular"] and agg["episodes_per_task"] == 4
+        assert agg["iqm"] == m["iqm"] and agg["reference"].endswith("vp.yaml")
+        bench.write_outputs(res, out_dir=out)
+    part = bench.run_bench("random", suite, episodes=2, progress=False)  # run_bench adds them too
+    assert part["normalised_score"]["episodes_per_task"] == 2
+    bench.write_outputs(part, out_dir=out)
+    assert validate_results(out) == 3
+    assert "Normalised score, IQM" in (out / "leaderboard.md").read_text()
