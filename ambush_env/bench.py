@@ -9,10 +9,16 @@ A suite is a YAML file in ``configs/bench/``::
     rules: standard                    # or d100 (the seed 003 vehicle-combat module)
     seeds: {start: 10000, count: 20}   # evaluation seeds, held apart from training seeds
 
-:func:`run_bench` plays every (mission, opponent, seed) with one agent (optionally in worker
-processes), and returns the result dict whose schema INTERFACE.md fixes; :func:`write_outputs`
-writes it atomically as JSON, refreshes the Markdown leaderboard of the output folder and
-draws a PNG when matplotlib is installed. Scores are VP and results, never rewards.
+or several blocks under ``parts:`` (each with its own missions, opponents and seeds; see
+``baseline.yaml``). A mission entry may also be ``procedural`` or a mission file's path.
+
+:func:`run_bench` plays every (mission, opponent, seed) with one agent (in this process,
+worker processes or Ray tasks), and returns the result dict whose schema INTERFACE.md fixes
+(``docs/result.schema.json``), with normalised scores where ``configs/bench/reference/vp.yaml``
+has a reference (:mod:`ambush_env.stats`); :func:`write_outputs` writes it atomically as
+JSON, refreshes the Markdown leaderboard of the output folder and draws one PNG per suite
+when matplotlib is installed (:mod:`ambush_env.plots`). Scores are VP and results, never
+rewards.
 """
 
 from __future__ import annotations
