@@ -107,6 +107,11 @@ class AmbushEnv(gym.Env):
     * ``illegal_action``: ``"penalize"`` (no-op, −1) or ``"raise"`` (``IllegalActionError``)
       for an in-range order not legal now.
     * ``max_steps``: outside cap on ``step`` calls (``None``: no cap).
+    * ``mission_seeds`` (``ambush/Procedural-v0`` only): where each reset draws its mission
+      seed, with the env's generator: ``"train"`` (``procedural.TRAIN_SEEDS``, 0..999 999,
+      the default) or ``"held_out"`` (``procedural.HELD_OUT_SEEDS``, 1 000 000..1 000 999,
+      kept for evaluation). ``reset(options={"mission_seed": k})`` plays mission ``k``
+      (any integer >= 0) instead; ``info["mission_seed"]`` names the one played.
 
     ## Version History
     * v0: development version (may change until the first frozen release, v1). Issue 9:
@@ -133,6 +138,7 @@ class AmbushEnv(gym.Env):
         illegal_action: str = "penalize",
         max_steps: int | None = DEFAULT_MAX_STEPS,
         procedural: bool = False,
+        mission_seeds: str = "train",
     ) -> None:
         from ambush_env.core import Game
         from ambush_env.core.missions import list_missions
@@ -151,6 +157,11 @@ class AmbushEnv(gym.Env):
         if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(
                 max_steps, (int, np.integer)) or max_steps < 1):
             raise ValueError(f"max_steps must be a positive number of steps or None, got {max_steps}")
+        if procedural:
+            from ambush_env.core.procedural import SEED_RANGES
+
+            if mission_seeds not in SEED_RANGES:
+                raise ValueError(f"mission_seeds must be one of {tuple(SEED_RANGES)}, got {mission_seeds!r}")
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
         self._kwargs = dict(
@@ -163,6 +174,8 @@ class AmbushEnv(gym.Env):
             max_steps=max_steps,
             procedural=procedural,
         )
+        if procedural:
+            self._kwargs["mission_seeds"] = mission_seeds
         self.procedural = procedural
         self._proc_seed: int | None = None
         if procedural:
@@ -214,7 +227,7 @@ class AmbushEnv(gym.Env):
             self._refresh()
             return self._obs_copy(), self._info(list(self.game._take_events()), {}, False)
         if self.procedural:  # a new mission and map from the reset seed (ambush/Procedural-v0)
-            self._use_procedural(int(self.np_random.integers(0, 2**31 - 1)))
+            self._use_procedural(self._mission_seed(options))
         elif self.game is not self._home[0]:  # a position of another mission was loaded
             self.game, self._builder = self._home
             self.mission_id = self.game.mission_id
@@ -322,6 +335,23 @@ class AmbushEnv(gym.Env):
             self.game = Game.from_position(p)
             self.mission_id = self.game.mission_id
             self._builder = ObservationBuilder(self.game)
+
+    def _mission_seed(self, options: dict | None) -> int:
+        """The mission seed of a procedural reset: ``options["mission_seed"]``, else a draw
+        from the ``mission_seeds`` range with the env's generator (so the reset seed fixes it).
+
+        Raises:
+            ValueError: a ``mission_seed`` that is not an integer >= 0.
+        """
+        from ambush_env.core.procedural import SEED_RANGES
+
+        k = (options or {}).get("mission_seed")
+        if k is not None:
+            if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:
+                raise ValueError(f"options['mission_seed'] must be an integer >= 0, got {k!r}")
+            return int(k)
+        r = SEED_RANGES[self._kwargs["mission_seeds"]]
+        return int(self.np_random.integers(r.start, r.stop))
 
     def _use_procedural(self, seed: int) -> None:
         """Generate (or keep) the procedural mission of ``seed`` and rebuild what hangs on it."""
@@ -439,6 +469,8 @@ class AmbushEnv(gym.Env):
             "illegal_action": illegal,
             "steps": self._steps,
         }
+        if self.procedural:
+            info["mission_seed"] = self._proc_seed
         if g.over:
             info["result"] = RESULT_NAMES[g.result] if g.result >= 0 else None
             info["end_reason"] = st.end_reason
