@@ -7,6 +7,14 @@ legal order; it never invents an order the engine did not offer. The doctrine:
   then its exit hexes; routes are least-MP paths (a standing soldier's movement costs, walls
   respected) computed once per goal and map state. A soldier on an exit hex leaves once the
   objective is taken (or when too little time is left to take it).
+* **By the objective's kind** (``core/missions.py``, "Objective kinds"). ``take``: as above.
+  ``hold``: the goal stays the objective to the end and a soldier in it never steps out.
+  ``capture``: the goal is the named German's hex once he is known (else the objective's
+  hexes); in Rounds he is charged and assaulted to capture, never fired at, grenaded or
+  assaulted to kill; a prisoner who must be marched off is walked by his guard
+  (``MOVE_PRISONER``) to the exit while the guard never leaves him. ``demolish``: satchel
+  carriers go for the target; in Rounds one within throwing range prepares his charge and
+  throws it on the target (never where a US soldier stands); once the target is down, out.
 * **Operations: advance together.** Each soldier steps one hex along his route, preferring
   cover on equal progress; a soldier more than ``cohesion`` MPs ahead of the squad's median
   waits for the others (bounding overwatch keeps the squad in mutual support).
@@ -15,6 +23,8 @@ legal order; it never invents an order the engine did not offer. The doctrine:
   Grenades go at hexes holding at least ``grenade_min_targets`` Germans (or one in a building)
   with no US soldier in or next to the landing hex. Assaults capture when the attackers
   outnumber the defender, otherwise kill.
+* **Around known minefields.** Routes pay ``mine_cost`` MPs more for each known
+  anti-personnel minefield hex (an unknown one is walked into like any other hex).
 * **Move by cover.** Without a shot, a soldier seen by an active German gets out of sight or
   into cover (or goes prone); an unseen one closes on the nearest known German through cover,
   or advances on the goal when no German is known.
@@ -50,6 +60,8 @@ from ambush_env.core.state import Unit
 from ambush_env.core.types import Phase, Side, Stance, Status, Terrain
 
 ACTIVE = int(Status.ACTIVE)
+CAPTURED = int(Status.CAPTURED)
+KILLED, REMOVED = int(Status.KILLED), int(Status.REMOVED)
 INF = 10**6
 
 
@@ -69,6 +81,11 @@ class Doctrine:
         ride_min_distance: get into a car when the goal is at least this many MPs away.
         drive_value: score of one MP of progress by car (a hex on foot scores 5 + gain).
         anti_tank_value: an attack that can knock out an enemy tank, per chance of success.
+        demolish_value: a satchel charge thrown on a ``demolish`` objective.
+        mine_cost: extra MPs a route pays to enter a known anti-personnel minefield hex.
+        stall_rounds: after this many Rounds in a row an unseen soldier closes on the enemy
+            even into the open (no endless waiting on a foe nobody can see).
+        capture_value: a capture assault on a ``capture`` objective's German.
     """
 
     cohesion: int = 2
@@ -80,6 +97,10 @@ class Doctrine:
     ride_min_distance: int = 8
     drive_value: float = 6.0
     anti_tank_value: float = 160.0
+    demolish_value: float = 150.0
+    mine_cost: int = 30
+    stall_rounds: int = 3
+    capture_value: float = 200.0
 
 
 def _least_cost_to(neighbors, sources, into) -> list[int]:
@@ -166,18 +187,25 @@ class HeuristicAgent:
 
     # ------------------------------------------------------------------ map knowledge
     def _dist_from(self, game, sources: tuple[int, ...]) -> list[int]:
-        """Least-MP distance of every hex to the nearest of ``sources`` (standing soldier)."""
-        key = (sources, game.board.version)
+        """Least-MP distance of every hex to the nearest of ``sources`` (standing soldier);
+        a known anti-personnel minefield hex costs ``mine_cost`` MPs more to enter."""
+        st = game.state
+        mined = frozenset(h for h in st.known_mines if h in st.minefields) if st.minefields \
+            else frozenset()
+        key = (sources, game.board.version, mined)
         d = self._paths.get(key)
         if d is None:
             from ambush_env.core.movement import IMPASSABLE, step_cost
 
             walker = Unit(uid=-1, side=int(Side.US), name="", role="",
                           stance=int(Stance.STANDING))
+            extra = self.doctrine.mine_cost
 
             def into(j: int, i: int) -> int:  # moving from j into i (toward the source)
                 c = step_cost(game, walker, j, i)
-                return -1 if c == IMPASSABLE else c
+                if c == IMPASSABLE:
+                    return -1
+                return c + extra if i in mined else c
 
             d = self._remember(key, _least_cost_to(game.board.neighbors, sources, into))
         return d
@@ -188,10 +216,53 @@ class HeuristicAgent:
         self._paths[key] = d
         return d
 
+    # ------------------------------------------------------------------ objective kinds
+    def _kind(self, game) -> str:
+        return game.mission.objective.kind
+
+    def _open(self, game) -> bool:
+        """The objective can still be scored (not taken, not spoilt)."""
+        if "objective_taken" in game.state.flags or not game.objective_hexes:
+            return False
+        if self._kind(game) == "capture":
+            t = self._quarry(game)
+            return t is None or t.status not in (KILLED, REMOVED)
+        return True
+
+    def _quarry(self, game) -> Unit | None:
+        """The German a ``capture`` objective names, once on the map (None before)."""
+        card = game.mission.objective.card
+        return next((g for g in game.state.units
+                     if g.side == int(Side.GERMAN) and g.role == card), None)
+
+    def _is_quarry(self, game, g: Unit) -> bool:
+        return (self._kind(game) == "capture" and self._open(game)
+                and g.role == game.mission.objective.card)
+
+    def _guards(self, game, u: Unit) -> bool:
+        """``u`` stands with a prisoner (he must not walk away from him)."""
+        return any(o.status == CAPTURED and o.hex == u.hex for o in game.state.units)
+
+    def _satchel_man(self, u: Unit) -> bool:
+        return "satchel" in u.equipment and u.vehicle < 0
+
+    def _demolish_targets(self, game, u: Unit) -> list[int]:
+        """The hexes a satchel on the ``demolish`` objective may land on (reach)."""
+        reach = game.mission.objective.reach
+        obj = game.objective_hexes
+        if not reach:
+            return sorted(obj)
+        dist = game.board.distance
+        return [h for h in range(len(game.board.neighbors))
+                if any(dist(h, o) <= reach for o in obj)]
+
     def _goal(self, game) -> tuple[tuple[int, ...], bool]:
         """``(goal hexes, heading for the exit)``."""
         exits = tuple(sorted(game.exit_hexes))
         objective = tuple(sorted(game.objective_hexes))
+        kind = self._kind(game)
+        if kind != "take":
+            return self._kind_goal(game, kind, objective, exits)
         taken = "objective_taken" in game.state.flags
         if objective and not taken:
             if exits and game.state.phase == Phase.OPERATIONS:
@@ -206,6 +277,21 @@ class HeuristicAgent:
             return objective, False
         if exits:
             return exits, True
+        return objective, False
+
+    def _kind_goal(self, game, kind: str, objective: tuple[int, ...],
+                   exits: tuple[int, ...]) -> tuple[tuple[int, ...], bool]:
+        """The goal of a ``hold``, ``capture`` or ``demolish`` objective (module docstring)."""
+        if kind == "hold":
+            return objective, False
+        if not self._open(game):
+            return (exits, True) if exits else (objective, False)
+        if kind == "capture":
+            t = self._quarry(game)
+            if t is not None and t.status == CAPTURED:
+                return (exits, True) if exits else (objective, False)  # march him off
+            if t is not None and t.hex >= 0 and t.uid in game.state.contacts:
+                return (t.hex,), False
         return objective, False
 
     def _in_cover(self, game, h: int) -> bool:
@@ -277,6 +363,9 @@ class HeuristicAgent:
         goal, leaving = self._goal(game)
         if kind == K.EXIT_MAP:
             return 1000.0 if leaving else -50.0
+        ks = self._score_objective_order(game, u, kind, arg, goal)
+        if ks is not None:
+            return ks
         vs = self._score_vehicle_order(game, u, kind, arg, goal)
         if vs is not None:
             return vs
@@ -327,6 +416,61 @@ class HeuristicAgent:
         if kind in (K.END_TURN, K.END_MOVE):
             return 0.0
         return -20.0
+
+    def _score_objective_order(self, game, u: Unit, kind: K, arg: int, goal) -> float | None:
+        """Scores the objective's kind sets (module docstring); None: the usual doctrine."""
+        okind = self._kind(game)
+        st = game.state
+        ops = st.phase == Phase.OPERATIONS
+        if kind == K.MOVE_PRISONER:
+            if not goal:
+                return -5.0
+            dist = self._dist_from(game, goal)
+            dest = game.board.neighbors[u.hex][arg]
+            gain = dist[u.hex] - dist[dest]
+            return 6.0 + gain if gain > 0 else -4.0
+        if kind in (K.MOVE, K.EXIT_MAP, K.BOARD_VEHICLE) and self._guards(game, u) \
+                and u.vehicle < 0 and okind == "capture":
+            return -40.0  # the guard never leaves his prisoner (he would be free at once)
+        if okind == "hold" and kind == K.MOVE and u.hex in game.objective_hexes:
+            dest = game.board.neighbors[u.hex][arg]
+            if dest not in game.objective_hexes:
+                return -15.0
+        if not self._open(game) or ops:
+            return None
+        if okind == "capture" and kind in (K.ASSAULT_KILL, K.ASSAULT_CAPTURE, K.FIRE_AIMED,
+                                           K.FIRE_SNAP):
+            target = st.units[st.contacts[arg]]
+            if not self._is_quarry(game, target):
+                return None
+            if kind == K.ASSAULT_CAPTURE:
+                return self.doctrine.capture_value
+            return -40.0  # never kill the man we came for
+        if okind == "capture" and kind in (K.GRENADE, K.SATCHEL):
+            h = game.offset_target(u.hex, arg)
+            t = self._quarry(game)
+            if t is not None and h >= 0 and game.board.distance(h, t.hex) <= 1:
+                return -40.0
+            return None
+        if okind == "demolish" and self._satchel_man(u):
+            targets = self._demolish_targets(game, u)
+            dist = game.board.distance
+            near = min((dist(u.hex, h) for h in targets), default=INF)
+            if kind == K.PREPARE and not u.satchel_ready and near <= 3 and u.weapon != "bazooka":
+                return 80.0
+            if kind == K.STANCE and arg == Stance.STANDING and u.satchel_ready and near <= 3:
+                return 70.0  # a satchel is thrown standing (RULES.md §9)
+            if kind == K.SATCHEL:
+                h = game.offset_target(u.hex, arg)
+                if h not in targets:
+                    return -30.0
+                if any(o.status == ACTIVE and o.hex == h for o in game.us_units()):
+                    return -30.0
+                crowd = sum(1 for o in game.us_units() if o.status == ACTIVE and o.hex >= 0
+                            and o.hex in game.board.neighbors[h])
+                return self.doctrine.demolish_value - 5.0 * crowd \
+                    + (3.0 if h in game.objective_hexes else 0.0)
+        return None
 
     # ------------------------------------------------------------------ vehicles
     def _car_dist(self, game, goal: tuple[int, ...], large: bool) -> list[int]:
@@ -517,6 +661,21 @@ class HeuristicAgent:
         dest = game.board.neighbors[u.hex][arg]
         cover_here = self._in_cover(game, u.hex)
         cover_dest = self._in_cover(game, dest)
+        if self._kind(game) == "demolish" and self._open(game) and self._satchel_man(u):
+            # a demolition man closes to throwing range of the target, through cover
+            d = self._dist_from(game, tuple(sorted(game.objective_hexes)))
+            if d[u.hex] <= 1:
+                return -2.0
+            gain = d[u.hex] - d[dest]
+            return (4.0 + gain + (1.0 if cover_dest else 0.0)) if gain > 0 else -3.0
+        quarry = self._quarry(game) if self._kind(game) == "capture" else None
+        if quarry is not None and quarry.status == ACTIVE and self._open(game) \
+                and quarry.uid in game.state.contacts:
+            # close on the German to be captured (a charge into his hex ends in an assault)
+            d = self._dist_from(game, (quarry.hex,))
+            gain = d[u.hex] - d[dest]
+            if gain > 0:
+                return 4.0 + gain + (1.0 if cover_dest else 0.0)
         tanks = [v.hex for v in self._enemy_vehicles(game) if self._kind_of(v) == "tank"]
         if tanks and self._anti_tank(u):
             # a tank hunter closes on the tank (bazooka range, or the tank's hex to throw)
@@ -535,7 +694,12 @@ class HeuristicAgent:
             if seen_here and not cover_here:
                 s += 6.0 * (seen_here - seen_dest) + (4.0 if cover_dest else 0.0)
             elif not seen_here:
-                s += (2.0 + gain) if gain > 0 and (cover_dest or seen_dest == 0) else -3.0
+                # unseen: close through cover or out of their sight; after ``stall_rounds``
+                # Rounds without a fight won (at night the enemy is only found up close),
+                # close anyway
+                stalled = game.state.round > self.doctrine.stall_rounds
+                ok = cover_dest or seen_dest == 0 or stalled
+                s += (2.0 + gain) if gain > 0 and ok else -3.0
             else:  # seen but in cover: hold unless the move keeps cover
                 s += 1.0 if cover_dest and gain > 0 else -3.0
             return s

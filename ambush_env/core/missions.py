@@ -1,8 +1,8 @@
 """Owns missions: schema and loader (RULES.md §15). The engine executes what is described here.
 
 A mission is one YAML file, ``ambush_env/data/missions/<id>.yaml``; its id is the file stem
-(INTERFACE.md: the env id is its CamelCase form). The first shipped mission in sorted order is
-the reference mission.
+(INTERFACE.md: the env id is its CamelCase form). The reference mission is named in data
+(``rules.yaml: reference_mission``); :func:`list_missions` puts it first.
 
 Mission file schema::
 
