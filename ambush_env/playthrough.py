@@ -37,6 +37,7 @@ GOLDEN_SEEDS: dict[str, tuple[int, int]] = {
     "night_patrol": (2024, 12),       # the minefield laid at the wire, fire and throws at night
     "bridge_demolition": (2024, 57),  # throws and blasts, an assault, the bunker placed
     "hedgerow_crossing": (2024, 2),  # placements, fire across the banks, a grenade, an assault
+    "village_fight": (2024, 44),  # placements, fire, a grenade, a wall destroyed
 }
 MAX_STEPS = 4000
 

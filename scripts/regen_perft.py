@@ -169,6 +169,7 @@ MISSIONS: dict[str, tuple[str, ...]] = {
     "jeep_run": ("operations", "rounds", "jeep"),
     "tank_hunt": ("operations", "rounds", "tank"),
     "hedgerow_crossing": ("operations", "rounds"),
+    "village_fight": ("operations", "rounds"),
 }
 """Each mission with a perft golden -> its situations (names of ``PREDICATES``)."""
 
