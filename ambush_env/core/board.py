@@ -50,6 +50,7 @@ touched, so :class:`~ambush_env.core.los.SightCache` recomputes only what change
 from __future__ import annotations
 
 import copy as _copy
+import functools
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -195,22 +196,8 @@ class Board:
         self._live: tuple[int, tuple] = (-1, ())  # (version, live_key) (:meth:`live_key`)
         self._log: list[tuple[int, frozenset[int], frozenset[int]]] = []
         self._pristine = (tuple(self.terrain), tuple(self.building), tuple(self.rise))
-        # Geometry tables (immutable, shared by copies).
-        self._labels = tuple(hexgrid.make_label(i % columns, i // columns) for i in range(n))
-        self._index = {lab: i for i, lab in enumerate(self._labels)}
-        nb = []
-        for i in range(n):
-            c, r = i % columns, i // columns
-            row = []
-            for d in range(6):
-                cc, rr = hexgrid.neighbor_cr(c, r, d)
-                row.append(rr * columns + cc if 0 <= cc < columns and 0 <= rr < rows else -1)
-            nb.append(tuple(row))
-        self.neighbors: tuple[tuple[int, ...], ...] = tuple(nb)
-        cubes = [hexgrid.cube(i % columns, i // columns) for i in range(n)]
-        self._cx = tuple(c[0] for c in cubes)
-        self._cy = tuple(c[1] for c in cubes)
-        self._cz = tuple(c[2] for c in cubes)
+        # Geometry tables (immutable, shared by copies and by every board of this size).
+        self._labels, self._index, self.neighbors, self._cx, self._cy, self._cz = _geometry(columns, rows)
         # hex distances as rows of Python ints (a hot path of the order generator), built on
         # first use from :meth:`distance_table` (a generated map that is only checked never
         # pays for them)
@@ -485,6 +472,28 @@ class Board:
 
     def __repr__(self) -> str:
         return f"Board({self.name!r}, {self.columns}x{self.rows}, version={self.version})"
+
+
+@functools.lru_cache(maxsize=64)
+def _geometry(columns: int, rows: int) -> tuple[tuple[str, ...], dict[str, int],
+                                               tuple[tuple[int, ...], ...], tuple[int, ...],
+                                               tuple[int, ...], tuple[int, ...]]:
+    """The size-only tables of a board (built once per size; never changed): labels, the
+    label index, neighbours per Direction (-1 off the map) and cube coordinates."""
+    n = columns * rows
+    labels = tuple(hexgrid.make_label(i % columns, i // columns) for i in range(n))
+    index = {lab: i for i, lab in enumerate(labels)}
+    nb = []
+    for i in range(n):
+        c, r = i % columns, i // columns
+        row = []
+        for d in range(6):
+            cc, rr = hexgrid.neighbor_cr(c, r, d)
+            row.append(rr * columns + cc if 0 <= cc < columns and 0 <= rr < rows else -1)
+        nb.append(tuple(row))
+    cubes = [hexgrid.cube(i % columns, i // columns) for i in range(n)]
+    return (labels, index, tuple(nb), tuple(c[0] for c in cubes), tuple(c[1] for c in cubes),
+            tuple(c[2] for c in cubes))
 
 
 # -- loading -----------------------------------------------------------------------------------

@@ -276,6 +276,7 @@ class _Builder:
         self.bridge: Cell | None = None
         self.woods_sites: list[Cell] = []
         self.bocage = False
+        self._nbrs: dict[Cell, list[Cell]] = {}
         self.rings: dict[int, list[Cell]] = {}  # each chain's trigger hexes, by paragraph
         self.parked_car: dict[str, Any] | None = None
 
@@ -302,12 +303,10 @@ class _Builder:
         return 0 <= c < self.cols and 0 <= r < self.rows
 
     def nbrs(self, h: Cell) -> list[Cell]:
-        out = []
-        for d in range(6):
-            n = neighbor_cr(h[0], h[1], d)
-            if self.on(*n):
-                out.append(n)
-        return out
+        out = self._nbrs.get(h)
+        if out is None:
+            out = self._nbrs[h] = [n for d in range(6) if self.on(*(n := neighbor_cr(h[0], h[1], d)))]
+        return list(out)
 
     def ring(self, cells: list[Cell], radius: int) -> list[Cell]:
         """Cells within ``radius`` steps of ``cells`` (not in them), nearest first."""
@@ -943,7 +942,7 @@ class _Builder:
             g = _Group(kind, comp, hexes, name, self.trigger_ring(hexes, 2))
             groups.append(g)
         for _ in range(1000):  # RULES.md §15: three placements at least
-            if len([g for g in groups if g.cards]) >= 3:
+            if sum(g.kind not in ("vehicle", "tank") for g in groups) >= 3:
                 break
             h = self.random_cell(5)
             if self.legal_german_hex(h) and h not in self.placed_hexes:
