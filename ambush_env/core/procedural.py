@@ -9,12 +9,14 @@ A mission is drawn in this order, every draw from ``numpy.random.default_rng(see
   ``MAX_ROWS``). Every layout has a meandering west-east road, at least one building (stone or
   wooden walls, a door and windows) and at least one rise; the others add what their name says
   (barn, orchards and field walls; houses along a cross street and a steepled church;
-  brush hedges on embankments between terraces; forest masses; a river bridged by the road and
-  a mill; a hill of levels 1-3 with a crest face and slopes).
+  brush hedges on embankments between terraces falling eastward; forest masses; a river
+  bridged by the road and a mill; a hill of levels 1-3 with a crest face and slopes).
 * **Objective** (``objectives``): ``take`` a building, ``exit`` the far edge with the squad
   (the objective a waypoint on the road), recover ``intel`` in a building (a paragraph's VP
-  after a PC check), or ``hold`` the top of a hill. It sets the objective hexes, the VP
-  schedule and the result thresholds (fractions of a good line's VP).
+  after a PC check), ``hold`` the top of a hill (objective kind ``hold``), ``capture`` an
+  officer (kind ``capture``) or ``demolish`` a building or the bridge (kind ``demolish``). It
+  sets the objective hexes, the VP schedule and the result thresholds (fractions of a good
+  line's VP).
 * **Forces**: 3-5 German groups (cards of the deck: riflemen, an NCO with an SMG, MG teams;
   a Kübelwagen or motorcycle patrol; sometimes a Panzer IV, with the tank hunters as the
   squad), each a paragraph chain of one of the :data:`CHAIN_KINDS` (activation, perception,
@@ -22,6 +24,10 @@ A mission is drawn in this order, every draw from ``numpy.random.default_rng(see
   hexes round its position; 0-2 hazard chains (a booby trap, a minefield); a d10 event table
   drawn from a pool (nothing, distant guns, tripwire, alarm, a civilian's information, a
   sniper, a motorcycle courier) covering 0-9.
+
+Paragraph numbers: German group k's chain is the block from 10 (k + 1) (its first paragraph
+is the one its trigger hexes name: "already checked?", then the chain), the hazards' blocks
+follow, then the intel search's; the event paragraphs start at 90.
 
 Valid by construction: every generated mission loads through the mission validator
 (:func:`~ambush_env.core.missions.check_references` against its own board), and
@@ -53,7 +59,7 @@ from ambush_env.core.missions import Mission, check_references
 from ambush_env.core.orders import V_SLOTS
 
 #: ⚙ Mission seeds for training: the env draws from these by default (``mission_seeds="train"``).
-TRAIN_SEEDS = range(0, 1_000_000)
+TRAIN_SEEDS = range(1_000_000)  # 0 .. 999 999
 #: ⚙ Mission seeds held out for evaluation (``mission_seeds="held_out"``; benchmark suites).
 HELD_OUT_SEEDS = range(1_000_000, 1_001_000)
 #: The seed ranges by name (the env's ``mission_seeds`` argument).
@@ -568,6 +574,11 @@ class _Builder:
                 for cc in range(lc + 1, self.cols):
                     for r in range(self.rows):
                         self.level[(cc, r)] = level
+        # ⚙ the terraces fall eastward, the squad going down them (as hedgerow_crossing's):
+        # each bank costs +1 MP, a climb +1 more (RULES.md §6)
+        for cc in range(self.cols):
+            for r in range(self.rows):
+                self.level[(cc, r)] = level - self.level.get((cc, r), 0)
         self.bocage = True
         self.place_building_near((self.between((self.cols // 2, self.cols - 4)),
                                   self.between((2, self.rows - 3))), self.between((1, 3)), "farm")
@@ -575,11 +586,9 @@ class _Builder:
             self.place_building_near(self.random_cell(5), 1, "shed", wood=True)
         self.clumps("woods", self.between((1, 3)), (2, 5))
         self.field_walls(self.between((0, 2)))
-        if level == 0 or self.chance(0.5):
-            self.add_hill(self.random_cell(4, self.cols - 4), self.between((3, 5)), 1, self.chance(0.5))
-        else:
-            self.hills.append([(self.cols - 2, r) for r in range(1, 3)])
-            self.hills[-1] = [h for h in self.hills[-1] if self.walkable(h)] or [(self.cols - 2, 1)]
+        # a knoll on the low ground to the east
+        self.add_hill(self.random_cell(self.cols // 2, self.cols - 4), self.between((3, 5)), 1,
+                      self.chance(0.5))
 
     def layout_woods(self) -> None:
         target = self.cols * self.rows * self.uniform((0.3, 0.45))
@@ -887,7 +896,7 @@ class _Builder:
         if self.bridge is not None:
             far = [n for n in self.nbrs(self.bridge) if n[0] > self.bridge[0] and self.walkable(n)]
             if far:
-                out.append(("bridge", far[:1]))
+                out.append(("bridge", [self.bridge, far[0]]))
         east = [h for h in self.road if h[0] >= self.cols // 2 and h[0] < self.cols - 1]
         if east:
             out.append(("road", [self.pick(east)]))
@@ -925,6 +934,11 @@ class _Builder:
                 hexes = self.group_hexes(cells, comp)
                 groups.append(_Group(kind, comp, hexes, name, self.trigger_ring(hexes, 2)))
                 continue
+            if (self.objective_kind == "demolish" and set(cells) & set(self.obj)
+                    and all(g.kind == "tank" for g in groups)):
+                # ⚙ satchels are thrown in Rounds only (RULES.md §5, §9): the target is held
+                # by a group that is always placed, so that there is a fight at it
+                kind = self.pick(("activation", "alarm", "ambush"))
             if kind == "vehicle":
                 kind = kind if self.road and not any(g.kind == "vehicle" for g in groups) else "patrol"
             comp = self.pick((["rifleman"], ["rifleman", "rifleman"], ["mg_gunner", "mg_loader"],

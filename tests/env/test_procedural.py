@@ -1,4 +1,4 @@
-"""ambush/Procedural-v0: a mission generated from the reset seed (INTERFACE.md)."""
+"""ambush/Procedural-v1: a mission generated from the reset seed (INTERFACE.md)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,9 @@ import pytest
 import ambush_env  # noqa: F401
 from ambush_env.core import Game
 from ambush_env.core.procedural import generate
+from ambush_env.env.registration import procedural_id
+
+PROC = procedural_id()  # ambush/Procedural-v<current version>
 
 
 def test_same_seed_same_mission_and_map():
@@ -64,8 +67,8 @@ def test_random_play_on_generated_missions_ends(seed):
 def test_env_reset_seed_determines_the_mission_and_state_round_trips():
     """INTERFACE.md: the reset seed fixes the mission; get_state/set_state and pickling carry
     the generated mission along."""
-    e1 = gym.make("ambush/Procedural-v0").unwrapped
-    e2 = gym.make("ambush/Procedural-v0").unwrapped
+    e1 = gym.make(PROC).unwrapped
+    e2 = gym.make(PROC).unwrapped
     e1.reset(seed=3)
     e2.reset(seed=3)
     assert e1.mission_id == e2.mission_id
@@ -86,3 +89,64 @@ def test_env_reset_seed_determines_the_mission_and_state_round_trips():
         assert r1 == r2 == r3
         for k in o1:
             assert np.array_equal(o1[k], o2[k]) and np.array_equal(o1[k], o3[k])
+
+
+# ---------------------------------------------------------------- mission seeds (issue 13)
+def test_mission_seeds_train_and_held_out():
+    """The reset seed fixes the mission seed, drawn from ``procedural.TRAIN_SEEDS`` by
+    default and from ``HELD_OUT_SEEDS`` with ``mission_seeds="held_out"``; info names it."""
+    from ambush_env.core.procedural import HELD_OUT_SEEDS, TRAIN_SEEDS
+
+    train = gym.make(PROC).unwrapped
+    held = gym.make(PROC, mission_seeds="held_out").unwrapped
+    seen_train, seen_held = set(), set()
+    for s in range(5):
+        _, info = train.reset(seed=s)
+        assert info["mission_seed"] in TRAIN_SEEDS and train.mission_id == f"procedural_{info['mission_seed']}"
+        seen_train.add(info["mission_seed"])
+        _, info = held.reset(seed=s)
+        assert info["mission_seed"] in HELD_OUT_SEEDS
+        seen_held.add(info["mission_seed"])
+    assert len(seen_train) == 5 and len(seen_held) == 5
+    _, again = held.reset(seed=0)
+    _, first = gym.make(PROC, mission_seeds="held_out").unwrapped.reset(seed=0)
+    assert again["mission_seed"] == first["mission_seed"]
+
+
+def test_reset_option_mission_seed_plays_that_mission():
+    e = gym.make(PROC).unwrapped
+    _, info = e.reset(seed=7, options={"mission_seed": 1_000_123})
+    assert info["mission_seed"] == 1_000_123 and e.mission_id == "procedural_1000123"
+    m, _ = generate(1_000_123)
+    assert e.game.mission == m
+    for bad in (-1, 2.5, "4", True):
+        with pytest.raises(ValueError, match="mission_seed"):
+            e.reset(seed=0, options={"mission_seed": bad})
+    with pytest.raises(ValueError, match="mission_seeds"):
+        gym.make(PROC, mission_seeds="test")
+
+
+def test_heuristic_agent_scores_on_generated_missions():
+    """The scripted heuristic plays any mission: on the first generated missions of four
+    objective types it gains VP and wins at least once."""
+    from agents.heuristic import HeuristicAgent
+    from ambush_env.core.procedural import sketch
+
+    env = gym.make(PROC, max_steps=4000)
+    agent = HeuristicAgent()
+    kinds, results = set(), []
+    for mission_seed in range(50):
+        k = sketch(mission_seed).objective
+        if k in kinds or len(kinds) >= 4:
+            continue
+        kinds.add(k)
+        obs, info = env.reset(seed=mission_seed, options={"mission_seed": mission_seed})
+        agent.reset(env, mission_seed)
+        done = False
+        while not done:
+            obs, _, term, trunc, info = env.step(agent.act(obs, info, env))
+            done = term or trunc
+        results.append((k, info.get("result"), info["vp"]))
+    assert len(results) == 4
+    assert any(vp > 0 for _, _, vp in results), results
+    assert any(r in ("win", "decisive_win") for _, r, _ in results), results

@@ -69,7 +69,6 @@ def check_valid(seed: int, g: P.Generated | None = None, mission: Mission | None
     mission = mission or Mission.model_validate(g.mission)
     check_references(mission, f"<mission {seed}>", board=board)  # map, deck, squad, vehicles
     reach = reachable(board, mission)
-    label = board.label
     entry = {board.index(h) for h in mission.us_entry}
     tables = load_tables()
     for h in mission.objective.hexes:
@@ -238,8 +237,8 @@ def _first(pred) -> tuple[int, int]:
 
 
 def _run(seed: int, paragraph: int, rolls: list[int]) -> Game:
-    """Run ``paragraph`` of mission ``seed`` as US1 on the entry edge triggered it, with
-    ``rolls`` first (then 5s for whatever sighting and initiative ask)."""
+    """Run ``paragraph`` of mission ``seed`` as US1 triggered it (:func:`_game`), with
+    ``rolls`` first (then 5s for whatever Rounds beginning asks)."""
     g = _game(seed)
     g.dice = Dice.scripted(rolls + [5] * 40)
     g.invalidate()
@@ -257,9 +256,14 @@ def _cached_game(seed: int) -> Game:
 
 
 def _game(seed: int) -> Game:
-    """A fresh start of mission ``seed`` (one Game per seed, reset each time)."""
+    """A fresh start of mission ``seed`` (one Game per seed, reset each time), the squad
+    taken off the map (still active): nobody watches a placement, so a German keeps the
+    awareness his paragraph gives him (a sighting would settle it otherwise, RULES.md §7)."""
     g = _cached_game(seed)
     g.reset(seed=0)
+    for u in g.us_units():
+        u.hex = -1
+    g.invalidate()
     return g
 
 
