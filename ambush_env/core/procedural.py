@@ -49,10 +49,10 @@ from functools import lru_cache
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from ambush_env.core.board import MAX_COLUMNS, MAX_ROWS, Board, board_from_dict
-from ambush_env.core.data import Frozen, data_path, load_model
+from ambush_env.core.data import FieldProblem, Frozen, data_path, load_model
 from ambush_env.core.errors import AmbushError
 from ambush_env.core.hexgrid import make_label, neighbor_cr
 from ambush_env.core.missions import Mission, check_references
@@ -121,20 +121,26 @@ class ProceduralConfig(Frozen):
     night_sight_cap: IntRange
 
 
+    @model_validator(mode="after")
+    def _ranges(self) -> ProceduralConfig:
+        for name, t in self.templates.items():
+            if not 14 <= t.columns[0] <= t.columns[1] <= MAX_COLUMNS:
+                raise FieldProblem(f"templates.{name}.columns",
+                                   f"columns 14..{MAX_COLUMNS}, low <= high; got {list(t.columns)}")
+            if not 10 <= t.rows[0] <= t.rows[1] <= MAX_ROWS:
+                raise FieldProblem(f"templates.{name}.rows",
+                                   f"rows 10..{MAX_ROWS}, low <= high; got {list(t.rows)}")
+        if not 0 <= self.activation[0] <= self.activation[1] <= 8:
+            raise FieldProblem("activation", "0 <= low <= high <= 8: both branches can be rolled")
+        if not 1 <= self.german_groups[0] <= self.german_groups[1] <= 7:
+            raise FieldProblem("german_groups", "1..7 chains (paragraph blocks 10-80)")
+        return self
+
+
 @lru_cache(maxsize=1)
 def config() -> ProceduralConfig:
-    """``data/procedural.yaml`` (cached). Raises DataError naming the field."""
-    cfg = load_model(ProceduralConfig, data_path("procedural.yaml"))
-    from ambush_env.core.errors import DataError
-
-    for name, t in cfg.templates.items():
-        if not (14 <= t.columns[0] <= t.columns[1] <= MAX_COLUMNS):
-            raise DataError(data_path("procedural.yaml"), f"templates.{name}.columns",
-                            f"columns 14..{MAX_COLUMNS}, low <= high; got {t.columns}")
-        if not (10 <= t.rows[0] <= t.rows[1] <= MAX_ROWS):
-            raise DataError(data_path("procedural.yaml"), f"templates.{name}.rows",
-                            f"rows 10..{MAX_ROWS}, low <= high; got {t.rows}")
-    return cfg
+    """``data/procedural.yaml`` (cached). Raises DataError naming the file and the field."""
+    return load_model(ProceduralConfig, data_path("procedural.yaml"))
 
 
 # --------------------------------------------------------------------------------------------

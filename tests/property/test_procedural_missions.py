@@ -384,3 +384,30 @@ def test_vehicle_chain_brings_a_car_down_the_road_at_or_below(above):
     assert len(ger_cars) == (1 if above == 0 else 0)
     if above == 0:
         assert ger_cars[0].type == pv.vehicle
+
+
+# ------------------------------------------------------------------------ the data file
+@pytest.mark.parametrize("edit, field", [
+    (lambda d: d["templates"]["farm"].update(columns=[14, 40]), "templates.farm.columns"),
+    (lambda d: d["templates"]["hills"].update(rows=[12, 9]), "templates.hills.rows"),
+    (lambda d: d.update(activation=[2, 9]), "activation"),
+    (lambda d: d["objectives"]["take"].pop("objective_taken"), "objective_taken"),
+    (lambda d: d.update(p_tank=1.5), "p_tank"),
+    (lambda d: d["templates"].update(castle={"weight": 1, "columns": [14, 20], "rows": [10, 12]}),
+     "castle"),
+])
+def test_bad_procedural_yaml_is_a_data_error_naming_the_field(tmp_path, edit, field):
+    """procedural.yaml is validated on load: a bad edit raises DataError naming the file and
+    the field (the project's data rule)."""
+    import yaml
+
+    from ambush_env.core.data import data_path, load_model
+    from ambush_env.core.errors import DataError
+
+    raw = yaml.safe_load(data_path("procedural.yaml").read_text())
+    edit(raw)
+    bad = tmp_path / "procedural.yaml"
+    bad.write_text(yaml.safe_dump(raw))
+    with pytest.raises(DataError) as e:
+        load_model(P.ProceduralConfig, bad)
+    assert "procedural.yaml" in str(e.value) and field in str(e.value)
