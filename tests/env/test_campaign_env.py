@@ -210,3 +210,32 @@ def test_reset_forfeits_a_mission_nobody_can_play():
     assert (h["mission"], h["result"], h["fates"]) == ("jeep_run", "loss", {})
     assert all(s["missed"] == 1 and not s["out"] and s["xp"] == 4 for s in info["squad"]["soldiers"])
     assert len(env.game.us_units()) == 8
+
+
+@pytest.mark.parametrize("steps", [0, 300])
+def test_a_pickled_whole_chain_continues_identically_through_the_next_missions(steps):
+    """Pickled or restored mid-mission (here before the dice drew their first block of rolls,
+    or later), the env plays on identically through the next missions of the chain."""
+    env = CampaignEnv(whole_chain=True)
+    if steps:
+        play(env, 2, limit=steps)
+    else:
+        env.reset(seed=2)
+    twin = pickle.loads(pickle.dumps(env))
+    restored = CampaignEnv(whole_chain=True)
+    restored.reset(seed=0)
+    restored.set_state(env.get_state())
+    rng = np.random.default_rng(3)
+    ends = []
+    while True:
+        legal = env.legal_actions()
+        assert legal == twin.legal_actions() == restored.legal_actions()
+        a = int(legal[rng.integers(len(legal))])
+        r = [e.step(a) for e in (env, twin, restored)]
+        assert r[0][1:4] == r[1][1:4] == r[2][1:4]
+        if "mission_end" in r[0][4]:
+            ends.append(r[0][4]["mission_end"]["mission"])
+            assert r[0][4]["squad"] == r[1][4]["squad"] == r[2][4]["squad"]
+        if r[0][2] or r[0][3]:
+            break
+    assert len(ends) >= 2 and ends[-1] == "tank_hunt"
