@@ -33,9 +33,9 @@ GOLDEN_SEEDS: dict[str, tuple[int, int]] = {
     "jeep_run": (2024, 77),   # fire at the jeeps: Hit Chart, a penetration, an accident; a blast
     "tank_hunt": (2024, 82),  # the Panzer on its card spending Crew Points, hit, a blast at it
     # issue 13 (scripts/find_golden_seeds.py's measure: most event kinds, a fight with throws):
-    "prisoner_snatch": (2024, 66),    # sightings, fire, an assault, throws
-    "night_patrol": (2024, 12),       # the minefield laid at the wire, fire and throws at night
-    "bridge_demolition": (2024, 57),  # throws and blasts, an assault, the bunker placed
+    "prisoner_snatch": (2024, 66),    # the command post placed, sightings, fire, throws
+    "night_patrol": (2024, 12),       # the minefield laid at the wire, a mine under a soldier
+    "bridge_demolition": (2024, 57),  # the bunker placed, an assault, throws and blasts
     "hedgerow_crossing": (2024, 2),  # placements, fire across the banks, a grenade, an assault
     "village_fight": (2024, 44),  # placements, fire, a grenade, a wall destroyed
 }

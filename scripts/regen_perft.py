@@ -170,6 +170,9 @@ MISSIONS: dict[str, tuple[str, ...]] = {
     "tank_hunt": ("operations", "rounds", "tank"),
     "hedgerow_crossing": ("operations", "rounds"),
     "village_fight": ("operations", "rounds"),
+    "prisoner_snatch": ("operations", "rounds"),
+    "night_patrol": ("operations", "rounds"),
+    "bridge_demolition": ("operations", "rounds"),
 }
 """Each mission with a perft golden -> its situations (names of ``PREDICATES``)."""
 

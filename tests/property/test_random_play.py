@@ -104,6 +104,17 @@ def check_invariants(g: Game, *, agent: bool = False) -> None:
 
     for u in units:
         assert boxes_used(g, u) <= u.port_boxes, u
+    # the objective scores once at most, by its kind (core/missions.py "Objective kinds"):
+    # with its flag, a hold objective only at the end, a demolition at its last charge
+    obj = g.mission.objective
+    verb = {"take": "taken", "hold": "held", "capture": "captured", "demolish": "destroyed"}
+    scored = [why for why, _ in st_.vp_log if why == f"{obj.name} {verb[obj.kind]}"]
+    assert len(scored) <= 1 and bool(scored) == ("objective_taken" in st_.flags)
+    if obj.kind == "hold" and not st_.over:
+        assert not scored
+    if obj.kind == "demolish":
+        charges = sum(f.startswith(f"{obj.name} charge ") for f in st_.flags)
+        assert charges <= obj.charges and bool(scored) == (charges == obj.charges)
 
 
 @pytest.fixture
