@@ -48,7 +48,14 @@ from typing import Any, Literal
 import yaml
 from pydantic import Field, ValidationError, model_validator
 
-from ambush_env.core.cards import FieldProblem, Ident, Item, check_equipment, check_stem, list_decks
+from ambush_env.core.cards import (
+    FieldProblem,
+    Ident,
+    Item,
+    check_equipment,
+    check_stem,
+    list_decks,
+)
 from ambush_env.core.ctx import Ctx
 from ambush_env.core.data import (
     Frozen,
@@ -61,7 +68,15 @@ from ambush_env.core.data import (
 from ambush_env.core.errors import DataError, ScenarioError
 from ambush_env.core.game import Game
 from ambush_env.core.missions import list_missions
-from ambush_env.core.squads import MAX_SOLDIERS, NCO_ROLES, RATINGS, Role, Soldier, Squad, load_squad
+from ambush_env.core.squads import (
+    MAX_SOLDIERS,
+    NCO_ROLES,
+    RATINGS,
+    Role,
+    Soldier,
+    Squad,
+    load_squad,
+)
 from ambush_env.core.types import RESULT_NAMES, Status
 
 CAMPAIGNS_DIR = data_path("campaigns")

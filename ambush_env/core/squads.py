@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import Literal
 
 import numpy as np
-
 from pydantic import Field, field_validator, model_validator
 
 from ambush_env.core.cards import (
@@ -45,7 +44,6 @@ from ambush_env.core.cards import (
     check_stem,
     item_boxes,
 )
-from ambush_env.core.errors import DataError
 from ambush_env.core.data import (
     Frozen,
     config_dir,
@@ -54,6 +52,7 @@ from ambush_env.core.data import (
     load_data,
     read_data,
 )
+from ambush_env.core.errors import DataError
 
 SQUADS_DIR = config_dir("squads")
 """``configs/squads/`` at the repository root (packaged as ``ambush_env/_configs/squads``)."""

@@ -231,7 +231,7 @@ def test_an_interrupted_save_leaves_the_old_file_whole(tmp_path, monkeypatch):
     before = path.read_bytes()
     later = C.play_next(cs, forced("loss", {}, []))
     for name in ("fsync", "replace"):
-        def crash(*a, **k):
+        def crash(*a, name=name, **k):
             raise OSError(f"simulated crash in os.{name}")
 
         with monkeypatch.context() as m:
@@ -320,7 +320,7 @@ def test_corrupted_squad_files_name_the_line(tmp_path):
 
 
 def test_squad_file_consistency_checks(tmp_path):
-    cs, path = _saved(tmp_path)
+    cs, _path = _saved(tmp_path)
     d = cs.to_dict()
     for edit, field in (
         (lambda d: d["soldiers"][1].update(id=1), "soldiers.1.id"),
@@ -421,7 +421,7 @@ def test_mutated_squad_files_load_or_raise_data_error(tmp_path):
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    cs, path = _saved(tmp_path)
+    cs, _path = _saved(tmp_path)
     base = cs.to_dict()
     spots = [p for p in _paths(base) if p]
     out = tmp_path / "mutated.yaml"

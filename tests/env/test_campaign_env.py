@@ -88,7 +88,7 @@ def test_the_squad_goes_in_through_options_and_comes_out_in_info(tmp_path):
     assert info["squad"] == sq.to_dict() and info["mission"] == "jeep_run"
     assert info["chain_position"] == 1
     assert len(env.game.us_units()) == 7 and obs["units"][7].sum() == 0
-    trace, info, ends = play(env, 0, {"squad": sq})
+    _trace, info, ends = play(env, 0, {"squad": sq})
     assert ends and ends[0]["mission"] == "jeep_run" and info["campaign_over"] is False
     expected = C.advance(sq, C.outcome_of(env.game, sq, 0))
     assert info["squad"] == expected.to_dict() == env.squad.to_dict()
@@ -124,7 +124,7 @@ def test_whole_chain_step_that_ends_a_mission_starts_the_next():
     rng = np.random.default_rng(0)
     while True:
         legal = np.flatnonzero(info["action_mask"])
-        obs, r, term, trunc, info = env.step(int(legal[rng.integers(len(legal))]))
+        obs, _r, term, trunc, info = env.step(int(legal[rng.integers(len(legal))]))
         if "mission_end" in info:
             break
     assert not term and not trunc and info["mission"] == "jeep_run"
@@ -134,7 +134,7 @@ def test_whole_chain_step_that_ends_a_mission_starts_the_next():
 
 def test_refusals():
     env = CampaignEnv()
-    done = C.CampaignSquad(**{**C.new_campaign("first_push").to_dict()})
+    done = C.CampaignSquad(**C.new_campaign("first_push").to_dict())
     for _ in range(3):
         done = C.advance(done, C.Outcome("win", fates={s.id: "fit" for s in done.soldiers}))
     with pytest.raises(ScenarioError, match="over"):
