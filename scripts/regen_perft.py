@@ -170,6 +170,7 @@ MISSIONS: dict[str, tuple[str, ...]] = {
     "tank_hunt": ("operations", "rounds", "tank"),
     "hedgerow_crossing": ("operations", "rounds"),
     "village_fight": ("operations", "rounds"),
+    "crossroads_ambush": ("operations", "rounds"),
     "prisoner_snatch": ("operations", "rounds"),
     "night_patrol": ("operations", "rounds"),
     "bridge_demolition": ("operations", "rounds"),
