@@ -253,3 +253,52 @@ def test_vehicle_heavy_random_play(seed, inactive_never_act):
         steps += 1
     check_invariants(g)
     assert g.over
+
+
+# (reason, waypoints of US1) per shipped mission whose Germans arrive in vehicles: US1 walks
+# there in Operations (the others wait) so that the vehicles come on before random play starts
+_VEHICLE_ARRIVALS = {
+    # the hedge by the Route de Falaise (paragraph 20): the Kübelwagen (and, alerted, its
+    # motorcycle outrider) comes down the road
+    "crossroads_ambush": ["H10"],
+}
+
+
+@pytest.mark.parametrize("mission", sorted(set(_VEHICLE_ARRIVALS) & set(list_missions())))
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000))
+def test_arriving_vehicles_random_play(mission, seed, inactive_never_act):
+    """Missions whose German vehicles arrive by a paragraph (place_vehicle, seed 000 p. 32):
+    US1 walks to the trigger while the squad waits; then random play, taking a vehicle order
+    half the time one is legal, to the end: the invariants after every step (no unit in two
+    places, at most two vehicles ending in a hex, the inactive never act) and the mask equals
+    what ``step`` accepts every 10th step."""
+    from ambush_env.core.types import Phase as P
+    from tests.core.test_result_bands import walk
+
+    g, scratch = games(mission)
+    g.reset(seed=seed)
+    rng = random.Random(seed)
+    wps = [g.board.index(x) for x in _VEHICLE_ARRIVALS[mission]]
+    steps = 0
+    while not g.over and not g.state.vehicles and g.state.phase == P.OPERATIONS and steps < 500:
+        check_invariants(g)
+        u = g.acting_unit()
+        if u is None:
+            g.step(g.legal_actions()[0])
+        elif u.slot == 0:
+            walk(g, u, wps, False, set())
+        else:
+            g.step(O.encode(O.OrderKind.END_TURN))
+        steps += 1
+    assert g.state.vehicles, f"{mission}: the German vehicles never came"
+    while not g.over and steps < 3000:
+        check_invariants(g)
+        if steps % 10 == 0:
+            mask_matches_step(g, scratch, rng)
+        legal = g.legal_actions()
+        veh = [a for a in legal if O.decode(a)[0] in _VEHICLE_KINDS]
+        g.step(rng.choice(veh) if veh and rng.random() < 0.5 else rng.choice(legal))
+        steps += 1
+    check_invariants(g)
+    assert g.over
