@@ -183,6 +183,9 @@ def throw(m: Match, u: Unit, target: int, kind: str) -> list[E.Event]:
 
             fire._destroy_wall(m, target, u.hex, b.hexside_label(u.hex, target), events)
     if against and landing == target:
+        from ambush_env.core.scoring import note_charge
+
+        note_charge(m, target)  # a charge set on the target's wall counts (module scoring)
         _alarm(m, u, landing)
         return events  # it went off outside, against the wall
     events += explode(m, landing, kind, u, scattered=landing != target)

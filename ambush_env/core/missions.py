@@ -108,7 +108,8 @@ kind          taken when
               expected (the agents' goal); a German of that card killed spoils the objective
 ``demolish``  ``charges: N`` (1-9, default 1) satchel charges have gone off in an objective
               hex, or with ``reach: 1`` also in a hex next to one (RULES.md §9; thrown, or
-              scattered there); each is counted once (flags ``<name> charge k``) ⚙ the
+              scattered there, or set against a wall of an objective building hex); each
+              is counted once (flags ``<name> charge k``) ⚙ the
               destroyed target stays passable: the engine's map has no fallen span, and the
               mission scores the demolition only
 ============  ==================================================================================

@@ -130,8 +130,9 @@ def charges_set(m: Match) -> int:
 
 
 def note_charge(m: Match, hex_: int) -> None:
-    """A satchel charge goes off in ``hex_`` (module ``grenades``): against a ``demolish``
-    objective, in one of its hexes (or next to one, ``reach: 1``) it counts; the
+    """A satchel charge goes off in ``hex_``, or against a wall of building hex ``hex_``
+    (module ``grenades``): against a ``demolish`` objective, in one of its hexes (or next to
+    one, ``reach: 1``) it counts; the
     ``charges``-th destroys the target and scores the objective (RULES.md §9, §15 ⚙)."""
     obj = m.mission.objective
     st = m.state

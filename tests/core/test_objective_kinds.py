@@ -265,3 +265,23 @@ def test_a_grenade_is_no_demolition_charge():
     events = g.play(next(o for o in g.legal_orders() if "grenade" in o and "J3" in o))
     assert next(e for e in events if e["type"] == "throw")["landing"] == "J3"
     assert charges_set(g) == 0 and not taken(g)
+
+
+@pytest.mark.parametrize("roll, counted", [(4, 1), (5, 0)])
+def test_demolish_counts_a_charge_set_against_the_targets_wall(roll, counted):
+    """``demolish`` of a building (the farmhouse, L6): a satchel set from K7 against the blank
+    wall K7/L6 goes off outside against the wall (grenades.py) and counts as a charge on L6;
+    a failed throw (PC 4: 5) scatters away (Diagram A 0: 'ahead', off the wall) and does not."""
+    from ambush_env.core.scoring import charges_set
+
+    units = [{"name": "US6", "hex": "K7", "satchel_ready": True},
+             {"name": "G1", "role": "rifleman", "hex": "A14", "aware": False}]
+    g = Game.from_position({"mission": mission(kind="demolish", hexes=["L6"]), "units": units,
+                            "phase": "rounds", "round": 2, "rounds_total": 2,
+                            "dice": [9, 0, roll, 0]})
+    if g.acting_unit() is None:
+        g.play("select US6")
+    events = g.play(next(o for o in g.legal_orders() if "satchel" in o and "L6" in o))
+    throw = next(e for e in events if e["type"] == "throw")
+    assert (throw["landing"] == "L6") is (roll == 4)
+    assert charges_set(g) == counted and taken(g) is bool(counted)
