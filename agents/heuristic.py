@@ -429,7 +429,7 @@ class HeuristicAgent:
             dest = game.board.neighbors[u.hex][arg]
             gain = dist[u.hex] - dist[dest]
             return 6.0 + gain if gain > 0 else -4.0
-        if kind in (K.MOVE, K.EXIT_MAP, K.BOARD_VEHICLE) and self._guards(game, u) \
+        if kind in (K.MOVE, K.BOARD_VEHICLE) and self._guards(game, u) \
                 and u.vehicle < 0 and okind == "capture":
             return -40.0  # the guard never leaves his prisoner (he would be free at once)
         if okind == "hold" and kind == K.MOVE and u.hex in game.objective_hexes:
