@@ -67,10 +67,15 @@ def vp_interval(m: dict) -> tuple[float, float]:
     return mean - half, mean + half
 
 
+#: above this many bars in a panel the values are not written on them (the markers stay)
+MAX_LABELLED_BARS = 40
+
+
 def _bars(ax, keys: list[str], agents: list[str], values: dict, title: str, ylabel: str,
           fmt: str) -> None:
-    """Grouped bars, one group per key and one bar per agent, with error bars, a marker and
-    the value on every bar (so a zero bar shows)."""
+    """Grouped bars, one group per key and one bar per agent, with error bars, a marker on
+    every bar (so a zero bar shows) and, up to :data:`MAX_LABELLED_BARS` bars, its value."""
+    label = len(values) <= MAX_LABELLED_BARS
     width = 0.8 / max(1, len(agents))
     colours = [f"C{j % 10}" for j in range(len(agents))]
     for j, agent in enumerate(agents):
@@ -90,7 +95,7 @@ def _bars(ax, keys: list[str], agents: list[str], values: dict, title: str, ylab
         # a diamond at every bar's value: a bar of height 0 still shows, in its agent's colour
         ax.plot(xs, ys, linestyle="none", marker="D", markersize=5, color=colours[j],
                 markeredgecolor="black", markeredgewidth=0.6)
-        for x, y, end in zip(xs, ys, ends):  # the number beyond the interval's end
+        for x, y, end in zip(xs, ys, ends) if label else ():  # beyond the interval's end
             ax.annotate(fmt.format(y), (x, end), textcoords="offset points",
                         xytext=(0, 2 if y >= 0 else -2), ha="center",
                         va="bottom" if y >= 0 else "top", fontsize=6.5)
@@ -123,25 +128,26 @@ def plot_suite(results: list[dict], path: str | Path) -> Path:
             win[(_who(r), k)] = (m["win_rate"], tuple(m["win_rate_ci95"]))
             vp[(_who(r), k)] = (m["mean_vp"], vp_interval(m))
     norm = {_who(r): r["normalised_score"] for r in results if r.get("normalised_score")}
-    panels = 3 if norm else 2
-    width = max(7.0, 0.45 * len(keys) * max(1, len(agents)) + 2)
-    fig, axes = plt.subplots(1, panels, figsize=(width * (1 + 0.25 * (panels - 2)), 4.6),
-                             gridspec_kw={"width_ratios": [3, 3, 1.4][:panels]})
-    _bars(axes[0], keys, agents, win, "win rate (95% Wilson interval)", "win rate", "{:.2f}")
-    axes[0].set_ylim(0, 1.12)
-    _bars(axes[1], keys, agents, vp, "mean VP (95% interval)", "VP", "{:.1f}")
+    # win rate above mean VP, full width; the normalised IQM beside both when present
+    width = max(8.0, 0.3 * len(keys) * max(1, len(agents)) + 3)
+    mosaic = [["win", "norm"], ["vp", "norm"]] if norm else [["win"], ["vp"]]
+    fig, axes = plt.subplot_mosaic(mosaic, figsize=(width + (2.5 if norm else 0), 8.2),
+                                   width_ratios=[width, 2.5] if norm else [1])
+    _bars(axes["win"], keys, agents, win, "win rate (95% Wilson interval)", "win rate", "{:.2f}")
+    axes["win"].set_ylim(0, 1.12)
+    _bars(axes["vp"], keys, agents, vp, "mean VP (95% interval)", "VP", "{:.1f}")
     if norm:
         vals = {(a, "IQM"): (n["iqm"], tuple(n["iqm_ci95"])) for a, n in norm.items()}
-        _bars(axes[2], ["IQM"], agents, vals, "normalised score\n(IQM, 95% bootstrap)",
+        _bars(axes["norm"], ["IQM"], agents, vals, "normalised score\n(IQM, 95% bootstrap)",
               "(VP − random) / (heuristic − random)", "{:.2f}")
     seeds = sorted({tuple(r.get("seeds") or ()) for r in results})
     span = ", ".join(f"{a}-{b}" for a, b in seeds if a is not None)
     fig.suptitle(f"Ambush! benchmark: suite {suite_label(results[0])} (seeds {span})",
                  fontsize=12)
-    handles, names = axes[0].get_legend_handles_labels()
+    handles, names = axes["win"].get_legend_handles_labels()
     if not handles:
-        handles, names = axes[1].get_legend_handles_labels()
-    fig.tight_layout(rect=(0, 0.07, 1, 0.95))
+        handles, names = axes["vp"].get_legend_handles_labels()
+    fig.tight_layout(rect=(0, 0.05, 1, 0.96))
     fig.legend(handles, names, loc="lower center", ncol=min(len(names), 4), fontsize=8,
                frameon=False, bbox_to_anchor=(0.5, 0.0))
     out = _save(fig, Path(path))
