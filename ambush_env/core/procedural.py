@@ -56,7 +56,7 @@ from ambush_env.core.data import FieldProblem, Frozen, data_path, load_model
 from ambush_env.core.errors import AmbushError
 from ambush_env.core.hexgrid import make_label, neighbor_cr
 from ambush_env.core.missions import Mission, check_references
-from ambush_env.core.orders import V_SLOTS
+from ambush_env.core.orders import K_SLOTS, V_SLOTS
 
 #: ⚙ Mission seeds for training: the env draws from these by default (``mission_seeds="train"``).
 TRAIN_SEEDS = range(1_000_000)  # 0 .. 999 999
@@ -1138,9 +1138,12 @@ class _Builder:
         chosen = list(self.rng.choice(pool, size=min(n_rows, len(pool)), replace=False))
         if "alarm" in flags_needed and "alarm" not in chosen:
             chosen[-1] = "alarm"
-        if germans >= cfg.max_germans:
+        # German units in all (men, and a tank's own unit) within the contact slots
+        room = K_SLOTS - germans - int(self.tank)
+        if germans >= cfg.max_germans or room < 1:
             chosen = [c if c != "sniper" else "guns" for c in chosen]
-        if vehicles >= V_SLOTS:  # the vehicle slots are full
+        room -= "sniper" in chosen
+        if vehicles >= V_SLOTS or room < 1:  # the vehicle slots are full, or the contact slots
             chosen = [c if c != "courier" else "guns" for c in chosen]
         chosen = list(dict.fromkeys(chosen))
         paras: dict[int, list[dict[str, Any]]] = {}

@@ -411,3 +411,26 @@ def test_bad_procedural_yaml_is_a_data_error_naming_the_field(tmp_path, edit, fi
     with pytest.raises(DataError) as e:
         load_model(P.ProceduralConfig, bad)
     assert "procedural.yaml" in str(e.value) and field in str(e.value)
+
+
+def test_forces_fit_the_slots(generated):
+    """Every German a mission can put on the map (men of place effects and car crews, and a
+    tank's own unit) fits the contact slots, and every vehicle the vehicle slots."""
+    from ambush_env.core.orders import K_SLOTS, V_SLOTS
+
+    for seed, (g, m) in generated.items():
+        vehicles = [e for _, e in m.vehicle_placements()]
+        tank_chains = {n for n, para in m.paragraphs.items()
+                       for e in para if isinstance(e, PlaceVehicle) and e.card is not None}
+        # a tank chain has two place_vehicle effects (aware or not) for one tank
+        tanks = 1 if tank_chains else 0
+        # the placements of one chain's branches are alternatives: count the largest branch
+        # per chain block (paragraph // 10) rather than their sum
+        per_block: dict[int, dict[int, int]] = {}
+        for n, e in m.placements():
+            per_block.setdefault(n // 10, {}).setdefault(n, 0)
+            per_block[n // 10][n] += 1
+        men = sum(max(v.values()) for v in per_block.values()) + sum(
+            (e.driver is not None) + len(e.passengers) for e in vehicles)
+        assert men + tanks <= K_SLOTS, f"seed {seed}: {men} men and {tanks} tank"
+        assert len(vehicles) + len(m.us_vehicles) + len(m.german_vehicles) <= V_SLOTS
