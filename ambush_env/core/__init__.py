@@ -6,7 +6,8 @@ layers: a module imports only from the layers below it):
 ===================  ========================================================================
 layer                modules
 ===================  ========================================================================
-campaign             ``campaign`` (chains of missions and the squad carried through them, §16)
+campaign             ``campaign`` (chains of missions and the squad carried through them, §16),
+                     ``procedural`` (generated missions; it checks them over ``movement``)
 facade               ``game`` (``engine``: the old import path), ``position`` (the format)
 sequence of play     ``sequence``
 German cards         ``german``
@@ -15,7 +16,7 @@ rules                ``sighting``, ``d100_attacks``, ``shooting``, ``paragraphs`
                      ``strikes`` (artillery, strafing), ``traps`` (map booby traps), ``vehicle_fire``, ``vehicles``, ``d100`` (seed 003),
                      ``carry``, ``turns``, ``assault``, ``enter``, ``prisoners``, ``scoring``,
                      ``movement``, ``fire``, ``mines``, ``damage``
-context              ``ctx``, ``procedural``
+context              ``ctx``
 map and data         ``los``, ``missions``, ``vehicle_cards``, ``d100_data``, ``board``, ``squads``,
                      ``tables``, ``rules_data``, ``vehicle_data``, ``cards``, ``hexgrid``,
                      ``dice``, ``data``
