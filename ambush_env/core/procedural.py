@@ -21,9 +21,11 @@ A mission is drawn in this order, every draw from ``numpy.random.default_rng(see
   a Kübelwagen or motorcycle patrol; sometimes a Panzer IV, with the tank hunters as the
   squad), each a paragraph chain of one of the :data:`CHAIN_KINDS` (activation, perception,
   alarm flag, always-there ambush, patrol with a route, vehicle, tank) triggered by a ring of
-  hexes round its position; 0-2 hazard chains (a booby trap, a minefield); a d10 event table
-  drawn from a pool (nothing, distant guns, tripwire, alarm, a civilian's information, a
-  sniper, a motorcycle courier) covering 0-9.
+  hexes round its position; 0-2 hazard chains (a booby trap, a minefield); sometimes map
+  booby traps; a d10 event table drawn from a pool (nothing, distant guns, tripwire, alarm,
+  a civilian's information, a sniper, a motorcycle courier, the battalion's mortars, a
+  strafing fighter-bomber, the platoon leader's ``command``) covering 0-9, sometimes rolled
+  every N pulses or Rounds too (mission rules ``event_every_pulses`` / ``_rounds``).
 
 Paragraph numbers: German group k's chain is the block from 10 (k + 1) (its first paragraph
 is the one its trigger hexes name: "already checked?", then the chain), the hazards' blocks
@@ -119,6 +121,12 @@ class ProceduralConfig(Frozen):
     p_tank: float = Field(ge=0, le=1)
     p_night: float = Field(ge=0, le=1)
     night_sight_cap: IntRange
+    p_map_traps: float = Field(ge=0, le=1)
+    map_traps: IntRange
+    p_event_every_pulses: float = Field(ge=0, le=1)
+    event_every_pulses: IntRange
+    p_event_every_rounds: float = Field(ge=0, le=1)
+    event_every_rounds: IntRange
 
 
     @model_validator(mode="after")
@@ -812,6 +820,11 @@ class _Builder:
         rules: dict[str, Any] = {"all_in_command_rounds": self.between(cfg.all_in_command_rounds)}
         if night:
             rules["sight_cap"] = self.between(cfg.night_sight_cap)
+        if self.chance(cfg.p_event_every_pulses):  # random event checks (RULES.md §15)
+            rules["event_every_pulses"] = self.between(cfg.event_every_pulses)
+        if self.chance(cfg.p_event_every_rounds):
+            rules["event_every_rounds"] = self.between(cfg.event_every_rounds)
+        booby_traps = self.map_traps(triggers) if self.chance(cfg.p_map_traps) else {}
         us_vehicles = []
         if self.jeep:
             us_vehicles.append({"vehicle": "jeep", "hex": make_label(0, road_row), "facing": "NE"})
@@ -835,6 +848,7 @@ class _Builder:
             "vp": vp,
             "results": th,
             "rules": rules,
+            "booby_traps": booby_traps,
             "us_vehicles": us_vehicles,
             "german_vehicles": german_vehicles,
         }
@@ -1105,6 +1119,23 @@ class _Builder:
         p[base + 3] = [{"minefield": {"hexes": labels, "kind": "anti_personnel", "known": False}}]
         return p, warn
 
+    def map_traps(self, triggers: dict[str, Any]) -> dict[str, Any]:
+        """Map booby traps (mission ``booby_traps``; seed 000 p. 32) in building yards and hedge
+        gaps: off the road, the entry, the objective, the trigger hexes and the Germans."""
+        road = set(self.road)
+        cells = sorted({n for b in self.buildings.values() for n in self.ring(b, 1)}
+                       | {h for h, t in self.terrain.items() if t == "brush"})
+        cells = [h for h in cells if h[0] >= 3 and self.walkable(h) and h not in road
+                 and h not in self.obj and h not in self.placed_hexes
+                 and make_label(*h) not in triggers]
+        out: dict[str, Any] = {}
+        for k in range(min(len(cells), self.between(self.cfg.map_traps))):
+            h = cells[int(self.rng.integers(len(cells)))]
+            out[make_label(*h)] = {"row": self.pick(("grenade_outside", "grenade_outside",
+                                                     "satchel_outside")),
+                                   "known": self.chance(0.5)}
+        return out
+
     def free_open_cells(self) -> list[Cell]:
         """Open ground for a minefield: clear, brush or rough, off the road and its verges,
         the objective, the entry and the German positions."""
@@ -1133,7 +1164,8 @@ class _Builder:
                     germans: int, vehicles: int) -> tuple[dict[int, list[dict[str, Any]]], list[dict[str, Any]], int]:
         """The d10 event table (covering 0-9) and its paragraphs, from a pool."""
         cfg = self.cfg
-        pool = ["guns", "tripwire", "civilian", "sniper", "courier", "alarm", "shelling", "strafing"]
+        pool = ["guns", "tripwire", "civilian", "sniper", "courier", "alarm", "shelling", "strafing",
+                "officer"]
         n_rows = self.between(cfg.event_rows)
         chosen = list(self.rng.choice(pool, size=min(n_rows, len(pool)), replace=False))
         if "alarm" in flags_needed and "alarm" not in chosen:
@@ -1161,6 +1193,11 @@ class _Builder:
                 paras[p] = [{"if_flag": {"flag": "civilian_met", "then": None, "else": p + 1}}]
                 paras[p + 1] = [{"set": "civilian_met"}, {"message": "A farmer in a ditch tells you where the Germans are."},
                                 {"vp": {"amount": 1, "reason": "information from a civilian"}}]
+            elif kind == "officer":  # the platoon leader takes charge for a few Rounds (§5)
+                paras[p] = [{"if_flag": {"flag": "officer_came", "then": None, "else": p + 1}}]
+                paras[p + 1] = [{"set": "officer_came"},
+                                {"message": "The platoon leader comes up and takes charge."},
+                                {"command": self.between((1, 3))}]
             elif kind == "alarm":
                 paras[p] = [{"message": "A dog barks and will not stop: the Germans are warned."}, {"set": "alarm"}]
             elif kind == "sniper":
