@@ -163,10 +163,12 @@ class Sketch:
     Attributes:
         seed: the mission seed.
         template: the layout (:data:`TEMPLATES`).
-        objective: the objective kind (:data:`OBJECTIVE_KINDS`).
+        objective: the objective type (:data:`OBJECTIVE_KINDS`); the mission's
+            ``objective.kind`` is ``take`` for ``take``, ``exit`` and ``intel``, else the same.
         chains: the kind of each German group's chain (:data:`CHAIN_KINDS`), in paragraph order.
-        hazards: the hazard chains (:data:`HAZARD_KINDS`).
-        germans: men placed by the paragraphs (tank crews not counted).
+        hazards: the hazard chains (:data:`HAZARD_KINDS`), after the groups' blocks.
+        germans: men the paragraphs may place (groups, car crews, a sniper or courier event;
+            a tank's crew not counted).
     """
 
     seed: int
@@ -197,7 +199,9 @@ def generate(seed: int) -> tuple[Mission, Board]:
         at each call (play changes it).
 
     Raises:
-        AmbushError: ``seed`` negative or not an integer.
+        AmbushError: ``seed`` negative or not an integer; or (a generator bug, which the tests
+            look for over 10 000 seeds) a mission whose objective, exits or Germans cannot be
+            walked to (:func:`unreachable`).
     """
     g = generate_data(seed)
     board = board_from_dict(g.map, path=f"<procedural map, seed {seed}>")
@@ -279,6 +283,10 @@ class _Group:
 
 
 class _Builder:
+    """Draws one mission from ``seed``: :meth:`build` lays the road and the layout's map,
+    :meth:`finish` the objective, forces, hazards, events, scoring and the two files. Cells
+    are ``(column, row0)``; every draw is from ``self.rng``, in a fixed order."""
+
     def __init__(self, seed: int, cfg: ProceduralConfig) -> None:
         self.seed = seed
         self.cfg = cfg

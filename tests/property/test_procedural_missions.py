@@ -184,9 +184,9 @@ def _signature(mission: Mission, start: int) -> tuple:
         out: list = []
         for e in mission.paragraphs[n]:
             out.append(e.effect)
-            for attr in ("then", "else_", "paragraph"):
+            for attr in ("then", "else_", "paragraph"):  # branches, and a goto's target
                 t = getattr(e, attr, None)
-                if isinstance(t, int) and attr != "paragraph" or e.effect == "goto":
+                if isinstance(t, int):
                     out.append(walk(t))
         return tuple(out)
 
