@@ -267,6 +267,11 @@ class Board:
         c, r = hexgrid.axial_to_cr(self._cx[i] + dq, self._cz[i] + dr)
         return r * self.columns + c if 0 <= c < self.columns and 0 <= r < self.rows else -1
 
+    def offset_table(self, offsets: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
+        """``table[i][k]`` = :meth:`offset_hex` ``(i, *offsets[k])`` for every hex ``i``: the
+        same for every board of this size, so built once per size and ``offsets``."""
+        return _offset_table(self.columns, self.rows, tuple(offsets))
+
     def direction(self, i: int, j: int) -> int | None:
         """The Direction from hex ``i`` to an adjacent hex ``j``, or None when not adjacent."""
         row = self.neighbors[i]
@@ -494,6 +499,20 @@ def _geometry(columns: int, rows: int) -> tuple[tuple[str, ...], dict[str, int],
     cubes = [hexgrid.cube(i % columns, i // columns) for i in range(n)]
     return (labels, index, tuple(nb), tuple(c[0] for c in cubes), tuple(c[1] for c in cubes),
             tuple(c[2] for c in cubes))
+
+
+@functools.lru_cache(maxsize=64)
+def _offset_table(columns: int, rows: int,
+                  offsets: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
+    _, _, _, cx, _, cz = _geometry(columns, rows)
+    out = []
+    for i in range(columns * rows):
+        row = []
+        for dq, dr in offsets:
+            c, r = hexgrid.axial_to_cr(cx[i] + dq, cz[i] + dr)
+            row.append(r * columns + c if 0 <= c < columns and 0 <= r < rows else -1)
+        out.append(tuple(row))
+    return tuple(out)
 
 
 # -- loading -----------------------------------------------------------------------------------

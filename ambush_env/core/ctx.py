@@ -132,8 +132,7 @@ class Ctx:
         # map booby traps (module traps): hex index -> MapBoobyTrap
         self.booby_traps: dict[int, Any] = {
             b.index(lbl): t for lbl, t in (getattr(self.mission, "booby_traps", None) or {}).items()}
-        self.offsets: list[list[int]] = [
-            [b.offset_hex(i, dq, dr) for dq, dr in O.HEX_OFFSETS] for i in range(b.n)]
+        self.offsets: tuple[tuple[int, ...], ...] = b.offset_table(O.HEX_OFFSETS)  # read-only
         self._bldg_offsets: list[list[tuple[int, int]]] | None = None
         self._weapons: dict[str, Any] = {}
         # caches of values derived from the map (keyed by the board's live state / version)
