@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ambush_env.core import orders as O
 from ambush_env.core.engine import Game
+from ambush_env.core.missions import load_mission
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.types import Result
 from tests.core.test_result_bands import script, walk
@@ -87,10 +88,16 @@ def test_win_line():
     assert g.vp == 14 and g.result == Result.WIN
 
 
+# each man's way back: two hexes south of where he forms up, on the south edge
+BACK = {k: [f"{h[0]}16"] for k, h in enumerate(["G14", "F14", "H14", "E14", "I14", "F14",
+                                                 "H14", "G14"])}
+
+
 def test_draw_line():
-    """RULES.md §15: the patrol turns back at once by the sunken track it set out from (every
-    entry hex is an exit hex): 8 x 1 = 8 VP -> draw."""
-    g = play({}, exits=set(range(8)))
+    """RULES.md §15: the patrol turns back at once from the sunken track (row 14) and leaves
+    by the south edge: 8 x 1 = 8 VP -> draw."""
+    assert [BACK[k][0][0] + "14" for k in range(8)] == list(load_mission(MISSION).us_entry)
+    g = play(BACK, exits=set(range(8)))
     assert g.stats()["us_exited"] == 8 and not held(g)
     assert g.vp == 8 and g.result == Result.DRAW
 
@@ -105,11 +112,12 @@ def test_loss_line():
 def test_the_hidden_minefield_and_a_crossroads_not_held():
     """Paragraphs 6/8 and module mines: the wire's PC check failed (9), the minefield is laid
     hidden; US1 walks straight north up the beet field into F10 and a mine kills him (the
-    rigged damage roll 9; the hex is then known); the rest turn back: -3 + 7 x 1 = 4 VP ->
-    draw, the crossroads never reached."""
+    rigged damage roll 9; the hex is then known); the rest turn back by the south edge:
+    -3 + 7 x 1 = 4 VP -> draw, the crossroads never reached."""
     g = rigged_game(MISSION, perception=9)
     b = g.board
-    todo = {0: [b.index(h) for h in ("F12", "F11", "F10")]}
+    todo = {k: [b.index(h) for h in BACK[k]] for k in range(1, 8)}
+    todo[0] = [b.index(h) for h in ("F12", "F11", "F10")]
 
     def ops(g: Game, u, legal: list[int]) -> None:
         if u.slot == 0 and u.hex == b.index("F10"):
