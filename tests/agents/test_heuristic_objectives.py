@@ -127,16 +127,16 @@ def test_routes_round_a_known_minefield():
 
 
 # ------------------------------------------------------------------------------ episodes
-@pytest.mark.parametrize("mission, met", [
-    ("prisoner_snatch", 3), ("night_patrol", 2), ("bridge_demolition", 3)])
-def test_the_heuristic_meets_each_objective_kind(mission, met):
-    """Over 8 smoke seeds (regular deck) the heuristic scores the objective (the Leutnant
-    marched off, the crossroads held at dawn, the bridge down) at least ``met`` times."""
+@pytest.mark.parametrize("mission", ["prisoner_snatch", "night_patrol", "bridge_demolition"])
+def test_the_heuristic_meets_each_objective_kind(mission):
+    """Over 16 smoke seeds (regular deck) the heuristic scores the objective (the Leutnant
+    marched off, the crossroads held at dawn, the bridge down) at least 3 times (measured:
+    7-14 of 20, by mission and deck version)."""
     from agents.evaluate import make_env, run_episode
 
     env = make_env(mission)
     taken = 0
-    for seed in range(10000, 10008):
+    for seed in range(10000, 10016):
         run_episode(env, HeuristicAgent(seed=seed), seed)
         taken += "objective_taken" in env.unwrapped.game.state.flags
-    assert taken >= met, taken
+    assert taken >= 3, taken
