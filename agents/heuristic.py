@@ -26,8 +26,9 @@ legal order; it never invents an order the engine did not offer. The doctrine:
 * **Around known minefields.** Routes pay ``mine_cost`` MPs more for each known
   anti-personnel minefield hex (an unknown one is walked into like any other hex).
 * **Move by cover.** Without a shot, a soldier seen by an active German gets out of sight or
-  into cover (or goes prone); an unseen one closes on the nearest known German through cover,
-  or advances on the goal when no German is known.
+  into cover (or goes prone); an unseen one closes on the nearest known German through cover
+  (after ``stall_rounds`` Rounds in a row also across the open: at night the enemy is found
+  only up close), or advances on the goal when no German is known.
 * **Selecting units.** Soldiers with a good shot act first, then exposed ones, then the rest,
   rear soldiers before the lead.
 * **Vehicles** (seed 000). Soldiers on foot get into a friendly car in their hex while the
