@@ -212,7 +212,7 @@ def test_action_forms_parse_and_dump_round_trip():
         ),
         pytest.param(
             lambda r: r["cards"][2]["columns"]["aware"][0]["do"].append({"throw_grenade": {}}),
-            "cards.2.columns.aware.0.do.3",
+            "cards.2.columns.aware.0.do.4",
             "carries no grenade",
             id="grenade-not-carried",
         ),

@@ -25,10 +25,11 @@ FAR_US = {"name": "US8", "hex": "A1", "ar": "1-turn"}
 
 
 def _game(units: list[dict], vehicles: list[dict], *, rules: str = "d100", turn: str = "US1",
-          initiative: str = "us") -> Game:
+          initiative: str = "us", german: str = "cards") -> Game:
     p: dict[str, Any] = {"mission": MISSION, "rules": rules, "phase": "rounds", "round": 3,
                          "rounds_total": 3, "initiative": initiative, "turn": {"unit": turn},
-                         "units": units + [FAR_GERMAN, FAR_US], "vehicles": vehicles}
+                         "units": units + [FAR_GERMAN, FAR_US], "vehicles": vehicles,
+                         "german": german}
     return Game.from_position(p)
 
 
@@ -151,7 +152,9 @@ def test_seed_003_worked_example_staff_car_luck():
                "weapon": "mp40"}, {"name": "US1", "hex": "A2", "ar": "1-turn"}]
     car = {"name": "V1", "type": "staff_car", "side": "us", "captured": True, "hex": "E7",
            "facing": "S", "driver": joe, "passengers": names}
-    g = _game(units, [car], turn="G1", initiative="german")
+    # german: agent, so that loading the position stops at G1's decision: his card would play
+    # his turn (any row of the deck) before the one shot this test resolves
+    g = _game(units, [car], turn="G1", initiative="german", german="agent")
     shooter = _unit(g, "G1")
     v = g.state.vehicles[0]
     n, _ = VF.to_hit(g, shooter, v, snap=False)

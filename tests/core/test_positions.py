@@ -244,6 +244,20 @@ def _names(p: dict) -> set[str]:
     return {u["name"] for u in p["units"]} | {v["name"] for v in p.get("vehicles") or []}
 
 
+def _in_the_jeep() -> dict:
+    """A position with a soldier aboard the jeep: the first of the German-agent game, else (that
+    random game never boards it: it turns on the German cards' ratings) the start with US1 at
+    the wheel of V1, in his hex A8."""
+    try:
+        return first_position(lambda p: any(u["vehicle"] for u in p["units"]), "agent")
+    except StopIteration:
+        p = Game(MISSION, seed=0).position()
+        p["units"][0]["vehicle"] = "V1"
+        p["vehicles"][0]["driver"] = "US1"
+        assert Game.from_position(p).position()["units"][0]["vehicle"] == "V1"
+        return p
+
+
 @functools.cache
 def _bases() -> tuple[dict, ...]:
     """Valid positions to mutate: the start, Operations mid-game, Rounds with contacts, a
@@ -251,8 +265,7 @@ def _bases() -> tuple[dict, ...]:
     g = Game(MISSION, seed=0)
     out = [g.position(), first_position(lambda p: p["steps"] == 40), rounds_with_contacts(),
            first_position(lambda p: (p["turn"]["unit"] or "").startswith("G"), "agent"),
-           first_position(lambda p: any(u["vehicle"] for u in p["units"]), "agent"),
-           yaml.safe_load(MINIMAL)]
+           _in_the_jeep(), yaml.safe_load(MINIMAL)]
     out[-1]["units"][0]["route"] = ["E4"]
     out[-1]["board"] = {"destroyed_walls": ["K6/L6"]}
     return tuple(out)
