@@ -36,7 +36,7 @@ from ambush_env.core.cards import Deck, load_deck, read_deck
 from ambush_env.core.data import data_path
 from ambush_env.core.errors import DataError
 from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import Stance
+from ambush_env.core.types import Stance, Status
 
 from engine_helpers import add_german, clear_board, force, put, rounds
 
@@ -409,3 +409,47 @@ def test_every_deck_has_the_new_cards_using_the_new_verbs(name):
         return sum(r.rolls[1] - r.rolls[0] + 1 for r in deck.card(card).columns.self_preservation
                    if any(german.normalize(a)[0] == "surrender" for a in r.do))
     assert faces("officer") > faces("rifleman")
+
+
+# ------------------------------------------------------------------ the shipped officer
+def _regular() -> Game:
+    from engine_helpers import fresh_game
+
+    return fresh_game()
+
+
+@pytest.mark.parametrize("far, woken", [("J3", True), ("J2", False)])
+def test_the_officer_alerts_the_germans_within_six_hexes(far, woken):
+    """RULES.md §14 ``alert {radius: 6}`` (regular officer, Aware 0-2, then aimed fire): an
+    officer at J9 with no US soldier in sight (US1 at A1) wakes an unaware rifleman 6 hexes
+    off at J3, not one 7 hexes off at J2; the fire that follows has no target and is skipped."""
+    g = _regular()
+    clear_board(g, keep=1)
+    put(g, 0, "A1")
+    off = add_german(g, "officer", "J9")
+    rifle = add_german(g, "rifleman", far, aware=False)
+    assert g.board.distance(off.hex, rifle.hex) == (6 if woken else 7)
+    evs = turn(g, off, [0])
+    (al,) = of(evs, "alert")
+    assert (rifle.name in al["made_aware"]) is woken and rifle.aware is woken
+    assert of(evs, "german_skip")[-1]["action"] == "fire" and not of(evs, "fire")
+
+
+@pytest.mark.parametrize("card, roll, captured", [
+    ("officer", 4, True), ("rifleman", 4, False), ("officer", 7, False)])
+def test_the_officer_surrenders_more_readily_than_a_rifleman(card, roll, captured):
+    """RULES.md §10, §14 (regular deck): outnumbered three to one with US1 in his hex (P5),
+    the officer's Self-Preservation faces 0-6 surrender; the rifleman's 4 is a move away
+    (he surrenders on 6-7 only), and the officer's 7 takes cover (excluded cases)."""
+    g = _regular()
+    clear_board(g, keep=3)
+    for k, lbl in enumerate(("P5", "P6", "Q5")):
+        put(g, k, lbl)
+    ger = add_german(g, card, "P5")
+    rounds(g)
+    force(g, [roll] + [0] * 6)
+    first = len(g.log)
+    g.german_turn(ger)
+    evs = [e.to_dict() for e in g.log[first:]]
+    assert of(evs, "german_card")[0]["column"] == "self_preservation"
+    assert (ger.status == Status.CAPTURED) is captured
