@@ -357,20 +357,27 @@ def _us_inside(m: Match, h: int) -> int:
                if o.side == US and o.status == ACTIVE and o.hex == h and o.vehicle < 0)
 
 
+def _german_hexes(m: Match) -> set[int]:
+    """The hexes where an active German stands."""
+    return {o.hex for o in m.state.units if o.side == GER and o.status == ACTIVE and o.hex >= 0}
+
+
 def _fire_wall(m: Match, u: Unit, offered: set[int]) -> Got:
     """``fire {at: wall_of_building_with_us}``: aimed fire at the wall, facing him, of a building
     hex holding active US soldiers (a ``FIRE_WALL`` order the order generator offers: range,
     an intact wall facing him, sight of it; RULES.md §8, seed 002 p. 26-27): the hex with the
     most of them, then the nearest, then the lowest order ⚙. An explosive weapon (the
     Panzerfaust) destroys any wall it hits, a machinegun's bullets may pass it (RULES.md §11);
-    the fire rules decide, not the card. None when no such wall is offered."""
+    the fire rules decide, not the card. ⚙ Never the wall of a hex where a German stands (what
+    passes or falls hits everyone inside). None when no such wall is offered."""
     base = B[K.FIRE_WALL]
     dist = m.board.distance
+    ours = _german_hexes(m)
     best: tuple | None = None
     for a in offered:
         if base <= a < base + O.N_OFFSETS:
             h = m.offset_target(u.hex, a - base)
-            n = _us_inside(m, h) if h >= 0 else 0
+            n = _us_inside(m, h) if h >= 0 and h not in ours else 0
             if n:
                 key = (-n, dist(u.hex, h), a)
                 if best is None or key < best:
@@ -531,7 +538,7 @@ def _throw_satchel(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     at = args.get("at", "building_with_us")
     b = m.board
     dist = b.distance
-    ours = {o.hex for o in m.state.units if o.side == GER and o.status == ACTIVE and o.hex >= 0}
+    ours = _german_hexes(m)
     counts: dict[int, int] = {}
     if at == "nearest_vehicle":
         for v in m.state.vehicles:

@@ -134,6 +134,19 @@ def test_wall_panzerfaust_fires_at_the_wall_with_the_most_us_behind_it(game, hit
     assert ger.ammo == 0  # the single shot is spent either way
 
 
+def test_wall_fire_never_at_a_building_hex_where_a_german_stands(game):
+    """⚙ The wall of a hex with a German inside is never the target (what passes or falls hits
+    everyone there): with a rifleman in the barn N7 beside US2 and US3, the Panzerfaust man at
+    H8 fires at the farmhouse L7 (US1 alone) instead."""
+    g = game
+    setup(g, [("L7", S), ("N7", S), ("N7", S)])
+    add_german(g, "rifleman", "N7", aware=False)
+    ger = add_german(g, "p_wall_pf", "H8")
+    evs = turn(g, ger, [0, 9])  # the card, a hit roll of 9: a miss
+    (fw,) = of(evs, "fire_wall")
+    assert fw["hex"] == "L7" and fw["result"] == "miss"
+
+
 def test_wall_fire_is_skipped_without_us_in_a_building(game):
     """The selector names only building hexes with active US soldiers in them: with the
     squad in the open (US1 at J10) the wall action has nothing to fire at and is
