@@ -349,8 +349,9 @@ def _play(task: Task) -> dict:
 
 def procedural_kwargs() -> dict[str, Any]:
     """The env arguments of a suite's ``procedural`` entry: ⚙ a benchmark plays the missions
-    held out from training (``mission_seeds="held_out"``, ``core.procedural.HELD_OUT_SEEDS``)
-    where the env offers that choice; otherwise the mission is drawn from the reset seed."""
+    held out from training (``mission_seeds="held_out"``, ``core.procedural.HELD_OUT_SEEDS``;
+    each reset seed draws one of them) where the env offers that choice (an older env: the
+    mission is drawn from the reset seed; ``provenance.procedural_missions`` says which)."""
     import inspect
 
     from ambush_env.env.ambush_env import AmbushEnv

@@ -10,6 +10,7 @@ import pytest
 
 from ambush_env import bench, list_missions
 from ambush_env.core.errors import DataError, ScenarioError
+from ambush_env.core.procedural import HELD_OUT_SEEDS
 from tests.agents.test_bench import validate_results
 
 MISSIONS = Path(bench.__file__).resolve().parent / "data" / "missions"
@@ -48,7 +49,7 @@ def test_a_malformed_suite_names_the_field(tmp_path, body, field):
 
 
 def test_procedural_missions_and_a_mission_file_by_path_run(tmp_path):
-    """A suite of Procedural-v1 (the held-out missions where the env offers them) and a
+    """A suite of Procedural-v1 (the missions held out from training) and a
     mission file given by a path relative to the suite's folder: each plays its seeds, is
     keyed by the mission's id, names its env id, and the result validates."""
     (tmp_path / "missions").mkdir()
@@ -63,9 +64,10 @@ def test_procedural_missions_and_a_mission_file_by_path_run(tmp_path):
     assert res["missions"]["jeep_run/green"]["episodes"] == 1
     prov = res["provenance"]
     assert prov["env_ids"] == {"procedural": "ambush/Procedural-v1", "jeep_run": "ambush/Ambush-v1"}
-    assert prov["procedural_missions"] in ("held_out", "reset_seed") and prov["full_suite"]
+    assert prov["procedural_missions"] == "held_out" and prov["full_suite"]
     procs = {e["mission"] for e in res["_episodes"] if e["task"] == "procedural/regular"}
     assert len(procs) == 2 and all(m.startswith("procedural_") for m in procs)  # two missions
+    assert all(int(m.rsplit("_", 1)[1]) in HELD_OUT_SEEDS for m in procs)  # held out from training
     again = bench.run_bench("random", suite, progress=False)
     assert again["missions"] == res["missions"]  # the same missions from the same seeds
     out = tmp_path / "results"
