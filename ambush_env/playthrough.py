@@ -38,7 +38,7 @@ GOLDEN_SEEDS: dict[str, tuple[int, int]] = {
     "night_patrol": (2024, 12),       # the minefield laid at the wire, a mine under a soldier
     "bridge_demolition": (2024, 57),  # the bunker placed, an assault, throws and blasts
     "hedgerow_crossing": (2024, 7),  # placements, fire across the banks, a grenade, an assault
-    "village_fight": (2024, 44),  # placements, fire, a grenade, a wall destroyed
+    "village_fight": (2027, 13),  # placements, fire, a grenade, a wall destroyed (re-seeded for the issue-13 decks)
     "crossroads_ambush": (2024, 1),  # the alerted car and its outrider on their driving column, a Hit Chart, a penetration, an accident
 }
 MAX_STEPS = 4000
