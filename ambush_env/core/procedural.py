@@ -17,7 +17,8 @@ A mission is drawn in this order, every draw from ``numpy.random.default_rng(see
   officer (kind ``capture``) or ``demolish`` a building or the bridge (kind ``demolish``). It
   sets the objective hexes, the VP schedule and the result thresholds (fractions of a good
   line's VP).
-* **Forces**: 3-5 German groups (cards of the deck: riflemen, an NCO with an SMG, MG teams;
+* **Forces**: 3-5 German groups (cards of the deck: riflemen, an NCO with an SMG, MG teams,
+  an officer, a sniper, a Panzerfaust man;
   a Kübelwagen or motorcycle patrol; sometimes a Panzer IV, with the tank hunters as the
   squad), each a paragraph chain of one of the :data:`CHAIN_KINDS` (activation, perception,
   alarm flag, always-there ambush, patrol with a route, vehicle, tank) triggered by a ring of
@@ -748,10 +749,10 @@ class _Builder:
         groups = self.draw_groups(self.between(cfg.german_groups))
         objective: dict[str, Any] = {"name": self.obj_name.replace("_", " ")}
         if self.objective_kind == "capture":  # the officer of the first group, where he waits
-            officer = next(g for g in groups if "nco_smg" in g.cards)
-            obj = self.obj = [officer.hexes[officer.cards.index("nco_smg")]]
+            officer = next(g for g in groups if "officer" in g.cards)
+            obj = self.obj = [officer.hexes[officer.cards.index("officer")]]
             self.obj_name = f"the officer at the {officer.site.split('_')[0]}"
-            objective = {"name": self.obj_name, "kind": "capture", "card": "nco_smg",
+            objective = {"name": self.obj_name, "kind": "capture", "card": "officer",
                          "march_off": self.chance(0.3)}
         elif self.objective_kind == "demolish":
             satchels = 3 if self.tank else 2  # the squad's satchel charges (configs/squads)
@@ -954,10 +955,10 @@ class _Builder:
         while len(groups) < n and order:
             name, cells = order.pop(0)
             kind = self.pick(kinds)
-            if capture and not any("nco_smg" in g.cards for g in groups):
+            if capture and not any("officer" in g.cards for g in groups):
                 # the officer to capture: always placed (no chain that may leave him out)
                 kind = self.pick(("activation", "alarm", "ambush", "patrol"))
-                comp = self.pick((["nco_smg"], ["nco_smg", "rifleman"]))
+                comp = self.pick((["officer"], ["officer", "rifleman"], ["officer", "nco_smg"]))
                 budget -= len(comp)
                 hexes = self.group_hexes(cells, comp)
                 groups.append(_Group(kind, comp, hexes, name, self.trigger_ring(hexes, 2)))
@@ -969,12 +970,15 @@ class _Builder:
                 kind = self.pick(("activation", "alarm", "ambush"))
             if kind == "vehicle":
                 kind = kind if self.road and not any(g.kind == "vehicle" for g in groups) else "patrol"
+            # ⚙ the groups, cards of the deck (RULES.md §14): riflemen, an MG team, an NCO with
+            # an SMG, an officer (he alerts the men round him), a sniper, a Panzerfaust man
             comp = self.pick((["rifleman"], ["rifleman", "rifleman"], ["mg_gunner", "mg_loader"],
-                              ["nco_smg"], ["nco_smg", "rifleman"], ["mg_gunner", "mg_loader", "rifleman"]))
+                              ["nco_smg"], ["nco_smg", "rifleman"], ["mg_gunner", "mg_loader", "rifleman"],
+                              ["officer", "rifleman"], ["sniper"], ["panzerfaust", "rifleman"]))
             if kind == "vehicle":
                 comp = self.pick((["rifleman"], ["rifleman", "nco_smg"], ["nco_smg", "rifleman", "rifleman"]))
             if capture:  # one officer only: killing any of that card spoils the objective
-                comp = ["rifleman" if c == "nco_smg" else c for c in comp]
+                comp = ["nco_smg" if c == "officer" else c for c in comp]
             if len(comp) > budget:
                 comp = comp[:max(1, budget)]
             if budget <= 0:
@@ -1219,7 +1223,7 @@ class _Builder:
                     extra = 1
                     paras[p] = [{"if_flag": {"flag": "sniper", "then": None, "else": p + 1}}]
                     paras[p + 1] = [{"set": "sniper"}, {"message": f"A sniper fires from {make_label(*h)}!"},
-                                    {"place": {"card": "rifleman", "hex": make_label(*h), "stance": "prone", "aware": True}}]
+                                    {"place": {"card": "sniper", "hex": make_label(*h), "stance": "prone", "aware": True}}]
             elif kind == "shelling":  # the battalion's mortars on a German position, once
                 spots = sorted(self.placed_hexes - set(self.obj)) or sorted(self.placed_hexes)
                 h = self.pick(spots)
