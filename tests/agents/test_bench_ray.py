@@ -24,7 +24,8 @@ def _need_ray() -> None:
 def _comparable(path) -> dict:
     data = json.loads(path.read_text(encoding="utf-8"))
     data.pop("steps_per_second")  # timings
-    data["provenance"].pop("created")  # dates
+    for k in ("created", "git_commit", "git_dirty"):  # dates, and the checkout's state, which
+        data["provenance"].pop(k)  # other work may change between the two runs
     return data
 
 
