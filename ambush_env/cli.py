@@ -31,6 +31,15 @@ from ambush_env.cli_los import add_los_parser, int_at_least
 def cmd_bench(args: argparse.Namespace) -> int:
     from ambush_env import bench
 
+    if args.update_reference:  # refuse before the run, not after it
+        from ambush_env import stats
+
+        if args.agent not in stats.REFERENCE_AGENTS:
+            raise ValueError(f"--update-reference measures {' and '.join(stats.REFERENCE_AGENTS)}, "
+                             f"not {args.agent!r}")
+        if not bench.load_suite(args.suite).is_full(args.episodes):
+            raise ValueError("--update-reference needs the whole suite: a partial run (--episodes) "
+                             "is not a reference")
     result = bench.run_bench(
         args.agent, suite=args.suite, episodes=args.episodes, workers=args.workers,
         progress=not args.no_progress, backend=args.backend, address=args.address,

@@ -233,3 +233,23 @@ def test_results_carry_normalised_scores_against_the_reference(tmp_path, monkeyp
     bench.write_outputs(part, out_dir=out)
     assert validate_results(out) == 3
     assert "Normalised score, IQM" in (out / "leaderboard.md").read_text()
+
+
+def test_ambush_bench_update_reference_stores_full_runs_only(tmp_path, monkeypatch, capsys):
+    from ambush_env import stats
+    from ambush_env.cli import main
+
+    ref = tmp_path / "vp.yaml"
+    monkeypatch.setattr(stats, "reference_path", lambda: ref)
+    suite = str(_tiny_suite(tmp_path))
+    args = ["bench", "--suite", suite, "--agent", "random", "--no-progress",
+            "--out-dir", str(tmp_path / "out"), "--update-reference"]
+    assert main(args) == 0 and "updated the reference mean VPs of random" in capsys.readouterr().out
+    r = stats.references_for("standard", ref)["farm_assault/regular"]
+    assert r.random is not None and r.heuristic is None and r.seeds == (10000, 10001)
+    before = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert main([*args, "--episodes", "1"]) == 2  # a partial run is refused, before it runs
+    assert "partial" in capsys.readouterr().err
+    assert main([*args[:4], "do_nothing", *args[5:]]) == 2
+    assert "not 'do_nothing'" in capsys.readouterr().err
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == before  # nothing was run
