@@ -163,6 +163,9 @@ class Reference(Frozen):
     seeds: tuple[int, int]
     random_sha256: str = ""
     heuristic_sha256: str = ""
+    #: the git commit each agent's run played (``+``: with uncommitted changes)
+    random_commit: str = ""
+    heuristic_commit: str = ""
 
 
 class ReferenceFile(Frozen):
@@ -229,8 +232,10 @@ def update_reference(result: dict, path=None) -> Any:
         seeds = list(m.get("seeds") or result["seeds"])
         if entry.get("seeds") and list(entry["seeds"]) != seeds:  # measured on other seeds
             entry = {}
+        commit = str(prov.get("git_commit", "unknown"))[:10] + ("+" if prov.get("git_dirty") else "")
         entry.update({"episodes": m["episodes"], "seeds": seeds, agent: m["mean_vp"],
-                      f"{agent}_sha256": prov.get("agent_sha256", "")[:16]})
+                      f"{agent}_sha256": prov.get("agent_sha256", "")[:16],
+                      f"{agent}_commit": commit})
         table[key] = entry
     ReferenceFile.model_validate(data)  # what is written loads
     for r in ("standard", "d100"):

@@ -110,13 +110,15 @@ def test_the_reference_file_loads_and_a_bad_one_names_the_field(tmp_path):
 def test_update_reference_keeps_the_other_agent(tmp_path):
     path = tmp_path / "vp.yaml"
     res = {"suite": "tiny", "agent": "random", "rules": "standard", "seeds": [1, 4],
-           "provenance": {"full_suite": True, "agent_sha256": "a" * 64},
+           "provenance": {"full_suite": True, "agent_sha256": "a" * 64, "git_commit": "b" * 40,
+                          "git_dirty": True},
            "missions": {"farm_assault/regular": {"episodes": 4, "mean_vp": -1.5, "seeds": [1, 4]}}}
     stats.update_reference(res, path)
     stats.update_reference({**res, "agent": "heuristic", "missions": {"farm_assault/regular": {
         "episodes": 4, "mean_vp": 9.25, "seeds": [1, 4]}}}, path)
     r = stats.references_for("standard", path)["farm_assault/regular"]
     assert (r.random, r.heuristic, r.episodes, r.seeds) == (-1.5, 9.25, 4, (1, 4))
+    assert (r.random_sha256, r.random_commit) == ("a" * 16, "b" * 10 + "+")
     with pytest.raises(ValueError, match="partial"):
         stats.update_reference({**res, "provenance": {"full_suite": False}}, path)
     with pytest.raises(ValueError, match="not 'ppo'"):
