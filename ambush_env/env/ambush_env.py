@@ -389,6 +389,13 @@ class AmbushEnv(gym.Env):
         if self.procedural and env.get("procedural_seed") not in (None, self._proc_seed):
             self._use_procedural(int(env["procedural_seed"]))
         self._load_position(state)
+        # the dice draw from the env's generator again, as they do from a reset: its state
+        # becomes the position's dice generator's, so a later unseeded reset() (and, in a
+        # campaign, the next missions) goes on as from the original env
+        dice = self.game.dice
+        if dice.rng is not None:
+            self.np_random.bit_generator.state = dice.rng.bit_generator.state
+            dice.rng = self.np_random
         self.reward_scheme.reset(self.game)
         self._builder.reset()
         self._refresh()

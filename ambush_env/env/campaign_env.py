@@ -195,13 +195,9 @@ class CampaignEnv(AmbushEnv):
         self._seed = camp.get("seed")
         self._episode_whole = bool(camp.get("whole_chain", self.whole_chain))
         self._use(cs)
-        super().set_state({k: v for k, v in state.items() if k != "campaign"})
-        # the dice draw from the env's generator again, as they do from a reset: the missions
+        # AmbushEnv.set_state points the dice at the env's generator again: the missions
         # after this one (a whole chain) start from where this one's dice left it
-        dice = self.game.dice
-        if dice.rng is not None:
-            self.np_random.bit_generator.state = dice.rng.bit_generator.state
-            dice.rng = self.np_random
+        super().set_state({k: v for k, v in state.items() if k != "campaign"})
 
     # ------------------------------------------------------------------ internals
     def _use(self, cs: C.CampaignSquad) -> None:
