@@ -166,7 +166,9 @@ class Game(Match):
         # its own board: not checked again against the placeholder map the mission names
         mission = self.ctx.mission if _own_inline(self, spec.mission) else position.mission_of(spec)
         if not _fits(self.ctx, spec, mission):
-            raise DataError("<position>", "mission", f"a position of {mission!r} "
+            mid = mission.id if hasattr(mission, "id") else str(mission)
+            other = " (another version of it)" if mid == self.ctx.mission_id else ""
+            raise DataError("<position>", "mission", f"a position of {mid!r}{other} "
                             f"({spec.rules}, {spec.deck}) cannot be set on a game of "
                             f"{self.ctx.mission_id!r} ({self.ctx.rules}, {self.ctx.opponent})")
         self._adopt(spec)
@@ -499,14 +501,18 @@ def _norm_order(text: str) -> str:
 def _mission_ref(ctx: Ctx, mission: Any) -> Any:
     """What a position writes as its ``mission``: the id of a shipped mission, the path of a
     mission file, or an inline mission (a generated one)."""
-    from ambush_env.core.missions import Mission, list_missions
+    from ambush_env.core.missions import Mission, list_missions, load_mission
 
     if mission is None or (isinstance(mission, str) and mission in list_missions()):
         return ctx.mission_id
     if isinstance(mission, (str, Path)):
         return str(mission)
     if isinstance(mission, Mission):
-        return ctx.mission_id if ctx.mission_id in list_missions() else mission.model_dump(mode="json")
+        # a variant that keeps a shipped mission's id (another time limit, say) is written
+        # inline: only the shipped mission itself is written by its id
+        if ctx.mission_id in list_missions() and mission == load_mission(ctx.mission_id):
+            return ctx.mission_id
+        return mission.model_dump(mode="json")
     return ctx.mission_id
 
 
@@ -523,9 +529,22 @@ def _own_inline(game: Game, mission: Any) -> bool:
 
 def _fits(ctx: Ctx, spec: Any, mission: Any) -> bool:
     """Whether a position (its validated ``spec`` and mission) is of ``ctx``'s mission, rules
-    and deck (a mission id, a path to its file, or an inline mission with its id)."""
+    and deck: a mission id, a path to its file, or an inline mission, each equal (as a
+    validated :class:`~ambush_env.core.missions.Mission`) to ``ctx``'s mission, so that a
+    variant keeping a shipped mission's id is not taken for the shipped one."""
+    from ambush_env.core.missions import load_mission
+
+    if spec.rules != ctx.rules or spec.deck != ctx.opponent:
+        return False
     mid = mission.id if hasattr(mission, "id") else Path(str(mission)).stem
-    return mid == ctx.mission_id and spec.rules == ctx.rules and spec.deck == ctx.opponent
+    if mid != ctx.mission_id:
+        return False
+    if not hasattr(mission, "id"):
+        try:
+            mission = load_mission(mission)
+        except AmbushError:
+            return False  # Ctx(mission) raises its own error for it
+    return mission is ctx.mission or mission == ctx.mission
 
 
 def _position_ctx(mission: Any, spec: Any) -> Ctx:
