@@ -6,9 +6,10 @@ layers: a module imports only from the layers below it):
 ===================  ========================================================================
 layer                modules
 ===================  ========================================================================
-campaign             ``campaign`` (chains of missions and the squad carried through them, §16),
-                     ``procedural`` (generated missions; it checks them over ``movement``)
+campaign             ``campaign`` (chains of missions and the squad carried through them, §16)
 facade               ``game`` (``engine``: the old import path), ``position`` (the format)
+generated missions   ``procedural`` (below the facade: a position of a generated mission
+                     rebuilds its map from the seed; it checks them over ``movement``)
 sequence of play     ``sequence``
 German cards         ``german``
 orders               ``apply`` (carry out), ``legal`` (the generator), ``describe`` (text)

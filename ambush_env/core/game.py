@@ -281,9 +281,9 @@ class Game(Match):
             ScenarioError: an unknown mission or deck.
         """
         spec = position.parse(p)
-        mission = position.mission_of(spec)
+        mission, board = position.mission_and_board(spec)
         if ctx is None or not _fits(ctx, spec, mission):
-            ctx = _position_ctx(mission, spec)
+            ctx = _position_ctx(mission, spec, board)
         g = cls.__new__(cls)
         Match.__init__(g, ctx)
         g._init_fields(spec.german, spec.seed, spec.mission)
@@ -295,7 +295,7 @@ class Game(Match):
         ``Game.from_position(g.position()).position() == g.position()``, and play goes on
         identically from the restored game (the dice generator's state is in ``rng``)."""
         return position.write_position(self.ctx, self.state, self.dice, self.german,
-                                       self._mission_ref)
+                                       self._mission_ref, _procedural_seed(self.ctx))
 
     def force_rolls(self, rolls: list[int]) -> None:
         """The next d10 rolls, in order, strictly: running out raises ``DiceExhaustedError``."""
@@ -534,7 +534,10 @@ def _fits(ctx: Ctx, spec: Any, mission: Any) -> bool:
     variant keeping a shipped mission's id is not taken for the shipped one."""
     from ambush_env.core.missions import load_mission
 
-    if spec.rules != ctx.rules or spec.deck != ctx.opponent:
+    # a position without ``procedural`` (written before positions carried it) fits the
+    # generated map its inline mission is played on
+    if spec.rules != ctx.rules or spec.deck != ctx.opponent \
+            or spec.procedural not in (None, _procedural_seed(ctx)):
         return False
     mid = mission.id if hasattr(mission, "id") else Path(str(mission)).stem
     if mid != ctx.mission_id:
@@ -547,8 +550,20 @@ def _fits(ctx: Ctx, spec: Any, mission: Any) -> bool:
     return mission is ctx.mission or mission == ctx.mission
 
 
-def _position_ctx(mission: Any, spec: Any) -> Ctx:
-    """The context of a position's mission, rules and deck.
+def _procedural_seed(ctx: Ctx) -> int | None:
+    """The mission seed of a context played on a generated map, else None.
+
+    ⚙ A map named ``procedural_<seed>`` is taken to be ``procedural.generate(seed)``'s (the
+    generator names its maps so; no shipped map has such a name): its positions carry the seed,
+    from which :func:`~ambush_env.core.position.mission_and_board` rebuilds the map."""
+    name = ctx.board.name
+    if name.startswith("procedural_") and name[11:].isdigit() and ctx.mission.map != name:
+        return int(name[11:])
+    return None
+
+
+def _position_ctx(mission: Any, spec: Any, board: Any = None) -> Ctx:
+    """The context of a position's mission, rules and deck (on ``board``: a generated map).
 
     Raises:
         DataError: an unknown or malformed mission (field ``mission``) or deck (``deck``).
@@ -560,6 +575,6 @@ def _position_ctx(mission: Any, spec: Any) -> Ctx:
     except AmbushError as e:
         raise DataError("<position>", "deck", str(e)) from None
     try:
-        return Ctx(mission, rules=spec.rules, opponent=spec.deck)
+        return Ctx(mission, rules=spec.rules, opponent=spec.deck, board=board)
     except AmbushError as e:
         raise DataError("<position>", "mission", str(e)) from None

@@ -17,7 +17,8 @@ listed is a known contact unless ``contacts`` says which are. A wounded unit wit
 explicit ``MV`` / ``port_boxes`` gets the wounded values of ``damage.yaml``. Without
 ``vehicles`` the mission's vehicles stand where they start, empty. The dice: ``rng`` (what
 :func:`write_position` writes), else a generator seeded with ``seed`` (0 when neither is
-given); ``dice`` are rolls used before either. Play advances to the first decision on
+given); ``dice`` are rolls used before either. A generated mission's position carries its
+mission seed (``procedural``), from which its map is rebuilt, so it loads on its own. Play advances to the first decision on
 loading: ``phase: rounds`` with no unit's marker on the Action Round track (``round: 0``
 or a Round played out) starts the next Round, rolling initiative.
 """
@@ -31,6 +32,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
+from ambush_env.core.board import Board
 from ambush_env.core.ctx import Ctx
 from ambush_env.core.data import validate
 from ambush_env.core.dice import Dice
@@ -168,6 +170,10 @@ class LandmarkSpec(_Model):
 class PositionSpec(_Model):
     format: Literal["ambush-position/1"] = FORMAT
     mission: str | dict
+    # the mission seed of a generated mission (``procedural.generate(seed)``): its map is
+    # rebuilt from it, so the position loads on its own; ``mission`` is then the inline
+    # mission (the generated one, or a variant of it) or the generated mission's id
+    procedural: int | None = Field(None, ge=0)
     rules: Literal["standard", "d100"] = "standard"
     deck: str = "regular"
     german: Literal["cards", "agent"] = "cards"
@@ -239,19 +245,48 @@ def parse(p: dict | Path | str) -> PositionSpec:
 
 def mission_of(spec: PositionSpec) -> Any:
     """The mission argument for :class:`~ambush_env.core.ctx.Ctx`: an id, a path, or an
-    inline mission validated like a mission file."""
-    if isinstance(spec.mission, dict):
-        from ambush_env.core.missions import Mission
+    inline mission validated like a mission file (:func:`mission_and_board`'s mission)."""
+    return mission_and_board(spec)[0]
 
-        from ambush_env.core.missions import check_vehicles
+
+def mission_and_board(spec: PositionSpec) -> tuple[Any, Board | None]:
+    """The mission and board arguments for :class:`~ambush_env.core.ctx.Ctx`.
+
+    The board is None (the mission's own map) unless the position is of a generated mission
+    (``procedural: seed``): then it is ``procedural.generate(seed)``'s new map, and the
+    mission is the inline one (the context checks its hexes and vehicles against that map;
+    the generated mission itself when they are equal) or, named by id, the generated one.
+
+    Raises:
+        DataError: a malformed inline mission (field ``mission.<its field>``), a vehicle off
+            its map's passable hexes, or a ``procedural`` seed that generates no mission or
+            another mission id than the one named.
+    """
+    from ambush_env.core.missions import Mission, check_vehicles
+
+    board = generated = None
+    if spec.procedural is not None:
+        from ambush_env.core.errors import AmbushError
+        from ambush_env.core.procedural import generate
 
         try:
+            generated, board = generate(spec.procedural)
+        except AmbushError as e:
+            raise DataError(WHERE, "procedural", str(e)) from None
+        if isinstance(spec.mission, str):
+            if spec.mission != generated.id:
+                raise DataError(WHERE, "mission", f"procedural seed {spec.procedural} generates "
+                                f"{generated.id!r}, not {spec.mission!r}")
+            return generated, board
+    if isinstance(spec.mission, dict):
+        try:
             mission = validate(Mission, spec.mission, WHERE)
-            check_vehicles(mission, WHERE)
+            if board is None:  # else the context checks them against the generated map
+                check_vehicles(mission, WHERE)
         except DataError as e:
             raise DataError(WHERE, f"mission.{e.field}", e.problem) from None
-        return mission
-    return spec.mission
+        return (generated if mission == generated else mission), board
+    return spec.mission, board
 
 
 class _Reader:
@@ -800,8 +835,10 @@ def read_position(spec: PositionSpec, ctx: Ctx) -> tuple[GameState, Dice]:
 
 
 # ------------------------------------------------------------------------------ writing
-def write_position(ctx: Ctx, st: GameState, dice: Dice, german: str, mission: Any) -> dict:
-    """The whole situation as a canonical position dict (module docstring)."""
+def write_position(ctx: Ctx, st: GameState, dice: Dice, german: str, mission: Any,
+                   procedural: int | None = None) -> dict:
+    """The whole situation as a canonical position dict (module docstring); ``procedural``:
+    the mission seed of a generated mission's map (written only when given)."""
     b = ctx.board
     label = b.label
     units = st.units
@@ -816,6 +853,7 @@ def write_position(ctx: Ctx, st: GameState, dice: Dice, german: str, mission: An
     out: dict[str, Any] = {
         "format": FORMAT,
         "mission": mission,
+        **({} if procedural is None else {"procedural": procedural}),
         "rules": ctx.rules,
         "deck": ctx.opponent,
         "german": german,
