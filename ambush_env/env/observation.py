@@ -20,7 +20,15 @@ observation is one copy of it (46.5 KiB) plus the small tables:
   swapped in the running "seen by any US soldier" count, and his row rebuilt;
 * sight planes are cached per ``(hex, stance)`` already scattered into the (H·W) layout;
 * vehicles (at most ``V_SLOTS``) are read as one small signature per step; when it changed,
-  their planes and rows are rewritten (a mission without vehicles costs one length check).
+  their planes and rows are rewritten (a mission without vehicles costs one length check);
+* the mission-language planes (landmarks, known minefields, known booby traps) start from
+  parts precomputed once per mission (the map's landmarks, the mission's blocking ones, its
+  known traps) and are rewritten only when ``state.landmarks``, the known minefields or
+  ``state.traps_gone`` changed (a mission without them costs three list checks).
+
+Only what the US knows (⚙ for both seats: the German seat of ``aec_env`` reads the same
+planes, i.e. what its enemy knows): a minefield of ``state.known_mines`` and a trap marked
+``known`` in the mission; a hidden minefield or trap never shows.
 
 A test checks that the incremental observation equals one built from scratch at every step.
 """
@@ -32,6 +40,7 @@ from operator import attrgetter
 import numpy as np
 
 from ambush_env.core.board import DOOR, NO_WALL, WINDOW
+from ambush_env.core.d100 import stats as d100_stats
 from ambush_env.core.errors import ScenarioError
 from ambush_env.core.orders import K_SLOTS, ORDER_BASE, U_SLOTS, V_SLOTS, OrderKind
 from ambush_env.core.types import (
@@ -90,6 +99,8 @@ _TRIGGER = BOARD["trigger_checked"]
 _V_PLANES = tuple(BOARD[p] for p in ("vehicle_us", "vehicle_german", "vehicle_large", "vehicle_facing",
                                      "vehicle_disabled"))
 _V_US_PLANE, _V_GER_PLANE, _V_LARGE_PLANE, _V_FACING_PLANE, _V_DISABLED_PLANE = _V_PLANES
+_LANDMARK, _LANDMARK_BLOCKING, _MINES_AP, _MINES_AT, _TRAP_KNOWN = (BOARD[p] for p in (
+    "landmark", "landmark_blocking", "minefield_anti_personnel", "minefield_anti_tank", "booby_trap_known"))
 _V_COUNT_MAX = int(_BD["vehicle_us"])  # at most two vehicles share a hex (seed 000 p. 30)
 assert _BD["vehicle_german"] == _BD["vehicle_disabled"] == _V_COUNT_MAX
 # the table columns' divisors (spec.py), bound once
@@ -175,12 +186,14 @@ _NV = len(VEHICLE_FEATURES)
     "acting_aboard", "acting_is_driver", "same_hex_as_acting", "mp_slow", "mp_fast"))
 assert all(VEHICLE[f"facing_{d}"] == _V_FACING + k for k, d in enumerate(DIRECTION_NAMES))
 (_V_CREW, _V_CREW_POINTS, _V_CANNON_LOADED) = (VEHICLE[f] for f in ("crew", "crew_points", "cannon_loaded"))
+_V_HP, _V_BURNING = VEHICLE["hp"], VEHICLE["burning"]
+_G_RULES_D100 = GLOBAL["rules_d100"]
 _V_TYPE = {t: VEHICLE[f"type_{t}"] for t in VEHICLE_TYPES}
 _V_LOST = {w: VEHICLE[f"lost_{w}"] for w in ("cannon", "coax", "bow")}
 _V_JAMMED = {w: VEHICLE[f"jammed_{w}"] for w in ("coax", "bow")}
 #: what a vehicle's planes and row depend on (besides its occupants and the acting soldier)
 _veh_sig = attrgetter("hex", "facing", "side", "driver", "disabled", "immobilised", "closed", "tyre_shot",
-                      "captured", "exited", "type", "crew", "cannon_loaded")
+                      "captured", "exited", "type", "crew", "cannon_loaded", "hp", "burning")
 #: what the globals row depends on (besides VP, the acting soldier and the counts)
 _state_fields = attrgetter("over", "phase", "round", "initiative", "us_roll", "german_roll", "pulse", "rounds_total")
 _turn_fields = attrgetter("mode", "mp_left", "hexes_moved", "stance_changed", "boarded", "accident_checked")
@@ -261,11 +274,15 @@ class ObservationBuilder:
         self._units = np.zeros(OBSERVATION_SPEC["units"].shape, dtype=_F32)
         self._contacts = np.zeros(OBSERVATION_SPEC["contacts"].shape, dtype=_F32)
         self._vehicles = np.zeros(OBSERVATION_SPEC["vehicles"].shape, dtype=_F32)
-        self._vtypes: dict[str, tuple[float, float, float, float, int, bool, int]] = {}  # per type id
+        self._vtypes: dict[str, tuple[float, float, float, float, int, bool, int, int]] = {}  # per type id
         self._seen_count = np.zeros(_HW, dtype=_U8)  # active US soldiers seeing each hex (≤ 12)
         self._weapon_features: dict[str, tuple[tuple[int, float], ...]] = {}
         self._kinds: dict[tuple[str, ...], tuple[int, int, int]] = {}  # port boxes -> item counts
         self._state_ref = None
+        self._mission_ref: object = None  # the mission the precomputed planes below are of
+        self._lm_static: np.ndarray = np.zeros(0, dtype=np.intp)  # flat hexes of the map's landmarks
+        self._lm_static_blocking: np.ndarray = np.zeros(0, dtype=np.intp)  # those the mission blocks
+        self._known_traps: tuple[tuple[int, int], ...] = ()  # (hex, flat) of the mission's known traps
 
     # -- caches ----------------------------------------------------------------------------
     def reset(self) -> None:
@@ -301,6 +318,77 @@ class ObservationBuilder:
         self._vkey: object = None
         self._vakey: object = None  # the acting soldier as the vehicle columns last saw him
         self._vflat: tuple[int, ...] = ()  # flat hex positions the vehicle planes were written at
+        g = self.game
+        if g.mission is not self._mission_ref:
+            self._precompute_mission()
+        self._d100 = float(getattr(g, "rules", "standard") == "d100")
+        # what the mission-language planes were last written from (None: not yet)
+        self._lm: list | None = None
+        self._km: list[int] = []  # known minefields (the planes were zeroed above)
+        self._ap: list[int] = []
+        self._at: list[int] = []
+        self._gone: list[int] | None = None
+
+    def _precompute_mission(self) -> None:
+        """The parts of the mission-language planes fixed for a mission: the map's landmarks,
+        those the mission declares blocking (``rules.blocking_landmarks``, by landmark name or
+        hex label, as :mod:`~ambush_env.core.los` reads them) and its known booby traps."""
+        g = self.game
+        self._mission_ref = g.mission
+        board = g.board
+        names = getattr(getattr(g.mission, "rules", None), "blocking_landmarks", ()) or ()
+        names = frozenset({names} if isinstance(names, str) else names)
+        marks = [i for i in range(self.n) if board.landmark[i] is not None]
+        blocking = [i for i in marks if board.landmark[i] in names or board.label(i) in names]
+        self._lm_static = self.flat[marks]
+        self._lm_static_blocking = self.flat[blocking]
+        traps = getattr(g, "booby_traps", None) or {}
+        self._known_traps = tuple((h, self._flat[h]) for h, t in sorted(traps.items())
+                                  if getattr(t, "known", False) and 0 <= h < self.n)
+
+    def _refresh_landmarks(self, lm: list) -> None:
+        """Rewrite the landmark planes: the mission's, then ``state.landmarks`` (hex, name,
+        blocking) declared in play (a later one on a hex replaces the earlier, so a hex's
+        blocking flag is its landmark's, or the mission's)."""
+        tf = self._template
+        mark, block = tf[_LANDMARK], tf[_LANDMARK_BLOCKING]
+        mark[:] = 0
+        block[:] = 0
+        mark[self._lm_static] = 1
+        block[self._lm_static_blocking] = 1
+        for h, _name, blocking in lm:
+            if 0 <= h < self.n:
+                p = self._flat[h]
+                mark[p] = 1
+                if blocking:
+                    block[p] = 1
+        self._lm = list(lm)
+
+    def _refresh_mines(self, known: list[int], ap: list[int], at: list[int]) -> None:
+        """Rewrite the known-minefield planes (:func:`ambush_env.core.mines.known_minefields`:
+        a known hex is anti-personnel if it is in ``state.minefields``, else anti-tank if in
+        ``state.at_minefields``)."""
+        tf = self._template
+        tf[_MINES_AP] = 0
+        tf[_MINES_AT] = 0
+        aps, ats = set(ap), set(at)
+        for h in known:
+            if 0 <= h < self.n:
+                if h in aps:
+                    tf[_MINES_AP, self._flat[h]] = 1
+                elif h in ats:
+                    tf[_MINES_AT, self._flat[h]] = 1
+        self._km, self._ap, self._at = list(known), list(ap), list(at)
+
+    def _refresh_traps(self, gone: list[int]) -> None:
+        """Rewrite the known-trap plane: the mission's known traps not in ``state.traps_gone``."""
+        plane = self._template[_TRAP_KNOWN]
+        plane[:] = 0
+        out = set(gone)
+        for h, p in self._known_traps:
+            if h not in out:
+                plane[p] = 1
+        self._gone = list(gone)
 
     # -- template planes -----------------------------------------------------------------
     def _refresh_static(self) -> None:
@@ -396,6 +484,14 @@ class ObservationBuilder:
         fired = st.fired_triggers
         if len(fired) != len(self._triggers) or (fired and fired[-1] != self._triggers[-1]):
             self._refresh_triggers(fired)
+        lm = st.landmarks
+        if lm != self._lm:
+            self._refresh_landmarks(lm)
+        km = st.known_mines
+        if (km or self._km) and (km != self._km or st.minefields != self._ap or st.at_minefields != self._at):
+            self._refresh_mines(km, st.minefields, st.at_minefields)
+        if self._known_traps and st.traps_gone != self._gone:
+            self._refresh_traps(st.traps_gone)
         tf = self._template
         flat = self._flat
         units_all = st.units
@@ -614,10 +710,14 @@ class ObservationBuilder:
             tp = self._vtypes.get(v.type)
             if tp is None:
                 t = vtype(v)
+                try:
+                    base_hp = int(d100_stats(v).hp)
+                except KeyError:  # a type without d100 numbers: shown undamaged ⚙
+                    base_hp = 0
                 tp = self._vtypes[v.type] = (float(t.size == "large"), float(t.kind == "tank"),
                                              t.slow_mpa / _DIV_MP_SLOW, t.fast_mpa / _DIV_MP_FAST, t.occupants,
-                                             t.open, _V_TYPE.get(v.type, -1))
-            large, tank, slow, fast, seats, open_, type_col = tp
+                                             t.open, _V_TYPE.get(v.type, -1), base_hp)
+            large, tank, slow, fast, seats, open_, type_col, base_hp = tp
             r = rows[v.vid] if 0 <= v.vid < V_SLOTS else None
             if r is None:
                 continue
@@ -646,6 +746,9 @@ class ObservationBuilder:
             r[_V_EXITED] = float(v.exited)
             r[_V_IMMOBILISED] = float(v.immobilised)
             r[_V_TYRE_SHOT] = float(v.tyre_shot)
+            # Base HP left (d100; −1: undamaged, the type's full Base HP)
+            r[_V_HP] = 1.0 if v.hp < 0 or base_hp <= 0 else _clip01(v.hp / base_hp)
+            r[_V_BURNING] = float(v.burning)
             n_occ = len(v.passengers) + (v.driver >= 0)
             r[_V_OCCUPANTS] = _clip01(n_occ / seats)
             r[_V_FULL] = float(n_occ >= seats)
@@ -847,6 +950,7 @@ class ObservationBuilder:
             v[_G_STANCE_CHANGED] = float(stance_changed)
         v[_G_CONTACTS_KNOWN] = _clip01(n_known / _DIV_CONTACTS)
         v[_G_US_ACTIVE] = _clip01(n_active / _DIV_US_ACTIVE)
+        v[_G_RULES_D100] = self._d100
         self._gkey = key
         self._gvec = np.array(v, dtype=_F32)
         return self._gvec.copy()

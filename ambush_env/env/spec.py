@@ -24,7 +24,7 @@ Dtypes ⚙ (issue 10: the whole observation at most 64 KiB):
   computes); :func:`scaled` does the same in numpy. uint8 rather than bool planes
   because the level, count and facing planes are not 0/1, and one array keeps one CNN input.
 * the slot tables (``units``, ``contacts``, ``vehicles``, ``globals``) stay ``float32``, the
-  value itself (``quantity / div``, clipped): together they are 3.9 KiB of the 50.4 KiB, and
+  value itself (``quantity / div``, clipped): together they are 3.9 KiB of the 54.2 KiB, and
   several of their divisors are not constants (the mission's time limits, a vehicle's
   seats) nor their values multiples of ``1/255`` (``col / 31``).
 
@@ -131,6 +131,15 @@ DYNAMIC_PLANE_SPEC = (
     _F("seen_by_us", doc="hexes any active US soldier sees (a standing target)"),
     _F("trigger_checked", doc="trigger hexes already checked"),
     _F("acting_hex", doc="the acting unit's hex"),
+    # the mission language's map features (RULES.md §3, §15; appended before the first v1
+    # baseline, README "Version history"): only what the US knows
+    _F("landmark", doc="a landmark stands in the hex (the map's, or one a `landmark` paragraph made appear)"),
+    _F("landmark_blocking", doc="that landmark blocks sight (the mission's `blocking_landmarks`, or a "
+                                "blocking `landmark` paragraph)"),
+    _F("minefield_anti_personnel", doc="a minefield the US knows of, anti-personnel (module mines)"),
+    _F("minefield_anti_tank", doc="a minefield the US knows of, anti-tank (module mines)"),
+    _F("booby_trap_known", doc="a map booby trap the briefing marks (`known`) that has not gone off, been "
+                               "disarmed or eliminated (module traps); unknown traps never show"),
 )
 BOARD_PLANE_SPEC = STATIC_PLANE_SPEC + DYNAMIC_PLANE_SPEC
 
@@ -219,6 +228,10 @@ VEHICLE_SPEC = (
     _F("cannon_loaded", doc="the tank's cannon holds a round (it must, to fire; seed 000 p. 33)"),
     *_flags("lost_cannon", "lost_coax", "lost_bow", doc="the tank's weapon is out of action"),
     *_flags("jammed_coax", "jammed_bow", doc="the tank's machine gun is jammed"),
+    # the d100 module's damage (RULES.md §13; seed 003): constant under the standard rules
+    _F("hp", None, "Base HP left / the type's Base HP (d100.yaml)",
+       "1 undamaged (always under the standard rules ⚙: they have no Base HP)"),
+    _F("burning", doc="on fire (d100: rolls the Vehicle Fire Table each Round)"),
 )
 GLOBAL_SPEC = (
     *_flags("phase_operations", "phase_rounds", "phase_over"),
@@ -245,6 +258,8 @@ GLOBAL_SPEC = (
     _F("stance_changed"),
     _F("contacts_known", K_SLOTS, "known Germans"),
     _F("us_active", U_SLOTS, "active US soldiers"),
+    _F("rules_d100", doc="the env plays the d100 module (rules=\"d100\", RULES.md §13; else the "
+                         "standard Hit Charts)"),
 )
 
 

@@ -115,6 +115,7 @@ def test_boarding_the_jeep_sets_its_row_and_the_riders_rows():
         **{f"type_{t}": int(t == "jeep") for t in spec.VEHICLE_TYPES},
         "crew": 0, "crew_points": 0, "cannon_loaded": 0, "lost_cannon": 0, "lost_coax": 0,
         "lost_bow": 0, "jammed_coax": 0, "jammed_bow": 0,
+        "hp": 1, "burning": 0,  # the d100 damage: undamaged under the standard rules
     }
     assert set(expected) == set(VEHICLE_FEATURES)
     assert j == expected
