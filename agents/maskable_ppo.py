@@ -342,6 +342,7 @@ def train(cfg: TrainConfig) -> Path:
     Raises:
         FileNotFoundError: ``resume`` names a missing checkpoint.
         RunExistsError: the run folder holds an earlier run (neither ``resume`` nor ``force``).
+        ValueError: a shaping reward scheme whose ``gamma`` is not the config's.
         TrainingInterrupted: a signal stopped training (the checkpoint is saved).
     """
     import shutil
@@ -350,6 +351,13 @@ def train(cfg: TrainConfig) -> Path:
     import torch as th
     from sb3_contrib import MaskablePPO
 
+    from ambush_env.env.rewards import RewardScheme
+
+    scheme = RewardScheme(cfg.reward)
+    if scheme.progress_weight and abs(scheme.gamma - cfg.gamma) > 1e-12:
+        raise ValueError(f"reward scheme {cfg.reward!r} shapes with gamma {scheme.gamma} but the config "
+                         f"trains with gamma {cfg.gamma}: potential-based shaping keeps the optimal "
+                         "policies only when both are equal (env/rewards.yaml)")
     th.set_num_threads(cfg.torch_threads)
     run = cfg.run_dir
     earlier = [p for p in (run / "final_model.zip", run / "checkpoints", run / "tb") if p.exists()]

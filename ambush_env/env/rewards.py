@@ -2,8 +2,14 @@
 
 The default reward is the mission result at the end (decisive win +1, win +0.5, draw 0,
 loss −1 ⚙) plus 0.05 ⚙ × the VP gained in the step; those numbers live once, in
-``data/rules.yaml`` (``reward:``). Other named schemes (``sparse``,
-``shaped``) change only the weights; every term is reported in ``info["reward_components"]``.
+``data/rules.yaml`` (``reward:``). Other named schemes (``sparse``, ``shaped``,
+``progress``) change only the weights; every term is reported in ``info["reward_components"]``.
+
+``progress`` adds potential-based shaping (Ng, Harada & Russell 1999, "Policy invariance under
+reward transformations"): ``F = γ·Φ(s') − Φ(s)`` with ``Φ`` = −weight × the squad's mean
+remaining route length in hexes (:func:`remaining_hexes`), and ``Φ = 0`` once the game is over
+(the absorbing state), so a discounted return changes by the constant ``−Φ(s₀)`` only and
+the optimal policies stay those of the unshaped reward. The benchmark scores VP, never rewards.
 """
 
 from __future__ import annotations
@@ -15,12 +21,15 @@ from typing import Any
 from ambush_env.core.data import Frozen, load_model
 from ambush_env.core.errors import DataError, ScenarioError
 from ambush_env.core.rules_data import load_rules_data
-from ambush_env.core.types import RESULT_NAMES
+from ambush_env.core.types import RESULT_NAMES, Status
 
 REWARDS_FILE = Path(__file__).with_name("rewards.yaml")
 
 #: counters of ``Game.stats()`` a scheme may weight
 STAT_TERMS = ("germans_killed", "germans_captured", "us_killed", "us_incapacitated", "us_wounded", "us_exited")
+#: the potential-based shaping terms: ``progress`` (reward per hex of the squad's mean
+#: remaining route) and ``gamma`` (the γ of ``γ·Φ(s') − Φ(s)``: the learner's discount)
+SHAPING_TERMS = ("progress", "gamma")
 
 
 class RewardsFile(Frozen):
@@ -35,9 +44,11 @@ def load_rewards(path: str | Path = REWARDS_FILE) -> RewardsFile:
     """Load and validate a rewards file. Raises DataError naming the file and field."""
     cfg = load_model(RewardsFile, path)
     for name, weights in cfg.schemes.items():
+        if not 0.0 < weights.get("gamma", 1.0) <= 1.0:
+            raise DataError(path, f"schemes.{name}.gamma", "a discount in (0, 1]")
         for term in weights:
-            if term not in ("vp", "result") and term not in STAT_TERMS:
-                known = ", ".join(("vp", "result") + STAT_TERMS)
+            if term not in ("vp", "result") and term not in STAT_TERMS + SHAPING_TERMS:
+                known = ", ".join(("vp", "result") + STAT_TERMS + SHAPING_TERMS)
                 raise DataError(path, f"schemes.{name}.{term}", f"unknown reward term; known: {known}")
     return cfg
 
@@ -47,11 +58,74 @@ def list_schemes() -> list[str]:
     return sorted(load_rewards().schemes)
 
 
+_ROUTES: dict[tuple, tuple] = {}  # (board, objective, exits) -> route tables (small: one per map)
+
+
+def _route_tables(game) -> tuple:
+    """``(d_obj, d_exit, obj_to_exit, worst)`` of the game's map (cached per map and goals).
+
+    ``d_obj[h]``, ``d_exit[h]``: hex distance (:meth:`Board.distance`, walls and terrain not
+    counted ⚙: cheap, and the shaping only has to point the way) from hex ``h`` to the nearest
+    objective / exit hex (``d_exit`` is ``d_obj`` when the mission has no exit hexes and vice
+    versa); ``obj_to_exit``: the least ``d_exit`` over the objective hexes (0 without either);
+    ``worst``: the longest remaining route on the map (a soldier off the map but not exited).
+    """
+    obj, exits = tuple(sorted(game.objective_hexes)), tuple(sorted(game.exit_hexes))
+    key = (id(game.board), obj, exits)
+    tabs = _ROUTES.get(key)
+    if tabs is None:
+        dist = game.board.distance_table()
+        d_obj = dist[:, list(obj)].min(axis=1).tolist() if obj else None
+        d_exit = dist[:, list(exits)].min(axis=1).tolist() if exits else None
+        d_obj = d_obj or d_exit or [0] * dist.shape[0]
+        d_exit = d_exit or d_obj
+        obj_to_exit = min(d_exit[h] for h in obj) if obj and exits else 0
+        worst = max(d_obj) + obj_to_exit
+        if len(_ROUTES) > 64:
+            _ROUTES.clear()
+        tabs = _ROUTES[key] = (d_obj, d_exit, obj_to_exit, worst, game.board)
+    return tabs
+
+
+def remaining_hexes(game) -> float:
+    """The squad's mean remaining route, in hexes: objective first, then out by an exit.
+
+    Per soldier of the squad (every soldier the mission started with, so a casualty does not
+    shrink the mean ⚙): 0 once he has left by an exit; ``d_obj(hex) + obj_to_exit`` while the
+    objective is not taken (the ``objective_taken`` flag, module ``scoring``), ``d_exit(hex)``
+    after; a killed or incapacitated soldier keeps the value of the hex he fell on ⚙ (dying never
+    shortens the route); one off the map otherwise (captured) counts the map's longest route ⚙.
+    Tables: :func:`_route_tables`. A mission whose objective is not ``take`` gets the same
+    formula ⚙ (a first approximation; the baseline trains on ``farm_assault``, a ``take``).
+
+    Returns:
+        hexes (a float ≥ 0); 0 for a game without US soldiers.
+    """
+    d_obj, d_exit, obj_to_exit, worst, _ = _route_tables(game)
+    taken = "objective_taken" in game.state.flags
+    n = len(game.squad.soldiers)
+    total = 0
+    for u in game.state.units[:n]:
+        if u.exited or u.status == Status.REMOVED:
+            continue
+        if u.hex < 0:
+            total += worst
+        else:
+            total += d_exit[u.hex] if taken else d_obj[u.hex] + obj_to_exit
+    return total / n if n else 0.0
+
+
 class RewardScheme:
     """Computes one step's reward and its components from the game before and after.
 
     Args:
-        name: a scheme of ``rewards.yaml`` (``default``, ``sparse``, ``shaped``).
+        name: a scheme of ``rewards.yaml`` (``default``, ``sparse``, ``shaped``, ``progress``).
+
+    Attributes:
+        progress_weight: reward per hex of the mean remaining route (0: no shaping).
+        gamma: the γ of the shaping term ``γ·Φ(s') − Φ(s)``; a learner must train with the same
+            discount for the optimal policies to stay unchanged (``agents.maskable_ppo.train``
+            refuses a mismatch).
 
     Raises:
         ScenarioError: for an unknown scheme name (the message lists the known ones).
@@ -69,18 +143,33 @@ class RewardScheme:
         self.result_values = tuple(k * float(getattr(base, r)) for r in RESULT_NAMES)
         self.stat_weights = {t: float(v) for t, v in weights.items() if t in STAT_TERMS and v != 0.0}
         self.illegal_value = float(cfg.illegal_action)
+        self.progress_weight = float(weights.get("progress", 0.0))
+        self.gamma = float(weights.get("gamma", 1.0))
         self._vp = 0
         self._stats: dict[str, Any] = {}
+        self._phi = 0.0
+
+    def potential(self, game) -> float:
+        """``Φ(s)`` = −``progress_weight`` × :func:`remaining_hexes`; 0 once the game is over
+        (the absorbing state of Ng et al. 1999) or without shaping."""
+        if not self.progress_weight or game.over:
+            return 0.0
+        return -self.progress_weight * remaining_hexes(game)
 
     def reset(self, game) -> None:
-        """Remember the starting VP (and counters) of a new episode."""
+        """Remember the starting VP (and counters, and potential) of a new episode."""
         self._vp = game.vp
         if self.stat_weights:
             self._stats = dict(game.stats())
+        self._phi = self.potential(game)
 
     def illegal(self) -> tuple[float, dict[str, float]]:
-        """Reward of an illegal order (a no-op): the penalty alone."""
-        return self.illegal_value, {"illegal": self.illegal_value}
+        """Reward of an illegal order (a no-op): the penalty alone, plus the shaping term of a
+        step that changed nothing, ``(γ − 1)·Φ(s)``, under a shaping scheme."""
+        comps = {"illegal": self.illegal_value}
+        if self.progress_weight:
+            comps["progress"] = (self.gamma - 1.0) * self._phi
+        return sum(comps.values()), comps
 
     def __call__(self, game, vp: int | None = None) -> tuple[float, dict[str, float]]:
         """Reward of the step just played; returns ``(total, components)``.
@@ -102,4 +191,8 @@ class RewardScheme:
             for k, w in self.stat_weights.items():
                 comps[k] = w * (stats.get(k, 0) - self._stats.get(k, 0))
             self._stats = dict(stats)
+        if self.progress_weight:
+            phi = self.potential(game)
+            comps["progress"] = self.gamma * phi - self._phi
+            self._phi = phi
         return sum(comps.values()), comps

@@ -172,3 +172,20 @@ def test_sigint_saves_a_checkpoint_and_the_run_resumes_from_it(tmp_path):
 
     final = MaskablePPO.load(tmp_path / "runs" / "sig" / "final_model.zip", device="cpu")
     assert final.num_timesteps >= saved + 64
+
+
+def test_baseline_config_is_valid_and_shaping_gamma_must_match(tmp_path):
+    """configs/train/baseline.yaml (issue 14): farm_assault/regular, at most 500 k steps, the
+    ``progress`` shaping with the config's own gamma; a config whose gamma differs from the
+    shaping's is refused before anything is built (potential-based shaping keeps the optimal
+    policies only for the learner's discount)."""
+    from ambush_env.env.rewards import RewardScheme
+
+    cfg = load_train_config("baseline")
+    assert (cfg.mission, cfg.opponent, cfg.reward) == ("farm_assault", "regular", "progress")
+    assert cfg.total_timesteps <= 500_000 and 0 < cfg.checkpoint_freq < cfg.total_timesteps
+    assert RewardScheme(cfg.reward).gamma == cfg.gamma
+    bad = TrainConfig(**TINY, reward="progress", gamma=0.9, log_dir=str(tmp_path), run_name="g")
+    with pytest.raises(ValueError, match="gamma"):
+        train(bad)
+    assert not (tmp_path / "g").exists()
