@@ -8,6 +8,31 @@ checkpoints, episode VP/win logging) and trains, resuming from a checkpoint when
 
 Training seeds stay below 10 000: evaluation seeds (10 000-10 399) are held apart.
 
+Baseline recipe (``configs/train/baseline.yaml``, issue 14; every choice ⚙):
+
+* **Observation** unchanged (``env/spec.py``): the ``board`` planes ``(C, 24, 32)`` uint8, C
+  read from the space (planes are still being added), each divided by its declared divisor;
+  the slot tables as they come. **Extractor** :class:`HexPlaneExtractor`, small (16/32
+  channels, 128 features, a 128-128 MLP per head): on two shared cores the env, not the
+  network, should set the pace.
+* **Reward** ``progress`` (``env/rewards.yaml``): the default (result at the end, 0.05 x VP
+  gained) plus potential-based shaping ``γΦ(s') − Φ(s)``, ``Φ`` = −0.03 × the squad's mean
+  remaining route in hexes (to the objective, then to an exit; 0 once the game is over).
+  Why: with the default reward alone the smoke run learned to wait (0 VP, every episode to
+  the time limit): the first VP lie ~11 hexes × 8 soldiers of moves away, while every early
+  contact costs VP; the shaping pays each hex toward the farm at once. Potential-based, so
+  the optimal policies are those of the unshaped reward (Ng, Harada & Russell 1999), and the
+  benchmark scores VP anyway. Its γ must equal the config's (:func:`train` refuses else).
+* **Discount** γ = 0.995 (a ~200-decision horizon, some 25 pulses of eight soldiers; an episode
+  is ~900 decisions), GAE λ = 0.95.
+* **Entropy** 0.01: about twenty legal orders a step; enough to keep moving and firing
+  explored early without drowning the shaping.
+* **Batch** 8 envs × 256 steps = 2 048 samples an update (8 seeds in every batch), minibatch
+  256, 4 epochs, lr 3e-4, clip 0.2.
+* **Budget** 500 000 env steps (the issue's cap), checkpoints every 50 000, trained in chunks
+  (``ambush train --config baseline --resume latest``); measured throughput and the run's
+  status are in the README "Agents, training and evaluation".
+
 Needs the ``train`` extra (stable-baselines3, sb3-contrib, torch, tensorboard).
 """
 
@@ -412,6 +437,31 @@ def train(cfg: TrainConfig) -> Path:
     return out
 
 
+def export_weights(src: str | Path, dst: str | Path) -> Path:
+    """Write a copy of the model ``src`` without its optimizer state, for shipping
+    (``models/``; issue 14: weights only, under 10 MB).
+
+    The copy is a MaskablePPO ``.zip`` that :meth:`PPOAgent.load` and ``ambush bench`` read as
+    any other: its ``policy.optimizer.pth`` holds a fresh Adam (the parameter groups, no
+    moments; SB3 refuses a zip without one), so it plays exactly as ``src`` but cannot resume
+    training as ``src`` would (resume from the run's checkpoints instead).
+
+    Returns:
+        ``dst``. Raises FileNotFoundError: ``src`` is missing.
+    """
+    from sb3_contrib import MaskablePPO
+
+    if not Path(src).exists():
+        raise FileNotFoundError(f"model {src} not found")
+    model = MaskablePPO.load(src, device="cpu")
+    pol = model.policy
+    pol.optimizer = pol.optimizer_class(pol.parameters(), lr=model.lr_schedule(1.0), **pol.optimizer_kwargs)
+    dst = Path(dst)
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    model.save(dst)
+    return dst
+
+
 # -- the agent -------------------------------------------------------------------------------
 class PPOAgent:
     """Plays a saved MaskablePPO model, greedily over the legal orders.
@@ -447,3 +497,12 @@ class PPOAgent:
         action, _ = self.model.predict(obs, action_masks=info["action_mask"], deterministic=self.deterministic)
         return int(action)
 
+
+
+if __name__ == "__main__":  # python -m agents.maskable_ppo export SRC.zip models/NAME.zip
+    import sys
+
+    if len(sys.argv) != 4 or sys.argv[1] != "export":
+        sys.exit("usage: python -m agents.maskable_ppo export SRC.zip DST.zip")
+    out = export_weights(sys.argv[2], sys.argv[3])
+    print(f"wrote {out} ({out.stat().st_size} bytes, no optimizer state)")

@@ -189,3 +189,36 @@ def test_baseline_config_is_valid_and_shaping_gamma_must_match(tmp_path):
     with pytest.raises(ValueError, match="gamma"):
         train(bad)
     assert not (tmp_path / "g").exists()
+
+
+def test_export_weights_drops_the_optimizer_state_and_plays_the_same(tmp_path):
+    """The shipped copy (issue 14: weights without optimizer state) has no Adam moments, is
+    smaller, and picks the same orders as the trained model."""
+    import zipfile
+
+    import torch as th
+
+    from agents.maskable_ppo import export_weights
+
+    cfg = TrainConfig(**{**TINY, "total_timesteps": 128, "checkpoint_freq": 0}, log_dir=str(tmp_path), run_name="x")
+    src = train(cfg)
+    dst = export_weights(src, tmp_path / "models" / "x.zip")
+    def optimizer(path):
+        with zipfile.ZipFile(path) as z:
+            return th.load(z.open("policy.optimizer.pth"), weights_only=False)
+
+    assert optimizer(src)["state"]  # one update was made: Adam holds its moments
+    opt = optimizer(dst)
+    assert opt["state"] == {} and opt["param_groups"]
+    assert dst.stat().st_size < src.stat().st_size
+    a, b = PPOAgent.load(src), PPOAgent.load(dst)
+    from ambush_env.env.ambush_env import AmbushEnv
+
+    env = AmbushEnv(mission="farm_assault")
+    obs, info = env.reset(seed=1)
+    for _ in range(20):
+        act = a.act(obs, info, env)
+        assert b.act(obs, info, env) == act
+        obs, _, term, trunc, info = env.step(act)
+        if term or trunc:
+            break
