@@ -10,7 +10,7 @@ column the value ``quantity / div`` (the divisors are read from the spec table h
 
 Speed (INTERFACE.md asks for a fast env; the whole step has ~130 µs): every board plane
 lives in a persistent ``uint8`` *template* (C, H·W) kept up to date incrementally, and an
-observation is one copy of it (46.5 KiB) plus the small tables:
+observation is one copy of it (50.3 KiB) plus the small tables:
 
 * the map planes (terrain, level, hexsides, objectives, exits) are recomputed only when
   ``board.version`` changes (a wall destroyed, a building collapsed); trigger hexes when one
