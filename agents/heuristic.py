@@ -14,7 +14,9 @@ legal order; it never invents an order the engine did not offer. The doctrine:
   assaulted to kill; a prisoner who must be marched off is walked by his guard
   (``MOVE_PRISONER``) to the exit while the guard never leaves him. ``demolish``: satchel
   carriers go for the target; in Rounds one within throwing range prepares his charge and
-  throws it on the target (never where a US soldier stands); once the target is down, out.
+  throws it on the target (never where a US soldier stands), and in Operations one next to
+  it sets his charge the same way (the ⚙ Operations demolition, ``core/legal.py``); once the
+  target is down, out.
 * **Operations: advance together.** Each soldier steps one hex along his route, preferring
   cover on equal progress; a soldier more than ``cohesion`` MPs ahead of the squad's median
   waits for the others (bounding overwatch keeps the squad in mutual support).
@@ -437,7 +439,9 @@ class HeuristicAgent:
             dest = game.board.neighbors[u.hex][arg]
             if dest not in game.objective_hexes:
                 return -15.0
-        if not self._open(game) or ops:
+        # in Operations only a demolition goes on: a charge may be set there (core/legal.py
+        # _demolition_orders) once the target's garrison is gone
+        if not self._open(game) or (ops and okind != "demolish"):
             return None
         if okind == "capture" and kind in (K.ASSAULT_KILL, K.ASSAULT_CAPTURE, K.FIRE_AIMED,
                                            K.FIRE_SNAP):

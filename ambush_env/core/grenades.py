@@ -53,7 +53,7 @@ from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.fire import heavy_weapons_from_cars
 from ambush_env.core.state import Unit, Vehicle
-from ambush_env.core.types import DIRECTION_NAMES, Side, Stance, Status, Terrain
+from ambush_env.core.types import DIRECTION_NAMES, Phase, Side, Stance, Status, Terrain
 from ambush_env.core.vehicle_data import vtype
 
 ACTIVE = int(Status.ACTIVE)
@@ -116,13 +116,14 @@ def _against_wall(m: Match, src: int, dest: int) -> bool:
     return hs is not None and hs.wall is not None and not hs.destroyed and hs.aperture not in ("door", "window")
 
 
-def can_throw(m: Match, u: Unit, target: int, kind: str) -> bool:
-    """Whether ``u`` may throw a ``kind`` at hex ``target`` now (module docstring)."""
+def can_throw(m: Match, u: Unit, target: int, kind: str, *, prepared: bool = False) -> bool:
+    """Whether ``u`` may throw a ``kind`` at hex ``target`` now (module docstring);
+    ``prepared``: as if his satchel charge were prepared already (may he prepare it to set)."""
     if u.status != ACTIVE or u.hex < 0 or u.panicked or not u.aware or target < 0:
         return False
     if ITEM[kind] not in u.equipment:
         return False
-    if kind == "satchel" and not u.satchel_ready:
+    if kind == "satchel" and not (u.satchel_ready or prepared):
         return False
     r = throw_range(m, u, kind)
     if r is None:
@@ -194,11 +195,19 @@ def throw(m: Match, u: Unit, target: int, kind: str) -> list[E.Event]:
 
 
 def _alarm(m: Match, thrower: Unit, landing: int) -> None:
-    """Germans in the landing hex become aware; an attack in Operations begins Rounds."""
-    for o in m.state.units:
+    """Germans in the landing hex become aware; an attack in Operations begins Rounds.
+
+    ⚙ A demolition charge set in Operations (module ``legal``; missions ``demolish``) is
+    fire (RULES.md §5): it begins Rounds while any German on the map is active (hidden ones
+    too: the blast is heard); with every German inactive, the situation in which Operations
+    resumed, nobody answers it and Operations go on."""
+    st = m.state
+    for o in st.units:
         if o.hex == landing and o.side == Side.GERMAN and o.status == ACTIVE:
             o.aware = True
-    m.attacked(thrower, f"{thrower.name} threw a grenade")
+    quiet = st.phase == Phase.OPERATIONS and not any(
+        o.side == Side.GERMAN and o.status == ACTIVE and o.hex >= 0 for o in st.units)
+    m.attacked(thrower, f"{thrower.name} threw a grenade", begin_rounds=not quiet)
 
 
 def explode(m: Match, hex_: int, kind: str, thrower: Unit, *, scattered: bool,

@@ -11,7 +11,9 @@ Which orders exist when (RULES.md §5-§6, seed 002):
   (``END_TURN``), a stance change, move one hex, exit the map from an exit hex, clear a jam,
   reload a dry weapon (``PREPARE``), pick up, drop, drag a fallen comrade, move a prisoner.
   Reloading, dropping and dragging are not in §5's list; they are allowed here ⚙ as the
-  natural out-of-combat counterparts of clearing a jam and picking up.
+  natural out-of-combat counterparts of clearing a jam and picking up. A ``demolish``
+  mission adds setting a charge on its target (``PREPARE`` a satchel, then ``SATCHEL`` at
+  the target next to him; ⚙ :func:`_demolition_orders`).
 * Rounds, choosing an action: ``END_TURN`` (hold), one free stance change (not wounded;
   wounded soldiers pay 1 MP, seed 002 p. 26), start a move (or a charge into a known
   German's hex within half MV), aimed fire, the first of two snap fires, fire at a wall,
@@ -64,6 +66,7 @@ from ambush_env.core.movement import costs_for
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.prisoners import (can_move_prisoner, hand_over_targets, outnumbered,
                                        prisoner_hexes)
+from ambush_env.core.scoring import charge_counts
 from ambush_env.core.shooting import can_fire_at, prepare_kind
 from ambush_env.core.state import Unit, Vehicle
 from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status
@@ -174,6 +177,35 @@ def _throws(m: Match, u: Unit, kind: str, base: int) -> list[int]:
     pris = prisoner_hexes(m) if u.side == US else ()
     if pris:  # prisoners may never be harmed (seed 002 p. 25)
         out = [a for a in out if m.offset_target(u.hex, a - base) not in pris]
+    return out
+
+
+def _demolition_orders(m: Match, u: Unit) -> list[int]:
+    """⚙ Setting a demolition charge in Operations (mission rule for ``demolish``
+    objectives; RULES.md §5 lists no throw among the Operations actions, so without it a
+    target whose garrison is dead could never be destroyed): a US soldier on foot who
+    carries a satchel charge and stands next to a hex where a charge counts against the
+    objective (an objective hex, or beside one with ``reach: 1``;
+    :func:`~ambush_env.core.scoring.charge_counts`) may, as his Operations action, prepare
+    it (``PREPARE``, standing; it is a satchel he prepares, nothing else) and then throw it
+    there (``SATCHEL`` at that neighbour only). The throw resolves as in Rounds (PC check,
+    scatter, blast, the wall; module ``grenades``) and counts as it lands; as fire it begins
+    Rounds while a German on the map is active (``grenades._alarm``). Not at a prisoner's
+    hex (seed 002 p. 25)."""
+    if u.side != US or "satchel" not in u.equipment:
+        return []
+    ready = u.satchel_ready
+    if not ready and prepare_kind(m, u) != "satchel":
+        return []
+    pris = prisoner_hexes(m)
+    out: list[int] = []
+    for k in range(1, _WITHIN[1]):  # the six neighbours (HEX_OFFSETS 1..6)
+        h = m.offset_target(u.hex, k)
+        if h >= 0 and h not in pris and charge_counts(m, h) \
+                and can_throw(m, u, h, "satchel", prepared=True):
+            if not ready:
+                return [_PREP]
+            out.append(_SATCHEL + k)
     return out
 
 
@@ -514,6 +546,9 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
             out.append(_JAM)
         if (every or _K_PREPARE in want) and _reload_possible(m, u):
             out.append(_PREP)
+        if (every or _K_PREPARE in want or _K_SATCHEL in want) \
+                and m.mission.objective.kind == "demolish":
+            out.extend(_demolition_orders(m, u))
         if every or not want.isdisjoint(_CARRY_KINDS):
             out.extend(_carry_orders(m, u))
             out.extend(_board_orders(m, u, not t.boarded))

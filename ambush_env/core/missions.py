@@ -111,7 +111,11 @@ kind          taken when
               scattered there, or set against a wall of an objective building hex); each
               is counted once (flags ``<name> charge k``) ⚙ the
               destroyed target stays passable: the engine's map has no fallen span, and the
-              mission scores the demolition only
+              mission scores the demolition only. ⚙ In Operations a US soldier carrying a
+              satchel charge next to such a hex may set one there (prepare it, then throw
+              it at that hex: ``core/legal.py`` ``_demolition_orders``; RULES.md §5 has no
+              throw in Operations, so a target with its garrison dead could never fall);
+              as fire it begins Rounds while a German on the map is active
 ============  ==================================================================================
 
 Scoring (⚙ values in the ``vp`` block): German and US casualties score by each soldier's final

@@ -129,17 +129,25 @@ def charges_set(m: Match) -> int:
     return sum(1 for f in m.state.flags if f.startswith(prefix))
 
 
+def charge_counts(m: Match, hex_: int) -> bool:
+    """Whether a satchel charge going off in (or against a wall of) ``hex_`` now counts
+    against a ``demolish`` objective not yet destroyed: ``hex_`` is one of its hexes, or
+    next to one with ``reach: 1`` (RULES.md §15 ⚙; module ``missions``)."""
+    obj = m.mission.objective
+    if obj.kind != "demolish" or TAKEN in m.state.flags or hex_ < 0:
+        return False
+    dist = m.board.distance
+    return any(dist(hex_, h) <= obj.reach for h in m.objective_hexes)
+
+
 def note_charge(m: Match, hex_: int) -> None:
     """A satchel charge goes off in ``hex_``, or against a wall of building hex ``hex_``
     (module ``grenades``): against a ``demolish`` objective, in one of its hexes (or next to
-    one, ``reach: 1``) it counts; the
+    one, ``reach: 1``) it counts (:func:`charge_counts`); the
     ``charges``-th destroys the target and scores the objective (RULES.md §9, §15 ⚙)."""
     obj = m.mission.objective
     st = m.state
-    if obj.kind != "demolish" or TAKEN in st.flags or hex_ < 0:
-        return
-    dist = m.board.distance
-    if not any(dist(hex_, h) <= obj.reach for h in m.objective_hexes):
+    if not charge_counts(m, hex_):
         return
     k = charges_set(m) + 1
     st.flags.append(f"{obj.name} charge {k}")
