@@ -53,7 +53,7 @@ class AmbushEnv(gym.Env):
     −1 (``"penalize"``) or raises (``"raise"``).
 
     ## Observation Space
-    A ``Dict`` declared once in :data:`ambush_env.env.spec.OBSERVATION_SPEC` (50.4 KiB):
+    A ``Dict`` declared once in :data:`ambush_env.env.spec.OBSERVATION_SPEC` (54.2 KiB):
 
     * ``board`` (C, 24, 32) uint8: each plane stores a flag or a small count, and its value
       is ``stored / div`` with ``div`` declared in the spec table (the plane's upper bound;
@@ -124,6 +124,12 @@ class AmbushEnv(gym.Env):
       then ``Discrete(1057)`` (orders aiming at vehicles and the tank's cannon targets).
       The ``vehicles`` table went from 27 to 41 columns (the vehicle type one-hot and the
       tank's state: crew, Crew Points left, cannon loaded, lost weapons, jammed MGs).
+      Issue 12: ``Discrete(1101)`` (the d100 special attacks appended at the end).
+    * v1 (issue 14): the first frozen version, pinned by ``tests/golden/env_spec_v1.json``
+      (N, every order text, the observation spec); README "Version history" has the policy.
+      Before the first v1 baseline was published the v1 observation gained the landmark,
+      known-minefield and known-booby-trap planes (62 → 67), the vehicle columns ``hp`` and
+      ``burning`` (41 → 43) and the global ``rules_d100`` (41 → 42).
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
