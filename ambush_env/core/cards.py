@@ -70,8 +70,8 @@ In the ``driving`` column, ``fire`` is the driver's one snap shot from the car (
 "the driver gets one snap fire at −2"); the German car rules of seed 000 p. 32 — a German car
 acts on its driver's driving column — live in the interpreter.
 
-Target selectors: ``nearest_visible``, ``weakest_visible`` (wounded first, then the worst
-cover), ``most_exposed`` (standing, crouching, prone: §8), ``nco_first`` (⚙ a commander, CR 1
+Target selectors: ``nearest_visible``, ``weakest_visible`` (⚙ wounded first, then the
+nearest), ``most_exposed`` (standing, crouching, prone: §8), ``nco_first`` (⚙ a commander, CR 1
 or more, before a private, then the nearest), ``nearest_vehicle`` (US vehicles only: the
 Panzerfaust's). The vehicle rules of seed 000 live in the interpreter, not in the cards (§14).
 

@@ -613,7 +613,8 @@ def _move(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     goal would, he goes to the best hex he can reach without (or stays put)."""
     t = m.state.turn
     if not t.card_acted:
-        t.card_path = _plan(m, u, args.get("toward", "cover"), int(args.get("max") or 2),
+        # no ``max``: as far as his MPs allow (cards.py; the MP budget caps the search)
+        t.card_path = _plan(m, u, args.get("toward", "cover"), int(args.get("max") or 99),
                             no_nearer=t.card_column == "self_preservation")
     if not t.card_path:
         return None

@@ -1,0 +1,333 @@
+"""Issue 13, done-when 2: the paragraph effects and German card actions and selectors that had no
+test with forced dice asserting an exact outcome (the audit is ``/work/notes/coverage_issue13.md``).
+
+Paragraph effects run on variants of the reference mission (``farm_assault``) with paragraphs
+added (triggered from unused hexes, so the mission validates: no orphan paragraph, every tested
+flag set somewhere); German actions run with *probe cards* — the regular deck plus cards whose
+Aware column is one row on every d10 face — so they check the interpreter (``german.py``), not
+the tuning of the shipped decks. ``force(g, [])`` where no die may be rolled: a roll would
+raise ``DiceExhaustedError``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from engine_helpers import add_german, clear_board, force, put, rounds, run_paragraph
+from ambush_env.core import Game, german
+from ambush_env.core import orders as O
+from ambush_env.core.data import data_path
+from ambush_env.core.missions import Mission, load_mission
+from ambush_env.core.orders import OrderKind as K
+from ambush_env.core.types import RESULT_NAMES, Stance, Status
+
+S = int(Stance.STANDING)
+B = O.ORDER_BASE
+
+
+# ------------------------------------------------------------------------------ helpers
+@functools.lru_cache(maxsize=8)
+def _variant(extra: str) -> Mission:
+    d = load_mission("farm_assault").model_dump(by_alias=True, mode="json")
+    for key, value in json.loads(extra).items():
+        d[key] = {**d[key], **value}
+    return Mission.model_validate(d)
+
+
+def mission_game(paragraphs: dict, triggers: dict) -> Game:
+    """A reset game of farm_assault with ``paragraphs`` and ``triggers`` added."""
+    g = Game(_variant(json.dumps({"paragraphs": paragraphs, "triggers": triggers},
+                                 sort_keys=True)), seed=0)
+    g.reset(seed=0)
+    return g
+
+
+def events(g: Game, *kinds: str) -> list[dict]:
+    return [e.to_dict() for e in g.log if e.type in kinds]
+
+
+# ------------------------------------------------------------------------------ paragraph effects
+FLOW = {
+    "90": [{"message": "The church bell tolls."},
+           {"if_flag": {"flag": "bell_heard", "then": 92, "else": 91}}],
+    "91": [{"set": "bell_heard"}, {"vp": {"amount": 3, "reason": "bell tower scouted"}}],
+    "92": [{"vp": {"amount": 1, "reason": "bell rung"}}, {"goto": 93}],
+    "93": [{"message": "The tower is empty."}],
+}
+
+
+def test_message_set_if_flag_goto_and_vp_run_in_order():
+    """RULES.md §15 effects ``message``, ``set``, ``if_flag`` (both branches), ``goto`` and
+    ``vp`` (amount and reason): paragraph 90
+    first takes ``else`` (flag unset) to 91, which sets the flag and scores 3; run again it
+    takes ``then`` to 92 (1 VP) and jumps to 93. No die is rolled (none forced)."""
+    g = mission_game(FLOW, {"C3": 90, "C4": 91, "C5": 92})
+    u = g.us_units()[0]
+    force(g, [])
+    run_paragraph(g, 90, u)
+    assert events(g, "message", "vp") == [
+        {"type": "message", "text": "The church bell tolls."},
+        {"type": "vp", "amount": 3, "reason": "bell tower scouted", "total": 3}]
+    assert g.state.flags == ["bell_heard"]
+    g.log.clear()
+    run_paragraph(g, 90, u)
+    assert events(g, "message", "vp") == [
+        {"type": "message", "text": "The church bell tolls."},
+        {"type": "vp", "amount": 1, "reason": "bell rung", "total": 4},
+        {"type": "message", "text": "The tower is empty."}]
+    assert g.state.flags == ["bell_heard"] and g.state.vp == 4
+
+
+def test_set_is_idempotent():
+    """RULES.md §15 ``set``: setting a flag already set leaves one copy (``state.flags`` is a
+    set kept in order)."""
+    g = mission_game(FLOW, {"C3": 90, "C4": 91, "C5": 92})
+    force(g, [])
+    run_paragraph(g, 91, None)
+    run_paragraph(g, 91, None)
+    assert g.state.flags == ["bell_heard"] and g.state.vp == 6
+
+
+@pytest.mark.parametrize("vp, result", [(26, "decisive_win"), (25, "win")])
+def test_end_mission_effect_ends_and_scores_at_once(vp, result):
+    """RULES.md §15 ``end_mission``: the mission ends when the effect runs, scored by the
+    result bands (farm_assault: decisive win 26, both sides of it); nothing runs after it (the
+    loader keeps it a paragraph's last effect)."""
+    paras = {"94": [{"vp": {"amount": vp, "reason": "relieved"}}, {"end_mission": "recalled"}]}
+    g = mission_game(paras, {"C3": 94})
+    g.state.vp -= g.casualty_vp()
+    force(g, [])
+    run_paragraph(g, 94, None)
+    assert g.state.over and g.state.end_reason == "recalled"
+    assert RESULT_NAMES[g.state.result] == result
+    (end,) = events(g, "mission_end")
+    assert end["reason"] == "recalled" and end["vp"] == vp and end["result"] == result
+    assert not g.state.pending and not g.legal_actions()
+
+
+# grenade_outside: none x3 (0-2), panic (3-4), wound (5-6), incapacitated (7-8), kill (9)
+@pytest.mark.parametrize("roll, result, status, wounded", [
+    (2, "none", Status.ACTIVE, False),
+    (5, "wound", Status.ACTIVE, True),
+    (6, "wound", Status.ACTIVE, True),
+    (7, "incapacitated", Status.INCAPACITATED, False),
+    (9, "kill", Status.KILLED, False),
+])
+def test_booby_trap_effect_rolls_the_triggering_soldiers_row(roll, result, status, wounded):
+    """RULES.md §15 / seed 000 p. 32 ``booby_trap {row}``: the soldier who triggered the
+    paragraph rolls one d10 on the damage row (farm_assault paragraph 53: grenade_outside;
+    the 2/3 none/panic... boundaries 4/5 and 6/7 on both sides); the paragraph's
+    effects after it run (a ``set``)."""
+    paras = {"95": [{"booby_trap": {"row": "grenade_outside"}}, {"set": "trap_sprung"}]}
+    g = mission_game(paras, {"C3": 95})
+    clear_board(g, keep=1)
+    u = put(g, 0, "C3")
+    assert g.tables.soldier_row["grenade_outside"][roll] == result
+    force(g, [roll])
+    run_paragraph(g, 95, u)
+    assert events(g, "booby_trap") == [{"type": "booby_trap", "unit": u.name,
+                                        "row": "grenade_outside", "roll": roll,
+                                        "result": result}]
+    assert u.status == status and u.wounded is wounded
+    assert "trap_sprung" in g.state.flags
+
+
+def test_booby_trap_effect_without_a_triggering_soldier_does_nothing():
+    """paragraphs._booby_trap (a random event's paragraph has no triggering soldier, RULES.md
+    §15 ⚙): no die, no damage, the next effect runs."""
+    paras = {"95": [{"booby_trap": {"row": "grenade_outside"}}, {"set": "trap_sprung"}]}
+    g = mission_game(paras, {"C3": 95})
+    force(g, [])
+    run_paragraph(g, 95, None)
+    assert events(g, "booby_trap") == [] and g.state.flags == ["trap_sprung"]
+    assert all(u.status == Status.ACTIVE for u in g.us_units())
+
+
+def test_farm_assault_paragraph_53_sets_off_the_trap():
+    """The shipped use (farm_assault.yaml: paragraph 51's PC check fails to 53, a message and
+    ``booby_trap {row: grenade_outside}``): the soldier rolls on the row, a 9 kills."""
+    g = Game("farm_assault", seed=0)
+    g.reset(seed=0)
+    effects = [e.tag for e in g.mission.paragraphs[53]]
+    assert "booby_trap" in effects
+    clear_board(g, keep=1)
+    u = put(g, 0, "C3")
+    force(g, [9])
+    run_paragraph(g, 53, u)
+    (ev,) = events(g, "booby_trap")
+    assert ev["roll"] == 9 and ev["result"] == "kill" and u.status == Status.KILLED
+
+
+# ------------------------------------------------------------------------------ German probes
+def _probe(card_id: str, weapon: str, aware: list, WS: int = 0) -> dict:
+    return {
+        "id": card_id, "rank": "Probe", "weapon": weapon, "IN": 1, "PC": 5, "WS": WS,
+        "MV": 4, "equipment": [],
+        "columns": {"unaware": [{"rolls": [0, 9], "do": ["hold"]}],
+                    "aware": [{"rolls": [0, 9], "do": aware}],
+                    "self_preservation": [{"rolls": [0, 9], "do": ["hold"]}]},
+    }
+
+
+PROBES = [
+    _probe("p_weak", "kar98_zf", [{"fire": {"at": "weakest_visible"}}], WS=2),
+    _probe("p_objective", "kar98", [{"move": {"toward": "objective", "max": 2}}]),
+    _probe("p_nearest_us", "kar98", [{"move": {"toward": "nearest_us", "max": 2}}]),
+    _probe("p_away", "kar98", [{"move": {"toward": "away"}}]),
+    _probe("p_away2", "kar98", [{"move": {"toward": "away", "max": 2}}]),
+    _probe("p_route", "kar98", [{"move": {"toward": "route", "max": 3}}]),
+    _probe("p_surrender", "kar98", [{"surrender": {"if": "always"}}]),
+]
+
+
+@pytest.fixture(scope="module")
+def pg(tmp_path_factory) -> Game:
+    """Farm Assault with the regular deck plus the probe cards (a deck file named ``probe``)."""
+    raw = yaml.safe_load(data_path("cards/regular.yaml").read_text(encoding="utf-8"))
+    raw["id"] = "probe"
+    raw["cards"] = raw["cards"] + PROBES
+    path = Path(tmp_path_factory.mktemp("deck")) / "probe.yaml"
+    path.write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
+    return Game("farm_assault", opponent=str(path))
+
+
+def setup(g: Game, us: list[tuple[str, int]]) -> list:
+    g.reset(seed=0)
+    clear_board(g, keep=len(us))
+    return [put(g, k, lbl, st) for k, (lbl, st) in enumerate(us)]
+
+
+def turn(g: Game, ger, rolls: list[int]) -> list[dict]:
+    """One German turn with the dice forced (the card roll first); its events, dict form."""
+    rounds(g)
+    force(g, rolls)
+    first = len(g.log)
+    g.german_turn(ger)
+    assert g.dice.forced_left == 0, f"{g.dice.forced_left} forced dice unused"
+    return [e.to_dict() for e in g.log[first:]]
+
+
+def moves(evs: list[dict]) -> list[str]:
+    return [e["to"] for e in evs if e["type"] == "move"]
+
+
+@pytest.mark.parametrize("wounded, target, to_hit", [(False, "US3", 8), (True, "US1", 7)])
+def test_weakest_visible_takes_a_wounded_soldier_over_a_nearer_one(pg, wounded, target, to_hit):
+    """cards.py selector ``weakest_visible`` (⚙ wounded first, then the nearest): a sniper
+    (WS 2) at R8 sees the sergeant US1 at I8 (9 hexes) and the private US3 at M8 (5 hexes).
+    US1 unwounded: the nearer US3 (excluded case, to-hit 8); US1 wounded: US1 (to-hit 7, RULES.md
+    §8 bolt rifle at 7-10 hexes 4, +1 standing, +2 WS). The 9 misses either way."""
+    g = pg
+    sgt, cpl, pvt = setup(g, [("I8", S), ("A1", S), ("M8", S)])
+    cpl.hex = -1
+    sgt.wounded = wounded
+    g.invalidate()
+    ger = add_german(g, "p_weak", "R8")
+    evs = turn(g, ger, [0, 9])
+    (f,) = [e for e in evs if e["type"] == "fire"]
+    assert (f["target"], f["to_hit"], f["result"]) == (target, to_hit, "miss")
+
+
+def test_move_toward_objective_closes_on_the_mission_objective(pg):
+    """RULES.md §14 ``move {toward: objective, max: 2}``: two hexes nearer the objective hexes
+    (farm_assault: the farm L6-N7), H8 → I9 → J8, though it passes next to the US soldier."""
+    g = pg
+    (us,) = setup(g, [("I8", S)])
+    ger = add_german(g, "p_objective", "H8")
+    obj = [g.board.index(h) for h in g.mission.objective.hexes]
+    before = min(g.board.distance(ger.hex, h) for h in obj)
+    evs = turn(g, ger, [0])
+    assert moves(evs) == ["I9", "J8"]
+    assert min(g.board.distance(ger.hex, h) for h in obj) == before - 2
+
+
+def test_move_toward_nearest_us_closes_two_hexes(pg):
+    """RULES.md §14 ``move {toward: nearest_us, max: 2}``: R8 → Q8 → P7, 9 → 7 hexes from US1
+    at I8."""
+    g = pg
+    (us,) = setup(g, [("I8", S)])
+    ger = add_german(g, "p_nearest_us", "R8")
+    assert g.board.distance(ger.hex, us.hex) == 9
+    evs = turn(g, ger, [0])
+    assert moves(evs) == ["Q8", "P7"] and g.board.distance(ger.hex, us.hex) == 7
+
+
+@pytest.mark.parametrize("card, path, dist", [
+    ("p_away", ["L12", "M13", "N13", "N14"], 9),
+    ("p_away2", ["L12", "L13"], 7),
+])
+def test_move_without_max_goes_as_far_as_the_mps_allow(pg, card, path, dist):
+    """cards.py ``move``: ``max`` none means as far as his MPs allow (MV 4, clear ground 1 MP a
+    hex: four hexes); ``max: 2`` stops at two (excluded case). K12, 5 hexes from US1 at I8,
+    ``toward: away``. (Found here: a move without ``max`` stopped after two hexes.)"""
+    g = pg
+    (us,) = setup(g, [("I8", S)])
+    ger = add_german(g, card, "K12")
+    evs = turn(g, ger, [0])
+    assert moves(evs) == path and g.board.distance(ger.hex, us.hex) == dist
+
+
+@pytest.mark.parametrize("route, path", [(["R2"], ["R7", "R6", "R5"]), ([], [])])
+def test_move_toward_route_follows_the_placement_waypoints(pg, route, path):
+    """cards.py ``move {toward: route, max: 3}``: three hexes toward the first waypoint of the
+    route his placement gave him (R8 → R5 on the way to R2); without a route the action is
+    skipped (excluded case)."""
+    g = pg
+    setup(g, [("I8", S)])
+    ger = add_german(g, "p_route", "R8")
+    ger.route = [g.board.index(h) for h in route]
+    evs = turn(g, ger, [0])
+    assert moves(evs) == path
+    if not route:
+        assert [e["action"] for e in evs if e["type"] == "german_skip"] == ["move"]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "legal._german_orders offers SURRENDER only when outnumbered (3 to 1), whatever the "
+    "card's `if`; `surrender {if: always}` is therefore `if: outnumbered` (legal.py, owned "
+    "elsewhere)"))
+def test_surrender_always_gives_up_without_being_outnumbered(pg):
+    """cards.py ``surrender {if: always}`` (RULES.md §10, §14): he gives up to the US soldier
+    in his hex though one to one is not outnumbered."""
+    g = pg
+    (us,) = setup(g, [("P5", S)])
+    ger = add_german(g, "p_surrender", "P5")
+    turn(g, ger, [0])
+    assert ger.status == Status.CAPTURED
+
+
+# ------------------------------------------------------------------------------ tank hatches
+def _tank():
+    from test_german_vehicles import _tank_game, _us1
+
+    g, tu, v = _tank_game()
+    _us1(g, "M5")
+    return g, tu, v
+
+
+@pytest.mark.parametrize("closed, picked", [(False, "close"), (True, "end")])
+def test_tank_close_row_closes_an_open_tank_only(closed, picked):
+    """Seed 000 p. 32-33, vehicle_cards.yaml panzer_iv crew 5 row 9: ``close``; an open tank
+    closes its hatches (OPEN_CLOSE), a closed one skips it and the turn ends."""
+    g, tu, v = _tank()
+    v.closed = closed
+    g.invalidate()
+    force(g, [9])
+    got = german.choose(g, tu, [B[K.END_TURN], B[K.OPEN_CLOSE]])
+    assert got == (B[K.OPEN_CLOSE] if picked == "close" else B[K.END_TURN])
+
+
+@pytest.mark.parametrize("closed, gives", [(True, True), (False, False)])
+def test_tank_open_action_opens_a_closed_tank_only(closed, gives):
+    """vehicle_cards.py ``open``: OPEN_CLOSE when the tank is closed and the order is legal;
+    skipped when it is open, or when the order is not offered."""
+    g, tu, v = _tank()
+    v.closed = closed
+    act = german._TANK_ACTIONS["open"]
+    assert act(g, tu, {}, {B[K.OPEN_CLOSE]}) == ((B[K.OPEN_CLOSE], True) if gives else None)
+    assert act(g, tu, {}, set()) is None
