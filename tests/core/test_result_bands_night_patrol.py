@@ -91,15 +91,29 @@ def test_win_line():
 # each man's way back: two hexes south of where he forms up, on the south edge
 BACK = {k: [f"{h[0]}16"] for k, h in enumerate(["G14", "F14", "H14", "E14", "I14", "F14",
                                                  "H14", "G14"])}
+# from the crossroads back the way they came, through the gap and the wire to the south edge
+HOME = ["G4", "H4", "I5", "K6", "L9", "L10", "L11", "L12", "L16"]
 
 
 def test_draw_line():
+    """RULES.md §15: the decisive line's fight (the listening post, the NCO and the barn's
+    rifleman killed: 3 x 2 VP), but the patrol does not wait for dawn: it goes back through the
+    gap and the wire and leaves by the south edge (0 VP a man, ⚙ night_patrol.yaml): 6 VP,
+    the crossroads not held -> draw."""
+    plans = {k: GAP + HOME for k in range(8)} | {7: GAP + ["F4", "E4", "F4"] + HOME}
+    g = play(plans, exits=set(range(8)))
+    assert g.stats()["germans_killed"] == 3 and g.stats()["us_exited"] == 8 and not held(g)
+    assert g.vp == 6 and g.result == Result.DRAW
+
+
+def test_withdrawal_at_once_loses():
     """RULES.md §15: the patrol turns back at once from the sunken track (row 14) and leaves
-    by the south edge: 8 x 1 = 8 VP -> draw."""
+    by the south edge: every man safe, but 8 x 0 = 0 VP -> loss (a withdrawal saves the men,
+    not the mission)."""
     assert [BACK[k][0][0] + "14" for k in range(8)] == list(load_mission(MISSION).us_entry)
     g = play(BACK, exits=set(range(8)))
     assert g.stats()["us_exited"] == 8 and not held(g)
-    assert g.vp == 8 and g.result == Result.DRAW
+    assert g.vp == 0 and g.result == Result.LOSS
 
 
 def test_loss_line():
@@ -113,7 +127,7 @@ def test_the_hidden_minefield_and_a_crossroads_not_held():
     """Paragraphs 6/8 and module mines: the wire's PC check failed (9), the minefield is laid
     hidden; US1 walks straight north up the beet field into F10 and a mine kills him (the
     rigged damage roll 9; the hex is then known); the rest turn back by the south edge:
-    -3 + 7 x 1 = 4 VP -> draw, the crossroads never reached."""
+    -3 + 7 x 0 = -3 VP -> loss, the crossroads never reached."""
     g = rigged_game(MISSION, perception=9)
     b = g.board
     todo = {k: [b.index(h) for h in BACK[k]] for k in range(1, 8)}
@@ -131,4 +145,4 @@ def test_the_hidden_minefield_and_a_crossroads_not_held():
     assert f10 in g.state.known_mines  # known once a mine of it went off
     assert any("mine damage" in why for why, _ in g.dice.log)
     assert g.stats()["us_killed"] == 1 and g.stats()["us_exited"] == 7
-    assert g.vp == 4 and g.result == Result.DRAW
+    assert g.vp == -3 and g.result == Result.LOSS
