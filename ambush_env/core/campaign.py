@@ -43,7 +43,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import Field, ValidationError, model_validator
@@ -123,7 +123,7 @@ class CampaignRules(Frozen):
         replacement: base ratings of a replacement, by role.
     """
 
-    experience: dict[ResultName, int]
+    experience: dict[ResultName, Annotated[int, Field(ge=0)]]  # a survivor's xp is never < 0
     price: int = Field(ge=1)
     improve: tuple[Improve, ...] = Field(min_length=1)
     replacement: dict[Role, BaseRatings]

@@ -49,13 +49,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import numpy as np
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
 from ambush_env.core.board import MAX_COLUMNS, MAX_ROWS, Board, board_from_dict
-from ambush_env.core.data import FieldProblem, Frozen, data_path, load_model
+from ambush_env.core.data import FieldProblem, Frozen, data_path, read_data
 from ambush_env.core.errors import AmbushError
 from ambush_env.core.hexgrid import make_label, neighbor_cr
 from ambush_env.core.missions import Mission, check_references
@@ -76,8 +76,15 @@ HAZARD_KINDS = ("booby_trap", "minefield")
 
 TemplateName = Literal["farm", "village", "hedgerows", "woods", "river", "hills"]
 ObjectiveName = Literal["take", "exit", "intel", "hold", "capture", "demolish"]
-IntRange = tuple[int, int]
-FloatRange = tuple[float, float]
+def _ordered(lo_hi: tuple) -> tuple:
+    """A ``[low, high]`` range of the file: low <= high (a draw ``between`` them)."""
+    if lo_hi[0] > lo_hi[1]:
+        raise ValueError(f"a range [low, high] needs low <= high, got {list(lo_hi)}")
+    return lo_hi
+
+
+IntRange = Annotated[tuple[int, int], AfterValidator(_ordered)]
+FloatRange = Annotated[tuple[float, float], AfterValidator(_ordered)]
 
 
 # --------------------------------------------------------------------------------------------
@@ -143,13 +150,24 @@ class ProceduralConfig(Frozen):
             raise FieldProblem("activation", "0 <= low <= high <= 8: both branches can be rolled")
         if not 1 <= self.german_groups[0] <= self.german_groups[1] <= 7:
             raise FieldProblem("german_groups", "1..7 chains (paragraph blocks 10-80)")
+        from ambush_env.core.missions import VPSchedule
+
+        for key, (lo, hi) in self.vp.items():  # a mission's VP schedule takes every draw
+            f = VPSchedule.model_fields.get(key)
+            if f is None:
+                raise FieldProblem(f"vp.{key}", f"not a VP schedule entry ({', '.join(VPSchedule.model_fields)})")
+            ge = next((m.ge for m in f.metadata if hasattr(m, "ge")), None)
+            le = next((m.le for m in f.metadata if hasattr(m, "le")), None)
+            if (ge is not None and lo < ge) or (le is not None and hi > le):
+                raise FieldProblem(f"vp.{key}", f"a {'gain' if ge is not None else 'loss'} "
+                                                f"is {'>= ' + str(ge) if ge is not None else '<= ' + str(le)}")
         return self
 
 
 @lru_cache(maxsize=1)
 def config() -> ProceduralConfig:
     """``data/procedural.yaml`` (cached). Raises DataError naming the file and the field."""
-    return load_model(ProceduralConfig, data_path("procedural.yaml"))
+    return read_data(ProceduralConfig, data_path("procedural.yaml"))  # FieldProblem: its field
 
 
 # --------------------------------------------------------------------------------------------

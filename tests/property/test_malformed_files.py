@@ -1,6 +1,7 @@
-"""Malformed data files (issue 13, done-when 7): a mission, map, card deck or squad file that
-hypothesis has broken raises :class:`~ambush_env.core.errors.DataError` naming that file and a
-field, never another exception ("a bad file fails with its path and the offending field").
+"""Malformed data files (issue 13, done-when 7): a mission, map, card deck, squad, campaign
+or number file that hypothesis has broken raises :class:`~ambush_env.core.errors.DataError`
+naming that file and a field, never another exception ("a bad file fails with its path and
+the offending field").
 
 Each example starts from a shipped file (every shipped mission, map, deck and squad), parses
 it, applies one to three random mutations to the YAML tree and writes it to a temporary folder
@@ -21,7 +22,13 @@ under its own stem (the ``id`` must equal the stem). The mutations:
 * decks: overlapping, missing or invalid d10 ranges in a card's columns, duplicate card ids,
   unknown weapons, items and actions, bad action arguments, too many items;
 * squads: names out of order, no or two sergeants, command radius against the role, unknown
-  weapons and items, too many soldiers or items.
+  weapons and items, too many soldiers or items;
+* campaign chains (``data/campaigns/*.yaml``): unknown missions, decks and squads, an empty
+  chain, a bad rules id; the number files ``data/campaign.yaml``, ``data/squad_points.yaml``
+  and ``data/procedural.yaml`` (kind ``rules_file``): numbers out of range or of the wrong
+  type, broken ``[low, high]`` ranges. A chain that loads starts a campaign; a number file
+  that loads is used (a squad carried through two missions, squads generated, a procedural
+  mission generated).
 
 The property: loading either succeeds (a mutation may be harmless) or raises ``DataError``
 whose ``path`` is the file and whose ``field`` is non-empty. When a mission loads, a
@@ -46,6 +53,7 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from ambush_env.core.board import load_board
+from ambush_env.core.campaign import load_chain
 from ambush_env.core.cards import load_deck
 from ambush_env.core.data import DATA_DIR, config_dir
 from ambush_env.core.errors import DataError, ScenarioError
@@ -57,6 +65,11 @@ MISSIONS = sorted((DATA_DIR / "missions").glob("*.yaml"))
 MAPS = sorted((DATA_DIR / "maps").glob("*.yaml"))
 DECKS = sorted((DATA_DIR / "cards").glob("*.yaml"))
 SQUADS = sorted(config_dir("squads").glob("*.yaml"))
+CHAINS = sorted((DATA_DIR / "campaigns").glob("*.yaml"))
+RULE_FILES = {name: DATA_DIR / f"{name}.yaml"
+              for name in ("campaign", "squad_points", "procedural")}
+"""The one-of-a-kind number files: the campaign rules, the squad generator's prices, the
+procedural generator's ranges."""
 
 Raw = Any
 Path_ = tuple[Any, ...]
@@ -662,6 +675,97 @@ def _squad(draw: Callable, raw: dict) -> str:
     return f"soldiers.{i}.{key} = {value!r}"
 
 
+# ------------------------------------------------------- campaign chains and number files
+BAD_NUMBERS = [-1, 0, 1, 99, 10**9, -(10**9), 0.5, 1.5, True, "3", [9, 0], [0], [1, 2, 3],
+               [-5, 5], [0.5, 2], None]
+"""Numbers out of range or of the wrong type, and broken ``[low, high]`` ranges."""
+
+
+def _numbers(draw: Callable, raw: dict) -> str:
+    """A number or a ``[low, high]`` range anywhere in the tree set to a bad one."""
+    paths = [p for p in _paths(raw) if p and (
+        isinstance(_get(raw, p), (int, float)) and not isinstance(_get(raw, p), bool)
+        or isinstance(_get(raw, p), list) and len(_get(raw, p)) == 2
+        and all(isinstance(x, (int, float)) for x in _get(raw, p)))]
+    p = draw(st.sampled_from(paths))
+    value = draw(st.sampled_from(BAD_NUMBERS))
+    _set(raw, p, copy.deepcopy(value))
+    return f"{p} = {value!r}"
+
+
+def _chain(draw: Callable, raw: dict) -> str:
+    """A campaign chain: unknown missions, decks and squads, an empty chain, a bad rules id."""
+    how = draw(st.sampled_from(["mission", "deck", "squad", "empty", "rules", "numbers"]))
+    links = raw.get("missions")
+    if how in ("mission", "deck") and isinstance(links, list) and links \
+            and isinstance(links[0], dict):
+        i = draw(st.integers(0, len(links) - 1))
+        if not isinstance(links[i], dict):
+            return "link gone"
+        value = draw(st.sampled_from(
+            ["nowhere", "", None, 3, "Farm_Assault", "../missions/farm_assault",
+             "missing/file.yaml", "nowhere.yaml"] if how == "mission"
+            else ["nowhere", "", None, "Regular", "green ", 1]))
+        links[i][how] = value
+        return f"missions.{i}.{how} = {value!r}"
+    if how == "squad":
+        raw["squad"] = value = draw(st.sampled_from(["nobody", "", None, "Standard", 2]))
+        return f"squad = {value!r}"
+    if how == "empty":
+        raw["missions"] = []
+        return "missions = []"
+    if how == "rules":
+        raw["rules"] = value = draw(st.sampled_from(["d101", "", None, "D100"]))
+        return f"rules = {value!r}"
+    return _numbers(draw, raw)
+
+
+def _load_rules_file(path: Path) -> Any:
+    """Load one of :data:`RULE_FILES` (by its stem) from ``path``, as its loader would."""
+    from ambush_env.core import campaign, procedural, squads
+    from ambush_env.core.data import read_data
+
+    if path.stem == "campaign":
+        return read_data(campaign.CampaignRules, path)
+    if path.stem == "squad_points":
+        return read_data(squads.SquadPoints, path, squads._check_points)
+    return read_data(procedural.ProceduralConfig, path)
+
+
+def _use(kind: str, path: Path, obj: Any) -> None:
+    """Use a chain or number file that loaded, as the game would: a chain starts a campaign;
+    the campaign rules carry a squad through a mission (killed, wounded, fit: replacements,
+    experience); the squad prices generate squads; the procedural ranges generate missions.
+    Only DataError or ScenarioError may come of it."""
+    from ambush_env.core import campaign, procedural, squads
+
+    try:
+        if kind == "chain":
+            cs = campaign.new_campaign(obj)
+            campaign.mission_squad(cs)
+            return
+        with pytest.MonkeyPatch.context() as mp:
+            if path.stem == "campaign":
+                mp.setattr(campaign, "load_campaign_rules", lambda: obj)
+                cs = campaign.new_campaign("first_push")
+                fates = ["fit", "wounded", "killed", "captured", "incapacitated"]
+                men = campaign.fielded(cs)
+                for result in ("decisive_win", "loss"):
+                    out = campaign.Outcome(result=result, vp=10, fates={
+                        v.id: fates[k % len(fates)] for k, v in enumerate(men)})
+                    cs = campaign.advance(cs, out)
+                    men = campaign.fielded(cs)
+            elif path.stem == "squad_points":
+                mp.setattr(squads, "load_squad_points", lambda: obj)
+                for seed in range(3):
+                    squads.generate_squad(seed)
+            else:
+                mp.setattr(procedural, "config", lambda: obj)
+                procedural.generate(0)
+    except (DataError, ScenarioError) as e:
+        note(f"-> use: {e}")
+
+
 # ------------------------------------------------------------------------------ the property
 MISSION_MAPS = {_raw(m)["map"]: m.stem for m in MISSIONS}
 """A shipped mission played on each map that has one (map stem -> mission id)."""
@@ -672,6 +776,8 @@ KINDS: dict[str, tuple[list[Path], Callable[[Path], Any], Callable]] = {
     "map": (MAPS + [m for m in MAPS if m.stem in MISSION_MAPS] * 3, load_board, _map),
     "deck": (DECKS, load_deck, _deck),
     "squad": (SQUADS, load_squad, _squad),
+    "chain": (CHAINS, load_chain, _chain),
+    "rules_file": (list(RULE_FILES.values()), _load_rules_file, _numbers),
 }
 
 
@@ -742,6 +848,8 @@ def check_file(kind: str, tmp: Path, src: Path, raw: Raw, text: str | None = Non
         assert g is None or all(c in g.ctx.cards for _f, c in g.ctx.mission.card_refs())
     elif kind == "map" and src.stem in MISSION_MAPS:
         _play(lambda: Game(MISSION_MAPS[src.stem], board=obj, seed=0))
+    elif kind in ("chain", "rules_file"):
+        _use(kind, path, obj)
 
 
 def _check(data: Any, kind: str, tmp: Path) -> None:
@@ -759,7 +867,8 @@ def tmp(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("malformed")
 
 
-@pytest.mark.parametrize("kind, n", [("mission", 300), ("map", 200), ("deck", 250), ("squad", 300)])
+@pytest.mark.parametrize("kind, n", [("mission", 300), ("map", 200), ("deck", 250), ("squad", 300),
+                                     ("chain", 60), ("rules_file", 120)])
 def test_malformed_file_is_a_data_error_naming_file_and_field(kind: str, n: int, tmp: Path):
     """Done-when 7: a mutated mission, map, deck or squad file loads or raises DataError
     naming the file and a field; what loads builds a game that plays."""
@@ -773,7 +882,7 @@ def test_malformed_file_is_a_data_error_naming_file_and_field(kind: str, n: int,
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["mission", "map", "deck", "squad"])
+@pytest.mark.parametrize("kind", ["mission", "map", "deck", "squad", "chain", "rules_file"])
 def test_malformed_file_is_a_data_error_naming_file_and_field_slow(kind: str, tmp: Path):
     """The same property, many more examples (``pytest -m slow``)."""
 
@@ -894,3 +1003,29 @@ def test_board_smaller_than_the_mission(tmp_path):
     with pytest.raises(DataError) as e:
         Game("farm_assault", board=board, seed=0)
     assert (e.value.path, e.value.field) == ("<mission farm_assault>", "exit_hexes.0")
+
+
+@pytest.mark.parametrize("stem, edit, field", [
+    ("campaign", lambda r: r["experience"].__setitem__("loss", -1), "experience.loss"),
+    ("procedural", lambda r: r["vp"].__setitem__("german_captured", [4, 3]),
+     "vp.german_captured"),
+    ("procedural", lambda r: r["vp"].__setitem__("german_killed", [-1, 2]), "vp.german_killed"),
+    ("procedural", lambda r: r["vp"].__setitem__("us_killed", [-3, 1]), "vp.us_killed"),
+    ("procedural", lambda r: r["vp"].__setitem__("zz_bonus", [1, 1]), "vp.zz_bonus"),
+    ("procedural", lambda r: r.__setitem__("thresholds", {**r["thresholds"], "win": [0.6, 0.4]}),
+     "thresholds.win"),
+])
+def test_number_file_that_used_to_load_and_crash_later(stem, edit, field, tmp_path):
+    """Regressions found by the ``rules_file`` property: a negative experience award (campaign
+    .yaml; ``advance`` then built a soldier with negative xp, a pydantic ValidationError), a
+    range with low > high (procedural.yaml; numpy's ``integers`` raised ValueError) and a VP
+    range of the wrong sign or name (the generated mission would not validate) load no more:
+    DataError naming the file and the field."""
+    src = RULE_FILES[stem]
+    raw = _raw(src)
+    edit(raw)
+    path = tmp_path / src.name
+    path.write_text(_dump(raw), encoding="utf-8")
+    with pytest.raises(DataError) as err:
+        _load_rules_file(path)
+    assert err.value.path == str(path) and err.value.field == field, err.value
