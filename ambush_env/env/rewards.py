@@ -91,7 +91,12 @@ def remaining_hexes(game) -> float:
     """The squad's mean remaining route, in hexes: objective first, then out by an exit.
 
     Per soldier of the squad (every soldier the mission started with, so a casualty does not
-    shrink the mean ⚙): 0 once he has left by an exit; ``d_obj(hex) + obj_to_exit`` while the
+    shrink the mean ⚙): 0 once he has left by an exit, if the objective is taken (or the mission
+    has none) — while it is not, a soldier gone by an exit counts the map's longest route ⚙
+    (gone before the objective, like a captured man: leaving early looks like a setback, and
+    taking the objective later turns every early leaver's value to 0; in a 61 k-step trial
+    without this rule the squad learned to skirt the farm and leave, 5.5 VP a game);
+    ``d_obj(hex) + obj_to_exit`` while the
     objective is not taken (the ``objective_taken`` flag, module ``scoring``), ``d_exit(hex)``
     after; a killed or incapacitated soldier keeps the value of the hex he fell on ⚙ (dying never
     shortens the route); one off the map otherwise (captured) counts the map's longest route ⚙.
@@ -105,10 +110,11 @@ def remaining_hexes(game) -> float:
     taken = "objective_taken" in game.state.flags
     n = len(game.squad.soldiers)
     total = 0
+    early = bool(game.objective_hexes) and not taken  # an exit now leaves the objective behind
     for u in game.state.units[:n]:
         if u.exited or u.status == Status.REMOVED:
-            continue
-        if u.hex < 0:
+            total += worst if early else 0
+        elif u.hex < 0:
             total += worst
         else:
             total += d_exit[u.hex] if taken else d_obj[u.hex] + obj_to_exit

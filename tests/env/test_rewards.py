@@ -102,20 +102,22 @@ def test_progress_potential_of_the_start_and_of_a_step_toward_the_farm():
 
 
 def test_progress_route_counts_exits_casualties_and_the_taken_objective():
-    """Exited soldiers count 0; a killed one keeps his hex's value (dying never shortens the
-    route); once the objective is taken a soldier's route is his distance to an exit."""
+    """A soldier gone by an exit before the farm is taken counts the map's longest route (16:
+    the hex farthest from the farm, 12, plus the 4 out), 0 once it is; a killed one keeps his
+    hex's value (dying never shortens the route); once the objective is taken a soldier's route
+    is his distance to an exit."""
     from ambush_env.core.types import Status
     from ambush_env.env.rewards import remaining_hexes
 
     env, g = _farm_game()
     us = g.state.units[:8]
     us[0].status, us[0].hex, us[0].exited = Status.REMOVED, -1, True
-    assert remaining_hexes(g) == pytest.approx(15 * 7 / 8)
+    assert remaining_hexes(g) == pytest.approx((15 * 7 + 16) / 8)
     us[1].hex = g.board.index("L6")  # in the farm: 4 hexes to go (to column R)
     us[1].status = Status.KILLED
-    assert remaining_hexes(g) == pytest.approx((15 * 6 + 4) / 8)
-    g.state.flags.append("objective_taken")  # column A: 17 hexes to column R; L6: 6
-    assert remaining_hexes(g) == pytest.approx((17 * 6 + 6) / 8)
+    assert remaining_hexes(g) == pytest.approx((15 * 6 + 4 + 16) / 8)
+    g.state.flags.append("objective_taken")  # column A: 17 hexes to column R; L6: 6; exited: 0
+    assert remaining_hexes(g) == pytest.approx((17 * 6 + 6 + 0) / 8)
 
 
 def test_progress_shaping_telescopes_over_an_episode():
