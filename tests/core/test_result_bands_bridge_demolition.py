@@ -131,37 +131,39 @@ def test_decisive_win_line():
     gunner); in Rounds the three satchel men (US2, US3, US4) ready their charges and throw
     them on the span: three charges destroy the bridge (objective kind demolish, 14 VP); the
     loader falls to aimed fire, Operations resume and everyone goes home by A4:
-    14 + 2 x 1 + 6 x 1 = 22 VP >= 20 -> decisive win."""
+    14 + 2 x 2 + 6 x 0 = 18 VP -> decisive win (⚙ bridge_demolition.yaml: a man back 0)."""
     g = play({k: BANK + HOME for k in range(6)}, exits=set(range(6)), rounds=demolish,
              perception=0, us_hits=bridge_down)
     assert "objective_taken" in g.state.flags
     assert sum(1 for f in g.state.flags if f.startswith("bridge charge")) == 3
     assert g.stats()["germans_killed"] == 2 and g.stats()["us_exited"] == 6
-    assert g.vp == 22 and g.result == Result.DECISIVE_WIN
+    assert g.vp == 18 and g.result == Result.DECISIVE_WIN
 
 
 def test_win_line():
-    """RULES.md §15: the bridge comes down as above and the bunker's crew is killed, but the
-    section stays on the bank until the time limit: 14 + 2 x 1 = 16 VP -> win."""
+    """RULES.md §15: the bridge comes down as above, but every US shot misses (the bunker's
+    crew lives, awake, and the Rounds run to the time limit with the section on the bank):
+    14 VP -> win."""
     g = play({k: BANK for k in range(6)}, exits=set(), rounds=demolish, perception=0,
-             us_hits=bridge_down)
+             us_hits=lambda g: False)
     assert "objective_taken" in g.state.flags and g.state.end_reason.startswith("time limit")
-    assert g.stats()["germans_killed"] == 2 and g.stats()["us_exited"] == 0
-    assert g.vp == 16 and g.result == Result.WIN
+    assert g.stats()["germans_killed"] == 0 and g.stats()["us_exited"] == 0
+    assert g.vp == 14 and g.result == Result.WIN
 
 
-def test_draw_line():
+def test_withdrawal_at_once_loses():
     """RULES.md §15: the section turns back at once by the west edge it came from (every
-    entry hex is an exit hex): 6 x 1 = 6 VP -> draw."""
+    entry hex is an exit hex): every man safe, but 6 x 0 = 0 VP -> loss (⚙ coming back saves
+    the men, not the mission)."""
     g = play({}, exits=set(range(6)))
     assert g.stats()["us_exited"] == 6 and "objective_taken" not in g.state.flags
-    assert g.vp == 6 and g.result == Result.DRAW
+    assert g.vp == 0 and g.result == Result.LOSS
 
 
-def test_two_charges_do_not_drop_the_bridge():
-    """Objective kind demolish, charges 3 (⚙ data): only two charges go on (US2's and one of
-    US3's two; US4 goes home at once), so the bridge stands; the bunker's crew is shot once
-    the second is on and the section comes home: 2 x 1 + 6 x 1 = 8 VP -> draw."""
+def test_draw_line_two_charges_do_not_drop_the_bridge():
+    """RULES.md §15, objective kind demolish, charges 3 (⚙ data): only two charges go on
+    (US2's and one of US3's two; US4 goes home at once), so the bridge stands; the bunker's
+    crew is shot once the second is on and the section comes home: 2 x 2 = 4 VP -> draw."""
 
     def two_charges(g, u, legal):
         if u.name == "US3" and u.equipment.count("satchel") < 2:
@@ -172,8 +174,8 @@ def test_two_charges_do_not_drop_the_bridge():
              rounds=two_charges, perception=0,
              us_hits=lambda g: sum(f.startswith("bridge charge") for f in g.state.flags) >= 2)
     assert sum(1 for f in g.state.flags if f.startswith("bridge charge")) == 2
-    assert "objective_taken" not in g.state.flags
-    assert g.vp == 8 and g.result == Result.DRAW
+    assert "objective_taken" not in g.state.flags and g.stats()["germans_killed"] == 2
+    assert g.vp == 4 and g.result == Result.DRAW
 
 
 def test_loss_line():
