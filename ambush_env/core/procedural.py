@@ -92,6 +92,17 @@ FloatRange = Annotated[tuple[float, float], AfterValidator(_ordered)]
 # --------------------------------------------------------------------------------------------
 
 
+_BOUNDS: dict[str, tuple[float, float]] = {
+    # ⚙ what a generated mission can take (the mission schema's bounds where it has them)
+    "hazards": (0, 6), "perception_modifier": (-5, 5), "event_hexes": (0, 40),
+    "event_rows": (1, 9), "nothing_rolls": (0, 8), "rounds": (1, 99),
+    "all_in_command_rounds": (0, 99), "night_sight_cap": (1, 30), "map_traps": (0, 20),
+    "event_every_pulses": (1, 99), "event_every_rounds": (1, 99),
+    "pulses_per_column": (0.1, 20.0),
+}
+"""``field -> (least, most)`` for the ranges of :class:`ProceduralConfig`."""
+
+
 class TemplateConfig(Frozen):
     weight: int = Field(ge=1)
     columns: IntRange
@@ -150,6 +161,15 @@ class ProceduralConfig(Frozen):
             raise FieldProblem("activation", "0 <= low <= high <= 8: both branches can be rolled")
         if not 1 <= self.german_groups[0] <= self.german_groups[1] <= 7:
             raise FieldProblem("german_groups", "1..7 chains (paragraph blocks 10-80)")
+        for name, (lo, hi) in _BOUNDS.items():
+            got = getattr(self, name)
+            if not lo <= got[0] <= got[1] <= hi:
+                raise FieldProblem(name, f"{lo} <= low <= high <= {hi}; got {list(got)}")
+        for name, o in self.objectives.items():
+            for f in ("objective_taken", "exit_per_soldier", "intel_vp"):
+                r = getattr(o, f)
+                if r is not None and r[0] < 0:
+                    raise FieldProblem(f"objectives.{name}.{f}", "VP gains are >= 0")
         from ambush_env.core.missions import VPSchedule
 
         for key, (lo, hi) in self.vp.items():  # a mission's VP schedule takes every draw

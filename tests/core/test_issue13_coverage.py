@@ -331,3 +331,55 @@ def test_tank_open_action_opens_a_closed_tank_only(closed, gives):
     act = german._TANK_ACTIONS["open"]
     assert act(g, tu, {}, {B[K.OPEN_CLOSE]}) == ((B[K.OPEN_CLOSE], True) if gives else None)
     assert act(g, tu, {}, set()) is None
+
+
+# ------------------------------------------------------------------------------ German assaults
+@pytest.mark.parametrize("roll, killed", [(5, True), (6, False)])
+def test_german_same_hex_kill_assault_both_sides_of_the_chance(roll, killed):
+    """RULES.md §10 ``assault {at: same_hex, kind: kill}``: a rifleman (WS 0) in US4's hex
+    assaults him at chance 5 (no modifiers): 5 succeeds and the assault row's 6 kills; 6
+    fails and US4 (active, aware) strikes back once at his own chance (9: misses)."""
+    from test_assault import US4, squad
+    from engine_helpers import german_action
+
+    g, u, _ = squad(US4, "M10")
+    ger = add_german(g, "rifleman", "M10")
+    rounds(g)
+    force(g, [roll, 6] if killed else [roll, 9])
+    first = len(g.log)
+    assert german_action(g, ger, "assault", {"at": "same_hex", "kind": "kill"}) is True
+    (a,) = [e.to_dict() for e in g.log[first:] if e.type == "assault" and e.unit == ger.name]
+    assert (a["target"], a["chance"], a["rolls"]["assault"], a["success"]) == (
+        "US4", 5, roll, killed)
+    assert u.status == (Status.KILLED if killed else Status.ACTIVE)
+    assert ger.status == Status.ACTIVE and g.dice.forced_left == 0
+
+
+def test_german_same_hex_assault_never_charges():
+    """cards.py ``assault {at: same_hex}``: with the US soldier in the next hex (N9, a charge
+    ``adjacent_weakest`` would make: test_assault.test_german_charge_within_half_mv) nothing
+    is done and no die is rolled."""
+    from test_assault import US4, squad
+    from engine_helpers import german_action
+
+    g, u, _ = squad(US4, "N9")
+    ger = add_german(g, "rifleman", "M10")
+    rounds(g)
+    force(g, [])
+    assert german_action(g, ger, "assault", {"at": "same_hex", "kind": "kill"}) is False
+    assert g.board.label(ger.hex) == "M10" and u.status == Status.ACTIVE
+
+
+def test_german_capture_assault_is_never_offered():
+    """RULES.md §10 (capture: "the German is captured"; legal.py offers ASSAULT_CAPTURE to US
+    soldiers only): a card's ``assault {kind: capture}`` gives a German no order, even in the
+    US soldier's hex; no die is rolled."""
+    from test_assault import US4, squad
+    from engine_helpers import german_action
+
+    g, u, _ = squad(US4, "M10")
+    ger = add_german(g, "rifleman", "M10")
+    rounds(g)
+    force(g, [])
+    assert german_action(g, ger, "assault", {"at": "same_hex", "kind": "capture"}) is False
+    assert u.status == Status.ACTIVE

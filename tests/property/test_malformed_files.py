@@ -16,7 +16,9 @@ under its own stem (the ``id`` must equal the stem). The mutations:
   cycle; a flag tested but never set; a branching effect that is not a paragraph's last;
   overlapping, missing or invalid d10 ranges in the event table; a paragraph number given
   twice (``10`` and ``"10"``); vehicles on the wrong side, on a hex they cannot stand on,
-  with crews that cannot be;
+  with crews that cannot be; the mission language few shipped missions use, good or broken:
+  map ``booby_traps``, ``rules.event_every_pulses`` / ``event_every_rounds``, ``landmark``,
+  ``strike``, ``command`` and ``minefield`` effects, objective kinds;
 * maps: hexes and hexsides off the map or malformed, hexsides of non-adjacent hexes or given
   twice, a smaller map, unknown terrain, levels and rises out of range;
 * decks: overlapping, missing or invalid d10 ranges in a card's columns, duplicate card ids,
@@ -269,6 +271,59 @@ def _effect(e: Raw) -> tuple[str | None, Raw]:
     return None, None
 
 
+def _language(draw: Callable, raw: dict, paras: dict, nums: list) -> str:
+    """The mission language of issue 13, which few shipped missions use: map booby traps,
+    random event checks, ``landmark`` / ``strike`` / ``command`` / ``minefield`` effects and
+    objective kinds, good or broken."""
+    labels = [lab for lab in raw.get("triggers") or {} if isinstance(lab, str)] or ["A1"]
+    hex_ = st.sampled_from(labels[:4] + BAD_HEXES[:4])
+    what = draw(st.sampled_from(["booby_traps", "events_every", "landmark", "strike",
+                                 "command", "minefield", "objective"]))
+    if what == "booby_traps":
+        row = draw(st.sampled_from(["grenade_outside", "satchel_inside", "howitzer", None, 3,
+                                    {"row": "grenade_outside", "known": True},
+                                    {"row": "satchel_inside", "known": "maybe"}, {}]))
+        raw["booby_traps"] = value = {draw(hex_): row}
+        return f"booby_traps = {value!r}"
+    if what == "events_every":
+        key = draw(st.sampled_from(["event_every_pulses", "event_every_rounds"]))
+        value = draw(st.sampled_from([1, 2, 0, -1, 10**9, "3", None, 1.5, [2]]))
+        if not isinstance(raw.get("rules"), dict):
+            raw["rules"] = {}
+        raw["rules"][key] = value
+        return f"rules.{key} = {value!r}"
+    if what == "objective":
+        obj = raw.get("objective")
+        if not isinstance(obj, dict):
+            return "no objective"
+        obj["kind"] = value = draw(st.sampled_from(["take", "hold", "capture", "demolish",
+                                                    "raze", None, 1]))
+        return f"objective.kind = {value!r}"
+    if not nums:
+        return "no paragraphs"
+    if what == "landmark":
+        effect: Raw = {"landmark": {"hex": draw(hex_),
+                                    "name": draw(st.sampled_from(["mill", "", 3, None])),
+                                    "blocking": draw(st.sampled_from([True, False, "yes"]))}}
+    elif what == "strike":
+        effect = {"strike": {"kind": draw(st.sampled_from(["artillery", "strafing", "mortar"])),
+                             "hexes": draw(st.lists(hex_, min_size=0, max_size=3)),
+                             "row": draw(st.sampled_from(["smg", "grenade_outside",
+                                                          "howitzer", None])),
+                             "line": draw(st.sampled_from([False, True, "x"]))}}
+    elif what == "command":
+        effect = {"command": draw(st.sampled_from([1, 2, 0, -1, 99, "two", None,
+                                                   {"rounds": 2}, {"rounds": -2}]))}
+    else:
+        effect = {"minefield": {"hexes": draw(st.lists(hex_, min_size=0, max_size=2)),
+                                "kind": draw(st.sampled_from(["anti_personnel", "anti_tank",
+                                                              "claymore"])),
+                                "known": draw(st.sampled_from([True, False, 2]))}}
+    n = draw(st.sampled_from(nums))
+    paras[n].insert(draw(st.integers(0, len(paras[n]))), effect)
+    return f"paragraphs.{n} += {effect!r}"
+
+
 def _mission(draw: Callable, raw: dict) -> str:
     paras = raw.get("paragraphs")
     if not isinstance(paras, dict):
@@ -277,8 +332,10 @@ def _mission(draw: Callable, raw: dict) -> str:
     how = draw(st.sampled_from([
         "paragraph_ref", "self_loop", "two_cycle", "long_cycle", "card_ref", "file_ref",
         "hex", "trigger_hex", "exit_inside", "events", "flag", "not_last", "dup_paragraph",
-        "vehicle", "crew",
+        "vehicle", "crew", "language", "language",
     ]))
+    if how == "language":
+        return _language(draw, raw, paras, nums)
     if how == "paragraph_ref":
         sites: list[tuple[Path_, str]] = []
         for lab in raw.get("triggers") or {}:
@@ -1014,16 +1071,23 @@ def test_board_smaller_than_the_mission(tmp_path):
     ("procedural", lambda r: r["vp"].__setitem__("zz_bonus", [1, 1]), "vp.zz_bonus"),
     ("procedural", lambda r: r.__setitem__("thresholds", {**r["thresholds"], "win": [0.6, 0.4]}),
      "thresholds.win"),
+    ("procedural", lambda r: r.__setitem__("perception_modifier", [-9, 0]), "perception_modifier"),
+    ("procedural", lambda r: r.__setitem__("event_rows", [0, 2]), "event_rows"),
+    ("procedural", lambda r: r.__setitem__("nothing_rolls", [-1, 2]), "nothing_rolls"),
+    ("procedural", lambda r: r["objectives"][next(iter(r["objectives"]))].__setitem__(
+        "objective_taken", [-4, 2]), "objectives.{first}.objective_taken"),
 ])
 def test_number_file_that_used_to_load_and_crash_later(stem, edit, field, tmp_path):
     """Regressions found by the ``rules_file`` property: a negative experience award (campaign
     .yaml; ``advance`` then built a soldier with negative xp, a pydantic ValidationError), a
     range with low > high (procedural.yaml; numpy's ``integers`` raised ValueError) and a VP
-    range of the wrong sign or name (the generated mission would not validate) load no more:
-    DataError naming the file and the field."""
+    range of the wrong sign or name, or a range a mission cannot take (a perception modifier
+    past -5, no event row, a negative "nothing happens" row: the generated mission would not
+    validate, or numpy raised) load no more: DataError naming the file and the field."""
     src = RULE_FILES[stem]
     raw = _raw(src)
     edit(raw)
+    field = field.format(first=next(iter(raw.get("objectives") or {}), ""))
     path = tmp_path / src.name
     path.write_text(_dump(raw), encoding="utf-8")
     with pytest.raises(DataError) as err:
