@@ -383,3 +383,65 @@ def test_german_capture_assault_is_never_offered():
     force(g, [])
     assert german_action(g, ger, "assault", {"at": "same_hex", "kind": "capture"}) is False
     assert u.status == Status.ACTIVE
+
+
+# ------------------------------------------------------------------------------ German drivers
+def _car_turn(rolls: list[int], route: list[str] | None = None):
+    """G1 (rifleman) at the wheel of the Kübelwagen V2 at K8, US1 at C8 (test_german_vehicles
+    ``_car_game``); his turn on the shipped default driving column (vehicle_cards.yaml
+    ``driving_default``) with the dice forced; (game, car, US1, the drive events' hexes)."""
+    from test_german_vehicles import _car_game
+    from engine_helpers import give_turn
+
+    g = _car_game()
+    g1, v, us = g.state.units[1], g.state.vehicles[1], g.state.units[0]
+    g1.route = [g.board.index(h) for h in route or ()]
+    force(g, rolls)
+    give_turn(g, g1)
+    g.german_turn(g1)
+    drives = [e.to for e in g.log if e.type == "drive"]
+    return g, v, us, drives
+
+
+@pytest.mark.parametrize("roll, passed", [(0, True), (1, False)])
+def test_drive_fast_past_the_slow_allowance_makes_an_accident_check(roll, passed):
+    """Seed 000 p. 30, 32; driving_default row 4-5 ``drive {toward: nearest_us, fast: true}``:
+    past the slow MPA (5 road hexes) an Accident Check (need 0 here): 0 passes and the car
+    drives on past E8; 1 fails, the table's 5 stops it at E8, undamaged (excluded case of the
+    slow row 0-3: five hexes, no check, test_german_vehicles)."""
+    g, v, us, drives = _car_turn([4, roll, 5] if not passed else [4, roll] + [9] * 6)
+    (chk, *_) = [e.to_dict() for e in g.log if e.type == "accident_check"]
+    assert (chk["why"], chk["roll"], chk["need"]) == ("moving fast", roll, 0)
+    assert (chk["result"] == "passed") is passed
+    assert drives[:6] == ["J8", "I8", "H8", "G8", "F8", "E8"]
+    if passed:
+        assert len(drives) > 6
+    else:
+        assert len(drives) == 6 and g.board.label(v.hex) == "E8" and not v.disabled
+        assert g.dice.forced_left == 0
+
+
+@pytest.mark.parametrize("route, drives", [(["K2"], ["K7", "K6"]),
+                                           ([], ["J8", "I8", "H8", "G8", "F8"])])
+def test_drive_toward_route_else_the_rows_next_drive(route, drives):
+    """Seed 000 p. 32; driving_default row 6 ``[drive {toward: route}, drive {toward:
+    nearest_us}]``: with a placement route the car heads for its waypoint (K8 → K6 on the way
+    to K2: a drive ends the turn); without one the route drive is skipped and the next drive
+    closes on US1 (five road hexes)."""
+    g, v, us, got = _car_turn([6], route)
+    assert got == drives and g.dice.forced_left == 0
+
+
+def test_drive_away_fast_and_toward_cover():
+    """Seed 000 p. 32; driving_default row 9 ``drive {toward: away, fast: true}``: away from
+    US1 (C8), past the slow allowance (an Accident Check: 0 passes); row 8 ``drive {toward:
+    cover}`` (slow: five hexes, no check). Both end farther from US1 than the car began (8
+    hexes)."""
+    g, v, us, drives = _car_turn([8])
+    assert drives == ["L8", "M8", "N8", "O8", "P8"] and g.dice.forced_left == 0
+    assert not [e for e in g.log if e.type == "accident_check"]
+    assert g.board.distance(v.hex, us.hex) == 13
+    g, v, us, drives = _car_turn([9, 0] + [9] * 6)
+    assert drives[:6] == ["L8", "M8", "N8", "O8", "P8", "Q9"]
+    assert [e.to_dict()["result"] for e in g.log if e.type == "accident_check"][:1] == ["passed"]
+    assert g.board.distance(g.board.index(drives[-1]), us.hex) > 8
