@@ -445,3 +445,50 @@ def test_drive_away_fast_and_toward_cover():
     assert drives[:6] == ["L8", "M8", "N8", "O8", "P8", "Q9"]
     assert [e.to_dict()["result"] for e in g.log if e.type == "accident_check"][:1] == ["passed"]
     assert g.board.distance(g.board.index(drives[-1]), us.hex) > 8
+
+
+@pytest.mark.parametrize("offered, leaves", [(True, True), (False, False)])
+def test_leave_vehicle_gets_the_driver_out_when_legal(offered, leaves):
+    """RULES.md §12, cards.py ``leave_vehicle`` (driving column): G1 gets out of the Kübelwagen
+    V2 into its hex K8 (the car has no driver left); not offered, the action is skipped."""
+    from test_german_vehicles import _car_game
+    from engine_helpers import german_action, give_turn
+
+    g = _car_game()
+    g1, v = g.state.units[1], g.state.vehicles[1]
+    give_turn(g, g1)
+    force(g, [])
+    if not offered:
+        assert german._ACTIONS["leave_vehicle"](g, g1, {}, set()) is None
+        assert g1.vehicle == v.vid
+        return
+    first = len(g.log)
+    assert german_action(g, g1, "leave_vehicle") is leaves
+    assert [e.to_dict() for e in g.log[first:] if e.type == "leave_vehicle"] == [
+        {"type": "leave_vehicle", "unit": "G1", "vehicle": "V2"}]
+    assert (g1.vehicle, g.board.label(g1.hex), v.driver) == (-1, "K8", -1)
+
+
+@pytest.mark.parametrize("row, drives, fired", [(6, ["M4"], True), (8, [], False)])
+def test_tank_card_move_toward_nearest_us_or_a_route(row, drives, fired):
+    """Seed 000 p. 32-33, vehicle_cards.yaml panzer_iv crew 5: row 6-7 ``[move {toward:
+    nearest_us}, fire_mg {mount: any, mode: aimed}, load]``: the Panzer IV at M3 (facing S)
+    drives one hex, M4, toward US1 at M12 (9 → 8 hexes), then its MG fires at him (the 9s
+    miss), and ``load`` is skipped (the cannon starts loaded). Row 8 ``move {toward: route,
+    fast: true}`` without a route is skipped (excluded case) and the tank stays at M3."""
+    from ambush_env.core.dice import Dice
+    from ambush_env.core.state import TurnState
+
+    g, tu, v = _tank()
+    us = g.state.units[0]
+    us.hex = g.board.index("M12")
+    g.state.turn = TurnState()  # his turn starts in german_turn (Crew Points, tasks)
+    g.dice = Dice.scripted([row] + [9] * 10)
+    g.invalidate()
+    g.german_turn(tu)
+    log = [e.to_dict() for e in g.log]
+    assert [e["to"] for e in log if e["type"] == "drive"] == drives
+    assert g.board.label(v.hex) == (drives[-1] if drives else "M3")
+    shots = [e for e in log if e["type"] == "fire"]
+    assert bool(shots) is fired and all(e["target"] == "US1" for e in shots)
+    assert g.board.distance(v.hex, us.hex) == (8 if drives else 9)
