@@ -172,6 +172,11 @@ class ProceduralConfig(Frozen):
                     raise FieldProblem(f"objectives.{name}.{f}", "VP gains are >= 0")
         from ambush_env.core.missions import VPSchedule
 
+        own = {"objective_taken", "exit_per_soldier"}  # drawn from the objective's entry
+        missing = [k for k, f in VPSchedule.model_fields.items()
+                   if f.is_required() and k not in own and k not in self.vp]
+        if missing:
+            raise FieldProblem("vp", f"no range for {', '.join(missing)}")
         for key, (lo, hi) in self.vp.items():  # a mission's VP schedule takes every draw
             f = VPSchedule.model_fields.get(key)
             if f is None:

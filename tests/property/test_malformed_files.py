@@ -1071,6 +1071,7 @@ def test_board_smaller_than_the_mission(tmp_path):
     ("procedural", lambda r: r["vp"].__setitem__("zz_bonus", [1, 1]), "vp.zz_bonus"),
     ("procedural", lambda r: r.__setitem__("thresholds", {**r["thresholds"], "win": [0.6, 0.4]}),
      "thresholds.win"),
+    ("procedural", lambda r: r["vp"].pop("us_wounded"), "vp"),
     ("procedural", lambda r: r.__setitem__("perception_modifier", [-9, 0]), "perception_modifier"),
     ("procedural", lambda r: r.__setitem__("event_rows", [0, 2]), "event_rows"),
     ("procedural", lambda r: r.__setitem__("nothing_rolls", [-1, 2]), "nothing_rolls"),
