@@ -119,8 +119,8 @@ class ObjectiveConfig(Frozen):
 class ProceduralConfig(Frozen):
     """``data/procedural.yaml`` (its comments give each field's meaning)."""
 
-    templates: dict[TemplateName, TemplateConfig]
-    objectives: dict[ObjectiveName, ObjectiveConfig]
+    templates: dict[TemplateName, TemplateConfig] = Field(min_length=1)
+    objectives: dict[ObjectiveName, ObjectiveConfig] = Field(min_length=1)
     german_groups: IntRange
     hazards: IntRange
     max_germans: int = Field(ge=3, le=12)
@@ -172,6 +172,8 @@ class ProceduralConfig(Frozen):
                     raise FieldProblem(f"objectives.{name}.{f}", "VP gains are >= 0")
         from ambush_env.core.missions import VPSchedule
 
+        if len(self.thresholds) != 3:
+            raise FieldProblem("thresholds", "give decisive_win, win and draw")
         own = {"objective_taken", "exit_per_soldier"}  # drawn from the objective's entry
         missing = [k for k, f in VPSchedule.model_fields.items()
                    if f.is_required() and k not in own and k not in self.vp]
