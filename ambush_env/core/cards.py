@@ -53,7 +53,8 @@ action             arguments (defaults)
                    action first (standing, §6), the throw on a later turn (§9)
 ``assault``        ``at``: adjacent_weakest | same_hex (adjacent_weakest); ``kind``: kill | capture
                    (kill). ``adjacent_weakest`` moves into the weakest adjacent US hex and
-                   assaults (a charge, §6/§10)
+                   assaults (a charge, §6/§10). ⚙ ``capture`` is never offered to a German
+                   (§10: captives are Germans), so it is skipped
 ``prepare``        prepare the crew weapon / panzerfaust; skipped when already prepared
 ``alert``          ``radius``: hexes, 1-12 (required) — makes unaware Germans within it aware
 ``surrender``      ``if``: outnumbered | always (outnumbered) — outnumbered is ⚙ 3 to 1 (§10)
