@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from engine_helpers import add_german, clear_board, force, put, rounds, run_paragraph
+
 from ambush_env.core import Game, german
 from ambush_env.core import orders as O
 from ambush_env.core.data import data_path
@@ -223,7 +223,7 @@ def test_weakest_visible_takes_a_wounded_soldier_over_a_nearer_one(pg, wounded, 
     US1 unwounded: the nearer US3 (excluded case, to-hit 8); US1 wounded: US1 (to-hit 7, RULES.md
     §8 bolt rifle at 7-10 hexes 4, +1 standing, +2 WS). The 9 misses either way."""
     g = pg
-    sgt, cpl, pvt = setup(g, [("I8", S), ("A1", S), ("M8", S)])
+    sgt, cpl, _pvt = setup(g, [("I8", S), ("A1", S), ("M8", S)])
     cpl.hex = -1
     sgt.wounded = wounded
     g.invalidate()
@@ -237,7 +237,7 @@ def test_move_toward_objective_closes_on_the_mission_objective(pg):
     """RULES.md §14 ``move {toward: objective, max: 2}``: two hexes nearer the objective hexes
     (farm_assault: the farm L6-N7), H8 → I9 → J8, though it passes next to the US soldier."""
     g = pg
-    (us,) = setup(g, [("I8", S)])
+    setup(g, [("I8", S)])
     ger = add_german(g, "p_objective", "H8")
     obj = [g.board.index(h) for h in g.mission.objective.hexes]
     before = min(g.board.distance(ger.hex, h) for h in obj)
@@ -295,7 +295,7 @@ def test_surrender_always_gives_up_without_being_outnumbered(pg):
     """cards.py ``surrender {if: always}`` (RULES.md §10, §14): he gives up to the US soldier
     in his hex though one to one is not outnumbered."""
     g = pg
-    (us,) = setup(g, [("P5", S)])
+    _us = setup(g, [("P5", S)])
     ger = add_german(g, "p_surrender", "P5")
     turn(g, ger, [0])
     assert ger.status == Status.CAPTURED
@@ -339,8 +339,8 @@ def test_german_same_hex_kill_assault_both_sides_of_the_chance(roll, killed):
     """RULES.md §10 ``assault {at: same_hex, kind: kill}``: a rifleman (WS 0) in US4's hex
     assaults him at chance 5 (no modifiers): 5 succeeds and the assault row's 6 kills; 6
     fails and US4 (active, aware) strikes back once at his own chance (9: misses)."""
-    from test_assault import US4, squad
     from engine_helpers import german_action
+    from test_assault import US4, squad
 
     g, u, _ = squad(US4, "M10")
     ger = add_german(g, "rifleman", "M10")
@@ -359,8 +359,8 @@ def test_german_same_hex_assault_never_charges():
     """cards.py ``assault {at: same_hex}``: with the US soldier in the next hex (N9, a charge
     ``adjacent_weakest`` would make: test_assault.test_german_charge_within_half_mv) nothing
     is done and no die is rolled."""
-    from test_assault import US4, squad
     from engine_helpers import german_action
+    from test_assault import US4, squad
 
     g, u, _ = squad(US4, "N9")
     ger = add_german(g, "rifleman", "M10")
@@ -374,8 +374,8 @@ def test_german_capture_assault_is_never_offered():
     """RULES.md §10 (capture: "the German is captured"; legal.py offers ASSAULT_CAPTURE to US
     soldiers only): a card's ``assault {kind: capture}`` gives a German no order, even in the
     US soldier's hex; no die is rolled."""
-    from test_assault import US4, squad
     from engine_helpers import german_action
+    from test_assault import US4, squad
 
     g, u, _ = squad(US4, "M10")
     ger = add_german(g, "rifleman", "M10")
@@ -390,8 +390,8 @@ def _car_turn(rolls: list[int], route: list[str] | None = None):
     """G1 (rifleman) at the wheel of the Kübelwagen V2 at K8, US1 at C8 (test_german_vehicles
     ``_car_game``); his turn on the shipped default driving column (vehicle_cards.yaml
     ``driving_default``) with the dice forced; (game, car, US1, the drive events' hexes)."""
-    from test_german_vehicles import _car_game
     from engine_helpers import give_turn
+    from test_german_vehicles import _car_game
 
     g = _car_game()
     g1, v, us = g.state.units[1], g.state.vehicles[1], g.state.units[0]
@@ -409,7 +409,7 @@ def test_drive_fast_past_the_slow_allowance_makes_an_accident_check(roll, passed
     past the slow MPA (5 road hexes) an Accident Check (need 0 here): 0 passes and the car
     drives on past E8; 1 fails, the table's 5 stops it at E8, undamaged (excluded case of the
     slow row 0-3: five hexes, no check, test_german_vehicles)."""
-    g, v, us, drives = _car_turn([4, roll, 5] if not passed else [4, roll] + [9] * 6)
+    g, v, _us, drives = _car_turn([4, roll, 5] if not passed else [4, roll] + [9] * 6)
     (chk, *_) = [e.to_dict() for e in g.log if e.type == "accident_check"]
     assert (chk["why"], chk["roll"], chk["need"]) == ("moving fast", roll, 0)
     assert (chk["result"] == "passed") is passed
@@ -428,7 +428,7 @@ def test_drive_toward_route_else_the_rows_next_drive(route, drives):
     nearest_us}]``: with a placement route the car heads for its waypoint (K8 → K6 on the way
     to K2: a drive ends the turn); without one the route drive is skipped and the next drive
     closes on US1 (five road hexes)."""
-    g, v, us, got = _car_turn([6], route)
+    g, _v, _us, got = _car_turn([6], route)
     assert got == drives and g.dice.forced_left == 0
 
 
@@ -451,8 +451,8 @@ def test_drive_away_fast_and_toward_cover():
 def test_leave_vehicle_gets_the_driver_out_when_legal(offered, leaves):
     """RULES.md §12, cards.py ``leave_vehicle`` (driving column): G1 gets out of the Kübelwagen
     V2 into its hex K8 (the car has no driver left); not offered, the action is skipped."""
-    from test_german_vehicles import _car_game
     from engine_helpers import german_action, give_turn
+    from test_german_vehicles import _car_game
 
     g = _car_game()
     g1, v = g.state.units[1], g.state.vehicles[1]
