@@ -57,7 +57,7 @@ action             arguments (defaults)
                    (§10: captives are Germans), so it is skipped
 ``prepare``        prepare the crew weapon / panzerfaust; skipped when already prepared
 ``alert``          ``radius``: hexes, 1-12 (required) — makes unaware Germans within it aware
-``surrender``      ``if``: outnumbered | always (outnumbered) — outnumbered is ⚙ 3 to 1 (§10)
+``surrender``      ``if``: outnumbered (the default and only value) — ⚙ 3 to 1 (§10)
 ``hold``           do nothing this turn
 ``clear_jam``      skipped unless the weapon is jammed
 ``drive``          (``driving`` column only) ``toward``: nearest_us | route | away | cover
@@ -338,10 +338,13 @@ class Alert(ActionForm):
 
 
 class Surrender(ActionForm):
-    """``surrender: {if}`` — give up, when outnumbered ⚙ 3 to 1 (RULES.md §10) or always."""
+    """``surrender: {if}`` — give up when outnumbered ⚙ 3 to 1 with a US soldier in his hex
+    (RULES.md §10: a German surrenders only when outnumbered). ``if`` names that condition
+    and is the only one: an unconditional surrender (once ``if: always``) is refused on load,
+    because the order generator never offers it (``legal._german_orders``)."""
 
     action: Literal["surrender"] = "surrender"
-    if_: Literal["outnumbered", "always"] = Field(default="outnumbered", alias="if")
+    if_: Literal["outnumbered"] = Field(default="outnumbered", alias="if")
 
 
 class Hold(ActionForm):

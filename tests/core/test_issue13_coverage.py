@@ -22,6 +22,7 @@ from engine_helpers import add_german, clear_board, force, put, rounds, run_para
 from ambush_env.core import Game, german
 from ambush_env.core import orders as O
 from ambush_env.core.data import data_path
+from ambush_env.core.errors import DataError
 from ambush_env.core.missions import Mission, load_mission
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.types import RESULT_NAMES, Stance, Status
@@ -164,13 +165,13 @@ def test_farm_assault_paragraph_53_sets_off_the_trap():
 
 
 # ------------------------------------------------------------------------------ German probes
-def _probe(card_id: str, weapon: str, aware: list, WS: int = 0) -> dict:
+def _probe(card_id: str, weapon: str, aware: list, WS: int = 0, sp: list | None = None) -> dict:
     return {
         "id": card_id, "rank": "Probe", "weapon": weapon, "IN": 1, "PC": 5, "WS": WS,
         "MV": 4, "equipment": [],
         "columns": {"unaware": [{"rolls": [0, 9], "do": ["hold"]}],
                     "aware": [{"rolls": [0, 9], "do": aware}],
-                    "self_preservation": [{"rolls": [0, 9], "do": ["hold"]}]},
+                    "self_preservation": [{"rolls": [0, 9], "do": sp or ["hold"]}]},
     }
 
 
@@ -181,7 +182,9 @@ PROBES = [
     _probe("p_away", "kar98", [{"move": {"toward": "away"}}]),
     _probe("p_away2", "kar98", [{"move": {"toward": "away", "max": 2}}]),
     _probe("p_route", "kar98", [{"move": {"toward": "route", "max": 3}}]),
-    _probe("p_surrender", "kar98", [{"surrender": {"if": "always"}}]),
+    # outnumbered puts him on Self-Preservation (german.py), so the row is in both columns
+    _probe("p_surrender", "kar98", [{"surrender": {"if": "outnumbered"}}],
+           sp=[{"surrender": {"if": "outnumbered"}}]),
 ]
 
 
@@ -287,18 +290,38 @@ def test_move_toward_route_follows_the_placement_waypoints(pg, route, path):
         assert [e["action"] for e in evs if e["type"] == "german_skip"] == ["move"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "legal._german_orders offers SURRENDER only when outnumbered (3 to 1), whatever the "
-    "card's `if`; `surrender {if: always}` is therefore `if: outnumbered` (legal.py, owned "
-    "elsewhere)"))
-def test_surrender_always_gives_up_without_being_outnumbered(pg):
-    """cards.py ``surrender {if: always}`` (RULES.md §10, §14): he gives up to the US soldier
-    in his hex though one to one is not outnumbered."""
+def test_surrender_is_only_ever_outnumbered(tmp_path):
+    """cards.py ``surrender`` (RULES.md §10: Germans surrender when outnumbered ⚙ 3 to 1): the
+    only condition is ``if: outnumbered``; a card asking to surrender ``always`` is a
+    DataError naming the deck file and the field on load (the order generator never offers
+    a surrender one to one, so such a card would silently mean ``outnumbered``)."""
+    raw = yaml.safe_load(data_path("cards/regular.yaml").read_text(encoding="utf-8"))
+    raw["id"] = "probe_always"
+    raw["cards"] = raw["cards"] + [_probe("p_surrender", "kar98", [{"surrender": {"if": "always"}}])]
+    path = tmp_path / "probe_always.yaml"
+    path.write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(DataError) as e:
+        Game("farm_assault", opponent=str(path))
+    assert "probe_always.yaml" in str(e.value) and "surrender" in str(e.value)
+
+
+def test_outnumbered_german_with_a_surrender_row_gives_up(pg):
+    """RULES.md §10: outnumbered 3 to 1 with US soldiers in his hex, the default
+    ``surrender`` (``if: outnumbered``) is taken and he is captured; one to one it is not."""
     g = pg
-    _us = setup(g, [("P5", S)])
+    us = setup(g, [("P5", S), ("P5", S), ("P5", S)])
     ger = add_german(g, "p_surrender", "P5")
     turn(g, ger, [0])
-    assert ger.status == Status.CAPTURED
+    assert ger.status == Status.CAPTURED and all(u.status == Status.ACTIVE for u in us)
+
+
+def test_one_to_one_german_does_not_surrender(pg):
+    """The excluded case: one US soldier in his hex is not 3 to 1, so no surrender."""
+    g = pg
+    setup(g, [("P5", S)])
+    ger = add_german(g, "p_surrender", "P5")
+    turn(g, ger, [0])
+    assert ger.status != Status.CAPTURED
 
 
 # ------------------------------------------------------------------------------ tank hatches
