@@ -357,6 +357,9 @@ def new_model(cfg: TrainConfig, env, tensorboard_log: str | None = None):
 def train(cfg: TrainConfig) -> Path:
     """Train (or resume) MaskablePPO; returns the path of the saved final model ``.zip``.
 
+    Trains whole rollouts (``n_envs × n_steps`` steps) only, as many as fit below
+    ``total_timesteps``: the model never trains on more steps than the budget.
+
     The run folder ``log_dir/run_name`` gets ``tb/`` (TensorBoard), ``checkpoints/``
     (``<run_name>_<steps>_steps.zip``), ``config.yaml`` and ``final_model.zip``.
 
@@ -408,7 +411,10 @@ def train(cfg: TrainConfig) -> Path:
     else:
         model = new_model(cfg, env, tensorboard_log=str(run / "tb"))
     start = int(model.num_timesteps)
-    remaining = max(0, cfg.total_timesteps - start)
+    # whole rollouts only, so a run never passes total_timesteps (SB3 finishes the rollout it
+    # is in: a 500 000-step budget in 2 048-step rollouts ran to 501 904 before this)
+    rollout = cfg.n_envs * cfg.n_steps
+    remaining = max(0, cfg.total_timesteps - start) // rollout * rollout
     _STOP.clear()
 
     def _ask_stop(signum: int, frame: Any) -> None:

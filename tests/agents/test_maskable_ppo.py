@@ -222,3 +222,12 @@ def test_export_weights_drops_the_optimizer_state_and_plays_the_same(tmp_path):
         obs, _, term, trunc, info = env.step(act)
         if term or trunc:
             break
+
+
+def test_training_never_passes_the_budget(tmp_path):
+    """Whole rollouts only (n_envs x n_steps = 128 here): a 200-step budget trains 128 steps,
+    never 256 (issue 14: at most 500 k steps)."""
+    from sb3_contrib import MaskablePPO
+
+    cfg = TrainConfig(**{**TINY, "total_timesteps": 200, "checkpoint_freq": 0}, log_dir=str(tmp_path), run_name="b")
+    assert MaskablePPO.load(train(cfg)).num_timesteps == 128
