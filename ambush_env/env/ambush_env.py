@@ -73,7 +73,10 @@ class AmbushEnv(gym.Env):
     ## Rewards
     Scheme ``reward="default"``: the mission result at the end (decisive win +1, win +0.5,
     draw 0, loss −1) plus 0.05 × the VP gained in the step. ``"sparse"`` keeps only the result;
-    ``"shaped"`` adds small casualty terms. Numbers are in ``env/rewards.yaml``; every term is
+    ``"shaped"`` adds small casualty terms; ``"progress"`` (the MaskablePPO baseline's) adds
+    potential-based shaping γΦ(s′) − Φ(s) toward the objective, then an exit (Φ = −0.03 × the
+    squad's mean remaining route in hexes; ``env/rewards.py``). Numbers are in
+    ``env/rewards.yaml``; every term is
     in ``info["reward_components"]``. An illegal order scores −1 (``illegal_action="penalize"``).
 
     ## Starting State
