@@ -64,6 +64,7 @@ from ambush_env.core.data import (
     load_data,
     read_data,
     read_yaml,
+    validation_problem,
 )
 from ambush_env.core.errors import DataError, ScenarioError
 from ambush_env.core.game import Game
@@ -640,13 +641,7 @@ def _validated(raw: dict, path: str | Path, text: str | None) -> CampaignSquad:
     try:
         cs = CampaignSquad.model_validate(raw)
     except ValidationError as e:
-        err = e.errors()[0]
-        loc = [str(x) for x in err["loc"]]
-        msg = err["msg"]
-        cause = (err.get("ctx") or {}).get("error")
-        if isinstance(cause, FieldProblem):
-            loc += [x for x in cause.field.split(".") if x]
-            msg = cause.problem
+        loc, msg, _ = validation_problem(e)
         raise DataError(path, _where(loc, text), msg) from None
     try:
         chain = cs.chain()

@@ -157,6 +157,19 @@ class FieldProblem(ValueError):
         self.problem = problem
 
 
+def validation_problem(e: ValidationError) -> tuple[list[str], str, Any]:
+    """The first error of ``e``: its field path (a :class:`FieldProblem` raised by a validator
+    adds its own field), its message and the exception a validator raised (or None)."""
+    err = e.errors()[0]
+    loc = [str(x) for x in err["loc"]]
+    msg = err["msg"]
+    cause = (err.get("ctx") or {}).get("error")
+    if isinstance(cause, FieldProblem):
+        loc += [p for p in cause.field.split(".") if p]
+        msg = cause.problem
+    return loc, msg, cause
+
+
 def validate_file(model: type[M], raw: Any, path: str | Path) -> M:
     """Validate ``raw`` into ``model``; any failure raises DataError naming file and field.
 
@@ -169,14 +182,8 @@ def validate_file(model: type[M], raw: Any, path: str | Path) -> M:
     try:
         return model.model_validate(raw)
     except ValidationError as e:
-        err = e.errors()[0]
-        loc = [str(x) for x in err["loc"]]
-        msg = err["msg"]
-        cause = (err.get("ctx") or {}).get("error")
-        if isinstance(cause, FieldProblem):
-            loc += [p for p in cause.field.split(".") if p]
-            msg = cause.problem
-        elif isinstance(cause, ValueError):
+        loc, msg, cause = validation_problem(e)
+        if isinstance(cause, ValueError) and not isinstance(cause, FieldProblem):
             msg = str(cause)
         raise DataError(path, ".".join(loc) or "<root>", msg) from None
 
