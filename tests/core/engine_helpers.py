@@ -168,3 +168,38 @@ def find_in_order(events: list[dict], expected: list[tuple[str, dict]]) -> None:
             k += 1
         assert k < len(events), f"no {typ} event with {fields} (in order) among {events}"
         k += 1
+
+
+def probe_deck_game(tmp_dir, probes: list[dict]) -> Game:
+    """Farm Assault with the regular deck plus test-only ``probes`` cards (a deck file named
+    ``probe`` written in ``tmp_dir``)."""
+    from pathlib import Path
+
+    import yaml
+
+    from ambush_env.core.data import data_path
+
+    raw = yaml.safe_load(data_path("cards/regular.yaml").read_text(encoding="utf-8"))
+    raw["id"] = "probe"
+    raw["cards"] = raw["cards"] + probes
+    path = Path(tmp_dir) / "probe.yaml"
+    path.write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
+    return Game("farm_assault", opponent=str(path))
+
+
+def only_us(game: Game, us: list[tuple[str, int]]) -> list[Unit]:
+    """A fresh game (seed 0) with exactly the US soldiers ``us`` (hex, stance), by squad slot."""
+    game.reset(seed=0)
+    clear_board(game, keep=len(us))
+    return [put(game, k, lbl, st) for k, (lbl, st) in enumerate(us)]
+
+
+def forced_german_turn(game: Game, ger: Unit, rolls: list[int]) -> list[dict]:
+    """One German turn in Round 3 with the dice forced (the card roll first), every forced
+    roll used; its events in dict form."""
+    rounds(game)
+    force(game, rolls)
+    first = len(game.log)
+    game.german_turn(ger)
+    assert game.dice.forced_left == 0, f"{game.dice.forced_left} forced dice unused"
+    return [e.to_dict() for e in game.log[first:]]

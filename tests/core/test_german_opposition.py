@@ -26,19 +26,24 @@ _with_us}``                    the most US soldiers (RULES.md §8 +4, §11; seed
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 import yaml
+from engine_helpers import (
+    add_german,
+    clear_board,
+    force,
+    forced_german_turn,
+    only_us,
+    probe_deck_game,
+    put,
+    rounds,
+)
 
 from ambush_env.core import Game, german
 from ambush_env.core.cards import Deck, load_deck, read_deck
 from ambush_env.core.data import data_path
 from ambush_env.core.errors import DataError
-from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.types import Stance, Status
-
-from engine_helpers import add_german, clear_board, force, put, rounds
 
 S, C, P = int(Stance.STANDING), int(Stance.CROUCHING), int(Stance.PRONE)
 
@@ -79,29 +84,11 @@ PROBES = [
 @pytest.fixture(scope="module")
 def game(tmp_path_factory) -> Game:
     """Farm Assault with the regular deck plus the probe cards (a deck file named ``probe``)."""
-    raw = yaml.safe_load(data_path("cards/regular.yaml").read_text(encoding="utf-8"))
-    raw["id"] = "probe"
-    raw["cards"] = raw["cards"] + PROBES
-    path = Path(tmp_path_factory.mktemp("deck")) / "probe.yaml"
-    path.write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
-    return Game("farm_assault", opponent=str(path))
+    return probe_deck_game(tmp_path_factory.mktemp("deck"), PROBES)
 
 
-def setup(g: Game, us: list[tuple[str, int]]) -> list:
-    """A fresh game with exactly the US soldiers ``us`` (hex, stance), by squad slot."""
-    g.reset(seed=0)
-    clear_board(g, keep=len(us))
-    return [put(g, k, lbl, st) for k, (lbl, st) in enumerate(us)]
-
-
-def turn(g: Game, ger, rolls: list[int]) -> list[dict]:
-    """One German turn with the dice forced (the card roll first); its events, dict form."""
-    rounds(g)
-    force(g, rolls)
-    first = len(g.log)
-    g.german_turn(ger)
-    assert g.dice.forced_left == 0, f"{g.dice.forced_left} forced dice unused"
-    return [e.to_dict() for e in g.log[first:]]
+setup = only_us
+turn = forced_german_turn
 
 
 def of(evs: list[dict], kind: str) -> list[dict]:
