@@ -499,6 +499,19 @@ def _alert(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     return (a, True) if a in offered else None
 
 
+def _thrown_at(m: Match, u: Unit, kind: int, offered: set[int], hexes) -> dict[int, int]:
+    """The offered throws of ``kind`` (GRENADE or SATCHEL: one order per hex offset, offset 0
+    excluded) landing on one of ``hexes``: target hex -> order."""
+    base = B[kind]
+    cands: dict[int, int] = {}
+    for a in offered:
+        if base < a < base + O.N_OFFSETS:
+            h = m.offset_target(u.hex, a - base)
+            if h in hexes:
+                cands[h] = a
+    return cands
+
+
 def _throw_grenade(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     """``throw_grenade {at: largest_group | nearest_us, within: N}`` (RULES.md §9, §14)."""
     within = int(args.get("within") or 3)
@@ -507,13 +520,7 @@ def _throw_grenade(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     for o in m.state.units:
         if o.side == US and o.status == ACTIVE and o.hex >= 0 and 1 <= dist(u.hex, o.hex) <= within:
             counts[o.hex] = counts.get(o.hex, 0) + 1
-    base = B[K.GRENADE]
-    cands = {}
-    for a in offered:
-        if base < a < base + O.N_OFFSETS:
-            h = m.offset_target(u.hex, a - base)
-            if h in counts:
-                cands[h] = a
+    cands = _thrown_at(m, u, K.GRENADE, offered, counts)
     if not cands:
         return None
     if args.get("at", "largest_group") == "largest_group":
@@ -559,13 +566,7 @@ def _throw_satchel(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
         if a in offered and prepare_kind(m, u) == "satchel":
             return a, True
         return None
-    base = B[K.SATCHEL]
-    cands = {}
-    for a in offered:
-        if base < a < base + O.N_OFFSETS:
-            h = m.offset_target(u.hex, a - base)
-            if h in targets:
-                cands[h] = a
+    cands = _thrown_at(m, u, K.SATCHEL, offered, targets)
     if not cands:
         return None
     if at == "building_with_us":
