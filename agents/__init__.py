@@ -43,22 +43,22 @@ def make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Agent:
         ValueError: ``spec`` is neither a known name nor an existing file.
     """
     if spec == "random":
-        from agents.random_agent import RandomAgent
+        from ambush_env.agents.random_agent import RandomAgent
 
         return RandomAgent(seed=seed, **kwargs)
     if spec == "do_nothing":
-        from agents.do_nothing import DoNothingAgent
+        from ambush_env.agents.do_nothing import DoNothingAgent
 
         return DoNothingAgent(seed=seed, **kwargs)
     if spec == "heuristic":
-        from agents.heuristic import HeuristicAgent
+        from ambush_env.agents.heuristic import HeuristicAgent
 
         return HeuristicAgent(seed=seed, **kwargs)
     p = Path(spec)
     if p.suffix == ".zip" or p.exists():
         if not p.exists():
             raise ValueError(f"agent model {spec!r} not found")
-        from agents.maskable_ppo import PPOAgent
+        from ambush_env.agents.maskable_ppo import PPOAgent
 
         return PPOAgent.load(p, **kwargs)
     raise ValueError(f"unknown agent {spec!r}: use {', '.join(AGENT_NAMES)} or the path of a model .zip")

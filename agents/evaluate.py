@@ -70,7 +70,7 @@ def run_episode(env, agent, seed: int, agent_seed: int | None = None) -> Episode
 
     Args:
         env: an :class:`AmbushEnv` (or a wrapper of one).
-        agent: an :class:`agents.Agent`.
+        agent: an :class:`ambush_env.agents.Agent`.
         seed: the reset seed (dice).
         agent_seed: seed of the agent's own randomness (default: ``seed``).
     """
@@ -113,7 +113,7 @@ def evaluate(
     rules: str = "standard",
 ) -> list[EpisodeResult]:
     """Play one episode per seed with a fresh env and the agent ``agent_spec``."""
-    from agents import make_agent
+    from ambush_env.agents import make_agent
 
     env = make_env(mission, opponent, rules)
     agent = make_agent(agent_spec)

@@ -377,7 +377,6 @@ def train(cfg: TrainConfig) -> Path:
     import signal
 
     import torch as th
-    from sb3_contrib import MaskablePPO
 
     from ambush_env.env.rewards import RewardScheme
 
@@ -407,7 +406,7 @@ def train(cfg: TrainConfig) -> Path:
     if resume:
         if not Path(resume).exists():
             raise FileNotFoundError(f"resume checkpoint {resume} not found")
-        model = MaskablePPO.load(resume, env=env, device=cfg.device, tensorboard_log=str(run / "tb"))
+        model = load_model(resume, env=env, device=cfg.device, tensorboard_log=str(run / "tb"))
     else:
         model = new_model(cfg, env, tensorboard_log=str(run / "tb"))
     start = int(model.num_timesteps)
@@ -443,6 +442,30 @@ def train(cfg: TrainConfig) -> Path:
     return out
 
 
+def load_model(path: str | Path, **kwargs: Any) -> Any:
+    """``MaskablePPO.load(path, **kwargs)``, also for models saved before the agents were
+    installed as ``ambush_env.agents``.
+
+    ⚙ A model's zip pickles the extractor by its module name, and models saved until
+    0.1.0 name ``agents.maskable_ppo`` (the shipped ``models/maskable_ppo_farm_assault.zip``
+    among them). While loading, that old name points at this module; the alias is removed
+    afterwards, so ``import agents`` stays free for the user's own code.
+    """
+    import sys
+
+    from sb3_contrib import MaskablePPO
+
+    me = sys.modules[__name__]
+    added = [name for name in ("agents", "agents.maskable_ppo") if name not in sys.modules]
+    for name in added:
+        sys.modules[name] = me
+    try:
+        return MaskablePPO.load(path, **kwargs)
+    finally:
+        for name in added:
+            del sys.modules[name]
+
+
 def export_weights(src: str | Path, dst: str | Path) -> Path:
     """Write a copy of the model ``src`` without its optimizer state, for shipping
     (``models/``; issue 14: weights only, under 10 MB).
@@ -455,11 +478,9 @@ def export_weights(src: str | Path, dst: str | Path) -> Path:
     Returns:
         ``dst``. Raises FileNotFoundError: ``src`` is missing.
     """
-    from sb3_contrib import MaskablePPO
-
     if not Path(src).exists():
         raise FileNotFoundError(f"model {src} not found")
-    model = MaskablePPO.load(src, device="cpu")
+    model = load_model(src, device="cpu")
     pol = model.policy
     pol.optimizer = pol.optimizer_class(pol.parameters(), lr=model.lr_schedule(1.0), **pol.optimizer_kwargs)
     dst = Path(dst)
@@ -488,12 +509,11 @@ class PPOAgent:
         """Load a saved model; ``torch_threads`` (default 1, see :class:`TrainConfig`) sets
         torch's intra-op threads for this process (None leaves them alone)."""
         import torch as th
-        from sb3_contrib import MaskablePPO
 
         if torch_threads is not None:
             th.set_num_threads(torch_threads)
         p = Path(path)
-        return cls(MaskablePPO.load(p, device=device), name=p.stem, deterministic=deterministic)
+        return cls(load_model(p, device=device), name=p.stem, deterministic=deterministic)
 
     def reset(self, env, seed: int | None = None) -> None:
         if seed is not None and not self.deterministic:
@@ -505,10 +525,10 @@ class PPOAgent:
 
 
 
-if __name__ == "__main__":  # python -m agents.maskable_ppo export SRC.zip models/NAME.zip
+if __name__ == "__main__":  # python -m ambush_env.agents.maskable_ppo export SRC.zip models/NAME.zip
     import sys
 
     if len(sys.argv) != 4 or sys.argv[1] != "export":
-        sys.exit("usage: python -m agents.maskable_ppo export SRC.zip DST.zip")
+        sys.exit("usage: python -m ambush_env.agents.maskable_ppo export SRC.zip DST.zip")
     out = export_weights(sys.argv[2], sys.argv[3])
     print(f"wrote {out} ({out.stat().st_size} bytes, no optimizer state)")

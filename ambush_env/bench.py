@@ -231,7 +231,7 @@ def agent_sha256(agent_spec: str) -> str:
 
     h = hashlib.sha256()
     if agent_spec in SCRIPTED_SOURCES:
-        import agents
+        from ambush_env import agents
 
         h.update(ambush_env.__version__.encode())
         h.update((Path(agents.__file__).parent / SCRIPTED_SOURCES[agent_spec]).read_bytes())
@@ -329,8 +329,8 @@ Task = tuple[str, str, str, str, int]  # (agent spec, mission entry, opponent, r
 def _play(task: Task) -> dict:
     """Play one episode (runs in the main process, a worker process or a Ray task; envs and
     agents cached per process). The record's ``entry`` is the suite's mission entry."""
-    from agents import make_agent
-    from agents.evaluate import make_env, run_episode
+    from ambush_env.agents import make_agent
+    from ambush_env.agents.evaluate import make_env, run_episode
 
     agent_spec, entry, opponent, rules, seed = task
     key = (entry, opponent, rules)
@@ -410,7 +410,7 @@ def _summarise(episodes: list[dict]) -> dict[str, Any]:
     """The metrics of one (mission, opponent) from its episodes (in seed order): INTERFACE.md's,
     plus the seed range and every episode's VP (``vp``, in seed order) from which the
     normalised scores and their intervals are computed again (:mod:`ambush_env.stats`)."""
-    from agents.evaluate import result_value
+    from ambush_env.agents.evaluate import result_value
 
     n = len(episodes)
     wins = sum(e["won"] for e in episodes)
@@ -527,7 +527,7 @@ def run_bench(
                 bar.update(1)
     bar.close()
     wall = time.perf_counter() - t0
-    from agents import make_agent
+    from ambush_env.agents import make_agent
 
     prov = provenance(agent_spec, make_agent(agent_spec), s, episodes, plan, keys)
     order = {(m, o): k for k, (m, o) in enumerate(plan)}

@@ -90,7 +90,7 @@ def measure_speed(mission: str | None, steps: int, seed: int = 0, opponent: str 
     """
     from tqdm import tqdm
 
-    from agents.random_agent import RandomAgent
+    from ambush_env.agents.random_agent import RandomAgent
     from ambush_env.env.ambush_env import AmbushEnv
 
     env = AmbushEnv(mission=mission, opponent=opponent, rules=rules)
@@ -200,7 +200,7 @@ def cmd_speed(args: argparse.Namespace) -> int:
 
 # -- train -----------------------------------------------------------------------------------
 def cmd_train(args: argparse.Namespace) -> int:
-    from agents.maskable_ppo import TrainingInterrupted, load_train_config, train
+    from ambush_env.agents.maskable_ppo import TrainingInterrupted, load_train_config, train
 
     cfg = load_train_config(args.config, resume=args.resume, total_timesteps=args.total_timesteps,
                             run_name=args.run_name, log_dir=args.log_dir,
@@ -364,7 +364,7 @@ def cmd_missions(args: argparse.Namespace) -> int:
 def cmd_campaign(args: argparse.Namespace, stdout=None) -> int:
     """Start a campaign or resume it from its squad file, play its next mission (or all that
     are left) with an agent, and save the squad file atomically after each mission."""
-    from agents import make_agent
+    from ambush_env.agents import make_agent
     from ambush_env.core import campaign as C
     from ambush_env.core.errors import ScenarioError
     from ambush_env.env.campaign_env import CampaignEnv

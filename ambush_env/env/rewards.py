@@ -130,7 +130,7 @@ class RewardScheme:
     Attributes:
         progress_weight: reward per hex of the mean remaining route (0: no shaping).
         gamma: the γ of the shaping term ``γ·Φ(s') − Φ(s)``; a learner must train with the same
-            discount for the optimal policies to stay unchanged (``agents.maskable_ppo.train``
+            discount for the optimal policies to stay unchanged (``ambush_env.agents.maskable_ppo.train``
             refuses a mismatch).
 
     Raises:

@@ -20,7 +20,7 @@ Dtypes ⚙ (issue 10: the whole observation at most 64 KiB):
 * ``board`` is ``uint8``: plane ``c`` stores a small integer — a 0/1 flag, or a count or
   level clipped at the plane's divisor ``div`` — and its *value* (what a network should read)
   is ``stored / div``, in ``[0, 1]``. The space's upper bound of the plane is ``div``, so
-  ``stored / high`` is the value (what :class:`agents.maskable_ppo.HexPlaneExtractor`
+  ``stored / high`` is the value (what :class:`ambush_env.agents.maskable_ppo.HexPlaneExtractor`
   computes); :func:`scaled` does the same in numpy. uint8 rather than bool planes
   because the level, count and facing planes are not 0/1, and one array keeps one CNN input.
 * the slot tables (``units``, ``contacts``, ``vehicles``, ``globals``) stay ``float32``, the

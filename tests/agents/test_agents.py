@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import Agent, make_agent
-from agents.evaluate import make_env, result_value, run_episode
-from agents.heuristic import HeuristicAgent
-from agents.random_agent import RandomAgent
+from ambush_env.agents import Agent, make_agent
+from ambush_env.agents.evaluate import make_env, result_value, run_episode
+from ambush_env.agents.heuristic import HeuristicAgent
+from ambush_env.agents.random_agent import RandomAgent
 
 
 class _Checked:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import AGENT_NAMES, make_agent
-from agents.do_nothing import END_TURN, DoNothingAgent
-from agents.evaluate import make_env, run_episode
+from ambush_env.agents import AGENT_NAMES, make_agent
+from ambush_env.agents.do_nothing import END_TURN, DoNothingAgent
+from ambush_env.agents.evaluate import make_env, run_episode
 from ambush_env.core.orders import N_ORDERS, OrderKind, decode, encode
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import yaml
 
-from agents.heuristic import HeuristicAgent
+from ambush_env.agents.heuristic import HeuristicAgent
 from ambush_env.core import Game
 from ambush_env.core import orders as O
 from ambush_env.core.missions import MISSIONS_DIR

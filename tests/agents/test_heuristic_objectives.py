@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from agents.heuristic import HeuristicAgent
+from ambush_env.agents.heuristic import HeuristicAgent
 from ambush_env.core import Game
 from ambush_env.core import orders as O
 
@@ -132,7 +132,7 @@ def test_the_heuristic_meets_each_objective_kind(mission):
     """Over 16 smoke seeds (regular deck) the heuristic scores the objective (the Leutnant
     marched off, the crossroads held at dawn, the bridge down) at least 3 times (measured:
     7-14 of 20, by mission and deck version)."""
-    from agents.evaluate import make_env, run_episode
+    from ambush_env.agents.evaluate import make_env, run_episode
 
     env = make_env(mission)
     taken = 0

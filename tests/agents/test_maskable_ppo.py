@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from agents.maskable_ppo import (  # noqa: E402
+from ambush_env.agents.maskable_ppo import (  # noqa: E402
     PPOAgent,
     TrainConfig,
     input_divisor,
@@ -96,7 +96,7 @@ def test_tiny_training_saves_checkpoints_resumes_and_plays(tmp_path):
     train(cfg2)
     assert latest_checkpoint(cfg2).name == "tiny_384_steps.zip"
     # the model plays legal orders to the end of an episode
-    from agents.evaluate import make_env, run_episode
+    from ambush_env.agents.evaluate import make_env, run_episode
 
     agent = PPOAgent.load(model_path)
     env = make_env("farm_assault", max_steps=3000)
@@ -123,7 +123,7 @@ def test_smoke_config_trains_20000_steps_and_the_model_is_benchmarked(tmp_path):
 def test_a_run_folder_is_never_overwritten_without_resume_or_force(tmp_path):
     """Issue 14: re-running a config into a folder holding an earlier run refuses with a clear
     message; ``--force`` starts afresh (deleting it)."""
-    from agents.maskable_ppo import RunExistsError
+    from ambush_env.agents.maskable_ppo import RunExistsError
 
     cfg = TrainConfig(run_name="again", log_dir=str(tmp_path), **{**TINY, "total_timesteps": 128})
     train(cfg)
@@ -198,7 +198,7 @@ def test_export_weights_drops_the_optimizer_state_and_plays_the_same(tmp_path):
 
     import torch as th
 
-    from agents.maskable_ppo import export_weights
+    from ambush_env.agents.maskable_ppo import export_weights
 
     cfg = TrainConfig(**{**TINY, "total_timesteps": 128, "checkpoint_freq": 0}, log_dir=str(tmp_path), run_name="x")
     src = train(cfg)

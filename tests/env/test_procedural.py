@@ -129,7 +129,7 @@ def test_reset_option_mission_seed_plays_that_mission():
 def test_heuristic_agent_scores_on_generated_missions():
     """The scripted heuristic plays any mission: on the first generated missions of four
     objective types it gains VP and wins at least once."""
-    from agents.heuristic import HeuristicAgent
+    from ambush_env.agents.heuristic import HeuristicAgent
     from ambush_env.core.procedural import sketch
 
     env = gym.make(PROC, max_steps=4000)
