@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ambush_env.core.types import Side, Stance, Status, Terrain
+from ambush_env.render.geometry import SIDE_CORNERS, hex_centre, hex_corners, map_size
 
 if TYPE_CHECKING:
     from ambush_env.core import Game
@@ -50,18 +51,9 @@ _DISABLED_RGB = (125, 125, 125)
 _CACHE: dict[tuple[int, str, int, int], Any] = {}
 
 
-def _centre(col: int, row0: int, s: float) -> tuple[float, float]:
-    return 1.5 * s * col + s, math.sqrt(3) * s * (row0 + 0.5 * (col & 1)) + math.sqrt(3) / 2 * s
-
-
-def _corners(cx: float, cy: float, s: float) -> list[tuple[float, float]]:
-    """Flat-topped hex corners, starting east, clockwise (y down)."""
-    return [(cx + s * math.cos(math.radians(60 * k)), cy + s * math.sin(math.radians(60 * k)))
-            for k in range(6)]
-
-
-# Direction d (N, NE, SE, S, SW, NW) -> the two corners of that hexside (corner k at 60k deg)
-_SIDE_CORNERS = {0: (4, 5), 1: (5, 0), 2: (0, 1), 3: (1, 2), 4: (2, 3), 5: (3, 4)}
+_centre = hex_centre
+_corners = hex_corners
+_SIDE_CORNERS = SIDE_CORNERS
 
 
 def _static(game: "Game", s: int):
@@ -72,8 +64,7 @@ def _static(game: "Game", s: int):
     img = _CACHE.get(key)
     if img is not None:
         return img
-    w = int(1.5 * s * (b.columns - 1) + 2 * s) + 2
-    h = int(math.sqrt(3) * s * (b.rows + 0.5)) + 2
+    w, h = map_size(b.columns, b.rows, s)
     img = Image.new("RGB", (w, h), (40, 40, 40))
     dr = ImageDraw.Draw(img)
     for i in range(b.n):
