@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from ambush_env.cli_los import add_los_parser, int_at_least
+from ambush_env.cli_los import Parser, add_los_parser, int_at_least
 
 
 # -- bench -----------------------------------------------------------------------------------
@@ -352,11 +352,25 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def cmd_missions(args: argparse.Namespace) -> int:
+    """Print one line per shipped mission (``<id> <env id>  (also <v0 id>)``), then, after a
+    blank line, the any-mission env, the procedural env with its seed ranges and one line per
+    shipped campaign with ``ambush/Campaign-v0``."""
     from ambush_env import list_missions
-    from ambush_env.env.registration import env_id
+    from ambush_env.core.campaign import list_campaigns
+    from ambush_env.core.procedural import SEED_RANGES
+    from ambush_env.env.registration import CAMPAIGN_ID, ambush_id, env_id, procedural_id
 
     for m in list_missions():
         print(f"{m:<24} {env_id(m)}  (also {env_id(m, version=0)})")
+    print()
+    print(f"{'any mission':<24} {ambush_id()}  (also {ambush_id(version=0)})  "
+          "mission=ID or a mission file")
+    seeds = ", ".join(f"{name.replace('_', '-')} seeds {r.start}..{r.stop - 1}"
+                      for name, r in SEED_RANGES.items())
+    print(f"{'procedural':<24} {procedural_id()}  (also {procedural_id(version=0)})  "
+          f"a mission generated from each reset seed: {seeds}")
+    for c in list_campaigns():
+        print(f"{'campaign ' + c:<24} {CAMPAIGN_ID}  campaign={c}")
     return 0
 
 
@@ -427,9 +441,47 @@ def seed_int(text: str) -> int:
     return int_at_least(text, 0, "a seed is 0 or more")
 
 
+def version_text() -> str:
+    """``ambush 0.1.0``, with ``(git <short commit>)`` when the package runs from a git
+    checkout (an editable install) and git answers; what ``ambush --version`` prints."""
+    import subprocess
+
+    from ambush_env import __version__
+
+    text = f"ambush {__version__}"
+    repo = Path(__file__).resolve().parent.parent
+    if (repo / ".git").exists():
+        try:
+            r = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
+                               capture_output=True, text=True, timeout=5)
+        except (OSError, subprocess.SubprocessError):
+            return text
+        if r.returncode == 0 and r.stdout.strip():
+            text += f" (git {r.stdout.strip()})"
+    return text
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: argparse's version action, but the text (:func:`version_text`, which may
+    ask git) is made only when the option is given."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: Any = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):  # noqa: ANN001
+        print(version_text())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="ambush", description="Ambush! as a Gymnasium environment and benchmark")
-    sub = p.add_subparsers(dest="command", required=True)
+    # Parser: every subcommand shows its options' defaults (cli_los.HelpFormatter)
+    p = Parser(prog="ambush", description="Ambush! as a Gymnasium environment and benchmark",
+               epilog="ambush COMMAND --help lists the options of a command.")
+    p.add_argument("--version", action=_VersionAction,
+                   help="print the package version (and the git commit of a checkout) and exit")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                           help="one of the commands below")
 
     b = sub.add_parser("bench", help="run a benchmark suite with an agent")
     b.add_argument("--suite", default="smoke", help="suite name in configs/bench/ or a YAML path (default: smoke)")
@@ -459,10 +511,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "mission and agent, with 95% intervals; the normalised-score IQM) from "
                         "the result JSON files, and learning curves from TensorBoard logs.")
     pt.add_argument("--results", default="results/bench", help="folder of result JSON files")
-    pt.add_argument("--suite", action="append", default=None, help="only this suite (repeatable)")
+    pt.add_argument("--suite", action="append", default=None,
+                    help="only this suite (repeatable; default: every suite in --results)")
     pt.add_argument("--run", action="append", default=None,
                     help="a training run folder (its tb/ logs) or a TensorBoard log folder: "
-                    "writes learning_curve__<run>.png (repeatable)")
+                    "writes learning_curve__<run>.png (repeatable; default: none)")
     pt.add_argument("--out", default=None, help="folder of the PNGs (default: --results)")
     pt.set_defaults(func=cmd_plot)
 
@@ -482,14 +535,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--rules", default="standard", choices=("standard", "d100"),
                    help="vehicle-combat rules: standard Hit Charts or the seed 003 d100 module "
                    "(default: standard)")
-    s.add_argument("--json", default=None, help="also write the result to this JSON file")
+    s.add_argument("--json", default=None,
+                   help="also write the result to this JSON file (default: printed only)")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_speed)
 
-    t = sub.add_parser("train", help="train MaskablePPO from a config")
-    t.add_argument("--config", required=True)
+    t = sub.add_parser("train", help="train MaskablePPO from a config (the train extra)")
+    t.add_argument("--config", required=True,
+                   help="training config YAML, e.g. configs/train/default.yaml")
     t.add_argument("--resume", default=None,
-                   help="continue from a checkpoint .zip or 'latest' (the run's newest)")
+                   help="continue from a checkpoint .zip or 'latest' (the run's newest; "
+                   "default: a new run)")
     t.add_argument("--force", action="store_true",
                    help="start afresh in a run folder that holds an earlier run (deletes it)")
     t.add_argument("--total-timesteps", type=positive_int, default=None,
@@ -512,13 +568,20 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--quiet", action="store_true", help="orders only, no events")
     r.set_defaults(func=cmd_replay)
 
-    rd = sub.add_parser("render", help="write a mission's map as a PNG")
-    rd.add_argument("--mission", default=None)
-    rd.add_argument("--out", default="map.png")
-    rd.add_argument("--seed", type=seed_int, default=0)
+    rd = sub.add_parser("render", help="write a mission's map as a PNG",
+                        description="Reset the mission with --seed and write its rgb_array "
+                        "frame (the start position) as a PNG.")
+    rd.add_argument("--mission", default=None,
+                    help="mission id or mission file (default: the reference mission, "
+                    "farm_assault)")
+    rd.add_argument("--out", default="map.png", help="PNG file to write")
+    rd.add_argument("--seed", type=seed_int, default=0, help="reset seed of the position drawn")
     rd.set_defaults(func=cmd_render)
 
-    m = sub.add_parser("missions", help="list the shipped missions and their env ids")
+    m = sub.add_parser("missions", help="list the shipped missions, procedural and campaign ids",
+                       description="The shipped missions and their Gymnasium ids, then the "
+                       "procedural env with its seed ranges, the any-mission env and the "
+                       "campaign env with the shipped campaign ids.")
     m.set_defaults(func=cmd_missions)
 
     cp = sub.add_parser("campaign", help="play a campaign's next mission (or all) and save the squad file",
@@ -526,7 +589,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "file, play the next mission (--all: every mission left) with an agent, and "
                         "save the squad file atomically after each mission (RULES.md §16).")
     cp.add_argument("--squad-file", required=True, help="the squad file: resumed when it exists, else created")
-    cp.add_argument("--campaign", default=None, help="chain id of ambush_env/data/campaigns/ or a chain file")
+    cp.add_argument("--campaign", default=None,
+                    help="chain id of ambush_env/data/campaigns/ or a chain file (default: the "
+                    "squad file's; needed to start a campaign)")
     cp.add_argument("--agent", default="heuristic", help="random, heuristic or a model .zip (default heuristic)")
     cp.add_argument("--squad", default=None,
                     help="a new campaign's squad: an id of configs/squads/, a file, or 'random' "
@@ -540,14 +605,36 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _stdout_to_devnull() -> None:
+    """Point the standard output's file descriptor at the null device, so that the
+    interpreter's last flush after a closed pipe raises nothing (Python's docs, "Note on
+    SIGPIPE"). Does nothing when stdout has no descriptor (captured in tests)."""
+    import os
+
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``ambush`` console script."""
+    """Entry point of the ``ambush`` console script.
+
+    Returns the exit status: 0, 2 after a typed error (one line ``ambush: error: …`` on stderr,
+    no traceback), 130 after Ctrl-C; a closed standard output (``| head``) ends quietly with 0.
+    """
     from ambush_env.core.errors import AmbushError
 
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        args = parser.parse_args(argv)  # inside: a --help cut short by a closed pipe
         return int(args.func(args) or 0)
+    except BrokenPipeError:  # before OSError: `ambush replay FILE | head -1` is not an error
+        _stdout_to_devnull()
+        return 0
     except ModuleNotFoundError as e:
         if e.name in ("torch", "stable_baselines3", "sb3_contrib", "tensorboard"):
             print(f"ambush: error: {e.name} is not installed: install the training extra "

@@ -8,7 +8,8 @@ as the parser default ``func`` and returns the exit status::
     args = parser.parse_args()
     return args.func(args)
 
-It also runs alone: ``python -m ambush_env.cli_los los_village C6 M4``.
+It also runs alone: ``python -m ambush_env.cli_los los_village C6 M4``. It also holds the
+argparse helpers the two share (:class:`Parser`, :class:`HelpFormatter`, :func:`int_at_least`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,38 @@ from typing import Sequence
 
 from ambush_env.core.errors import AmbushError
 from ambush_env.core.types import STANCE_NAMES
+
+
+def _shown(value: object) -> str:
+    """A default as the help shows it: a list or tuple as its items, an empty one as none."""
+    if isinstance(value, (list, tuple)):
+        return " ".join(map(str, value)) or "none"
+    return str(value)
+
+
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Help text that shows each option's default, ``(default: X)``, unless the text already
+    says ``default``; a ``None`` default is not shown, so its help says in words what it
+    means (e.g. "default: the mission's own"). Flags, required options and positionals
+    (but ``?``/``*`` ones) get none."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if ("default" in text.lower() or action.required or action.nargs == 0
+                or action.default is None or action.default is argparse.SUPPRESS
+                or (not action.option_strings
+                    and action.nargs not in (argparse.OPTIONAL, argparse.ZERO_OR_MORE))):
+            return text
+        return f"{text} (default: {_shown(action.default).replace('%', '%%')})"
+
+
+class Parser(argparse.ArgumentParser):
+    """The ``ambush`` parser: :class:`HelpFormatter` unless told otherwise; its sub-parsers
+    (``add_subparsers``) are of this class too, so every subcommand gets it."""
+
+    def __init__(self, *args, formatter_class: type[argparse.HelpFormatter] = HelpFormatter,
+                 **kwargs) -> None:
+        super().__init__(*args, formatter_class=formatter_class, **kwargs)
 
 
 def int_at_least(text: str, low: int, too_small: str) -> int:
@@ -54,9 +87,12 @@ def add_los_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentP
         help="stances of sighter and target (standing, crouching, prone; default standing standing)",
     )
     p.add_argument("--vehicles", nargs=2, metavar=("VS", "VT"), default=None, choices=("none", "small", "large"),
-                   help="vehicle of sighter and target: none, small or large (seed 004, p. 18)")
-    p.add_argument("--sight-cap", type=_positive, default=None, help="sight range cap in hexes (night)")
-    p.add_argument("--landmark", action="append", default=[], help="a landmark declared blocking (repeatable)")
+                   help="vehicle of sighter and target: none, small or large (seed 004, p. 18; "
+                   "default: none none)")
+    p.add_argument("--sight-cap", type=_positive, default=None,
+                   help="sight range cap in hexes (night; default: no cap)")
+    p.add_argument("--landmark", action="append", default=[],
+                   help="a landmark declared blocking (repeatable; default: none)")
     p.set_defaults(func=run_los)
     return p
 
@@ -83,7 +119,7 @@ def run_los(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``los`` alone: ``python -m ambush_env.cli_los MAP A B [--stances S T]``."""
-    parser = argparse.ArgumentParser(prog="ambush")
+    parser = Parser(prog="ambush")
     sub = parser.add_subparsers(dest="command", required=True)
     add_los_parser(sub)
     args = parser.parse_args(["los", *(sys.argv[1:] if argv is None else argv)])

@@ -60,7 +60,7 @@ import numpy as np
 from pydantic import Field, ValidationError
 
 from ambush_env.core import hexgrid
-from ambush_env.core.data import Frozen, data_path, read_yaml, validate
+from ambush_env.core.data import Frozen, data_path, list_data, read_yaml, validate
 from ambush_env.core.errors import AmbushError, DataError
 from ambush_env.core.types import TERRAIN_NAMES, Terrain
 
@@ -663,11 +663,21 @@ def resolve_map_path(path: str | Path) -> Path:
     return p
 
 
+def list_maps() -> list[str]:
+    """Sorted names of the shipped maps (``ambush_env/data/maps/*.yaml`` stems)."""
+    return list_data("maps")
+
+
 def load_board(path: str | Path) -> Board:
     """Load a map file (binding, RULES.md §3/§15): a path, or a shipped map name (``"farm"``).
 
     Raises:
-        DataError: the file is missing or malformed (message: file, field, problem).
+        DataError: the file is missing (field ``<file>``; the message lists the shipped map
+            names, :func:`list_maps`) or malformed (message: file, field, problem).
     """
     p = resolve_map_path(path)
+    if not p.exists():
+        name = ", and no shipped map of that name" if len(Path(path).parts) == 1 else ""
+        raise DataError(p, "<file>", f"file not found{name} "
+                        f"(shipped maps: {', '.join(list_maps()) or '(none)'})")
     return board_from_dict(read_yaml(p), p)
