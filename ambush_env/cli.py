@@ -605,6 +605,30 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _stdout_closed() -> bool:
+    """Whether the standard output is a pipe or socket whose reading end is closed (so a
+    BrokenPipeError came from writing it, not from another pipe such as a worker's).
+
+    ⚙ Where ``select.poll`` is missing (Windows), any pipe counts as closed.
+    """
+    import os
+    import select
+    import stat
+
+    try:
+        fd = sys.stdout.fileno()
+        mode = os.fstat(fd).st_mode
+    except (AttributeError, OSError, ValueError):
+        return False
+    if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+        return False
+    if not hasattr(select, "poll"):
+        return True
+    poll = select.poll()
+    poll.register(fd, select.POLLOUT)
+    return any(ev & (select.POLLERR | select.POLLHUP) for _fd, ev in poll.poll(0))
+
+
 def _stdout_to_devnull() -> None:
     """Point the standard output's file descriptor at the null device, so that the
     interpreter's last flush after a closed pipe raises nothing (Python's docs, "Note on
@@ -624,7 +648,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``ambush`` console script.
 
     Returns the exit status: 0, 2 after a typed error (one line ``ambush: error: …`` on stderr,
-    no traceback), 130 after Ctrl-C; a closed standard output (``| head``) ends quietly with 0.
+    no traceback), 130 after Ctrl-C; a closed standard output (``| head``) ends quietly with 0,
+    a broken pipe that is not the standard output is an error (2).
     """
     from ambush_env.core.errors import AmbushError
 
@@ -632,9 +657,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)  # inside: a --help cut short by a closed pipe
         return int(args.func(args) or 0)
-    except BrokenPipeError:  # before OSError: `ambush replay FILE | head -1` is not an error
-        _stdout_to_devnull()
-        return 0
+    except BrokenPipeError as e:  # before OSError: `ambush replay FILE | head -1` is no error
+        if _stdout_closed():
+            _stdout_to_devnull()
+            return 0
+        print(f"ambush: error: {e}", file=sys.stderr)  # another pipe (a worker's): an error
+        return 2
     except ModuleNotFoundError as e:
         if e.name in ("torch", "stable_baselines3", "sb3_contrib", "tensorboard"):
             print(f"ambush: error: {e.name} is not installed: install the training extra "

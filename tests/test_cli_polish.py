@@ -115,15 +115,26 @@ def test_short_output_into_head_exits_0(args):
     assert r.returncode == 0 and r.stderr == "" and r.stdout.count("\n") == 1
 
 
-def test_a_broken_pipe_in_a_command_is_exit_status_0(monkeypatch, capsys):
-    """In-process: a command whose stdout is closed ends with 0 and prints no error (stdout
-    has no file descriptor under capsys, so nothing is redirected)."""
-    def closed(args):
+def test_a_broken_pipe_that_is_not_stdout_is_an_error(monkeypatch, capsys):
+    """A BrokenPipeError while stdout is open (here captured, no pipe at all), e.g. a dead
+    worker's pipe, is no quiet success: one error line and status 2."""
+    def broken(args):
         raise BrokenPipeError(32, "Broken pipe")
 
-    monkeypatch.setattr(cli, "cmd_missions", closed)
-    assert main(["missions"]) == 0
-    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(cli, "cmd_missions", broken)
+    assert main(["missions"]) == 2
+    assert capsys.readouterr().err == "ambush: error: [Errno 32] Broken pipe\n"
+
+
+def test_a_broken_pipe_of_another_pipe_into_an_open_stdout_is_an_error(tmp_path):
+    """The same through a real pipe that head keeps reading: status 2, no traceback."""
+    code = ("import sys; from ambush_env import cli\n"
+            "def broken(args): raise BrokenPipeError(32, 'Broken pipe')\n"
+            "cli.cmd_missions = broken\n"
+            "sys.exit(cli.main(['missions']))\n")
+    r = subprocess.run(["bash", "-c", f"set -o pipefail; {shlex.quote(sys.executable)} -c "
+                        f"{shlex.quote(code)} | cat"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stderr == "ambush: error: [Errno 32] Broken pipe\n"
 
 
 # -- errors ----------------------------------------------------------------------------------
