@@ -105,8 +105,13 @@ class AmbushEnv(gym.Env):
     * ``rules``: ``"standard"`` (Hit Charts) or ``"d100"`` (the seed 003 module).
     * ``opponent``: German deck: ``"green"``, ``"regular"``, ``"veteran"``.
     * ``reward``: a reward scheme of ``rewards.yaml``.
-    * ``render_mode``: ``None``, ``"ansi"`` (text map) or ``"rgb_array"`` (hex map image,
-      ``(H, W, 3) uint8``, with the line of the last shot; ``ambush_env.render.image``).
+    * ``render_mode``: ``None``, ``"ansi"`` (text map), ``"rgb_array"`` (the hex map image,
+      ``(H, W, 3) uint8``: labelled hexes, a legend panel, a HUD with the phase, Round, VP,
+      acting unit and last event, the line of the last shot; ``ambush_env.render.image``) or
+      ``"human"`` (that image in a pygame window, updated by ``reset`` and ``step`` at most
+      ``metadata["render_fps"]`` times a second, ``render()`` returning None; needs the
+      ``window`` extra, ``pip install "ambush_env[window]"``). ``gymnasium.wrappers.RecordVideo``
+      records the ``"rgb_array"`` frames (the ``video`` extra).
     * ``illegal_action``: ``"penalize"`` (no-op, −1) or ``"raise"`` (``IllegalActionError``)
       for an in-range order not legal now.
     * ``max_steps``: outside cap on ``step`` calls (``None``: no cap).
@@ -135,7 +140,7 @@ class AmbushEnv(gym.Env):
       ``burning`` (41 → 43) and the global ``rules_d100`` (41 → 42).
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}
 
     def __init__(
         self,
@@ -163,6 +168,12 @@ class AmbushEnv(gym.Env):
                 raise ScenarioError(f"unknown mission {mission!r}; known missions: {', '.join(known)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        if render_mode == "human":
+            import importlib.util
+
+            if importlib.util.find_spec("pygame") is None:
+                raise gym.error.DependencyNotInstalled(
+                    'render_mode="human" needs pygame: pip install "ambush_env[window]"')
         if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(
                 max_steps, (int, np.integer)) or max_steps < 1):
             raise ValueError(f"max_steps must be a positive number of steps or None, got {max_steps}")
@@ -197,6 +208,7 @@ class AmbushEnv(gym.Env):
             self.game = Game(mission, rules=rules, opponent=opponent)
         self.mission_id: str = self.game.mission_id
         self.render_mode = render_mode
+        self._window: Any = None  # the "human" mode's MapWindow, opened by the first frame
         self.illegal_action = illegal_action
         self.max_steps = max_steps
         self.reward_scheme = RewardScheme(reward)
@@ -234,7 +246,7 @@ class AmbushEnv(gym.Env):
             self.reward_scheme.reset(self.game)
             self._builder.reset()
             self._refresh()
-            return self._obs_copy(), self._info(list(self.game._take_events()), {}, False)
+            return self._shown((self._obs_copy(), self._info(list(self.game._take_events()), {}, False)))
         if self.procedural:  # a new mission and map from the reset seed (ambush/Procedural-v0)
             self._use_procedural(self._mission_seed(options))
         elif self.game is not self._home[0]:  # a position of another mission was loaded
@@ -247,7 +259,7 @@ class AmbushEnv(gym.Env):
         self.reward_scheme.reset(self.game)
         self._builder.reset()
         self._refresh()
-        return self._obs_copy(), self._info(events, {}, False)
+        return self._shown((self._obs_copy(), self._info(events, {}, False)))
 
     def step(self, action):
         """One US decision (an order, one hex of a move, a follow-up or end turn).
@@ -264,7 +276,7 @@ class AmbushEnv(gym.Env):
             raise gym.error.ResetNeeded("call reset() before step() (the episode is over or not started)")
         a = _order_index(action)
         if not self._mask[a]:
-            return self._illegal(a)
+            return self._shown(self._illegal(a))
         self._illegal_streak = 0
         events = self.game.step(a)
         self._steps += 1
@@ -276,19 +288,35 @@ class AmbushEnv(gym.Env):
         info = self._info(events, comps, False)
         if truncated:
             info["end_reason"] = END_MAX_STEPS
-        return self._obs, reward, terminated, truncated, info
+        return self._shown((self._obs, reward, terminated, truncated, info))
 
     def render(self) -> str | np.ndarray | None:
-        """The ``"ansi"`` text map or the ``"rgb_array"`` image (None without a render mode)."""
+        """The ``"ansi"`` text map or the ``"rgb_array"`` image; None in ``"human"`` mode (the
+        window is updated by ``reset`` and ``step``) and without a render mode."""
         if self.render_mode == "ansi":
             from ambush_env.render.ansi import render_ansi
 
             return render_ansi(self.game)
         if self.render_mode == "rgb_array":
-            from ambush_env.render.image import render_rgb
-
-            return render_rgb(self.game, last_shot=self._last_shot())
+            return self._frame()
         return None
+
+    def _frame(self) -> np.ndarray:
+        """The ``(H, W, 3) uint8`` image of the game now (``ambush_env.render.image``)."""
+        from ambush_env.render.image import event_caption, render_rgb
+
+        return render_rgb(self.game, last_shot=self._last_shot(),
+                          caption=event_caption(getattr(self, "_last_events", None) or []))
+
+    def _shown(self, out):
+        """``out`` (a reset's or step's return), after showing the frame in ``"human"`` mode."""
+        if self.render_mode == "human":
+            if self._window is None:
+                from ambush_env.render.window import MapWindow
+
+                self._window = MapWindow(f"ambush_env: {self.mission_id}", self.metadata["render_fps"])
+            self._window.show(self._frame())
+        return out
 
     def _last_shot(self) -> tuple[int, int] | None:
         """Hexes of the shooter and target of the last shot of the last step, if any."""
@@ -300,7 +328,10 @@ class AmbushEnv(gym.Env):
         return None
 
     def close(self) -> None:
-        pass
+        """Close the ``"human"`` mode's window, if open (idempotent)."""
+        window, self._window = getattr(self, "_window", None), None
+        if window is not None:
+            window.close()
 
     # ------------------------------------------------------------------ binding extras
     def action_masks(self) -> np.ndarray:

@@ -141,7 +141,7 @@ class CampaignEnv(AmbushEnv):
         info = self._info(events, {}, False)
         info["squad"] = cs.to_dict()
         self._tag(info)
-        return self._obs_copy(), info
+        return self._shown((self._obs_copy(), info))
 
     def step(self, action):
         """One US decision (:meth:`AmbushEnv.step`); a mission's end carries the squad on."""
@@ -163,6 +163,7 @@ class CampaignEnv(AmbushEnv):
             self._needs_reset = truncated
             if truncated:
                 info["end_reason"] = END_MAX_STEPS
+            self._shown(None)  # "human" mode: the next mission's map
         else:
             self.squad = cs
         info["mission_end"] = done

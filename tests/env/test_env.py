@@ -315,7 +315,7 @@ def test_ansi_render_draws_the_map_and_the_squad():
     assert isinstance(text, str)
     for u in env.unwrapped.game.us_units():
         assert u.name in text
-    assert env.metadata["render_modes"] == ["ansi", "rgb_array"]
+    assert env.metadata["render_modes"] == ["ansi", "rgb_array", "human"]
 
 
 _DIGEST_SNIPPET = """
