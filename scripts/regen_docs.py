@@ -122,10 +122,11 @@ PATH_AREAS: tuple[tuple[str, str], ...] = (
     ("configs/train/", "benchmark"),
     ("configs/bench/", "benchmark"),
 )
-#: files whose choices span several areas: the area comes from the choice's words (first
-#: match), else the fallback. Patterns are matched case-insensitively against the text.
+#: files whose choices span several areas: the area comes from the first RULES.md § the
+#: choice cites, else from its words (first match), else the fallback. Patterns are matched case-insensitively against the text.
 KEYWORD_AREAS: tuple[tuple[str, str], ...] = (
     (r"\bd100\b|seed 003|vehicle trouble", "d100"),
+    (r"\balert\b|german cards?\b|the cards\b", "german"),
     (r"\btank|vehicle|\bcar\b|\bdriv|\bseat|crew", "vehicles"),
     (r"grenade|satchel|demolition", "grenades"),
     (r"assault|surrender|captur", "assault"),
@@ -133,7 +134,12 @@ KEYWORD_AREAS: tuple[tuple[str, str], ...] = (
     (r"awareness|aware|initiative|given a turn|command|round", "sequence"),
     (r"\bvp\b|objective|mission", "missions"),
     (r"reload|drop|drag|move", "movement"),
+    (r"\bwalls?\b|rubble", "map"),
 )
+#: the area of each section of the specification (a cross-cutting choice citing one)
+SECTION_AREAS = {1: "dice", 2: "map", 3: "los", 4: "soldiers", 5: "sequence", 6: "movement",
+                 7: "perception", 8: "fire", 9: "grenades", 10: "assault", 11: "damage",
+                 12: "vehicles", 13: "d100", 14: "german", 15: "missions", 16: "campaign"}
 CROSS_CUTTING = {
     "ambush_env/core/legal.py": "movement",
     "ambush_env/core/apply.py": "movement",
@@ -146,9 +152,22 @@ CROSS_CUTTING = {
 }
 
 
-def area_of(path: str, text: str) -> str:
-    """The rule area (a key of :data:`AREAS`) of a choice in ``path`` with ``text``."""
+#: (path, anchor) → area, where neither the § cited nor the words place a choice well
+ANCHOR_AREAS = {
+    ("ambush_env/core/legal.py", "module docstring"): "movement",
+    ("ambush_env/core/legal.py", "_riding_orders"): "vehicles",
+}
+
+
+def area_of(path: str, text: str, anchor: str = "") -> str:
+    """The rule area (a key of :data:`AREAS`) of a choice in ``path`` at ``anchor`` with
+    ``text``."""
+    if (path, anchor) in ANCHOR_AREAS:
+        return ANCHOR_AREAS[(path, anchor)]
     if path in CROSS_CUTTING:
+        cited = re.search(r"RULES\.md §(\d+)", text)
+        if cited and int(cited.group(1)) in SECTION_AREAS:
+            return SECTION_AREAS[int(cited.group(1))]
         for pattern, area in KEYWORD_AREAS:
             if re.search(pattern, text, re.IGNORECASE):
                 return area
@@ -416,7 +435,7 @@ def collect_choices() -> list[dict[str, str]]:
             if (anchor, text) in seen:
                 continue
             seen.add((anchor, text))
-            out.append({"area": area_of(rel, text), "path": rel, "anchor": anchor, "text": text})
+            out.append({"area": area_of(rel, text, anchor), "path": rel, "anchor": anchor, "text": text})
     out.sort(key=lambda c: (order[c["area"]], c["path"], c["anchor"], c["text"]))
     return out
 
