@@ -22,9 +22,9 @@ A frame (:func:`render_rgb`) has three parts, laid out by :func:`frame_layout`:
 
 * the **legend** panel to the right of the map: terrain, unit and vehicle symbols, hexsides,
   objective, exit and last shot;
-* the **HUD** strip under both: mission, phase (Operations pulse or Action Round and
-  initiative), time left, VP, the acting unit (name, slot, hex, stance) and a caption line
-  (the env passes its last event).
+* the **HUD** strip under both: mission, phase (Operations pulse, or Round and initiative),
+  time left, VP, the acting unit (name, slot, hex, stance, Action Round track space) and a
+  caption line (the env passes its last event).
 
 Hidden Germans are never drawn, nor Germans aboard a vehicle unless known (only what the US
 player could know). Everything that does not change during a mission (the map, labels,
@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ambush_env.core.hexgrid import make_label
-from ambush_env.core.types import STANCE_NAMES, Phase, Side, Stance, Status, Terrain
+from ambush_env.core.types import STANCE_NAMES, ARSpace, Phase, Side, Stance, Status, Terrain
 from ambush_env.render.geometry import SIDE_CORNERS, hex_centre, hex_corners, map_size
 
 if TYPE_CHECKING:
@@ -302,21 +302,26 @@ def _draw_legend(dr, lay: FrameLayout) -> None:
     dr.ellipse([sx - rad - 1, cy - rad - 1, sx + rad + 1, cy + rad + 1], outline=(255, 255, 255))
     line("acting unit")
     y += lh
+    def swatch() -> None:  # a patch of clear ground under a symbol drawn as on the map
+        dr.rectangle([x0 - 2, y + 1, x0 + 2 * sym - 4, y + lh - 1], fill=TERRAIN_RGB[Terrain.CLEAR])
+
     for text, fill, disabled in (("US vehicle, crew aboard", _VEHICLE_RGB[int(Side.US)], False),
                                  ("German vehicle", _VEHICLE_RGB[int(Side.GERMAN)], False),
                                  ("disabled vehicle", _DISABLED_RGB, True)):
-        _vehicle_shape(dr, sx + 2, y + lh / 2, sym * 0.9, facing=2, large=False, fill=fill,
-                       disabled=disabled)
+        swatch()
+        vx, vy = x0 + sym - 4, y + lh / 2
+        _vehicle_shape(dr, vx, vy, lh * 0.95, facing=2, large=False, fill=fill, disabled=disabled)
         if not disabled and fill == _VEHICLE_RGB[int(Side.US)]:
-            for px, py in _seat_points(sx + 2, y + lh / 2, sym * 0.9, 2, False, 2):
-                disc(px, py, sym * _SEAT_R * 0.9 + 0.5, _UNIT_RGB[int(Side.US)])
+            for px, py in _seat_points(vx, vy, lh * 0.95, 2, False, 2):
+                disc(px, py, max(1.5, lh * 0.95 * _SEAT_R), _UNIT_RGB[int(Side.US)])
         line(text)
         y += lh
     for text, kw in (("wall", dict(wall=True)), ("door", dict(wall=True, aperture="door")),
                      ("window", dict(wall=True, aperture="window")),
                      ("destroyed wall", dict(wall=True, destroyed=True)),
                      ("embankment", dict(embankment=True)), ("crest", dict(crest=True))):
-        _draw_hexside(dr, (x0, y + lh / 2), (x0 + 2 * sym - 6, y + lh / 2), sym, **kw)
+        swatch()
+        _draw_hexside(dr, (x0, y + lh / 2), (x0 + 2 * sym - 6, y + lh / 2), lay.hex_size, **kw)
         line(text)
         y += lh
     cy = y + lh / 2
@@ -525,13 +530,17 @@ def _phase_text(game: "Game") -> str:
         return f"over: {res} ({st.end_reason})"
     if st.phase == Phase.ROUNDS:
         ini = {int(Side.US): "US", int(Side.GERMAN): "German"}.get(st.initiative, "-")
-        return f"Action Round {st.round} (initiative {ini})"
+        return f"Rounds, Round {st.round} (initiative {ini})"
     return f"Operations, pulse {st.pulse + 1}"
 
 
+_AR_TEXT = {int(ARSpace.TWO_TURN): "2-Turn", int(ARSpace.ONE_TURN): "1-Turn"}
+
+
 def hud_lines(game: "Game", caption: str | None = None) -> tuple[str, str, str]:
-    """The HUD's three lines: mission, phase and time left; VP and the acting unit; the
-    caption (``""`` when None)."""
+    """The HUD's three lines: mission, phase (Operations pulse, or Round and initiative) and
+    time left; VP, the acting unit (name, slot, hex, stance, wounded, its Action Round track
+    space), the US soldiers up and the contacts; the caption (``""`` when None)."""
     st = game.state
     pulses, rounds_left = game.time_left()
     title = getattr(getattr(game, "mission", None), "title", game.mission_id)
@@ -545,6 +554,8 @@ def hud_lines(game: "Game", caption: str | None = None) -> tuple[str, str, str]:
         who = f"{acting.name} (slot {acting.slot}) at {where}, {STANCE_NAMES[acting.stance]}"
         if acting.wounded:
             who += ", wounded"
+        if game.state.phase == Phase.ROUNDS and acting.ar in _AR_TEXT:
+            who += f", {_AR_TEXT[acting.ar]}"
     second = f"VP {int(game.vp)}  |  acting: {who}  |  US up: " \
              f"{sum(1 for u in st.units if u.side == Side.US and u.status == Status.ACTIVE and u.hex >= 0)}" \
              f"  |  contacts: {len(st.contacts)}"
