@@ -737,14 +737,33 @@ def _block_ids() -> str:
     return "\n".join(lines)
 
 
+def _type_name(ann) -> str:
+    """A schema type in words, the same on every Python version: ``str ∣ None``,
+    ``"us" ∣ "german"``, ``list[UnitSpec]``."""
+    import types
+    import typing
+
+    origin, args = typing.get_origin(ann), typing.get_args(ann)
+    if ann is type(None):
+        return "None"
+    if ann is typing.Any:
+        return "any"
+    if origin is typing.Annotated:
+        return _type_name(args[0])
+    if origin is typing.Literal:
+        return " ∣ ".join(f'"{a}"' if isinstance(a, str) else repr(a) for a in args)
+    if origin in (typing.Union, types.UnionType):
+        return " ∣ ".join(_type_name(a) for a in args)
+    if origin is not None:
+        name = getattr(origin, "__name__", str(origin))
+        return f"{name}[{', '.join(_type_name(a) for a in args)}]"
+    return getattr(ann, "__name__", str(ann))
+
+
 def _model_table(model) -> list[str]:
     lines = ["| key | type | default |", "|---|---|---|"]
     for name, f in model.model_fields.items():
-        ann = f.annotation
-        t = getattr(ann, "__name__", None) if isinstance(ann, type) else None
-        t = t or str(ann).replace("typing.", "")
-        t = re.sub(r"ambush_env\.[\w.]+\.", "", t)
-        t = re.sub(r"^Optional\[(.*)\]$", r"\1 | None", t).replace("|", "∣")
+        t = _type_name(f.annotation)
         if f.is_required():
             d = "required"
         else:
@@ -831,13 +850,16 @@ def _block_terrain() -> str:
 
 def _block_vehicle_types() -> str:
     d = _yaml("ambush_env/data/vehicles.yaml")
-    lines = ["| type | name | kind | side | size | open | occupants | slow / fast MPA | parts (armour) |",
-             "|---|---|---|---|---|---|---:|---|---|"]
+    head = ("| type | name | kind | side | size | open at start | occupants | slow / fast MPA | "
+            "parts (armour) | other aspects |")
+    lines = [head, "|---|---|---|---|---|---|---:|---|---|---|"]
     for key, v in d["vehicles"].items():
         parts = ", ".join(f"{p} ({a})" for p, a in v.get("parts", {}).items())
+        other = "; ".join(f"{asp}: " + ", ".join(f"{p} ({a})" for p, a in arm.items())
+                          for asp, arm in (v.get("aspect_armour") or {}).items()) or "—"
         lines.append(f"| `{key}` | {v.get('name', key)} | {v.get('kind', '')} | {v.get('side', '')} | "
                      f"{v.get('size', '')} | {'yes' if v.get('open') else 'no'} | {v.get('occupants', '')} | "
-                     f"{v.get('slow_mpa', '')} / {v.get('fast_mpa', '')} | {parts} |")
+                     f"{v.get('slow_mpa', '')} / {v.get('fast_mpa', '')} | {parts} | {other} |")
     mc = d["move_costs"]
     lines += ["", "Vehicle MPs per hex (`move_costs:`): " + ", ".join(
         f"{k} {'no entry' if v is None else v}" for k, v in mc.items())
