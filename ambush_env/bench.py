@@ -323,16 +323,22 @@ def provenance(agent_spec: str, agent: Any, suite: Suite, episodes: int | None,
 
 # -- workers ---------------------------------------------------------------------------------
 _WORKER: dict[Any, Any] = {}
-Task = tuple[str, str, str, str, int]  # (agent spec, mission entry, opponent, rules, seed)
+Task = tuple[Any, ...]  # (agent spec, mission entry, opponent, rules, seed[, replay path, return replay])
 
 
 def _play(task: Task) -> dict:
     """Play one episode (runs in the main process, a worker process or a Ray task; envs and
-    agents cached per process). The record's ``entry`` is the suite's mission entry."""
+    agents cached per process). The record's ``entry`` is the suite's mission entry.
+
+    A task may carry a replay path (``--save-replays``): the episode is recorded
+    (:class:`ambush_env.replay.RecordingEnv`) and written there atomically by the process that
+    played it, or, when the task's seventh item is true (Ray: the nodes may not share the
+    driver's disk), returned under the record's ``_replay`` key for the driver to write."""
     from ambush_env.agents import make_agent
     from ambush_env.agents.evaluate import make_env, run_episode
 
-    agent_spec, entry, opponent, rules, seed = task
+    agent_spec, entry, opponent, rules, seed = task[:5]
+    replay_path = task[5] if len(task) > 5 else None
     key = (entry, opponent, rules)
     env = _WORKER.get(key)
     if env is None:
@@ -344,7 +350,18 @@ def _play(task: Task) -> dict:
     agent = _WORKER.get(("agent", agent_spec))
     if agent is None:
         agent = _WORKER[("agent", agent_spec)] = make_agent(agent_spec)
-    return {**run_episode(env, agent, seed).to_dict(), "entry": entry}
+    if replay_path is None:
+        return {**run_episode(env, agent, seed).to_dict(), "entry": entry}
+    from ambush_env.replay import RecordingEnv, write_text_atomic
+
+    rec = RecordingEnv(env, agent_label(agent_spec))
+    out = {**run_episode(rec, agent, seed).to_dict(), "entry": entry}
+    text = rec.recorder.text()
+    if len(task) > 6 and task[6]:
+        out["_replay"] = (replay_path, text)
+    else:
+        write_text_atomic(text, replay_path)
+    return out
 
 
 def procedural_kwargs() -> dict[str, Any]:
@@ -473,6 +490,7 @@ def run_bench(
     progress: bool = True,
     backend: str = "local",
     address: str | None = None,
+    save_replays: str | Path | None = None,
 ) -> dict[str, Any]:
     """Run a suite with one agent.
 
@@ -484,6 +502,11 @@ def run_bench(
         progress: show a tqdm progress bar.
         backend: ``"local"`` (this process or a process pool) or ``"ray"`` (Ray tasks).
         address: the Ray cluster's address (``backend="ray"``; None: start a local Ray).
+        save_replays: a folder: every episode is recorded there as a replay
+            (:mod:`ambush_env.replay`), ``<mission key>__<opponent>__<seed>[__<rules>].jsonl``,
+            each written atomically by the process that played it (Ray: by this process).
+            ⚙ Recording runs inside the timed ``env.step`` calls, so the steps per second
+            of such a run include it; results are otherwise the same.
 
     Returns:
         The result dict of INTERFACE.md plus two private keys, ``_episodes`` (one record per
@@ -508,6 +531,15 @@ def run_bench(
     keys = task_keys(list(dict.fromkeys(e for e, _ in plan)))
     tasks: list[Task] = [(agent_spec, m, o, s.rules, seed) for (m, o), seeds in plan.items()
                          for seed in seeds]
+    if save_replays is not None:
+        from ambush_env.replay import replay_name
+
+        folder = Path(save_replays)
+        if folder.exists() and not folder.is_dir():
+            raise NotADirectoryError(f"--save-replays {folder}: not a folder")
+        folder.mkdir(parents=True, exist_ok=True)
+        tasks = [(*t, str(folder / replay_name(keys[t[1]], t[2], t[4], t[3])), backend == "ray")
+                 for t in tasks]
     t0 = time.perf_counter()
     bar = tqdm(total=len(tasks), desc=f"bench {s.name} [{agent_label(agent_spec)}]", unit="ep", disable=not progress)
     results: list[dict] = []
@@ -526,6 +558,12 @@ def run_bench(
                 results.append(r)
                 bar.update(1)
     bar.close()
+    if save_replays is not None:
+        from ambush_env.replay import write_text_atomic
+
+        for r in results:  # the Ray tasks' replays, written here
+            if "_replay" in r:
+                write_text_atomic(r["_replay"][1], r.pop("_replay")[0])
     wall = time.perf_counter() - t0
     from ambush_env.agents import make_agent
 

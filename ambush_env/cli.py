@@ -43,6 +43,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     result = bench.run_bench(
         args.agent, suite=args.suite, episodes=args.episodes, workers=args.workers,
         progress=not args.no_progress, backend=args.backend, address=args.address,
+        save_replays=getattr(args, "save_replays", None),
     )
     print(bench.format_table(result))
     path = bench.write_outputs(result, json_path=args.json, out_dir=args.out_dir)
@@ -52,6 +53,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         ref = stats.update_reference(bench.public(result))
         print(f"updated the reference mean VPs of {result['agent']} in {ref}")
+    if getattr(args, "save_replays", None):
+        n = len(result["_episodes"])
+        print(f"wrote {n} replays to {args.save_replays} (ambush replay FILE [--html OUT] checks one)")
     return 0
 
 
@@ -217,23 +221,33 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 # -- play / replay ---------------------------------------------------------------------------
 def format_event(ev: dict) -> str:
-    """One rule event as a line of text."""
-    rest = ", ".join(f"{k}={v}" for k, v in ev.items() if k != "type")
-    return f"  [{ev.get('type', '?')}] {rest}"
+    """One rule event as a line of text (indented; :func:`ambush_env.render.ansi.format_event`)."""
+    from ambush_env.render.ansi import format_event as text
+
+    return f"  {text(ev)}"
+
+
+PLAY_HELP = ("Pick an order by its number and press Enter; q quits (the game so far is saved "
+             "with --save); ? or legend shows the map's legend.")
 
 
 def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
+    """Play the US side in the terminal: the ansi map, the legal orders by number, the events
+    of each order. Prints a help line and the map's legend at the start."""
     from ambush_env.env.ambush_env import AmbushEnv
+    from ambush_env.render.ansi import legend
+    from ambush_env.replay import RecordingEnv
 
     inp = stdin or sys.stdin
     out = stdout or sys.stdout
-    env = AmbushEnv(mission=args.mission, opponent=args.opponent,
-                    rules=getattr(args, "rules", "standard"), render_mode="ansi")
+    env = RecordingEnv(AmbushEnv(mission=args.mission, opponent=args.opponent,
+                                 rules=getattr(args, "rules", "standard"), render_mode="ansi"),
+                       agent="human")
     seed = args.seed
     obs, info = env.reset(seed=seed)
-    actions: list[int] = []
     done = False
-    print(f"Mission {env.mission_id} (seed {seed}). Pick an order by its number; q quits.", file=out)
+    print(f"Mission {env.mission_id} (seed {seed}). {PLAY_HELP}", file=out)
+    print(legend(), file=out)
     for ev in info["events"]:
         print(format_event(ev), file=out)
     while not done:
@@ -245,89 +259,96 @@ def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
         while choice is None:
             print("order> ", end="", file=out, flush=True)
             line = inp.readline()
-            if not line or line.strip().lower() in ("q", "quit", "exit"):
+            word = line.strip().lower()
+            if not line or word in ("q", "quit", "exit"):
                 print("quit.", file=out)
-                _save_replay(args, env, seed, actions, out)
+                _save_replay(args, env, out)
                 return 0
+            if word in ("?", "legend", "help", "h"):
+                print(PLAY_HELP, file=out)
+                print(legend(), file=out)
+                continue
             try:
                 k = int(line.strip())
                 if k < 0:
                     raise IndexError(k)
                 choice = legal[k]
             except (ValueError, IndexError):
-                print(f"  type a number 0-{len(legal) - 1}", file=out)
-        actions.append(choice)
+                print(f"  type a number 0-{len(legal) - 1} (? shows the legend, q quits)", file=out)
         obs, reward, term, trunc, info = env.step(choice)
         for ev in info["events"]:
             print(format_event(ev), file=out)
         done = term or trunc
     print(env.render(), file=out)
     print(f"Mission over: {info.get('result')} with {info['vp']} VP ({info.get('end_reason', '')}).", file=out)
-    _save_replay(args, env, seed, actions, out)
+    _save_replay(args, env, out)
     return 0
 
 
-def _save_replay(args, env, seed, actions, out) -> None:
+def _save_replay(args, env, out) -> None:
+    """With ``--save``: write the game played so far as a replay (:mod:`ambush_env.replay`)."""
     if getattr(args, "save", None):
-        from ambush_env.bench import write_json_atomic
-
-        rec = {"mission": env.mission_id, "opponent": env.game.opponent, "rules": env.game.rules,
-               "seed": seed, "actions": actions}
-        write_json_atomic(rec, args.save)
-        print(f"replay saved to {args.save}", file=out)
+        env.recorder.write(args.save)
+        print(f"replay saved to {args.save} ({len(env.recorder.steps)} orders)", file=out)
 
 
-def load_replay(path: str | Path) -> dict:
-    """Read and validate a replay file written by ``ambush play --save``.
+def load_replay(path: str | Path):
+    """Read and validate a replay file (:func:`ambush_env.replay.load`): the JSON Lines
+    format, or the plain JSON of an older ``ambush play --save``.
 
     Raises:
-        DataError: unreadable file, not JSON, or a missing/ill-typed field (names the field).
+        DataError: unreadable file, not JSON, a bad line or field (names the line or field),
+            or a truncated file.
     """
-    from pydantic import BaseModel, ConfigDict, Field, ValidationError
+    from ambush_env.replay import load
 
-    from ambush_env.core.errors import DataError
-
-    class Replay(BaseModel):
-        model_config = ConfigDict(extra="allow")
-        mission: str
-        seed: int = Field(ge=0)
-        opponent: str = "regular"
-        rules: str = "standard"
-        actions: list[int]
-
-    p = Path(path)
-    try:
-        raw = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as e:
-        raise DataError(p, "<file>", f"cannot read: {e}") from None
-    except json.JSONDecodeError as e:
-        raise DataError(p, f"line {e.lineno}", f"not JSON: {e.msg}") from None
-    try:
-        return Replay.model_validate(raw).model_dump()
-    except ValidationError as e:
-        err = e.errors()[0]
-        raise DataError(p, ".".join(str(x) for x in err["loc"]) or "<root>", err["msg"]) from None
+    return load(path)
 
 
 def cmd_replay(args: argparse.Namespace, stdout=None) -> int:
-    """Re-play a saved game (``ambush play --save``): each order, its events, the final map."""
-    from ambush_env.env.ambush_env import AmbushEnv
+    """Re-simulate a replay: each order and its events, the final map, then whether the
+    engine gave the recorded events (``replay verified: N steps, identical events``); exit 1
+    on a difference (the message names the step and the file's line). ``--html OUT`` also
+    writes the viewer. A legacy plain-JSON replay has no events to check: it is re-played."""
+    from ambush_env.replay import ReplayMismatch, simulate, write_html
 
     out = stdout or sys.stdout
-    rec = load_replay(args.file)
-    env = AmbushEnv(mission=rec["mission"], opponent=rec.get("opponent", "regular"),
-                    rules=rec.get("rules", "standard"), render_mode="ansi", illegal_action="raise")
-    obs, info = env.reset(seed=rec["seed"])
-    for n, a in enumerate(rec["actions"]):
-        print(f"{n:>4}: {env.describe_action(a)}", file=out)
-        obs, r, term, trunc, info = env.step(a)
-        if not args.quiet:
+    rep = load_replay(args.file)
+    quiet = getattr(args, "quiet", False)
+    texts: dict[int, str] = {}
+
+    def show(k: int, env, info: dict, rec) -> None:
+        if k == 0:
+            return
+        n = k - 1 if rep.legacy else k  # ⚙ a legacy file's orders keep their 0-based numbers
+        print(f"{n:>4}: {texts.get(k) or rec.get('order')}", file=out)
+        if not quiet:
             for ev in info["events"]:
                 print(format_event(ev), file=out)
-        if term or trunc:
-            break
+
+    def hook(k: int, env, info: dict, rec) -> None:
+        show(k, env, info, rec)
+        if rep.legacy and k < len(rep.steps):
+            texts[k + 1] = env.unwrapped.describe_action(rep.steps[k]["action"])
+
+    from ambush_env.replay import make_env
+
+    env = make_env(rep, render_mode="ansi")
+    try:
+        sim = simulate(rep, on_step=hook, env=env)
+    except ReplayMismatch as e:
+        print(f"replay MISMATCH: {e}", file=out)
+        return 1
     print(env.render(), file=out)
-    print(f"VP {info['vp']}; result {info.get('result', '(not over)')}", file=out)
+    print(f"VP {sim.info['vp']}; result {sim.info.get('result', '(not over)')}", file=out)
+    if sim.verified:
+        print(f"replay verified: {sim.steps} steps, identical events", file=out)
+    else:
+        print(f"legacy replay (orders only): {sim.steps} orders re-played, no recorded events "
+              "to compare", file=out)
+    if getattr(args, "html", None):
+        path, _ = write_html(rep, args.html)
+        print(f"wrote {path}", file=out)
     return 0
 
 
@@ -484,15 +505,17 @@ def build_parser() -> argparse.ArgumentParser:
                            help="one of the commands below")
 
     b = sub.add_parser("bench", help="run a benchmark suite with an agent")
-    b.add_argument("--suite", default="smoke", help="suite name in configs/bench/ or a YAML path (default: smoke)")
+    b.add_argument("--suite", default="smoke", help="suite name in configs/bench/ or a YAML path")
     b.add_argument("--agent", required=True,
                    help="random, do_nothing, heuristic, or the path of a MaskablePPO .zip")
     b.add_argument("--episodes", type=positive_int, default=None,
-                   help="play only the first N seeds of the suite (at most its seed count)")
-    b.add_argument("--workers", type=positive_int, default=1, help="worker processes (default 1)")
+                   help="play only the first N seeds of the suite (at most its seed count; "
+                   "default: all of them)")
+    b.add_argument("--workers", type=positive_int, default=1, help="worker processes (1: play in this process)")
     b.add_argument("--json", default=None,
                    help="also write the result JSON here (the results folder always keeps its "
-                   "own copy, <suite>__<agent>__<hash8>[__<rules>][__partial-<N>].json)")
+                   "own copy, <suite>__<agent>__<hash8>[__<rules>][__partial-<N>].json; "
+                   "default: only that copy)")
     b.add_argument("--out-dir", default="results/bench", help="folder of results and the leaderboard")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
     b.add_argument("--backend", default="local", choices=("local", "ray"),
@@ -504,6 +527,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--update-reference", action="store_true",
                    help="store this full-suite run of random or heuristic as the reference "
                    "mean VPs of the normalised score (configs/bench/reference/vp.yaml)")
+    b.add_argument("--save-replays", default=None, metavar="DIR",
+                   help="record every episode as a replay in this folder, "
+                   "<mission>__<opponent>__<seed>[__<rules>].jsonl (default: none)")
     b.set_defaults(func=cmd_bench)
 
     pt = sub.add_parser("plot", help="figures of benchmark results and training runs",
@@ -554,18 +580,31 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--log-dir", default=None, help="root folder of runs (default: the config's)")
     t.set_defaults(func=cmd_train)
 
-    pl = sub.add_parser("play", help="play the US side in the terminal")
-    pl.add_argument("--mission", default=None)
-    pl.add_argument("--seed", type=seed_int, default=0)
-    pl.add_argument("--opponent", default="regular")
+    pl = sub.add_parser("play", help="play the US side in the terminal",
+                        description="Play the US side: pick each order by its number; q quits, "
+                        "? shows the map's legend. --save writes a replay (ambush replay FILE).")
+    pl.add_argument("--mission", default=None,
+                    help="mission id or mission file (default: the reference mission)")
+    pl.add_argument("--seed", type=seed_int, default=0, help="the reset seed (the dice)")
+    pl.add_argument("--opponent", default="regular", help="German deck: green, regular, veteran")
     pl.add_argument("--rules", default="standard", choices=("standard", "d100"),
-                    help="vehicle-combat rules (default: standard; d100: seed 003's module)")
-    pl.add_argument("--save", default=None, help="write a replay JSON at the end")
+                    help="vehicle-combat rules: standard Hit Charts or seed 003's d100 module")
+    pl.add_argument("--save", default=None, metavar="FILE",
+                    help="write the game as a replay (JSON Lines) when it ends or you quit "
+                    "(default: not saved)")
     pl.set_defaults(func=cmd_play)
 
-    r = sub.add_parser("replay", help="re-play a saved game")
-    r.add_argument("file")
+    r = sub.add_parser("replay", help="re-simulate and check a saved game, or view it as HTML",
+                       description="Re-simulate a replay (ambush play --save, ambush bench "
+                       "--save-replays): print each order and its events, check that the "
+                       "engine gives the recorded events and rolls, exit 1 on a difference. "
+                       "--html writes a self-contained viewer page.")
+    r.add_argument("file", help="the replay file (.jsonl; a plain-JSON replay of an older "
+                   "ambush play --save is read too)")
     r.add_argument("--quiet", action="store_true", help="orders only, no events")
+    r.add_argument("--html", default=None, metavar="OUT",
+                   help="also write the HTML viewer (SVG map, step slider, event log) to OUT "
+                   "(default: none)")
     r.set_defaults(func=cmd_replay)
 
     rd = sub.add_parser("render", help="write a mission's map as a PNG",

@@ -11,7 +11,7 @@ from argparse import Namespace
 
 import pytest
 
-from ambush_env.cli import build_parser, cmd_play, cmd_replay, main
+from ambush_env.cli import build_parser, cmd_play, cmd_replay, load_replay, main
 
 
 def test_missions_lists_the_reference_mission(capsys):
@@ -81,8 +81,8 @@ def test_play_by_numbers_then_replay_the_saved_game(tmp_path):
     assert cmd_play(args, stdin=io.StringIO("0\n0\nx\n1\n0\nq\n"), stdout=out) == 0
     text = out.getvalue()
     assert "order>" in text and "type a number" in text and "replay saved" in text
-    rec = json.loads(replay.read_text())
-    assert rec["mission"] == "farm_assault" and len(rec["actions"]) == 4
+    rec = load_replay(replay)  # the JSON Lines replay format (ambush_env.replay)
+    assert rec.header["mission"] == "farm_assault" and len(rec.actions) == 4
     out2 = io.StringIO()
     assert cmd_replay(Namespace(file=str(replay), quiet=False), stdout=out2) == 0
     assert "VP" in out2.getvalue()
@@ -101,7 +101,7 @@ def test_rules_option_for_speed_and_play(tmp_path, capsys):
     args = Namespace(mission="tank_hunt", seed=1, opponent="regular", rules="d100",
                      save=str(replay))
     assert cmd_play(args, stdin=io.StringIO("0\nq\n"), stdout=io.StringIO()) == 0
-    assert json.loads(replay.read_text())["rules"] == "d100"
+    assert load_replay(replay).header["rules"] == "d100"
     assert cmd_replay(Namespace(file=str(replay), quiet=True), stdout=io.StringIO()) == 0
 
 

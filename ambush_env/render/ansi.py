@@ -1,17 +1,9 @@
-"""Text map of a game (the env's ``"ansi"`` render mode).
+"""Text map of a game (the env's ``"ansi"`` render mode), its legend and event lines.
 
 The odd-q layout of RULES.md §2 is drawn with two text lines per map row: the first holds
 the even columns (A, C, E…), the second the odd columns (B, D, F…), which sit half a hex
-lower. Each hex is three characters: terrain, occupant, vehicle.
-
-Terrain: ``.`` clear, ``=`` road, ``T`` woods, ``"`` brush, ``%`` rubble, ``^`` rough,
-``#`` building, ``~`` river, ``o`` crater. Occupants: the US slot number plus one
-(``1``-``9``, ``a``-``c``: US1 shows ``1``), ``+`` several US soldiers, ``@`` the acting soldier, ``G`` a known German,
-``g`` a German down or captured, ``x`` a US soldier down, ``X`` US and Germans together.
-Objective hexes show ``!`` and exit hexes ``>`` where the hex is empty.
-Vehicles (third character): ``V`` held by the US, ``W`` held by the Germans, ``*`` disabled,
-``2`` two vehicles; a legend line per vehicle follows the squad and contact lists (name, slot,
-type, holder, facing, occupants, flags).
+lower. Each hex is three characters: terrain, occupant, vehicle. :func:`legend` says what
+each character means (``ambush play`` prints it); the glyph tables below are its one source.
 Only what the US player knows is drawn: hidden Germans never show.
 """
 
@@ -40,6 +32,49 @@ TERRAIN_GLYPH = {
     Terrain.CRATER: "o",
 }
 _SLOT_GLYPH = "123456789abc"
+#: the occupant character (second of a hex): glyph -> meaning
+OCCUPANT_GLYPHS = (
+    ("1-9 a-c", "a US soldier by slot (US1 shows 1, US10 a)"),
+    ("+", "several US soldiers"),
+    ("@", "the acting soldier"),
+    ("G", "a known German"),
+    ("g", "a German down or captured"),
+    ("x", "a US soldier down"),
+    ("X", "US soldiers and Germans together"),
+    ("!", "an objective hex (when empty)"),
+    (">", "an exit hex (when empty)"),
+)
+#: the vehicle character (third of a hex): glyph -> meaning
+VEHICLE_GLYPHS = (
+    ("V", "a vehicle held by the US"),
+    ("W", "a vehicle held by the Germans"),
+    ("*", "a disabled vehicle"),
+    ("2", "two vehicles"),
+)
+
+
+def legend() -> str:
+    """What the characters of :func:`render_ansi`'s map mean, as a few lines of text
+    (``ambush play`` prints it at the start and on ``?``)."""
+    terrain = ", ".join(f"{g} {t.name.lower()}" for t, g in TERRAIN_GLYPH.items())
+    occ = ", ".join(f"{g} {m}" for g, m in OCCUPANT_GLYPHS)
+    veh = ", ".join(f"{g} {m}" for g, m in VEHICLE_GLYPHS)
+    return "\n".join([
+        "Legend: each hex is three characters: terrain, occupant, vehicle; even columns on the "
+        "first line of a row, odd columns half a hex lower on the second.",
+        f"  terrain: {terrain}",
+        f"  occupant: {occ}",
+        f"  vehicle: {veh}",
+        "  Below the map: the squad, the contacts K0, K1, ... (the fire orders' slots) and the "
+        "vehicles. Hidden Germans never show.",
+    ])
+
+
+def format_event(ev: dict) -> str:
+    """One rule event (its dict form, ``info["events"]``) as a line of text:
+    ``[type] key=value, ...`` (what ``ambush play``, ``ambush replay`` and the HTML viewer show)."""
+    rest = ", ".join(f"{k}={v}" for k, v in ev.items() if k != "type")
+    return f"[{ev.get('type', '?')}] {rest}"
 
 
 def _occupants(game) -> dict[int, str]:

@@ -1,0 +1,642 @@
+"""Recorded episodes (issue 15): record, write atomically, load and validate, re-simulate.
+
+A replay is a JSON Lines file, one JSON object per line, so that a damaged file is reported by
+its line number:
+
+* line 1, the header: ``{"format": "ambush-replay", "version": 1, "ambush_env": "0.1.0",
+  "mission": ID, "env": {the AmbushEnv arguments: mission, rules, opponent, reward,
+  illegal_action, max_steps, procedural[, mission_seeds]}, "rules", "opponent", "seed",
+  "options", "agent", "mission_seed", "position", "events", "rolls"}``: ``position`` is the
+  start (``Game.position()`` after ``reset``, INTERFACE.md "positions": a generated mission is
+  inline), ``events`` / ``rolls`` those of the setup;
+* one line per env step: ``{"step": k, "action": a, "order": text, "side": "US", "unit":
+  name|null, "illegal": bool, "events": [...], "rolls": [[why, roll], ...], "reward", "vp",
+  "terminated", "truncated"}``: ``order`` is ``env.describe_action(a)`` before the step,
+  ``unit`` the soldier it is for (the acting one, or the one a ``select`` picks), ``events``
+  the step's ``info["events"]`` (each with the rolls that decided it), ``rolls`` every die of
+  the step in order with its label (:attr:`ambush_env.core.dice.Dice.log`);
+* the end line: ``{"end": true, "steps", "over", "result", "vp", "end_reason", "stats",
+  "digest"}``, ``digest`` the sha256 of the steps' actions, events and rolls.
+
+A file without its end line is *truncated*. Every problem is a
+:class:`~ambush_env.core.errors.DataError` naming the file and ``line N``. The plain-JSON
+replays of earlier ``ambush play --save`` (``{"mission", "seed", "opponent", "rules",
+"actions"}``) still load (:attr:`Replay.legacy`: orders only, nothing to verify).
+
+:func:`simulate` rebuilds the env from the header, resets it with the seed, checks the start
+position, plays each recorded action and compares order text, events, rolls, reward, VP and
+the end flags step by step: the first difference raises :class:`ReplayMismatch` naming the
+step and the line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from ambush_env.core.errors import DataError
+
+FORMAT = "ambush-replay"
+VERSION = 1
+SUFFIX = ".jsonl"
+
+
+class ReplayMismatch(DataError):
+    """Re-simulating a replay gave something other than what it recorded.
+
+    Attributes:
+        step: the step (1-based; 0: the start) of the first difference.
+        line: the file's line of that step.
+    """
+
+    def __init__(self, path: object, line: int, step: int, problem: str) -> None:
+        self.step = step
+        self.line = line
+        super().__init__(path, f"line {line}", f"step {step}: {problem}")
+
+
+def _jsonable(x: Any) -> Any:
+    """``x`` as it reads back from JSON (tuples become lists, int keys strings)."""
+    return json.loads(json.dumps(x))
+
+
+def digest(steps: list[dict]) -> str:
+    """``"sha256:<hex>"`` of the steps' actions, events and rolls: compact JSON of each
+    step's ``[action, events, rolls]`` in the keys' own order (⚙ not sorted: a JSON round
+    trip keeps that order, while sorting would order int keys before they become strings)."""
+    h = hashlib.sha256()
+    for s in steps:
+        h.update(json.dumps([s["action"], s["events"], s["rolls"]],
+                            separators=(",", ":")).encode())
+        h.update(b"\n")
+    return "sha256:" + h.hexdigest()
+
+
+# -- recording -------------------------------------------------------------------------------
+def env_arguments(env: Any) -> dict[str, Any]:
+    """The arguments that rebuild ``env`` (an :class:`AmbushEnv`) for a replay: its own
+    ``_kwargs`` without the render mode (⚙ rendering never changes play)."""
+    kw = dict(env.unwrapped._kwargs)
+    kw.pop("render_mode", None)
+    return kw
+
+
+class Recorder:
+    """Builds one replay while an episode is played (the lines as dicts).
+
+    Call :meth:`start` after ``reset``, :meth:`before_step` then :meth:`after_step` around
+    each ``step``, and :meth:`finish` at the end (or let :meth:`lines` finish it).
+    """
+
+    def __init__(self, env: Any, agent: str = "") -> None:
+        self.env = env.unwrapped
+        self.agent = agent
+        self.header: dict[str, Any] | None = None
+        self.steps: list[dict[str, Any]] = []
+        self.end: dict[str, Any] | None = None
+        self._pending: tuple[int, str, str | None, int] | None = None
+        self._last_info: dict[str, Any] = {}
+
+    def start(self, seed: int | None, options: dict | None, info: dict) -> None:
+        """Record the header from the env just reset with ``seed`` and ``options``."""
+        import ambush_env
+
+        env = self.env
+        game = env.game
+        self.header = {
+            "format": FORMAT, "version": VERSION, "ambush_env": ambush_env.__version__,
+            "mission": env.mission_id, "env": env_arguments(env),
+            "rules": game.rules, "opponent": game.opponent, "seed": seed,
+            "options": _jsonable(options) if options else None, "agent": self.agent,
+            "mission_seed": info.get("mission_seed"),
+            "position": _jsonable(game.position()),
+            "events": _jsonable(info["events"]),
+            "rolls": [list(r) for r in game.dice.log],
+        }
+        self.steps, self.end, self._last_info = [], None, info
+
+    def before_step(self, action: Any) -> None:
+        """Note the order's text and unit, and where the dice log stands, before ``step``."""
+        env = self.env
+        a = int(action)
+        self._pending = (a, env.describe_action(a), _unit_of(env.game, a), len(env.game.dice.log))
+
+    def after_step(self, reward: float, terminated: bool, truncated: bool, info: dict) -> None:
+        """Record the step just played."""
+        assert self._pending is not None, "before_step was not called"
+        a, text, unit, n0 = self._pending
+        self._pending = None
+        self.steps.append({
+            "step": len(self.steps) + 1, "action": a, "order": text, "side": "US", "unit": unit,
+            "illegal": bool(info.get("illegal_action", False)),
+            "events": _jsonable(info["events"]),
+            "rolls": [list(r) for r in self.env.game.dice.log[n0:]],
+            "reward": float(reward), "vp": int(info["vp"]),
+            "terminated": bool(terminated), "truncated": bool(truncated),
+        })
+        self._last_info = info
+
+    def finish(self) -> dict[str, Any]:
+        """The end line (made once)."""
+        if self.end is None:
+            info = self._last_info
+            game = self.env.game
+            self.end = {"end": True, "steps": len(self.steps), "over": bool(game.over),
+                        "result": info.get("result"), "vp": int(game.vp),
+                        "end_reason": info.get("end_reason") or game.state.end_reason or None,
+                        "stats": _jsonable(dict(game.stats())), "digest": digest(self.steps)}
+        return self.end
+
+    def lines(self) -> list[dict[str, Any]]:
+        """Header, steps and end line."""
+        assert self.header is not None, "start was not called"
+        return [self.header, *self.steps, self.finish()]
+
+    def text(self) -> str:
+        """The replay file's text: one compact JSON object per line."""
+        return "".join(json.dumps(x, separators=(",", ":")) + "\n" for x in self.lines())
+
+    def write(self, path: str | Path) -> Path:
+        """Write the replay atomically (:func:`write_text_atomic`)."""
+        return write_text_atomic(self.text(), path)
+
+
+def _unit_of(game: Any, action: int) -> str | None:
+    """The soldier an order is for: the acting one, or the one a ``select`` order picks."""
+    from ambush_env.core import orders as O
+
+    u = game.acting_unit()
+    if u is not None:
+        return u.name
+    kind, arg = O.decode(action)
+    if kind == O.OrderKind.SELECT_UNIT:
+        return next((x.name for x in game.state.units if x.side == 0 and x.slot == arg), None)
+    return None
+
+
+def write_text_atomic(text: str, path: str | Path) -> Path:
+    """Write ``text`` to a temporary file in the same folder, then rename it over ``path``
+    (written whole or not at all; concurrent writers of other files never collide).
+
+    Raises:
+        IsADirectoryError: ``path`` is a folder.
+    """
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    if p.is_dir():
+        raise IsADirectoryError(f"{p} is a folder: give a file name for the replay")
+    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, p)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return p
+
+
+class RecordingEnv:
+    """An env that records what it plays: ``reset`` and ``step`` are the wrapped env's,
+    recorded into :attr:`recorder`; every other attribute is the wrapped env's (so agents and
+    :func:`ambush_env.agents.evaluate.run_episode` see the env itself; ``unwrapped`` is it).
+
+    ⚙ A proxy, not a ``gymnasium.Wrapper``: Gymnasium 1.x wrappers do not forward attributes
+    such as ``legal_actions`` that the agents call.
+    """
+
+    def __init__(self, env: Any, agent: str = "") -> None:
+        self._env = env
+        self.recorder = Recorder(env, agent)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._env, name)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        obs, info = self._env.reset(seed=seed, options=options)
+        self.recorder.start(seed, options, info)
+        return obs, info
+
+    def step(self, action: Any):
+        self.recorder.before_step(action)
+        obs, reward, terminated, truncated, info = self._env.step(action)
+        self.recorder.after_step(reward, terminated, truncated, info)
+        return obs, reward, terminated, truncated, info
+
+
+# -- loading ---------------------------------------------------------------------------------
+@dataclass
+class Replay:
+    """A loaded replay.
+
+    Attributes:
+        path: the file.
+        header: line 1 (for a legacy file: its mission, seed, opponent and rules).
+        steps: one dict per step (legacy: ``{"step", "action"}`` only).
+        end: the end line (None for a legacy file).
+        legacy: a plain-JSON replay of an earlier ``ambush play --save``.
+        lines: the file's line of each step (legacy: 1).
+    """
+
+    path: str
+    header: dict[str, Any]
+    steps: list[dict[str, Any]]
+    end: dict[str, Any] | None
+    legacy: bool = False
+    lines: list[int] = field(default_factory=list)
+
+    @property
+    def actions(self) -> list[int]:
+        return [s["action"] for s in self.steps]
+
+    def env_arguments(self) -> dict[str, Any]:
+        """The AmbushEnv arguments of the recorded env."""
+        h = self.header
+        if self.legacy:
+            return {"mission": h["mission"], "opponent": h["opponent"], "rules": h["rules"],
+                    "illegal_action": "raise"}
+        return dict(h["env"])
+
+
+def _models():
+    """The pydantic schemas of the three kinds of line (built once, on first use)."""
+    global _MODELS
+    if _MODELS is not None:
+        return _MODELS
+    from typing import Literal
+
+    from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+
+    from ambush_env.core.orders import N_ORDERS
+
+    # ⚙ integers and flags are strict (a "3" or 1.5 for an action is an error, not coerced)
+    class Line(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+    class Header(Line):
+        model_config = ConfigDict(extra="allow")
+        format: Literal["ambush-replay"]
+        version: int
+        ambush_env: str
+        mission: str
+        env: dict[str, Any]
+        rules: str
+        opponent: str
+        seed: StrictInt | None = Field(ge=0)
+        options: dict[str, Any] | None = None
+        agent: str = ""
+        mission_seed: int | None = None
+        position: dict[str, Any]
+        events: list[dict[str, Any]]
+        rolls: list[tuple[str, StrictInt]]
+
+    class Step(Line):
+        step: StrictInt = Field(ge=1)
+        action: StrictInt = Field(ge=0, lt=N_ORDERS)
+        order: str
+        side: Literal["US", "German"]
+        unit: str | None
+        illegal: StrictBool = False
+        events: list[dict[str, Any]]
+        rolls: list[tuple[str, StrictInt]]
+        reward: float
+        vp: StrictInt
+        terminated: StrictBool
+        truncated: StrictBool
+
+    class End(Line):
+        end: Literal[True]
+        steps: StrictInt = Field(ge=0)
+        over: StrictBool
+        result: str | None
+        vp: int
+        end_reason: str | None
+        stats: dict[str, Any]
+        digest: str
+
+    class Legacy(BaseModel):
+        model_config = ConfigDict(extra="allow")
+        mission: str
+        seed: int = Field(ge=0)
+        opponent: str = "regular"
+        rules: str = "standard"
+        actions: list[int]
+
+    _MODELS = (Header, Step, End, Legacy)
+    return _MODELS
+
+
+_MODELS: Any = None
+
+
+def _check(model: Any, raw: Any, path: Path, where: str) -> dict[str, Any]:
+    from pydantic import ValidationError
+
+    try:
+        return model.model_validate(raw).model_dump()
+    except ValidationError as e:
+        err = e.errors()[0]
+        loc = ".".join(str(x) for x in err["loc"]) or "<root>"
+        raise DataError(path, where, f"{loc}: {err['msg']}") from None
+
+
+def load(path: str | Path) -> Replay:
+    """Read and validate a replay file (the new JSON Lines format or a legacy plain-JSON one).
+
+    Raises:
+        DataError: unreadable; a line that is not JSON or not the right object; steps out of
+            order; a line after the end line; no end line ("truncated"); the end line's step
+            count wrong. The message names the file and ``line N`` (a legacy file: its field).
+    """
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise DataError(p, "<file>", f"cannot read: {e}") from None
+    raw_lines = text.split("\n")
+    first = raw_lines[0] if raw_lines else ""
+    try:
+        head = json.loads(first)
+    except json.JSONDecodeError:
+        head = None
+    if not (isinstance(head, dict) and "format" in head):
+        return _load_legacy(p, text)
+    Header, Step, End, _ = _models()
+    if head.get("format") != FORMAT:
+        raise DataError(p, "line 1", f"format: not an {FORMAT} file (format {head.get('format')!r})")
+    if head.get("version") != VERSION:
+        raise DataError(p, "line 1", f"version: this ambush_env reads {FORMAT} version {VERSION}, "
+                        f"the file is version {head.get('version')!r}")
+    header = _check(Header, head, p, "line 1")
+    steps: list[dict[str, Any]] = []
+    lines: list[int] = []
+    end: dict[str, Any] | None = None
+    if raw_lines and raw_lines[-1] == "":
+        raw_lines = raw_lines[:-1]  # the newline that ends the last line
+    for n, line in enumerate(raw_lines[1:], start=2):
+        where = f"line {n}"
+        if end is not None:
+            raise DataError(p, where, "a line after the end line")
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise DataError(p, where, f"not JSON (a corrupted or cut-off line): {e.msg} "
+                            f"at column {e.colno}") from None
+        if not isinstance(obj, dict):
+            raise DataError(p, where, f"a step or the end line is a JSON object, got "
+                            f"{type(obj).__name__}")
+        if "end" in obj:
+            end = _check(End, obj, p, where)
+            if end["steps"] != len(steps):
+                raise DataError(p, where, f"steps: the end line counts {end['steps']} steps, "
+                                f"the file holds {len(steps)}")
+            continue
+        s = _check(Step, obj, p, where)
+        if s["step"] != len(steps) + 1:
+            raise DataError(p, where, f"step: step {len(steps) + 1} expected here, got {s['step']}")
+        s["rolls"] = [list(r) for r in s["rolls"]]
+        steps.append(s)
+        lines.append(n)
+    if end is None:
+        raise DataError(p, f"line {len(raw_lines) + 1}", f"truncated: the file ends after "
+                        f"{len(steps)} steps without its end line")
+    header["rolls"] = [list(r) for r in header["rolls"]]
+    return Replay(str(p), header, steps, end, legacy=False, lines=lines)
+
+
+def _load_legacy(p: Path, text: str) -> Replay:
+    """A plain-JSON replay of an earlier ``ambush play --save``."""
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise DataError(p, f"line {e.lineno}", f"not JSON: {e.msg}") from None
+    from pydantic import ValidationError
+
+    try:
+        rec = _models()[3].model_validate(raw).model_dump()
+    except ValidationError as e:
+        err = e.errors()[0]
+        raise DataError(p, ".".join(str(x) for x in err["loc"]) or "<root>", err["msg"]) from None
+    header = {"mission": rec["mission"], "seed": rec["seed"], "opponent": rec["opponent"],
+              "rules": rec["rules"]}
+    steps = [{"step": k + 1, "action": a} for k, a in enumerate(rec["actions"])]
+    return Replay(str(p), header, steps, None, legacy=True, lines=[1] * len(steps))
+
+
+# -- re-simulation ---------------------------------------------------------------------------
+@dataclass
+class Simulated:
+    """What :func:`simulate` played.
+
+    Attributes:
+        steps: the steps played.
+        info: the env's last ``info``.
+        verified: every recorded step was compared and matched (False for a legacy file:
+            it records nothing to compare).
+        env: the env (at the end of the replay).
+    """
+
+    steps: int
+    info: dict[str, Any]
+    verified: bool
+    env: Any
+
+
+StepHook = Callable[[int, Any, dict, "dict | None"], None]
+
+
+def make_env(rep: Replay, render_mode: str | None = None):
+    """The env of a replay, as recorded (``render_mode`` added).
+
+    Raises:
+        DataError: the header's env arguments are not the env's (names line 1).
+    """
+    from ambush_env.core.errors import AmbushError
+    from ambush_env.env.ambush_env import AmbushEnv
+
+    kw = rep.env_arguments()
+    try:
+        return AmbushEnv(**kw, render_mode=render_mode)
+    except TypeError as e:
+        raise DataError(rep.path, "line 1", f"env: {e}") from None
+    except AmbushError as e:
+        if rep.legacy:
+            raise
+        raise DataError(rep.path, "line 1", f"env: {e}") from None
+
+
+def simulate(rep: Replay, *, on_step: StepHook | None = None, env: Any = None,
+             render_mode: str | None = None) -> Simulated:
+    """Play a replay again and check it against what it recorded.
+
+    Args:
+        rep: a loaded replay.
+        on_step: called as ``on_step(k, env, info, recorded)`` after the reset (``k=0``,
+            ``recorded`` the header) and after each step ``k`` (its recorded line; for a
+            legacy file ``{"step", "action"}``), before the comparison of that step.
+        env: the env to play on (default: :func:`make_env`).
+        render_mode: of the env made here.
+
+    Returns:
+        :class:`Simulated`.
+
+    Raises:
+        ReplayMismatch: the first difference (start position, order text, legality, events,
+            rolls, reward, VP, end flags, digest), naming the step and the file's line.
+        IllegalActionError: a legacy file's order that is not legal (as ``ambush replay``
+            always did).
+    """
+    env = env if env is not None else make_env(rep, render_mode)
+    h = rep.header
+    seed = h.get("seed")
+    options = h.get("options") or None
+    obs, info = env.reset(seed=seed, options=options)
+    game = env.unwrapped.game
+    if on_step is not None:
+        on_step(0, env, info, h)
+    if not rep.legacy:
+        if _jsonable(game.position()) != h["position"]:
+            raise ReplayMismatch(rep.path, 1, 0, "the start position after reset(seed="
+                                 f"{seed}) is not the recorded one ({_first_diff(h['position'], _jsonable(game.position()))})")
+        _compare(rep.path, 1, 0, "setup events", h["events"], _jsonable(info["events"]))
+        _compare(rep.path, 1, 0, "setup rolls", h["rolls"], [list(r) for r in game.dice.log])
+    done = False
+    k = 0
+    for k, rec in enumerate(rep.steps, start=1):
+        line = rep.lines[k - 1]
+        if done and rep.legacy:
+            break  # as ``ambush replay`` always did: orders after the end are not played
+        if done:
+            raise ReplayMismatch(rep.path, line, k, "the episode ended at the step before: "
+                                 "this step was never played")
+        a = rec["action"]
+        if not rep.legacy:
+            text = env.unwrapped.describe_action(a)
+            if text != rec["order"]:
+                raise ReplayMismatch(rep.path, line, k, f"order #{a} reads {text!r} now, the "
+                                     f"replay recorded {rec['order']!r}")
+            legal = a in env.unwrapped.legal_actions()
+            if legal == rec["illegal"]:
+                raise ReplayMismatch(rep.path, line, k, f"order #{a} ({text}) is "
+                                     f"{'legal' if legal else 'not legal'} now, the replay "
+                                     f"recorded it {'illegal' if rec['illegal'] else 'legal'}")
+        g = env.unwrapped.game
+        n0 = len(g.dice.log)
+        obs, reward, term, trunc, info = env.step(a)
+        if on_step is not None:
+            on_step(k, env, info, rec)
+        done = term or trunc
+        if rep.legacy:
+            continue
+        _compare(rep.path, line, k, "events", rec["events"], _jsonable(info["events"]))
+        _compare(rep.path, line, k, "rolls", rec["rolls"], [list(r) for r in g.dice.log[n0:]])
+        for key, now in (("reward", float(reward)), ("vp", int(info["vp"])),
+                         ("terminated", bool(term)), ("truncated", bool(trunc))):
+            if rec[key] != now:
+                raise ReplayMismatch(rep.path, line, k, f"{key} is {now!r} now, the replay "
+                                     f"recorded {rec[key]!r}")
+    if rep.legacy:
+        return Simulated(k, info, False, env)
+    end = rep.end or {}
+    end_line = (rep.lines[-1] + 1) if rep.lines else 2
+    game = env.unwrapped.game
+    for key, now in (("over", bool(game.over)), ("vp", int(game.vp)),
+                     ("result", info.get("result")),
+                     ("digest", digest(rep.steps))):
+        if end.get(key) != now:
+            raise ReplayMismatch(rep.path, end_line, k, f"end line: {key} is {now!r} after "
+                                 f"re-simulation, the replay recorded {end.get(key)!r}")
+    return Simulated(k, info, True, env)
+
+
+def _compare(path: str, line: int, step: int, what: str, recorded: list, now: list) -> None:
+    """Raise :class:`ReplayMismatch` at the first item where two lists differ."""
+    if recorded == now:
+        return
+    for i, (r, n) in enumerate(zip(recorded, now)):
+        if r != n:
+            raise ReplayMismatch(path, line, step, f"{what} differ at #{i + 1}: recorded "
+                                 f"{_short(r)}, re-simulated {_short(n)}")
+    raise ReplayMismatch(path, line, step, f"{what} differ: {len(recorded)} recorded, "
+                         f"{len(now)} re-simulated")
+
+
+def _short(x: Any, n: int = 200) -> str:
+    s = json.dumps(x)
+    return s if len(s) <= n else s[:n] + "…"
+
+
+def _first_diff(a: Any, b: Any, where: str = "") -> str:
+    """The first key path where two JSON values differ."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in list(a) + [k for k in b if k not in a]:
+            if a.get(k) != b.get(k):
+                return _first_diff(a.get(k), b.get(k), f"{where}.{k}" if where else str(k))
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return _first_diff(x, y, f"{where}[{i}]")
+    return f"first difference at {where or '<root>'}"
+
+
+def replay_name(mission: str, opponent: str, seed: int, rules: str = "standard") -> str:
+    """The file name of a benchmark episode's replay: ``<mission>__<opponent>__<seed>.jsonl``,
+    ``__<rules>`` before the suffix when not ``standard`` (as result files name theirs)."""
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in mission)
+    tail = "" if rules == "standard" else f"__{rules}"
+    return f"{safe}__{opponent}__{seed}{tail}{SUFFIX}"
+
+
+def write_html(rep: Replay, out: str | Path) -> tuple[Path, Simulated]:
+    """Re-simulate ``rep`` (checking it, :func:`simulate`) and write the HTML viewer of what
+    the engine did (:mod:`ambush_env.render.html`: one frame per step, the start included).
+
+    Returns:
+        ``(the HTML file, the simulation)``.
+
+    Raises:
+        ReplayMismatch: as :func:`simulate` (no file is written).
+    """
+    from ambush_env.render import html as H
+
+    frames: list[dict[str, Any]] = []
+    maps: list[dict[str, Any]] = []
+
+    def grab(k: int, env: Any, info: dict, rec: dict | None) -> None:
+        game = env.unwrapped.game
+        if k == 0:
+            maps.append(H.map_data(game))
+            frames.append(H.frame(game, info["events"], 0))
+        else:
+            frames.append(H.frame(game, info["events"], k, order=(rec or {}).get("order"),
+                                  unit=(rec or {}).get("unit")))
+
+    if rep.legacy:  # no recorded order texts: name them while playing
+        texts: list[str] = []
+
+        def grab_legacy(k: int, env: Any, info: dict, rec: dict | None) -> None:
+            if k < len(rep.steps):
+                texts.append(env.unwrapped.describe_action(rep.steps[k]["action"]))
+            if k:
+                rec = {**(rec or {}), "order": texts[k - 1]}
+            grab(k, env, info, rec)
+
+        sim = simulate(rep, on_step=grab_legacy)
+    else:
+        sim = simulate(rep, on_step=grab)
+    h = rep.header
+    info = sim.info
+    meta = {"mission": sim.env.unwrapped.mission_id, "seed": h.get("seed"),
+            "opponent": h.get("opponent"), "rules": h.get("rules"),
+            "agent": h.get("agent") or "-", "steps": sim.steps,
+            "result": info.get("result") or "(not over)", "VP": info["vp"],
+            "verified": "identical events" if sim.verified else "legacy file (orders only)"}
+    title = f"Ambush! replay: {meta['mission']}, seed {meta['seed']} ({Path(rep.path).name})"
+    return H.write_viewer(out, title, maps[0], frames, meta), sim
