@@ -22,6 +22,9 @@ def import_pygame() -> Any:
     Raises:
         ImportError: pygame is not installed (the message says how to install it).
     """
+    import os
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no greeting on stdout
     try:
         import pygame
     except ImportError as e:  # pragma: no cover - exercised where the extra is missing
@@ -60,6 +63,7 @@ class MapWindow:
         Raises:
             ImportError: pygame is not installed.
             ValueError: ``frame`` is not an ``(H, W, 3)`` array.
+            RuntimeError: no window can be opened (no display).
         """
         if self.closed:
             return False
@@ -68,8 +72,13 @@ class MapWindow:
             raise ValueError(f"a frame is an (H, W, 3) uint8 array, got shape {frame.shape}")
         pg = self._pg
         if pg is None:
-            pg = self._pg = import_pygame()
-            pg.display.init()
+            pg = import_pygame()
+            try:
+                pg.display.init()
+            except pg.error as e:
+                raise RuntimeError(f"cannot open a window ({e}); without a display use "
+                                   'render_mode="rgb_array", or SDL_VIDEODRIVER=dummy') from e
+            self._pg = pg
             pg.display.set_caption(self.title)
             self._clock = pg.time.Clock()
         for event in pg.event.get():
@@ -78,7 +87,11 @@ class MapWindow:
                 return False
         h, w = frame.shape[:2]
         if self._screen is None or self.size != (w, h):
-            self._screen = pg.display.set_mode((w, h))
+            try:
+                self._screen = pg.display.set_mode((w, h))
+            except pg.error as e:
+                raise RuntimeError(f"cannot open a window ({e}); without a display use "
+                                   'render_mode="rgb_array", or SDL_VIDEODRIVER=dummy') from e
             self.size = (w, h)
         self._screen.blit(pg.image.frombuffer(frame.tobytes(), (w, h), "RGB"), (0, 0))
         pg.display.flip()

@@ -107,3 +107,12 @@ def test_record_video_writes_an_mp4(tmp_path):
         env.close()
     videos = sorted(tmp_path.glob("*.mp4"))
     assert videos and all(v.stat().st_size > 1000 for v in videos)
+
+
+def test_no_display_gives_a_clear_error(monkeypatch):
+    _need("pygame", "window")
+    from ambush_env.render.window import MapWindow
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "no_such_driver")
+    with pytest.raises(RuntimeError, match='cannot open a window .*render_mode="rgb_array"'):
+        MapWindow(fps=0).show(np.zeros((4, 4, 3), np.uint8))
