@@ -848,6 +848,40 @@ def _block_terrain() -> str:
     return "\n".join(lines)
 
 
+def _flat(d, prefix: str = "") -> list[tuple[str, object]]:
+    """``(a.b.c, value)`` of every leaf of a YAML mapping, in file order."""
+    out: list[tuple[str, object]] = []
+    for k, v in d.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict) and v:
+            out += _flat(v, key + ".")
+        else:
+            out.append((key, v))
+    return out
+
+
+def _numbers_block(rel: str) -> str:
+    rows = _flat(_yaml(rel))
+    lines = [f"`{rel}`:", "", "| key | value |", "|---|---|"]
+    for k, v in rows:
+        def one(x) -> str:
+            if isinstance(x, dict):
+                return "{" + ", ".join(f"{a}: {b}" for a, b in x.items()) + "}"
+            return "—" if x is None else str(x)
+
+        val = ", ".join(one(x) for x in v) if isinstance(v, list) else one(v)
+        lines.append(f"| `{k}` | {val} |")
+    return "\n".join(lines)
+
+
+def _block_rules_numbers() -> str:
+    return _numbers_block("ambush_env/data/rules.yaml")
+
+
+def _block_campaign_numbers() -> str:
+    return _numbers_block("ambush_env/data/campaign.yaml")
+
+
 def _block_vehicle_types() -> str:
     d = _yaml("ambush_env/data/vehicles.yaml")
     head = ("| type | name | kind | side | size | open at start | occupants | slow / fast MPA | "
@@ -928,7 +962,8 @@ def _block_baseline() -> str:
 
 
 BLOCKS = {
-    "RULES.md": {"to_hit": _block_to_hit, "terrain": _block_terrain, "vehicle_types": _block_vehicle_types,
+    "RULES.md": {"rules_numbers": _block_rules_numbers, "campaign_numbers": _block_campaign_numbers,
+                 "to_hit": _block_to_hit, "terrain": _block_terrain, "vehicle_types": _block_vehicle_types,
                  "missions": _block_missions},
     "OBSERVATION.md": {"observation": _block_observation, "orders": _block_orders, "rewards": _block_rewards,
                        "ids": _block_ids, "position": _block_position},
