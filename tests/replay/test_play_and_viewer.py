@@ -144,3 +144,25 @@ def test_ambush_replay_html_writes_the_viewer(viewer, tmp_path, capsys):
     assert main(["replay", str(f), "--quiet", "--html", str(out)]) == 0
     assert f"wrote {out}" in capsys.readouterr().out
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_hidden_germans_are_drawn_apart_from_known_ones(tmp_path):
+    """⚙ The viewer shows Germans placed but unknown to the US (flag KNOWN unset, drawn faded,
+    hidden by #show-hidden): in this tank_hunt episode a paragraph places G2 and G3 hidden."""
+    from ambush_env.agents import make_agent
+    from ambush_env.agents.evaluate import run_episode
+    from ambush_env.env.ambush_env import AmbushEnv
+    from ambush_env.render import html as H
+
+    env = R.RecordingEnv(AmbushEnv(mission="tank_hunt"), "heuristic")
+    run_episode(env, make_agent("heuristic"), 10000)
+    rep = R.load(env.recorder.write(tmp_path / "t.jsonl"))
+    page, _ = R.write_html(rep, tmp_path / "t.html")
+    frames = _data(page)["frames"]
+    k = next(s["step"] for s in rep.steps
+             if any(e["type"] == "place" and e.get("hidden") for e in s["events"]))
+    placed = {e["unit"] for e in rep.steps[k - 1]["events"] if e["type"] == "place" and e.get("hidden")}
+    units = {u[1]: u for u in frames[k]["units"]}
+    assert placed and all(not units[n][6] & H.KNOWN for n in placed)
+    assert all(u[6] & H.KNOWN for u in frames[k]["units"] if u[2] == 0)
+    assert ".unit.hidden{opacity:.35" in page.read_text(encoding="utf-8")
