@@ -18,7 +18,6 @@ Subcommands::
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -244,7 +243,7 @@ def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
                                  rules=getattr(args, "rules", "standard"), render_mode="ansi"),
                        agent="human")
     seed = args.seed
-    obs, info = env.reset(seed=seed)
+    _obs, info = env.reset(seed=seed)
     done = False
     print(f"Mission {env.mission_id} (seed {seed}). {PLAY_HELP}", file=out)
     print(legend(), file=out)
@@ -275,7 +274,7 @@ def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
                 choice = legal[k]
             except (ValueError, IndexError):
                 print(f"  type a number 0-{len(legal) - 1} (? shows the legend, q quits)", file=out)
-        obs, reward, term, trunc, info = env.step(choice)
+        _obs, _reward, term, trunc, info = env.step(choice)
         for ev in info["events"]:
             print(format_event(ev), file=out)
         done = term or trunc
@@ -310,7 +309,7 @@ def cmd_replay(args: argparse.Namespace, stdout=None) -> int:
     engine gave the recorded events (``replay verified: N steps, identical events``); exit 1
     on a difference (the message names the step and the file's line). ``--html OUT`` also
     writes the viewer. A legacy plain-JSON replay has no events to check: it is re-played."""
-    from ambush_env.replay import ReplayMismatch, simulate, write_html
+    from ambush_env.replay import ReplayMismatch, make_env, simulate, write_html
 
     out = stdout or sys.stdout
     rep = load_replay(args.file)
@@ -330,8 +329,6 @@ def cmd_replay(args: argparse.Namespace, stdout=None) -> int:
         show(k, env, info, rec)
         if rep.legacy and k < len(rep.steps):
             texts[k + 1] = env.unwrapped.describe_action(rep.steps[k]["action"])
-
-    from ambush_env.replay import make_env
 
     env = make_env(rep, render_mode="ansi")
     try:

@@ -35,9 +35,10 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ambush_env.core.errors import DataError
 
@@ -497,7 +498,7 @@ def simulate(rep: Replay, *, on_step: StepHook | None = None, env: Any = None,
     h = rep.header
     seed = h.get("seed")
     options = h.get("options") or None
-    obs, info = env.reset(seed=seed, options=options)
+    _obs, info = env.reset(seed=seed, options=options)
     game = env.unwrapped.game
     if on_step is not None:
         on_step(0, env, info, h)
@@ -529,7 +530,7 @@ def simulate(rep: Replay, *, on_step: StepHook | None = None, env: Any = None,
                                      f"recorded it {'illegal' if rec['illegal'] else 'legal'}")
         g = env.unwrapped.game
         n0 = len(g.dice.log)
-        obs, reward, term, trunc, info = env.step(a)
+        _obs, reward, term, trunc, info = env.step(a)
         if on_step is not None:
             on_step(k, env, info, rec)
         done = term or trunc

@@ -57,7 +57,7 @@ def viewer(tmp_path_factory):
 
 def _data(page) -> dict:
     html = page.read_text(encoding="utf-8")
-    blob = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', html, re.S)
+    blob = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', html, re.DOTALL)
     return json.loads(blob.group(1))
 
 
