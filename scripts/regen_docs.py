@@ -882,6 +882,33 @@ def _block_campaign_numbers() -> str:
     return _numbers_block("ambush_env/data/campaign.yaml")
 
 
+def _block_damage_rows() -> str:
+    rows = _yaml("ambush_env/data/damage.yaml")["rows"]
+    short = {"none": "–", "panic": "P", "wound": "W", "incapacitated": "I", "kill": "K",
+             "light": "L", "medium": "M", "heavy": "H"}
+    lines = ["| row | reading | " + " | ".join(str(k) for k in range(10)) + " |",
+             "|---|---|" + "---|" * 10]
+    for name, r in rows.items():
+        for reading in ("soldier", "penetration"):
+            if r.get(reading):
+                lines.append(f"| `{name}` | {reading} | " + " | ".join(short.get(x, str(x)) for x in r[reading]) + " |")
+    key = ("Soldier results: – none, P panic, W wound, I incapacitated, K kill; penetration: – none, "
+           "L light, M medium, H heavy. The d10 is the column; a higher roll is worse for the target.")
+    lines += ["", key]
+    return "\n".join(lines)
+
+
+def _block_penetration() -> str:
+    pen = _yaml("ambush_env/data/damage.yaml")["penetration"]
+    cols = list(next(iter(pen["plain"].values())))
+    lines = ["| weapon | level | " + " | ".join(c.replace("_", " ") for c in cols) + " |",
+             "|---|---|" + "---|" * len(cols)]
+    for kind, rows in pen.items():
+        for level, cells in rows.items():
+            lines.append(f"| {kind} | {level} | " + " | ".join(cells[c] for c in cols) + " |")
+    return "\n".join(lines)
+
+
 def _block_vehicle_types() -> str:
     d = _yaml("ambush_env/data/vehicles.yaml")
     head = ("| type | name | kind | side | size | open at start | occupants | slow / fast MPA | "
@@ -963,7 +990,8 @@ def _block_baseline() -> str:
 
 BLOCKS = {
     "RULES.md": {"rules_numbers": _block_rules_numbers, "campaign_numbers": _block_campaign_numbers,
-                 "to_hit": _block_to_hit, "terrain": _block_terrain, "vehicle_types": _block_vehicle_types,
+                 "to_hit": _block_to_hit, "penetration": _block_penetration,
+                 "damage_rows": _block_damage_rows, "terrain": _block_terrain, "vehicle_types": _block_vehicle_types,
                  "missions": _block_missions},
     "OBSERVATION.md": {"observation": _block_observation, "orders": _block_orders, "rewards": _block_rewards,
                        "ids": _block_ids, "position": _block_position},
