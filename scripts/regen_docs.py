@@ -450,6 +450,17 @@ def count_marks() -> dict[str, int]:
     return out
 
 
+def _md_text(text: str) -> str:
+    """Prose for markdown: ``<`` and ``>`` outside code spans escaped, so that ``<seed>``
+    shows instead of vanishing as an HTML tag."""
+    parts = text.split("`")
+    if len(parts) % 2 == 0:  # an unbalanced backtick: escape everything
+        return text.replace("<", "&lt;").replace(">", "&gt;")
+    for i in range(0, len(parts), 2):
+        parts[i] = parts[i].replace("<", "&lt;").replace(">", "&gt;")
+    return "`".join(parts)
+
+
 def render_choices() -> str:
     choices = collect_choices()
     by_area: dict[str, list[dict[str, str]]] = defaultdict(list)
@@ -480,7 +491,7 @@ def render_choices() -> str:
         if not items:
             lines.append("No ⚙ choice in this area: the seeds and the specification settle it.")
         for c in items:
-            lines.append(f"- [`{c['path']}`](../{c['path']}) — `{c['anchor']}`: {c['text']}")
+            lines.append(f"- [`{c['path']}`](../{c['path']}) — `{c['anchor']}`: {_md_text(c['text'])}")
     return "\n".join(lines) + "\n"
 
 
