@@ -147,6 +147,7 @@ class FrameLayout:
 _LEGEND_ROWS = 24  # lines in the legend panel (title and blank lines included)
 
 
+@lru_cache(maxsize=64)
 def frame_layout(columns: int, rows: int, hex_size: int = DEFAULT_HEX_SIZE, *, hud: bool = True,
                  legend: bool = True) -> FrameLayout:
     """The layout of a frame of a ``columns`` x ``rows`` map.
