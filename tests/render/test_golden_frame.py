@@ -41,29 +41,56 @@ def matches(actual: np.ndarray, golden: np.ndarray) -> bool:
     return mad <= MAX_MEAN_ABS and loud <= MAX_LOUD_SHARE
 
 
-@pytest.mark.parametrize("name", sorted(_regen_module().FRAMES))
-def test_frame_matches_its_golden(name, tmp_path):
+def mismatch_report(name: str, actual: np.ndarray, golden: np.ndarray, out_dir: Path) -> str | None:
+    """None when ``actual`` matches ``golden``; else a message naming the actual frame and
+    the diff image (white: pixels differing by more than _LOUD) written into ``out_dir``."""
     from PIL import Image
 
-    path = GOLDEN_DIR / f"{name}.png"
-    assert path.stat().st_size < 200_000
-    golden = np.asarray(Image.open(path).convert("RGB"))
-    actual = _regen_module().FRAMES[name]()
-    assert actual.dtype == np.uint8 and actual.ndim == 3 and actual.shape[2] == 3
     if matches(actual, golden):
-        return
-    out = tmp_path / f"{name}_actual.png"
+        return None
+    out = out_dir / f"{name}_actual.png"
     Image.fromarray(actual).save(out)
-    msg = f"frame {name} differs from {path}: actual frame {out}"
+    msg = f"frame {name} differs from its golden: actual frame {out}"
     if actual.shape == golden.shape:
-        diff = tmp_path / f"{name}_diff.png"
+        diff = out_dir / f"{name}_diff.png"
         d = np.abs(actual.astype(np.int16) - golden.astype(np.int16)).max(axis=2)
         Image.fromarray(np.where(d > _LOUD, 255, d * 4).clip(0, 255).astype(np.uint8)).save(diff)
         mad, loud = frame_difference(actual, golden)
         msg += f", diff {diff} (mean abs {mad:.2f} > {MAX_MEAN_ABS} or loud share {loud:.4f} > {MAX_LOUD_SHARE})"
     else:
         msg += f" (shape {actual.shape}, golden {golden.shape})"
-    pytest.fail(msg + "; if the change is deliberate: python scripts/regen_frames.py")
+    return msg + "; if the change is deliberate: python scripts/regen_frames.py"
+
+
+def _golden(name: str) -> np.ndarray:
+    from PIL import Image
+
+    return np.asarray(Image.open(GOLDEN_DIR / f"{name}.png").convert("RGB"))
+
+
+@pytest.mark.parametrize("name", sorted(_regen_module().FRAMES))
+def test_frame_matches_its_golden(name, tmp_path):
+    assert (GOLDEN_DIR / f"{name}.png").stat().st_size < 200_000
+    actual = _regen_module().FRAMES[name]()
+    assert actual.dtype == np.uint8 and actual.ndim == 3 and actual.shape[2] == 3
+    msg = mismatch_report(name, actual, _golden(name), tmp_path)
+    if msg:
+        pytest.fail(msg)
+
+
+def test_a_mismatch_writes_the_frame_and_the_diff(tmp_path):
+    golden = _golden("farm_assault_start")
+    changed = golden.copy()
+    changed[100:200, 100:300] = 0
+    msg = mismatch_report("farm_assault_start", changed, golden, tmp_path)
+    actual, diff = tmp_path / "farm_assault_start_actual.png", tmp_path / "farm_assault_start_diff.png"
+    assert msg and str(actual) in msg and str(diff) in msg
+    from PIL import Image
+
+    d = np.asarray(Image.open(diff))
+    assert d.shape == golden.shape[:2] and (d[100:200, 100:300] == 255).all() and d[300:, 400:].max() == 0
+    assert np.array_equal(np.asarray(Image.open(actual)), changed)
+    assert "shape" in mismatch_report("x", golden[:-2], golden, tmp_path)
 
 
 def test_the_tolerance_catches_a_changed_frame(monkeypatch):
