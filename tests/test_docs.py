@@ -111,7 +111,7 @@ def test_links_stay_in_the_repository_and_resolve(doc):
     assert not problems, f"{doc.relative_to(ROOT).as_posix()}: " + "; ".join(problems)
 
 
-def test_link_checker_catches_escapes_and_missing_files(tmp_path):
+def test_link_checker_catches_escapes_and_missing_files():
     """The checker itself: an escaping ``../`` and a missing file are both caught."""
     assert _links_of("see [spec](../../shared/spec/RULES.md) and [x](docs/nope.md)") == [
         "../../shared/spec/RULES.md", "docs/nope.md"]
