@@ -76,20 +76,35 @@ def stratified_bootstrap_ci(samples: Sequence[Sequence[float]], reps: int = BOOT
         confidence: the interval's level (0.95: the 2.5 and 97.5 percentiles).
 
     Returns:
-        ``(low, high)``. A sample of one repeated value gives ``(value, value)``.
+        ``(low, high)``. A sample of one repeated value gives ``(value, value)``; so do tasks
+        of one score each (``ambush bench --episodes 1``): ⚙ a task of one score resamples to
+        itself, so it enters every resample unchanged (scipy resamples only the others).
 
     Raises:
         ValueError: no sample, or an empty one.
     """
     from scipy.stats import bootstrap
 
-    data = [np.asarray(s, dtype=np.float64) for s in samples]
+    data = [np.asarray(s, dtype=np.float64).ravel() for s in samples]
     if not data or any(d.size == 0 for d in data):
         raise ValueError("a bootstrap needs at least one score per task")
-    if all(np.all(d == data[0].flat[0]) for d in data):  # nothing to resample
-        v = float(data[0].flat[0])
+    if all(np.all(d == data[0][0]) for d in data):  # nothing to resample
+        v = float(data[0][0])
         return v, v
-    res = bootstrap(tuple(data), _iqm_of_samples, n_resamples=reps, vectorized=True,
+    fixed = np.concatenate([d for d in data if d.size == 1] or [np.empty(0)])
+    varied = tuple(d for d in data if d.size > 1)
+    if not varied:  # every task has one score: every resample is the data itself
+        v = float(iqm(fixed))
+        return v, v
+
+    def statistic(*xs: np.ndarray, axis: int = -1) -> np.ndarray:
+        if fixed.size:
+            shape = list(xs[0].shape)
+            shape[axis] = fixed.size
+            xs = (*xs, np.broadcast_to(fixed, shape))
+        return _iqm_of_samples(*xs, axis=axis)
+
+    res = bootstrap(varied, statistic, n_resamples=reps, vectorized=True,
                     paired=False, confidence_level=confidence, method="percentile",
                     rng=np.random.default_rng(seed))
     return float(res.confidence_interval.low), float(res.confidence_interval.high)

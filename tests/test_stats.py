@@ -123,3 +123,21 @@ def test_update_reference_keeps_the_other_agent(tmp_path):
         stats.update_reference({**res, "provenance": {"full_suite": False}}, path)
     with pytest.raises(ValueError, match="not 'ppo'"):
         stats.update_reference({**res, "agent": "ppo"}, path)
+
+
+def test_tasks_of_one_score_enter_every_resample_unchanged():
+    """``ambush bench --episodes 1``: a task of one score resamples to itself. Tasks of one
+    score each give the point interval of their IQM; mixed with a larger task, the single
+    scores join every resample (the interval equals the by-hand resampling of the larger
+    task with the single scores appended), where scipy alone refuses a one-score sample."""
+    singles = [[3.0], [7.0], [-1.0]]
+    v = stats.iqm(np.array([3.0, 7.0, -1.0]))
+    assert stats.stratified_bootstrap_ci(singles, reps=500, seed=0) == (v, v)
+    got = stats.stratified_bootstrap_ci([A, [50.0]], reps=2000, seed=0)
+    rng = np.random.default_rng(0)
+    drawn = np.asarray(A, float)[rng.integers(0, len(A), (2000, len(A)))]
+    pooled = np.sort(np.concatenate([drawn, np.full((2000, 1), 50.0)], axis=1), axis=1)
+    k = pooled.shape[1] // 4
+    by_hand = tuple(np.percentile(pooled[:, k:pooled.shape[1] - k].mean(axis=1), [2.5, 97.5]))
+    assert got == pytest.approx(by_hand)
+    assert got != pytest.approx(stats.stratified_bootstrap_ci([A], reps=2000, seed=0))
