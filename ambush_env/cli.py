@@ -1,14 +1,14 @@
-"""The ``ambush`` command line (INTERFACE.md "Command line", binding).
+"""The ``ambush`` command line (docs/OBSERVATION.md, README "Playing, replays, pictures, speed").
 
-Subcommands::
+``ambush --version``; ``ambush COMMAND --help`` shows each option with its default. Subcommands::
 
     ambush bench  --suite NAME --agent random|heuristic|PATH.zip --episodes N --workers W --json OUT
-                  [--backend local|ray [--address ADDR]] [--update-reference]
+                  [--backend local|ray [--address ADDR]] [--update-reference] [--save-replays DIR]
     ambush plot   [--results results/bench] [--run runs/NAME] [--out DIR]
     ambush train  --config configs/train/NAME.yaml [--resume PATH|latest] [--total-timesteps N]
     ambush speed  --mission ID [--mission ID2 --repeats R] --steps N --json OUT
-    ambush play   --mission ID [--seed S] [--save replay.json]
-    ambush replay FILE
+    ambush play   --mission ID [--seed S] [--save game.jsonl]
+    ambush replay FILE [--quiet] [--html OUT.html]
     ambush los    MAP A B [--stances S T]
     ambush render --mission ID --out map.png
     ambush missions
