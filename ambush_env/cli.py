@@ -680,20 +680,67 @@ def _stdout_to_devnull() -> None:
     os.close(devnull)
 
 
+class _ReaderGoneStdout:
+    """The standard output during one command: once its reader is gone (``ambush bench … |
+    head -1``), what is written goes to the null device and the command goes on.
+
+    ⚙ A closed standard output stops the printing, never the work: the command still writes
+    its files (results, replays, the viewer) and still returns its own exit status (1 for a
+    replay mismatch). A BrokenPipeError while the standard output is open (another pipe, a
+    worker's) is raised as before.
+    """
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+        self.reader_gone = False
+
+    def _closed_pipe(self) -> bool:
+        if self.reader_gone or not _stdout_closed():
+            return self.reader_gone
+        self.reader_gone = True
+        _stdout_to_devnull()
+        return True
+
+    def write(self, text: str) -> int:
+        if self.reader_gone:
+            return len(text)
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            if self._closed_pipe():
+                return len(text)
+            raise
+
+    def flush(self) -> None:
+        if self.reader_gone:
+            return
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            if not self._closed_pipe():
+                raise
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``ambush`` console script.
 
-    Returns the exit status: 0, 2 after a typed error (one line ``ambush: error: …`` on stderr,
-    no traceback), 130 after Ctrl-C; a closed standard output (``| head``) ends quietly with 0,
-    a broken pipe that is not the standard output is an error (2).
+    Returns the exit status: the command's own (0; 1 after a replay mismatch), 2 after a typed
+    error (one line ``ambush: error: …`` on stderr, no traceback), 130 after Ctrl-C. A closed
+    standard output (``| head``) stops the printing quietly, not the command
+    (:class:`_ReaderGoneStdout`); a broken pipe that is not the standard output is an error (2).
     """
     from ambush_env.core.errors import AmbushError
 
     parser = build_parser()
+    real_stdout = sys.stdout
+    sys.stdout = _ReaderGoneStdout(real_stdout)
     try:
         args = parser.parse_args(argv)  # inside: a --help cut short by a closed pipe
         return int(args.func(args) or 0)
-    except BrokenPipeError as e:  # before OSError: `ambush replay FILE | head -1` is no error
+    except BrokenPipeError as e:  # before OSError: a write that bypassed the wrapper
         if _stdout_closed():
             _stdout_to_devnull()
             return 0
@@ -716,6 +763,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    finally:
+        if isinstance(sys.stdout, _ReaderGoneStdout):
+            sys.stdout = real_stdout
 
 
 if __name__ == "__main__":

@@ -137,6 +137,40 @@ def test_a_broken_pipe_of_another_pipe_into_an_open_stdout_is_an_error(tmp_path)
     assert r.returncode == 2 and r.stderr == "ambush: error: [Errno 32] Broken pipe\n"
 
 
+def test_a_closed_stdout_stops_the_printing_not_the_work(tmp_path):
+    """``ambush bench … | head -1``: the results file and the leaderboard are still written
+    after the reader has gone (cli._ReaderGoneStdout)."""
+    out = tmp_path / "out"
+    r = _piped(f"{_ambush()} bench --suite smoke --agent random --episodes 2 --no-progress "
+               f"--json {shlex.quote(str(tmp_path / 'r.json'))} --out-dir {shlex.quote(str(out))}")
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert json.loads((tmp_path / "r.json").read_text())["agent"] == "random"
+    assert (out / "leaderboard.md").is_file()
+
+
+def test_a_closed_stdout_keeps_the_commands_exit_status(tmp_path):
+    """A command that prints far more than the pipe holds, then writes a file and fails
+    (as a replay mismatch does): the file is written and the status is the command's, 1."""
+    done = tmp_path / "done.txt"
+    code = ("import sys; from ambush_env import cli\n"
+            "def long(args):\n"
+            "    for k in range(50_000): print('line', k)\n"
+            f"    open({str(done)!r}, 'w').write('finished')\n"
+            "    return 1\n"
+            "cli.cmd_missions = long\n"
+            "sys.exit(cli.main(['missions']))\n")
+    r = _piped(f"{shlex.quote(sys.executable)} -c {shlex.quote(code)}")
+    assert r.returncode == 1 and r.stderr == "", r.stderr
+    assert r.stdout == "line 0\n"
+    assert done.read_text() == "finished"
+
+
+def test_the_stdout_wrapper_is_removed_after_the_command(capsys):
+    before = sys.stdout
+    assert main(["missions"]) == 0
+    assert sys.stdout is before
+
+
 # -- errors ----------------------------------------------------------------------------------
 def test_an_unknown_map_lists_the_shipped_ones():
     shipped = list_maps()
