@@ -31,6 +31,22 @@ class Agent(Protocol):
         """One legal order integer for the current decision."""
 
 
+def check_agent_spec(spec: str) -> None:
+    """Refuse a bad agent spec cheaply, without building the agent (so that ``ambush bench``
+    fails before it starts its progress bar or its workers).
+
+    Raises:
+        ValueError: as :func:`make_agent` would: an unknown name, or a model file not found.
+    """
+    if spec in AGENT_NAMES:
+        return
+    p = Path(spec)
+    if p.suffix == ".zip" and not p.exists():
+        raise ValueError(f"agent model {spec!r} not found")
+    if not p.exists():
+        raise ValueError(f"unknown agent {spec!r}: use {', '.join(AGENT_NAMES)} or the path of a model .zip")
+
+
 def make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Agent:
     """An agent from its name or a model path.
 

@@ -522,6 +522,9 @@ def run_bench(
 
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}: use {' or '.join(BACKENDS)}")
+    from ambush_env.agents import check_agent_spec
+
+    check_agent_spec(agent_spec)  # a bad name fails before the progress bar and the workers
     s = suite if isinstance(suite, Suite) else load_suite(suite)
     top = s.max_count()
     if episodes is not None and not 1 <= int(episodes) <= top:

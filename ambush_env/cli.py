@@ -749,12 +749,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ModuleNotFoundError as e:
         if e.name in ("torch", "stable_baselines3", "sb3_contrib", "tensorboard"):
             print(f"ambush: error: {e.name} is not installed: install the training extra "
-                  "(pip install -e '.[train]' -c constraints.txt)", file=sys.stderr)
+                  "(pip install \"ambush_env[train]\" -c constraints.txt, or -e '.[train]' "
+                  "in a checkout)", file=sys.stderr)
             return 2
         extra = {"ray": "ray", "scipy": "stats", "matplotlib": "stats"}.get(e.name or "")
         if extra:
             print(f"ambush: error: {e.name} is not installed: install the {extra} extra "
-                  f"(pip install -e '.[{extra}]' -c constraints.txt)", file=sys.stderr)
+                  f"(pip install \"ambush_env[{extra}]\" -c constraints.txt, or -e '.[{extra}]' "
+                  "in a checkout)", file=sys.stderr)
             return 2
         raise
     except (AmbushError, OSError, ValueError) as e:

@@ -211,3 +211,14 @@ def test_a_typed_error_is_one_line_and_exit_status_2(argv, says, tmp_path, capsy
     err = capsys.readouterr().err
     assert err.startswith("ambush: error: ") and err.count("\n") == 1
     assert says in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("agent, message", [
+    ("nosuch", "unknown agent 'nosuch': use random, do_nothing, heuristic or the path of a model .zip"),
+    ("nosuch.zip", "agent model 'nosuch.zip' not found"),
+])
+def test_a_bad_agent_fails_before_the_progress_bar(agent, message, capsys):
+    """``ambush bench --agent X``: one error line and no progress bar (agents.check_agent_spec)."""
+    assert main(["bench", "--agent", agent, "--episodes", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"ambush: error: {message}\n"
