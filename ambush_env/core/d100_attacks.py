@@ -16,7 +16,7 @@ from ambush_env.core import orders as O
 from ambush_env.core.ctx import Match
 from ambush_env.core.d100_data import WeaponDamage
 from ambush_env.core.prisoners import prisoner_hexes
-from ambush_env.core.state import Unit, Vehicle
+from ambush_env.core.state import Unit, Vehicle, known_vehicle
 from ambush_env.core.types import Phase, Side, Status
 from ambush_env.core.vehicle_data import vtype
 from ambush_env.core.vehicles import apply_d100, cost_row, mpa, on_map
@@ -41,6 +41,8 @@ def _target_refusal(m: Match, u: Unit, v: Vehicle) -> str | None:
         return "the vehicle is not on the map or disabled"
     if v.side == u.side:
         return "his own side's vehicle"
+    if u.side == Side.US and not known_vehicle(m.state, v):  # ⚙ the mask names no hidden one
+        return "no vehicle the US knows of"
     if u.side == Side.US and v.hex in prisoner_hexes(m):
         return "a prisoner is in that hex (seed 002 p. 25)"
     return None
@@ -223,6 +225,8 @@ def ram_refusal(m: Match, u: Unit, v: Vehicle) -> str | None:
         return "he is not able to act"
     if not on_map(v) or v.disabled or v.side == w.side or v is w:
         return "not an enemy vehicle on the map"
+    if u.side == Side.US and not known_vehicle(m.state, v):  # ⚙ the mask names no hidden one
+        return "no vehicle the US knows of"
     if u.side == Side.US and v.hex in prisoner_hexes(m):
         return "a prisoner is in that hex (seed 002 p. 25)"
     if m.board.distance(w.hex, v.hex) != 1:

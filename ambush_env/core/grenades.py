@@ -52,7 +52,7 @@ import math
 from ambush_env.core import events as E
 from ambush_env.core.ctx import Match
 from ambush_env.core.fire import heavy_weapons_from_cars
-from ambush_env.core.state import Unit, Vehicle
+from ambush_env.core.state import Unit, Vehicle, known_vehicle
 from ambush_env.core.types import DIRECTION_NAMES, Phase, Side, Stance, Status, Terrain
 from ambush_env.core.vehicle_data import vtype
 
@@ -294,6 +294,8 @@ def into_refusal(m: Match, u: Unit, v: Vehicle) -> str | None:
         return "the vehicle is not on the map or disabled"
     if v.side == u.side:
         return "his own side's vehicle"
+    if u.side == Side.US and not known_vehicle(m.state, v):  # ⚙ the mask names no hidden one
+        return "no vehicle the US knows of"
     if vtype(v).kind == "tank" and v.closed:
         return "closed tanks are immune to grenades (seed 000 p. 32)"
     r = throw_range(m, u, "grenade")

@@ -202,7 +202,8 @@ def put_vehicle(m: Match, spec: Any, *, request: bool = True,
 
     Then, as for ``place`` (RULES.md §5, §7): men aboard seen by US soldiers are sighted (one
     sighting, of the first of them; the others become contacts with him ⚙); aware ones unseen is a known contact and Rounds begin; an unaware one unseen stays
-    hidden (the event names nobody aboard). ``request=False`` (the setup) records no sighting
+    hidden, and so does the vehicle (:func:`~ambush_env.core.state.known_vehicle`): its event,
+    as a hidden ``place``'s, carries only its name and ``hidden``. ``request=False`` (the setup) records no sighting
     or Rounds request: the sequence of play's sighting checks find the crews later; there
     ``vehicle`` is the mission's vehicle already made (:meth:`~ambush_env.core.ctx.Ctx.
     start_vehicles`), to be crewed.
@@ -245,10 +246,11 @@ def put_vehicle(m: Match, spec: Any, *, request: bool = True,
             men.append(g)
     watchers = [o for o in st.units if o.side == Side.US and o.status == Status.ACTIVE
                 and o.hex >= 0 and men and m.can_see(o, men[0])]
-    shown = bool(watchers) or aware
-    m.emit(E.PlaceVehicle(vehicle=v.name, kind=v.type, hex=b.label(v.hex),
-                          facing=DIRECTION_NAMES[v.facing],
-                          **({"aboard": [g.name for g in men]} if shown else {"hidden": True})))
+    if watchers or aware or not men:
+        m.emit(E.PlaceVehicle(vehicle=v.name, kind=v.type, hex=b.label(v.hex),
+                              facing=DIRECTION_NAMES[v.facing], aboard=[g.name for g in men]))
+    else:  # hidden with its men (state.known_vehicle): the event says only that it was placed
+        m.emit(E.PlaceVehicle(vehicle=v.name, hidden=True))
     if not request or not men:
         return v
     if watchers:  # the car and its men are one target (seed 000 p. 31): one sighting ⚙

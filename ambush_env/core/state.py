@@ -265,6 +265,40 @@ class GameState:
         return new
 
 
+def known_vehicle(st: GameState, v: Vehicle) -> bool:
+    """Whether the US player knows the vehicle ``v`` is there (RULES.md §5: "Germans placed
+    unaware and out of every US soldier's sight stay hidden"; seed 000 p. 31: "a vehicle and
+    its occupants are one target"): the one predicate of the US view (the observation, the
+    frames, the text map, the replay viewer, the hidden ``place_vehicle`` event and the US
+    orders that name a vehicle).
+
+    ⚙ A vehicle is known when it is the US side's (``v.side``: its own or a captured car), when
+    nobody is aboard (``v.occupants`` empty: an empty car shows, as farm_assault's parked
+    Kübelwagen; nobody in it is hidden), or when at least one man aboard — a car's driver or
+    passenger, a tank's own unit, any status — is a known contact (``st.contacts``). A German
+    vehicle whose men are all unknown is as hidden as they are: a vehicle and its crew are
+    known together, so what reveals the crew reveals the vehicle, and nothing else does — the
+    sighting when it is placed in sight or comes into sight later (the sighting checks after
+    every move, a hidden tank driving into view included), its firing
+    (:meth:`~ambush_env.core.ctx.Match.attacked` reveals a German who fires), a strike that
+    hurts a man aboard (module ``strikes``). Contacts are never forgotten, so a vehicle once
+    known stays known wherever it goes. Men still aboard when killed or removed keep their
+    vehicle hidden unless known (a hidden tank knocked out unseen stays hidden); a hidden crew
+    that gets out leaves an empty vehicle, which shows.
+
+    The same rule read on a state seen from the other side (``aec_env.GermanView``: sides
+    swapped, ``contacts`` = the German side's) is what an agent-played German side knows: its
+    own vehicles always, a US vehicle when empty or when some German has seen a man aboard.
+    """
+    if v.side == Side.US:
+        return True
+    aboard = v.occupants
+    if not aboard:
+        return True
+    contacts = st.contacts
+    return any(uid in contacts for uid in aboard)
+
+
 def _make_copier(cls: type, copy_lists: tuple[str, ...] = (), copy_dicts: tuple[str, ...] = ()
                  ) -> Any:
     """A fast field-by-field copy function for a slotted dataclass: list fields named in

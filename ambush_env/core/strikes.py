@@ -15,8 +15,10 @@ the ``strike`` paragraph effect. The seeds give no numbers for them; every rule 
   result; its occupants then roll like soldiers, stance ignored (seed 000 p. 31). A tank
   rolls once on ``row`` against artillery and is disabled only on a kill (a direct hit; its
   armour stops the rest); strafing never harms a tank (its guns are rifle calibre); a tank's
-  crew is the tank and never rolls. A hurt car driver makes the car's accident check (seed
-  000 p. 31-32). Under ``rules="d100"`` the same rules apply (seed 003 has no strike numbers).
+  crew is the tank and never rolls; a hidden tank it disables is hurt, so found (its unit a
+  known contact, and with it the tank: :func:`~ambush_env.core.state.known_vehicle`). A hurt
+  car driver makes the car's accident check (seed 000 p. 31-32). Under ``rules="d100"`` the
+  same rules apply (seed 003 has no strike numbers).
 * Whose strike ⚙: nobody's on the map, so it begins no Rounds by itself and reveals nobody
   who fires; a hidden German it hurts (any result but ``none``) becomes a known contact, and
   if he is still active in Operations, Rounds begin (as for a German placed aware, RULES.md
@@ -87,7 +89,11 @@ def strike(m: Match, kind: str, hexes: Sequence[int], row: str) -> None:
         riders: set[int] = set()
         for v in st.vehicles:
             if on_map(v) and v.hex == h:
+                was = v.disabled
                 riders.update(_vehicle(m, v, kind, row, results))
+                if v.disabled and not was and v.unit >= 0 and v.side == GER \
+                        and v.unit not in st.contacts:
+                    flushed.append(st.units[v.unit])  # a hidden tank knocked out: found ⚙
         indoors = b.terrain[h] == Terrain.BUILDING
         for o in list(st.units):
             if o.hex != h or o.status not in _HITTABLE:

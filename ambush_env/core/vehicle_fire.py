@@ -60,7 +60,7 @@ from ambush_env.core.ctx import Match
 from ambush_env.core.errors import IllegalActionError
 from ambush_env.core.hexgrid import SIDE_OF_VERTEX_PAIR, VERTEX_OFFSETS
 from ambush_env.core.orders import ASPECTS
-from ambush_env.core.state import Unit, Vehicle
+from ambush_env.core.state import Unit, Vehicle, known_vehicle
 from ambush_env.core.tables import Tables
 from ambush_env.core.types import Side, Stance, Status
 from ambush_env.core.vehicle_data import VehicleType, shipped_vehicle_data, vtype
@@ -266,10 +266,14 @@ def vehicle_fire_refusal(m: Match, shooter: Unit, v: Vehicle, *, snap: bool,
 def vehicle_target_refusal(m: Match, shooter: Unit, v: Vehicle, wid: str) -> str | None:
     """The target part of :func:`vehicle_fire_refusal` (after the weapon checks, the same
     for aimed and snap fire): ``v`` on the map, not disabled, not ``shooter``'s side's,
-    someone aboard, within the range of the weapon ``wid`` and in sight."""
+    someone aboard, within the range of the weapon ``wid`` and in sight; for a US shooter, a
+    vehicle the US knows is there (:func:`~ambush_env.core.state.known_vehicle` ⚙: the action
+    mask must not name a hidden one)."""
     t = m.tables
     if not on_map(v):
         return "the vehicle is not on the map"
+    if shooter.side == Side.US and not known_vehicle(m.state, v):
+        return "no vehicle the US knows of"
     if v.disabled:
         return "the vehicle is disabled"
     if v.side == shooter.side:

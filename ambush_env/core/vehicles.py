@@ -81,7 +81,7 @@ from ambush_env.core.vehicle_data import (  # noqa: F401  (re-exported: the data
 )
 from ambush_env.core.vehicle_data import shipped_vehicle_data as _shipped
 from ambush_env.core.vehicle_data import type_mpa, vtype
-from ambush_env.core.state import Unit, Vehicle
+from ambush_env.core.state import Unit, Vehicle, known_vehicle
 from ambush_env.core.turns import end_turn
 
 ACTIVE = int(Status.ACTIVE)
@@ -336,9 +336,12 @@ def board_refusal(m: Match, u: Unit, v: Vehicle) -> str | None:
 def _seat_refusal(m: Match, u: Unit, v: Vehicle) -> str | None:
     """Why nobody of ``u``'s side can be put into ``v`` from ``u``'s hex (getting in or
     loading the fallen): not in the hex, a tank (nobody boards a tank, seed 000 p. 31),
-    disabled, held by an active enemy aboard, no free seat."""
+    disabled, held by an active enemy aboard, no free seat; for the US, a vehicle the US does
+    not know is there (:func:`~ambush_env.core.state.known_vehicle` ⚙: the mask names none)."""
     if not on_map(v) or v.hex != u.hex:
         return "the vehicle is not in his hex"
+    if u.side == Side.US and not known_vehicle(m.state, v):
+        return "no vehicle the US knows of"
     t = vtype(v)
     if t.kind == "tank":
         return "nobody can board a tank (seed 000 p. 31)"

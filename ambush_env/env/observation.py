@@ -1,8 +1,9 @@
 """Turns a :class:`~ambush_env.core.game.Game` into the arrays of :mod:`ambush_env.env.spec`.
 
 The builder reads only what the US player may know: US soldiers, the known Germans
-(``game.contact_units()``, the contact slots), the live map and the mission's public
-markings. Hidden Germans never appear.
+(``game.contact_units()``, the contact slots), the vehicles the US knows are there
+(:func:`~ambush_env.core.state.known_vehicle`: a German vehicle whose crew is hidden is not
+shown), the live map and the mission's public markings. Hidden Germans never appear.
 
 Every number is written on the scale its feature declares in :mod:`ambush_env.env.spec`:
 a board plane stores an integer (a flag, or a count clipped at the plane's divisor), a table
@@ -43,6 +44,7 @@ from ambush_env.core.board import DOOR, NO_WALL, WINDOW
 from ambush_env.core.d100 import stats as d100_stats
 from ambush_env.core.errors import ScenarioError
 from ambush_env.core.orders import K_SLOTS, ORDER_BASE, U_SLOTS, V_SLOTS, OrderKind
+from ambush_env.core.state import known_vehicle
 from ambush_env.core.types import (
     DIRECTION_NAMES,
     ARSpace,
@@ -501,7 +503,7 @@ class ObservationBuilder:
         us = self._us
         vehicles = st.vehicles
         if vehicles or self._vkey is not None:
-            self._update_vehicles(units_all, vehicles, st.turn.uid, st.turn.cp_left)
+            self._update_vehicles(units_all, vehicles, st.turn.uid, st.turn.cp_left, st)
         sigs = list(map(_unit_sig, us))
         eqs = [len(u.equipment) for u in us]  # mutated in place: compare its size
         rebuilt = False
@@ -667,8 +669,12 @@ class ObservationBuilder:
             contacts[k] = 0.0
         self._nk = nk
 
-    def _update_vehicles(self, units_all, vehicles, uid: int, cp_left: int = -1) -> None:
+    def _update_vehicles(self, units_all, vehicles, uid: int, cp_left: int = -1, st=None) -> None:
         """Rewrite the vehicle planes and rows when a vehicle or the acting soldier changed.
+
+        Only the vehicles the US knows are there (``st``: the state,
+        :func:`~ambush_env.core.state.known_vehicle`) are shown; a hidden one leaves its
+        row zero (``present`` 0) and no mark on the vehicle planes.
 
         Runs before the soldiers' rows: a driver's seat changing hands (which keeps
         ``Unit.vehicle``) marks the rows of the soldiers involved for a rebuild (``is_driver``).
@@ -680,9 +686,10 @@ class ObservationBuilder:
             a = (uid, acting.hex, acting.vehicle)
         else:
             a = (-1, -1, -1)
+        st = self.game.state if st is None else st
         key = [(_veh_sig(v), len(v.passengers), units_all[v.driver].status if v.driver >= 0 else -1,
                 tuple(v.lost), tuple(v.jammed_mgs),
-                cp_left if cp_left >= 0 and uid >= 0 and v.unit == uid else v.crew)
+                cp_left if cp_left >= 0 and uid >= 0 and v.unit == uid else v.crew, known_vehicle(st, v))
                for v in vehicles]
         if key == self._vkey:
             if a != self._vakey:  # only the acting soldier changed: his three columns
@@ -707,6 +714,8 @@ class ObservationBuilder:
         written = []
         a_uid, a_hex, a_vid = a
         for v in vehicles[:V_SLOTS]:
+            if not known_vehicle(st, v):
+                continue  # hidden with its crew (RULES.md §5): not shown
             tp = self._vtypes.get(v.type)
             if tp is None:
                 t = vtype(v)
@@ -782,8 +791,8 @@ class ObservationBuilder:
         vehicle ridden)."""
         rows = self._vehicles
         a_uid, a_hex, a_vid = a
-        for v in vehicles[:V_SLOTS]:
-            if not 0 <= v.vid < V_SLOTS:
+        for v, k in zip(vehicles[:V_SLOTS], self._vkey or ()):
+            if not 0 <= v.vid < V_SLOTS or not k[-1]:  # k[-1]: known to the US
                 continue
             r = rows[v.vid]
             r[_V_ACTING_ABOARD] = float(a_vid >= 0 and a_vid == v.vid)

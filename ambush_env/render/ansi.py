@@ -4,7 +4,8 @@ The odd-q layout of RULES.md §2 is drawn with two text lines per map row: the f
 the even columns (A, C, E…), the second the odd columns (B, D, F…), which sit half a hex
 lower. Each hex is three characters: terrain, occupant, vehicle. :func:`legend` says what
 each character means (``ambush play`` prints it); the glyph tables below are its one source.
-Only what the US player knows is drawn: hidden Germans never show.
+Only what the US player knows is drawn: hidden Germans never show, nor a German vehicle whose
+crew is hidden (:func:`~ambush_env.core.state.known_vehicle`).
 """
 
 from __future__ import annotations
@@ -111,9 +112,12 @@ def _occupants(game) -> dict[int, str]:
 
 def _vehicle_marks(game) -> dict[int, str]:
     """Hex -> vehicle glyph of the vehicles on the map."""
+    from ambush_env.core.state import known_vehicle
+
     out: dict[int, str] = {}
-    for v in game.state.vehicles:
-        if v.hex < 0 or v.exited:
+    st = game.state
+    for v in st.vehicles:
+        if v.hex < 0 or v.exited or not known_vehicle(st, v):
             continue
         if v.hex in out:
             out[v.hex] = "2"
@@ -134,10 +138,16 @@ def _vehicle_line(game, v) -> str:
     where = b.label(v.hex) if on else "off map"
     side = {int(Side.US): "US", int(Side.GERMAN): "German"}.get(v.side, "?")
     facing = DIRECTION_NAMES[v.facing] if on and 0 <= v.facing < 6 else "-"
+    known = game.state.contacts
+
+    def name(uid: int) -> str:  # a German the US does not know of is a "?"
+        o = units[uid]
+        return o.name if o.side == Side.US or uid in known else "?"
+
     aboard = []
     if v.driver >= 0:
-        aboard.append(f"{units[v.driver].name} (driver)")
-    aboard += [units[uid].name for uid in v.passengers]
+        aboard.append(f"{name(v.driver)} (driver)")
+    aboard += [name(uid) for uid in v.passengers]
     flags = [f for f, on_ in (("disabled", v.disabled), ("captured", v.captured), ("exited", v.exited),
                               ("immobilised", v.immobilised), ("tyre shot", v.tyre_shot), ("closed", v.closed))
              if on_]
@@ -207,6 +217,9 @@ def render_ansi(game) -> str:
     for k, g in enumerate(game.contact_units()):
         where = b.label(g.hex) if g.hex >= 0 else "off map"
         lines.append(f"  K{k} {g.name:<5} {where:<5} {STANCE_NAMES[g.stance]:<9} {Status(g.status).name.lower()}")
+    from ambush_env.core.state import known_vehicle
+
     for v in st.vehicles:
-        lines.append(_vehicle_line(game, v))
+        if known_vehicle(st, v):  # a German vehicle whose crew is hidden is not listed
+            lines.append(_vehicle_line(game, v))
     return "\n".join(lines) + "\n"

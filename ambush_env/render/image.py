@@ -26,8 +26,9 @@ A frame (:func:`render_rgb`) has three parts, laid out by :func:`frame_layout`:
   time left, VP, the acting unit (name, slot, hex, stance, Action Round track space) and a
   caption line (the env passes its last event).
 
-Hidden Germans are never drawn, nor Germans aboard a vehicle unless known (only what the US
-player could know). Everything that does not change during a mission (the map, labels,
+Hidden Germans are never drawn, nor Germans aboard a vehicle unless known, nor a vehicle the
+US does not know is there (:func:`~ambush_env.core.state.known_vehicle`: a German one whose
+crew is hidden); only what the US player could know. Everything that does not change during a mission (the map, labels,
 legend, HUD background and mission title) is drawn once per board version, mission and size
 and cached, so a frame costs a copy, the units and three lines of text. Text uses Pillow's
 built-in font (``ImageFont.load_default(size=...)``, basic layout), so frames are the same on
@@ -456,6 +457,7 @@ def _count(dr, x: float, y: float, n: int, s: int) -> None:
 
 
 def _draw_units(dr, game: "Game", s: int) -> None:
+    from ambush_env.core.state import known_vehicle
     from ambush_env.core.vehicles import vtype
 
     b = game.board
@@ -482,8 +484,8 @@ def _draw_units(dr, game: "Game", s: int) -> None:
     facing_in: dict[int, int] = {}  # hex -> the first vehicle's facing there
     in_hex: dict[int, int] = {}
     for v in st.vehicles:
-        if v.hex < 0 or v.exited:
-            continue
+        if v.hex < 0 or v.exited or not known_vehicle(st, v):
+            continue  # a German vehicle whose crew is hidden is hidden too (RULES.md §5)
         cx, cy = hex_centre(*b.coords(v.hex), s)
         k = in_hex.get(v.hex, 0)
         in_hex[v.hex] = k + 1

@@ -86,19 +86,29 @@ def test_the_jeep_and_the_soldiers_beside_it_both_show():
 
 
 def test_a_hidden_german_aboard_a_vehicle_is_not_drawn():
-    """Only what the US player knows: a German in the Kübelwagen who is no contact leaves the
-    frame unchanged; once a contact, he shows on its body in German red."""
+    """Only what the US player knows (RULES.md §5; seed 000 p. 31: a vehicle and its occupants
+    are one target; ``state.known_vehicle``): the empty Kübelwagen shows; with a German in it
+    who is no contact, neither he nor the car is drawn (the frame is the one without the car);
+    once he is a contact, both show, he on its body in German red."""
     g = _game()
     kubel = g.state.vehicles[KUBEL]
-    before = render_rgb(g)
+    centre = hex_centre(*g.board.coords(kubel.hex), S)
+    ger_red = _VEHICLE_RGB[int(Side.GERMAN)]
+    assert _count(render_rgb(g), centre, 0.9 * S, ger_red) >= 0.25 * S * S  # empty: shown
     ger = Unit(uid=len(g.state.units), side=int(Side.GERMAN), name="G9", role="rifleman",
                hex=kubel.hex, weapon="kar98", vehicle=kubel.vid)
     g.state.units.append(ger)
     kubel.driver = ger.uid
-    assert np.array_equal(render_rgb(g), before)
+    hidden = render_rgb(g)
+    assert _count(hidden, centre, 0.9 * S, ger_red) == 0
+    h = kubel.hex
+    kubel.hex = -1
+    without_car = render_rgb(g)
+    kubel.hex = h
+    assert np.array_equal(hidden, without_car)
     g.state.contacts.append(ger.uid)
     img = render_rgb(g)
-    centre = hex_centre(*g.board.coords(kubel.hex), S)
+    assert _count(img, centre, 0.9 * S, ger_red) >= 0.25 * S * S
     (sx, sy), = _seat_points(*centre, S, kubel.facing, False, 1)
     assert tuple(img[int(round(sy)), int(round(sx))]) == _UNIT_RGB[int(Side.GERMAN)]
 
