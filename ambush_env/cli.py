@@ -232,18 +232,32 @@ PLAY_HELP = ("Pick an order by its number and press Enter; q quits (the game so 
 
 def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     """Play the US side in the terminal: the ansi map, the legal orders by number, the events
-    of each order. Prints a help line and the map's legend at the start."""
+    of each order. Prints a help line and the map's legend at the start. With ``--save`` the
+    path is checked before play (:func:`check_save_path`); the replay is written when the game
+    ends, on ``q``, and on Ctrl-C (the game so far, ``over: false``; exit status 130)."""
     from ambush_env.env.ambush_env import AmbushEnv
     from ambush_env.render.ansi import legend
     from ambush_env.replay import RecordingEnv
 
     inp = stdin or sys.stdin
     out = stdout or sys.stdout
+    if getattr(args, "save", None):
+        check_save_path(args.save)
     env = RecordingEnv(AmbushEnv(mission=args.mission, opponent=args.opponent,
                                  rules=getattr(args, "rules", "standard"), render_mode="ansi"),
                        agent="human")
     seed = args.seed
     _obs, info = env.reset(seed=seed)
+    try:
+        return _play(env, seed, info, inp, out, args, legend)
+    except KeyboardInterrupt:
+        print("\ninterrupted.", file=out)
+        _save_replay(args, env, out)
+        return 130
+
+
+def _play(env, seed, info, inp, out, args, legend) -> int:
+    """:func:`cmd_play`'s loop, from the reset to the end or ``q``."""
     done = False
     print(f"Mission {env.mission_id} (seed {seed}). {PLAY_HELP}", file=out)
     print(legend(), file=out)
@@ -284,11 +298,36 @@ def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     return 0
 
 
+def check_save_path(path: str | Path) -> None:
+    """Refuse a ``--save`` path before play, not after it: a folder, or a file that cannot be
+    written there (a temporary file is made and removed in its folder, created if need be).
+
+    Raises:
+        ValueError: the path is a folder or not writable (the message names it and why).
+    """
+    import os
+    import tempfile
+
+    p = Path(path)
+    if p.is_dir():
+        raise ValueError(f"--save {path}: is a folder: give a file name for the replay "
+                         "(such as game.jsonl)")
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as e:
+        raise ValueError(f"--save {path}: cannot write a replay there ({e.strerror or e})") from None
+
+
 def _save_replay(args, env, out) -> None:
     """With ``--save``: write the game played so far as a replay (:mod:`ambush_env.replay`)."""
     if getattr(args, "save", None):
         env.recorder.write(args.save)
-        print(f"replay saved to {args.save} ({len(env.recorder.steps)} orders)", file=out)
+        end = env.recorder.finish()
+        state = "" if end["over"] else ", the game unfinished"
+        print(f"replay saved to {args.save} ({len(env.recorder.steps)} orders{state})", file=out)
 
 
 def load_replay(path: str | Path):
@@ -320,7 +359,8 @@ def cmd_replay(args: argparse.Namespace, stdout=None) -> int:
         if k == 0:
             return
         n = k - 1 if rep.legacy else k  # ⚙ a legacy file's orders keep their 0-based numbers
-        print(f"{n:>4}: {texts.get(k) or rec.get('order')}", file=out)
+        mark = "(illegal, penalised) " if rec.get("illegal") else ""
+        print(f"{n:>4}: {mark}{texts.get(k) or rec.get('order')}", file=out)
         if not quiet:
             for ev in info["events"]:
                 print(format_event(ev), file=out)
@@ -337,7 +377,7 @@ def cmd_replay(args: argparse.Namespace, stdout=None) -> int:
         print(f"replay MISMATCH: {e}", file=out)
         return 1
     print(env.render(), file=out)
-    print(f"VP {sim.info['vp']}; result {sim.info.get('result', '(not over)')}", file=out)
+    print(f"VP {sim.info['vp']}; result {sim.info.get('result') or '(not over)'}", file=out)
     if sim.verified:
         print(f"replay verified: {sim.steps} steps, identical events", file=out)
     else:

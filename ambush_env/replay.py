@@ -6,9 +6,11 @@ its line number:
 * line 1, the header: ``{"format": "ambush-replay", "version": 1, "ambush_env": "0.1.0",
   "mission": ID, "env": {the AmbushEnv arguments: mission, rules, opponent, reward,
   illegal_action, max_steps, procedural[, mission_seeds]}, "rules", "opponent", "seed",
-  "options", "agent", "mission_seed", "position", "events", "rolls"}``: ``position`` is the
-  start (``Game.position()`` after ``reset``, INTERFACE.md "positions": a generated mission is
-  inline), ``events`` / ``rolls`` those of the setup;
+  "options", "agent", "mission_seed", "mission_file", "position", "events", "rolls"}``:
+  ``position`` is the start (``Game.position()`` after ``reset``, INTERFACE.md "positions": a
+  generated mission is inline), ``events`` / ``rolls`` those of the setup; a mission played
+  from a file has ``env.mission`` its absolute path and ``mission_file`` = ``{"path", "yaml":
+  the file's text}`` (else null), so the replay plays anywhere (:func:`make_env`);
 * one line per env step: ``{"step": k, "action": a, "order": text, "side": "US", "unit":
   name|null, "illegal": bool, "events": [...], "rolls": [[why, roll], ...], "reward", "vp",
   "terminated", "truncated"}``: ``order`` is ``env.describe_action(a)`` before the step,
@@ -18,15 +20,19 @@ its line number:
 * the end line: ``{"end": true, "steps", "over", "result", "vp", "end_reason", "stats",
   "digest"}``, ``digest`` the sha256 of the steps' actions, events and rolls.
 
-A file without its end line is *truncated*. Every problem is a
+An unfinished game (``ambush play`` quit or interrupted) ends with ``over: false`` and
+``result: null``. A file without its end line is *truncated*; empty lines after the end line
+are ignored (⚙ an editor adds them). Every problem is a
 :class:`~ambush_env.core.errors.DataError` naming the file and ``line N``. The plain-JSON
 replays of earlier ``ambush play --save`` (``{"mission", "seed", "opponent", "rules",
 "actions"}``) still load (:attr:`Replay.legacy`: orders only, nothing to verify).
 
 :func:`simulate` rebuilds the env from the header, resets it with the seed, checks the start
-position, plays each recorded action and compares order text, events, rolls, reward, VP and
-the end flags step by step: the first difference raises :class:`ReplayMismatch` naming the
-step and the line.
+position and the header's redundant fields (``mission``, ``rules``, ``opponent``,
+``mission_seed``), plays each recorded action and compares order text, unit, side, legality,
+events, rolls, reward, VP and the end flags step by step, then every field of the end line: the
+first difference raises :class:`ReplayMismatch` naming the step and the line. ⚙ ``agent`` and
+``ambush_env`` are provenance that no re-simulation can check (the viewer says "as recorded").
 """
 
 from __future__ import annotations
@@ -81,10 +87,35 @@ def digest(steps: list[dict]) -> str:
 # -- recording -------------------------------------------------------------------------------
 def env_arguments(env: Any) -> dict[str, Any]:
     """The arguments that rebuild ``env`` (an :class:`AmbushEnv`) for a replay: its own
-    ``_kwargs`` without the render mode (⚙ rendering never changes play)."""
+    ``_kwargs`` without the render mode (⚙ rendering never changes play), a mission file's
+    path made absolute."""
     kw = dict(env.unwrapped._kwargs)
     kw.pop("render_mode", None)
+    if is_mission_path(kw.get("mission")):
+        kw["mission"] = str(Path(kw["mission"]).resolve())
     return kw
+
+
+def is_mission_path(mission: Any) -> bool:
+    """Whether an env's ``mission`` argument is a mission file's path (not a shipped id)."""
+    return isinstance(mission, str) and (mission.endswith((".yaml", ".yml")) or "/" in mission
+                                         or os.sep in mission)
+
+
+def _mission_file(env: Any) -> dict[str, str] | None:
+    """``{"path": absolute, "yaml": text}`` of the mission file ``env`` plays, or None."""
+    m = env.unwrapped._kwargs.get("mission")
+    if not is_mission_path(m):
+        return None
+    p = Path(m).resolve()
+    return {"path": str(p), "yaml": p.read_text(encoding="utf-8")}
+
+
+def _end_now(game: Any, info: dict) -> dict[str, Any]:
+    """The end line's facts as they stand (over, result, VP, end reason, stats)."""
+    return {"over": bool(game.over), "result": info.get("result"), "vp": int(game.vp),
+            "end_reason": info.get("end_reason") or game.state.end_reason or None,
+            "stats": _jsonable(dict(game.stats()))}
 
 
 class Recorder:
@@ -101,7 +132,7 @@ class Recorder:
         self.steps: list[dict[str, Any]] = []
         self.end: dict[str, Any] | None = None
         self._pending: tuple[int, str, str | None, int] | None = None
-        self._last_info: dict[str, Any] = {}
+        self._now: dict[str, Any] = {}
 
     def start(self, seed: int | None, options: dict | None, info: dict) -> None:
         """Record the header from the env just reset with ``seed`` and ``options``."""
@@ -114,12 +145,12 @@ class Recorder:
             "mission": env.mission_id, "env": env_arguments(env),
             "rules": game.rules, "opponent": game.opponent, "seed": seed,
             "options": _jsonable(options) if options else None, "agent": self.agent,
-            "mission_seed": info.get("mission_seed"),
+            "mission_seed": info.get("mission_seed"), "mission_file": _mission_file(env),
             "position": _jsonable(game.position()),
             "events": _jsonable(info["events"]),
             "rolls": [list(r) for r in game.dice.log],
         }
-        self.steps, self.end, self._last_info = [], None, info
+        self.steps, self.end, self._now = [], None, _end_now(game, info)
 
     def before_step(self, action: Any) -> None:
         """Note the order's text and unit, and where the dice log stands, before ``step``."""
@@ -140,17 +171,16 @@ class Recorder:
             "reward": float(reward), "vp": int(info["vp"]),
             "terminated": bool(terminated), "truncated": bool(truncated),
         })
-        self._last_info = info
+        self._now = _end_now(self.env.game, info)
 
     def finish(self) -> dict[str, Any]:
-        """The end line (made once)."""
+        """The end line (made once), of the game as the last recorded step left it (a step
+        interrupted half-way, Ctrl-C, is not recorded: the replay ends before it)."""
         if self.end is None:
-            info = self._last_info
-            game = self.env.game
-            self.end = {"end": True, "steps": len(self.steps), "over": bool(game.over),
-                        "result": info.get("result"), "vp": int(game.vp),
-                        "end_reason": info.get("end_reason") or game.state.end_reason or None,
-                        "stats": _jsonable(dict(game.stats())), "digest": digest(self.steps)}
+            n = self._now
+            self.end = {"end": True, "steps": len(self.steps), "over": n["over"],
+                        "result": n["result"], "vp": n["vp"], "end_reason": n["end_reason"],
+                        "stats": n["stats"], "digest": digest(self.steps)}
         return self.end
 
     def lines(self) -> list[dict[str, Any]]:
@@ -281,19 +311,36 @@ def _models():
     class Line(BaseModel):
         model_config = ConfigDict(extra="forbid")
 
+    class EnvArgs(Line):
+        # the AmbushEnv arguments (validated here so that a bad one names line 1's field;
+        # the env checks the values it knows, such as a mission id, when it is made)
+        mission: str | None
+        rules: str = "standard"
+        opponent: str = "regular"
+        reward: str = "default"
+        illegal_action: Literal["penalize", "raise"] = "penalize"
+        max_steps: StrictInt | None = Field(default=None, ge=1)
+        procedural: StrictBool = False
+        mission_seeds: str | None = None
+
+    class MissionFile(Line):
+        path: str
+        yaml: str
+
     class Header(Line):
         model_config = ConfigDict(extra="allow")
         format: Literal["ambush-replay"]
         version: int
         ambush_env: str
         mission: str
-        env: dict[str, Any]
+        env: EnvArgs
         rules: str
         opponent: str
         seed: StrictInt | None = Field(ge=0)
         options: dict[str, Any] | None = None
         agent: str = ""
         mission_seed: int | None = None
+        mission_file: MissionFile | None = None
         position: dict[str, Any]
         events: list[dict[str, Any]]
         rolls: list[tuple[str, StrictInt]]
@@ -348,27 +395,47 @@ def _check(model: Any, raw: Any, path: Path, where: str) -> dict[str, Any]:
         raise DataError(path, where, f"{loc}: {err['msg']}") from None
 
 
+def _json_problem(e: json.JSONDecodeError) -> str:
+    """A JSON error as ``message (column N)`` (the exception's own text repeats itself)."""
+    return f"{e.msg} (column {e.colno})"
+
+
 def load(path: str | Path) -> Replay:
     """Read and validate a replay file (the new JSON Lines format or a legacy plain-JSON one).
 
     Raises:
-        DataError: unreadable; a line that is not JSON or not the right object; steps out of
-            order; a line after the end line; no end line ("truncated"); the end line's step
-            count wrong. The message names the file and ``line N`` (a legacy file: its field).
+        DataError: unreadable; line 1 not a replay header (missing, not JSON, not the right
+            object, bad env arguments); a line that is not JSON or not the right object; steps
+            out of order; a line after the end line (empty lines after it are ignored); no end
+            line ("truncated"); the end line's step count wrong. The message names the file and
+            ``line N`` (a legacy file: its field).
     """
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise DataError(p, "<file>", f"cannot read: {e}") from None
-    raw_lines = text.split("\n")
-    first = raw_lines[0] if raw_lines else ""
     try:
-        head = json.loads(first)
+        whole = json.loads(text)
     except json.JSONDecodeError:
-        head = None
-    if not (isinstance(head, dict) and "format" in head):
-        return _load_legacy(p, text)
+        whole = None
+    if isinstance(whole, dict) and not ({"format", "step", "end"} & whole.keys()):
+        return _load_legacy(p, whole)  # one JSON object that is no header: the old format
+    raw_lines = text.split("\n")
+    while len(raw_lines) > 1 and not raw_lines[-1].strip():
+        raw_lines.pop()  # the newline that ends the last line, and empty lines after it
+    want = f'not a replay header (line 1 is a JSON object with "format": "{FORMAT}")'
+    if not raw_lines[0].strip():
+        raise DataError(p, "line 1", f"empty: {want}")
+    try:
+        head = json.loads(raw_lines[0])
+    except json.JSONDecodeError as e:
+        raise DataError(p, "line 1", f"not JSON (a corrupted or cut-off line): "
+                        f"{_json_problem(e)}: {want}") from None
+    if not isinstance(head, dict) or "format" not in head:
+        got = f"a JSON {type(head).__name__}" if not isinstance(head, dict) else \
+            ("a step" if "step" in head else "an object without format")
+        raise DataError(p, "line 1", f"{want}, got {got}")
     Header, Step, End, _ = _models()
     if head.get("format") != FORMAT:
         raise DataError(p, "line 1", f"format: not an {FORMAT} file (format {head.get('format')!r})")
@@ -376,20 +443,23 @@ def load(path: str | Path) -> Replay:
         raise DataError(p, "line 1", f"version: this ambush_env reads {FORMAT} version {VERSION}, "
                         f"the file is version {head.get('version')!r}")
     header = _check(Header, head, p, "line 1")
+    header["env"] = {k: header["env"][k] for k in head["env"]}  # as written (no defaults added)
     steps: list[dict[str, Any]] = []
     lines: list[int] = []
     end: dict[str, Any] | None = None
-    if raw_lines and raw_lines[-1] == "":
-        raw_lines = raw_lines[:-1]  # the newline that ends the last line
     for n, line in enumerate(raw_lines[1:], start=2):
         where = f"line {n}"
         if end is not None:
+            if not line.strip():
+                continue  # an empty line after the end line: the next one is named
             raise DataError(p, where, "a line after the end line")
+        if not line.strip():
+            raise DataError(p, where, "an empty line (a step or the end line expected)")
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as e:
-            raise DataError(p, where, f"not JSON (a corrupted or cut-off line): {e.msg} "
-                            f"at column {e.colno}") from None
+            raise DataError(p, where, f"not JSON (a corrupted or cut-off line): "
+                            f"{_json_problem(e)}") from None
         if not isinstance(obj, dict):
             raise DataError(p, where, f"a step or the end line is a JSON object, got "
                             f"{type(obj).__name__}")
@@ -412,12 +482,8 @@ def load(path: str | Path) -> Replay:
     return Replay(str(p), header, steps, end, legacy=False, lines=lines)
 
 
-def _load_legacy(p: Path, text: str) -> Replay:
-    """A plain-JSON replay of an earlier ``ambush play --save``."""
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise DataError(p, f"line {e.lineno}", f"not JSON: {e.msg}") from None
+def _load_legacy(p: Path, raw: dict) -> Replay:
+    """A plain-JSON replay of an earlier ``ambush play --save`` (the file's one object)."""
     from pydantic import ValidationError
 
     try:
@@ -454,23 +520,56 @@ StepHook = Callable[[int, Any, dict, "dict | None"], None]
 
 
 def make_env(rep: Replay, render_mode: str | None = None):
-    """The env of a replay, as recorded (``render_mode`` added).
+    """The env of a replay, as recorded (``render_mode`` added). A mission file is the one
+    the header embeds (``mission_file``): the recorded path when it still holds that text,
+    else the embedded text written to a temporary file (⚙ the replay records what was
+    played, so a changed or missing file does not matter). A file without ``mission_file``
+    (written before it existed) names its mission by path: a relative one is looked up from
+    the working directory, then from the replay's folder.
 
     Raises:
-        DataError: the header's env arguments are not the env's (names line 1).
+        DataError: the header's env arguments are not the env's, or its mission file is
+            missing (names line 1).
     """
     from ambush_env.core.errors import AmbushError
     from ambush_env.env.ambush_env import AmbushEnv
 
     kw = rep.env_arguments()
-    try:
-        return AmbushEnv(**kw, render_mode=render_mode)
-    except TypeError as e:
-        raise DataError(rep.path, "line 1", f"env: {e}") from None
-    except AmbushError as e:
-        if rep.legacy:
-            raise
-        raise DataError(rep.path, "line 1", f"env: {e}") from None
+    with tempfile.TemporaryDirectory(prefix="ambush-replay-") as tmp:
+        if not rep.legacy or is_mission_path(kw.get("mission")):
+            kw["mission"] = _mission_to_play(rep, kw.get("mission"), Path(tmp))
+        try:
+            return AmbushEnv(**kw, render_mode=render_mode)  # reads the mission file now
+        except (TypeError, ValueError) as e:
+            raise DataError(rep.path, "line 1", f"env: {e}") from None
+        except AmbushError as e:
+            if rep.legacy:
+                raise
+            raise DataError(rep.path, "line 1", f"env: {e}") from None
+
+
+def _mission_to_play(rep: Replay, mission: Any, tmp: Path) -> Any:
+    """The ``mission`` argument that rebuilds the replay's env (see :func:`make_env`)."""
+    mf = rep.header.get("mission_file")
+    if mf:
+        p = Path(mf["path"])
+        try:
+            if p.read_text(encoding="utf-8") == mf["yaml"]:
+                return str(p)
+        except (OSError, UnicodeDecodeError):
+            pass
+        copy = tmp / p.name  # the file's own name: a mission's id is its file's stem
+        copy.write_text(mf["yaml"], encoding="utf-8")
+        return str(copy)
+    if not is_mission_path(mission) or Path(mission).exists():
+        return mission
+    here = Path(rep.path).resolve().parent / mission
+    if not Path(mission).is_absolute() and here.exists():
+        return str(here)
+    where = "line 1" if not rep.legacy else "mission"
+    raise DataError(rep.path, where, f"env.mission: the mission file {mission!r} is not found "
+                    "(looked in the working directory and the replay's folder; the replay "
+                    "does not embed it)")
 
 
 def simulate(rep: Replay, *, on_step: StepHook | None = None, env: Any = None,
@@ -489,8 +588,10 @@ def simulate(rep: Replay, *, on_step: StepHook | None = None, env: Any = None,
         :class:`Simulated`.
 
     Raises:
-        ReplayMismatch: the first difference (start position, order text, legality, events,
-            rolls, reward, VP, end flags, digest), naming the step and the file's line.
+        ReplayMismatch: the first difference (start position, the header's mission, rules,
+            opponent and mission seed, order text, unit, side, legality, events, rolls,
+            reward, VP, end flags, the end line's over, result, VP, end reason, stats and
+            digest), naming the step and the file's line.
         IllegalActionError: a legacy file's order that is not legal (as ``ambush replay``
             always did).
     """
@@ -503,9 +604,20 @@ def simulate(rep: Replay, *, on_step: StepHook | None = None, env: Any = None,
     if on_step is not None:
         on_step(0, env, info, h)
     if not rep.legacy:
-        if _jsonable(game.position()) != h["position"]:
+        now_pos, rec_pos = _jsonable(game.position()), dict(h["position"])
+        if is_mission_path(h["env"].get("mission")) and isinstance(rec_pos.get("mission"), str):
+            # a mission file's path depends on where it was played from and replayed; its
+            # text is what counts, and make_env plays the embedded one
+            now_pos["mission"] = rec_pos["mission"]
+        if now_pos != rec_pos:
             raise ReplayMismatch(rep.path, 1, 0, "the start position after reset(seed="
-                                 f"{seed}) is not the recorded one ({_first_diff(h['position'], _jsonable(game.position()))})")
+                                 f"{seed}) is not the recorded one ({_first_diff(rec_pos, now_pos)})")
+        for key, now in (("mission", env.unwrapped.mission_id), ("rules", game.rules),
+                         ("opponent", game.opponent), ("mission_seed", info.get("mission_seed"))):
+            if h.get(key) != now:
+                raise ReplayMismatch(rep.path, 1, 0, f"header: {key} is {now!r} in the env "
+                                     f"the header's env arguments make, the header says "
+                                     f"{h.get(key)!r}")
         _compare(rep.path, 1, 0, "setup events", h["events"], _jsonable(info["events"]))
         _compare(rep.path, 1, 0, "setup rolls", h["rolls"], [list(r) for r in game.dice.log])
     done = False
@@ -523,6 +635,10 @@ def simulate(rep: Replay, *, on_step: StepHook | None = None, env: Any = None,
             if text != rec["order"]:
                 raise ReplayMismatch(rep.path, line, k, f"order #{a} reads {text!r} now, the "
                                      f"replay recorded {rec['order']!r}")
+            for key, now in (("side", "US"), ("unit", _unit_of(env.unwrapped.game, a))):
+                if rec[key] != now:  # ⚙ the agent always plays the US side
+                    raise ReplayMismatch(rep.path, line, k, f"{key} of order #{a} ({text}) is "
+                                         f"{now!r} now, the replay recorded {rec[key]!r}")
             legal = a in env.unwrapped.legal_actions()
             if legal == rec["illegal"]:
                 raise ReplayMismatch(rep.path, line, k, f"order #{a} ({text}) is "
@@ -548,9 +664,7 @@ def simulate(rep: Replay, *, on_step: StepHook | None = None, env: Any = None,
     end = rep.end or {}
     end_line = (rep.lines[-1] + 1) if rep.lines else 2
     game = env.unwrapped.game
-    for key, now in (("over", bool(game.over)), ("vp", int(game.vp)),
-                     ("result", info.get("result")),
-                     ("digest", digest(rep.steps))):
+    for key, now in (*_end_now(game, info).items(), ("digest", digest(rep.steps))):
         if end.get(key) != now:
             raise ReplayMismatch(rep.path, end_line, k, f"end line: {key} is {now!r} after "
                                  f"re-simulation, the replay recorded {end.get(key)!r}")
@@ -617,7 +731,8 @@ def write_html(rep: Replay, out: str | Path) -> tuple[Path, Simulated]:
             frames.append(H.frame(game, info["events"], 0))
         else:
             frames.append(H.frame(game, info["events"], k, order=(rec or {}).get("order"),
-                                  unit=(rec or {}).get("unit")))
+                                  unit=(rec or {}).get("unit"),
+                                  illegal=bool(info.get("illegal_action"))))
 
     if rep.legacy:  # no recorded order texts: name them while playing
         texts: list[str] = []
@@ -634,9 +749,11 @@ def write_html(rep: Replay, out: str | Path) -> tuple[Path, Simulated]:
         sim = simulate(rep, on_step=grab)
     h = rep.header
     info = sim.info
+    game = sim.env.unwrapped.game
+    # the facts of the env that played (⚙ the agent is as the file records it: nothing checks it)
     meta = {"mission": sim.env.unwrapped.mission_id, "seed": h.get("seed"),
-            "opponent": h.get("opponent"), "rules": h.get("rules"),
-            "agent": h.get("agent") or "-", "steps": sim.steps,
+            "opponent": game.opponent, "rules": game.rules,
+            "agent (as recorded)": h.get("agent") or "-", "steps": sim.steps,
             "result": info.get("result") or "(not over)", "VP": info["vp"],
             "verified": "identical events" if sim.verified else "legacy file (orders only)"}
     title = f"Ambush! replay: {meta['mission']}, seed {meta['seed']} ({Path(rep.path).name})"

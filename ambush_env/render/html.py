@@ -6,8 +6,9 @@ page: an SVG hex map drawn with :mod:`ambush_env.render.geometry` (terrain in th
 :data:`ambush_env.render.image.TERRAIN_RGB`, darker per ground level; walls, doors, windows;
 objective and exit hexes; each hex's label), a step slider, first/prev/play/next/last buttons,
 the step counter ``step k / N`` (``#step-counter``), the HUD (``#hud``), the event log of the
-steps up to the current one (``#event-log``, the current step's block ``#log-current``) and a
-legend. The frames come from re-simulating a replay (:func:`ambush_env.replay.simulate`), so
+steps up to the current one (``#event-log``, the current step's block ``#log-current``), who is
+in which vehicle (``#aboard``) and a legend; an illegal (penalised) order is marked ``(illegal,
+penalised)`` in the HUD and the log. The frames come from re-simulating a replay (:func:`ambush_env.replay.simulate`), so
 the viewer shows what the engine really did. This module reads a game's state only; it never
 imports the env or the agents.
 
@@ -102,21 +103,24 @@ def _phase_text(game: Any) -> str:
 
 
 def frame(game: Any, events: list[dict], step: int = 0, order: str | None = None,
-          unit: str | None = None) -> dict[str, Any]:
+          unit: str | None = None, illegal: bool = False) -> dict[str, Any]:
     """What the viewer shows after one step (``step`` 0: after the reset).
 
     Args:
         game: the game just after the step.
         events: the step's events (``info["events"]``).
-        step: the step number; order / unit: the recorded order's text and its soldier.
+        step: the step number; order / unit: the recorded order's text and its soldier;
+        illegal: the order was illegal (a penalised no-op).
 
     Returns:
-        ``{"step", "order", "unit", "phase", "vp", "acting", "units": [[uid, name, side,
-        hex, status, stance, flags, vehicle]], "vehicles": [[vid, name, side, hex, facing,
-        disabled, large, text]], "shot": [x1, y1, x2, y2] | None, "log": [event lines],
+        ``{"step", "order", "unit", "illegal", "phase", "vp", "acting", "units": [[uid, name,
+        side, hex, status, stance, flags, vehicle]], "vehicles": [[vid, name, side, hex,
+        facing, disabled, large, text, aboard]], "shot": [x1, y1, x2, y2] | None, "log":
+        [event lines],
         "destroyed": [hexside ids], "collapsed": [hex indices]}``; ``flags`` are the bits
         :data:`WOUNDED`, :data:`KNOWN` (a German the US knows; US soldiers always),
-        :data:`PANICKED`, :data:`ACTING`.
+        :data:`PANICKED`, :data:`ACTING`; a vehicle's ``text`` is ``"V1 Jeep (C6): US1
+        driver, US2"``, ``aboard`` its soldiers' names, the driver first.
     """
     st = game.state
     b = game.board
@@ -141,15 +145,17 @@ def frame(game: Any, events: list[dict], step: int = 0, order: str | None = None
             if v.hex < 0 or v.exited:
                 continue
             t = vtype(v)
-            aboard = ([f"{st.units[v.driver].name} (driver)"] if v.driver >= 0 else []) + \
+            aboard = ([st.units[v.driver].name] if v.driver >= 0 else []) + \
                 [st.units[k].name for k in v.passengers]
-            text = f"{v.name} {t.name}" + (f": {', '.join(aboard)}" if aboard else "") + \
-                (" disabled" if v.disabled else "")
+            seats = [f"{aboard[0]} driver", *aboard[1:]] if v.driver >= 0 else aboard
+            text = f"{v.name} {t.name} ({b.label(v.hex)})" + \
+                (f": {', '.join(seats)}" if seats else ": empty") + (", disabled" if v.disabled else "")
             vehicles.append([v.vid, v.name, int(v.side), int(v.hex), int(v.facing) % 6,
-                             bool(v.disabled), t.size == "large", text])
+                             bool(v.disabled), t.size == "large", text, aboard])
     pristine = b._pristine[0] if hasattr(b, "_pristine") else b.terrain
     return {
-        "step": step, "order": order, "unit": unit, "phase": _phase_text(game), "vp": int(game.vp),
+        "step": step, "order": order, "unit": unit, "illegal": bool(illegal),
+        "phase": _phase_text(game), "vp": int(game.vp),
         "acting": acting.name if acting is not None else None,
         "units": units, "vehicles": vehicles, "shot": _last_shot(game, events),
         "log": [format_event(e) for e in events],
@@ -194,7 +200,7 @@ def legend_html() -> str:
             '<span class="dot us"></span>US soldier '
             '<span class="dot ger"></span>known German '
             '<span class="dot ger hid"></span>hidden German (faded) '
-            '<span class="dot acting"></span>acting soldier; white edge: aboard a vehicle (drawn below it); '
+            '<span class="dot acting"></span>acting soldier (also inside a vehicle); white edge: aboard a vehicle (drawn inside it); '
             "size: standing &gt; crouching &gt; prone; &#x2715; down; yellow ring: captured; "
             "white dot: wounded</div><div>"
             '<span class="sw veh us"></span>US vehicle <span class="sw veh ger"></span>German '
@@ -217,6 +223,7 @@ body{font-family:sans-serif;margin:8px;background:#f4f4f0;color:#222}
 border:1px solid #bbb;padding:4px;white-space:pre-wrap}
 #event-log .step{margin-bottom:4px;color:#777}
 #event-log .step.current{color:#000;background:#fff6cc}
+#event-log .head.illegal{color:#b00000}
 #legend{font-size:80%;margin-top:8px}
 .sw{display:inline-block;width:12px;height:12px;border:1px solid #444;vertical-align:middle;margin:0 3px}
 .sw.veh.us{background:#6e96eb}.sw.veh.ger{background:#eb786e}.sw.veh.off{background:#7d7d7d}
@@ -226,19 +233,23 @@ border:1px solid #bbb;padding:4px;white-space:pre-wrap}
 .dot.acting{background:#fff;border:2px solid #ffd000}
 .hex{stroke:#787864;stroke-width:.6}.hex.exit{stroke:#28a028;stroke-width:2}
 .objective-mark{fill:none;stroke:#e6be28;stroke-width:1.6}
-.hexlabel{font-size:6px;text-anchor:middle;fill:#333;opacity:.55;pointer-events:none}
+.hexlabel{font-size:8px;font-weight:bold;text-anchor:middle;fill:#111;stroke:#fff;stroke-opacity:.8;
+stroke-width:2px;paint-order:stroke;stroke-linejoin:round;pointer-events:none}
 .wall{stroke:#32231e;stroke-width:3.5}.wall.destroyed{stroke:#8c8c8c;stroke-width:1;stroke-dasharray:2 2}
 .door{stroke:#965a28;stroke-width:3.5}.window{stroke:#aad2f0;stroke-width:3.5}
 .embankment{stroke:#6e6e1e;stroke-width:3}.crest{stroke:#000;stroke-width:3}
 .unit{stroke:#000;stroke-width:.8}.unit.us{fill:#2850c8}.unit.ger{fill:#c82828}
 .unit.hidden{opacity:.35;stroke-dasharray:2 1.5}
-.unit.acting{stroke:#ffd000;stroke-width:3}
-.unit.captured{stroke:#f0dc28;stroke-width:2.5}
 .unit.aboard{stroke:#fff;stroke-width:1.2}
-svg.no-hidden .hidden{display:none}
+.unit.captured{stroke:#f0dc28;stroke-width:2.5}
+.unit.acting{stroke:#ffd000;stroke-width:3}
+.unit.acting.aboard{stroke-width:2}
+.no-hidden .hidden{display:none}
 .ulabel{font-size:7px;fill:#fff;text-anchor:middle;dominant-baseline:central;pointer-events:none}
+.ulabel.small{font-size:5.5px}
+#aboard{font-size:85%;margin:4px 0}
 .down{stroke:#000;stroke-width:1.5}
-.vehicle{stroke:#141414;stroke-width:1}.vehicle.us{fill:#6e96eb}.vehicle.ger{fill:#eb786e}
+.vehicle{stroke:#141414;stroke-width:1}.facing{fill:#141414}.vehicle.us{fill:#6e96eb}.vehicle.ger{fill:#eb786e}
 .vehicle.off{fill:#7d7d7d}
 .collapsed{fill:#968c82;opacity:.85}
 #last-shot{stroke:#ff8c00;stroke-width:2.5;stroke-linecap:round}
@@ -254,37 +265,55 @@ const slider = document.getElementById('slider'), counter = document.getElementB
 const hud = document.getElementById('hud'), log = document.getElementById('event-log');
 const playBtn = document.getElementById('play');
 const shot = document.getElementById('last-shot');
+const aboardBox = document.getElementById('aboard');
+const ILLEGAL = '(illegal, penalised) ';
 let cur = 0, timer = null;
 slider.max = N;
 function el(tag, attrs, parent){const e = document.createElementNS(NS, tag);
   for (const k in attrs) e.setAttribute(k, attrs[k]); parent.appendChild(e); return e;}
 const R = {0: 0.5, 1: 0.4, 2: 0.3};
-function drawVehicle(v, k){
-  const [vid, name, side, hex, facing, disabled, large, text] = v;
-  let [cx, cy] = C[hex]; cy -= S*0.3; if (k) {cx += S*0.25; cy += S*0.2;}
-  const a = (-90 + 60*facing) * Math.PI/180, ux = Math.cos(a), uy = Math.sin(a), px = -uy, py = ux;
-  const hl = S*(large ? 0.55 : 0.45), hw = S*(large ? 0.3 : 0.23);
-  const pt = (p, q) => (cx + ux*p + px*q).toFixed(1) + ',' + (cy + uy*p + py*q).toFixed(1);
+// a hex with vehicles: each vehicle a counter across the hex (several stacked one above the
+// other) with an arrow on its edge for its facing, its soldiers on seats inside it (the driver
+// first); soldiers of the hex not aboard in a row of small discs along its lower edge
+function drawVehicle(v, k, n, lowRow){
+  const [vid, name, side, hex, facing, disabled, large, text, aboard] = v;
+  const a = (-90 + 60*facing) * Math.PI/180, ux = Math.cos(a), uy = Math.sin(a);
+  const w = S*(large ? 1.3 : 1.16), h = S*(n === 1 ? (large ? 0.66 : 0.56) : Math.min(0.48, 1.1/n));
+  const cx = C[hex][0], cy = C[hex][1] + (k - (n - 1)/2)*(h + S*0.06) - (lowRow ? S*0.14 : 0);
   const g = el('g', {'class': 'vehicle-g', 'data-name': name}, dyn);
-  const body = el('polygon', {'class': 'vehicle ' + (disabled ? 'off' : (side === 0 ? 'us' : 'ger')),
-    points: [pt(hl, hw), pt(hl, -hw), pt(-hl, -hw), pt(-hl, hw)].join(' ')}, g);
-  el('polygon', {points: [pt(hl + S*0.3, 0), pt(hl - S*0.05, hw*0.9), pt(hl - S*0.05, -hw*0.9)].join(' '),
-    fill: '#141414'}, g);
+  const body = el('rect', {'class': 'vehicle ' + (disabled ? 'off' : (side === 0 ? 'us' : 'ger')),
+    x: (cx - w/2).toFixed(1), y: (cy - h/2).toFixed(1), width: w.toFixed(1), height: h.toFixed(1),
+    rx: (S*0.08).toFixed(1)}, g);
   el('title', {}, body).textContent = text;
+  // the facing: an arrow from the counter's edge where its facing leaves it
+  const t = Math.min(Math.abs(ux) > 1e-6 ? w/2/Math.abs(ux) : 1e9, Math.abs(uy) > 1e-6 ? h/2/Math.abs(uy) : 1e9);
+  const bx = cx + ux*t, by = cy + uy*t, q = S*0.11;
+  el('polygon', {'class': 'facing', points: [[bx + ux*S*0.2, by + uy*S*0.2], [bx - uy*q, by + ux*q],
+    [bx + uy*q, by - ux*q]].map(p => p[0].toFixed(1) + ',' + p[1].toFixed(1)).join(' ')}, g);
+  // the seats: one row, two rows for more than four soldiers
+  const m = (aboard || []).length, rows = m > 4 ? 2 : 1, cols = Math.max(1, Math.ceil(m/rows));
+  const cw = w*0.94/cols, ch = h/rows, seats = {};
+  (aboard || []).forEach((nm, i) => {
+    const r = Math.floor(i/cols), c = i % cols;
+    seats[nm] = [cx - w*0.47 + (c + 0.5)*cw, cy - h/2 + (r + 0.5)*ch, Math.min(cw, ch)/2*0.86];
+  });
+  return {g: g, seats: seats};
 }
-function drawUnit(u, k, withVehicle){
+function drawUnit(u, k, seat, lowRow){
   const [uid, name, side, hex, status, stance, flags, veh] = u;
   const [hx, hy] = C[hex];
-  // a hex with a vehicle: the vehicle in its upper half, the soldiers (occupants too) in a
-  // row of smaller discs below it, so both stay visible
-  const x = withVehicle ? hx + (k % 4 - 1.5)*S*0.4 : hx + (k % 3 - 1)*S*0.45;
-  const y = withVehicle ? hy + S*0.35 + Math.floor(k/4)*S*0.3 : hy + (Math.floor(k/3) - 0.5)*S*0.45;
-  const r = S*(R[stance] || 0.4)*(withVehicle ? 0.55 : 0.8);
+  let x, y, r;
+  if (seat) { [x, y, r] = seat; }
+  else if (lowRow) {  // a soldier not aboard, in a hex with a vehicle
+    x = hx + (k % 5 - 2)*S*0.3; y = hy + S*0.62 - Math.floor(k/5)*S*0.3; r = S*0.14;
+  } else {
+    x = hx + (k % 3 - 1)*S*0.45; y = hy + (Math.floor(k/3) - 0.5)*S*0.45; r = S*(R[stance] || 0.4)*0.8;
+  }
   let cls = 'unit ' + (side === 0 ? 'us' : 'ger');
   if (!(flags & 2)) cls += ' hidden';
-  if (flags & 8) cls += ' acting';
-  if (status === 3) cls += ' captured';
   if (veh) cls += ' aboard';
+  if (status === 3) cls += ' captured';
+  if (flags & 8) cls += ' acting';
   const g = el('g', {'class': (flags & 2) ? 'unit-g' : 'unit-g hidden', 'data-name': name}, dyn);
   const c = el('circle', {'class': cls, cx: x.toFixed(1), cy: y.toFixed(1), r: r.toFixed(1),
     id: 'unit-' + name}, g);
@@ -295,8 +324,8 @@ function drawUnit(u, k, withVehicle){
     el('line', {'class': 'down', x1: x - r, y1: y - r, x2: x + r, y2: y + r}, g);
     el('line', {'class': 'down', x1: x - r, y1: y + r, x2: x + r, y2: y - r}, g);
   }
-  if ((flags & 1) && status === 0) el('circle', {cx: x, cy: y, r: 1.6, fill: '#fff'}, g);
-  el('text', {'class': 'ulabel', x: x.toFixed(1), y: y.toFixed(1)}, g).textContent =
+  if ((flags & 1) && status === 0) el('circle', {cx: x, cy: y, r: Math.min(1.6, r/2.5), fill: '#fff'}, g);
+  el('text', {'class': 'ulabel' + (r < S*0.2 ? ' small' : ''), x: x.toFixed(1), y: (y + 0.3).toFixed(1)}, g).textContent =
     side === 0 ? name.replace(/^US/, '') : name;
 }
 function render(k){
@@ -308,10 +337,24 @@ function render(k){
   for (const h of f.collapsed) {
     el('polygon', {'class': 'collapsed', points: document.getElementById('hex-' + h).getAttribute('points')}, dyn);
   }
-  const vin = {};
-  for (const v of f.vehicles) { const k2 = vin[v[3]] || 0; vin[v[3]] = k2 + 1; drawVehicle(v, k2); }
+  const nveh = {}, vin = {}, seats = {}, low = {};
+  for (const v of f.vehicles) nveh[v[3]] = (nveh[v[3]] || 0) + 1;
+  for (const u of f.units) if (!u[7] && u[3] in nveh) low[u[3]] = true;
+  while (aboardBox.firstChild) aboardBox.removeChild(aboardBox.firstChild);
+  for (const v of f.vehicles) {
+    const k2 = vin[v[3]] || 0; vin[v[3]] = k2 + 1;
+    const d = drawVehicle(v, k2, nveh[v[3]], !!low[v[3]]);
+    Object.assign(seats, d.seats);
+    const line = document.createElement('div');
+    line.className = 'vehicle-line' + (d.g.classList.contains('hidden') ? ' hidden' : '');
+    line.textContent = v[7]; aboardBox.appendChild(line);
+  }
   const per = {};
-  for (const u of f.units) { const k2 = per[u[3]] || 0; per[u[3]] = k2 + 1; drawUnit(u, k2, u[3] in vin); }
+  for (const u of f.units) {
+    const seat = u[7] ? seats[u[1]] : null;
+    const k2 = seat ? 0 : (per[u[3]] || 0); if (!seat) per[u[3]] = k2 + 1;
+    drawUnit(u, k2, seat, !!low[u[3]]);
+  }
   if (f.shot) {
     shot.setAttribute('x1', f.shot[0]); shot.setAttribute('y1', f.shot[1]);
     shot.setAttribute('x2', f.shot[2]); shot.setAttribute('y2', f.shot[3]);
@@ -320,7 +363,7 @@ function render(k){
   slider.value = cur;
   counter.textContent = 'step ' + cur + ' / ' + N;
   hud.textContent = f.phase + ' | VP ' + f.vp + ' | acting: ' + (f.acting || '(select a unit)') +
-    (f.order !== null ? ' | order: ' + f.order + (f.unit ? ' [' + f.unit + ']' : '') : ' | start');
+    (f.order !== null ? ' | order: ' + (f.illegal ? ILLEGAL : '') + f.order + (f.unit ? ' [' + f.unit + ']' : '') : ' | start');
   while (log.firstChild) log.removeChild(log.firstChild);
   let last = null;
   for (let j = 0; j <= cur; j++) {
@@ -330,7 +373,8 @@ function render(k){
     if (j === cur) b.id = 'log-current';
     const head = document.createElement('div');
     head.className = 'head';
-    head.textContent = j === 0 ? '0: start' : j + ': ' + F[j].order;
+    head.textContent = j === 0 ? '0: start' : j + ': ' + (F[j].illegal ? ILLEGAL : '') + F[j].order;
+    if (F[j].illegal) head.className += ' illegal';
     b.appendChild(head);
     for (const line of F[j].log) {
       const e = document.createElement('div'); e.className = 'event'; e.textContent = line; b.appendChild(e);
@@ -351,7 +395,8 @@ playBtn.onclick = () => {
   timer = setInterval(() => { if (cur >= N) stop(); else render(cur + 1); }, 400);
 };
 slider.oninput = () => { stop(); render(+slider.value); };
-document.getElementById('show-hidden').onchange = e => svg.classList.toggle('no-hidden', !e.target.checked);
+document.getElementById('show-hidden').onchange = e => {
+  svg.classList.toggle('no-hidden', !e.target.checked); aboardBox.classList.toggle('no-hidden', !e.target.checked); };
 document.addEventListener('keydown', e => {
   if (e.key === 'ArrowRight') { stop(); render(cur + 1); }
   else if (e.key === 'ArrowLeft') { stop(); render(cur - 1); }
@@ -392,6 +437,7 @@ def viewer_html(title: str, map_: dict[str, Any], frames: list[dict[str, Any]],
 <input id="slider" type="range" min="0" max="{len(frames) - 1}" value="0">
 <label><input id="show-hidden" type="checkbox" checked> show hidden Germans (faded)</label>
 <div id="hud"></div>
+<div id="aboard" title="who is in which vehicle"></div>
 <div id="event-log"></div>
 </div></div>
 <div id="legend">{legend_html()}</div>

@@ -34,7 +34,7 @@ def test_play_prints_a_help_line_and_the_legend_and_saves_a_replay(tmp_path):
     assert first == f"Mission jeep_run (seed 2). {PLAY_HELP}"
     assert "q quits" in first and "? or legend" in first
     assert text.count(ansi.legend()) == 3  # at the start, then for "?" and "legend"
-    assert "replay saved to" in text and "(2 orders)" in text
+    assert "replay saved to" in text and "(2 orders, the game unfinished)" in text
     rep = R.load(f)
     assert rep.header["agent"] == "human" and len(rep.steps) == 2
     assert R.simulate(rep).verified

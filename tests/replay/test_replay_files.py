@@ -284,7 +284,7 @@ def test_the_ray_backend_records_replays_through_the_driver(tmp_path):
 
     if importlib.util.find_spec("ray") is None:
         if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("CI=true: the ray extra must be installed (pip install -e '.[ray]')")
+            pytest.fail('CI=true: the ray extra must be installed (pip install "ambush_env[ray]")')
         pytest.skip("Ray is not installed (the ray extra)")
     suite = tmp_path / "s.yaml"
     suite.write_text("name: s\nmissions: [jeep_run]\nseeds: {start: 3, count: 2}\n",

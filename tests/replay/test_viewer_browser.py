@@ -8,7 +8,9 @@ binaries are missing; under ``CI=true`` (``.ci/run`` installs both) it fails ins
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -28,7 +30,7 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 def _need_browser() -> None:
     missing = []
     if importlib.util.find_spec("selenium") is None:
-        missing.append("selenium (the browser extra: pip install -e '.[browser]')")
+        missing.append('selenium (the browser extra: pip install "ambush_env[browser]")')
     for path in (CHROMIUM, CHROMEDRIVER):
         if not (os.path.exists(path) or shutil.which(Path(path).name)):
             missing.append(f"{path} (apt-get install chromium chromium-driver)")
@@ -90,6 +92,22 @@ def test_viewer_steps_forward_in_chromium(tmp_path):
         assert hud.startswith(f"Operations, pulse 1 | VP 0 | acting: {who} | order: ")
         acting = driver.find_elements(By.CSS_SELECTOR, "circle.unit.acting")
         assert [c.get_attribute("id") for c in acting] == [f"unit-{who}"]
+        # a soldier acting from inside a vehicle keeps the acting highlight (yellow), not
+        # the aboard edge (white)
+        frames = json.loads(re.search(r'id="replay-data">(.*?)</script>',
+                                      page.read_text(encoding="utf-8"), re.DOTALL).group(1))["frames"]
+        k = next(i for i, fr in enumerate(frames)
+                 if any(u[6] & 8 and u[7] for u in fr["units"]))  # acting, aboard
+        driver.execute_script("const s = document.getElementById('slider'); "
+                              f"s.value = {k}; s.oninput();")
+        (circle,) = driver.find_elements(By.CSS_SELECTOR, "circle.unit.acting.aboard")
+        style = driver.execute_script("const s = getComputedStyle(arguments[0]); "
+                                      "return [s.stroke, s.strokeWidth];", circle)
+        assert style == ["rgb(255, 208, 0)", "2px"]
+        # who is in which vehicle is written beside the map, not only in tooltips
+        assert any(line.startswith("V") and " driver" in line
+                   for line in driver.find_element(By.ID, "aboard").text.splitlines())
+        driver.execute_script("const s = document.getElementById('slider'); s.value = 1; s.oninput();")
         shot = tmp_path / "viewer.png"
         assert driver.save_screenshot(str(shot))
     finally:
@@ -105,9 +123,22 @@ def test_a_missing_browser_skips_with_a_reason_outside_ci_and_fails_under_ci(mon
     monkeypatch.setattr(here, "CHROMIUM", "/nonexistent/chromium")
     monkeypatch.setattr(shutil, "which", lambda name: None)
     monkeypatch.delenv("CI", raising=False)
-    with pytest.raises(pytest.skip.Exception, match="missing /nonexistent/chromium"):
+    # selenium may be missing too (a venv without the browser extra): it is named first
+    with pytest.raises(pytest.skip.Exception, match=r"missing (selenium \(.*\), )?/nonexistent/chromium"):
         _need_browser()
     monkeypatch.setenv("CI", "true")
-    with pytest.raises(pytest.fail.Exception, match="CI=true: the browser test needs "
-                       "/nonexistent/chromium"):
+    with pytest.raises(pytest.fail.Exception, match=r"CI=true: the browser test needs "
+                       r"(selenium \(.*\), )?/nonexistent/chromium"):
+        _need_browser()
+
+
+def test_the_skip_names_selenium_when_the_extra_is_missing(monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "selenium" else real(name, *a))
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match=r'missing selenium \(the browser extra: '
+                       r'pip install "ambush_env\[browser\]"\)'):
         _need_browser()
