@@ -13,7 +13,9 @@ the viewer shows what the engine really did. This module reads a game's state on
 imports the env or the agents.
 
 ⚙ Hidden Germans (placed on the map but not known to the US) are drawn faded with a dashed
-outline, and ``#show-hidden`` hides them: a replay viewer is for debugging, where what the
+outline, and so is a vehicle the US does not know is there (a German one whose crew is
+hidden: :func:`~ambush_env.core.state.known_vehicle`; its tooltip names nobody aboard), and
+``#show-hidden`` hides them: a replay viewer is for debugging, where what the
 engine knows matters, while the checkbox gives the player's view.
 ⚙ The line of the last shot is that step's last shot (``fire``, ``fire_chain``,
 ``fire_vehicle``, ``fire_wall``); a step without a shot shows none.
@@ -115,12 +117,14 @@ def frame(game: Any, events: list[dict], step: int = 0, order: str | None = None
     Returns:
         ``{"step", "order", "unit", "illegal", "phase", "vp", "acting", "units": [[uid, name,
         side, hex, status, stance, flags, vehicle]], "vehicles": [[vid, name, side, hex,
-        facing, disabled, large, text, aboard]], "shot": [x1, y1, x2, y2] | None, "log":
+        facing, disabled, large, text, aboard, known]], "shot": [x1, y1, x2, y2] | None, "log":
         [event lines],
         "destroyed": [hexside ids], "collapsed": [hex indices]}``; ``flags`` are the bits
         :data:`WOUNDED`, :data:`KNOWN` (a German the US knows; US soldiers always),
         :data:`PANICKED`, :data:`ACTING`; a vehicle's ``text`` is ``"V1 Jeep (C6): US1
-        driver, US2"``, ``aboard`` its soldiers' names, the driver first.
+        driver, US2"``, ``aboard`` its soldiers' names, the driver first, ``known`` whether the US
+        knows it is there (:func:`~ambush_env.core.state.known_vehicle`; an unknown one's
+        ``text`` names nobody aboard).
     """
     st = game.state
     b = game.board
@@ -139,6 +143,7 @@ def frame(game: Any, events: list[dict], step: int = 0, order: str | None = None
         units.append([u.uid, u.name, int(u.side), int(u.hex), int(u.status), int(u.stance), flags, veh])
     vehicles = []
     if st.vehicles:
+        from ambush_env.core.state import known_vehicle
         from ambush_env.core.vehicles import vtype
 
         for v in st.vehicles:
@@ -150,8 +155,11 @@ def frame(game: Any, events: list[dict], step: int = 0, order: str | None = None
             seats = [f"{aboard[0]} driver", *aboard[1:]] if v.driver >= 0 else aboard
             text = f"{v.name} {t.name} ({b.label(v.hex)})" + \
                 (f": {', '.join(seats)}" if seats else ": empty") + (", disabled" if v.disabled else "")
+            shown = known_vehicle(st, v)
+            if not shown:  # hidden with its crew: as a hidden German, faded, no names ⚙
+                text = f"{v.name} {t.name} ({b.label(v.hex)}) (unknown to the US)"
             vehicles.append([v.vid, v.name, int(v.side), int(v.hex), int(v.facing) % 6,
-                             bool(v.disabled), t.size == "large", text, aboard])
+                             bool(v.disabled), t.size == "large", text, aboard, shown])
     pristine = b._pristine[0] if hasattr(b, "_pristine") else b.terrain
     return {
         "step": step, "order": order, "unit": unit, "illegal": bool(illegal),
@@ -250,7 +258,7 @@ stroke-width:2px;paint-order:stroke;stroke-linejoin:round;pointer-events:none}
 #aboard{font-size:85%;margin:4px 0}
 .down{stroke:#000;stroke-width:1.5}
 .vehicle{stroke:#141414;stroke-width:1}.facing{fill:#141414}.vehicle.us{fill:#6e96eb}.vehicle.ger{fill:#eb786e}
-.vehicle.off{fill:#7d7d7d}
+.vehicle.off{fill:#7d7d7d}.vehicle-g.hidden{opacity:.35}.vehicle.hidden{stroke-dasharray:2 1.5}
 .collapsed{fill:#968c82;opacity:.85}
 #last-shot{stroke:#ff8c00;stroke-width:2.5;stroke-linecap:round}
 """
@@ -276,12 +284,13 @@ const R = {0: 0.5, 1: 0.4, 2: 0.3};
 // other) with an arrow on its edge for its facing, its soldiers on seats inside it (the driver
 // first); soldiers of the hex not aboard in a row of small discs along its lower edge
 function drawVehicle(v, k, n, lowRow){
-  const [vid, name, side, hex, facing, disabled, large, text, aboard] = v;
+  const [vid, name, side, hex, facing, disabled, large, text, aboard, known] = v;
   const a = (-90 + 60*facing) * Math.PI/180, ux = Math.cos(a), uy = Math.sin(a);
   const w = S*(large ? 1.3 : 1.16), h = S*(n === 1 ? (large ? 0.66 : 0.56) : Math.min(0.48, 1.1/n));
   const cx = C[hex][0], cy = C[hex][1] + (k - (n - 1)/2)*(h + S*0.06) - (lowRow ? S*0.14 : 0);
-  const g = el('g', {'class': 'vehicle-g', 'data-name': name}, dyn);
-  const body = el('rect', {'class': 'vehicle ' + (disabled ? 'off' : (side === 0 ? 'us' : 'ger')),
+  const g = el('g', {'class': known === false ? 'vehicle-g hidden' : 'vehicle-g', 'data-name': name}, dyn);
+  const body = el('rect', {'class': 'vehicle ' + (disabled ? 'off' : (side === 0 ? 'us' : 'ger')) +
+    (known === false ? ' hidden' : ''),
     x: (cx - w/2).toFixed(1), y: (cy - h/2).toFixed(1), width: w.toFixed(1), height: h.toFixed(1),
     rx: (S*0.08).toFixed(1)}, g);
   el('title', {}, body).textContent = text;

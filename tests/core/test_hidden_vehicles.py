@@ -178,3 +178,25 @@ def test_the_german_seat_sees_its_own_hidden_tank():
     assert not seen()
     f.state.german_contacts.append(us1.uid)
     assert seen()
+
+
+def test_the_replay_viewer_fades_a_hidden_car_and_names_nobody_aboard():
+    """render.html ⚙: a vehicle the US does not know is there is drawn as a hidden German
+    (``known`` False: faded, behind ``#show-hidden``), its tooltip naming nobody aboard (the
+    tester's "V3 Motorcycle: G3 (driver)" with G3 unknown); known, it names its driver."""
+    from ambush_env.render.html import frame
+
+    g = Game("farm_assault", seed=1)
+    st = g.state
+    kubel = st.vehicles[1]
+    ger = Unit(uid=len(st.units), side=int(Side.GERMAN), name="G9", role="rifleman",
+               hex=kubel.hex, weapon="kar98", vehicle=kubel.vid)
+    st.units.append(ger)
+    kubel.driver = ger.uid
+    row = next(r for r in frame(g, [])["vehicles"] if r[1] == kubel.name)
+    assert row[9] is False and "G9" not in row[7] and "unknown to the US" in row[7]
+    st.contacts.append(ger.uid)
+    row = next(r for r in frame(g, [])["vehicles"] if r[1] == kubel.name)
+    assert row[9] is True and "G9 driver" in row[7]
+    jeep_row = frame(g, [])["vehicles"][0]
+    assert jeep_row[9] is True  # a US vehicle always
