@@ -152,7 +152,9 @@ def frame(game: Any, events: list[dict], step: int = 0, order: str | None = None
             t = vtype(v)
             aboard = ([st.units[v.driver].name] if v.driver >= 0 else []) + \
                 [st.units[k].name for k in v.passengers]
-            seats = [f"{aboard[0]} driver", *aboard[1:]] if v.driver >= 0 else aboard
+            # a tank's own unit (its crew as one unit) drives it: "crew", not "driver"
+            crew = v.driver >= 0 and st.units[v.driver].role == "tank"
+            seats = [f"{aboard[0]} {'crew' if crew else 'driver'}", *aboard[1:]] if v.driver >= 0 else aboard
             text = f"{v.name} {t.name} ({b.label(v.hex)})" + \
                 (f": {', '.join(seats)}" if seats else ": empty") + (", disabled" if v.disabled else "")
             shown = known_vehicle(st, v)

@@ -317,3 +317,24 @@ def test_hex_labels_are_legible():
     size = float(re.search(r"font-size:([\d.]+)px", rule).group(1))
     assert size >= 8 and "opacity" not in rule.replace("stroke-opacity", "")
     assert "paint-order:stroke" in rule and "fill:#111" in rule
+
+
+def test_each_vehicle_names_its_hex_and_who_is_aboard_driver_first(tmp_path, lines):
+    """The frame's vehicle text, shown in the viewer's #aboard panel: "V1 Jeep (C6): US1
+    driver, US2, US3"; ``aboard`` lists the same soldiers (the seats the viewer draws)."""
+    page, sim = R.write_html(R.load(_write(tmp_path, lines)), tmp_path / "v.html")
+    html = page.read_text(encoding="utf-8")
+    frames = json.loads(re.search(r'id="replay-data">(.*?)</script>', html, re.DOTALL).group(1))["frames"]
+    b = sim.env.unwrapped.game.board
+    seen = 0
+    for fr in frames:
+        for v in fr["vehicles"]:
+            names = v[8]
+            assert sorted(names) == sorted(u[1] for u in fr["units"] if u[7] == v[1])
+            kind = "Jeep" if v[2] == 0 else "Kübelwagen"
+            want = f"{v[1]} {kind} ({b.label(v[3])}): " + \
+                (", ".join([f"{names[0]} driver", *names[1:]]) if names else "empty") + \
+                (", disabled" if v[5] else "")
+            assert v[7] == want
+            seen += len(names) >= 3
+    assert seen and 'id="aboard"' in html

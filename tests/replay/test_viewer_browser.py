@@ -142,3 +142,61 @@ def test_the_skip_names_selenium_when_the_extra_is_missing(monkeypatch):
     with pytest.raises(pytest.skip.Exception, match=r'missing selenium \(the browser extra: '
                        r'pip install "ambush_env\[browser\]"\)'):
         _need_browser()
+
+
+def _driver(tmp_path):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = _binary(CHROMIUM)
+    for flag in FLAGS:
+        opts.add_argument(flag)
+    opts.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
+    return webdriver.Chrome(service=Service(_binary(CHROMEDRIVER)), options=opts)
+
+
+def test_soldiers_aboard_sit_inside_their_vehicle_without_overlapping(tmp_path):
+    """jeep_run: two jeeps in one hex with three men each: every man's disc lies inside his
+    jeep's counter, no two discs overlap, both counters inside the hex's box, and #aboard
+    names who is in which jeep."""
+    _need_browser()
+    from selenium.webdriver.common.by import By
+
+    from ambush_env.agents import make_agent
+    from ambush_env.agents.evaluate import run_episode
+    from ambush_env.env.ambush_env import AmbushEnv
+
+    env = R.RecordingEnv(AmbushEnv(mission="jeep_run"), "heuristic")
+    run_episode(env, make_agent("heuristic"), 10000)
+    rep = R.load(env.recorder.write(tmp_path / "jeep.jsonl"))
+    page, _ = R.write_html(rep, tmp_path / "jeep.html")
+    frames = json.loads(re.search(r'id="replay-data">(.*?)</script>',
+                                  page.read_text(encoding="utf-8"), re.DOTALL).group(1))["frames"]
+    k, fr = next((k, fr) for k, fr in enumerate(frames)
+                 if len({v[3] for v in fr["vehicles"]}) == 1 < len(fr["vehicles"])
+                 and all(len(v[8]) >= 2 for v in fr["vehicles"]))
+    driver = _driver(tmp_path)
+    try:
+        driver.get(page.resolve().as_uri())
+        driver.execute_script(f"const s = document.getElementById('slider'); s.value = {k}; s.oninput();")
+        box = "const b = arguments[0].getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom];"
+        hexbox = driver.execute_script(box, driver.find_element(By.ID, f"hex-{fr['vehicles'][0][3]}"))
+        discs = []
+        for v in fr["vehicles"]:
+            g = driver.find_element(By.CSS_SELECTOR, f'g.vehicle-g[data-name="{v[1]}"] rect.vehicle')
+            vb = driver.execute_script(box, g)
+            assert hexbox[0] <= vb[0] and vb[2] <= hexbox[2] and hexbox[1] <= vb[1] and vb[3] <= hexbox[3]
+            for name in v[8]:
+                cb = driver.execute_script(box, driver.find_element(By.ID, f"unit-{name}"))
+                assert vb[0] <= cb[0] and cb[2] <= vb[2] and vb[1] <= cb[1] and cb[3] <= vb[3], name
+                discs.append(cb)
+        for i, a in enumerate(discs):
+            for b in discs[i + 1:]:
+                assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+        lines = driver.find_element(By.ID, "aboard").text.splitlines()
+        assert lines == [v[7] for v in fr["vehicles"]]
+        assert all(re.fullmatch(r"V\d \w+ \([A-Z]+\d+\): US\d+ driver(, US\d+)*", x) for x in lines)
+        assert driver.save_screenshot(str(tmp_path / "jeep.png"))
+    finally:
+        driver.quit()
