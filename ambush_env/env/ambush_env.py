@@ -138,6 +138,10 @@ class AmbushEnv(gym.Env):
       Before the first v1 baseline was published the v1 observation gained the landmark,
       known-minefield and known-booby-trap planes (62 → 67), the vehicle columns ``hp`` and
       ``burning`` (41 → 43) and the global ``rules_d100`` (41 → 42).
+    * v2 (issue 15): the spec of v1 unchanged (``tests/golden/env_spec_v2.json``); a German
+      vehicle whose crew is hidden no longer shows in the observation (its ``vehicles`` row
+      zero, no vehicle-plane marks) and US orders naming it leave the action mask, until a man
+      aboard becomes a contact (``core.state.known_vehicle``, RULES.md §5).
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}

@@ -1,16 +1,17 @@
 """Gymnasium ids of the package (INTERFACE.md, binding), each under every registered version:
 
-* ``ambush/Ambush-v1``: any mission (``mission=`` kwarg, an id or a file path; default the
+* ``ambush/Ambush-v2``: any mission (``mission=`` kwarg, an id or a file path; default the
   reference mission);
-* one id per shipped mission, its CamelCase form: ``farm_assault`` → ``ambush/FarmAssault-v1``;
-* ``ambush/Procedural-v1``: a mission (map, forces, triggers) generated from the reset seed
+* one id per shipped mission, its CamelCase form: ``farm_assault`` → ``ambush/FarmAssault-v2``;
+* ``ambush/Procedural-v2``: a mission (map, forces, triggers) generated from the reset seed
   (``ambush_env.core.procedural``).
 
-``-v1`` is the first frozen version (issue 14): its action space size N, the text of every
-order index and the observation spec are pinned by ``tests/golden/env_spec_v1.json``
-(:func:`spec_snapshot`), and a change that can change learning results bumps :data:`VERSION`
-(README "Version history"). The ``-v0`` ids stay registered for older code and results; today
-they build the same env.
+``-v1`` was the first frozen version (issue 14); ``-v2`` (issue 15) hides German vehicles
+whose crew is hidden (README "Version history"). The current version's action space size N,
+the text of every order index and the observation spec are pinned by
+``tests/golden/env_spec_v<VERSION>.json`` (:func:`spec_snapshot`), and a change that can
+change learning results bumps :data:`VERSION`. The older ids stay registered for older code
+and results; today they build the same env as the current one.
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from typing import Any
 ENTRY_POINT = "ambush_env.env.ambush_env:AmbushEnv"
 NAMESPACE = "ambush"
 #: the current version: the one new results and ``env_id`` name
-VERSION = 1
+VERSION = 2
 #: every registered version, oldest first (``-v0``: the development ids, kept registered)
-VERSIONS = (0, 1)
+VERSIONS = (0, 1, 2)
 
 
 def list_missions() -> list[str]:
@@ -33,18 +34,18 @@ def list_missions() -> list[str]:
 
 
 def env_id(mission: str, version: int = VERSION) -> str:
-    """The Gymnasium id of a mission: ``hedgerow_crossing`` → ``ambush/HedgerowCrossing-v1``."""
+    """The Gymnasium id of a mission: ``hedgerow_crossing`` → ``ambush/HedgerowCrossing-v2``."""
     camel = "".join(part.capitalize() for part in mission.split("_"))
     return f"{NAMESPACE}/{camel}-v{version}"
 
 
 def ambush_id(version: int = VERSION) -> str:
-    """``ambush/Ambush-v1``: the env of any mission (``mission=``)."""
+    """``ambush/Ambush-v2``: the env of any mission (``mission=``)."""
     return f"{NAMESPACE}/Ambush-v{version}"
 
 
 def procedural_id(version: int = VERSION) -> str:
-    """``ambush/Procedural-v1``: a mission generated from each reset seed."""
+    """``ambush/Procedural-v2``: a mission generated from each reset seed."""
     return f"{NAMESPACE}/Procedural-v{version}"
 
 
