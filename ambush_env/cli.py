@@ -409,8 +409,15 @@ def cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def older_ids(make_id) -> str:
+    """``(also <id of each older registered version>)``, newest first: ``make_id(version)``."""
+    from ambush_env.env.registration import VERSION, VERSIONS
+
+    return "(also " + ", ".join(make_id(v) for v in sorted(VERSIONS, reverse=True) if v != VERSION) + ")"
+
+
 def cmd_missions(args: argparse.Namespace) -> int:
-    """Print one line per shipped mission (``<id> <env id>  (also <v0 id>)``), then, after a
+    """Print one line per shipped mission (``<id> <env id>  (also <older ids>)``), then, after a
     blank line, the any-mission env, the procedural env with its seed ranges and one line per
     shipped campaign with ``ambush/Campaign-v0``."""
     from ambush_env import list_missions
@@ -419,13 +426,13 @@ def cmd_missions(args: argparse.Namespace) -> int:
     from ambush_env.env.registration import CAMPAIGN_ID, ambush_id, env_id, procedural_id
 
     for m in list_missions():
-        print(f"{m:<24} {env_id(m)}  (also {env_id(m, version=0)})")
+        print(f"{m:<24} {env_id(m)}  {older_ids(lambda v, m=m: env_id(m, v))}")
     print()
-    print(f"{'any mission':<24} {ambush_id()}  (also {ambush_id(version=0)})  "
+    print(f"{'any mission':<24} {ambush_id()}  {older_ids(ambush_id)}  "
           "mission=ID or a mission file")
     seeds = ", ".join(f"{name.replace('_', '-')} seeds {r.start}..{r.stop - 1}"
                       for name, r in SEED_RANGES.items())
-    print(f"{'procedural':<24} {procedural_id()}  (also {procedural_id(version=0)})  "
+    print(f"{'procedural':<24} {procedural_id()}  {older_ids(procedural_id)}  "
           f"a mission generated from each reset seed: {seeds}")
     for c in list_campaigns():
         print(f"{'campaign ' + c:<24} {CAMPAIGN_ID}  campaign={c}")

@@ -223,7 +223,7 @@ def legend_html() -> str:
 _CSS = """
 body{font-family:sans-serif;margin:8px;background:#f4f4f0;color:#222}
 #top{display:flex;gap:12px;align-items:flex-start}
-#mapbox{overflow:auto;max-width:70vw;max-height:85vh;border:1px solid #999;background:#282828}
+#mapbox{overflow:auto;max-width:70vw;max-height:85vh;flex:none;border:1px solid #999;background:#282828}
 #side{flex:1;min-width:280px}
 #controls button{min-width:3em;margin:1px}
 #slider{width:100%}
@@ -408,8 +408,22 @@ playBtn.onclick = () => {
 slider.oninput = () => { stop(); render(+slider.value); };
 document.getElementById('show-hidden').onchange = e => {
   svg.classList.toggle('no-hidden', !e.target.checked); aboardBox.classList.toggle('no-hidden', !e.target.checked); };
+// zoom: the map's drawn size (its viewBox, the map's own coordinates, never changes);
+// at first as wide as 68 % of the window, between 1x and 3x
+const W0 = +svg.getAttribute('width'), H0 = +svg.getAttribute('height');
+let zoom = 1;
+function setZoom(z) {
+  zoom = Math.max(0.5, Math.min(4, z));
+  svg.setAttribute('width', Math.round(W0 * zoom)); svg.setAttribute('height', Math.round(H0 * zoom));
+  document.getElementById('zoom-level').textContent = Math.round(zoom * 100) + ' %';
+}
+document.getElementById('zoom-in').onclick = () => setZoom(zoom * 1.25);
+document.getElementById('zoom-out').onclick = () => setZoom(zoom / 1.25);
+setZoom(Math.max(1, Math.min(3, 0.68 * window.innerWidth / W0)));
 document.addEventListener('keydown', e => {
-  if (e.key === 'ArrowRight') { stop(); render(cur + 1); }
+  if (e.key === '+' || e.key === '=') setZoom(zoom * 1.25);
+  else if (e.key === '-') setZoom(zoom / 1.25);
+  else if (e.key === 'ArrowRight') { stop(); render(cur + 1); }
   else if (e.key === 'ArrowLeft') { stop(); render(cur - 1); }
   else if (e.key === ' ') { e.preventDefault(); playBtn.click(); }
 });
@@ -444,7 +458,8 @@ def viewer_html(title: str, map_: dict[str, Any], frames: list[dict[str, Any]],
 <line id="last-shot" x1="0" y1="0" x2="0" y2="0" style="display:none"/></svg></div>
 <div id="side">
 <div id="controls"><button id="first" title="first step">|&lt;</button><button id="prev" title="previous step (left arrow)">prev</button><button id="play" title="play / pause (space)">play</button><button id="next" title="next step (right arrow)">next</button><button id="last" title="last step">&gt;|</button>
-<span id="step-counter">step 0 / {len(frames) - 1}</span></div>
+<span id="step-counter">step 0 / {len(frames) - 1}</span>
+<button id="zoom-out" title="smaller map (-)">&minus;</button><span id="zoom-level">100 %</span><button id="zoom-in" title="larger map (+)">+</button></div>
 <input id="slider" type="range" min="0" max="{len(frames) - 1}" value="0">
 <label><input id="show-hidden" type="checkbox" checked> show hidden Germans (faded)</label>
 <div id="hud"></div>

@@ -107,6 +107,14 @@ def test_viewer_steps_forward_in_chromium(tmp_path):
         # who is in which vehicle is written beside the map, not only in tooltips
         assert any(line.startswith("V") and " driver" in line
                    for line in driver.find_element(By.ID, "aboard").text.splitlines())
+        # zoom: the map's drawn width grows by 1.25 per click, its viewBox stays the map's own
+        svg = driver.find_element(By.ID, "map")
+        w0, box = int(svg.get_attribute("width")), svg.get_attribute("viewBox")
+        driver.find_element(By.ID, "zoom-in").click()
+        assert int(svg.get_attribute("width")) == pytest.approx(w0 * 1.25, abs=1)
+        assert svg.get_attribute("viewBox") == box
+        driver.find_element(By.ID, "zoom-out").click()
+        assert int(svg.get_attribute("width")) == pytest.approx(w0, abs=1)
         driver.execute_script("const s = document.getElementById('slider'); s.value = 1; s.oninput();")
         shot = tmp_path / "viewer.png"
         assert driver.save_screenshot(str(shot))
