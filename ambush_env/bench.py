@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -603,23 +601,11 @@ def public(result: dict) -> dict:
 
 
 def write_json_atomic(obj: Any, path: str | Path) -> Path:
-    """Write JSON to a temporary file in the same folder, then rename it over ``path``."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(obj, f, indent=2)
-            f.write("\n")
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; results are ordinary readable files
-        if p.is_dir():
-            raise IsADirectoryError(f"{p} is a folder: give a file name for the JSON")
-        os.replace(tmp, p)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return p
+    """Write ``obj`` as indented JSON to ``path`` whole or not at all
+    (:func:`ambush_env.core.data.write_text_atomic`)."""
+    from ambush_env.core.data import write_text_atomic
+
+    return write_text_atomic(json.dumps(obj, indent=2) + "\n", path, what="JSON")
 
 
 def format_table(result: dict) -> str:
@@ -762,10 +748,9 @@ def update_leaderboard(out_dir: str | Path) -> Path:
 
     d = Path(out_dir)
     results = plots.load_results(d)
-    md = d / "leaderboard.md"
-    tmp = md.with_suffix(".md.tmp")
-    tmp.write_text(leaderboard_markdown(results), encoding="utf-8")
-    os.replace(tmp, md)
+    from ambush_env.core.data import write_text_atomic
+
+    md = write_text_atomic(leaderboard_markdown(results), d / "leaderboard.md", what="leaderboard")
     if results and importlib.util.find_spec("matplotlib") is not None:
         plots.plot_suites(results, d)
     return md

@@ -211,27 +211,15 @@ def _unit_of(game: Any, action: int) -> str | None:
 
 
 def write_text_atomic(text: str, path: str | Path) -> Path:
-    """Write ``text`` to a temporary file in the same folder, then rename it over ``path``
-    (written whole or not at all; concurrent writers of other files never collide).
+    """Write a replay's ``text`` to ``path`` whole or not at all
+    (:func:`ambush_env.core.data.write_text_atomic`).
 
     Raises:
         IsADirectoryError: ``path`` is a folder.
     """
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    if p.is_dir():
-        raise IsADirectoryError(f"{p} is a folder: give a file name for the replay")
-    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, p)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return p
+    from ambush_env.core.data import write_text_atomic as write
+
+    return write(text, path, what="replay")
 
 
 class RecordingEnv:

@@ -29,6 +29,38 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+def write_text_atomic(text: str, path: str | Path, what: str = "file") -> Path:
+    """Write ``text`` (UTF-8) to ``path`` whole or not at all: into a temporary file in the
+    same folder (made if missing), then renamed over ``path``; on any error the temporary file
+    is removed and an existing ``path`` is left as it was. Writers of other files in the folder
+    never collide. The file is made readable by all (0644), as an ordinary file.
+
+    Args:
+        what: what the file is, for the error (``"replay"``, ``"JSON"``, ``"HTML viewer"``).
+
+    Returns:
+        ``path``. Raises IsADirectoryError: ``path`` is a folder; OSError: it cannot be written.
+    """
+    import os
+    import tempfile
+
+    p = Path(path)
+    if p.is_dir():
+        raise IsADirectoryError(f"{p} is a folder: give a file name for the {what}")
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600
+        os.replace(tmp, p)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return p
+
+
 def config_dir(kind: str) -> Path:
     """The shipped ``configs/<kind>/`` folder (``squads``, ``bench``, ``train``).
 

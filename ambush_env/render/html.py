@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -480,18 +478,6 @@ def write_viewer(path: str | Path, title: str, map_: dict[str, Any], frames: lis
     Raises:
         IsADirectoryError: ``path`` is a folder.
     """
-    p = Path(path)
-    if p.is_dir():
-        raise IsADirectoryError(f"{p} is a folder: give a file name for the HTML viewer")
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(viewer_html(title, map_, frames, meta))
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, p)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return p
+    from ambush_env.core.data import write_text_atomic
+
+    return write_text_atomic(viewer_html(title, map_, frames, meta), path, what="HTML viewer")
