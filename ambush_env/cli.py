@@ -348,31 +348,28 @@ def cmd_replay(args: argparse.Namespace, stdout=None) -> int:
     engine gave the recorded events (``replay verified: N steps, identical events``); exit 1
     on a difference (the message names the step and the file's line). ``--html OUT`` also
     writes the viewer. A legacy plain-JSON replay has no events to check: it is re-played."""
-    from ambush_env.replay import ReplayMismatch, make_env, simulate, write_html
+    from ambush_env.replay import ReplayMismatch, ViewerFrames, make_env, simulate
 
     out = stdout or sys.stdout
     rep = load_replay(args.file)
     quiet = getattr(args, "quiet", False)
-    texts: dict[int, str] = {}
+    viewer = ViewerFrames() if getattr(args, "html", None) else None
 
     def show(k: int, env, info: dict, rec) -> None:
+        if viewer is not None:  # the viewer's frames from the same simulation
+            viewer.on_step(k, env, info, rec)
         if k == 0:
             return
         n = k - 1 if rep.legacy else k  # ⚙ a legacy file's orders keep their 0-based numbers
         mark = "(illegal, penalised) " if rec.get("illegal") else ""
-        print(f"{n:>4}: {mark}{texts.get(k) or rec.get('order')}", file=out)
+        print(f"{n:>4}: {mark}{rec.get('order')}", file=out)
         if not quiet:
             for ev in info["events"]:
                 print(format_event(ev), file=out)
 
-    def hook(k: int, env, info: dict, rec) -> None:
-        show(k, env, info, rec)
-        if rep.legacy and k < len(rep.steps):
-            texts[k + 1] = env.unwrapped.describe_action(rep.steps[k]["action"])
-
     env = make_env(rep, render_mode="ansi")
     try:
-        sim = simulate(rep, on_step=hook, env=env)
+        sim = simulate(rep, on_step=show, env=env)
     except ReplayMismatch as e:
         print(f"replay MISMATCH: {e}", file=out)
         return 1
@@ -383,8 +380,8 @@ def cmd_replay(args: argparse.Namespace, stdout=None) -> int:
     else:
         print(f"legacy replay (orders only): {sim.steps} orders re-played, no recorded events "
               "to compare", file=out)
-    if getattr(args, "html", None):
-        path, _ = write_html(rep, args.html)
+    if viewer is not None:
+        path = viewer.write(rep, sim, args.html)
         print(f"wrote {path}", file=out)
     return 0
 

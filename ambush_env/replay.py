@@ -568,7 +568,8 @@ def simulate(rep: Replay, *, on_step: StepHook | None = None, env: Any = None,
         rep: a loaded replay.
         on_step: called as ``on_step(k, env, info, recorded)`` after the reset (``k=0``,
             ``recorded`` the header) and after each step ``k`` (its recorded line; for a
-            legacy file ``{"step", "action"}``), before the comparison of that step.
+            legacy file ``{"step", "action", "order"}``, the order's text read before the
+            step), before the comparison of that step.
         env: the env to play on (default: :func:`make_env`).
         render_mode: of the env made here.
 
@@ -618,7 +619,9 @@ def simulate(rep: Replay, *, on_step: StepHook | None = None, env: Any = None,
             raise ReplayMismatch(rep.path, line, k, "the episode ended at the step before: "
                                  "this step was never played")
         a = rec["action"]
-        if not rep.legacy:
+        if rep.legacy:  # no recorded order texts: name them as they are played
+            rec = {**rec, "order": env.unwrapped.describe_action(a)}
+        else:
             text = env.unwrapped.describe_action(a)
             if text != rec["order"]:
                 raise ReplayMismatch(rep.path, line, k, f"order #{a} reads {text!r} now, the "
@@ -697,9 +700,49 @@ def replay_name(mission: str, opponent: str, seed: int, rules: str = "standard")
     return f"{safe}__{opponent}__{seed}{tail}{SUFFIX}"
 
 
+class ViewerFrames:
+    """Collects the HTML viewer's frames during a :func:`simulate` (pass :meth:`on_step`, or
+    call it from a hook of your own), then writes the viewer (:meth:`write`): so a caller that
+    also prints the replay simulates it once."""
+
+    def __init__(self) -> None:
+        from ambush_env.render import html as H
+
+        self._H = H
+        self.frames: list[dict[str, Any]] = []
+        self.map: dict[str, Any] | None = None
+
+    def on_step(self, k: int, env: Any, info: dict, rec: dict | None) -> None:
+        """:data:`StepHook`: the map at the reset, one frame per state."""
+        H = self._H
+        game = env.unwrapped.game
+        if k == 0:
+            self.map = H.map_data(game)
+            self.frames.append(H.frame(game, info["events"], 0))
+        else:
+            self.frames.append(H.frame(game, info["events"], k, order=(rec or {}).get("order"),
+                                       unit=(rec or {}).get("unit"),
+                                       illegal=bool(info.get("illegal_action"))))
+
+    def write(self, rep: Replay, sim: Simulated, out: str | Path) -> Path:
+        """Write the viewer of the simulation ``sim`` of ``rep`` to ``out`` (atomically)."""
+        h = rep.header
+        info = sim.info
+        game = sim.env.unwrapped.game
+        # the facts of the env that played (⚙ the agent is as the file records it: nothing checks it)
+        meta = {"mission": sim.env.unwrapped.mission_id, "seed": h.get("seed"),
+                "opponent": game.opponent, "rules": game.rules,
+                "agent (as recorded)": h.get("agent") or "-", "steps": sim.steps,
+                "result": info.get("result") or "(not over)", "VP": info["vp"],
+                "verified": "identical events" if sim.verified else "legacy file (orders only)"}
+        title = f"Ambush! replay: {meta['mission']}, seed {meta['seed']} ({Path(rep.path).name})"
+        return self._H.write_viewer(out, title, self.map, self.frames, meta)
+
+
 def write_html(rep: Replay, out: str | Path) -> tuple[Path, Simulated]:
     """Re-simulate ``rep`` (checking it, :func:`simulate`) and write the HTML viewer of what
-    the engine did (:mod:`ambush_env.render.html`: one frame per step, the start included).
+    the engine did (:mod:`ambush_env.render.html`: one frame per step, the start included;
+    :class:`ViewerFrames`).
 
     Returns:
         ``(the HTML file, the simulation)``.
@@ -707,42 +750,6 @@ def write_html(rep: Replay, out: str | Path) -> tuple[Path, Simulated]:
     Raises:
         ReplayMismatch: as :func:`simulate` (no file is written).
     """
-    from ambush_env.render import html as H
-
-    frames: list[dict[str, Any]] = []
-    maps: list[dict[str, Any]] = []
-
-    def grab(k: int, env: Any, info: dict, rec: dict | None) -> None:
-        game = env.unwrapped.game
-        if k == 0:
-            maps.append(H.map_data(game))
-            frames.append(H.frame(game, info["events"], 0))
-        else:
-            frames.append(H.frame(game, info["events"], k, order=(rec or {}).get("order"),
-                                  unit=(rec or {}).get("unit"),
-                                  illegal=bool(info.get("illegal_action"))))
-
-    if rep.legacy:  # no recorded order texts: name them while playing
-        texts: list[str] = []
-
-        def grab_legacy(k: int, env: Any, info: dict, rec: dict | None) -> None:
-            if k < len(rep.steps):
-                texts.append(env.unwrapped.describe_action(rep.steps[k]["action"]))
-            if k:
-                rec = {**(rec or {}), "order": texts[k - 1]}
-            grab(k, env, info, rec)
-
-        sim = simulate(rep, on_step=grab_legacy)
-    else:
-        sim = simulate(rep, on_step=grab)
-    h = rep.header
-    info = sim.info
-    game = sim.env.unwrapped.game
-    # the facts of the env that played (⚙ the agent is as the file records it: nothing checks it)
-    meta = {"mission": sim.env.unwrapped.mission_id, "seed": h.get("seed"),
-            "opponent": game.opponent, "rules": game.rules,
-            "agent (as recorded)": h.get("agent") or "-", "steps": sim.steps,
-            "result": info.get("result") or "(not over)", "VP": info["vp"],
-            "verified": "identical events" if sim.verified else "legacy file (orders only)"}
-    title = f"Ambush! replay: {meta['mission']}, seed {meta['seed']} ({Path(rep.path).name})"
-    return H.write_viewer(out, title, maps[0], frames, meta), sim
+    frames = ViewerFrames()
+    sim = simulate(rep, on_step=frames.on_step)
+    return frames.write(rep, sim, out), sim
