@@ -9,6 +9,8 @@ edges.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from typing import Any
 
 SQRT3 = math.sqrt(3)
 
@@ -32,3 +34,20 @@ def hex_corners(cx: float, cy: float, size: float) -> list[tuple[float, float]]:
 def map_size(columns: int, rows: int, size: float) -> tuple[int, int]:
     """``(width, height)`` in pixels of a ``columns`` x ``rows`` map (a 2-pixel margin)."""
     return int(1.5 * size * (columns - 1) + 2 * size) + 2, int(SQRT3 * size * (rows + 0.5)) + 2
+
+
+def hexside_segments(board: Any, size: float) -> Iterator[tuple[int, int, Any, tuple[float, float],
+                                                              tuple[float, float]]]:
+    """Every hexside of ``board`` that carries something (``board.hexside(i, j)`` not None),
+    once, with the segment it is drawn as: ``(i, j, hexside, a, z)``, ``i < j`` the two hexes,
+    ``a`` and ``z`` the pixel corners bounding direction ``d`` of hex ``i`` (:data:`SIDE_CORNERS`)."""
+    for i in range(board.n):
+        pts = hex_corners(*hex_centre(*board.coords(i), size), size)
+        for d, j in enumerate(board.neighbors[i]):
+            if j < 0 or j < i:
+                continue
+            hs = board.hexside(i, j)
+            if hs is None:
+                continue
+            c0, c1 = SIDE_CORNERS[d]
+            yield i, int(j), hs, pts[c0], pts[c1]

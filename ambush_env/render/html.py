@@ -30,7 +30,7 @@ from typing import Any
 
 from ambush_env.core.types import RESULT_NAMES, Phase, Side, Status, Terrain
 from ambush_env.render.ansi import format_event
-from ambush_env.render.geometry import SIDE_CORNERS, hex_centre, hex_corners, map_size
+from ambush_env.render.geometry import hex_centre, hex_corners, hexside_segments, map_size
 from ambush_env.render.image import TERRAIN_RGB
 
 HEX_SIZE = 24  # hex radius in SVG units
@@ -67,28 +67,19 @@ def map_data(game: Any) -> dict[str, Any]:
             inner = " ".join(f"{x:.1f},{y:.1f}" for x, y in hex_corners(cx, cy, s * 0.82))
             parts.append(f'<polygon class="objective-mark" points="{inner}"/>')
         parts.append(f'<text class="hexlabel" x="{cx:.1f}" y="{cy - s * 0.55:.1f}">{b.label(i)}</text>')
-    for i in range(b.n):
-        c, r = b.coords(i)
-        pts = hex_corners(*hex_centre(c, r, s), s)
-        for d, j in enumerate(b.neighbors[i]):
-            if j < 0 or j < i:
-                continue
-            hs = b.hexside(i, j)
-            if hs is None:
-                continue
-            (x1, y1), (x2, y2) = (pts[k] for k in SIDE_CORNERS[d])
-            xy = f'x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"'
-            if hs.wall is not None:
-                parts.append(f'<line class="wall" id="side-{b.side_between(i, j)}" {xy}/>')
-                if hs.aperture in ("door", "window"):
-                    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-                    hx, hy = (x2 - x1) / 4, (y2 - y1) / 4
-                    parts.append(f'<line class="{hs.aperture}" x1="{mx - hx:.1f}" y1="{my - hy:.1f}" '
-                                 f'x2="{mx + hx:.1f}" y2="{my + hy:.1f}"/>')
-            if hs.embankment:
-                parts.append(f'<line class="embankment" {xy}/>')
-            if hs.crest:
-                parts.append(f'<line class="crest" {xy}/>')
+    for i, j, hs, (x1, y1), (x2, y2) in hexside_segments(b, s):
+        xy = f'x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"'
+        if hs.wall is not None:
+            parts.append(f'<line class="wall" id="side-{b.side_between(i, j)}" {xy}/>')
+            if hs.aperture in ("door", "window"):
+                mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+                hx, hy = (x2 - x1) / 4, (y2 - y1) / 4
+                parts.append(f'<line class="{hs.aperture}" x1="{mx - hx:.1f}" y1="{my - hy:.1f}" '
+                             f'x2="{mx + hx:.1f}" y2="{my + hy:.1f}"/>')
+        if hs.embankment:
+            parts.append(f'<line class="embankment" {xy}/>')
+        if hs.crest:
+            parts.append(f'<line class="crest" {xy}/>')
     return {"name": b.name, "columns": int(b.columns), "rows": int(b.rows), "size": s,
             "width": w, "height": h, "centres": centres, "svg": "".join(parts)}
 

@@ -49,7 +49,7 @@ import numpy as np
 
 from ambush_env.core.hexgrid import make_label
 from ambush_env.core.types import STANCE_NAMES, ARSpace, Phase, Side, Stance, Status, Terrain
-from ambush_env.render.geometry import SIDE_CORNERS, hex_centre, hex_corners, map_size
+from ambush_env.render.geometry import hex_centre, hex_corners, hexside_segments, map_size
 
 if TYPE_CHECKING:
     from ambush_env.core import Game
@@ -209,18 +209,9 @@ def _draw_map(dr, game: "Game", s: int) -> None:
         dark = sum(fill) < 330
         _text(dr, (cx, cy - 0.62 * s), make_label(c, r), label_font,
               (225, 230, 215) if dark else (70, 72, 60), centre=True)
-    for i in range(b.n):
-        c, r = b.coords(i)
-        pts = hex_corners(*hex_centre(c, r, s), s)
-        for d, j in enumerate(b.neighbors[i]):
-            if j < 0 or j < i:
-                continue
-            hs = b.hexside(i, j)
-            if hs is None:
-                continue
-            _draw_hexside(dr, *(pts[k] for k in SIDE_CORNERS[d]), s,
-                          wall=hs.wall is not None, destroyed=hs.destroyed, aperture=hs.aperture,
-                          embankment=hs.embankment, crest=hs.crest)
+    for _i, _j, hs, a, z in hexside_segments(b, s):
+        _draw_hexside(dr, a, z, s, wall=hs.wall is not None, destroyed=hs.destroyed,
+                      aperture=hs.aperture, embankment=hs.embankment, crest=hs.crest)
 
 
 def _draw_hexside(dr, a, z, s: int, *, wall: bool = False, destroyed: bool = False,
