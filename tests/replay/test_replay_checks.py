@@ -57,7 +57,7 @@ def test_an_edited_redundant_header_field_is_a_mismatch_of_line_1(tmp_path, line
     assert f"line 1: step 0: header: {key} is " in str(e.value) and f"says {value!r}" in str(e.value)
 
 
-def test_the_viewer_shows_the_env_that_played_and_the_agent_as_recorded(tmp_path, lines):
+def test_the_viewer_shows_the_env_that_played_and_the_agent_as_recorded(tmp_path, lines, monkeypatch):
     import ambush_env.render.html as H
 
     p = _edited(tmp_path, lines, 0, lambda o: o.update(agent="somebody"))
@@ -68,11 +68,8 @@ def test_the_viewer_shows_the_env_that_played_and_the_agent_as_recorded(tmp_path
         seen.update(meta)
         return real(path, title, map_, frames, meta)
 
-    H.write_viewer = spy
-    try:
-        R.write_html(R.load(p), tmp_path / "v.html")
-    finally:
-        H.write_viewer = real
+    monkeypatch.setattr(H, "write_viewer", spy)
+    R.write_html(R.load(p), tmp_path / "v.html")
     assert seen["opponent"] == "regular" and seen["rules"] == "standard"
     assert seen["agent (as recorded)"] == "somebody" and "agent" not in seen
 
