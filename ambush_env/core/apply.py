@@ -312,12 +312,16 @@ def _after_exit(m: Match, u: Unit, arg: int, note: Any) -> None:
 
 
 def _clear_jam(m: Match, u: Unit, arg: int) -> None:
-    """A PC check clears the jam (RULES.md §8)."""
+    """A PC check clears the jam (RULES.md §7-§8): a d10 at or below his PC, 1 lower with a
+    captured German weapon (seed 002 p. 27: "the user's counts as 1 lower" holds for every
+    use of the weapon, not only its fire; ``weapons.yaml: modifiers.captured_weapon``). The
+    event's ``pc`` is the number the roll was checked against."""
+    pc = u.PC + (m.tables.mods.captured_weapon if u.captured_weapon else 0)
     r = m.dice.d10(f"{u.name} clear jam PC check")
-    ok = r <= u.PC
+    ok = r <= pc
     if ok:
         u.jammed = False
-    m.emit(E.ClearJam(unit=u.name, roll=r, pc=u.PC, cleared=ok))
+    m.emit(E.ClearJam(unit=u.name, roll=r, pc=pc, cleared=ok))
 
 
 def _prepare(m: Match, u: Unit, arg: int) -> None:

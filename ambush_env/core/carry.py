@@ -16,7 +16,8 @@ Picking up (one action, in Operations or Rounds) ⚙:
   p. 27 gives a weapon one clip (none if the German had run dry) and no more;
 * a German weapon replaces the soldier's own, which is laid down in the hex as a loose
   ``"weapon:<id>:<ammo>"``; it comes with one clip (none if the German had run dry) and
-  counts 1 lower (``captured_weapon``: the −1 fire modifier of weapons.yaml, seed 002 p. 27);
+  counts 1 lower (``captured_weapon``: the −1 of weapons.yaml on its to-hit and on the PC
+  check that clears its jam, seed 002 p. 27);
   US ammunition rules apply from then on (he reloads only from clips he carries);
 * a loose weapon picked up again has the rounds it was laid down with, and its jam
   (``"weapon:<id>:<ammo>:jammed"``): swapping weapons never refills one nor clears a jam.
