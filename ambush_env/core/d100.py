@@ -151,8 +151,8 @@ def point_blank(m: Match, weapon_id: str, distance: int, n: int) -> int:
 def attack(m: Match, v: Vehicle, src: WeaponDamage, source: str, *, aspect: str = "front",
            hits: int = 1, impale: bool = False, multiplier: int = 1, divisor: int = 1,
            inside: bool = False, location: LocationRow | None = None,
-           armour: int | None = None, rolled: int | None = None, people: bool = True
-           ) -> list[Effect]:
+           armour: int | None = None, rolled: int | None = None, people: bool = True,
+           wreck: bool = False) -> list[Effect]:
     """Steps 3-7 of seed 003 against ``v`` (module docstring).
 
     Args:
@@ -168,6 +168,10 @@ def attack(m: Match, v: Vehicle, src: WeaponDamage, source: str, *, aspect: str 
         rolled: the damage already rolled (one hit; the rammer's quarter of a collision).
         people: False when the blast has hurt the riders already (a charge bursting beside an
             open car, RULES.md §9): an occupant location then hurts nobody again ⚙.
+        wreck: the same blast disables the vehicle (a mine under a car, seed 000 p. 32): the
+            riders still take their damage, but what would change how it drives is moot ⚙: a
+            destroyed component is recorded without its rolls, a hit driver rolls no Vehicle
+            Trouble.
 
     Returns:
         The effects for :func:`~ambush_env.core.vehicles.apply_d100`.
@@ -217,7 +221,7 @@ def attack(m: Match, v: Vehicle, src: WeaponDamage, source: str, *, aspect: str 
     v.hp = max(0, hp_left(v) - sum(pens))
     ev.hp = v.hp
     m.emit(ev)
-    effects = _location(m, v, row, pens, kind.area, arm, people)
+    effects = _location(m, v, row, pens, kind.area, arm, people, wreck)
     if v.hp == 0 and not v.disabled and not any(e[0] == "disable" for e in effects):
         # every occupant takes the attack's damage minus the Armor value (⚙ of a burst: its
         # strongest hit)
@@ -226,15 +230,16 @@ def attack(m: Match, v: Vehicle, src: WeaponDamage, source: str, *, aspect: str 
 
 
 def _location(m: Match, v: Vehicle, row: LocationRow, pens: list[int], area: bool,
-              arm: int, people: bool = True) -> list[Effect]:
-    """The hit-location row's effect for the penetrating damage ``pens``."""
+              arm: int, people: bool = True, wreck: bool = False) -> list[Effect]:
+    """The hit-location row's effect for the penetrating damage ``pens`` (``wreck``:
+    :func:`attack`)."""
     eff = row.effect
     if eff in OCCUPANT_EFFECTS and not people:
         m.emit(E.D100Component(vehicle=v.name, component=row.component, effect=eff,
                                result="riders hurt by the blast already"))
         return []
     if eff in ("driver", "front_passenger", "back_seat"):
-        return _seat_hit(m, v, row, pens, area)
+        return _seat_hit(m, v, row, pens, area, wreck)
     if eff in ("turret", "hull"):
         return _crew_section(m, v, row, sum(pens))
     # a component with HP: destroyed when its HP is spent ("no such component: ignore")
@@ -250,6 +255,10 @@ def _location(m: Match, v: Vehicle, row: LocationRow, pens: list[int], area: boo
     if got < row.hp:  # type: ignore[operator]
         return []
     v.destroyed.append(name)
+    if wreck:
+        m.emit(E.D100Component(vehicle=v.name, component=name, effect=eff,
+                               result="destroyed (the vehicle is disabled)"))
+        return []
     return _destroyed(m, v, row)
 
 
@@ -409,8 +418,8 @@ def _being_driven(m: Match, v: Vehicle) -> bool:
 
 
 # ============================================================================ people
-def _seat_hit(m: Match, v: Vehicle, row: LocationRow, pens: list[int], area: bool
-              ) -> list[Effect]:
+def _seat_hit(m: Match, v: Vehicle, row: LocationRow, pens: list[int], area: bool,
+              wreck: bool = False) -> list[Effect]:
     """A car's driver, front-seat passenger or back seat hit (seed 003; Luck picks who when
     fewer hits than targets and the attack is not an area attack)."""
     units = m.state.units
@@ -455,7 +464,7 @@ def _seat_hit(m: Match, v: Vehicle, row: LocationRow, pens: list[int], area: boo
             else:
                 m.emit(E.D100Occupant(vehicle=v.name, unit=units[uid].name, damage=0,
                                       result="none", luck=r, need=need))
-    if row.effect == "driver" and not v.disabled:
+    if row.effect == "driver" and not v.disabled and not wreck:
         drv_down = v.driver < 0 or units[v.driver].status != ACTIVE
         bonus = row.trouble or 0
         if drv_down and was_driving:

@@ -35,7 +35,8 @@ What is in the engine now:
   eliminated (:func:`booby_trap_tank`: the trigger never fires again).
 * **Minefields** (seed 000 p. 32; module :mod:`~ambush_env.core.mines`): a US car entering
   one is disabled (anti-personnel: everyone aboard panics); a tank ignores anti-personnel
-  fields and is immobilised by anti-tank ones (:func:`vehicle_mines`).
+  fields and is immobilised by anti-tank ones (:func:`vehicle_mines`); under both rule sets,
+  ``rules="d100"`` adding the blast's damage (RULES.md §13).
 * **Craters** (seed 000 p. 31): never driven into on purpose; an Accident Table skid into
   one costs ``forced_crater_mp`` (3) and an immediate Accident Check.
 
@@ -66,7 +67,7 @@ from collections.abc import Collection
 from ambush_env.core import d100
 from ambush_env.core import events as E
 from ambush_env.core import orders as O
-from ambush_env.core.ctx import Match
+from ambush_env.core.ctx import VEHICLE_COSTS_MAX, Match
 from ambush_env.core.enter import pack_crew_weapon, soldier_exits, vehicle_entered, vehicle_enters
 from ambush_env.core.mines import minefield_kind, reveal
 from ambush_env.core.movement import relief_cost, touched_steps
@@ -129,9 +130,11 @@ def _held_by_enemy(m: Match, v: Vehicle, side: int) -> bool:
 def cost_row(m: Match, large: bool) -> list[int]:
     """``row[hex * 6 + direction]`` = vehicle MPs to drive that way (−1 never), per live
     map (:meth:`Board.live_key`; RULES.md §12 ⚙): the entered hex's cost, +1 a level up, +1 across an embankment
-    or crest; never across an intact wall (whatever its aperture) nor into woods when large."""
+    or crest; never across an intact wall (whatever its aperture) nor into woods when large.
+    Cached on the context (``Ctx.vehicle_costs``, whose board is ``m.board``), at most
+    ``ctx.VEHICLE_COSTS_MAX`` entries."""
     board = m.board
-    key = (large, board.live_key(), id(board))
+    key = (large, board.live_key())
     cache = m.ctx.vehicle_costs
     row = cache.get(key)
     if row is not None:
@@ -150,7 +153,7 @@ def cost_row(m: Match, large: bool) -> list[int]:
             return IMPASSABLE
         return c + relief_cost(board, i, j, side, data)
 
-    last_key = ("last", large, id(board))
+    last_key = ("last", large)
     last = cache.get(last_key)  # (version, row) computed last on this board
     changes = board.changes_since(last[0]) if last is not None else None
     if changes is not None:  # only the steps the change log touches (a wall, a collapse, a reset)
@@ -164,7 +167,7 @@ def cost_row(m: Match, large: bool) -> list[int]:
             for d, j in enumerate(board.neighbors[i]):
                 if j >= 0:
                     row[i * 6 + d] = cost(i, j)
-    if len(cache) > 16:
+    if len(cache) >= VEHICLE_COSTS_MAX - 1:  # room for the row and the last row
         cache.clear()
     cache[key] = row
     cache[last_key] = (board.version, row)
@@ -775,36 +778,45 @@ def vehicle_mines(m: Match, v: Vehicle) -> None:
     effect, seed 002 p. 26); an anti-tank field disables a car (no panic ⚙: the seed says
     only "a car is disabled"). A tank ignores an anti-personnel field (it stays); an anti-tank
     one immobilises it, and its drive ends. Either way the hex is known to the US; every
-    entry sets the field off again ⚙ (the field stays)."""
+    entry sets the field off again ⚙ (the field stays).
+
+    The mine is not a hit: these effects are the same under both rule sets (RULES.md §13).
+    Under ``rules="d100"`` the blast is also a charge under the vehicle (seed 003 steps 3-7
+    against the belly's Armor value, :func:`d100.belly_armour`), which adds its damage and
+    never takes the seed-000 effect away: a car's riders are still aboard when it goes off
+    (the Base HP and the seats it reaches hurt them), then the car is disabled and the
+    survivors panic (anti-personnel); a tank is immobilised first, then takes the charge. A
+    mine a tank ignores sets nothing off under either rule set."""
     kind = minefield_kind(m, v.hex)
     if kind is None or v.side != Side.US or v.disabled:
         return
     tank = vtype(v).kind == "tank"
     label = m.board.label(v.hex)
     reveal(m, v.hex)
-    if m.rules == "d100":  # seed 003: the mine is a charge under the vehicle (armour halved ⚙)
-        m.emit(E.MineVehicle(vehicle=v.name, hex=label, kind=kind, result="d100"))
-        src = d100.data().items[f"{kind}_mine"]  # type: ignore[index]
-        apply_d100(m, v, d100.attack(m, v, src, f"{kind} mine", armour=d100.belly_armour(v)))
-        if v.immobilised or v.disabled:
-            _stop(m, v)
+    if tank and kind == "anti_personnel":
+        m.emit(E.MineVehicle(vehicle=v.name, hex=label, kind=kind, result="ignored"))
         return
+    charge = d100.data().items[f"{kind}_mine"] if m.rules == "d100" else None  # type: ignore[index]
     if tank:
-        if kind == "anti_personnel":
-            m.emit(E.MineVehicle(vehicle=v.name, hex=label, kind=kind, result="ignored"))
-            return
         v.immobilised = True
         m.emit(E.MineVehicle(vehicle=v.name, hex=label, kind=kind, result="immobilised"))
         _stop(m, v)
+        if charge is not None:
+            apply_d100(m, v, d100.attack(m, v, charge, f"{kind} mine",
+                                         armour=d100.belly_armour(v)))
         return
     m.emit(E.MineVehicle(vehicle=v.name, hex=label, kind=kind, result="disabled"))
     aboard = [uid for uid in v.occupants if m.state.units[uid].status == ACTIVE]
+    effects = [] if charge is None else d100.attack(
+        m, v, charge, f"{kind} mine", armour=d100.belly_armour(v), wreck=True)
     disable(m, v, "mine")
+    apply_d100(m, v, effects)  # on the wreck: nothing left to do but a crew count
     if kind == "anti_personnel":
         from ambush_env.core.damage import apply_damage
 
         for uid in aboard:
-            apply_damage(m, uid, "panic")
+            if m.state.units[uid].status == ACTIVE:
+                apply_damage(m, uid, "panic")
 
 
 # ============================================================================ running over

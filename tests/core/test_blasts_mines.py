@@ -346,58 +346,119 @@ def test_minefields_travel_in_positions():
 
 
 # ================================================================ minefields: vehicles
-def _jeep_ops(mines: list[dict], phase: str = "operations") -> Game:
+def _jeep_ops(mines: list[dict], phase: str = "operations", rules: str = "standard") -> Game:
     """US4 drives the jeep from A1 with US2 aboard (Operations, or his Rounds turn)."""
     units = [{"name": "US4", "hex": "A1", "vehicle": "V1"},
              {"name": "US2", "hex": "A1", "vehicle": "V1"}]
     jeep = [{"name": "V1", "type": "jeep", "side": "us", "hex": "A1", "facing": "NE",
              "driver": "US4", "passengers": ["US2"]}]
     if phase == "rounds":
-        return _rounds(units, jeep, minefields=mines)
-    g = Game.from_position({"mission": MISSION, "minefields": mines, "units": units,
-                            "vehicles": jeep})
+        return _rounds(units, jeep, minefields=mines, rules=rules)
+    g = Game.from_position({"mission": MISSION, "rules": rules, "minefields": mines,
+                            "units": units, "vehicles": jeep})
     if g.acting_unit() is None:
         g.play("select US4")
     return g
 
 
-def test_a_car_detonates_a_minefield_automatically_disabled_occupants_panic():
+#: Under d100 the mine is also a charge under the car (RULES.md §13): the jeep's belly is its
+#: Armor value 2 halved, 1. Anti-personnel 3d6 of 1, 1, 2 = 4: 3 penetrate; the location roll
+#: 1 is the Headlamps (HP 2: destroyed), 85 the Front Seat Passenger (US2 takes 3: a wound).
+_D100_AP = {"headlamps": [1, 1, 2, 1], "front_seat": [1, 1, 2, 85]}
+
+
+@pytest.mark.parametrize("rules,where", [("standard", None), ("d100", "headlamps"),
+                                         ("d100", "front_seat")])
+def test_a_car_detonates_a_minefield_automatically_disabled_occupants_panic(rules, where):
     """seed 000 p. 32: "Cars detonate a minefield automatically, with no check: the car is
-    disabled and every occupant panics"."""
-    g = _jeep_ops([{"hex": "B1", "known": False}], "rounds")
-    g.force_rolls([])
+    disabled and every occupant panics" — under both rule sets: the mine is not a hit, and
+    d100's charge under the car (seed 003 steps 3-7) adds its damage, never removes this."""
+    g = _jeep_ops([{"hex": "B1", "known": False}], "rounds", rules)
+    g.force_rolls(_D100_AP[where] if where else [])
     g.play("US4 drive SE to B1")
+    assert g.dice.forced_left == 0
     v = g.state.vehicles[0]
     assert v.disabled and _events(g, "mine_vehicle")[0]["result"] == "disabled"
     assert all(u.panicked for u in g.state.units[:2])
+    assert v.driver < 0 and v.passengers == []  # placed outside (seed 000 p. 31)
     assert known_minefields(g)  # it is known now
-    g = _jeep_ops([{"hex": "B1"}])  # Operations: disabled; a panic has no effect there
-    g.force_rolls([])
+    att = _events(g, "d100_attack")
+    if rules == "standard":
+        assert att == []
+    else:
+        assert att[0]["armour"] == 1 and att[0]["penetrated"] == [3] and v.hp == 22
+        if where == "headlamps":
+            assert att[0]["component"] == "Headlamps" and v.destroyed == ["Headlamps"]
+            assert not any(u.wounded for u in g.state.units[:2])
+        else:  # the blast reaches US2's seat: a wound, and he panics as well
+            assert att[0]["component"] == "Front Seat Passenger"
+            assert g.state.units[1].wounded and not g.state.units[0].wounded
+        assert _events(g, "d100_trouble") == []  # nothing of its driving is rolled: a wreck
+    g = _jeep_ops([{"hex": "B1"}], rules=rules)  # Operations: disabled; a panic has no effect
+    g.force_rolls(_D100_AP[where] if where else [])
     g.play("US4 drive SE to B1")
-    assert g.state.vehicles[0].disabled
+    assert g.state.vehicles[0].disabled and g.dice.forced_left == 0
 
 
-def test_an_anti_tank_minefield_disables_a_car_without_panic():
-    """seed 000 p. 32: anti-tank mines "(a car is disabled)"."""
-    g = _jeep_ops([{"hex": "B1", "kind": "anti_tank"}])
-    g.force_rolls([])
+@pytest.mark.parametrize("rules,sixes", [("standard", False), ("d100", False), ("d100", True)])
+def test_an_anti_tank_minefield_disables_a_car_without_panic(rules, sixes):
+    """seed 000 p. 32: anti-tank mines "(a car is disabled)", under both rule sets. d100's
+    10d6 charge (belly Armor 1): ten 1s = 10, 9 through, Radiator (HP 10) holds, the riders
+    unhurt; ten 6s = 60, 59 through the jeep's Base HP 25: destroyed, every rider takes 59 and
+    is killed (seed 003 step 7) — the car disabled all the same."""
+    g = _jeep_ops([{"hex": "B1", "kind": "anti_tank"}], rules=rules)
+    if rules == "standard":
+        g.force_rolls([])
+    else:
+        g.force_rolls(([6] if sixes else [1]) * 10 + [20])  # 20: Radiator
     g.play("US4 drive SE to B1")
-    assert g.state.vehicles[0].disabled and not any(u.panicked for u in g.state.units[:2])
-
-
-@pytest.mark.parametrize("kind,result", [("anti_personnel", "ignored"),
-                                         ("anti_tank", "immobilised")])
-def test_tanks_ignore_minefields_except_anti_tank_mines(kind, result):
-    """seed 000 p. 32: "Tanks ignore minefields and boobytraps; ... the minefield stays.
-    Mission 7's anti-tank mines ... go off only under a tank, immobilising it"."""
-    g = _rounds([{"name": "US1", "hex": "A1"}], [{**_tank("B1"), "side": "us", "type": "sherman"}],
-                minefields=[{"hex": "B1", "kind": kind}])
+    assert g.dice.forced_left == 0
     v = g.state.vehicles[0]
-    g.log.clear()
-    V.vehicle_mines(g, v)
-    assert [e.to_dict()["result"] for e in g.log if e.type == "mine_vehicle"] == [result]
+    assert v.disabled and not any(u.panicked for u in g.state.units[:2])
+    assert _events(g, "mine_vehicle")[0]["result"] == "disabled"
+    if rules == "d100":
+        assert _events(g, "d100_attack")[0]["penetrated"] == [59 if sixes else 9]
+        dead = [u.status == Status.KILLED for u in g.state.units[:2]]
+        assert dead == [sixes, sixes] and (v.hp == 0) is sixes
+
+
+def _sherman_on(kind: str, rules: str) -> Game:
+    """T1's Sherman in A1, its drive SE into the minefield B1 to come (Rounds)."""
+    return _rounds([{"name": "T1", "hex": "A1", "vehicle": "V1", "role": "tank", "side": "us"}],
+                   [{"name": "V1", "type": "sherman", "side": "us", "hex": "A1", "facing": "NE",
+                     "crew": 5, "unit": "T1", "driver": "T1"}],
+                   minefields=[{"hex": "B1", "kind": kind}], rules=rules)
+
+
+@pytest.mark.parametrize("rules,kind,rolls,result", [
+    ("standard", "anti_personnel", [], "ignored"),
+    ("d100", "anti_personnel", [], "ignored"),
+    ("standard", "anti_tank", [], "immobilised"),
+    ("d100", "anti_tank", [1] * 10, "immobilised"),       # 10 halved = 5 ≤ 9: not through
+    ("d100", "anti_tank", [6] * 10 + [97], "immobilised"),  # 60 halved = 30 > 9: 21 through
+])
+def test_tanks_ignore_minefields_except_anti_tank_mines(rules, kind, rolls, result):
+    """seed 000 p. 32: "Tanks ignore minefields and boobytraps; ... the minefield stays.
+    Mission 7's anti-tank mines ... go off only under a tank, immobilising it" — under both
+    rule sets. d100 adds the anti-tank charge under the tank (seed 003: explosives half
+    against armour; the belly, the Sherman's least Armor value 18 halved, 9): stopped, or
+    through to a Brakes hit; immobilised either way, and its drive ends."""
+    g = _sherman_on(kind, rules)
+    g.force_rolls(rolls)
+    g.play("T1 drive SE to B1")
+    assert g.dice.forced_left == 0
+    v = g.state.vehicles[0]
+    assert [e["result"] for e in _events(g, "mine_vehicle")] == [result]
     assert v.immobilised is (kind == "anti_tank") and not v.disabled
     assert minefield_kind(g, v.hex) == kind  # the field stays
+    att = _events(g, "d100_attack")
+    if not rolls:
+        assert att == []
+    else:
+        assert att[0]["armour"] == 9 and att[0]["penetrated"] == ([] if rolls[0] == 1 else [21])
+        assert v.destroyed == ([] if rolls[0] == 1 else ["Brakes"])
+    if kind == "anti_tank":
+        assert _events(g, "vehicle_stops")
 
 
 def test_no_passing_through_a_full_hex_that_is_mined():

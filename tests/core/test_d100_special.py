@@ -227,7 +227,8 @@ def test_grenade_inside_doubles_and_ignores_armour():
 
 
 def test_anti_tank_mine_under_d100_halves_the_armour():
-    """Seed 003 + seed 000 p. 32 ⚙: a mine is a charge under the vehicle: armour halved."""
+    """Seed 003 + seed 000 p. 32 ⚙: a mine is a charge under the vehicle: armour halved; the
+    seed-000 effect stays (RULES.md §13): the Sherman is immobilised whatever the charge does."""
     from ambush_env.core.vehicles import vehicle_mines
 
     g = _game([_soldier()], [{"name": "V1", "type": "sherman", "side": "us", "hex": "E7"}])
@@ -239,6 +240,7 @@ def test_anti_tank_mine_under_d100_halves_the_armour():
     # 10d6 of ones = 10, an explosive halved against an armoured vehicle: 5 ≤ 9 (the belly,
     # the Sherman's least Armor value 18, halved)
     assert atts[-1]["armour"] == 9 and atts[-1]["damage"] == [5] and atts[-1]["penetrated"] == []
+    assert g.state.vehicles[0].immobilised and not g.state.vehicles[0].disabled
 
 
 # ============================================================================ called shots
