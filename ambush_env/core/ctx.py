@@ -49,6 +49,17 @@ ACTIVE = int(Status.ACTIVE)
 HIDDEN = int(Status.HIDDEN)
 KILLED, INCAP, CAPTURED = int(Status.KILLED), int(Status.INCAPACITATED), int(Status.CAPTURED)
 RULES = ("standard", "d100")
+# ⚙ Entry caps of the context's caches of values derived from the map (each is cleared when it
+# is full: one recomputation per key afterwards, where an LRU's bookkeeping would cost every
+# hit on the hot path). Measured on tank_hunt (random play, 20 000 steps): a wall entry takes
+# about 270 bytes, a throw entry 1.8 KB, a vehicle cost row 10 KB; 60 000 steps of tank_hunt
+# filled 1 662 wall entries and 206 throw entries. So a context holds at most ~0.6 MB of wall
+# targets, ~4 MB of throws and ~0.2 MB of cost rows, however long it plays. The keys hold
+# values only (hexes, stances, weapon classes, :meth:`Board.live_key`), never an ``id()``:
+# the caches live on the context, whose one board (:attr:`Ctx.board`) never changes.
+WALL_CACHE_MAX = 2048  # fire.wall_targets
+THROW_CACHE_MAX = 2048  # legal._throws
+VEHICLE_COSTS_MAX = 16  # vehicles.cost_row (the rows and each side's last row)
 
 
 def _check_deck_cards(mission: Mission, deck: Any, opponent: Any) -> None:
@@ -139,9 +150,15 @@ class Ctx:
         self.move_costs: list[list[int]] | None = None
         self.move_costs_version = -1
         self.move_costs_board: Board | None = None  # the board move_costs were computed on
+        # (at most WALL_CACHE_MAX, THROW_CACHE_MAX, VEHICLE_COSTS_MAX entries; keys by value)
         self.throw_cache: dict = {}
-        self.vehicle_costs: dict[tuple, list[int]] = {}
+        self.vehicle_costs: dict[tuple, Any] = {}
         self.wall_cache: dict[tuple, list[tuple[int, int]]] = {}  # fire.wall_targets
+        # the German card rows, normalized once per card, column and row (german.row_entry):
+        # keyed by (tank, card or role, column, row); as many entries as the cards have rows
+        self.card_rows: dict[tuple, Any] = {}
+        # each card column's row per d10 roll (german._roll): (tank, card or role, column)
+        self.card_rolls: dict[tuple, list[int | None]] = {}
         # sight with the blocking landmarks paragraphs declared in play (``state.landmarks``):
         # derived caches keyed by their hexes (:meth:`sight_with`), the context's own ``sight``
         # left as the mission made it
