@@ -350,7 +350,8 @@ def _play(task: Task) -> dict:
         agent = _WORKER[("agent", agent_spec)] = make_agent(agent_spec)
     if replay_path is None:
         return {**run_episode(env, agent, seed).to_dict(), "entry": entry}
-    from ambush_env.replay import RecordingEnv, write_text_atomic
+    from ambush_env.core.data import write_text_atomic
+    from ambush_env.replay import RecordingEnv
 
     rec = RecordingEnv(env, agent_label(agent_spec))
     out = {**run_episode(rec, agent, seed).to_dict(), "entry": entry}
@@ -358,7 +359,7 @@ def _play(task: Task) -> dict:
     if len(task) > 6 and task[6]:
         out["_replay"] = (replay_path, text)
     else:
-        write_text_atomic(text, replay_path)
+        write_text_atomic(text, replay_path, what="replay")
     return out
 
 
@@ -560,11 +561,11 @@ def run_bench(
                 bar.update(1)
     bar.close()
     if save_replays is not None:
-        from ambush_env.replay import write_text_atomic
+        from ambush_env.core.data import write_text_atomic
 
         for r in results:  # the Ray tasks' replays, written here
             if "_replay" in r:
-                write_text_atomic(r["_replay"][1], r.pop("_replay")[0])
+                write_text_atomic(r["_replay"][1], r.pop("_replay")[0], what="replay")
     wall = time.perf_counter() - t0
     from ambush_env.agents import make_agent
 

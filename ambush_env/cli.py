@@ -7,7 +7,7 @@
     ambush plot   [--results results/bench] [--run runs/NAME] [--out DIR]
     ambush train  --config configs/train/NAME.yaml [--resume PATH|latest] [--total-timesteps N]
     ambush speed  --mission ID [--mission ID2 --repeats R] --steps N --json OUT
-    ambush play   --mission ID [--seed S] [--save game.jsonl]
+    ambush play   --mission ID [--seed S] [--save game.jsonl [--force]]
     ambush replay FILE [--quiet] [--html OUT.html]
     ambush los    MAP A B [--stances S T]
     ambush render --mission ID --out map.png
@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ambush_env.cli_los import Parser, add_los_parser, int_at_least
+from ambush_env.core.errors import ConfigError
 
 
 # -- bench -----------------------------------------------------------------------------------
@@ -34,11 +35,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from ambush_env import stats
 
         if args.agent not in stats.REFERENCE_AGENTS:
-            raise ValueError(f"--update-reference measures {' and '.join(stats.REFERENCE_AGENTS)}, "
-                             f"not {args.agent!r}")
+            raise ConfigError("--update-reference", f"measures {' and '.join(stats.REFERENCE_AGENTS)}, "
+                              f"not {args.agent!r}")
         if not bench.load_suite(args.suite).is_full(args.episodes):
-            raise ValueError("--update-reference needs the whole suite: a partial run (--episodes) "
-                             "is not a reference")
+            raise ConfigError("--update-reference", "needs the whole suite: a partial run "
+                              "(--episodes) is not a reference")
     result = bench.run_bench(
         args.agent, suite=args.suite, episodes=args.episodes, workers=args.workers,
         progress=not args.no_progress, backend=args.backend, address=args.address,
@@ -70,7 +71,8 @@ def cmd_plot(args: argparse.Namespace) -> int:
     if results:
         written += plots.plot_suites(results, out)
     elif not args.run:
-        raise ValueError(f"no benchmark results in {args.results} (run ambush bench first)")
+        raise ConfigError("--results", f"no benchmark results in {args.results} (run ambush "
+                          "bench first, or give --run)")
     for run in args.run or []:
         tb = Path(run) / "tb" if (Path(run) / "tb").is_dir() else Path(run)
         name = Path(run).resolve().name if tb != Path(run) else Path(run).resolve().parent.name
@@ -233,8 +235,9 @@ PLAY_HELP = ("Pick an order by its number and press Enter; q quits (the game so 
 def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     """Play the US side in the terminal: the ansi map, the legal orders by number, the events
     of each order. Prints a help line and the map's legend at the start. With ``--save`` the
-    path is checked before play (:func:`check_save_path`); the replay is written when the game
-    ends, on ``q``, and on Ctrl-C (the game so far, ``over: false``; exit status 130)."""
+    path is checked before play (:func:`check_save_path`: an existing file is refused unless
+    ``--force``); the replay is written atomically when the game ends, on ``q``, and on Ctrl-C
+    (the game so far, ``over: false``; exit status 130)."""
     from ambush_env.env.ambush_env import AmbushEnv
     from ambush_env.render.ansi import legend
     from ambush_env.replay import RecordingEnv
@@ -242,7 +245,7 @@ def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     inp = stdin or sys.stdin
     out = stdout or sys.stdout
     if getattr(args, "save", None):
-        check_save_path(args.save)
+        check_save_path(args.save, force=getattr(args, "force", False))
     env = RecordingEnv(AmbushEnv(mission=args.mission, opponent=args.opponent,
                                  rules=getattr(args, "rules", "standard"), render_mode="ansi"),
                        agent="human")
@@ -298,12 +301,17 @@ def _play(env, seed, info, inp, out, args, legend) -> int:
     return 0
 
 
-def check_save_path(path: str | Path) -> None:
-    """Refuse a ``--save`` path before play, not after it: a folder, or a file that cannot be
-    written there (a temporary file is made and removed in its folder, created if need be).
+def check_save_path(path: str | Path, force: bool = False) -> None:
+    """Refuse a ``--save`` path before play, not after it: a folder, an existing file (an
+    earlier game) unless ``force``, or a file that cannot be written there (a temporary file
+    is made and removed in its folder, created if need be).
+
+    ⚙ An existing file is refused, not overwritten, unless ``--force``: a saved game is
+    never lost by reusing its name.
 
     Raises:
-        ValueError: the path is a folder or not writable (the message names it and why).
+        ValueError: the path is a folder, exists (without ``force``) or is not writable (the
+            message names it and why).
     """
     import os
     import tempfile
@@ -312,6 +320,9 @@ def check_save_path(path: str | Path) -> None:
     if p.is_dir():
         raise ValueError(f"--save {path}: is a folder: give a file name for the replay "
                          "(such as game.jsonl)")
+    if p.exists() and not force:
+        raise ValueError(f"--save {path}: exists (an earlier game?): give another file name, "
+                         "or --force to overwrite it")
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
@@ -390,18 +401,15 @@ def cmd_render(args: argparse.Namespace) -> int:
     """Write the mission's map (after reset with ``--seed``) as a PNG (INTERFACE.md)."""
     from PIL import Image
 
+    from ambush_env.core.data import atomic_write
     from ambush_env.env.ambush_env import AmbushEnv
 
     env = AmbushEnv(mission=args.mission, render_mode="rgb_array")
     env.reset(seed=args.seed)
     frame = env.render()
     out = Path(args.out)
-    if out.is_dir():
-        raise IsADirectoryError(f"{out} is a folder: give a file name for the PNG")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.tmp.png")
-    Image.fromarray(frame).save(tmp)
-    tmp.replace(out)  # written whole or not at all
+    with atomic_write(out, what="PNG", binary=True) as f:  # whole or not at all
+        Image.fromarray(frame).save(f, format="PNG")
     print(f"wrote {out} ({frame.shape[1]}x{frame.shape[0]} pixels, mission {env.mission_id})")
     return 0
 
@@ -450,13 +458,14 @@ def cmd_campaign(args: argparse.Namespace, stdout=None) -> int:
     if path.exists():
         cs = C.read_squad_file(path)
         if args.campaign is not None and Path(cs.campaign).stem != Path(args.campaign).stem:
-            raise ScenarioError(f"{path} is a squad of campaign {cs.campaign!r}, not {args.campaign!r}")
+            raise ConfigError("--campaign", f"{path} is a squad of campaign {cs.campaign!r}, "
+                              f"not {args.campaign!r}")
         print(f"resumed {path}: campaign {cs.campaign}, mission {cs.next + 1} of "
               f"{len(cs.chain().missions)}", file=out)
     else:
         if args.campaign is None:
-            raise ScenarioError(f"{path} does not exist: give --campaign ID to start a campaign "
-                                f"(known: {', '.join(C.list_campaigns())})")
+            raise ConfigError("--campaign", f"needed to start a campaign: {path} does not exist "
+                              f"(known campaigns: {', '.join(C.list_campaigns())})")
         squad = args.squad
         if squad == "random":
             from ambush_env.core.squads import generate_squad
@@ -493,6 +502,70 @@ def cmd_campaign(args: argparse.Namespace, stdout=None) -> int:
 
 
 # -- parser ----------------------------------------------------------------------------------
+def _checked(check: Any, name: str) -> Any:
+    """An argparse type that passes the text through ``check`` (which raises a typed error or
+    a ValueError for a bad value) and keeps the text: argparse then prints one line naming
+    the option, ``ambush speed: error: argument --mission: unknown mission 'x'; known …``,
+    and exits 2 before the command starts."""
+
+    def convert(text: str) -> str:
+        try:
+            check(text)
+        except ValueError as e:  # AmbushError (ScenarioError, DataError) is a ValueError
+            raise argparse.ArgumentTypeError(str(e)) from None
+        return text
+
+    convert.__name__ = name
+    return convert
+
+
+def _mission(text: str) -> None:
+    from ambush_env.core.missions import load_mission
+
+    load_mission(text)
+
+
+def _deck(text: str) -> None:
+    from ambush_env.core.cards import load_deck
+
+    load_deck(text)
+
+
+def _suite(text: str) -> None:
+    from ambush_env.bench import suite_path
+
+    suite_path(text)
+
+
+def _agent(text: str) -> None:
+    from ambush_env.agents import check_agent_spec
+
+    check_agent_spec(text)
+
+
+def _campaign(text: str) -> None:
+    from ambush_env.core.campaign import load_chain
+
+    load_chain(text)
+
+
+def _squad(text: str) -> None:
+    if text != "random":
+        from ambush_env.core.squads import load_squad
+
+        load_squad(text)
+
+
+#: argparse types of the options naming data (RULES.md: missions, decks, suites, agents,
+#: campaigns, squads): an unknown id or a bad file is refused while the options are parsed
+mission_arg = _checked(_mission, "mission")
+deck_arg = _checked(_deck, "deck")
+suite_arg = _checked(_suite, "suite")
+agent_arg = _checked(_agent, "agent")
+campaign_arg = _checked(_campaign, "campaign")
+squad_arg = _checked(_squad, "squad")
+
+
 def positive_int(text: str) -> int:
     """argparse type: an integer ≥ 1."""
     return int_at_least(text, 1, "must be at least 1")
@@ -546,8 +619,9 @@ def build_parser() -> argparse.ArgumentParser:
                            help="one of the commands below")
 
     b = sub.add_parser("bench", help="run a benchmark suite with an agent")
-    b.add_argument("--suite", default="smoke", help="suite name in configs/bench/ or a YAML path")
-    b.add_argument("--agent", required=True,
+    b.add_argument("--suite", default="smoke", type=suite_arg,
+                   help="suite name in configs/bench/ or a YAML path")
+    b.add_argument("--agent", required=True, type=agent_arg,
                    help="random, do_nothing, heuristic, or the path of a MaskablePPO .zip")
     b.add_argument("--episodes", type=positive_int, default=None,
                    help="play only the first N seeds of the suite (at most its seed count; "
@@ -590,7 +664,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Random legal play in one process: env steps per second. "
                        "Give --mission more than once to compare missions in one run "
                        "(interleaved --repeats times; medians and ratios to the first).")
-    s.add_argument("--mission", action="append", default=None,
+    s.add_argument("--mission", action="append", default=None, type=mission_arg,
                    help="mission id (default: the reference mission); repeat to compare")
     s.add_argument("--steps", type=positive_int, default=20_000,
                    help="env steps per run (default: 20000)")
@@ -598,7 +672,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="interleaved runs per mission, reported as medians (default: 1)")
     s.add_argument("--seed", type=seed_int, default=0,
                    help="seed of the first episode; episode k uses seed+k (default: 0)")
-    s.add_argument("--opponent", default="regular", help="German deck (default: regular)")
+    s.add_argument("--opponent", default="regular", type=deck_arg,
+                   help="German deck (default: regular)")
     s.add_argument("--rules", default="standard", choices=("standard", "d100"),
                    help="vehicle-combat rules: standard Hit Charts or the seed 003 d100 module "
                    "(default: standard)")
@@ -624,15 +699,18 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play the US side in the terminal",
                         description="Play the US side: pick each order by its number; q quits, "
                         "? shows the map's legend. --save writes a replay (ambush replay FILE).")
-    pl.add_argument("--mission", default=None,
+    pl.add_argument("--mission", default=None, type=mission_arg,
                     help="mission id or mission file (default: the reference mission)")
     pl.add_argument("--seed", type=seed_int, default=0, help="the reset seed (the dice)")
-    pl.add_argument("--opponent", default="regular", help="German deck: green, regular, veteran")
+    pl.add_argument("--opponent", default="regular", type=deck_arg,
+                    help="German deck: green, regular, veteran")
     pl.add_argument("--rules", default="standard", choices=("standard", "d100"),
                     help="vehicle-combat rules: standard Hit Charts or seed 003's d100 module")
     pl.add_argument("--save", default=None, metavar="FILE",
-                    help="write the game as a replay (JSON Lines) when it ends or you quit "
-                    "(default: not saved)")
+                    help="write the game as a replay (JSON Lines) when it ends, you quit or "
+                    "press Ctrl-C; an existing FILE is refused unless --force (default: not saved)")
+    pl.add_argument("--force", action="store_true",
+                    help="let --save overwrite an existing FILE (an earlier game)")
     pl.set_defaults(func=cmd_play)
 
     r = sub.add_parser("replay", help="re-simulate and check a saved game, or view it as HTML",
@@ -651,7 +729,7 @@ def build_parser() -> argparse.ArgumentParser:
     rd = sub.add_parser("render", help="write a mission's map as a PNG",
                         description="Reset the mission with --seed and write its rgb_array "
                         "frame (the start position) as a PNG.")
-    rd.add_argument("--mission", default=None,
+    rd.add_argument("--mission", default=None, type=mission_arg,
                     help="mission id or mission file (default: the reference mission, "
                     "farm_assault)")
     rd.add_argument("--out", default="map.png", help="PNG file to write")
@@ -669,11 +747,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "file, play the next mission (--all: every mission left) with an agent, and "
                         "save the squad file atomically after each mission (RULES.md §16).")
     cp.add_argument("--squad-file", required=True, help="the squad file: resumed when it exists, else created")
-    cp.add_argument("--campaign", default=None,
+    cp.add_argument("--campaign", default=None, type=campaign_arg,
                     help="chain id of ambush_env/data/campaigns/ or a chain file (default: the "
                     "squad file's; needed to start a campaign)")
-    cp.add_argument("--agent", default="heuristic", help="random, heuristic or a model .zip (default heuristic)")
-    cp.add_argument("--squad", default=None,
+    cp.add_argument("--agent", default="heuristic", type=agent_arg,
+                    help="random, heuristic or a model .zip (default heuristic)")
+    cp.add_argument("--squad", default=None, type=squad_arg,
                     help="a new campaign's squad: an id of configs/squads/, a file, or 'random' "
                     "(generated from --seed; default: the chain's)")
     cp.add_argument("--seed", type=seed_int, default=0,

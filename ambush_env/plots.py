@@ -13,7 +13,6 @@ tensorboard (the ``train`` extra).
 from __future__ import annotations
 
 import math
-import os
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -34,11 +33,11 @@ def _pyplot():
 
 
 def _save(fig, path: Path) -> Path:
-    """Write the figure whole (a temporary file renamed over ``path``)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.stem}.tmp.png")
-    fig.savefig(tmp, dpi=100, bbox_inches="tight")
-    os.replace(tmp, path)
+    """Write the figure as a PNG whole or not at all (:func:`ambush_env.core.data.atomic_write`)."""
+    from ambush_env.core.data import atomic_write
+
+    with atomic_write(path, what="figure", binary=True) as f:
+        fig.savefig(f, format="png", dpi=100, bbox_inches="tight")
     return path
 
 

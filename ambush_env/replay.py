@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ambush_env.core.data import write_text_atomic
 from ambush_env.core.errors import DataError
 
 FORMAT = "ambush-replay"
@@ -193,8 +194,8 @@ class Recorder:
         return "".join(json.dumps(x, separators=(",", ":")) + "\n" for x in self.lines())
 
     def write(self, path: str | Path) -> Path:
-        """Write the replay atomically (:func:`write_text_atomic`)."""
-        return write_text_atomic(self.text(), path)
+        """Write the replay atomically (:func:`ambush_env.core.data.write_text_atomic`)."""
+        return write_text_atomic(self.text(), path, what="replay")
 
 
 def _unit_of(game: Any, action: int) -> str | None:
@@ -208,18 +209,6 @@ def _unit_of(game: Any, action: int) -> str | None:
     if kind == O.OrderKind.SELECT_UNIT:
         return next((x.name for x in game.state.units if x.side == 0 and x.slot == arg), None)
     return None
-
-
-def write_text_atomic(text: str, path: str | Path) -> Path:
-    """Write a replay's ``text`` to ``path`` whole or not at all
-    (:func:`ambush_env.core.data.write_text_atomic`).
-
-    Raises:
-        IsADirectoryError: ``path`` is a folder.
-    """
-    from ambush_env.core.data import write_text_atomic as write
-
-    return write(text, path, what="replay")
 
 
 class RecordingEnv:
@@ -547,7 +536,7 @@ def _mission_to_play(rep: Replay, mission: Any, tmp: Path) -> Any:
         except (OSError, UnicodeDecodeError):
             pass
         copy = tmp / p.name  # the file's own name: a mission's id is its file's stem
-        copy.write_text(mf["yaml"], encoding="utf-8")
+        write_text_atomic(mf["yaml"], copy, what="mission file")
         return str(copy)
     if not is_mission_path(mission) or Path(mission).exists():
         return mission

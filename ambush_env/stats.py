@@ -225,10 +225,11 @@ def update_reference(result: dict, path=None) -> Any:
     Raises:
         ValueError: another agent, or a partial run.
     """
-    import os
     from pathlib import Path
 
     import yaml
+
+    from ambush_env.core.data import write_text_atomic
 
     agent = result["agent"]
     prov = result.get("provenance") or {}
@@ -260,9 +261,5 @@ def update_reference(result: dict, path=None) -> Any:
             "# is (VP - random) / (heuristic - random). Measured, never edited by hand:\n"
             "#   ambush bench --suite standard --agent random --update-reference\n"
             "#   ambush bench --suite standard --agent heuristic --update-reference\n")
-    p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_name(f".{p.name}.tmp")
-    tmp.write_text(head + yaml.safe_dump(data, sort_keys=False, default_flow_style=None,
-                                         width=100), encoding="utf-8")
-    os.replace(tmp, p)
-    return p
+    return write_text_atomic(head + yaml.safe_dump(data, sort_keys=False, default_flow_style=None,
+                                                   width=100), p, what="reference file")

@@ -38,7 +38,6 @@ from a wound, and when incapacitated misses the next mission.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -65,6 +64,7 @@ from ambush_env.core.data import (
     read_data,
     read_yaml,
     validation_problem,
+    write_text_atomic,
 )
 from ambush_env.core.errors import DataError, ScenarioError
 from ambush_env.core.game import Game
@@ -582,36 +582,14 @@ def squad_file_text(cs: CampaignSquad) -> str:
 
 
 def save_squad_file(cs: CampaignSquad, path: str | Path) -> Path:
-    """Write the squad file atomically: a temporary file beside it, flushed and fsynced, then
-    ``os.replace``-d over ``path``. A crash at any point leaves the old file whole (or no file),
-    never a half-written one; the temporary file is removed on an error.
+    """Write the squad file atomically (:func:`ambush_env.core.data.write_text_atomic`): a
+    crash or kill at any point leaves the old file whole (or no file), never a half-written
+    one.
 
     Raises:
-        OSError: the folder cannot be written.
+        OSError: the folder cannot be written. IsADirectoryError: ``path`` is a folder.
     """
-    path = Path(path)
-    text = squad_file_text(cs)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    try:  # make the rename itself durable (POSIX; not possible everywhere)
-        fd = os.open(path.parent if str(path.parent) else ".", os.O_RDONLY)
-    except OSError:
-        return path
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-    return path
+    return write_text_atomic(squad_file_text(cs), path, what="squad file")
 
 
 def read_squad_file(path: str | Path) -> CampaignSquad:

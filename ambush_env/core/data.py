@@ -8,15 +8,22 @@ raises :class:`~ambush_env.core.errors.DataError` naming the file and the offend
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import fnmatch
+import os
+import signal
+import stat
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from ambush_env.core.errors import DataError, ScenarioError
+from ambush_env.core.errors import AmbushError, DataError, ScenarioError
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -29,36 +36,111 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-def write_text_atomic(text: str, path: str | Path, what: str = "file") -> Path:
-    """Write ``text`` (UTF-8) to ``path`` whole or not at all: into a temporary file in the
-    same folder (made if missing), then renamed over ``path``; on any error the temporary file
-    is removed and an existing ``path`` is left as it was. Writers of other files in the folder
-    never collide. The file is made readable by all (0644), as an ordinary file.
+FAULT_ENV = "AMBUSH_FAULT"  # the fault-injection hook of :func:`atomic_write`
+_FAULT_MODES = ("after_write", "during_write")
+
+
+def _inject_fault(path: Path, tmp: str) -> None:
+    """The fault-injection hook of :func:`atomic_write` (``AMBUSH_FAULT``): SIGKILL this process
+    between the write and the rename when ``path`` matches the hook's glob."""
+    spec = os.environ.get(FAULT_ENV)
+    if not spec:
+        return
+    mode, sep, pattern = spec.partition(":")
+    if mode not in _FAULT_MODES or not sep or not pattern:
+        raise AmbushError(f"{FAULT_ENV}={spec!r}: expected {' or '.join(m + ':GLOB' for m in _FAULT_MODES)} "
+                          "(a test hook; unset it for normal use)")
+    if not (fnmatch.fnmatchcase(path.name, pattern) or fnmatch.fnmatchcase(str(path), pattern)):
+        return
+    if mode == "during_write":  # what a kill part-way through the write leaves
+        os.truncate(tmp, os.path.getsize(tmp) // 2)
+    kill = getattr(signal, "SIGKILL", None)
+    if kill is None:  # no SIGKILL (Windows): die as abruptly as the platform allows
+        os._exit(137)
+    os.kill(os.getpid(), kill)
+    time.sleep(60)  # the signal is delivered before this returns
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (POSIX; silently skipped where a folder cannot be
+    opened or synced, as on Windows)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def atomic_write(path: str | Path, what: str = "file", binary: bool = False) -> Iterator[IO[Any]]:
+    """Open ``path`` for writing whole or not at all: the one writer of every file the project
+    writes (checkpoints and models, replays, results, leaderboards, squad files, figures,
+    viewers, configs).
+
+    Yields a file object (``binary``: bytes, else UTF-8 text) on a temporary file in the same
+    folder (made if missing), named ``.<name>.<random>.tmp`` so that no reader's pattern
+    (``*.json``, ``*_steps.zip``, ``*.jsonl``) takes it for the file. When the block ends the
+    file is flushed and fsynced, then ``os.replace``-d over ``path`` and the folder fsynced:
+    a crash or SIGKILL at any moment leaves the old ``path`` whole (or no ``path``), never a
+    partial one. On an error in the block the temporary file is removed and ``path`` is left
+    as it was. Writers of other files in the folder never collide.
+
+    ⚙ Permissions: an existing ``path`` keeps its mode; a new file is made 0644 (readable by
+    all, as an ordinary file; ``mkstemp`` makes 0600).
+
+    ⚙ Fault injection (for tests): with the environment variable ``AMBUSH_FAULT`` set to
+    ``after_write:GLOB``, a write whose file name or full path matches ``GLOB``
+    (``fnmatch``, e.g. ``*_256_steps.zip``, ``final_model.zip``, ``*.jsonl``) SIGKILLs its own
+    process after the temporary file is written and fsynced and before the rename;
+    ``during_write:GLOB`` first cuts the temporary file to half its size (a kill part-way
+    through the write). Either leaves what a real kill there leaves: the old file untouched
+    and a stray ``.<name>.*.tmp``. Any other value raises :class:`AmbushError`.
 
     Args:
-        what: what the file is, for the error (``"replay"``, ``"JSON"``, ``"HTML viewer"``).
+        what: what the file is, for the error (``"replay"``, ``"JSON"``, ``"model"``).
 
-    Returns:
-        ``path``. Raises IsADirectoryError: ``path`` is a folder; OSError: it cannot be written.
+    Raises:
+        IsADirectoryError: ``path`` is a folder. OSError: it cannot be written.
+        AmbushError: a malformed ``AMBUSH_FAULT``.
     """
-    import os
-    import tempfile
-
     p = Path(path)
     if p.is_dir():
         raise IsADirectoryError(f"{p} is a folder: give a file name for the {what}")
     p.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = stat.S_IMODE(os.stat(p).st_mode)
+    except OSError:
+        mode = 0o644
     fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600
+        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8")) as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        _inject_fault(p, tmp)
         os.replace(tmp, p)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
-    return p
+    _fsync_dir(p.parent)
+
+
+def write_text_atomic(text: str, path: str | Path, what: str = "file") -> Path:
+    """Write ``text`` (UTF-8) to ``path`` whole or not at all (:func:`atomic_write`).
+
+    Returns:
+        ``path``. Raises IsADirectoryError: ``path`` is a folder; OSError: it cannot be written.
+    """
+    with atomic_write(path, what) as f:
+        f.write(text)
+    return Path(path)
 
 
 def config_dir(kind: str) -> Path:

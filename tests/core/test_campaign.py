@@ -235,7 +235,7 @@ def test_an_interrupted_save_leaves_the_old_file_whole(tmp_path, monkeypatch):
             raise OSError(f"simulated crash in os.{name}")
 
         with monkeypatch.context() as m:
-            m.setattr(C.os, name, crash)
+            m.setattr(os, name, crash)
             with pytest.raises(OSError, match="simulated"):
                 C.save_squad_file(later, path)
         assert path.read_bytes() == before
@@ -246,7 +246,7 @@ def test_an_interrupted_save_leaves_the_old_file_whole(tmp_path, monkeypatch):
 
 def test_an_interrupted_first_save_leaves_no_file(tmp_path, monkeypatch):
     cs = C.new_campaign("first_push")
-    monkeypatch.setattr(C.os, "replace", lambda *a: (_ for _ in ()).throw(OSError("crash")))
+    monkeypatch.setattr(os, "replace", lambda *a: (_ for _ in ()).throw(OSError("crash")))
     with pytest.raises(OSError):
         C.save_squad_file(cs, tmp_path / "new.yaml")
     assert list(tmp_path.iterdir()) == []
@@ -393,7 +393,7 @@ def test_save_is_atomic_by_os_replace(tmp_path, monkeypatch):
     squad file (an atomic rename on POSIX and Windows)."""
     calls = []
     real = os.replace
-    monkeypatch.setattr(C.os, "replace", lambda a, b: (calls.append((Path(a), Path(b))), real(a, b)))
+    monkeypatch.setattr(os, "replace", lambda a, b: (calls.append((Path(a), Path(b))), real(a, b)))
     cs = C.new_campaign("first_push")
     C.save_squad_file(cs, tmp_path / "s.yaml")
     (src, dst), = calls

@@ -210,6 +210,28 @@ def test_a_bad_save_path_is_refused_before_play(tmp_path, where, capsys):
     assert ("is a folder" in err) == (where == "folder")
 
 
+def test_play_save_refuses_an_earlier_game_unless_force(tmp_path, capsys):
+    """Issue 23: ``ambush play --save FILE`` silently overwrote an earlier game. An existing
+    FILE is refused before play (exit 2, the message names it and --force); ``--force``
+    overwrites it."""
+    from ambush_env.cli import build_parser
+
+    f = tmp_path / "g.jsonl"
+    f.write_text("an earlier game\n", encoding="utf-8")
+    args = Namespace(mission="jeep_run", seed=2, opponent="regular", rules="standard", save=str(f))
+    with pytest.raises(ValueError, match=re.escape(f"--save {f}: exists (an earlier game?)")):
+        cmd_play(args, stdin=_NoInput(), stdout=io.StringIO())
+    assert main(["play", "--mission", "jeep_run", "--save", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"ambush: error: --save {f}: exists") and "--force" in err
+    assert f.read_text(encoding="utf-8") == "an earlier game\n"  # untouched
+    assert build_parser().parse_args(["play", "--save", str(f), "--force"]).force is True
+    args.force = True
+    assert cmd_play(args, stdin=io.StringIO("0\nq\n"), stdout=io.StringIO()) == 0
+    rep = R.load(f)
+    assert len(rep.steps) == 1 and R.simulate(rep).verified
+
+
 class _ThenCtrlC(io.StringIO):
     """Typed lines, then Ctrl-C at the next prompt."""
 
