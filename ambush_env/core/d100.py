@@ -437,7 +437,6 @@ def _seat_hit(m: Match, v: Vehicle, row: LocationRow, pens: list[int], area: boo
                                        else "nobody there")))
         return []
     out: list[Effect] = []
-    was_driving = _being_driven(m, v)
     if area or len(pens) >= len(targets):
         # area: everyone takes the whole; else every hit lands, in turn on each man in seat
         # order (a second round on the first when hits outnumber them ⚙), damage adding up
@@ -466,11 +465,57 @@ def _seat_hit(m: Match, v: Vehicle, row: LocationRow, pens: list[int], area: boo
                                       result="none", luck=r, need=need))
     if row.effect == "driver" and not v.disabled and not wreck:
         drv_down = v.driver < 0 or units[v.driver].status != ACTIVE
-        bonus = row.trouble or 0
-        if drv_down and was_driving:
-            bonus = 10  # ⚙ nobody can take the wheel of a moving car this instant: "+10"
+        bonus = take_the_wheel(m, v, row) if drv_down else row.trouble or 0
         out += trouble(m, v, bonus, "driver hit")
     return out
+
+
+def take_the_wheel(m: Match, v: Vehicle, row: LocationRow, crew_left: int = 0) -> int:
+    """Seed 003's "Someone must take the wheel in this round (DEX check + Drive Auto -20%) or
+    roll on the VEHICLE TROUBLE TABLE +10" after ``row`` put ``v``'s driver out, made before
+    the Trouble roll (RULES.md §13); returns that roll's bonus: the row's ``trouble`` when
+    someone takes the wheel, its ``take_wheel.trouble`` when nobody does (a row without
+    ``take_wheel``, the motorcycle's: ``trouble`` and no check).
+
+    ⚙ One rider tries: in a car the first in seat order (front seats first) who is active,
+    not panicked and may drive it (a captured car counts his DS 1 lower, seed 002 p. 27); he
+    takes the driver's seat on a pass (the fallen driver his). In a tank (``crew_left`` men
+    of its turret) one crewman tries at the Drive Auto of the crew left and moves to the
+    hull on a pass. The check is one d100 at or below Drive Auto + ``take_wheel.percent``,
+    labelled ``"<who> takes the wheel of <vehicle> (Drive Auto <percent>%)"``; a
+    ``d100_take_wheel`` event records it."""
+    from ambush_env.core.vehicle_data import can_take_wheel, crew_rating, effective_ds
+
+    tw = row.take_wheel
+    if tw is None:
+        return row.trouble or 0
+    units = m.state.units
+    if vtype(v).kind == "tank":
+        who, ds = ("crew", crew_rating(crew_left).DS) if crew_left > 0 else ("", 0)
+    else:
+        able = [units[uid] for uid in v.passengers if units[uid].status == ACTIVE
+                and not units[uid].panicked and can_take_wheel(v, units[uid])]
+        who, ds = (able[0].name, effective_ds(v, able[0])) if able else ("", 0)
+    if not who:
+        m.emit(E.D100TakeWheel(vehicle=v.name, unit="", result="nobody to take it"))
+        return tw.trouble
+    need = vehicle_drive_auto(m, v, ds) + tw.percent
+    r, ok = skill_check(m, need, f"{who} takes the wheel of {v.name} (Drive Auto {tw.percent}%)")
+    m.emit(E.D100TakeWheel(vehicle=v.name, unit=who, result="took the wheel" if ok else "failed",
+                           roll=r, need=need))
+    if not ok:
+        return tw.trouble
+    if vtype(v).kind == "tank":
+        v.hull_crew = 1
+    else:
+        uid = able[0].uid
+        i = v.passengers.index(uid)
+        if v.driver >= 0:
+            v.passengers[i] = v.driver
+        else:
+            v.passengers.pop(i)
+        v.driver = uid
+    return row.trouble or 0
 
 
 def _no_seat(v: Vehicle, effect: str) -> bool:
@@ -548,8 +593,8 @@ def _crew_section(m: Match, v: Vehicle, row: LocationRow, dmg: int) -> list[Effe
     v.hull_crew = hull - lost_h
     left = v.crew - lost_t - lost_h
     out = _crew_lost(m, v, lost_t + lost_h, row.component)
-    if lost_h and v.hull_crew == 0 and left > 0:
-        out += trouble(m, v, row.trouble or 0, "driver lost")  # "if driver dead" ⚙: the hull
+    if lost_h and v.hull_crew == 0 and left > 0:  # "if driver dead" ⚙: the hull all lost
+        out += trouble(m, v, take_the_wheel(m, v, row, left), "driver lost")
     return out
 
 

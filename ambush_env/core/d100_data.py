@@ -89,6 +89,15 @@ class Row(Frozen):
         return v
 
 
+class TakeWheel(Frozen):
+    """Seed 003's "Someone must take the wheel in this round (DEX check + Drive Auto -20%) or
+    roll on the VEHICLE TROUBLE TABLE +10" on a row whose driver falls: the check's ``percent``
+    on Drive Auto and the Trouble bonus when nobody takes the wheel (``trouble``)."""
+
+    percent: int
+    trouble: int = Field(ge=0)
+
+
 class LocationRow(Row):
     """A hit-location row (seed 003): the component, its HP (``"occupant"``: people), the
     effect and the effect's numbers."""
@@ -101,6 +110,7 @@ class LocationRow(Row):
     modifier: int | None = None
     trouble: int | None = Field(None, ge=0)
     mount: Literal["cannon", "coax", "bow"] | None = None
+    take_wheel: TakeWheel | None = None
 
     @model_validator(mode="after")
     def _effect(self) -> "LocationRow":
@@ -117,6 +127,9 @@ class LocationRow(Row):
         for name in need:
             if getattr(self, name) is None:
                 raise FieldProblem(name, f"the {self.effect} effect needs {name}")
+        if self.take_wheel is not None and self.effect not in ("driver", "turret", "hull"):
+            raise FieldProblem("take_wheel", "only a row that can put the driver out (driver, "
+                               f"turret, hull) takes the wheel, not {self.effect!r}")
         return self
 
 

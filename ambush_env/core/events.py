@@ -1314,6 +1314,19 @@ class D100Trouble(Event):
 
 
 @_event
+class D100TakeWheel(Event):
+    """Seed 003's "Someone must take the wheel in this round (DEX check + Drive Auto -20%)"
+    after a hit puts the driver out, before the Vehicle Trouble roll (RULES.md §13)."""
+
+    type: ClassVar[str] = "d100_take_wheel"
+    vehicle: str
+    unit: str                              # the rider who tries ("crew" in a tank); "" if nobody
+    result: str                            # "took the wheel" | "failed" | "nobody to take it"
+    roll: int = _ABSENT                    # his d100
+    need: int = _ABSENT                    # his Drive Auto at the row's percent
+
+
+@_event
 class D100Destroyed(Event):
     """A vehicle's Base HP reached zero, or it exploded (seed 003 step 7)."""
 

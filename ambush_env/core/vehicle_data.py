@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator, model_validator
 
 from ambush_env.core.data import Frozen, load_data
-from ambush_env.core.state import Vehicle
+from ambush_env.core.state import Unit, Vehicle
 from ambush_env.core.types import TERRAIN_NAMES
 
 Armour = Literal["occupant", "unarmoured", "light", "medium", "heavy"]
@@ -234,6 +234,17 @@ __all__ = ["AccidentResult", "Armour", "Aspect", "CREW_TASKS", "CrewRating", "Mo
 def vtype(v: Vehicle) -> VehicleType:
     """The data entry of ``v``'s type."""
     return shipped_vehicle_data().vehicles[v.type]
+
+
+def effective_ds(v: Vehicle, u: Unit) -> int:
+    """The DS ``u`` drives ``v`` with: 1 lower in a captured vehicle (seed 002 p. 27)."""
+    return u.DS - 1 if v.captured else u.DS
+
+
+def can_take_wheel(v: Vehicle, u: Unit) -> bool:
+    """Whether ``u`` may drive ``v``: a captured car needs DS ≥ 1, since it counts 1 lower
+    ("a DS 0 soldier cannot drive one", seed 002 p. 27); a side's own car any DS ≥ 0."""
+    return effective_ds(v, u) >= 0
 
 
 def type_mpa(v: Vehicle) -> tuple[int, int]:

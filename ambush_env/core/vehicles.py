@@ -81,7 +81,7 @@ from ambush_env.core.vehicle_data import (  # noqa: F401  (re-exported: the data
     load_vehicle_data,
 )
 from ambush_env.core.vehicle_data import shipped_vehicle_data as _shipped
-from ambush_env.core.vehicle_data import type_mpa, vtype
+from ambush_env.core.vehicle_data import can_take_wheel, effective_ds, type_mpa, vtype
 from ambush_env.core.state import Unit, Vehicle, known_vehicle
 from ambush_env.core.turns import end_turn
 
@@ -101,17 +101,6 @@ def on_map(v: Vehicle) -> bool:
 def vehicles_in(m: Match, hex_: int) -> list[Vehicle]:
     """Vehicles (disabled ones included) in ``hex_``."""
     return [v for v in m.state.vehicles if v.hex == hex_ and not v.exited]
-
-
-def effective_ds(v: Vehicle, u: Unit) -> int:
-    """The DS ``u`` drives ``v`` with: 1 lower in a captured vehicle (seed 002 p. 27)."""
-    return u.DS - 1 if v.captured else u.DS
-
-
-def can_take_wheel(v: Vehicle, u: Unit) -> bool:
-    """Whether ``u`` may drive ``v``: a captured car needs DS ≥ 1, since it counts 1 lower
-    ("a DS 0 soldier cannot drive one", seed 002 p. 27); a side's own car any DS ≥ 0."""
-    return effective_ds(v, u) >= 0
 
 
 def active_driver(m: Match, v: Vehicle) -> Unit | None:

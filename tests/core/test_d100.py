@@ -474,6 +474,7 @@ def _row_game(vtype_: str) -> Game:
 #: per effect: the extra dice after the location roll, and a check of the exact outcome
 _EXTRA = {"fuel_tank": [35], "engine": [21], "overheat": [2, 2, 2, 2], "tire": [1],
           "driver": [0], "steering": [0], "turret": [], "hull": [],
+          "driver_take_wheel": [50, 0],  # G2 (DS 0: Drive Auto 5 % - 20 %) fails, then Trouble
           "back_seat": [100, 1]}  # Luck: the first passenger misses, the second makes it
 
 
@@ -488,8 +489,11 @@ def _check(g: Game, v, row) -> None:
         names = [g.state.units[i].name for i in seats]
         hit = [e["unit"] for e in _dicts(g) if e["type"] == "d100_occupant" and e["damage"] > 0]
         assert hit == names[:1] and set(hurt) == set(names)  # one hit: the unlucky first
-        if eff == "driver":
-            assert [e["bonus"] for e in _dicts(g) if e["type"] == "d100_trouble"] == [row.trouble]
+        if eff == "driver":  # killed: the take-the-wheel check first, where the row has it
+            wheel = [e["result"] for e in _dicts(g) if e["type"] == "d100_take_wheel"]
+            assert wheel == (["failed"] if row.take_wheel else [])
+            bonus = row.take_wheel.trouble if row.take_wheel else row.trouble
+            assert [e["bonus"] for e in _dicts(g) if e["type"] == "d100_trouble"] == [bonus]
         return
     if eff in ("turret", "hull"):
         assert v.crew == 0 and v.disabled  # 30 through: every crewman killed, the hull half too
@@ -531,7 +535,8 @@ def test_every_hit_location_row_and_its_effect(table, vtype_):
         src = WeaponDamage(dice={"kubelwagen": "1d10+10", "motorcycle": "1d10+6"}.get(
             vtype_, "1d20+40"), kind="bullet")
         top = 10 if car else 20
-        extra = list(_EXTRA.get(row.effect, []))
+        key = "driver_take_wheel" if row.effect == "driver" and row.take_wheel else row.effect
+        extra = list(_EXTRA.get(key, []))
         if row.effect == "magazine":
             extra = [6] * 12 * v.crew
         if row.effect == "back_seat" and len(v.passengers) - D.stats(v).front_seats < 2:
@@ -687,6 +692,11 @@ def test_a_magazine_hit_that_also_ends_the_base_hp_destroys_once():
     (lambda r: r["weapons"]["smg"].__setitem__("dice", "2d6-10"), "weapons.smg.dice"),
     (lambda r: r["point_blank_classes"].append("catapult"), "point_blank_classes.2"),
     (lambda r: r["tables"]["afv"][0].__setitem__("roll", [0, 4]), "tables.afv.0.roll"),
+    (lambda r: r["tables"]["automobile"][0].__setitem__("take_wheel", {"percent": -20,
+                                                                       "trouble": 10}),
+     "tables.automobile.0.take_wheel"),
+    (lambda r: r["tables"]["automobile"][7]["take_wheel"].pop("trouble"),
+     "tables.automobile.7.take_wheel.trouble"),
 ])
 def test_a_bad_d100_file_names_the_field(tmp_path, edit, field):
     """Issue 12 done-when 5, and every other bad edit the engine would trip on later: a

@@ -259,7 +259,112 @@ def test_called_shot_at_a_car_driver():
     att = _of(evs, "d100_attack")[0]
     assert att["armour"] == 0 and att["component"] == "Driver" and "location_roll" not in att
     assert _unit(g, "G1").status == Status.INCAPACITATED  # 10 damage: 6-11
+    # nobody else aboard to take the wheel (seed 003): the Trouble roll is +10
+    assert _of(evs, "d100_take_wheel") == [{"type": "d100_take_wheel", "vehicle": "V1",
+                                            "unit": "", "result": "nobody to take it"}]
+    assert _of(evs, "d100_trouble")[0]["bonus"] == 10
+
+
+def _driver_and_passenger(**g2: Any) -> Game:
+    """US1 (M1 Garand, E9) aims at the driver G1 of a Kübelwagen on E7, G2 (DS 3) beside him."""
+    units = [_soldier("E9", weapon="m1_garand"),
+             {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "complete", "vehicle": "V1"},
+             {"name": "G2", "role": "rifleman", "hex": "E7", "ar": "complete", "vehicle": "V1",
+              "DS": 3, **g2}]
+    car = {"name": "V1", "type": "kubelwagen", "side": "german", "hex": "E7", "driver": "G1",
+           "passengers": ["G2"]}
+    return _game(units, [car])
+
+
+@pytest.mark.parametrize("roll,took", [(15, True), (16, False)])
+def test_someone_takes_the_wheel_before_the_trouble_roll(roll, took):
+    """Seed 003, hit-location table (automobile), Driver: "Roll on VEHICLE TROUBLE TABLE +5
+    Someone must take the wheel in this round (DEX check + Drive Auto -20%) or roll on the
+    VEHICLE TROUBLE TABLE +10"; RULES.md §13: the check comes before the Trouble roll. G1 is
+    killed (2d6+4 = 12); G2's Drive Auto 35 % (DS 3) - 20 % = 15: a d100 of 15 takes the wheel
+    (he is the driver, the dead G1 in his seat; Trouble + 5), 16 does not (Trouble + 10)."""
+    g = _driver_and_passenger()
+    called = B[K.FIRE_CALLED] + O.CALLED.index("driver")
+    evs = _play(g, called, [2, 4, 4, roll, 0])  # hit, damage 12, take the wheel, Trouble 0
+    assert g.dice.forced_left == 0
+    assert _unit(g, "G1").status == Status.KILLED
+    wheel = _of(evs, "d100_take_wheel")
+    assert wheel == [{"type": "d100_take_wheel", "vehicle": "V1", "unit": "G2",
+                      "result": "took the wheel" if took else "failed", "roll": roll,
+                      "need": 15}]
+    types = [e["type"] for e in evs]
+    assert types.index("d100_take_wheel") < types.index("d100_trouble")
+    trouble = _of(evs, "d100_trouble")[0]
+    assert trouble["bonus"] == (5 if took else 10)
+    # 0 + 5: none; 0 + 10: a skid, read as a stop for a car nobody is driving now
+    assert trouble["result"] == ("none" if took else "stop")
+    v = g.state.vehicles[0]
+    g1, g2 = _unit(g, "G1").uid, _unit(g, "G2").uid
+    assert (v.driver, v.passengers) == ((g2, [g1]) if took else (g1, [g2]))
+
+
+def test_the_take_the_wheel_roll_is_labelled():
+    """RULES.md §13: the check is its own labelled d100 roll (seed 003 "DEX check + Drive Auto
+    -20%"), made by the rider, after the driver's damage and before the Trouble roll."""
+    g = _driver_and_passenger()
+    v = g.state.vehicles[0]
+    g.dice.log = []
+    g.force_rolls([15, 0])  # 6 damage on an exposed driver: incapacitated; 15: G2 takes it
+    D.attack(g, v, D.weapon_damage(g, "m1_garand"), "bolt_rifle", armour=0, rolled=6,
+             location=D.row_of(v, "driver"))
+    labels = [why for why, _ in g.dice.log]
+    assert labels == ["G2 takes the wheel of V1 (Drive Auto -20%)", "V1 vehicle trouble"]
+
+
+@pytest.mark.parametrize("g2,why", [({"status": "panicked"}, "panicked"), ({"DS": 0}, None)])
+def test_who_can_take_the_wheel(g2, why):
+    """⚙ RULES.md §13: the rider who tries is active, not panicked and may drive the car: a
+    panicked G2 does not try (nobody: Trouble + 10); a DS 0 one does, at 5 % - 20 %, and fails
+    on any roll."""
+    g = _driver_and_passenger(**g2)
+    called = B[K.FIRE_CALLED] + O.CALLED.index("driver")
+    rolls = [2, 4, 4] + ([] if why else [1]) + [0]
+    evs = _play(g, called, rolls)
+    assert g.dice.forced_left == 0
+    wheel = _of(evs, "d100_take_wheel")[0]
+    assert wheel["result"] == ("nobody to take it" if why else "failed")
+    assert _of(evs, "d100_trouble")[0]["bonus"] == 10
+
+
+@pytest.mark.parametrize("damage,check", [(5, False), (6, True)])
+def test_a_driver_who_keeps_going_needs_nobody_at_the_wheel(damage, check):
+    """Seed 003: the take-the-wheel check is for a driver put out: 5 damage wounds G1 (he drives
+    on: Trouble + 5, no check); 6 incapacitates him (``occupant_levels``): G2 tries first."""
+    g = _driver_and_passenger()
+    v = g.state.vehicles[0]
+    g.force_rolls(([15] if check else []) + [0])
+    D.attack(g, v, D.weapon_damage(g, "m1_garand"), "bolt_rifle", armour=0, rolled=damage,
+             location=D.row_of(v, "driver"))
+    assert g.dice.forced_left == 0
+    evs = [e.to_dict() for e in g.log]
+    assert [e["result"] for e in _of(evs, "d100_take_wheel")] == (["took the wheel"] if check
+                                                                 else [])
     assert _of(evs, "d100_trouble")[0]["bonus"] == 5
+
+
+@pytest.mark.parametrize("roll,took", [(15, True), (16, False)])
+def test_a_turret_crewman_takes_a_tanks_wheel(roll, took):
+    """Seed 003, hit-location table (AFV), Hull or Bed: "If driver dead, roll on VEHICLE
+    TROUBLE TABLE +5 Someone must take the wheel ... or +10". 10 through the hull puts both
+    hull crewmen out, the turret's three take 5 (wounds: kept); one of them tries at the
+    Drive Auto of a crew of 3 (DS 3: 35 %) - 20 % = 15 and, passing, moves to the hull."""
+    g = _game([_soldier()], [_tank()])
+    v = g.state.vehicles[0]
+    g.force_rolls([roll, 0])
+    out = D.attack(g, v, D.weapon_damage(g, "kwk40"), "tank_gun", armour=0, rolled=10,
+                   location=D.row_of(v, "hull"))
+    assert g.dice.forced_left == 0
+    evs = [e.to_dict() for e in g.log]
+    assert _of(evs, "d100_take_wheel") == [{
+        "type": "d100_take_wheel", "vehicle": "V1", "unit": "crew",
+        "result": "took the wheel" if took else "failed", "roll": roll, "need": 15}]
+    assert _of(evs, "d100_trouble")[0]["bonus"] == (5 if took else 10)
+    assert ("crew", 3) in out and v.hull_crew == (1 if took else 0)
 
 
 def test_no_called_shot_at_a_tank_driver():
