@@ -188,10 +188,9 @@ class DamageRow(Frozen):
     """A damage row (seed 002 p. 26): d10 roll → soldier result and penetration level."""
 
     soldier: tuple[ResultName, ...]
+    #: what the weapon can reach against walls and vehicles, read by RULES.md §11's one
+    #: reading (``damage.yaml: penetration``); no other rule overrides it
     penetration: tuple[LevelName, ...] | None = None
-    #: small arms and machine guns: never penetrate an armoured vehicle part (issue 11 ⚙,
-    #: ``damage.yaml`` comment; read by :mod:`~ambush_env.core.vehicle_fire`)
-    rifle_calibre: bool = False
 
     @field_validator("soldier")
     @classmethod
@@ -412,7 +411,6 @@ class Tables:
         weapon_class: weapon id → :class:`WeaponClass`; ``class_of``: weapon id → class name.
         soldier_row: damage row id → 10 soldier results (by d10 roll).
         penetration_row: damage row id → 10 penetration levels, or None.
-        rifle_calibre: the damage row ids marked ``rifle_calibre`` (never penetrate armour).
         penetration: ``(level, explosive, surface)`` → ``"none" | "pass" | "destroyed"``
             (``damage.yaml: penetration``, RULES.md §11).
         stance_mod: target stance modifier by ``Stance`` int.
@@ -427,7 +425,7 @@ class Tables:
 
     __slots__ = (
         "weapons", "damage", "terrain", "source", "n_bands", "_band_of", "to_hit", "max_range",
-        "weapon_class", "class_of", "soldier_row", "penetration_row", "rifle_calibre", "penetration",
+        "weapon_class", "class_of", "soldier_row", "penetration_row", "penetration",
         "stance_mod",
         "behind_hit",
         "cover", "terrain_name", "terrain_mp", "wall_cover", "jam_on", "mods", "d100_only",
@@ -463,7 +461,6 @@ class Tables:
             + [iid for iid, it in weapons.items.items() if it.d100_only])
         self.soldier_row = {n: r.soldier for n, r in damage.rows.items()}
         self.penetration_row = {n: r.penetration for n, r in damage.rows.items()}
-        self.rifle_calibre = frozenset(n for n, r in damage.rows.items() if r.rifle_calibre)
         self.penetration = damage.penetration.cells()
         self.stance_mod = weapons.modifiers.target_stance.by_stance()
         self.behind_hit = damage.wall.behind_hit.by_stance()

@@ -35,10 +35,11 @@ target: the to-hit of RULES.md §8 with the size modifier and the cover of the v
   (``Vehicle.lost``; the loaded round is lost with the cannon) and a penetrated mount its bow
   MG ⚙; a penetrated tread immobilises it (``Vehicle.immobilised``), not disables.
 
-**Rifle-calibre fire** (issue 11 ⚙, ``damage.yaml``'s comment): a damage row marked
-``rifle_calibre`` (pistol, rifles, smg, BAR, lmg, hmg, tank_mg) never penetrates an armoured
-part (light, medium or heavy armour), whatever its level; unarmoured car parts are hit as
-before. So every armoured part of a tank is immune to small arms and machine guns.
+**What a weapon can penetrate** is its penetration row (``damage.yaml: rows``) read by
+RULES.md §11's one reading (``damage.yaml: penetration``): a part is affected when the level
+rolled reaches its armour, and no second rule overrides the row. The small-arms and
+machine-gun rows reach Light at most (``damage.yaml`` ⚙), which passes unarmoured car parts
+and no armour, so no armoured part of a tank is affected by them.
 
 **Shooters.** A soldier fires his own weapon (the checks of
 :func:`~ambush_env.core.fire.weapon_refusal`; from a car at −2). A tank fires a built-in
@@ -74,8 +75,6 @@ from ambush_env.core.vehicles import (
 
 ACTIVE = int(Status.ACTIVE)
 GER = int(Side.GERMAN)
-#: Armour classes that make a part armoured (rifle-calibre fire never penetrates them).
-ARMOURED = frozenset(("light", "medium", "heavy"))
 #: The aspects best-armoured first: at a vertex the attack hits the earlier one ⚙.
 _BETTER = {a: i for i, a in enumerate(ASPECTS)}
 #: Weapons a penetrated part puts out of action (⚙): turret → cannon and coax, mount → bow.
@@ -172,12 +171,11 @@ def attack_aspect(m: Match, attacker: Unit, v: Vehicle) -> str:
 
 
 # ============================================================================ penetration
-def part_result(t: Tables, row: str, explosive: bool, level: str, armour: str) -> str:
-    """What a penetration ``level`` rolled on damage row ``row`` does to a part of ``armour``
-    (RULES.md §11 via ``damage.yaml: penetration``): ``"none" | "pass" | "destroyed"``; a
-    ``rifle_calibre`` row never penetrates an armoured part (module docstring)."""
-    if armour in ARMOURED and row in t.rifle_calibre:
-        return _NO_EFFECT
+def part_result(t: Tables, explosive: bool, level: str, armour: str) -> str:
+    """What a penetration ``level`` (explosive or not) does to a part of ``armour``: the one
+    reading of RULES.md §11 (``damage.yaml: penetration``), ``"none" | "pass" |
+    "destroyed"``, the same for every weapon; the weapon's row decides only which levels it
+    can roll (:func:`can_penetrate`)."""
     return t.penetration[(level, bool(explosive), armour)]
 
 
@@ -188,7 +186,7 @@ def _tables(m_or_tables: Any) -> Tables:
 def can_penetrate(m_or_tables: Any, weapon_id: str, v: Vehicle | str, aspect: str) -> bool:
     """Whether ``weapon_id`` can do anything to ``v`` (a vehicle or a type id) attacked from
     ``aspect`` when it is closed: some part its Hit Chart for that aspect can name, armoured
-    or not, that some roll of the weapon's penetration row affects (seed 000 p. 31: "a German
+    or not, that some level of the weapon's penetration row affects (seed 000 p. 31: "a German
     will not shoot a closed tank with a weapon that cannot penetrate it"). Occupants do not
     count (nobody in a closed tank can be hit); the vehicle's state (disabled, weapons lost)
     is not looked at."""
@@ -212,7 +210,7 @@ def _can_penetrate(t: Tables, weapon_id: str, key: str, vt: VehicleType, aspect:
         armour = vt.armour(part, aspect)
         if armour == "occupant":
             continue
-        if any(part_result(t, wc.damage, wc.explosive, lv, armour) != _NO_EFFECT for lv in levels):
+        if any(part_result(t, wc.explosive, lv, armour) != _NO_EFFECT for lv in levels):
             out = True
             break
     if len(_PEN_CACHE) > 4096:
@@ -297,6 +295,9 @@ def to_hit(m: Match, shooter: Unit, v: Vehicle, *, snap: bool, weapon: str | Non
     for the range, the shooter's modifiers (snap, WS, wounded, captured weapon — his own
     weapon only —, from a car −2 unless ``vehicle_mounted``), the size (small +1, large +2),
     the cover of the vehicle's hex ⚙, and ``mods_extra`` (``(name, value)`` pairs or a dict).
+    Under ``rules="d100"`` seed 003's moving fire and gun-laying modifiers join them, and then
+    point blank doubles the chance of the whole number (:func:`~ambush_env.core.d100.point_blank`;
+    its ``point_blank`` entry is the difference it made).
 
     Raises:
         IllegalActionError: beyond the weapon's maximum range.
@@ -318,22 +319,20 @@ def to_hit(m: Match, shooter: Unit, v: Vehicle, *, snap: bool, weapon: str | Non
     mods.append(("vehicle_" + size, getattr(t.mods.vehicle_size, size)))
     mods += _cover_mods(t, m.board.terrain[v.hex])  # "resolve the fire as usual" ⚙
     if m.rules == "d100":
-        mods += _d100_mods(m, shooter, v, wid, d, base)
+        from ambush_env.core.d100_data import shot_mods
+
+        mods += shot_mods(m.state.vehicles, shooter, wid, v)  # moving fire, gun-laying
     if mods_extra:
         mods += list(mods_extra.items() if isinstance(mods_extra, dict) else mods_extra)
-    return base + sum(x for _, x in mods), mods
+    n = base + sum(x for _, x in mods)
+    if m.rules == "d100":  # seed 003 point blank: the chance doubled, every modifier in
+        from ambush_env.core import d100
 
-
-def _d100_mods(m: Match, shooter: Unit, v: Vehicle, wid: str, d: int, base: int
-               ) -> list[tuple[str, int]]:
-    """Seed 003's to-hit changes against a vehicle (module d100): point-blank doubling for
-    tank guns, moving fire, a destroyed gun-laying equipment on the main gun."""
-    from ambush_env.core import d100
-    from ambush_env.core.d100_data import shot_mods
-
-    pb = d100.point_blank(m, wid, d, base)
-    out = [("point_blank", pb - base)] if pb != base else []
-    return out + shot_mods(m.state.vehicles, shooter, wid, v)
+        pb = d100.point_blank(m, shooter, wid, d, n)
+        if pb != n:
+            mods.append(("point_blank", pb - n))
+            n = pb
+    return n, mods
 
 
 def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool, aspect: str = "front",
@@ -503,7 +502,7 @@ def _part_hit(m: Match, v: Vehicle, vt: VehicleType, part: str, aspect: str, wc:
     p = m.dice.d10("penetration")
     ev.rolls_["penetration"] = p
     level = t.penetration_row[wc.damage][p]  # type: ignore[index]  (checked at load)
-    result = part_result(t, wc.damage, wc.explosive, level, vt.armour(part, aspect))
+    result = part_result(t, wc.explosive, level, vt.armour(part, aspect))
     ev.level = level
     ev.result = result
     m.emit(ev)

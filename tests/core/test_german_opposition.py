@@ -146,21 +146,27 @@ def test_wall_fire_is_skipped_without_us_in_a_building(game):
     assert of(evs, "german_skip")[0]["action"] == "fire"
 
 
-@pytest.mark.parametrize("jam, pen, result", [(8, 7, "pass"), (8, 6, "none"), (9, None, "jammed")])
-def test_wall_mg_bullets_pass_or_the_gun_jams(game, jam, pen, result):
+@pytest.mark.parametrize("ger_hex, us_hex, wall, jam, pen, result", [
+    ("K9", "L7", "stone", 8, 9, "none"),    # Light, the row's best: no effect on stone
+    ("K9", "L7", "stone", 9, None, "jammed"),
+    ("N9", "N7", "wood", 8, 4, "pass"),     # Light passes a wooden wall
+    ("N9", "N7", "wood", 8, 3, "none"),     # none
+])
+def test_wall_mg_bullets_pass_or_the_gun_jams(game, ger_hex, us_hex, wall, jam, pen, result):
     """RULES.md §8 (the jam check: a 9 jams), §11 (non-explosive: Light passes wooden walls
-    only, Medium any wall). An MG42 gunner at K9 fires at the farmhouse L7 with US1 inside
-    (the stone wall L7/L8, facing him): to-hit the lmg's 7 at 2 hexes + 4 for a wall = 11,
-    a hit on any roll; the lmg's penetration row reads Light on a 6 (no effect on stone) and
-    Medium on a 7 (the bullets pass: US1, standing, is hit on a 2 or less, here a 0, and
-    rolls damage, a 0: none)."""
+    only, Medium any wall; the lmg's row reaches Light at most, damage.yaml ⚙). An MG42 gunner
+    2 hexes from a building with US1 inside fires at its wall facing him: to-hit the lmg's 7
+    at 2 hexes + 4 for a wall = 11, a hit on any roll; the lmg's penetration row reads none
+    on a 3 and Light from a 4 to a 9: the farmhouse's stone wall L7/L8 stops every bullet,
+    the barn's wooden wall N7/N8 is passed from a 4 (US1, standing, is hit on a 2 or less,
+    here a 0, and rolls damage, a 0: none)."""
     g = game
-    setup(g, [("L7", S)])
-    ger = add_german(g, "p_wall_mg", "K9")
+    setup(g, [(us_hex, S)])
+    ger = add_german(g, "p_wall_mg", ger_hex)
     rolls = [0, jam] + ([0, pen] if pen is not None else []) + ([0, 0] if result == "pass" else [])
     evs = turn(g, ger, rolls)
     (fw,) = of(evs, "fire_wall")
-    assert fw["hex"] == "L7" and fw["wall"] == "stone" and fw["to_hit"] == 11
+    assert fw["hex"] == us_hex and fw["wall"] == wall and fw["to_hit"] == 11
     assert fw["result"] == result, fw
     assert len(of(evs, "behind_wall")) == (result == "pass")
 

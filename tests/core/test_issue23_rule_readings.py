@@ -78,3 +78,108 @@ def test_the_captured_weapon_still_counts_1_lower_when_fired():
     n_own, mods_own = to_hit(own, _unit(own, "US1"), _unit(own, "G1"), snap=False)
     assert dict(mods)["captured_weapon"] == load_tables().mods.captured_weapon == -1
     assert "captured_weapon" not in dict(mods_own) and n == n_own - 1
+
+
+# ------------------------------------- RULES.md §11: a weapon's reach is its penetration row
+def _at_vehicle(weapon: str, vehicle: dict, **us1: Any) -> Game:
+    """US1 with ``weapon`` at E10, his turn in Rounds, ``vehicle`` (V1) at E7 facing S: the
+    line from E10 crosses the hexside it faces, so the attack hits its front."""
+    units = [{"name": "US1", "hex": "E10", "ar": "1-turn", "weapon": weapon, **us1},
+             FAR_GERMAN, FAR_US]
+    if vehicle.get("driver"):
+        units.append({"name": vehicle["driver"], "role": "rifleman", "hex": "E7",
+                      "vehicle": "V1"})
+    return Game.from_position({"mission": MISSION, "phase": "rounds", "round": 3,
+                               "rounds_total": 3, "initiative": "us", "turn": {"unit": "US1"},
+                               "units": units,
+                               "vehicles": [{"name": "V1", "hex": "E7", "facing": "S",
+                                             "side": "german", **vehicle}]})
+
+
+def _shot(g: Game, rolls: list[int]) -> dict:
+    """US1 fires aimed at V1's front with exactly these dice (hit, Hit Chart, penetration,
+    then whatever the result needs); the fire_vehicle event."""
+    g.force_rolls(rolls)
+    evs = VF.fire_at_vehicle(g, _unit(g, "US1"), g.state.vehicles[0], snap=False,
+                             aspect="front")
+    assert g.dice.forced_left == 0
+    return evs[0].to_dict()
+
+
+PANZER = {"type": "panzer_iv", "closed": True}  # front: tread light (Hit Chart 1), body medium (3)
+
+
+@pytest.mark.parametrize("chart, part", [(1, "tread"), (3, "body")])
+@pytest.mark.parametrize("pen", range(10))
+def test_a_rifle_never_passes_a_tanks_armour(chart, part, pen):
+    """Seed 000 p. 30 ("fire only matters if the penetration result equals or exceeds the
+    armour of the part hit") + RULES.md §11: the semi-automatic rifle's row reaches Light at
+    most (a 5-9), and a non-explosive Light passes no armour: its best roll, a 9, does
+    nothing to the Panzer IV's light tread or medium body, nor does any other."""
+    g = _at_vehicle("m1_garand", PANZER)
+    ev = _shot(g, [0, chart, pen])
+    assert ev["part"] == part and ev["result"] == "none"
+    assert ev["level"] == ("light" if pen >= 5 else "none")
+    v = g.state.vehicles[0]
+    assert not (v.disabled or v.immobilised or v.lost)
+
+
+@pytest.mark.parametrize("chart, pen, level, effect", [
+    (1, 0, "none", None),            # tread (light armour): a 0 reads none
+    (1, 1, "light", "immobilised"),  # Light equals light armour: the tread is destroyed
+    (3, 2, "light", None),           # body (medium armour): Light is below medium
+    (3, 3, "medium", "disabled"),    # Medium equals medium: the body is destroyed
+])
+def test_a_bazooka_passes_a_tanks_armour_from_its_level(chart, pen, level, effect):
+    """Seed 000 p. 30-31 + RULES.md §11 (explosive: a part is destroyed when the level equals
+    or exceeds its armour): the bazooka's row (none, light 1-2, medium 3-5, heavy 6-9) on
+    both sides of each threshold."""
+    g = _at_vehicle("bazooka", PANZER, prepared=True)
+    ev = _shot(g, [0, chart, pen])
+    assert ev["level"] == level and ev["result"] == ("none" if effect is None else "destroyed")
+    v = g.state.vehicles[0]
+    assert v.immobilised is (effect == "immobilised") and v.disabled is (effect == "disabled")
+
+
+@pytest.mark.parametrize("pen, level", [(5, "medium"), (6, "heavy")])
+def test_a_bazooka_needs_heavy_for_a_heavy_part(pen, level):
+    """Seed 000 p. 30: the Jagdpanther's heavy front body: the bazooka's Medium (a 5) does
+    nothing, its Heavy (a 6) destroys it (the tank is disabled)."""
+    g = _at_vehicle("bazooka", {"type": "jagdpanther", "closed": True}, prepared=True)
+    ev = _shot(g, [0, 3, pen])
+    assert ev["part"] == "body" and ev["level"] == level
+    assert g.state.vehicles[0].disabled is (level == "heavy")
+
+
+@pytest.mark.parametrize("chart, pen, shot", [
+    (5, 4, False),   # tyres: none
+    (5, 5, True),    # Light passes an unarmoured surface: the tyre is shot
+    (5, 9, True),    # the row's best, Light (Medium before): passes as before
+])
+def test_a_rifle_at_a_cars_tyres_is_unchanged(chart, pen, shot):
+    """RULES.md §11: Light passes an unarmoured surface, as Medium did; a car's tyres are shot
+    from the rifle's first Light (a 5), not on a 4 (seed 000 p. 31: a tyre hit makes an
+    Accident Check, here a 0: nothing happens)."""
+    g = _at_vehicle("m1_garand", {"type": "kubelwagen", "driver": "G1"})
+    ev = _shot(g, [0, chart, pen, 0])
+    assert ev["part"] == "tyres" and ev["result"] == ("pass" if shot else "none")
+    assert g.state.vehicles[0].tyre_shot is shot
+
+
+@pytest.mark.parametrize("pen, disabled", [(4, False), (5, True), (9, True)])
+def test_a_rifle_at_a_cars_body_is_unchanged(pen, disabled):
+    """RULES.md §11 + seed 000 p. 31: a penetrated body disables a car; the rifle passes the
+    unarmoured body from a 5, its 8 and 9 (Medium before, Light now) alike; a body hit that
+    does not disable the car makes an Accident Check (here a 0: nothing happens)."""
+    g = _at_vehicle("m1_garand", {"type": "kubelwagen", "driver": "G1"})
+    ev = _shot(g, [0, 7, pen] + ([] if disabled else [0]))
+    assert ev["part"] == "body" and ev["result"] == ("pass" if disabled else "none")
+    assert g.state.vehicles[0].disabled is disabled
+
+
+def test_a_rifle_still_hits_an_open_tanks_crew():
+    """Seed 000 p. 31: an open tank exposes its crew, and a hit on the crew removes one man
+    with no damage or penetration roll, whatever the weapon's row: unchanged."""
+    g = _at_vehicle("m1_garand", {"type": "panzer_iv"})
+    ev = _shot(g, [0, 0])
+    assert ev["part"] == "crew" and g.state.vehicles[0].crew == 4

@@ -197,7 +197,7 @@ def test_satchel_penetrates_heavily():
     assert set(T.penetration_row["satchel_outside"]) == {"heavy"}
 
 
-def test_rifle_calibre_never_destroys_a_wall():
+def test_small_arms_never_destroy_a_wall():
     """seed 002 p. 26 (our numbers): only explosives and satchels reach a heavy penetration."""
     for name, c in T.weapons.classes.items():
         if not c.explosive:

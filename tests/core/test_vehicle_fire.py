@@ -1,5 +1,5 @@
 """Fire against vehicles (seed 000 p. 30-32; RULES.md §8, §11): the facing diagram, the orders
-that aim at a vehicle, every tank Hit Chart result, rifle-calibre fire against armour, and
+that aim at a vehicle, every tank Hit Chart result, small arms against armour, and
 ``can_penetrate``. Positions on the Farm Assault map (rows 6-9 clear around E7 and H7) with
 forced dice on both sides of each threshold.
 """
@@ -452,23 +452,29 @@ def test_tank_gun_penetrates_by_the_weapon_override():
     assert g.state.vehicles[0].disabled
 
 
-# ============================================================================ rifle calibre
+# ============================================================================ small arms
 RIFLE_WEAPONS = ["colt_45", "kar98", "m1_garand", "thompson", "bar", "mg42", "m1919",
                  "mg34_tank"]
 
 
-def test_the_rifle_calibre_rows_are_the_small_arms():
+def test_small_arms_rows_reach_light_at_most():
+    """RULES.md §11: what a weapon can reach is its penetration row; ⚙ (damage.yaml) the
+    small-arms and machine-gun rows top at Light, the explosive ones reach Heavy."""
     t = load_tables()
     rows = {t.weapon_class[w].damage for w in RIFLE_WEAPONS}
-    assert rows == t.rifle_calibre
-    assert not {"bazooka", "panzerfaust", "tank_gun"} & t.rifle_calibre
+    assert rows == {"pistol", "bolt_rifle", "semi_auto_rifle", "smg", "automatic_rifle", "lmg",
+                    "hmg", "tank_mg"}
+    for r in rows:
+        assert set(t.penetration_row[r]) == {"none", "light"}, r
+    for r in ("bazooka", "panzerfaust", "tank_gun"):
+        assert "heavy" in t.penetration_row[r], r
 
 
 @pytest.mark.parametrize("weapon", RIFLE_WEAPONS)
 @pytest.mark.parametrize("type_", ["panzer_iv", "sherman", "jagdpanther"])
 def test_rifle_calibre_fire_never_affects_an_armoured_tank_part(weapon, type_):
-    """Issue 11 ⚙ (damage.yaml rifle_calibre): every rifle-calibre row fired at every armoured
-    part of every tank from every aspect does nothing, for every d10."""
+    """Seed 000 p. 30 + RULES.md §11: every small-arms row fired at every armoured part of
+    every tank from every aspect does nothing, for every d10 (its row reaches no armour)."""
     side = "us" if type_ == "sherman" else "german"
     shooter = ({"name": "G1", "role": "rifleman", "hex": "E10", "ar": "1-turn"} if side == "us"
                else _us("E10"))
@@ -492,11 +498,13 @@ def test_rifle_calibre_fire_never_affects_an_armoured_tank_part(weapon, type_):
 
 
 def test_rifles_still_hit_unarmoured_car_parts():
-    """RULES.md §11: unarmoured surfaces are passed by light penetration (car tyres, body)."""
+    """RULES.md §11: unarmoured surfaces are passed by light penetration (car tyres, body);
+    one reading for every weapon: a non-explosive Medium would pass light armour."""
     t = load_tables()
-    assert VF.part_result(t, "bolt_rifle", False, "light", "unarmoured") == "pass"
-    assert VF.part_result(t, "bolt_rifle", False, "medium", "light") == "none"
-    assert VF.part_result(t, "bazooka", True, "light", "light") == "destroyed"
+    assert VF.part_result(t, False, "light", "unarmoured") == "pass"
+    assert VF.part_result(t, False, "light", "light") == "none"
+    assert VF.part_result(t, False, "medium", "light") == "pass"
+    assert VF.part_result(t, True, "light", "light") == "destroyed"
 
 
 # ============================================================================ can_penetrate
