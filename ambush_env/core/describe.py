@@ -2,7 +2,10 @@
 
 ``describe(m, i)`` gives a stable text for every ``i`` in ``0..N_ORDERS-1``; the acting
 unit's name and the hex or unit an argument points at make it readable
-(``"US3 fire aimed at G2 (L7)"``).
+(``"US3 fire aimed at G2 (L7)"``). What an order points at comes last, and whatever only
+describes it — a hex label, an aspect, a vehicle's type and hex, a box or item number — is
+one trailing parenthesis, the part ``Game.parse_order`` lets a player leave out
+(docs/OBSERVATION.md "Orders as text").
 """
 
 from __future__ import annotations
@@ -107,8 +110,7 @@ def describe(m: Match, action: int) -> str:
                           K.COAX_MG_AIMED_VEHICLE: "fire coaxial MG aimed at",
                           K.COAX_MG_SNAP_VEHICLE: "snap fire coaxial MG at"}
     if kind in tank_vehicle_kinds:  # a tank's weapons at a vehicle × aspect (module tanks)
-        vid, aspect = divmod(arg, len(O.ASPECTS))
-        return f"{who} {tank_vehicle_kinds[kind]} {_vehicle_text(m, vid)} {O.ASPECTS[aspect]}"
+        return f"{who} {tank_vehicle_kinds[kind]} {vehicle_aspect_text(m, arg)}"
     if kind in _D100_KINDS:  # seed 003's special attacks (rules d100)
         verb, names = _D100_KINDS[kind]
         vid, k = divmod(arg, len(names))

@@ -306,21 +306,47 @@ class Game(Match):
         return [self.describe_action(a) for a in self.legal_actions()]
 
     def parse_order(self, text: str) -> int:
-        """The order integer whose text is ``text`` now (the inverse of
-        :meth:`describe_action` for every order; a trailing hex label in parentheses such as
-        ``(L7)`` may be left out; case and spacing do not matter).
+        """The order integer whose text is ``text`` now: the inverse of
+        :meth:`describe_action` for every order (case and spacing do not matter).
+
+        The trailing parenthesis of a text — a hex label ``(L7)``, an aspect ``(rear)``, a
+        vehicle's description ``(Panzer IV, H7)``, a box ``(box 0)`` — may be left out: the
+        shortened text stands for the orders whose text it begins, the legal ones now if any
+        is (so ``"US2 fire aimed at V1"`` is the one aspect legal from where US2 stands), else
+        all of them (so :meth:`play` can say why that order is refused). One such order is
+        the answer; several are refused by name (docs/OBSERVATION.md "Orders as text").
 
         Raises:
-            IllegalActionError: no order has this text now (the message names the text and
-                the acting unit).
+            IllegalActionError: no order has this text now, or the shortened text names
+                several orders (the message names the text, the acting unit and every
+                candidate's full text).
         """
         key = _norm_order(text)
-        table = self._order_texts()
-        a = table.get(key)
-        if a is None:
-            raise IllegalActionError(f"no order reads {text!r} now for {self._actor_name()}; "
-                                     f"legal now: {'; '.join(self.legal_orders()[:12])}")
-        return a
+        full, short = self._order_texts()
+        a = full.get(key)
+        if a is not None:
+            return a
+        orders = short.get(key, [])
+        legal = set(self._legal_now())
+        fits = [b for b in orders if b in legal]
+        if len(fits) == 1:
+            return fits[0]
+        who = self._actor_name()
+        if fits:
+            raise IllegalActionError(
+                f"{text!r} names {len(fits)} legal orders now for {who}; give the whole "
+                f"text: {'; '.join(repr(self.describe_action(b)) for b in fits)}")
+        fits = orders
+        if len(fits) == 1:
+            return fits[0]
+        if fits:
+            named = "; ".join(f"{self.describe_action(b)!r} ({self._why_not(b)})"
+                              for b in fits[:12])
+            more = f"; and {len(fits) - 12} more" if len(fits) > 12 else ""
+            raise IllegalActionError(f"{text!r} names {len(fits)} orders for {who}, none legal "
+                                     f"now: {named}{more}")
+        raise IllegalActionError(f"no order reads {text!r} now for {who}; "
+                                 f"legal now: {'; '.join(self.legal_orders()[:12])}")
 
     def play(self, text: str) -> list[dict]:
         """:meth:`parse_order` then :meth:`step`: the events up to the next decision.
@@ -336,25 +362,23 @@ class Game(Match):
                 f"{self._why_not(a)}")
         return self.step(a)
 
-    def _order_texts(self) -> dict[str, int]:
-        """Normalised text → order integer for the current decision (cached with the legal
-        orders): the full text and the text without a trailing ``(…)``."""
+    def _order_texts(self) -> tuple[dict[str, int], dict[str, list[int]]]:
+        """For the current decision (cached with the legal orders): normalised full text →
+        order integer, and normalised text without its trailing ``(…)`` → the orders
+        (ascending) whose text that begins."""
         cache = getattr(self, "_texts", None)
         if cache is not None and cache[0] is self._legal and self._legal is not None:
             return cache[1]
         legal = self._legal_now()
-        table: dict[str, int] = {}
+        full: dict[str, int] = {}
         short: dict[str, list[int]] = {}
         for a in range(O.N_ORDERS):
-            full = _norm_order(self.describe_action(a))
-            table.setdefault(full, a)
-            if full.endswith(")") and "(" in full:
-                short.setdefault(full[:full.rindex("(")].rstrip(), []).append(a)
-        for k, acts in short.items():
-            if k not in table and len(acts) == 1:
-                table[k] = acts[0]
-        self._texts = (legal, table)
-        return table
+            text = _norm_order(self.describe_action(a))
+            full.setdefault(text, a)
+            if text.endswith(")") and "(" in text:
+                short.setdefault(text[:text.rindex("(")].rstrip(), []).append(a)
+        self._texts = (legal, (full, short))
+        return full, short
 
     def _why_not(self, a: int) -> str:
         kind, _ = O.decode(a)

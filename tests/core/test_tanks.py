@@ -314,7 +314,7 @@ def test_tank_weapons_aim_at_a_vehicle_slot_with_one_aspect_from_afar():
                        "facing": "N", "cannon_loaded": True}, jeep]}
     g = Game.from_position(p)
     shots = _orders(g, "fire cannon at V2")
-    assert shots == ["V1 fire cannon at V2 (Jeep, C5) rear"]  # the jeep faces away (N)
+    assert shots == ["V1 fire cannon at V2 (rear)"]  # the jeep faces away (N)
     p["vehicles"][1] = {**jeep, "hex": "C8"}
     p["units"][1] = {**us[0], "hex": "C8"}
     g = Game.from_position(p)
