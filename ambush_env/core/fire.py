@@ -47,6 +47,7 @@ from __future__ import annotations
 from typing import Any
 
 from ambush_env.core import events as E
+from ambush_env.core.ctx import WALL_CACHE_MAX
 from ambush_env.core.damage import apply_damage, roll_damage
 from ambush_env.core.errors import AmbushError, IllegalActionError
 from ambush_env.core.tables import PENETRATION_LEVELS, PENETRATION_SURFACES, Tables, load_tables
@@ -427,13 +428,14 @@ def wall_refusal(game: Any, shooter: Any, target_hex: int, *, snap: bool = False
 def wall_targets(game: Any, shooter: Any) -> list[tuple[int, int]]:
     """``(offset index, hex)`` of every building hex whose wall ``shooter`` could fire at
     from where he stands, as far as the map decides (:func:`wall_refusal` less the weapon's
-    own state, which the caller checks once with :func:`weapon_refusal`): cached per hex,
-    stance, weapon class and live map (:meth:`Board.live_key`: walls destroyed change it, a
-    reset restores it)."""
+    own state, which the caller checks once with :func:`weapon_refusal`): cached on the
+    context (``Ctx.wall_cache``, whose board is the game's) per hex, stance, weapon class and
+    live map (:meth:`Board.live_key`: walls destroyed change it, a reset restores it), at
+    most ``ctx.WALL_CACHE_MAX`` entries."""
     board = game.board
     t = game.tables
     cname = t.class_of[shooter.weapon]
-    key = (shooter.hex, shooter.stance, cname, board.live_key(), id(board))
+    key = (shooter.hex, shooter.stance, cname, board.live_key())
     cache = game.ctx.wall_cache
     out = cache.get(key)
     if out is not None:
@@ -450,7 +452,7 @@ def wall_targets(game: Any, shooter: Any) -> list[tuple[int, int]]:
                                                         _STANDING):
             continue
         out.append((k, h))
-    if len(cache) > 4096:
+    if len(cache) >= WALL_CACHE_MAX:
         cache.clear()
     cache[key] = out
     return out

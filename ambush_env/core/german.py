@@ -100,20 +100,52 @@ def column_rows(m: Match, u: Unit, column: str) -> tuple:
     return getattr(card.columns, column)
 
 
-def row_actions(m: Match, u: Unit) -> list[tuple[str, dict]]:
-    """The actions of the row ``u`` rolled this turn (empty before the roll)."""
+class RowEntry:
+    """One card row, worked out once (card data is immutable): its actions normalized
+    (:func:`normalize`), and per step ``s`` the kinds the rest of the row can use
+    (``wanted[s]``, :func:`wanted_kinds`; ``wanted[len(acts)]`` the close kinds alone) and
+    the kinds of action ``s`` with the close kinds (``with_close[s]``, :func:`choose`)."""
+
+    __slots__ = ("acts", "wanted", "with_close")
+
+    def __init__(self, row: Any, tank: bool) -> None:
+        self.acts: list[tuple[str, dict]] = [normalize(a) for a in row.do]
+        kinds = [action_kinds(name, args, tank) for name, args in self.acts]
+        self.with_close: list[frozenset[int]] = [k | _CLOSE_KINDS for k in kinds]
+        self.wanted: list[frozenset[int]] = [_CLOSE_KINDS.union(*kinds[s:])
+                                             for s in range(len(kinds) + 1)]
+
+
+def _card_key(m: Match, u: Unit) -> tuple[bool, str]:
+    """``(tank, card)``: which card ``u`` reads, as values: a tank's unit its tank card's id
+    (the shipped vehicle cards), anyone else his role (his card in the context's deck)."""
+    if u.role == TANK:
+        return True, m.state.vehicles[u.vehicle].card
+    return False, u.role
+
+
+def row_entry(m: Match, u: Unit) -> RowEntry | None:
+    """The :class:`RowEntry` of the row ``u`` rolled this turn (None before the roll).
+
+    Cached on the context (``Ctx.card_rows``, the context's deck being the cards read), keyed
+    by values — ``(tank, card or role, column, row index)`` — so an entry never outlives or
+    mistakes its card; the cache holds at most one entry per row of the cards played."""
     t = m.state.turn
     if t.card_row < 0:
-        return []
-    column = column_rows(m, u, t.card_column)
-    row = column[t.card_row]
-    acts = _NORMALIZED.get(id(row))
-    if acts is None or acts[0] is not row:  # card data is immutable: normalize a row once
-        acts = _NORMALIZED[id(row)] = (row, [normalize(a) for a in row.do])
-    return acts[1]
+        return None
+    tank, card = _card_key(m, u)
+    key = (tank, card, t.card_column, t.card_row)
+    cache = m.ctx.card_rows
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = RowEntry(column_rows(m, u, t.card_column)[t.card_row], tank)
+    return got
 
 
-_NORMALIZED: dict[int, tuple[Any, list[tuple[str, dict]]]] = {}
+def row_actions(m: Match, u: Unit) -> list[tuple[str, dict]]:
+    """The actions of the row ``u`` rolled this turn (empty before the roll)."""
+    e = row_entry(m, u)
+    return e.acts if e is not None else []
 
 
 def wanted_kinds(m: Match, u: Unit) -> frozenset[int]:
@@ -122,22 +154,10 @@ def wanted_kinds(m: Match, u: Unit) -> frozenset[int]:
     t = m.state.turn
     if t.card_row < 0:
         _roll(m, u)
-    acts = row_actions(m, u)
-    tank = u.role == TANK
-    key = (id(acts), t.card_step, tank)  # the normalized rows are kept (``_NORMALIZED``)
-    got = _WANTED.get(key)
-    if got is not None and got[0] is acts:
-        return got[1]
-    out = set(_CLOSE_KINDS)
-    for name, args in acts[t.card_step:]:
-        out |= action_kinds(name, args, tank)
-    kinds = frozenset(out)
-    if acts:
-        _WANTED[key] = (acts, kinds)
-    return kinds
-
-
-_WANTED: dict[tuple[int, int, bool], tuple[list, frozenset[int]]] = {}
+    e = row_entry(m, u)
+    if e is None:  # pragma: no cover - _roll always sets a row
+        return _CLOSE_KINDS
+    return e.wanted[min(t.card_step, len(e.acts))]
 
 
 def action_kinds(name: str, args: dict, tank: bool) -> frozenset[int]:
@@ -189,19 +209,6 @@ def _narrow(name: str, args: dict, tank: bool) -> frozenset[int]:
 _ACTION_KINDS: dict[tuple, frozenset[int]] = {}
 
 
-def _with_close(name: str, args: dict, tank: bool) -> frozenset[int]:
-    """:func:`action_kinds` and the turn-closing kinds: most card turns end with a close
-    order after their actions, so :class:`LazyOrders` generates both in one call."""
-    key = (id(args), name, tank)  # the normalized rows are kept (``_NORMALIZED``): args live on
-    got = _WITH_CLOSE.get(key)
-    if got is None or got[0] is not args:
-        got = _WITH_CLOSE[key] = (args, action_kinds(name, args, tank) | _CLOSE_KINDS)
-    return got[1]
-
-
-_WITH_CLOSE: dict[tuple, tuple[dict, frozenset[int]]] = {}
-
-
 class LazyOrders:
     """The legal orders of the acting German, asked for kind by kind as :func:`choose` reaches
     each card action (the card loop's fast path): a row whose first action gives an order
@@ -249,15 +256,17 @@ def choose(m: Match, u: Unit, legal: list[int] | LazyOrders) -> int:
     t = m.state.turn
     if t.card_row < 0:
         _roll(m, u)
-    acts = row_actions(m, u)
+    entry = row_entry(m, u)
+    acts = entry.acts if entry is not None else []
     offered = set() if lazy else set(legal)
     tank = u.role == TANK
     table = _TANK_ACTIONS if tank else _ACTIONS
     while t.card_step < len(acts):
         name, args = acts[t.card_step]
         fn = table.get(name)
-        if fn is not None and lazy:  # the close orders with the first action's (one call)
-            offered = legal.need(_with_close(name, args, tank))  # type: ignore[union-attr]
+        if fn is not None and lazy:  # the close orders with the first action's (one call):
+            # most card turns end with a close order after their actions
+            offered = legal.need(entry.with_close[t.card_step])  # type: ignore[union-attr]
         got = fn(m, u, args, offered) if fn is not None else None
         if got is not None:
             order, done = got
@@ -288,21 +297,20 @@ def _roll(m: Match, u: Unit) -> None:
     col = column_for(m, u)
     card_id = m.state.vehicles[u.vehicle].card if u.role == TANK else m.cards[u.role].id
     r = m.dice.d10(f"{u.name} card ({col})")
-    column = column_rows(m, u, col)
-    rows = _ROW_OF.get(id(column))
-    if rows is None or rows[0] is not column:  # card data is immutable: index a column once
-        rows = _ROW_OF[id(column)] = (column, [
+    key = (*_card_key(m, u), col)  # card data is immutable: index a column once, by value
+    rows = m.ctx.card_rolls.get(key)
+    if rows is None:
+        column = column_rows(m, u, col)
+        rows = m.ctx.card_rolls[key] = [
             next((k for k, e in enumerate(column) if e.rolls[0] <= x <= e.rolls[1]), None)
-            for x in range(10)])
-    row = rows[1][r]
+            for x in range(10)]
+    row = rows[r]
     if row is None:  # pragma: no cover - the card loader checks that the rows cover 0-9
         raise ValueError(f"{u.name}'s card column {col} has no row for the roll {r}")
     t.card_column, t.card_row, t.card_step, t.card_acted = col, row, 0, False
     m.emit(E.GermanCard(unit=u.name, card=card_id, column=col, roll=r,
                         actions=[name for name, _ in row_actions(m, u)]))
 
-
-_ROW_OF: dict[int, tuple[Any, list[int | None]]] = {}  # id(column) → (column, row per d10 roll)
 
 
 # ----------------------------------------------------------------------------- selectors

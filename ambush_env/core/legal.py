@@ -58,7 +58,7 @@ from __future__ import annotations
 
 from ambush_env.core import carry, d100_attacks, orders as O, tanks
 from ambush_env.core.assault import can_assault
-from ambush_env.core.ctx import Match
+from ambush_env.core.ctx import THROW_CACHE_MAX, Match
 from ambush_env.core.fire import target_refusal, wall_targets, weapon_refusal
 from ambush_env.core.grenades import can_throw, into_refusal, rider_may_throw, throw_range
 from ambush_env.core.mines import known_minefield
@@ -162,7 +162,8 @@ def _throws(m: Match, u: Unit, kind: str, base: int) -> list[int]:
     if r is None:
         return []
     # which hexes can be reached depends only on the map: cache per hex, range and live map
-    key = (u.hex, r, kind, m.board.live_key(), id(m.board))
+    # (on the context, whose board is m.board; at most THROW_CACHE_MAX entries)
+    key = (u.hex, r, kind, m.board.live_key())
     cache = m.ctx.throw_cache
     out = cache.get(key)
     if out is None:
@@ -171,7 +172,7 @@ def _throws(m: Match, u: Unit, kind: str, base: int) -> list[int]:
             t = m.offset_target(u.hex, k)
             if t >= 0 and can_throw(m, u, t, kind):
                 out.append(base + k)
-        if len(cache) > 20000:
+        if len(cache) >= THROW_CACHE_MAX:
             cache.clear()
         cache[key] = out
     pris = prisoner_hexes(m) if u.side == US else ()

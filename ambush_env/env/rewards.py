@@ -14,6 +14,7 @@ the optimal policies stay those of the unshaped reward. The benchmark scores VP,
 
 from __future__ import annotations
 
+import weakref
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -58,7 +59,10 @@ def list_schemes() -> list[str]:
     return sorted(load_rewards().schemes)
 
 
-_ROUTES: dict[tuple, tuple] = {}  # (board, objective, exits) -> route tables (small: one per map)
+#: board -> {(objective, exits): route tables}: keyed by the board itself, held weakly, so an
+#: entry goes with its board and a later board (even one at the same address) never reads it
+_ROUTES: weakref.WeakKeyDictionary[Any, dict[tuple, tuple]] = weakref.WeakKeyDictionary()
+ROUTES_PER_BOARD_MAX = 8  # ⚙ goal sets kept per board (a mission has one; cleared when full)
 
 
 def _route_tables(game) -> tuple:
@@ -71,8 +75,11 @@ def _route_tables(game) -> tuple:
     ``worst``: the longest remaining route on the map (a soldier off the map but not exited).
     """
     obj, exits = tuple(sorted(game.objective_hexes)), tuple(sorted(game.exit_hexes))
-    key = (id(game.board), obj, exits)
-    tabs = _ROUTES.get(key)
+    key = (obj, exits)
+    per_board = _ROUTES.get(game.board)
+    if per_board is None:
+        per_board = _ROUTES[game.board] = {}
+    tabs = per_board.get(key)
     if tabs is None:
         dist = game.board.distance_table()
         d_obj = dist[:, list(obj)].min(axis=1).tolist() if obj else None
@@ -81,9 +88,9 @@ def _route_tables(game) -> tuple:
         d_exit = d_exit or d_obj
         obj_to_exit = min(d_exit[h] for h in obj) if obj and exits else 0
         worst = max(d_obj) + obj_to_exit
-        if len(_ROUTES) > 64:
-            _ROUTES.clear()
-        tabs = _ROUTES[key] = (d_obj, d_exit, obj_to_exit, worst, game.board)
+        if len(per_board) >= ROUTES_PER_BOARD_MAX:
+            per_board.clear()
+        tabs = per_board[key] = (d_obj, d_exit, obj_to_exit, worst)
     return tabs
 
 
@@ -106,7 +113,7 @@ def remaining_hexes(game) -> float:
     Returns:
         hexes (a float ≥ 0); 0 for a game without US soldiers.
     """
-    d_obj, d_exit, obj_to_exit, worst, _ = _route_tables(game)
+    d_obj, d_exit, obj_to_exit, worst = _route_tables(game)
     taken = "objective_taken" in game.state.flags
     n = len(game.squad.soldiers)
     total = 0

@@ -41,6 +41,7 @@ from a hex's centre to a corner) and stays the same for the whole mission.
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -90,7 +91,14 @@ _PRISONER_RGB = (240, 220, 40)
 #: disc radius by stance, in hex radii (⚙ three sizes a glance tells apart, six fit a hex)
 _STANCE_R = {Stance.STANDING: 0.25, Stance.CROUCHING: 0.2, Stance.PRONE: 0.155}
 _SEAT_R = 0.11  # an occupant's disc on a vehicle body, in hex radii
-_CACHE: dict[tuple, Any] = {}
+#: the static layers (:func:`_static`): board -> {(version, layout, ...): image}, keyed by the
+#: board itself and held weakly, so a layer goes with its board and a later board (even one
+#: at the same address) never reads it; ⚙ at most STATIC_BOARDS_MAX boards and
+#: STATIC_PER_BOARD_MAX layers each (each cleared when full): 32 layers at most, as many as
+#: before, a 32 x 24 map's full frame layer being 4.4 MB
+_CACHE: weakref.WeakKeyDictionary[Any, dict[tuple, Any]] = weakref.WeakKeyDictionary()
+STATIC_BOARDS_MAX = 8
+STATIC_PER_BOARD_MAX = 4
 
 
 def _centre(col: int, row0: int, size: float) -> tuple[float, float]:
@@ -334,9 +342,13 @@ def _static(game: "Game", lay: FrameLayout, hud: bool, legend: bool):
     from PIL import Image, ImageDraw
 
     b = game.board
-    key = (id(b), b.name, b.version, lay, hud, legend, game.mission_id,
-           game.exit_hexes, game.objective_hexes)
-    img = _CACHE.get(key)
+    key = (b.version, lay, hud, legend, game.mission_id, game.exit_hexes, game.objective_hexes)
+    layers = _CACHE.get(b)
+    if layers is None:
+        if len(_CACHE) >= STATIC_BOARDS_MAX:
+            _CACHE.clear()
+        layers = _CACHE[b] = {}
+    img = layers.get(key)
     if img is not None:
         return img
     img = Image.new("RGB", (lay.width, lay.height), _BACKGROUND)
@@ -348,9 +360,9 @@ def _static(game: "Game", lay: FrameLayout, hud: bool, legend: bool):
     if hud:
         dr.rectangle([0, lay.hud_y, lay.width - 1, lay.height - 1], fill=_PANEL_RGB)
         dr.line([(0, lay.hud_y), (lay.width - 1, lay.hud_y)], fill=(90, 90, 90))
-    if len(_CACHE) > 32:
-        _CACHE.clear()
-    _CACHE[key] = img
+    if len(layers) >= STATIC_PER_BOARD_MAX:
+        layers.clear()
+    layers[key] = img
     return img
 
 
