@@ -25,6 +25,7 @@ them, what the US knows of them, and a soldier on foot entering one; vehicles on
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterable
 
 from ambush_env.core import events as E
@@ -73,7 +74,7 @@ def lay(m: Match, hexes: Iterable[int], kind: str, *, known: bool = True) -> Non
                 lst.remove(h)
         (st.minefields if kind == "anti_personnel" else st.at_minefields).append(h)
         if known and h not in st.known_mines:
-            st.known_mines.append(h)
+            insort(st.known_mines, h)  # kept sorted: a position (known: true) restores it
         labels.append(m.board.label(h))
     m.emit(E.MinefieldLaid(hexes=labels, kind=kind, known=known))
 
@@ -81,7 +82,7 @@ def lay(m: Match, hexes: Iterable[int], kind: str, *, known: bool = True) -> Non
 def reveal(m: Match, hex_: int) -> None:
     """A mine went off in ``hex_``: the US knows the field there now."""
     if hex_ not in m.state.known_mines:
-        m.state.known_mines.append(hex_)
+        insort(m.state.known_mines, hex_)  # kept sorted, as lay keeps it
 
 
 def soldier_enters(m: Match, u: Unit, hex_: int) -> None:

@@ -51,6 +51,24 @@ SIDES = ("us", "german")
 MODES = ("", "move", "snap2", "charge", "prisoner", "drive")
 REMOVED = int(Status.REMOVED)
 
+#: The fields of the state's dataclasses (core/state.py) that a position does not write,
+#: each with where reading takes it from; every other field of GameState, Unit, Vehicle and
+#: TurnState is written by :func:`write_position` and read back identically by
+#: :func:`read_position` (tests/core/test_position_fields.py walks ``dataclasses.fields``
+#: against this list, so that a field added later cannot be forgotten by either).
+DERIVED: dict[str, dict[str, str]] = {
+    "GameState": {"mission": "the context's mission id (the position's ``mission``)"},
+    "Unit": {"uid": "its index in ``units``"},
+    "Vehicle": {"vid": "its index in ``vehicles``"},
+    "TurnState": {},
+}
+
+#: The fields of a tank's own unit that come from its tank (``tanks.link``, seed 000 p. 31):
+#: its hex, the crew's IN, PC, WS, DS (``vehicles.yaml: crew_ratings``), no weapon, no MV or CR
+#: of its own. A position writes them; reading sets them from the tank and refuses a value
+#: that differs (``DataError`` naming ``units.k.<field>``).
+TANK_UNIT_DERIVED = ("hex", "IN", "PC", "WS", "DS", "MV", "CR", "weapon", "ammo")
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -427,6 +445,7 @@ class _Reader:
             (st.minefields if ms.kind == "anti_personnel" else st.at_minefields).append(h)
             if ms.known:
                 st.known_mines.append(h)
+        st.known_mines.sort()  # the order the rules keep them in (mines.lay, mines.reveal)
         st.dead_triggers = [self.hex(h, f"dead_triggers.{k}", none_ok=False)
                             for k, h in enumerate(sp.dead_triggers)]
         for k, ls in enumerate(sp.landmarks):
@@ -470,6 +489,9 @@ class _Reader:
                     and types[st.vehicles[u.vehicle].type].kind == "tank"):
                 raise self.fail(f"units.{k}.vehicle", "nobody can board a tank (seed 000 p. 31)")
         link_tank_units(st)
+        for k, u in enumerate(st.units):
+            if u.role == TANK_ROLE and k < len(self.spec.units):
+                self.check_tank_unit(k, u)
         for u in st.units:  # a tank unit given no slot takes the lowest free one of its side
             if u.role == TANK_ROLE and u.slot < 0:
                 taken = {o.slot for o in st.units if o.side == u.side}
@@ -524,10 +546,7 @@ class _Reader:
                 if g in ctx.tables.d100_only:
                     raise self.fail(f"{f}.{where}", f"{g!r} exists only under rules 'd100' "
                                     "(seed 003)")
-        status, wounded, panicked = us.status, us.wounded, us.panicked
-        if status in ("wounded", "panicked"):  # INTERFACE.md's words: an active unit so marked
-            wounded, panicked = wounded or status == "wounded", panicked or status == "panicked"
-            status = "active"
+        status, wounded, panicked = _status(us)
         u = Unit(uid=k, side=SIDES.index(side), name=us.name, role=role,
                  hex=self.hex(us.hex, f"{f}.hex"), stance=STANCE_NAMES.index(us.stance),
                  status=STATUSES.index(status), wounded=wounded, panicked=panicked,
@@ -551,8 +570,9 @@ class _Reader:
         return u
 
     def tank_unit(self, k: int, us: UnitSpec) -> Unit:
-        """A tank's own unit (module ``tanks``): its ratings come from the crew, its hex from
-        the tank (:meth:`tank_units`)."""
+        """A tank's own unit (module ``tanks``): every field read as a soldier's is, but those
+        that come from its tank (:data:`TANK_UNIT_DERIVED`: its hex, the crew's ratings, no
+        weapon), which :meth:`tank_units` sets and checks."""
         f = f"units.{k}"
         if us.vehicle is None:
             raise self.fail(f"{f}.vehicle", f"the tank unit {us.name!r} names its tank")
@@ -562,14 +582,35 @@ class _Reader:
                         None)
         if side is None:
             raise self.fail(f"{f}.side", f"say the side of the tank unit {us.name!r}")
+        status, wounded, panicked = _status(us)
         u = Unit(uid=k, side=SIDES.index(side), name=us.name, role="tank",
-                 status=STATUSES.index(us.status if us.status not in ("wounded", "panicked")
-                                       else "active"),
-                 panicked=us.panicked or us.status == "panicked", aware=us.aware,
-                 ar=AR_SPACES.index(us.ar), slot=us.slot if us.slot is not None else -1,
-                 port_boxes=0, given_turn=us.given_turn)
+                 stance=STANCE_NAMES.index(us.stance), status=STATUSES.index(status),
+                 wounded=wounded, panicked=panicked, aware=us.aware, ar=AR_SPACES.index(us.ar),
+                 jammed=us.jammed, prepared=us.prepared,
+                 equipment=list(us.equipment) if us.equipment is not None else [],
+                 port_boxes=us.port_boxes if us.port_boxes is not None else 0,
+                 satchel_ready=us.satchel_ready, given_turn=us.given_turn,
+                 captured_weapon=us.captured_weapon,
+                 route=[self.hex(h, f"{f}.route.{j}", none_ok=False) for j, h in enumerate(us.route)],
+                 escaped=us.escaped, exited=us.exited,
+                 slot=us.slot if us.slot is not None else -1)
+        u.guard = self.uid(us.guard, f"{f}.guard")
         u.vehicle = self.vid(us.vehicle, f"{f}.vehicle")
         return u
+
+    def check_tank_unit(self, k: int, u: Unit) -> None:
+        """The fields of the tank unit ``units.k`` that come from its tank
+        (:data:`TANK_UNIT_DERIVED`, set by ``tanks.link``), where the position gives them, are
+        what its tank gives (a written position always agrees)."""
+        us, b = self.spec.units[k], self.board
+        given = {name: getattr(us, name) for name in TANK_UNIT_DERIVED}
+        now = {name: getattr(u, name) for name in TANK_UNIT_DERIVED}
+        now["hex"] = b.label(u.hex) if u.hex >= 0 else None
+        for name, x in given.items():
+            if x is not None and x != now[name]:
+                raise self.fail(f"units.{k}.{name}", f"a tank unit's {name} comes from its tank "
+                                f"(seed 000 p. 31; {self.spec.units[k].vehicle}: {now[name]!r}), "
+                                f"not {x!r}")
 
     def vehicle(self, k: int, vs: VehicleSpec) -> Vehicle:
         f = f"vehicles.{k}"
@@ -797,6 +838,16 @@ class _Reader:
         t.card_column, t.card_row, t.card_step, t.card_acted = c.column, c.row, c.step, c.acted
         t.card_path = [self.hex(h, f"turn.card.path.{j}", none_ok=False) for j, h in enumerate(c.path)]
         return t
+
+
+def _status(us: UnitSpec) -> tuple[str, bool, bool]:
+    """A unit's status, wounded and panicked flags: INTERFACE.md's words ``status: wounded`` /
+    ``panicked`` are an active unit so marked."""
+    status, wounded, panicked = us.status, us.wounded, us.panicked
+    if status in ("wounded", "panicked"):
+        wounded, panicked = wounded or status == "wounded", panicked or status == "panicked"
+        status = "active"
+    return status, wounded, panicked
 
 
 def _number(name: str) -> int:

@@ -227,7 +227,7 @@ class GameState:
     board: dict = field(default_factory=dict)  # the board's mutable state (walls, rubble)
     items: dict = field(default_factory=dict)  # hex index (str) -> items lying there
     # minefields laid by ``minefield`` effects (seed 000 p. 32; module mines): hex indices of
-    # anti-personnel and of anti-tank fields, and those the US knows of
+    # anti-personnel and of anti-tank fields, and those the US knows of (sorted)
     minefields: list[int] = field(default_factory=list)
     at_minefields: list[int] = field(default_factory=list)
     known_mines: list[int] = field(default_factory=list)
