@@ -138,13 +138,31 @@ def impales(m: Match, src: WeaponDamage, v: Vehicle, hit_roll: int | None, to_hi
     return hit_roll <= max(0, to_hit) // data().impale_divisor
 
 
-def point_blank(m: Match, weapon_id: str, distance: int, n: int) -> int:
-    """The to-hit number ``n`` of a tank gun (``point_blank_classes``) at ``distance`` hexes:
-    doubled chance within ``point_blank_hexes``: 2N + 1, at most 9 ⚙."""
+def point_blank_range(m: Match, shooter: Unit, weapon_id: str) -> int | None:
+    """The hexes within which ``shooter``'s ``weapon_id`` is at point-blank range (seed 003),
+    None for a weapon the seed gives none: tank and anti-tank guns ``point_blank_hexes`` ⚙ (its
+    "100 yards or less"); an anti-tank rifle (``point_blank_dex_classes``) "the shooter's DEX in
+    feet" ⚙: DEX = ``special.dex_per_pc`` × PC feet, over ``feet_per_hex``, rounded down (0:
+    his own hex)."""
     d = data()
-    if distance <= d.point_blank_hexes and m.tables.class_of[weapon_id] in d.point_blank_classes:
-        return min(9, 2 * n + 1) if n >= 0 else n
-    return n
+    cls = m.tables.class_of[weapon_id]
+    if cls in d.point_blank_classes:
+        return d.point_blank_hexes
+    if cls in d.point_blank_dex_classes:
+        return d.special.dex_per_pc * shooter.PC // d.feet_per_hex
+    return None
+
+
+def point_blank(m: Match, shooter: Unit, weapon_id: str, distance: int, n: int) -> int:
+    """The to-hit number ``n`` of ``shooter``'s shot with ``weapon_id`` at ``distance`` hexes,
+    ``n`` being the whole number, every other modifier in: within :func:`point_blank_range`
+    "the chance to hit is doubled" (seed 003), the shot's chance and not a part of it. ⚙ On the
+    d10 ``n`` hits on n + 1 faces; doubled, on 2n + 2: n becomes 2n + 1, at most 9 (a number
+    below 0 never hits, and stays)."""
+    reach = point_blank_range(m, shooter, weapon_id)
+    if reach is None or distance > reach or n < 0:
+        return n
+    return min(9, 2 * n + 1)
 
 
 # ============================================================================ the attack

@@ -241,6 +241,8 @@ class D100Data(Frozen):
     armoured_from: int = Field(ge=1)
     point_blank_hexes: int = Field(ge=0)
     point_blank_classes: list[str]
+    point_blank_dex_classes: list[str]
+    feet_per_hex: int = Field(ge=1)
     impale_divisor: int = Field(ge=1)
     move_units_per_mp: int = Field(ge=1)
     moving_fire_percent: int = Field(ge=0)
@@ -386,9 +388,10 @@ def read_d100_data(path: str | Path) -> D100Data:
     for k in d.weapons:
         if k not in classes:
             raise DataError(path, f"weapons.{k}", f"unknown weapon class {k!r}")
-    for j, k in enumerate(d.point_blank_classes):
-        if k not in classes:
-            raise DataError(path, f"point_blank_classes.{j}", f"unknown weapon class {k!r}")
+    for key in ("point_blank_classes", "point_blank_dex_classes"):
+        for j, k in enumerate(getattr(d, key)):
+            if k not in classes:
+                raise DataError(path, f"{key}.{j}", f"unknown weapon class {k!r}")
     for k in sorted(classes - set(d.weapons)):
         raise DataError(path, "weapons", f"weapon class {k!r} of weapons.yaml has no damage dice")
     types = shipped_vehicle_data().vehicles

@@ -255,13 +255,16 @@ def test_rifle_bullets_never_cumulative_nor_impale_against_armour():
 
 def test_tank_gun_impales_and_point_blank():
     """Seed 003: armour-piercing shells impale (the dice twice, the bonus once ⚙); point-blank
-    (≤ 5 hexes ⚙) doubles a tank gun's chance: N → 2N + 1; at 6 hexes no change."""
+    (≤ 5 hexes ⚙) doubles a tank gun's chance: N → 2N + 1, at most 9; at 6 hexes no change; a
+    number below 0 (no chance) stays; a rifle has none."""
     from ambush_env.core.d100 import point_blank
 
     g = _tank_game()
-    assert point_blank(g, "kwk40", 5, 3) == 7 and point_blank(g, "kwk40", 6, 3) == 3
-    assert point_blank(g, "kwk40", 1, 6) == 9  # at most 9
-    assert point_blank(g, "m1_garand", 1, 3) == 3
+    us1 = _unit(g, "US1")
+    assert point_blank(g, us1, "kwk40", 5, 3) == 7 and point_blank(g, us1, "kwk40", 6, 3) == 3
+    assert point_blank(g, us1, "kwk40", 1, 6) == 9  # at most 9
+    assert point_blank(g, us1, "kwk40", 1, -1) == -1
+    assert point_blank(g, us1, "m1_garand", 1, 3) == 3 and point_blank(g, us1, "m1_garand", 0, 3) == 3
     v = g.state.vehicles[0]
     src = D.weapon_damage(g, "kwk40")
     assert D.impales(g, src, v, 0, 4) and not D.impales(g, src, v, 1, 4)
@@ -270,6 +273,70 @@ def test_tank_gun_impales_and_point_blank():
     D.attack(g, v, src, "tank_gun", impale=True)
     att = _of(g, "d100_attack")[-1]
     assert att["damage"] == [120] and att["impale"] is True and len(att["dice"][0]) == 20
+
+
+def _sherman_at(hex_: str) -> Game:
+    """T1's Sherman on ``hex_`` (row 1, clear) aims its cannon at the Panzer IV V1 on C1: two crew
+    (WS 0), its Gun-Laying Equipment destroyed (−25 % → −2), 6 MPs driven this Round (moving
+    fire −30 % → −3); the target large (+2). The tank gun's base is 6 at 4-6 hexes."""
+    sherman = {"name": "V2", "type": "sherman", "side": "us", "hex": hex_, "facing": "N",
+               "unit": "T1", "destroyed": ["Gun-Laying Equipment"], "crew": 2, "moved_mp": 6}
+    units = [{"name": "T1", "side": "us", "role": "tank", "hex": hex_, "ar": "1-turn",
+              "vehicle": "V2", "aware": True}]
+    return _game(units, [_tank("C1"), sherman], turn="T1")
+
+
+@pytest.mark.parametrize("above", [False, True])
+@pytest.mark.parametrize("hex_,n", [("H1", 7), ("I1", 3)])
+def test_point_blank_doubles_the_whole_chance_to_hit(hex_, n, above):
+    """Seed 003: "Point-blank range for tank guns ... is 100 yards or less [5 hexes ⚙]. At this
+    range, the chance to hit is doubled" — the shot's chance, so the doubling comes after every
+    other modifier: 6 + 2 − 2 − 3 = 3 hits on 4 faces of the d10; 5 hexes away (H1) on 8: 7,
+    not the base doubled first (9 + 2 − 2 − 3 = 6); 6 hexes away (I1) it stays 3. A hit roll
+    of n hits, n + 1 misses."""
+    g = _sherman_at(hex_)
+    t, v = _unit(g, "T1"), g.state.vehicles[0]
+    assert g.board.distance(t.hex, v.hex) == (5 if hex_ == "H1" else 6)
+    num, mods = VF.to_hit(g, t, v, snap=False, weapon="m3_75mm")
+    assert num == n
+    assert dict(mods) == {"vehicle_large": 2, "moving_fire": -3, "gun_laying": -2,
+                          **({"point_blank": 4} if hex_ == "H1" else {})}
+    assert mods[-1][0] == "point_blank" or hex_ == "I1"  # the last step
+    g.force_rolls([n + 1] if above else [n] + [1] * 10)  # a hit: ten 1s, 10 ≤ 30 stopped
+    evs = [e.to_dict() for e in VF.fire_at_vehicle(g, t, v, snap=False, weapon="m3_75mm",
+                                                    aspect="front")]
+    assert g.dice.forced_left == 0
+    assert evs[0]["to_hit"] == n and evs[0]["result"] == ("miss" if above else "d100")
+
+
+def _at_rifle_at(hex_: str) -> Game:
+    """US1 (PC 5, WS −2, wounded −1) with the Boys AT rifle on ``hex_`` and a Kübelwagen (small
+    +1) with its driver G1 on E7; the AT rifle's base is 6 in the same hex and at 1 hex."""
+    units = [{"name": "US1", "hex": hex_, "ar": "1-turn", "aware": True, "PC": 5, "WS": -2,
+              "status": "wounded", "weapon": "boys_at_rifle"},
+             {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "complete", "vehicle": "V1"}]
+    car = {"name": "V1", "type": "kubelwagen", "side": "german", "hex": "E7", "driver": "G1"}
+    return _game(units, [car])
+
+
+@pytest.mark.parametrize("above", [False, True])
+@pytest.mark.parametrize("hex_,n", [("E7", 5), ("E8", 2)])
+def test_at_rifle_point_blank_is_the_shooters_dex_in_feet(hex_, n, above):
+    """Seed 003: "Point-blank range for anti-tank rifles is the same as with other firearms
+    (shooter's DEX in feet)": DEX ⚙ 3 × PC 5 = 15 ft, less than a hex (60 ft ⚙: 5 hexes to 100
+    yards), so only in his own hex, where the chance doubles: 6 − 2 − 1 + 1 − 2 (a further −2
+    given) = 2, doubled 5; from the next hex 2. A hit roll of n hits, n + 1 misses."""
+    g = _at_rifle_at(hex_)
+    u, v = _unit(g, "US1"), g.state.vehicles[0]
+    assert D.point_blank_range(g, u, "boys_at_rifle") == 0
+    assert D.point_blank_range(g, u, "kwk40") == 5 and D.point_blank_range(g, u, "m1_garand") is None
+    num, mods = VF.to_hit(g, u, v, snap=False, mods_extra={"extra": -2})
+    assert num == n and ("point_blank" in dict(mods)) is (hex_ == "E7")
+    g.force_rolls([n + 1] if above else [n, 1, 1, 1, 50])  # 3d6+2 = 5 > 2: the Front Tire
+    evs = [e.to_dict() for e in VF.fire_at_vehicle(g, u, v, snap=False, aspect="front",
+                                                    mods_extra={"extra": -2})]
+    assert g.dice.forced_left == 0
+    assert evs[0]["to_hit"] == n and evs[0]["result"] == ("miss" if above else "d100")
 
 
 def test_explosives_half_against_armoured_full_against_cars():
@@ -567,8 +634,8 @@ def test_explosives_never_impale_and_point_blank_and_gun_laying_in_the_to_hit():
     tank_unit = _unit(g2, "T1")
     n, mods = VF.to_hit(g2, tank_unit, g2.state.vehicles[0], snap=False, weapon="m3_75mm")
     mods = dict(mods)
-    base = g2.tables.to_hit["tank_gun"][g2.tables.band(2)]
-    assert mods["point_blank"] == min(9, 2 * base + 1) - base and mods["gun_laying"] == -2
+    before = n - mods["point_blank"]  # the whole number before the doubling, gun-laying in
+    assert n == min(9, 2 * before + 1) and mods["gun_laying"] == -2
     g3 = _tank_game(rules="standard")
     _, std = VF.to_hit(g3, _unit(g3, "US1"), g3.state.vehicles[0], snap=False)
     assert "point_blank" not in dict(std)
@@ -691,6 +758,8 @@ def test_a_magazine_hit_that_also_ends_the_base_hp_destroys_once():
     (lambda r: r["tables"]["automobile"][1].__setitem__("factor", 0.1), "tables.automobile.1.factor"),
     (lambda r: r["weapons"]["smg"].__setitem__("dice", "2d6-10"), "weapons.smg.dice"),
     (lambda r: r["point_blank_classes"].append("catapult"), "point_blank_classes.2"),
+    (lambda r: r["point_blank_dex_classes"].append("sling"), "point_blank_dex_classes.1"),
+    (lambda r: r.__setitem__("feet_per_hex", 0), "feet_per_hex"),
     (lambda r: r["tables"]["afv"][0].__setitem__("roll", [0, 4]), "tables.afv.0.roll"),
     (lambda r: r["tables"]["automobile"][0].__setitem__("take_wheel", {"percent": -20,
                                                                        "trouble": 10}),

@@ -480,16 +480,17 @@ def test_grenade_into_an_open_tank_through_the_order():
 
 def test_at_gun_through_an_order_and_point_blank():
     """Seed 003 Anti-Tank Guns fired by a two-man crew: point-blank doubling applies to them
-    ("tank guns, anti-tank guns, and artillery"), and their shells are armour-piercing."""
+    ("tank guns, anti-tank guns, and artillery"), and their shells are armour-piercing. US1
+    (WS −2) at the Panzer IV (large +2), 2 hexes: 6 − 2 + 2 = 6, doubled: 9 (+3)."""
     from ambush_env.core import vehicle_fire as VF
 
-    units = [_soldier("E9", weapon="m3_37mm", prepared=True, ammo=1),
+    units = [_soldier("E9", weapon="m3_37mm", prepared=True, ammo=1, WS=-2),
              {"name": "US2", "hex": "E9", "ar": "1-turn", "aware": True}]
     g = _game(units, [_tank()])
     legal = [a for a in g.legal_actions() if O.decode(a)[0] == K.FIRE_AIMED_VEHICLE]
     assert len(legal) == 1
     n, mods = VF.to_hit(g, _unit(g, "US1"), g.state.vehicles[0], snap=False)
-    assert "point_blank" in dict(mods)
+    assert n == 9 and dict(mods)["point_blank"] == 3
     evs = _play(g, legal[0], [0, n // 5 + 1] + [6] * 6 + [97])  # no jam; a hit, no impale
     assert _of(evs, "fire_vehicle")[0]["to_hit"] == n
     att = _of(evs, "d100_attack")[0]
