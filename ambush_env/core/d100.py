@@ -11,7 +11,9 @@ the shot's own to-hit roll (RULES.md §8, seed 000). Steps 3-7 are :func:`attack
    met is the aspect's, less what earlier armour-piercing hits shot away;
 4. damage *at or below* the Armor value has no effect ⚙ (the seed: "less than" no effect,
    "more than" penetrates; equal is read as stopped: penetrating takes more than the armour);
-   a cumulative kind (armour-piercing shells, hollow charges) then shoots that much armour away;
+   a cumulative kind (armour-piercing shells, hollow charges) shoots its damage off the
+   aspect's Armor value whether it penetrates or not ("permanently decreased by these
+   attacks"; ⚙ at most what is there: a hit that penetrates leaves that aspect 0);
 5. one d100 on the vehicle's hit-location table for the attack (not per hit);
 6. the damage minus the Armor value of every penetrating hit comes off the Base HP and off the
    component's HP (a component is destroyed when its HP is spent, its effect applied once);
@@ -219,11 +221,12 @@ def attack(m: Match, v: Vehicle, src: WeaponDamage, source: str, *, aspect: str 
         dice.append(got)
         if total > arm:
             pens.append(total - arm)
-        elif kind.cumulative and total > 0 and own_aspect:
+        if kind.cumulative and own_aspect:  # through or not: "permanently decreased"
             shot_away += total
     ev = E.D100Attack(vehicle=v.name, source=source, kind=src.kind, armour=arm, damage=damages,
                       dice=dice, penetrated=pens, impale=impale)
-    if shot_away:  # seed 003: the aspect's Armor value "permanently decreased" ⚙
+    shot_away = min(shot_away, arm)  # ⚙ what was there: a hit through leaves 0
+    if shot_away:  # seed 003: the aspect's Armor value "permanently decreased by these attacks"
         v.armour_loss[aspect] = v.armour_loss.get(aspect, 0) + shot_away
         ev.armour_loss = shot_away
     if not pens:

@@ -204,8 +204,9 @@ def _no_impale_hit(g: Game) -> int:
 @pytest.mark.parametrize("pen", [False, True])
 def test_equal_damage_does_not_penetrate_more_does(pen):
     """Seed 003 steps 4-5: the bazooka's 6d6+6 against the Panzer IV's front 30: equal (30) is
-    stopped ⚙ (its damage shoots the front's armour away: cumulative); 31 penetrates and the
-    location is rolled."""
+    stopped ⚙, 31 penetrates and the location is rolled. Either way its damage shoots the
+    front's armour away (hollow charge: cumulative, "permanently decreased by these attacks"),
+    all 30 of it (⚙ never below 0)."""
     g = _tank_game()
     hit = _no_impale_hit(g)
     dice = [6, 6, 6, 4, 1, 1] if not pen else [6, 6, 6, 5, 1, 1]
@@ -219,11 +220,10 @@ def test_equal_damage_does_not_penetrate_more_does(pen):
     v = g.state.vehicles[0]
     if pen:
         assert att["component"] == "Hull or Bed" and v.hp == 79
-        assert v.armour_loss == {}
     else:
         assert "component" not in att and v.hp == -1
-        assert v.armour_loss == {"front": 30}  # hollow charge: cumulative, shot away ⚙
-        assert D.armour_value(v, "front") == 0 and D.armour_value(v, "rear") == 18
+    assert v.armour_loss == {"front": 30} and att["armour_loss"] == 30
+    assert D.armour_value(v, "front") == 0 and D.armour_value(v, "rear") == 18
 
 
 def test_cumulative_armour_then_penetration():
@@ -237,6 +237,39 @@ def test_cumulative_armour_then_penetration():
     evs = _bazooka(g, [hit, 1, 1, 1, 1, 1, 1, 97])  # 12 > 10: through, Brakes
     att = next(e for e in evs if e["type"] == "d100_attack")
     assert att["armour"] == 10 and att["penetrated"] == [2] and att["component"] == "Brakes"
+    assert D.armour_value(v, "front") == 0 and att["armour_loss"] == 10  # through: all of it
+
+
+@pytest.mark.parametrize("weapon,kind,damage,through", [
+    ("kwk40", "ap_shell", [1] * 10, False),   # 10 ≤ 30: stopped, the front 20 after
+    ("kwk40", "ap_shell", [4] * 10, True),    # 40 > 30: through, the front 0 after
+    ("boys_at_rifle", "at_rifle", [6, 6, 6], False),  # 20 ≤ 30: not cumulative
+    ("boys_at_rifle", "at_rifle", [6, 6, 6], True),   # impaling 6 × 6 + 2 = 38: through, not either
+])
+def test_armour_piercing_hits_lower_the_armour_through_or_not(weapon, kind, damage, through):
+    """Seed 003: "Damage from armor-piercing shells (ie. tank guns, bazookas) is cumulative
+    against the Armor value ... permanently decreased by these attacks" — every such attack,
+    one that penetrates too; "Damage from anti-tank rifles is not cumulative ... The armor
+    cannot be shot away" — stopped or through. After a shell through the Panzer IV's front, a
+    rifle bullet (2d6+4 = 6) gets through there (6 > 0)."""
+    g = _tank_game()
+    v = g.state.vehicles[0]
+    src = D.weapon_damage(g, weapon)
+    assert src.kind == kind
+    impale = kind == "at_rifle" and through
+    g.force_rolls(damage + (damage if impale else []) + ([97] if through else []))
+    D.attack(g, v, src, kind, impale=impale)
+    assert g.dice.forced_left == 0
+    att = _of(g, "d100_attack")[-1]
+    assert bool(att["penetrated"]) is through
+    if kind == "at_rifle":
+        assert v.armour_loss == {} and "armour_loss" not in att
+        return
+    lost = 30 if through else 10
+    assert v.armour_loss == {"front": lost} and D.armour_value(v, "front") == 30 - lost
+    g.force_rolls([1, 1] + ([97] if through else []))
+    D.attack(g, v, D.weapon_damage(g, "m1_garand"), "bolt_rifle")
+    assert _of(g, "d100_attack")[-1]["penetrated"] == ([6] if through else [])
 
 
 def test_rifle_bullets_never_cumulative_nor_impale_against_armour():
