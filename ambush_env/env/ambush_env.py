@@ -14,6 +14,7 @@ from ambush_env.core.types import RESULT_NAMES
 from ambush_env.env import spec
 from ambush_env.env.observation import ObservationBuilder
 from ambush_env.env.rewards import RewardScheme
+from ambush_env.render.window import pygame_available as _pygame_available
 
 ILLEGAL_STREAK_LIMIT = 10  # INTERFACE.md: 10 illegal orders in a row truncate the episode
 DEFAULT_MAX_STEPS = 20_000  # ⚙ outside safety cap; a mission always ends far earlier
@@ -110,7 +111,8 @@ class AmbushEnv(gym.Env):
       acting unit and last event, the line of the last shot; ``ambush_env.render.image``) or
       ``"human"`` (that image in a pygame window, updated by ``reset`` and ``step`` at most
       ``metadata["render_fps"]`` times a second, ``render()`` returning None; needs the
-      ``window`` extra, ``pip install "ambush_env[window]"``). ``gymnasium.wrappers.RecordVideo``
+      ``window`` extra, ``pip install "ambush_env[window]"``, and is in
+      ``metadata["render_modes"]`` only where pygame can be imported). ``gymnasium.wrappers.RecordVideo``
       records the ``"rgb_array"`` frames (the ``video`` extra).
     * ``illegal_action``: ``"penalize"`` (no-op, −1) or ``"raise"`` (``IllegalActionError``)
       for an in-range order not legal now.
@@ -144,7 +146,14 @@ class AmbushEnv(gym.Env):
       aboard becomes a contact (``core.state.known_vehicle``, RULES.md §5).
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}
+    #: ⚙ ``"human"`` (a pygame window, the ``window`` extra) is advertised only where pygame can
+    #: be imported (:func:`ambush_env.render.window.pygame_available`, looked up once, when this
+    #: module is imported), rather than pygame in the base install: Gymnasium's ``check_env``
+    #: builds every advertised mode, so a default install (no pygame, often no display) passes
+    #: it on every id, and a headless training install carries no SDL. ``render_mode="human"``
+    #: without pygame raises ``DependencyNotInstalled`` naming the extra.
+    metadata = {"render_modes": ["ansi", "rgb_array"] + (["human"] if _pygame_available() else []),
+                "render_fps": 4}
 
     def __init__(
         self,
@@ -170,14 +179,11 @@ class AmbushEnv(gym.Env):
             known = list_missions()  # a path is validated by the loader instead
             if mission not in known:
                 raise ScenarioError(f"unknown mission {mission!r}; known missions: {', '.join(known)}")
+        if render_mode == "human" and not _pygame_available():
+            raise gym.error.DependencyNotInstalled(
+                'render_mode="human" needs pygame: pip install "ambush_env[window]"')
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
-        if render_mode == "human":
-            import importlib.util
-
-            if importlib.util.find_spec("pygame") is None:
-                raise gym.error.DependencyNotInstalled(
-                    'render_mode="human" needs pygame: pip install "ambush_env[window]"')
         if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(
                 max_steps, (int, np.integer)) or max_steps < 1):
             raise ValueError(f"max_steps must be a positive number of steps or None, got {max_steps}")

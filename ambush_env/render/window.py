@@ -16,6 +16,19 @@ import numpy as np
 INSTALL_HINT = 'pip install "ambush_env[window]"'
 
 
+def pygame_available() -> bool:
+    """Whether pygame can be imported here, found without importing it (no window opens, no
+    greeting is printed): ``importlib.util.find_spec``, False when it is missing or hidden
+    (``sys.modules["pygame"] = None``) or when looking it up fails.
+    """
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("pygame") is not None
+    except (ImportError, ValueError):  # a finder refusing it; a half-imported module
+        return False
+
+
 def import_pygame() -> Any:
     """pygame, imported now.
 
