@@ -158,8 +158,10 @@ def molotov_attack(m: Match, u: Unit, v: Vehicle) -> None:
 # ============================================================================ called shots
 def called_refusal(m: Match, u: Unit, v: Vehicle, location: str) -> str | None:
     """Why ``u`` may not make an aimed called shot at ``v``'s ``location`` (``orders.CALLED``:
-    its driver — a car's — or its tyres or tread) now (seed 003)."""
-    from ambush_env.core.vehicle_fire import vehicle_fire_refusal
+    its driver — a car's — or its tyres or tread) now (seed 003); a German never at a closed
+    tank his weapon cannot penetrate (seed 000 p. 31,
+    :func:`~ambush_env.core.vehicle_fire.holds_fire`)."""
+    from ambush_env.core.vehicle_fire import holds_fire, vehicle_fire_refusal
 
     why = _target_refusal(m, u, v)
     if why is not None:
@@ -173,17 +175,26 @@ def called_refusal(m: Match, u: Unit, v: Vehicle, location: str) -> str | None:
         return "no tyres or tread"
     if m.tables.weapon_class[u.weapon].explosive if u.weapon else False:
         return "⚙ explosive weapons make no called shots"
-    return vehicle_fire_refusal(m, u, v, snap=False)
+    why = vehicle_fire_refusal(m, u, v, snap=False)
+    if why is None and holds_fire(m, u, v, u.weapon, _called_aspect(m, u, v)):
+        return "a German will not shoot a closed tank his weapon cannot penetrate (seed 000 p. 31)"
+    return why
+
+
+def _called_aspect(m: Match, u: Unit, v: Vehicle) -> str:
+    """The aspect a called shot of ``u`` at ``v`` hits: the geometric one; ⚙ from the
+    vehicle's own hex the front."""
+    from ambush_env.core.vehicle_fire import aspect_of
+
+    return aspect_of(m.board, u.hex, v.hex, v.facing) or "front"
 
 
 def called_shot(m: Match, u: Unit, v: Vehicle, location: str) -> None:
     """An aimed called shot (seed 003): −20 % to hit, the location named, and "unless the target
     is exposed" the damage must beat the Armor value (a car's driver and tyres are exposed)."""
     from ambush_env.core.shooting import do_fire_vehicle
-    from ambush_env.core.vehicle_fire import aspect_of
 
-    aspect = aspect_of(m.board, u.hex, v.hex, v.facing) or "front"  # ⚙ own hex: the front
-    do_fire_vehicle(m, u, v, aspect, snap=False, called=location)
+    do_fire_vehicle(m, u, v, _called_aspect(m, u, v), snap=False, called=location)
 
 
 # ============================================================================ ramming

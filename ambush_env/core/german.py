@@ -347,8 +347,9 @@ Got = tuple[int, bool] | None
 def _fire(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     """``fire {mode: aimed}``: one aimed shot; ``fire {mode: snap}``: the turn's snap shots
     (RULES.md §6), each at the selector's choice of the moment. A target aboard a US vehicle
-    (a jeep's riders, a Sherman) is fired at as the vehicle (seed 000 p. 31), never a closed
-    tank his weapon cannot penetrate (p. 31)."""
+    (a jeep's riders, a Sherman) is fired at as the vehicle (seed 000 p. 31); the order
+    generator offers no shot at a closed tank his weapon cannot penetrate (p. 31:
+    :func:`ambush_env.core.vehicle_fire.holds_fire`)."""
     snap = args.get("mode", "aimed") == "snap"
     at = args.get("at", "nearest_visible")
     if at == WALL:
@@ -375,9 +376,10 @@ def _fire_wall(m: Match, u: Unit, offered: set[int]) -> Got:
     hex holding active US soldiers (a ``FIRE_WALL`` order the order generator offers: range,
     an intact wall facing him, sight of it; RULES.md §8, seed 002 p. 26-27): the hex with the
     most of them, then the nearest, then the lowest order ⚙. An explosive weapon (the
-    Panzerfaust) destroys any wall it hits, a machinegun's bullets may pass it (RULES.md §11);
-    the fire rules decide, not the card. ⚙ Never the wall of a hex where a German stands (what
-    passes or falls hits everyone inside). None when no such wall is offered."""
+    Panzerfaust) destroys any wall it hits, a machinegun's bullets may pass a wooden one
+    (RULES.md §11); the fire rules decide, not the card. ⚙ Never the wall of a hex where a
+    German stands (what passes or falls hits everyone inside). None when no such wall is
+    offered."""
     base = B[K.FIRE_WALL]
     dist = m.board.distance
     ours = _german_hexes(m)
@@ -403,14 +405,16 @@ def _soldier_fire(m: Match, u: Unit, snap: bool, offered: set[int]
                   ) -> tuple[dict[int, Unit], dict[int, Vehicle]]:
     kind = K.FIRE_SNAP if snap else K.FIRE_AIMED
     vkind = K.FIRE_SNAP_VEHICLE if snap else K.FIRE_AIMED_VEHICLE
-    return _targets(m, kind, offered), _vehicle_targets(m, vkind, offered, u.weapon)
+    return _targets(m, kind, offered), _vehicle_targets(m, vkind, offered)
 
 
-def _vehicle_targets(m: Match, kind: K, offered: set[int], weapon: str) -> dict[int, Vehicle]:
+def _vehicle_targets(m: Match, kind: K, offered: set[int]) -> dict[int, Vehicle]:
     """Offered orders of the vehicle × aspect ``kind`` → the vehicle each aims at: one order
     per vehicle, its aspect chosen at random among those offered (an attacker in the
-    vehicle's hex chooses it, "random for Germans", seed 000 p. 30), and none at a closed
-    tank that ``weapon`` cannot penetrate (p. 31)."""
+    vehicle's hex chooses it, "random for Germans", seed 000 p. 30). None is at a closed tank
+    the weapon cannot penetrate from that aspect: the order generator offers no such order
+    (p. 31, :func:`ambush_env.core.vehicle_fire.holds_fire`), to the cards as to the German
+    seat played by an agent."""
     base = B[kind]
     n = len(O.ASPECTS)
     by_vehicle: dict[int, list[int]] = {}
@@ -422,24 +426,10 @@ def _vehicle_targets(m: Match, kind: K, offered: set[int], weapon: str) -> dict[
     for vid in sorted(by_vehicle):
         acts = sorted(by_vehicle[vid])
         v = vehicles[vid]
-        if v.closed and weapon and not can_penetrate(m, weapon, v):
-            continue
         if len(acts) > 1:
             acts = [acts[m.dice.choice(len(acts), f"{v.name} aspect")]]
         out[acts[0]] = v
     return out
-
-
-def can_penetrate(m: Match, weapon: str, v: Vehicle, aspect: str | None = None) -> bool:
-    """Whether ``weapon`` can do anything to the closed vehicle ``v`` hit from ``aspect`` (any
-    aspect when None): :func:`ambush_env.core.vehicle_fire.can_penetrate` (rifle calibre
-    never penetrates armour; seed 000 p. 31: "a German will not shoot a closed tank with a
-    weapon that cannot penetrate it")."""
-    from ambush_env.core.vehicle_fire import can_penetrate as _can
-
-    if weapon not in m.tables.weapon_class:
-        return False
-    return any(_can(m, weapon, v, asp) for asp in ((aspect,) if aspect else O.ASPECTS))
 
 
 def _key_for(m: Match, u: Unit, how: str) -> Callable[[Any], tuple]:
@@ -823,11 +813,6 @@ def _tank_of(m: Match, u: Unit) -> Vehicle:
     return m.state.vehicles[u.vehicle]
 
 
-def _mg_weapon(m: Match, v: Vehicle, mount: str) -> str:
-    w = vtype(v).weapons.get(mount)  # type: ignore[call-overload]
-    return w.weapon if w is not None else ""
-
-
 def _behind_stone_wall(m: Match, u: Unit, o: Unit) -> bool:
     """Whether the line of fire from ``u`` enters ``o``'s hex across an intact stone wall
     (the wall cover of RULES.md §8)."""
@@ -839,7 +824,6 @@ def _behind_stone_wall(m: Match, u: Unit, o: Unit) -> bool:
 def _mg_orders(m: Match, u: Unit, mount: str, mode: str, offered: set[int]
                ) -> tuple[dict[int, Unit], dict[int, Vehicle]]:
     """A tank machinegun's offered orders: soldier targets and vehicle targets."""
-    v = _tank_of(m, u)
     mounts = ("coax", "bow") if mount == "any" else (mount,)
     units: dict[int, Unit] = {}
     vehicles: dict[int, Vehicle] = {}
@@ -850,7 +834,7 @@ def _mg_orders(m: Match, u: Unit, mount: str, mode: str, offered: set[int]
         for a, o in _targets(m, kind, offered).items():
             if not any(x is o for x in units.values()):
                 units[a] = o
-        for a, x in _vehicle_targets(m, vkind, offered, _mg_weapon(m, v, mt)).items():
+        for a, x in _vehicle_targets(m, vkind, offered).items():
             if not any(y is x for y in vehicles.values()):
                 vehicles[a] = x
     return units, vehicles
@@ -867,9 +851,8 @@ def _fire_cannon(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     inside a building → the main gun at that building's wall (``CANNON_WALL``; its +4 is the
     fire rule's); a visible soldier behind a stone wall → the machineguns instead (coaxial,
     else bow, aimed); a known soldier out of sight (prone) → the main gun into his hex
-    (``CANNON_HEX``); a visible one → ``CANNON_FIRE``; a vehicle → ``CANNON_VEHICLE``, never
-    a closed tank the gun cannot penetrate (p. 31)."""
-    v = _tank_of(m, u)
+    (``CANNON_HEX``); a visible one → ``CANNON_FIRE``; a vehicle → ``CANNON_VEHICLE`` (never
+    offered at a closed tank the gun cannot penetrate, p. 31)."""
     at = args.get("at", "nearest_visible")
     board = m.board
     units: dict[int, Unit] = {}
@@ -898,7 +881,7 @@ def _fire_cannon(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
                 continue
             if off is not None and B[K.CANNON_HEX] + off in offered:
                 units[B[K.CANNON_HEX] + off] = o
-    vehicles = _vehicle_targets(m, K.CANNON_VEHICLE, offered, _mg_weapon(m, v, "cannon"))
+    vehicles = _vehicle_targets(m, K.CANNON_VEHICLE, offered)
     a = _pick_any(m, u, units, vehicles, at)
     return None if a is None else (a, True)
 
@@ -911,7 +894,7 @@ def _offset(m: Match, src: int, dst: int) -> int | None:
 
 def _fire_mg(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     """``fire_mg {mount, mode, at}``: a machinegun at a visible soldier or a vehicle (never a
-    closed tank it cannot penetrate, seed 000 p. 31)."""
+    closed tank it cannot penetrate: the order generator offers none, seed 000 p. 31)."""
     units, vehicles = _mg_orders(m, u, args.get("mount", "any"), args.get("mode", "aimed"), offered)
     a = _pick_any(m, u, units, vehicles, args.get("at", "nearest_visible"))
     return None if a is None else (a, True)

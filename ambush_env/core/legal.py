@@ -51,7 +51,10 @@ by the mission's exit hexes, boards or loads vehicles (German drivers come with 
 vehicles), makes capture assaults and moves prisoners, and is barred from harming prisoners
 (seed 002 p. 25). Only a
 German may ``ALERT`` (free, once a turn, within the radius his card names) or
-``SURRENDER`` (outnumbered, with a US soldier in his hex; RULES.md §10, §14).
+``SURRENDER`` (outnumbered, with a US soldier in his hex; RULES.md §10, §14). Only a German
+is refused a shot at a closed tank his weapon cannot penetrate from the aspect it hits (seed
+000 p. 31, :func:`~ambush_env.core.vehicle_fire.holds_fire`), whether the cards or an agent
+play him: soldiers, riders and tanks alike.
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ from ambush_env.core.scoring import charge_counts
 from ambush_env.core.shooting import can_fire_at, prepare_kind
 from ambush_env.core.state import Unit, Vehicle
 from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status
-from ambush_env.core.vehicle_fire import legal_aspects, vehicle_target_refusal
+from ambush_env.core.vehicle_fire import fire_aspects, vehicle_target_refusal
 from ambush_env.core.vehicles import (board_refusal, drive_budget, drive_orders, in_full_hex,
                                       leave_refusal, load_refusal, mpa)
 
@@ -284,7 +287,9 @@ def _vehicle_fire_pair(m: Match, u: Unit, aimed: bool, snap: bool) -> list[int]:
     """``FIRE_AIMED_VEHICLE`` (when ``aimed``), then ``FIRE_SNAP_VEHICLE`` (when ``snap``,
     seed 000 p. 30-31): for each vehicle slot
     :func:`~ambush_env.core.shooting.can_fire_at_vehicle` allows, the one aspect the facing
-    diagram gives, or all three from the vehicle's own hex; each vehicle's target part of
+    diagram gives, or all three from the vehicle's own hex; never, for a German, at a closed
+    tank his weapon cannot penetrate from that aspect (seed 000 p. 31,
+    :func:`~ambush_env.core.vehicle_fire.fire_aspects`); each vehicle's target part of
     ``vehicle_fire_refusal`` asked once for both."""
     vs = m.state.vehicles
     if not vs or u.panicked or not u.aware:
@@ -299,7 +304,7 @@ def _vehicle_fire_pair(m: Match, u: Unit, aimed: bool, snap: bool) -> list[int]:
     for v in vs[:O.V_SLOTS]:
         if vehicle_target_refusal(m, u, v, wid) is None:
             k = v.vid * _N_ASPECTS
-            asp = legal_aspects(m.board, u.hex, v)
+            asp = fire_aspects(m, u, v, wid)
             if aimed:
                 out_a.extend(_AIMED_V + k + a for a in asp)
             if snap:

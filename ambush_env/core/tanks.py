@@ -372,7 +372,9 @@ def _rounds_weapon_orders(m: Match, u: Unit, v: Vehicle,
                           kinds: frozenset[int] | None = None, first: bool = False) -> list[int]:
     """The weapon orders of the tank unit ``u`` in Rounds: per mount, what
     :func:`~ambush_env.core.fire.fire_refusal` / ``vehicle_fire_refusal`` / ``wall_refusal``
-    allow within the mount's arc. The soldier checks are those of ``fire_refusal``, with each
+    allow within the mount's arc (at a vehicle, the aspects of
+    :func:`~ambush_env.core.vehicle_fire.fire_aspects`: a German tank never fires at a closed
+    tank with a weapon that cannot penetrate it, seed 000 p. 31). The soldier checks are those of ``fire_refusal``, with each
     enemy's distance and sight and each (mount, hex) arc worked out once for all the mounts.
     With ``first``, the orders of the first kind that has any (enough to tell whether there
     is one)."""
@@ -445,7 +447,7 @@ def _rounds_weapon_orders(m: Match, u: Unit, v: Vehicle,
                                                                  weapon=u.weapon) is not None):
                         continue
                     out.extend(base + w.vid * 3 + a
-                               for a in vehicle_fire.legal_aspects(m.board, u.hex, w))
+                               for a in vehicle_fire.fire_aspects(m, u, w, u.weapon))
             elif target == "wall":
                 if fire.weapon_refusal(m, u, snap=False) is None:
                     out.extend(base + k for k, h in fire.wall_targets(m, u)

@@ -220,6 +220,33 @@ def _can_penetrate(t: Tables, weapon_id: str, key: str, vt: VehicleType, aspect:
 
 
 # ============================================================================ legality
+def holds_fire(m: Match, shooter: Unit, v: Vehicle, wid: str, aspect: str) -> bool:
+    """Whether ``shooter`` may not fire ``wid`` at ``v`` hitting ``aspect`` by seed 000 p. 31:
+    "A German will not shoot a closed tank with a weapon that cannot penetrate it, whatever
+    his paragraph says" — a German shooter, ``v`` closed, and nothing of ``v`` that ``wid``
+    attacking from ``aspect`` can affect (:func:`can_penetrate`). ⚙ "Cannot penetrate it" is
+    read for the aspect the shot hits (from the tank's own hex he may still name an aspect
+    he can penetrate).
+
+    One rule of the order generator for the German side whoever plays it: the cards choose
+    from the orders it offers and the German seat's mask is the same list
+    (:func:`fire_aspects`; ``d100_attacks.called_refusal``). The US is not bound by it. ⚙
+    Under ``rules="d100"`` too the penetration rows decide (a German carries no weapon of
+    seed 003's)."""
+    return shooter.side == GER and v.closed and not can_penetrate(m, wid, v, aspect)
+
+
+def fire_aspects(m: Match, shooter: Unit, v: Vehicle, wid: str) -> tuple[int, ...]:
+    """The aspect indices an order of ``shooter`` firing ``wid`` at ``v`` may name now:
+    :func:`legal_aspects` (the geometric one, or all three from the vehicle's own hex) less
+    those :func:`holds_fire` forbids (seed 000 p. 31). The target checks
+    (:func:`vehicle_fire_refusal`) are the caller's."""
+    asp = legal_aspects(m.board, shooter.hex, v)
+    if shooter.side != GER or not v.closed:
+        return asp
+    return tuple(a for a in asp if not holds_fire(m, shooter, v, wid, ASPECTS[a]))
+
+
 def has_target(m: Match, v: Vehicle) -> bool:
     """Whether ``v`` holds someone to fire at: a tank with active crew, a car with an active
     occupant (an empty car is no target ⚙: "a vehicle and its occupants are one target",

@@ -318,23 +318,36 @@ def test_a_known_unseen_soldier_draws_the_main_gun_into_his_hex():
 def test_no_german_fires_at_a_closed_tank_he_cannot_penetrate():
     """Seed 000 p. 31-32: "A German will not shoot a closed tank with a weapon that cannot
     penetrate it, whatever his paragraph says": an MP40 never fires at a closed Sherman, but
-    does at an open one (all its men exposed); a panzerfaust fires at the closed one."""
+    does at an open one (all its men exposed); a panzerfaust fires at the closed one. The
+    rule is the order generator's (``vehicle_fire.holds_fire``): the card chooses from
+    ``legal_orders``, the same list as the German seat's mask."""
+    from ambush_env.core.legal import legal_orders
+
     g = _car_game()
     st = g.state
     sherman = Vehicle(vid=len(st.vehicles), type="sherman", side=0, name="V3",
                       hex=g.board.index("H8"), closed=True, crew=5)
     st.vehicles.append(sherman)
     g1 = st.units[1]
-    g1.weapon = "mp40"
+    g1.weapon, g1.ammo = "mp40", g.weapon("mp40").clip
     g1.vehicle = -1
     st.vehicles[1].driver = -1
-    a = B[K.FIRE_AIMED_VEHICLE] + sherman.vid * 3 + 0
-    assert german._fire(g, g1, {"mode": "aimed"}, {B[K.END_TURN], a}) is None
+    g.invalidate()
+    a = B[K.FIRE_AIMED_VEHICLE] + sherman.vid * 3 + O.ASPECTS.index("side")
+
+    def offered() -> set[int]:  # G1's legal orders at vehicles (and the turn's end)
+        g.invalidate()
+        return set(legal_orders(g, g1, frozenset({K.FIRE_AIMED_VEHICLE, K.END_TURN})))
+
+    assert a not in offered()
+    assert german._fire(g, g1, {"mode": "aimed"}, offered()) is None
     sherman.closed = False
-    assert german._fire(g, g1, {"mode": "aimed"}, {B[K.END_TURN], a}) == (a, True)
+    assert a in offered()
+    assert german._fire(g, g1, {"mode": "aimed"}, offered()) == (a, True)
     sherman.closed = True
-    g1.weapon = "panzerfaust"
-    assert german._fire(g, g1, {"mode": "aimed"}, {B[K.END_TURN], a}) == (a, True)
+    g1.weapon, g1.ammo, g1.prepared = "panzerfaust", 1, True
+    assert a in offered()
+    assert german._fire(g, g1, {"mode": "aimed"}, offered()) == (a, True)
 
 
 def test_a_german_fires_at_a_us_vehicle_aspect_at_random_from_its_hex():

@@ -183,3 +183,126 @@ def test_a_rifle_still_hits_an_open_tanks_crew():
     g = _at_vehicle("m1_garand", {"type": "panzer_iv"})
     ev = _shot(g, [0, 0])
     assert ev["part"] == "crew" and g.state.vehicles[0].crew == 4
+
+
+# ------------------------- seed 000 p. 31: no German shot at a closed tank he cannot penetrate
+SHERMAN = {"name": "V1", "type": "sherman", "side": "us", "hex": "E7", "facing": "N"}
+PANZER_V2 = {"name": "V2", "type": "panzer_iv", "side": "german", "hex": "E7", "facing": "S"}
+
+
+def _german_seat(shooter: dict, vehicles: list[dict], turn: str = "G1") -> Game:
+    """The German seat played by an agent (``german="agent"``), ``turn``'s turn in Rounds."""
+    units = [shooter, {"name": "US8", "hex": "A1", "ar": "1-turn"}]
+    return Game.from_position({"mission": MISSION, "german": "agent", "phase": "rounds",
+                               "round": 3, "rounds_total": 3, "initiative": "german",
+                               "turn": {"unit": turn}, "units": units, "vehicles": vehicles})
+
+
+def _shots_at(g: Game, kind: K, vid: int) -> list[int]:
+    """The legal orders of ``kind`` aimed at vehicle ``vid`` (any aspect)."""
+    base = O.ORDER_BASE[kind] + vid * len(O.ASPECTS)
+    return [a for a in g.legal_actions() if base <= a < base + len(O.ASPECTS)]
+
+
+REAR = O.ASPECTS.index("rear")  # E10 lies behind a vehicle at E7 facing N
+
+
+@pytest.mark.parametrize("weapon, closed, offered", [
+    ("kar98", True, False),        # a rifle's row reaches Light: nothing of a Sherman
+    ("kar98", False, True),        # open: his crew is exposed, the shot may hurt them
+    ("panzerfaust", True, True),   # an explosive row reaching Heavy penetrates the closed tank
+    ("panzerfaust", False, True),
+])
+def test_the_german_seats_mask_holds_no_futile_shot_at_a_closed_tank(weapon, closed, offered):
+    """Seed 000 p. 31: "A German will not shoot a closed tank with a weapon that cannot
+    penetrate it, whatever his paragraph says" — a rule of the order generator
+    (``vehicle_fire.holds_fire``), so the German seat played by an agent is offered, and
+    may play, only what the cards may choose."""
+    g1 = {"name": "G1", "role": "rifleman", "hex": "E10", "ar": "1-turn", "weapon": weapon,
+          "prepared": True}
+    g = _german_seat(g1, [{**SHERMAN, "closed": closed}])
+    aimed = O.encode(K.FIRE_AIMED_VEHICLE, 0 * len(O.ASPECTS) + REAR)
+    assert _shots_at(g, K.FIRE_AIMED_VEHICLE, 0) == ([aimed] if offered else [])
+    if not offered:
+        assert not _shots_at(g, K.FIRE_SNAP_VEHICLE, 0)
+        with pytest.raises(IllegalActionError):
+            g.step(aimed)
+
+
+@pytest.mark.parametrize("closed", [True, False])
+def test_a_german_tank_seat_fires_its_cannon_not_its_mgs_at_a_closed_tank(closed):
+    """Seed 000 p. 31 for a German tank played by an agent: at a closed Sherman the cannon
+    (tank_gun row, to Heavy) is offered, the coaxial and bow MGs (tank_mg row, Light at most)
+    are not; at an open one all three are."""
+    tank = {"name": "V2", "side": "german", "role": "tank", "vehicle": "V2", "ar": "1-turn"}
+    g = _german_seat(tank, [{**SHERMAN, "closed": closed},
+                            {**PANZER_V2, "hex": "E10", "facing": "N", "cannon_loaded": True}],
+                     turn="V2")
+    assert _shots_at(g, K.CANNON_VEHICLE, 0) == [O.encode(K.CANNON_VEHICLE, REAR)]
+    for kind in (K.COAX_MG_AIMED_VEHICLE, K.COAX_MG_SNAP_VEHICLE, K.BOW_MG_AIMED_VEHICLE):
+        assert bool(_shots_at(g, kind, 0)) is not closed, kind
+
+
+def test_the_rule_binds_the_germans_only():
+    """Seed 000 p. 31 names the Germans: the US mask still offers a rifle shot at a closed
+    German tank (US1 at E10, the Panzer IV at E7 facing S shows him its front)."""
+    us1 = {"name": "US1", "hex": "E10", "ar": "1-turn", "weapon": "m1_garand"}
+    g = Game.from_position({"mission": MISSION, "phase": "rounds", "round": 3,
+                            "rounds_total": 3, "initiative": "us", "turn": {"unit": "US1"},
+                            "units": [us1, FAR_GERMAN, FAR_US],
+                            "vehicles": [{**PANZER_V2, "name": "V1", "closed": True}]})
+    front = O.ASPECTS.index("front")
+    assert _shots_at(g, K.FIRE_AIMED_VEHICLE, 0) == [O.encode(K.FIRE_AIMED_VEHICLE, front)]
+
+
+def test_the_cards_read_the_same_legality():
+    """Seed 000 p. 31 with ``german="cards"``: the orders the card interpreter chooses from
+    (``legal_orders`` for G1, not the acting unit here) hold no shot at the closed Sherman and
+    the one shot at the open one (the card's choice among them: tests/core/
+    test_german_vehicles.py::test_no_german_fires_at_a_closed_tank_he_cannot_penetrate)."""
+    g1 = {"name": "G1", "role": "rifleman", "hex": "E10", "ar": "1-turn", "weapon": "kar98"}
+    p = {"mission": MISSION, "german": "cards", "phase": "rounds", "round": 3,
+         "rounds_total": 3, "initiative": "us", "turn": {"unit": "US8"},
+         "units": [{"name": "US8", "hex": "A1", "ar": "1-turn"}, g1],
+         "vehicles": [{**SHERMAN, "closed": True}]}
+    g = Game.from_position(p)
+    g1u = _unit(g, "G1")
+    from ambush_env.core.legal import legal_orders
+
+    assert not [a for a in legal_orders(g, g1u)
+                if O.ORDER_KIND[a] in (K.FIRE_AIMED_VEHICLE, K.FIRE_SNAP_VEHICLE)]
+    p["vehicles"] = [SHERMAN]
+    g = Game.from_position(p)
+    assert [a for a in legal_orders(g, _unit(g, "G1"))
+            if O.ORDER_KIND[a] == K.FIRE_AIMED_VEHICLE] == [
+        O.encode(K.FIRE_AIMED_VEHICLE, REAR)]
+
+
+def test_the_aec_german_seat_mask():
+    """The PettingZoo env's German mask is the order generator's list: no rifle shot at the
+    closed Sherman, one at the open one (seed 000 p. 31)."""
+    pytest.importorskip("pettingzoo")
+    from ambush_env.env.aec_env import AmbushAECEnv
+
+    env = AmbushAECEnv(mission=MISSION, german="agent")
+    g1 = {"name": "G1", "role": "rifleman", "hex": "E10", "ar": "1-turn", "weapon": "kar98"}
+    aimed = O.encode(K.FIRE_AIMED_VEHICLE, REAR)
+    for closed in (True, False):
+        p = _german_seat(g1, [{**SHERMAN, "closed": closed}]).position()
+        env.reset(options={"position": p})
+        assert env.agent_selection == "german"
+        mask = env.observe("german")["action_mask"]
+        assert mask[aimed] == (0 if closed else 1)
+        assert mask.sum() > 0  # the seat can still act (end its turn, move ...)
+
+
+@pytest.mark.parametrize("closed", [True, False])
+def test_no_german_called_shot_at_a_closed_tank_he_cannot_penetrate(closed):
+    """Seed 000 p. 31 under ``rules="d100"``: seed 003's called shot at the running gear is a
+    shot too; a German rifleman played by an agent is offered none at a closed Sherman, one at
+    an open Sherman (⚙ the penetration rows decide under d100 as well)."""
+    g1 = {"name": "G1", "role": "rifleman", "hex": "E10", "ar": "1-turn", "weapon": "kar98"}
+    p = _german_seat(g1, [{**SHERMAN, "closed": closed}]).position()
+    g = Game.from_position({**p, "rules": "d100"})
+    called = O.encode(K.FIRE_CALLED, 0 * len(O.CALLED) + O.CALLED.index("running_gear"))
+    assert (called in g.legal_actions()) is not closed
