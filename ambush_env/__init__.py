@@ -10,19 +10,41 @@ Importing the package registers the Gymnasium ids (INTERFACE.md, binding)::
 The rules engine (:mod:`ambush_env.core`) never imports gymnasium; this ``__init__`` does.
 """
 
+from ambush_env.core.errors import (
+    AmbushError,
+    ConfigError,
+    DataError,
+    DiceExhaustedError,
+    IllegalActionError,
+    MissingExtraError,
+    ScenarioError,
+)
 from ambush_env.env.registration import list_missions, register_envs
 
 __version__ = "0.1.0"
-__all__ = ["aec_env", "list_missions", "__version__"]
+__all__ = ["aec_env", "list_missions", "__version__", "AmbushError", "ConfigError", "DataError",
+           "DiceExhaustedError", "IllegalActionError", "MissingExtraError", "ScenarioError"]
 
 register_envs()
 
 
 def __getattr__(name: str):
     """``ambush_env.aec_env``: the two-sided PettingZoo env, loaded on first use (PettingZoo is
-    the ``multi`` extra)."""
+    the ``multi`` extra). Without PettingZoo the name still resolves (``from ambush_env import
+    *`` works), to a function whose call raises :class:`MissingExtraError` naming the extra."""
     if name == "aec_env":
-        from ambush_env.env.aec_env import aec_env
+        try:
+            from ambush_env.env.aec_env import aec_env
+        except MissingExtraError as e:
+            missing = (e.feature, e.package, e.extra)
+
+            def aec_env(*args, **kwargs):
+                """Two-sided play needs PettingZoo: ``pip install "ambush_env[multi]"``.
+
+                Raises:
+                    MissingExtraError: always (PettingZoo is not installed).
+                """
+                raise MissingExtraError(*missing)
 
         return aec_env
     raise AttributeError(f"module 'ambush_env' has no attribute {name!r}")

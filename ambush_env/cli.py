@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ambush_env.cli_los import Parser, add_los_parser, int_at_least
-from ambush_env.core.errors import ConfigError
+from ambush_env.core.errors import ConfigError, ScenarioError
 
 
 # -- bench -----------------------------------------------------------------------------------
@@ -450,7 +450,6 @@ def cmd_campaign(args: argparse.Namespace, stdout=None) -> int:
     are left) with an agent, and save the squad file atomically after each mission."""
     from ambush_env.agents import make_agent
     from ambush_env.core import campaign as C
-    from ambush_env.core.errors import ScenarioError
     from ambush_env.env.campaign_env import CampaignEnv
 
     out = stdout or sys.stdout
@@ -502,27 +501,12 @@ def cmd_campaign(args: argparse.Namespace, stdout=None) -> int:
 
 
 # -- parser ----------------------------------------------------------------------------------
-def _checked(check: Any, name: str) -> Any:
-    """An argparse type that passes the text through ``check`` (which raises a typed error or
-    a ValueError for a bad value) and keeps the text: argparse then prints one line naming
-    the option, ``ambush speed: error: argument --mission: unknown mission 'x'; known …``,
-    and exits 2 before the command starts."""
-
-    def convert(text: str) -> str:
-        try:
-            check(text)
-        except ValueError as e:  # AmbushError (ScenarioError, DataError) is a ValueError
-            raise argparse.ArgumentTypeError(str(e)) from None
-        return text
-
-    convert.__name__ = name
-    return convert
-
-
 def _mission(text: str) -> None:
-    from ambush_env.core.missions import load_mission
+    from ambush_env.core.missions import list_missions, load_mission
 
-    load_mission(text)
+    if not (text.endswith((".yaml", ".yml")) or "/" in text) and text not in list_missions():
+        raise ScenarioError(f"unknown mission {text!r}; known missions: {', '.join(list_missions())}")
+    load_mission(text)  # (as the env words it: the reference mission first)
 
 
 def _deck(text: str) -> None:
@@ -556,14 +540,31 @@ def _squad(text: str) -> None:
         load_squad(text)
 
 
-#: argparse types of the options naming data (RULES.md: missions, decks, suites, agents,
-#: campaigns, squads): an unknown id or a bad file is refused while the options are parsed
-mission_arg = _checked(_mission, "mission")
-deck_arg = _checked(_deck, "deck")
-suite_arg = _checked(_suite, "suite")
-agent_arg = _checked(_agent, "agent")
-campaign_arg = _checked(_campaign, "campaign")
-squad_arg = _checked(_squad, "squad")
+#: the options naming data — missions, decks, suites, agents, campaigns, squads — by the
+#: parsed name (``dest``): the option and its check, run on every value given (or defaulted)
+#: before the command starts (:func:`check_options`)
+OPTION_CHECKS = {"mission": ("--mission", _mission), "opponent": ("--opponent", _deck),
+                 "suite": ("--suite", _suite), "agent": ("--agent", _agent),
+                 "campaign": ("--campaign", _campaign), "squad": ("--squad", _squad)}
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """Refuse a bad data option before the command runs, naming it: ``--mission: unknown
+    mission 'x'; known: …`` (:data:`OPTION_CHECKS`; ``main`` prints it on one line, exit 2).
+
+    Raises:
+        ConfigError: the first bad value (``argument`` is the option, the problem the
+            loader's message: an unknown id lists the known ones, a bad file names its field).
+    """
+    for dest, (option, check) in OPTION_CHECKS.items():
+        value = getattr(args, dest, None)
+        for v in value if isinstance(value, list) else [value]:
+            if v is None:
+                continue
+            try:
+                check(v)
+            except ValueError as e:  # AmbushError (ScenarioError, DataError) is a ValueError
+                raise ConfigError(option, str(e)) from None
 
 
 def positive_int(text: str) -> int:
@@ -619,9 +620,8 @@ def build_parser() -> argparse.ArgumentParser:
                            help="one of the commands below")
 
     b = sub.add_parser("bench", help="run a benchmark suite with an agent")
-    b.add_argument("--suite", default="smoke", type=suite_arg,
-                   help="suite name in configs/bench/ or a YAML path")
-    b.add_argument("--agent", required=True, type=agent_arg,
+    b.add_argument("--suite", default="smoke", help="suite name in configs/bench/ or a YAML path")
+    b.add_argument("--agent", required=True,
                    help="random, do_nothing, heuristic, or the path of a MaskablePPO .zip")
     b.add_argument("--episodes", type=positive_int, default=None,
                    help="play only the first N seeds of the suite (at most its seed count; "
@@ -664,7 +664,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Random legal play in one process: env steps per second. "
                        "Give --mission more than once to compare missions in one run "
                        "(interleaved --repeats times; medians and ratios to the first).")
-    s.add_argument("--mission", action="append", default=None, type=mission_arg,
+    s.add_argument("--mission", action="append", default=None,
                    help="mission id (default: the reference mission); repeat to compare")
     s.add_argument("--steps", type=positive_int, default=20_000,
                    help="env steps per run (default: 20000)")
@@ -672,8 +672,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="interleaved runs per mission, reported as medians (default: 1)")
     s.add_argument("--seed", type=seed_int, default=0,
                    help="seed of the first episode; episode k uses seed+k (default: 0)")
-    s.add_argument("--opponent", default="regular", type=deck_arg,
-                   help="German deck (default: regular)")
+    s.add_argument("--opponent", default="regular", help="German deck (default: regular)")
     s.add_argument("--rules", default="standard", choices=("standard", "d100"),
                    help="vehicle-combat rules: standard Hit Charts or the seed 003 d100 module "
                    "(default: standard)")
@@ -699,11 +698,10 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play the US side in the terminal",
                         description="Play the US side: pick each order by its number; q quits, "
                         "? shows the map's legend. --save writes a replay (ambush replay FILE).")
-    pl.add_argument("--mission", default=None, type=mission_arg,
+    pl.add_argument("--mission", default=None,
                     help="mission id or mission file (default: the reference mission)")
     pl.add_argument("--seed", type=seed_int, default=0, help="the reset seed (the dice)")
-    pl.add_argument("--opponent", default="regular", type=deck_arg,
-                    help="German deck: green, regular, veteran")
+    pl.add_argument("--opponent", default="regular", help="German deck: green, regular, veteran")
     pl.add_argument("--rules", default="standard", choices=("standard", "d100"),
                     help="vehicle-combat rules: standard Hit Charts or seed 003's d100 module")
     pl.add_argument("--save", default=None, metavar="FILE",
@@ -729,7 +727,7 @@ def build_parser() -> argparse.ArgumentParser:
     rd = sub.add_parser("render", help="write a mission's map as a PNG",
                         description="Reset the mission with --seed and write its rgb_array "
                         "frame (the start position) as a PNG.")
-    rd.add_argument("--mission", default=None, type=mission_arg,
+    rd.add_argument("--mission", default=None,
                     help="mission id or mission file (default: the reference mission, "
                     "farm_assault)")
     rd.add_argument("--out", default="map.png", help="PNG file to write")
@@ -747,12 +745,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "file, play the next mission (--all: every mission left) with an agent, and "
                         "save the squad file atomically after each mission (RULES.md §16).")
     cp.add_argument("--squad-file", required=True, help="the squad file: resumed when it exists, else created")
-    cp.add_argument("--campaign", default=None, type=campaign_arg,
+    cp.add_argument("--campaign", default=None,
                     help="chain id of ambush_env/data/campaigns/ or a chain file (default: the "
                     "squad file's; needed to start a campaign)")
-    cp.add_argument("--agent", default="heuristic", type=agent_arg,
-                    help="random, heuristic or a model .zip (default heuristic)")
-    cp.add_argument("--squad", default=None, type=squad_arg,
+    cp.add_argument("--agent", default="heuristic", help="random, heuristic or a model .zip (default heuristic)")
+    cp.add_argument("--squad", default=None,
                     help="a new campaign's squad: an id of configs/squads/, a file, or 'random' "
                     "(generated from --seed; default: the chain's)")
     cp.add_argument("--seed", type=seed_int, default=0,
@@ -862,6 +859,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.stdout = _ReaderGoneStdout(real_stdout)
     try:
         args = parser.parse_args(argv)  # inside: a --help cut short by a closed pipe
+        check_options(args)  # a bad --mission, --opponent, … named before the command runs
         return int(args.func(args) or 0)
     except BrokenPipeError as e:  # before OSError: a write that bypassed the wrapper
         if _stdout_closed():

@@ -53,6 +53,13 @@ class Parser(argparse.ArgumentParser):
                  **kwargs) -> None:
         super().__init__(*args, formatter_class=formatter_class, **kwargs)
 
+    def error(self, message: str):
+        """A bad option: one line on stderr naming it, ``ambush speed: error: argument
+        --steps: must be at least 1, got 0 (ambush speed --help lists the options)``, then
+        exit status 2 (⚙ no usage block: ``--help`` has it)."""
+        self.exit(2, f"{self.prog}: error: {' '.join(message.split())} "
+                     f"({self.prog} --help lists the options)\n")
+
 
 def int_at_least(text: str, low: int, too_small: str) -> int:
     """An argparse integer of at least ``low``; ``too_small`` is the message's start when it

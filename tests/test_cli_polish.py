@@ -223,4 +223,4 @@ def test_a_bad_agent_fails_before_the_progress_bar(agent, message, capsys):
     """``ambush bench --agent X``: one error line and no progress bar (agents.check_agent_spec)."""
     assert main(["bench", "--agent", agent, "--episodes", "1"]) == 2
     err = capsys.readouterr().err
-    assert err == f"ambush: error: {message}\n"
+    assert err == f"ambush: error: --agent: {message}\n"  # the option named (issue 23)

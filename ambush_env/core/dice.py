@@ -5,7 +5,12 @@ A d10 reads 0-9, a d100 reads 1-100. "A roll at or below N" succeeds on 0..N. Ev
 recorded in :attr:`Dice.log` (what was rolled and why) so events can show the rolls.
 
 Tests force rolls with :meth:`Dice.scripted`; a scripted sequence that runs out raises
-:class:`~ambush_env.core.errors.DiceExhaustedError` rather than rolling at random.
+:class:`~ambush_env.core.errors.DiceExhaustedError` rather than rolling at random. A forced
+roll is checked twice: where it enters (:meth:`Dice.force`, :meth:`Dice.force_strict`: an
+integer within :data:`FORCED_RANGE`, else :class:`~ambush_env.core.errors.ConfigError`
+naming ``rolls[k]``) and where a die uses it (within that die's range — a d10 0-9, a d100
+1-100, a dM 1-M, a choice among n 0..n-1 — else ``DiceExhaustedError`` naming the roll, its
+label and the range), so a forced 85 is never a d6.
 """
 
 from __future__ import annotations
@@ -15,7 +20,30 @@ from typing import Iterable
 
 import numpy as np
 
-from ambush_env.core.errors import DiceExhaustedError
+from ambush_env.core.errors import ConfigError, DiceExhaustedError
+
+#: the values any die of the engine can read (a d10 0-9, a d100 1-100, a dM 1-M with M <= 100,
+#: a choice 0..n-1): what a forced roll may be where it enters, before a die uses it
+FORCED_RANGE = range(0, 101)
+
+
+def _forced(rolls: Iterable[int]) -> deque[int]:
+    """Forced rolls as ints, each checked where it enters.
+
+    Raises:
+        ConfigError: not a list of integers (``rolls``), or a roll that is not an integer in
+            0-100 (``rolls[k]``: a bool, a float, a string, out of range).
+    """
+    if isinstance(rolls, (str, bytes)) or not isinstance(rolls, Iterable):
+        raise ConfigError("rolls", f"a list of integer die rolls, got {type(rolls).__name__} {rolls!r:.60}")
+    out: deque[int] = deque()
+    for k, r in enumerate(rolls):
+        if isinstance(r, (bool, np.bool_)) or not isinstance(r, (int, np.integer)) \
+                or not FORCED_RANGE.start <= r < FORCED_RANGE.stop:
+            raise ConfigError(f"rolls[{k}]", f"a forced die roll is an integer 0-100 (a d10 0-9, "
+                              f"a d100 1-100, a dM 1-M), got {r!r:.40} ({type(r).__name__})")
+        out.append(int(r))
+    return out
 
 
 def succeeds(roll: int, n: int) -> bool:
@@ -61,15 +89,25 @@ class Dice:
 
     def force(self, rolls: Iterable[int]) -> None:
         """Queue forced rolls ahead of the random stream (a position's ``dice``): once they are
-        used the stream goes on."""
+        used the stream goes on.
+
+        Raises:
+            ConfigError: a roll that is not an integer in 0-100 (names ``rolls[k]``).
+        """
+        queued = _forced(rolls)
         if self._forced is None:
             self._forced = deque()
-        self._forced.extend(int(r) for r in rolls)
+        self._forced.extend(queued)
 
     def force_strict(self, rolls: Iterable[int]) -> None:
         """Use exactly these rolls next and then no others: running out raises
-        :class:`~ambush_env.core.errors.DiceExhaustedError` (tests; ``Game.force_rolls``)."""
-        self._forced = deque(int(r) for r in rolls)
+        :class:`~ambush_env.core.errors.DiceExhaustedError` (tests; ``Game.force_rolls``).
+
+        Raises:
+            ConfigError: a roll that is not an integer in 0-100 (names ``rolls[k]``); the
+                dice are unchanged.
+        """
+        self._forced = _forced(rolls)
         self._strict = True
 
     @property
@@ -160,13 +198,20 @@ class Dice:
         return r
 
     def roll(self, n: int, sides: int, why: str = "") -> int:
-        """NdM summed (ordinary dice reading 1..sides)."""
+        """NdM summed (ordinary dice reading 1..sides).
+
+        Raises:
+            DiceExhaustedError: a forced roll outside 1..sides (names it, ``why`` and the die).
+        """
         total = 0
         for _ in range(n):
             if self._random():
                 r = self._uniform(sides) + 1
             else:
                 r = self._raw(sides, why)
+                if not 1 <= r <= sides:
+                    raise DiceExhaustedError(f"forced d{sides} roll {r} for {why!r} is outside "
+                                             f"1-{sides}")
             total += r
         self.log.append((why, total))
         return total

@@ -298,7 +298,15 @@ class Game(Match):
                                        self._mission_ref, _procedural_seed(self.ctx))
 
     def force_rolls(self, rolls: list[int]) -> None:
-        """The next d10 rolls, in order, strictly: running out raises ``DiceExhaustedError``."""
+        """The next rolls, in order, strictly: running out raises ``DiceExhaustedError``
+        (RULES.md §1). Each is what the next die reads: a d10 0-9, a d100 1-100, a damage
+        die dM 1-M, a random choice among n 0..n-1.
+
+        Raises:
+            ConfigError: a roll that is not an integer in 0-100 (names ``rolls[k]``).
+            DiceExhaustedError: later, when a die reads a forced roll outside its range
+                (names the roll, its label and the range), or runs out of them.
+        """
         self.dice.force_strict(rolls)
 
     def legal_orders(self) -> list[str]:

@@ -13,7 +13,16 @@ the Germans and ``possible_agents == ["us"]``.
 
 ⚙ An order that is not an integer in ``0..N-1``, or not legal now, raises
 ``IllegalActionError`` (no penalty mode: PettingZoo agents sample with the mask).
-``max_steps`` truncates both agents.
+``max_steps`` truncates both agents. Bad arguments raise ``ConfigError`` as the Gymnasium
+env's do (docs/OBSERVATION.md "Errors"); without PettingZoo (the ``multi`` extra) importing
+this module raises :class:`~ambush_env.core.errors.MissingExtraError` naming the extra.
+
+At the end each seat's ``info["result"]`` is its own side's ⚙: the US seat's the mission
+result (``"loss"`` … ``"decisive_win"``), the German seat's that result seen from the German
+side — ``"win"`` when the US lost, ``"draw"`` on a draw, ``"loss"`` when the US won (a win or
+a decisive win: the mission's bands grade the US side only, so the German seat has no
+``"decisive_win"``) — the sign of its reward's result term; ``info["us_result"]`` is the
+mission result on both seats.
 """
 
 from __future__ import annotations
@@ -22,19 +31,30 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+
+from ambush_env.core.errors import ConfigError, IllegalActionError, MissingExtraError
+
+try:
+    from pettingzoo import AECEnv
+except ModuleNotFoundError as _e:  # the multi extra is not installed
+    if _e.name != "pettingzoo":
+        raise
+    raise MissingExtraError("two-sided play (ambush_env.aec_env)", "pettingzoo", "multi") from None
 
 from ambush_env.core import Game
-from ambush_env.core.errors import IllegalActionError, ScenarioError
 from ambush_env.core.orders import N_ORDERS
 from ambush_env.core.types import RESULT_NAMES, Side
+from ambush_env.env import arguments as args
 from ambush_env.env import spec
-from ambush_env.env.ambush_env import DEFAULT_MAX_STEPS, _order_index
+from ambush_env.env.ambush_env import DEFAULT_MAX_STEPS, _check_arguments, _order_index
 from ambush_env.env.observation import ObservationBuilder
 from ambush_env.env.rewards import RewardScheme
 
 US, GER = int(Side.US), int(Side.GERMAN)
 AGENTS = ("us", "german")
+GERMAN_MODES = ("agent", "cards")
+#: the German seat's ``result`` for each US result (module docstring ⚙)
+GERMAN_RESULT = {"loss": "win", "draw": "draw", "win": "loss", "decisive_win": "loss"}
 
 
 class GermanView:
@@ -74,10 +94,10 @@ class GermanView:
 
 def aec_env(mission: str | None = None, rules: str = "standard", opponent: str = "regular",
             german: str = "agent", reward: str = "default", max_steps: int | None = DEFAULT_MAX_STEPS,
-            render_mode: str | None = None) -> "AmbushAECEnv":
+            render_mode: str | None = None, **unknown: Any) -> "AmbushAECEnv":
     """The two-sided env (INTERFACE.md, binding): see :class:`AmbushAECEnv`."""
     return AmbushAECEnv(mission=mission, rules=rules, opponent=opponent, german=german,
-                        reward=reward, max_steps=max_steps, render_mode=render_mode)
+                        reward=reward, max_steps=max_steps, render_mode=render_mode, **unknown)
 
 
 class AmbushAECEnv(AECEnv):
@@ -90,22 +110,28 @@ class AmbushAECEnv(AECEnv):
         render_mode: ``None`` or ``"ansi"``.
 
     Raises:
-        ScenarioError: unknown mission, deck or German mode.
+        ConfigError: a bad argument (names it): rules, reward, German mode, render mode,
+            ``max_steps`` (None or an integer >= 1), a mission or deck that is not a string,
+            an unknown keyword.
+        ScenarioError: an unknown mission or deck.
     """
 
     metadata = {"render_modes": ["ansi"], "name": "ambush_v0", "is_parallelizable": False}
 
     def __init__(self, mission: str | None = None, rules: str = "standard",
                  opponent: str = "regular", german: str = "agent", reward: str = "default",
-                 max_steps: int | None = DEFAULT_MAX_STEPS, render_mode: str | None = None) -> None:
+                 max_steps: int | None = DEFAULT_MAX_STEPS, render_mode: str | None = None,
+                 **unknown: Any) -> None:
         super().__init__()
-        if german not in ("agent", "cards"):
-            raise ScenarioError(f"unknown german={german!r}; known: 'agent', 'cards'")
-        if render_mode not in (None, "ansi"):
-            raise ScenarioError(f"unknown render_mode {render_mode!r}; known: None, 'ansi'")
+        _check_arguments("ambush_env.aec_env", unknown, ("mission", "rules", "opponent", "german",
+                         "reward", "max_steps", "render_mode"), mission=mission, rules=rules,
+                         opponent=opponent, reward=reward)
+        args.choice("german", german, GERMAN_MODES)
+        args.choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
         self.german_mode = german
         self.render_mode = render_mode
-        self.max_steps = max_steps
+        self.max_steps = args.max_steps(max_steps)
+        self.mission_arg = mission  # None: the any-mission env (a position of any mission)
         self.game = Game(mission, rules=rules, opponent=opponent, german=german)
         self.reward_scheme = RewardScheme(reward)
         self.possible_agents = list(AGENTS) if german == "agent" else ["us"]
@@ -130,13 +156,34 @@ class AmbushAECEnv(AECEnv):
 
     # ------------------------------------------------------------------ the loop
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """A new game (``options={"position": p}``: from a position)."""
+        """A new game (``options={"position": p}``: from a position).
+
+        ⚙ The positions taken are the Gymnasium env's (:meth:`AmbushEnv._load_position
+        <ambush_env.env.ambush_env.AmbushEnv._load_position>`): of this env's mission when it
+        was given one (any mission without), and with this env's German mode. ⚙ Other keys of
+        ``options`` are ignored: PettingZoo's ``api_test`` resets with an option of its own.
+
+        Raises:
+            ConfigError: a seed that is not None or an integer >= 0, options that are not a
+                dict, or a position of another mission or German mode than this env's.
+            DataError: a malformed position (names the field).
+        """
+        seed = args.seed(seed)
+        if options is not None and not isinstance(options, dict):
+            raise ConfigError("options", f"a dict of reset options or None; got {args.shown(options)}")
         position = (options or {}).get("position")
         if position is not None:
-            self.game = Game.from_position(position, ctx=self.game.ctx)
-            if self.german_mode == "cards" and self.game.german != "cards":
-                raise ScenarioError("this env plays the Germans by the cards: the position "
-                                    "says german: agent")
+            game = Game.from_position(position, ctx=self.game.ctx)
+            if game.german != self.german_mode:
+                raise ConfigError("options['position'].german", f"this env has german="
+                                  f"{self.german_mode!r}; the position says german: {game.german}")
+            if self.mission_arg is not None and game.mission_id != self.game.mission_id:
+                raise ConfigError("options['position'].mission", f"a position of "
+                                  f"{game.mission_id!r}, but this env plays "
+                                  f"{self.game.mission_id!r}; build aec_env(mission="
+                                  f"{game.mission_id!r}), or aec_env() without mission= for a "
+                                  "position of any mission")
+            self.game = game
             self._builders = {"us": ObservationBuilder(self.game),
                               "german": ObservationBuilder(GermanView(self.game))}
         else:
@@ -170,8 +217,9 @@ class AmbushAECEnv(AECEnv):
 
     def _update_infos(self) -> None:
         """Each seat's info: its mask, its VP, the phase; the rule events for the US seat
-        only ⚙ (they tell of US moves and paragraphs the Germans cannot know); at the end the
-        US result (``us_result``; ``result`` for the US seat) and the reason."""
+        only ⚙ (they tell of US moves and paragraphs the Germans cannot know); at the end each
+        seat's own ``result`` (the module docstring ⚙), the mission result (``us_result``)
+        and the reason."""
         g = self.game
         for a in self.agents:
             info = {"action_mask": self._mask(a), "vp": g.vp if a == "us" else -g.vp,
@@ -179,10 +227,9 @@ class AmbushAECEnv(AECEnv):
             if a == "us":
                 info["events"] = self._events
             if g.over:
-                res = RESULT_NAMES[g.state.result]
+                res = RESULT_NAMES[g.state.result] if g.state.result >= 0 else None
                 info["us_result"] = res
-                if a == "us":
-                    info["result"] = res
+                info["result"] = res if a == "us" else GERMAN_RESULT.get(res)
                 info["end_reason"] = g.state.end_reason
             self.infos[a] = info
 

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ambush_env.core.errors import IllegalActionError, ScenarioError
+from ambush_env.core.errors import ConfigError, IllegalActionError, ScenarioError
 from ambush_env.core.orders import N_ORDERS
 from ambush_env.core.types import RESULT_NAMES
+from ambush_env.env import arguments as args
 from ambush_env.env import spec
 from ambush_env.env.observation import ObservationBuilder
 from ambush_env.env.rewards import RewardScheme
@@ -166,15 +168,17 @@ class AmbushEnv(gym.Env):
         max_steps: int | None = DEFAULT_MAX_STEPS,
         procedural: bool = False,
         mission_seeds: str = "train",
+        **unknown: Any,
     ) -> None:
         from ambush_env.core import Game
         from ambush_env.core.missions import list_missions
 
-        if mission is not None and not isinstance(mission, str):
-            raise ScenarioError(f"mission must be a mission id or a path, got {mission!r}; "
-                                f"known missions: {', '.join(list_missions())}")
+        _check_arguments(type(self).__name__, unknown, mission=mission, rules=rules,
+                         opponent=opponent, reward=reward, illegal_action=illegal_action)
+        procedural = args.flag("procedural", procedural)
         if procedural and mission is not None:
-            raise ScenarioError("a procedural env generates its mission at reset: give no mission")
+            raise ConfigError("mission", "a procedural env generates its mission at reset: "
+                              f"give no mission (got {args.shown(mission)})")
         if mission is not None and not (mission.endswith((".yaml", ".yml")) or "/" in mission):
             known = list_missions()  # a path is validated by the loader instead
             if mission not in known:
@@ -182,18 +186,14 @@ class AmbushEnv(gym.Env):
         if render_mode == "human" and not _pygame_available():
             raise gym.error.DependencyNotInstalled(
                 'render_mode="human" needs pygame: pip install "ambush_env[window]"')
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
-        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(
-                max_steps, (int, np.integer)) or max_steps < 1):
-            raise ValueError(f"max_steps must be a positive number of steps or None, got {max_steps}")
-        if procedural:
-            from ambush_env.core.procedural import SEED_RANGES
+        args.choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
+        max_steps = args.max_steps(max_steps)
+        from ambush_env.core.procedural import SEED_RANGES
 
-            if mission_seeds not in SEED_RANGES:
-                raise ValueError(f"mission_seeds must be one of {tuple(SEED_RANGES)}, got {mission_seeds!r}")
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
+        args.choice("mission_seeds", mission_seeds, tuple(SEED_RANGES))
+        if not procedural and mission_seeds != "train":
+            raise ConfigError("mission_seeds", "only a procedural env (ambush/Procedural) draws "
+                              f"mission seeds; got {mission_seeds!r} for a shipped mission")
         self._kwargs = dict(
             mission=mission,
             rules=rules,
@@ -238,11 +238,26 @@ class AmbushEnv(gym.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Start a new game; the dice draw from ``self.np_random`` (seeded by ``seed``).
 
+        Options (docs/OBSERVATION.md "Reset options"): ``{"position": p}`` starts from a
+        position (:meth:`_load_position` says which missions an env takes);
+        ``{"mission_seed": k}`` (procedural envs only) plays generated mission ``k``.
+
         Returns:
             ``(observation, info)``.
+
+        Raises:
+            ConfigError: a seed that is not None or an integer >= 0, options that are not a
+                dict, an option this env does not read, a bad ``mission_seed``, or a position
+                this env does not play (another mission, ``german: agent``).
+            DataError: a malformed position (names the field).
         """
+        seed = args.seed(seed)
+        options = args.options(options, self._reset_options(), self._where())
+        if options.get("position") is not None and options.get("mission_seed") is not None:
+            raise ConfigError("options", "give 'position' or 'mission_seed', not both (a "
+                              "position names its own mission seed)")
         super().reset(seed=seed)
-        position = (options or {}).get("position")
+        position = options.get("position")
         if position is not None:  # INTERFACE.md: start the episode from a position
             self._load_position(position)
             if self.game.over:
@@ -367,55 +382,100 @@ class AmbushEnv(gym.Env):
         d["env"] = env
         return d
 
+    def _reset_options(self) -> tuple[str, ...]:
+        """The keys :meth:`reset` reads from ``options``."""
+        return ("position", "mission_seed") if self.procedural else ("position",)
+
+    def _where(self) -> str:
+        """This env in a message: its id's family and mission."""
+        if self.procedural:
+            return "ambush/Procedural"
+        if self._kwargs.get("mission") is None:
+            return "ambush/Ambush (any mission)"
+        return f"the env of mission {self._home[0].mission_id!r}"
+
     def _load_position(self, p: Any) -> None:
         """Set the game to a position: on this env's game when it is of the same mission,
         rules and deck, else on a new game (and observation builder) for it.
 
+        ⚙ Which positions an env takes (docs/OBSERVATION.md "Reset options"): an env built
+        for a mission — a per-mission id such as ``ambush/TankHunt-v2``, or
+        ``ambush/Ambush-v2`` with ``mission=`` — takes positions of that mission only (its id:
+        a variant of it under the same id is played on a game of its own); ``ambush/Ambush-v2``
+        without ``mission=`` is the any-mission env and takes a position of any mission (the
+        next reset without a position plays the reference mission again); a procedural env
+        takes positions of generated missions only (their ``procedural`` seed becomes the
+        episode's ``mission_seed``). A position's rules and deck are its own. The Germans of a
+        Gymnasium env play by their cards: a position with ``german: agent`` is refused
+        (``ambush_env.aec_env`` plays it).
+
         Raises:
             DataError: a malformed position (names the field).
+            ConfigError: a position this env does not play (``options['position'].mission``
+                or ``.german``).
         """
         from ambush_env.core import Game
+        from ambush_env.core import position as P
         from ambush_env.core.errors import DataError
 
+        spec = P.parse(p)
+        if spec.german != "cards":
+            raise ConfigError("options['position'].german", "the Gymnasium env plays the Germans "
+                              f"by their cards; a position with german: {spec.german} is played "
+                              "by ambush_env.aec_env(german='agent')")
+        if self.procedural and spec.procedural is not None:
+            self._use_procedural(spec.procedural)
         try:
             self.game.set_state(p)
+            return
         except DataError as e:
             if e.field != "mission":
                 raise
-            self.game = Game.from_position(p)
-            self.mission_id = self.game.mission_id
-            self._builder = ObservationBuilder(self.game)
+        if self.procedural and spec.procedural is None:  # (one of the mission played fits)
+            raise ConfigError("options['position'].mission", f"{self._where()} plays "
+                              f"generated missions; {_mission_name(spec.mission)} is not one "
+                              "(the position has no procedural seed)")
+        game = Game.from_position(p)
+        home = self._home[0].mission_id
+        if not self.procedural and self._kwargs.get("mission") is not None \
+                and game.mission_id != home:
+            raise ConfigError("options['position'].mission", f"a position of {game.mission_id!r}, "
+                              f"but this env plays {home!r}; build an env of that mission "
+                              f"(AmbushEnv(mission={game.mission_id!r}) or its own id), or "
+                              "ambush/Ambush without mission= for a position of any mission")
+        self.game = game
+        self.mission_id = self.game.mission_id
+        self._builder = ObservationBuilder(self.game)
 
     def _mission_seed(self, options: dict | None) -> int:
         """The mission seed of a procedural reset: ``options["mission_seed"]``, else a draw
         from the ``mission_seeds`` range with the env's generator (so the reset seed fixes it).
 
         Raises:
-            ValueError: a ``mission_seed`` that is not an integer >= 0.
+            ConfigError: a ``mission_seed`` that is not an integer >= 0.
         """
         from ambush_env.core.procedural import SEED_RANGES
 
         k = (options or {}).get("mission_seed")
         if k is not None:
-            if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:
-                raise ValueError(f"options['mission_seed'] must be an integer >= 0, got {k!r}")
-            return int(k)
+            return args.integer("options['mission_seed']", k, 0, "a mission seed")
         r = SEED_RANGES[self._kwargs["mission_seeds"]]
         return int(self.np_random.integers(r.start, r.stop))
 
     def _use_procedural(self, seed: int) -> None:
-        """Generate (or keep) the procedural mission of ``seed`` and rebuild what hangs on it."""
-        if seed == self._proc_seed:
-            return
-        from ambush_env.core import Game
-        from ambush_env.core.procedural import generate
+        """Generate (or keep) the procedural mission of ``seed`` and make its game current
+        (also after a position's game of a variant replaced it)."""
+        if seed != self._proc_seed:
+            from ambush_env.core import Game
+            from ambush_env.core.procedural import generate
 
-        mission, board = generate(seed)
-        self.game = Game(mission, board=board, rules=self._kwargs["rules"],
-                         opponent=self._kwargs["opponent"])
+            mission, board = generate(seed)
+            game = Game(mission, board=board, rules=self._kwargs["rules"],
+                        opponent=self._kwargs["opponent"])
+            self._home = (game, ObservationBuilder(game))
+            self._proc_seed = seed
+        self.game, self._builder = self._home
         self.mission_id = self.game.mission_id
-        self._builder = ObservationBuilder(self.game)
-        self._proc_seed = seed
 
     def set_state(self, state: dict) -> None:
         """Restore :meth:`get_state`'s dict (a bare position is accepted too: counters 0).
@@ -533,6 +593,50 @@ class AmbushEnv(gym.Env):
             info["end_reason"] = st.end_reason
             info["stats"] = g.stats()
         return info
+
+
+def _mission_name(mission: Any) -> str:
+    """A position's ``mission`` field in a message: its id (an inline mission's ``id``)."""
+    if isinstance(mission, dict):
+        return f"the inline mission {mission.get('id')!r}"
+    return f"mission {mission!r}"
+
+
+def _check_arguments(where: str, unknown: dict[str, Any], known: Any = None, *,
+                     mission: Any, rules: Any, opponent: Any, reward: Any,
+                     illegal_action: Any = "penalize") -> None:
+    """The arguments every env shares, checked before anything is built (docs/OBSERVATION.md
+    "Errors"); ``unknown`` holds the keyword arguments the constructor does not take and
+    ``known`` the ones it does (default: :class:`AmbushEnv`'s).
+
+    Raises:
+        ConfigError: an unknown keyword, a mission that is not a string, rules, reward scheme
+            or illegal-action mode not of the known ones, a deck that is not a string.
+        ScenarioError: an unknown deck (the message starts ``opponent:``); an unknown mission
+            id is refused by the caller (a mission file's path by its loader).
+    """
+    from ambush_env.core.cards import load_deck
+    from ambush_env.core.ctx import RULES
+    from ambush_env.core.missions import list_missions
+    from ambush_env.env.rewards import list_schemes
+
+    if known is None:
+        known = [p for p in inspect.signature(AmbushEnv.__init__).parameters
+                 if p not in ("self", "unknown")]
+    args.no_unknown(where, unknown, known)
+    if mission is not None and not isinstance(mission, str):
+        raise ConfigError("mission", f"a mission id ({', '.join(list_missions())}) or a mission "
+                          f"file's path, or None; got {args.shown(mission)}")
+    args.choice("rules", rules, tuple(RULES))
+    if not isinstance(opponent, str):
+        raise ConfigError("opponent", "a German deck id (green, regular, veteran) or a deck "
+                          f"file's path; got {args.shown(opponent)}")
+    try:
+        load_deck(opponent)
+    except ScenarioError as e:
+        raise ScenarioError(f"opponent: {e}") from None
+    args.choice("reward", reward, list_schemes())
+    args.choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
 
 
 def _order_index(action: Any) -> int:

@@ -8,7 +8,8 @@ from typing import Any
 import gymnasium as gym
 
 from ambush_env.core import campaign as C
-from ambush_env.core.errors import ScenarioError
+from ambush_env.core.errors import ConfigError, ScenarioError
+from ambush_env.env import arguments as args
 from ambush_env.env.ambush_env import DEFAULT_MAX_STEPS, END_MAX_STEPS, AmbushEnv
 from ambush_env.env.observation import ObservationBuilder
 
@@ -66,6 +67,9 @@ class CampaignEnv(AmbushEnv):
 
     Raises:
         ScenarioError / DataError: an unknown or malformed chain, squad or squad file.
+        ConfigError: a bad argument (names it): a campaign or squad that is not a string,
+            a ``whole_chain`` that is not True or False, an unknown keyword, and the
+            Gymnasium env's (``reward``, ``render_mode``, ``illegal_action``, ``max_steps``).
     """
 
     def __init__(
@@ -77,7 +81,17 @@ class CampaignEnv(AmbushEnv):
         render_mode: str | None = None,
         illegal_action: str = "penalize",
         max_steps: int | None = DEFAULT_MAX_STEPS,
+        **unknown: Any,
     ) -> None:
+        args.no_unknown("CampaignEnv", unknown, ("campaign", "squad", "whole_chain", "reward",
+                                                 "render_mode", "illegal_action", "max_steps"))
+        if not isinstance(campaign, str):
+            raise ConfigError("campaign", f"a campaign id ({', '.join(C.list_campaigns())}) or a "
+                              f"chain file's path; got {args.shown(campaign)}")
+        if squad is not None and not isinstance(squad, str):
+            raise ConfigError("squad", "a squad id, a squad file's path, 'random' or None; got "
+                              f"{args.shown(squad)}")
+        whole_chain = args.flag("whole_chain", whole_chain)
         chain = C.load_chain(campaign)
         first = chain.missions[0]
         super().__init__(mission=first.mission, rules=chain.rules, opponent=first.deck,
@@ -106,17 +120,21 @@ class CampaignEnv(AmbushEnv):
             ``(observation, info)``.
 
         Raises:
-            ScenarioError: the squad's campaign is over, the squad is of another campaign, or
-                a ``position`` option (a campaign episode starts from its squad).
+            ScenarioError: the squad's campaign is over or the squad is of another campaign.
+            ConfigError: a bad seed, options that are not a dict, an option other than
+                ``squad`` and ``whole_chain`` (a ``position`` too: a campaign episode starts
+                from its squad), a ``whole_chain`` that is not True or False.
             DataError: an invalid squad dict or file (names the field and the line).
         """
+        seed = args.seed(seed)
+        if isinstance(options, dict) and "position" in options:
+            raise ConfigError("options['position']", "ambush/Campaign-v0 starts from a squad "
+                              "(options={'squad': ...}), not from a position")
+        options = args.options(options, ("squad", "whole_chain"), "ambush/Campaign-v0")
         gym.Env.reset(self, seed=seed)
-        options = dict(options or {})
-        if "position" in options:
-            raise ScenarioError("ambush/Campaign-v0 starts from a squad (options={'squad': ...}), "
-                                "not from a position")
         self._seed = seed
-        self._episode_whole = bool(options.get("whole_chain", self.whole_chain))
+        self._episode_whole = args.flag("options['whole_chain']",
+                                        options.get("whole_chain", self.whole_chain))
         squad = options.get("squad")
         if squad is not None:
             cs = C.coerce_squad(squad)

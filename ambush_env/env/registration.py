@@ -33,20 +33,50 @@ def list_missions() -> list[str]:
     return list(_list())
 
 
+def _version(version: Any) -> int:
+    """``version`` if it is a registered version (:data:`VERSIONS`).
+
+    Raises:
+        ConfigError: anything else (names ``version`` and the registered ones).
+    """
+    from ambush_env.core.errors import ConfigError
+
+    if isinstance(version, bool) or not isinstance(version, int) or version not in VERSIONS:
+        raise ConfigError("version", f"a registered version, one of {', '.join(map(str, VERSIONS))}; "
+                          f"got {version!r}")
+    return version
+
+
 def env_id(mission: str, version: int = VERSION) -> str:
-    """The Gymnasium id of a mission: ``hedgerow_crossing`` → ``ambush/HedgerowCrossing-v2``."""
+    """The Gymnasium id of a mission: ``hedgerow_crossing`` → ``ambush/HedgerowCrossing-v2``.
+
+    Raises:
+        ConfigError: a mission that is not a non-empty string, or a version not registered.
+    """
+    from ambush_env.core.errors import ConfigError
+
+    if not isinstance(mission, str) or not mission:
+        raise ConfigError("mission", f"a mission id such as 'farm_assault'; got {mission!r}")
     camel = "".join(part.capitalize() for part in mission.split("_"))
-    return f"{NAMESPACE}/{camel}-v{version}"
+    return f"{NAMESPACE}/{camel}-v{_version(version)}"
 
 
 def ambush_id(version: int = VERSION) -> str:
-    """``ambush/Ambush-v2``: the env of any mission (``mission=``)."""
-    return f"{NAMESPACE}/Ambush-v{version}"
+    """``ambush/Ambush-v2``: the env of any mission (``mission=``).
+
+    Raises:
+        ConfigError: a version not registered.
+    """
+    return f"{NAMESPACE}/Ambush-v{_version(version)}"
 
 
 def procedural_id(version: int = VERSION) -> str:
-    """``ambush/Procedural-v2``: a mission generated from each reset seed."""
-    return f"{NAMESPACE}/Procedural-v{version}"
+    """``ambush/Procedural-v2``: a mission generated from each reset seed.
+
+    Raises:
+        ConfigError: a version not registered.
+    """
+    return f"{NAMESPACE}/Procedural-v{_version(version)}"
 
 
 def id_table(version: int = VERSION) -> list[tuple[str, dict[str, Any]]]:

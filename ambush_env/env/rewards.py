@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ambush_env.core.data import Frozen, load_model
-from ambush_env.core.errors import DataError, ScenarioError
+from ambush_env.core.errors import ConfigError, DataError
 from ambush_env.core.rules_data import load_rules_data
 from ambush_env.core.types import RESULT_NAMES, Status
 
@@ -141,13 +141,15 @@ class RewardScheme:
             refuses a mismatch).
 
     Raises:
-        ScenarioError: for an unknown scheme name (the message lists the known ones).
+        ConfigError: for an unknown scheme name (``reward:``; the message lists the known
+            ones).
     """
 
     def __init__(self, name: str = "default") -> None:
         cfg = load_rewards()
-        if name not in cfg.schemes:
-            raise ScenarioError(f"unknown reward scheme {name!r}; known: {', '.join(sorted(cfg.schemes))}")
+        if not isinstance(name, str) or name not in cfg.schemes:
+            raise ConfigError("reward", f"unknown reward scheme {name!r}; known: "
+                              f"{', '.join(sorted(cfg.schemes))}")
         self.name = name
         weights = cfg.schemes[name]
         base = load_rules_data().reward
@@ -177,12 +179,19 @@ class RewardScheme:
         self._phi = self.potential(game)
 
     def illegal(self) -> tuple[float, dict[str, float]]:
-        """Reward of an illegal order (a no-op): the penalty alone, plus the shaping term of a
-        step that changed nothing, ``(γ − 1)·Φ(s)``, under a shaping scheme."""
+        """Reward of an illegal order (a no-op): exactly the penalty (``rewards.yaml``
+        ``illegal_action``, −1) under every scheme.
+
+        ⚙ A shaping scheme adds no ``(γ − 1)·Φ(s)`` for the no-op (its ``progress``
+        component is 0): the documented penalty is what an illegal order scores, and the
+        game did not move. (With it an illegal order scored e.g. −0.99775 under
+        ``progress``; leaving it out makes an illegal order cost (1 − γ)·|Φ(s)| more, so it
+        stays no better than before, and a masked learner never plays one.)
+        """
         comps = {"illegal": self.illegal_value}
         if self.progress_weight:
-            comps["progress"] = (self.gamma - 1.0) * self._phi
-        return sum(comps.values()), comps
+            comps["progress"] = 0.0
+        return self.illegal_value, comps
 
     def __call__(self, game, vp: int | None = None) -> tuple[float, dict[str, float]]:
         """Reward of the step just played; returns ``(total, components)``.

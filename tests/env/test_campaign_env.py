@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from ambush_env.core import campaign as C
-from ambush_env.core.errors import DataError, ScenarioError
+from ambush_env.core.errors import ConfigError, DataError, ScenarioError
 from ambush_env.env.ambush_env import AmbushEnv
 from ambush_env.env.campaign_env import CampaignEnv
 from ambush_env.env.registration import CAMPAIGN_ID
@@ -139,7 +139,7 @@ def test_refusals():
         done = C.advance(done, C.Outcome("win", fates={s.id: "fit" for s in done.soldiers}))
     with pytest.raises(ScenarioError, match="over"):
         env.reset(seed=0, options={"squad": done.to_dict()})
-    with pytest.raises(ScenarioError, match="position"):
+    with pytest.raises(ConfigError, match=r"^options\['position'\]: .*squad"):
         env.reset(seed=0, options={"position": {}})
     with pytest.raises(DataError) as e:
         env.reset(seed=0, options={"squad": {"campaign": "first_push"}})

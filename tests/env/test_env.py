@@ -11,7 +11,7 @@ import pytest
 from env_helpers import assert_same_trace, random_actions, rollout
 
 import ambush_env
-from ambush_env.core.errors import IllegalActionError, ScenarioError
+from ambush_env.core.errors import ConfigError, IllegalActionError, ScenarioError
 from ambush_env.core.orders import N_ORDERS
 from ambush_env.env.ambush_env import ILLEGAL_STREAK_LIMIT, AmbushEnv
 from ambush_env.env.registration import env_id
@@ -51,9 +51,9 @@ def test_unknown_mission_raises_scenario_error_listing_known_ids():
 
 
 def test_unknown_reward_scheme_and_illegal_mode_are_errors():
-    with pytest.raises(ScenarioError, match="default"):
+    with pytest.raises(ConfigError, match="^reward: .*default"):
         AmbushEnv(reward="nope")
-    with pytest.raises(ValueError, match="penalize"):
+    with pytest.raises(ConfigError, match="^illegal_action: .*penalize"):
         AmbushEnv(illegal_action="ignore")
 
 

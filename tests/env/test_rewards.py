@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ambush_env.core.errors import ScenarioError
+from ambush_env.core.errors import ConfigError
 from ambush_env.core.rules_data import load_rules_data
 from ambush_env.core.types import RESULT_NAMES
 from ambush_env.env.rewards import RewardScheme, list_schemes, load_rewards
@@ -26,7 +26,7 @@ class _FakeGame:
 
 def test_schemes_are_listed_and_unknown_ones_rejected():
     assert {"default", "sparse", "shaped"} <= set(list_schemes())
-    with pytest.raises(ScenarioError, match="known"):
+    with pytest.raises(ConfigError, match="^reward: .*known"):
         RewardScheme("bogus")
 
 
@@ -147,16 +147,17 @@ def test_progress_shaping_telescopes_over_an_episode():
 
 
 def test_progress_illegal_order_and_bad_gamma():
-    """An illegal order changes nothing: its shaping term is (γ − 1)Φ(s); a gamma outside
-    (0, 1] is a DataError naming the field."""
+    """An illegal order scores exactly the penalty, its shaping term 0 (issue 23: it was
+    (γ − 1)Φ(s), −0.99775 in all); a gamma outside (0, 1] is a DataError naming the field."""
     from ambush_env.core.errors import DataError
 
     env, g = _farm_game()
     r = RewardScheme("progress")
     r.reset(g)
+    assert r._phi == pytest.approx(-0.03 * 15)  # a start far from the farm: Φ(s) < 0
     total, comps = r.illegal()
-    assert comps["progress"] == pytest.approx((0.995 - 1) * -0.03 * 15)
-    assert total == pytest.approx(load_rewards().illegal_action + comps["progress"])
+    assert comps == {"illegal": load_rewards().illegal_action, "progress": 0.0}
+    assert total == load_rewards().illegal_action == -1.0
     import tempfile
     from pathlib import Path
 
@@ -165,3 +166,24 @@ def test_progress_illegal_order_and_bad_gamma():
         p.write_text("illegal_action: -1\nschemes:\n  x: {progress: 0.1, gamma: 1.5}\n")
         with pytest.raises(DataError, match="gamma"):
             load_rewards(p)
+
+
+@pytest.mark.parametrize("scheme", list_schemes())
+def test_an_illegal_order_scores_exactly_the_documented_penalty_under_every_scheme(scheme):
+    """docs/OBSERVATION.md "Rewards": an illegal order under ``illegal_action="penalize"``
+    scores −1 (``rewards.yaml`` ``illegal_action``), not −1 plus a shaping term (issue 23:
+    −0.99775 under ``progress``), after steps that moved the squad too; its components sum to
+    the reward."""
+    from ambush_env.env.ambush_env import AmbushEnv
+
+    env = AmbushEnv(mission="farm_assault", reward=scheme)
+    obs, info = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(5):  # a few legal steps first: Φ(s) is then whatever they left
+        obs, _r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        assert not (term or trunc)
+    illegal = int(np.flatnonzero(~info["action_mask"])[0])
+    _obs, reward, term, trunc, info = env.step(illegal)
+    assert info["illegal_action"] and not (term or trunc)
+    assert reward == load_rewards().illegal_action == -1.0
+    assert sum(info["reward_components"].values()) == reward

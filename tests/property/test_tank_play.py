@@ -170,7 +170,7 @@ def check_env_observation(g: Game) -> None:
     if not _ENV:
         from ambush_env.env.ambush_env import AmbushEnv
 
-        _ENV.append(AmbushEnv(mission="farm_assault"))
+        _ENV.append(AmbushEnv())  # the any-mission env: it takes a position of every mission
     env = _ENV[0]
     obs, info = env.reset(options={"position": g.position()})
     assert env.observation_space.contains(obs)
