@@ -154,6 +154,10 @@ class Board:
         side_embankment, side_crest, side_slope: ``tuple[bool]`` per side id.
         side_destroyed: ``list[bool]`` per side id (live).
         version: bumped by every mutation.
+        origin: None for a map loaded as its mission's; for a map a position gave
+            (``map:``, :mod:`~ambush_env.core.position`), what it gave — the map inline (a
+            mapping of this file schema) or a map id or path — which a position of a game on
+            this board writes back.
 
     Mutate the live lists only through :meth:`destroy_wall`, :meth:`collapse` and
     :meth:`set_mutable_state`: they bump :attr:`version` and log what changed, which the
@@ -193,6 +197,7 @@ class Board:
         self.side_slope: tuple[bool, ...] = tuple(side_slope)
         self.side_destroyed: list[bool] = [False] * (3 * n + 1)
         self.version = 0
+        self.origin: str | dict | None = None
         self._live: tuple[int, tuple] = (-1, ())  # (version, live_key) (:meth:`live_key`)
         self._log: list[tuple[int, frozenset[int], frozenset[int]]] = []
         self._pristine = (tuple(self.terrain), tuple(self.building), tuple(self.rise))

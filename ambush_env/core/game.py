@@ -569,7 +569,8 @@ def _fits(ctx: Ctx, spec: Any, mission: Any) -> bool:
     # a position without ``procedural`` (written before positions carried it) fits the
     # generated map its inline mission is played on
     if spec.rules != ctx.rules or spec.deck != ctx.opponent \
-            or spec.procedural not in (None, _procedural_seed(ctx)):
+            or spec.procedural not in (None, _procedural_seed(ctx)) \
+            or not position.map_fits(ctx, spec):
         return False
     mid = mission.id if hasattr(mission, "id") else Path(str(mission)).stem
     if mid != ctx.mission_id:
@@ -589,7 +590,7 @@ def _procedural_seed(ctx: Ctx) -> int | None:
     generator names its maps so; no shipped map has such a name): its positions carry the seed,
     from which :func:`~ambush_env.core.position.mission_and_board` rebuilds the map."""
     name = ctx.board.name
-    if name.startswith("procedural_") and name[11:].isdigit() and ctx.mission.map != name:
+    if ctx.board.origin is None and name.startswith("procedural_") and name[11:].isdigit() and ctx.mission.map != name:
         return int(name[11:])
     return None
 

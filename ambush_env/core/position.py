@@ -8,7 +8,11 @@ and the game's own words (``"prone"``, ``"1-turn"``), so that a person can read 
 :func:`read_position` validates one (a ``DataError`` names the offending field) and builds
 the state and dice from it. Only ``mission`` and ``units`` are required; every other field
 defaults to the mission's start (⚙ below). Written positions are canonical:
-``read_position(write_position(g))`` rebuilds ``g``'s state exactly.
+``read_position(write_position(g))`` rebuilds ``g``'s state exactly, every field of it but
+those :data:`DERIVED` names (tests/core/test_position_fields.py walks them all;
+scripts/fuzz_positions.py checks it in random play). ``map`` gives the map the mission is
+played on instead of its own — inline in the map file's schema, or a map id or path
+(:func:`map_board`) — and is written back.
 
 ⚙ Defaults for a hand-written unit: side from the name (``US3`` / ``G2``); a US soldier's
 role, ratings, weapon and equipment from the mission's squad by his number, a German's
@@ -25,6 +29,7 @@ or a Round played out) starts the next Round, rolling initiative.
 
 from __future__ import annotations
 
+import re
 from dataclasses import MISSING, fields
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -33,6 +38,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from ambush_env.core.board import Board
+from ambush_env.core.cards import ID_PATTERN
 from ambush_env.core.ctx import Ctx
 from ambush_env.core.data import validate
 from ambush_env.core.dice import Dice
@@ -192,6 +198,10 @@ class PositionSpec(_Model):
     # rebuilt from it, so the position loads on its own; ``mission`` is then the inline
     # mission (the generated one, or a variant of it) or the generated mission's id
     procedural: int | None = Field(None, ge=0)
+    # the map the mission is played on, when not its own (INTERFACE.md "the mission (id, path,
+    # or an inline map)"): a map inline, in the map file's own schema (core/board.py), or a
+    # shipped map id or a map file's path; an inline mission may hold it as its ``map``
+    map: str | dict | None = None
     rules: Literal["standard", "d100"] = "standard"
     deck: str = "regular"
     german: Literal["cards", "agent"] = "cards"
@@ -258,7 +268,49 @@ def parse(p: dict | Path | str) -> PositionSpec:
             raise DataError(where, "<yaml>", f"YAML syntax error: {getattr(e, 'problem', e)}") from None
     if not isinstance(p, dict):
         raise DataError(where, "<root>", f"a position is a mapping, got {type(p).__name__}")
-    return validate(PositionSpec, p, where)
+    spec = validate(PositionSpec, p, where)
+    if isinstance(spec.mission, dict) and isinstance(spec.mission.get("map"), dict):
+        # an inline mission holding its map inline: the map becomes the position's ``map``
+        # and the mission names it (by its name when that is an id, else ``inline_map``)
+        inline = spec.mission["map"]
+        if spec.map is not None and spec.map != inline:
+            raise DataError(where, "map", "the inline mission holds another map than the "
+                            "position's map: give it once")
+        name = inline.get("name")
+        spec.map = inline
+        spec.mission = {**spec.mission, "map": name if isinstance(name, str)
+                        and re.fullmatch(ID_PATTERN, name) else "inline_map"}
+    return spec
+
+
+def map_board(ref: str | dict) -> Board:
+    """The board of a position's ``map``: a map inline (the map file's own schema, checked by
+    :func:`~ambush_env.core.board.board_from_dict` with its errors) or a shipped map id or a map
+    file's path (:func:`~ambush_env.core.board.load_board`). Its ``origin`` is ``ref`` (a
+    copy), which the positions of a game on it write back.
+
+    Raises:
+        DataError: a malformed inline map (field ``map.<its field>``, e.g.
+            ``map.hexes.C3.terrain``) or an unknown or malformed map file (field ``map``).
+    """
+    import copy
+
+    from ambush_env.core.board import board_from_dict, load_board
+
+    try:
+        board = board_from_dict(copy.deepcopy(ref), WHERE) if isinstance(ref, dict) \
+            else load_board(ref)
+    except DataError as e:
+        raise DataError(WHERE, f"map.{e.field}" if isinstance(ref, dict) else "map",
+                        e.problem if isinstance(ref, dict) else str(e)) from None
+    board.origin = copy.deepcopy(ref)
+    return board
+
+
+def map_fits(ctx: Ctx, spec: PositionSpec) -> bool:
+    """Whether the position's ``map`` is the one ``ctx`` is played on (none: the mission's own
+    or a generated one)."""
+    return ctx.board.origin == spec.map
 
 
 def mission_of(spec: PositionSpec) -> Any:
@@ -270,19 +322,27 @@ def mission_of(spec: PositionSpec) -> Any:
 def mission_and_board(spec: PositionSpec) -> tuple[Any, Board | None]:
     """The mission and board arguments for :class:`~ambush_env.core.ctx.Ctx`.
 
-    The board is None (the mission's own map) unless the position is of a generated mission
+    The board is the position's ``map`` when it gives one (:func:`map_board`: the context
+    checks the mission's hexes and vehicles against it). Else it is None (the mission's own
+    map) unless the position is of a generated mission
     (``procedural: seed``): then it is ``procedural.generate(seed)``'s new map, and the
     mission is the inline one (the context checks its hexes and vehicles against that map;
     the generated mission itself when they are equal) or, named by id, the generated one.
 
     Raises:
-        DataError: a malformed inline mission (field ``mission.<its field>``), a vehicle off
-            its map's passable hexes, or a ``procedural`` seed that generates no mission or
-            another mission id than the one named.
+        DataError: a malformed inline mission (field ``mission.<its field>``) or inline map
+            (``map.<its field>``), a vehicle off its map's passable hexes, or a
+            ``procedural`` seed that generates no mission or another mission id than the one
+            named, or given with a ``map``.
     """
     from ambush_env.core.missions import Mission, check_vehicles
 
     board = generated = None
+    if spec.map is not None:
+        if spec.procedural is not None:
+            raise DataError(WHERE, "map", "a generated mission's map is rebuilt from its seed "
+                            "(procedural): give map or procedural, not both")
+        board = map_board(spec.map)
     if spec.procedural is not None:
         from ambush_env.core.errors import AmbushError
         from ambush_env.core.procedural import generate
@@ -889,7 +949,10 @@ def read_position(spec: PositionSpec, ctx: Ctx) -> tuple[GameState, Dice]:
 def write_position(ctx: Ctx, st: GameState, dice: Dice, german: str, mission: Any,
                    procedural: int | None = None) -> dict:
     """The whole situation as a canonical position dict (module docstring); ``procedural``:
-    the mission seed of a generated mission's map (written only when given)."""
+    the mission seed of a generated mission's map (written only when given); ``map``: the map
+    a position gave (``ctx.board.origin``; written only for one)."""
+    import copy
+
     b = ctx.board
     label = b.label
     units = st.units
@@ -905,6 +968,7 @@ def write_position(ctx: Ctx, st: GameState, dice: Dice, german: str, mission: An
         "format": FORMAT,
         "mission": mission,
         **({} if procedural is None else {"procedural": procedural}),
+        **({} if b.origin is None else {"map": copy.deepcopy(b.origin)}),
         "rules": ctx.rules,
         "deck": ctx.opponent,
         "german": german,
