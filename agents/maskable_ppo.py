@@ -275,11 +275,21 @@ def _callbacks(cfg: TrainConfig, total: int, start: int):
         def _on_step(self) -> bool:
             return not _STOP
 
+    class AtomicCheckpointCallback(CheckpointCallback):
+        """SB3's checkpoints, each written whole or not at all (:func:`save_model`): a kill
+        while one is written leaves no truncated ``*_steps.zip``. (PPO has no replay buffer
+        and the run no VecNormalize, SB3's other checkpoint files.)"""
+
+        def _on_step(self) -> bool:
+            if self.n_calls % self.save_freq == 0:
+                save_model(self.model, self._checkpoint_path(extension="zip"))
+            return True
+
     cbs = [TqdmCallback(), EpisodeCallback(), StopCallback()]
     if cfg.checkpoint_freq > 0:
-        cbs.append(CheckpointCallback(save_freq=max(1, cfg.checkpoint_freq // cfg.n_envs),
-                                      save_path=str(cfg.run_dir / "checkpoints"),
-                                      name_prefix=cfg.run_name))
+        cbs.append(AtomicCheckpointCallback(save_freq=max(1, cfg.checkpoint_freq // cfg.n_envs),
+                                            save_path=str(cfg.run_dir / "checkpoints"),
+                                            name_prefix=cfg.run_name))
     return cbs
 
 
@@ -313,15 +323,92 @@ def make_vec_env(cfg: TrainConfig):
     return sb3_make_vec_env(AmbushEnv, n_envs=cfg.n_envs, seed=cfg.seed, env_kwargs=kwargs, vec_env_cls=cls)
 
 
-def latest_checkpoint(cfg: TrainConfig) -> Path | None:
-    """The newest ``checkpoints/<run_name>_<steps>_steps.zip`` of the run (or, from older
-    versions, ``ppo_<steps>_steps.zip``), if any."""
-    best: tuple[int, Path] | None = None
-    for p in (cfg.run_dir / "checkpoints").glob("*_steps.zip"):
+def save_model(model: Any, path: str | Path) -> Path:
+    """``model.save`` to ``path`` whole or not at all (:func:`ambush_env.core.data.atomic_write`:
+    a temporary file in the same folder, fsynced, renamed over ``path``): the one way a
+    checkpoint, the final model or an exported model is written.
+
+    Returns:
+        ``path``. Raises OSError: the folder cannot be written.
+    """
+    from ambush_env.core.data import atomic_write
+
+    with atomic_write(path, what="model", binary=True) as f:
+        model.save(f)  # SB3 writes its zip into an open file and leaves it open
+    return Path(path)
+
+
+#: the members of an SB3 model zip that loading it needs
+MODEL_MEMBERS = ("data", "policy.pth", "policy.optimizer.pth")
+
+
+def checkpoint_problem(path: str | Path) -> str | None:
+    """Why the model zip ``path`` cannot be loaded, or None when it looks whole.
+
+    Cheap (nothing is unpickled): the file must be a zip (its central directory read), hold
+    :data:`MODEL_MEMBERS`, and every member must match its CRC (``ZipFile.testzip``). A
+    0-byte file, a cut-off zip, another file under the name and an unreadable one all fail.
+    (A model cut off near its end may still read as a zip: its ``policy.pth``, a torch zip
+    stored inside, ends in a zip directory of its own; the members check catches it.)
+
+    Returns:
+        None, or the problem in words: ``empty (0 bytes)``, ``not a whole zip file …``,
+        ``not a whole model zip: no …``, ``damaged: member … fails its CRC check``,
+        ``unreadable (…)``.
+    """
+    import zipfile
+    import zlib
+
+    p = Path(path)
+    try:
+        if p.stat().st_size == 0:
+            return "empty (0 bytes)"
+        if not zipfile.is_zipfile(p):
+            return "not a whole zip file (cut off, or not a model)"
+        with zipfile.ZipFile(p) as z:
+            missing = [m for m in MODEL_MEMBERS if m not in z.namelist()]
+            if missing:  # a cut-off model can still look like a zip: a member (torch's) is one
+                return f"not a whole model zip: no {', '.join(missing)} (cut off, or not a model)"
+            bad = z.testzip()
+    except (OSError, zipfile.BadZipFile, EOFError, zlib.error, ValueError) as e:
+        return f"unreadable ({e})"
+    if bad is not None:
+        return f"damaged: member {bad} fails its CRC check"
+    return None
+
+
+def _warn(message: str) -> None:
+    import sys
+
+    print(f"warning: {message}", file=sys.stderr, flush=True)
+
+
+def latest_checkpoint(cfg: TrainConfig, warn: Any = _warn) -> Path | None:
+    """The newest readable ``checkpoints/<run_name>_<steps>_steps.zip`` of the run (or, from
+    older versions, ``ppo_<steps>_steps.zip``), if any.
+
+    A checkpoint that :func:`checkpoint_problem` finds unreadable (0 bytes, cut off, not a
+    zip) is skipped and named through ``warn`` (default: a ``warning:`` line on stderr), and
+    so is each stray temporary file an interrupted write left (``.<name>.*.tmp``, in
+    ``checkpoints/`` or the run folder): the newest good checkpoint is returned.
+    ⚙ Nothing is deleted: the files are the user's; a later checkpoint of the same step
+    replaces a bad one.
+    """
+    run = cfg.run_dir
+    for folder in (run, run / "checkpoints"):
+        for p in sorted(folder.glob(".*.zip.*.tmp")):
+            warn(f"ignored {p}: a temporary file left by an interrupted write (safe to delete)")
+    found: list[tuple[int, Path]] = []
+    for p in (run / "checkpoints").glob("*_steps.zip"):
         m = re.search(r"_(\d+)_steps\.zip$", p.name)
-        if m and (best is None or int(m.group(1)) > best[0]):
-            best = (int(m.group(1)), p)
-    return best[1] if best else None
+        if m:
+            found.append((int(m.group(1)), p))
+    for _steps, p in sorted(found, reverse=True):
+        problem = checkpoint_problem(p)
+        if problem is None:
+            return p
+        warn(f"ignored checkpoint {p}: {problem}; resuming from an older one")
+    return None
 
 
 def new_model(cfg: TrainConfig, env, tensorboard_log: str | None = None):
@@ -365,10 +452,14 @@ def train(cfg: TrainConfig) -> Path:
 
     Work is never lost: a folder that holds an earlier run is refused unless ``resume`` or
     ``force`` is set; a SIGINT (Ctrl-C) or SIGTERM stops training at the next env step, saves a
-    checkpoint and raises :class:`TrainingInterrupted` naming it.
+    checkpoint and raises :class:`TrainingInterrupted` naming it. Every checkpoint, the final
+    model and ``config.yaml`` are written whole or not at all (:func:`save_model`), so a kill
+    (SIGKILL, power loss) at any moment leaves the run resumable; ``resume="latest"`` skips
+    and names an unreadable checkpoint or a stray temporary file (:func:`latest_checkpoint`).
 
     Raises:
         FileNotFoundError: ``resume`` names a missing checkpoint.
+        DataError: ``resume`` names an unreadable checkpoint (:func:`checkpoint_problem`).
         RunExistsError: the run folder holds an earlier run (neither ``resume`` nor ``force``).
         ValueError: a shaping reward scheme whose ``gamma`` is not the config's.
         TrainingInterrupted: a signal stopped training (the checkpoint is saved).
@@ -378,6 +469,7 @@ def train(cfg: TrainConfig) -> Path:
 
     import torch as th
 
+    from ambush_env.core.data import write_text_atomic
     from ambush_env.env.rewards import RewardScheme
 
     scheme = RewardScheme(cfg.reward)
@@ -396,17 +488,24 @@ def train(cfg: TrainConfig) -> Path:
         for p in earlier:
             shutil.rmtree(p) if p.is_dir() else p.unlink()
     run.mkdir(parents=True, exist_ok=True)
-    (run / "config.yaml").write_text(yaml.safe_dump(cfg.model_dump(mode="json"), sort_keys=False), encoding="utf-8")
-    env = make_vec_env(cfg)
+    write_text_atomic(yaml.safe_dump(cfg.model_dump(mode="json"), sort_keys=False), run / "config.yaml",
+                      what="training config")
     resume = cfg.resume
     if resume == "latest":
         resume = latest_checkpoint(cfg)
         if resume is None:
-            print(f"no checkpoint in {run}: training from scratch", flush=True)
+            print(f"no readable checkpoint in {run / 'checkpoints'}: training from scratch", flush=True)
     if resume:
         if not Path(resume).exists():
             raise FileNotFoundError(f"resume checkpoint {resume} not found")
+        problem = checkpoint_problem(resume)
+        if problem is not None:
+            raise DataError(resume, "<zip>", f"cannot resume from it: {problem} "
+                            "(--resume latest skips unreadable checkpoints)")
+    env = make_vec_env(cfg)
+    if resume:
         model = load_model(resume, env=env, device=cfg.device, tensorboard_log=str(run / "tb"))
+        print(f"resuming from {resume} ({int(model.num_timesteps)} steps)", flush=True)
     else:
         model = new_model(cfg, env, tensorboard_log=str(run / "tb"))
     start = int(model.num_timesteps)
@@ -434,12 +533,9 @@ def train(cfg: TrainConfig) -> Path:
         env.close()
     if _STOP:
         ck = run / "checkpoints" / f"{cfg.run_name}_{int(model.num_timesteps)}_steps.zip"
-        ck.parent.mkdir(parents=True, exist_ok=True)
-        model.save(ck)
+        save_model(model, ck)
         raise TrainingInterrupted(ck, _STOP[0])
-    out = run / "final_model.zip"
-    model.save(out)
-    return out
+    return save_model(model, run / "final_model.zip")
 
 
 def load_model(path: str | Path, **kwargs: Any) -> Any:
@@ -483,10 +579,7 @@ def export_weights(src: str | Path, dst: str | Path) -> Path:
     model = load_model(src, device="cpu")
     pol = model.policy
     pol.optimizer = pol.optimizer_class(pol.parameters(), lr=model.lr_schedule(1.0), **pol.optimizer_kwargs)
-    dst = Path(dst)
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    model.save(dst)
-    return dst
+    return save_model(model, dst)
 
 
 # -- the agent -------------------------------------------------------------------------------
