@@ -44,6 +44,8 @@ from ambush_env.core.data import validate
 from ambush_env.core.dice import Dice
 from ambush_env.core.errors import DataError
 from ambush_env.core.orders import K_SLOTS, U_SLOTS
+from ambush_env.core.squads import PORT_BOXES_BOUNDS
+from ambush_env.core.squads import RATING_BOUNDS as _R
 from ambush_env.core.state import GameState, TurnState, Unit, Vehicle
 from ambush_env.core.types import (DIRECTION_NAMES, RESULT_NAMES, STANCE_NAMES, TERRAIN_NAMES,
                                    ARSpace, Phase, Side, Status)
@@ -56,6 +58,9 @@ AR_SPACES = ("none", "2-turn", "1-turn", "complete", "panic", "inactive")
 SIDES = ("us", "german")
 MODES = ("", "move", "snap2", "charge", "prisoner", "drive")
 REMOVED = int(Status.REMOVED)
+#: the highest roll a die reads (a d100's 100): forced rolls (``dice``, ``rng.forced``) are
+#: 0..MAX_ROLL, as ``Game.force_rolls`` takes them; the die that reads one checks its range
+MAX_ROLL = 100
 
 #: The fields of the state's dataclasses (core/state.py) that a position does not write,
 #: each with where reading takes it from; every other field of GameState, Unit, Vehicle and
@@ -91,7 +96,7 @@ class CardSpec(_Model):
 class TurnSpec(_Model):
     unit: str | None = None
     mode: Literal["", "move", "snap2", "charge", "prisoner", "drive"] = ""
-    mp_left: int = 0
+    mp_left: int = Field(0, ge=0)
     mp_spent: int = Field(0, ge=0)
     hexes_moved: int = Field(0, ge=0)
     stance_changed: bool = False
@@ -118,18 +123,20 @@ class UnitSpec(_Model):
     panicked: bool = False
     aware: bool = True
     ar: Literal["none", "2-turn", "1-turn", "complete", "panic", "inactive"] = "none"
-    IN: int | None = None
-    PC: int | None = None
-    WS: int | None = None
-    DS: int | None = None
-    MV: int | None = Field(None, ge=0)
-    CR: int | None = Field(None, ge=0)
+    # ratings within a squad file's bounds (squads.RATING_BOUNDS); MV down to 0 (a wounded
+    # man's, damage.yaml; checked in _Reader.unit)
+    IN: int | None = Field(None, ge=_R["IN"][0], le=_R["IN"][1])
+    PC: int | None = Field(None, ge=_R["PC"][0], le=_R["PC"][1])
+    WS: int | None = Field(None, ge=_R["WS"][0], le=_R["WS"][1])
+    DS: int | None = Field(None, ge=_R["DS"][0], le=_R["DS"][1])
+    MV: int | None = Field(None, ge=0, le=_R["MV"][1])
+    CR: int | None = Field(None, ge=_R["CR"][0], le=_R["CR"][1])
     weapon: str | None = None
     ammo: int | None = Field(None, ge=-1)
     jammed: bool = False
     prepared: bool = False
     equipment: list[str] | None = None
-    port_boxes: int | None = Field(None, ge=0)
+    port_boxes: int | None = Field(None, ge=0, le=PORT_BOXES_BOUNDS[1])
     satchel_ready: bool = False
     given_turn: bool = False
     captured_weapon: bool = False
@@ -165,7 +172,7 @@ class VehicleSpec(_Model):
     # they differ from an undamaged vehicle's
     hp: int = Field(-1, ge=-1)
     armour_loss: dict[Literal["front", "side", "rear"], Annotated[int, Field(ge=1)]] = {}
-    component_damage: dict[str, int] = {}
+    component_damage: dict[str, Annotated[int, Field(ge=1)]] = {}
     destroyed: list[str] = []
     burning: bool = False
     fire_dice: str = ""
@@ -210,7 +217,7 @@ class PositionSpec(_Model):
     rounds_total: int = Field(0, ge=0)
     pulse: int = Field(0, ge=0)
     initiative: Literal["us", "german"] | None = None
-    rolls: dict[Literal["us", "german"], int] = {}
+    rolls: dict[Literal["us", "german"], Annotated[int, Field(ge=0, le=9)]] = {}  # d10s
     vp: int = 0
     vp_log: list[tuple[str, int]] = []
     fired_triggers: list[str] = []
@@ -238,7 +245,7 @@ class PositionSpec(_Model):
     end_reason: str = ""
     steps: int = Field(0, ge=0)
     rng: dict | None = None
-    seed: int | None = None
+    seed: int | None = Field(None, ge=0)
     dice: list[int] = []
     env: dict | None = None  # an env's own counters (``AmbushEnv.get_state``); the game ignores it
 
@@ -627,7 +634,46 @@ class _Reader:
             u.MV = min(u.MV, wounded_rules.mv)
         u.guard = self.uid(us.guard, f"{f}.guard")
         u.vehicle = self.vid(us.vehicle, f"{f}.vehicle")
+        self.check_counts(k, u)
         return u
+
+    def check_counts(self, k: int, u: Unit) -> None:
+        """The counts of ``units.k`` the schema cannot check alone: MV within a squad file's
+        bounds unless wounded (squads.RATING_BOUNDS; a wounded man's is lower, damage.yaml),
+        the shots left within the loaded clip of the weapon (``weapons.yaml: clip``; −1 only
+        for a weapon that never runs dry, 0 or −1 without a weapon), and the port-box items
+        known (``weapons.yaml: items``) and filling at most ``port_boxes`` boxes (RULES.md §4)
+        when the position gives either.
+
+        Raises:
+            DataError: naming ``units.k.MV`` / ``.ammo`` / ``.equipment[.j]``.
+        """
+        f, us = f"units.{k}", self.spec.units[k]
+        lo, hi = _R["MV"]
+        if us.MV is not None and not u.wounded and u.role != "tank" and not lo <= us.MV <= hi:
+            raise self.fail(f"{f}.MV", f"MV is {lo}-{hi} (a squad file's bounds; lower only "
+                            f"when wounded), got {us.MV}")
+        if u.role != "tank":  # a tank unit's ammo comes from its tank (check_tank_unit)
+            clip = self.ctx.weapon(u.weapon).clip if u.weapon else 0
+            ok = u.ammo == -1 if clip < 0 else (-1 <= u.ammo <= 0 if not u.weapon
+                                                else 0 <= u.ammo <= clip)
+            if not ok:
+                what = (f"a {u.weapon} never runs dry: -1" if clip < 0 else
+                        "without a weapon: 0 or -1" if not u.weapon else
+                        f"a {u.weapon}'s clip holds 0-{clip}")
+                raise self.fail(f"{f}.ammo", f"shots left: {what}, got {u.ammo}")
+        items = self.ctx.tables.weapons.items
+        for j, item in enumerate(u.equipment):
+            if item not in items:
+                raise self.fail(f"{f}.equipment.{j}", f"unknown item {item!r} (weapons.yaml "
+                                f"items: {', '.join(sorted(items))})")
+        used = sum(items[i].boxes for i in u.equipment)
+        # ⚙ checked when the position gives either (a written one gives both): a hand-written
+        # wounded man keeps his squad's kit in his one box, as before
+        given = us.equipment is not None or us.port_boxes is not None
+        if given and used > u.port_boxes:
+            raise self.fail(f"{f}.equipment", f"{used} port boxes filled "
+                            f"({', '.join(u.equipment)}); {u.name} has {u.port_boxes}")
 
     def tank_unit(self, k: int, us: UnitSpec) -> Unit:
         """A tank's own unit (module ``tanks``): every field read as a soldier's is, but those
@@ -656,6 +702,7 @@ class _Reader:
                  slot=us.slot if us.slot is not None else -1)
         u.guard = self.uid(us.guard, f"{f}.guard")
         u.vehicle = self.vid(us.vehicle, f"{f}.vehicle")
+        self.check_counts(k, u)
         return u
 
     def check_tank_unit(self, k: int, u: Unit) -> None:
@@ -700,7 +747,8 @@ class _Reader:
     def check_d100(self, f: str, vs: VehicleSpec) -> None:
         """The d100 keys of a vehicle (seed 003): only under ``rules: d100``, components of its
         type's hit-location table, Base HP within the type's (0 only when disabled), a
-        destroyed gun's mount among ``lost``, dice a fire can roll."""
+        destroyed gun's mount among ``lost``, dice a fire can roll, no more Armor value shot
+        away than an aspect has, a hull crew within a tank's crew."""
         keys = {k: getattr(vs, k) for k, d in _D100_DEFAULTS.items() if getattr(vs, k) != d}
         if not keys:
             return
@@ -725,6 +773,20 @@ class _Reader:
                                 f"{vs.type}'s {stats.table} table")
         if vs.hp > stats.hp:
             raise self.fail(f"{f}.hp", f"a {vs.type} has {stats.hp} Base HP")
+        for aspect, lost in vs.armour_loss.items():  # never below 0 (d100.armour_value)
+            base = stats.aspect_armour.get(aspect, stats.armour)
+            if lost > base:
+                raise self.fail(f"{f}.armour_loss.{aspect}", f"a {vs.type}'s {aspect} Armor "
+                                f"value is {base}: at most {base} shot away, got {lost}")
+        if vs.hull_crew >= 0:
+            from ambush_env.core.vehicle_data import load_vehicle_data
+
+            t = load_vehicle_data().vehicles[vs.type]
+            crew = vs.crew if vs.crew is not None else t.occupants
+            if t.kind != "tank" or vs.hull_crew > crew:
+                raise self.fail(f"{f}.hull_crew", f"a tank's hull crew is -1 (all) or 0..its "
+                                f"crew ({crew if t.kind == 'tank' else 'no tank'}), got "
+                                f"{vs.hull_crew}")
         if vs.hp == 0 and not vs.disabled:
             raise self.fail(f"{f}.hp", "Base HP 0: the vehicle is destroyed (disabled: true)")
         if vs.fire_dice:
@@ -854,6 +916,29 @@ class _Reader:
             raise self.fail(f, "begin_rounds: aware must be null or a list of unit indices")
         return list(r)
 
+    def check_turn_counts(self, ts: TurnSpec) -> None:
+        """The turn's counts within what play can reach: MPs left (:func:`_most_mp`), snap
+        shots (``rules.yaml: fire.snap_shots``, RULES.md §6), Crew Points (a tank's crew,
+        vehicles.yaml ``occupants``, seed 000 p. 33).
+
+        Raises:
+            DataError: naming ``turn.mp_left`` / ``turn.snaps`` / ``turn.cp_left``.
+        """
+        from ambush_env.core.vehicle_data import load_vehicle_data
+
+        most = _most_mp()
+        if ts.mp_left > most:
+            raise self.fail("turn.mp_left", f"at most {most} MPs (a vehicle's fast MPA), got "
+                            f"{ts.mp_left}")
+        snaps = self.ctx.rd.fire.snap_shots
+        if ts.snaps > snaps:
+            raise self.fail("turn.snaps", f"at most {snaps} snap shots in a fire action, got "
+                            f"{ts.snaps}")
+        crew = max(t.occupants for t in load_vehicle_data().vehicles.values() if t.kind == "tank")
+        if ts.cp_left > crew:
+            raise self.fail("turn.cp_left", f"Crew Points are a tank's crew, at most {crew}; "
+                            f"got {ts.cp_left}")
+
     def turn(self, ts: TurnSpec, st: GameState) -> TurnState:
         uid = self.uid(ts.unit, "turn.unit")
         if uid >= 0:
@@ -866,6 +951,7 @@ class _Reader:
                 raise self.fail("turn.mode", f"a {ts.mode!r} action is a Rounds one")
         elif ts.mode:
             raise self.fail("turn.mode", "a turn in progress needs its unit (turn.unit)")
+        self.check_turn_counts(ts)
         t = TurnState(uid=uid, mode=ts.mode, mp_left=ts.mp_left,
                       mp_spent=ts.mp_spent, hexes_moved=ts.hexes_moved,
                       stance_changed=ts.stance_changed, snaps=ts.snaps, alerted=ts.alerted,
@@ -900,6 +986,16 @@ class _Reader:
         return t
 
 
+def _most_mp() -> int:
+    """The most MPs a turn can have left: a soldier's highest MV (squads.RATING_BOUNDS), a
+    prisoner's march (``rules.yaml: prisoners.mv``) or a vehicle's fast MPA (vehicles.yaml)."""
+    from ambush_env.core.rules_data import load_rules_data
+    from ambush_env.core.vehicle_data import load_vehicle_data
+
+    return max(_R["MV"][1], load_rules_data().prisoners.mv,
+               *(t.fast_mpa for t in load_vehicle_data().vehicles.values()))
+
+
 def _status(us: UnitSpec) -> tuple[str, bool, bool]:
     """A unit's status, wounded and panicked flags: INTERFACE.md's words ``status: wounded`` /
     ``panicked`` are an active unit so marked."""
@@ -931,16 +1027,19 @@ def read_position(spec: PositionSpec, ctx: Ctx) -> tuple[GameState, Dice]:
     if spec.rng is not None:
         forced = spec.rng.get("forced")
         if forced is not None and not (isinstance(forced, list) and all(
-                isinstance(r, int) and not isinstance(r, bool) and 0 <= r <= 9 for r in forced)):
-            raise DataError(WHERE, "rng.forced", "forced rolls are d10 rolls 0-9")
+                isinstance(r, int) and not isinstance(r, bool) and 0 <= r <= MAX_ROLL
+                for r in forced)):
+            raise DataError(WHERE, "rng.forced", f"forced rolls are integers 0-{MAX_ROLL} "
+                            "(what a die reads: a d10 0-9, a d100 1-100, a dM 1-M)")
         try:
             dice.set_state(spec.rng)
         except Exception as e:  # noqa: BLE001 - numpy says in its own words what is wrong
             raise DataError(WHERE, "rng", f"not a dice state: {type(e).__name__}: {e}") from None
     if spec.dice:
         for k, r in enumerate(spec.dice):
-            if not 0 <= r <= 9:
-                raise DataError(WHERE, f"dice.{k}", f"a d10 roll is 0-9, got {r}")
+            if not 0 <= r <= MAX_ROLL:
+                raise DataError(WHERE, f"dice.{k}", f"a roll is 0-{MAX_ROLL} (a d10 0-9, a "
+                                f"d100 1-100, a dM 1-M: the die checks it), got {r}")
         dice.force(spec.dice)
     return st, dice
 

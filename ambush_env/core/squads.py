@@ -100,6 +100,18 @@ class Soldier(Frozen):
         return self.role in NCO_ROLES
 
 
+def _bounds(model: type, name: str) -> tuple[int, int]:
+    """``(lowest, highest)`` of an integer field of ``model`` (its ``ge`` / ``le``)."""
+    meta = {type(m).__name__: m for m in model.model_fields[name].metadata}
+    return meta["Ge"].ge, meta["Le"].le
+
+
+RATING_BOUNDS: dict[str, tuple[int, int]] = {
+    r: _bounds(Soldier, r) for r in ("IN", "PC", "WS", "DS", "MV", "CR")}
+"""A soldier's ratings in a squad file, ``(lowest, highest)`` (:class:`Soldier`'s bounds):
+what a position's units are checked against too (``core/position.py``)."""
+
+
 class Squad(Frozen):
     """A US squad (RULES.md §4).
 
@@ -136,6 +148,11 @@ class Squad(Frozen):
                     f"{s.name} carries {len(s.equipment)} items in {self.port_boxes} port boxes",
                 )
         return self
+
+
+PORT_BOXES_BOUNDS: tuple[int, int] = _bounds(Squad, "port_boxes")
+"""A squad's port boxes per soldier, ``(lowest, highest)``; a position's unit may hold fewer
+(a wounded soldier, seed 002 p. 26; a tank's unit, none)."""
 
 
 def list_squads() -> list[str]:

@@ -545,9 +545,11 @@ def test_missing_file_is_a_data_error(tmp_path):
     assert "nope.yaml" in str(e.value)
 
 
-@pytest.mark.parametrize("dice, field", [([10], "dice.0"), ([3, -1], "dice.1"), (["x"], "dice.0")])
+@pytest.mark.parametrize("dice, field", [([101], "dice.0"), ([3, -1], "dice.1"), (["x"], "dice.0")])
 def test_bad_forced_dice_name_the_roll(dice, field):
-    """A position's ``dice`` are d10 rolls 0-9; a bad one names its index."""
+    """A position's ``dice`` are rolls 0-100 (what a die reads: a d10 0-9, a d100 1-100, a dM
+    1-M; as ``force_rolls`` takes them, the die that reads one checks its own range); a bad
+    one names its index."""
     p = yaml.safe_load(MINIMAL)
     p["dice"] = dice
     with pytest.raises(DataError) as e:
