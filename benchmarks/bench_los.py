@@ -160,7 +160,9 @@ def main(argv: list[str] | None = None) -> dict:
     ok = out["can_see_per_s"] >= 500_000 and out["build_cold_s"] <= 2.0
     print("targets (>= 500 000 can_see/s, build <= 2 s):", "met" if ok else "NOT met")
     if args.json:
-        args.json.write_text(json.dumps(out, indent=2))
+        from ambush_env.core.data import write_text_atomic
+
+        write_text_atomic(json.dumps(out, indent=2), args.json, what="JSON")
     return out
 
 

@@ -1053,9 +1053,11 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         print("generated docs are up to date")
         return 0
+    from ambush_env.core.data import write_text_atomic
+
     for p, text in generated().items():
         if not p.exists() or p.read_text(encoding="utf-8") != text:
-            p.write_text(text, encoding="utf-8")
+            write_text_atomic(text, p, what="generated doc")
             print(f"wrote {p.relative_to(DOCS.parent).as_posix()}")
     return 0
 

@@ -11,13 +11,12 @@ together with a version bump (ambush_env.env.registration.VERSION and VERSIONS, 
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
+from ambush_env.core.data import write_text_atomic
 from ambush_env.env.registration import VERSION, spec_snapshot
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden" / f"env_spec_v{VERSION}.json"
@@ -25,10 +24,7 @@ GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden" / f"env_spe
 
 def main() -> int:
     text = json.dumps(spec_snapshot(), indent=1) + "\n"
-    fd, tmp = tempfile.mkstemp(dir=GOLDEN.parent, suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, GOLDEN)  # written whole or not at all
+    write_text_atomic(text, GOLDEN, what="env spec golden")  # whole or not at all
     print(f"wrote {GOLDEN}")
     return 0
 

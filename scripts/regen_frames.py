@@ -44,10 +44,13 @@ FRAMES: dict[str, Callable[[], np.ndarray]] = {"farm_assault_start": farm_assaul
 def main() -> int:
     from PIL import Image
 
+    from ambush_env.core.data import atomic_write
+
     FRAMES_DIR.mkdir(parents=True, exist_ok=True)
     for name, make in FRAMES.items():
         path = FRAMES_DIR / f"{name}.png"
-        Image.fromarray(make()).save(path, optimize=True)
+        with atomic_write(path, what="golden frame", binary=True) as f:  # whole or not at all
+            Image.fromarray(make()).save(f, format="PNG", optimize=True)
         print(f"wrote {path} ({path.stat().st_size} bytes)")
     return 0
 

@@ -48,9 +48,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
-import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -64,6 +62,7 @@ try:
 except ImportError:
     from ambush_env.core import Game
 
+from ambush_env.core.data import write_text_atomic
 from ambush_env.core.types import Phase, Side, Status
 
 MISSION = "farm_assault"
@@ -257,19 +256,6 @@ def dumps(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)  # written whole or not at all
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true",
@@ -293,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
                   "difference in the commit message", file=sys.stderr)
             rc = 1
             continue
-        write_atomic(path, text)
+        write_text_atomic(text, path, what="perft golden")  # whole or not at all
         print(f"wrote {path}")
     return rc
 
