@@ -206,7 +206,9 @@ class Worker:
             self.out.mkdir(parents=True, exist_ok=True)
             n = len(self.report.mismatches)
             path = self.out / f"{kind}_{self.index}_{n}.json"
-            path.write_text(json.dumps(m, indent=1, default=str), encoding="utf-8")
+            from ambush_env.core.data import write_text_atomic
+
+            write_text_atomic(json.dumps(m, indent=1, default=str), path, what="mismatch report")
 
     def episode(self, case: tuple, budget: int) -> int:
         """Play one episode of ``case`` (at most ``budget`` orders); returns the orders played."""
