@@ -23,7 +23,7 @@ from typing import IO, Any, TypeVar
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from ambush_env.core.errors import AmbushError, DataError, ScenarioError
+from ambush_env.core.errors import ConfigError, DataError, ScenarioError
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -48,7 +48,7 @@ def _inject_fault(path: Path, tmp: str) -> None:
         return
     mode, sep, pattern = spec.partition(":")
     if mode not in _FAULT_MODES or not sep or not pattern:
-        raise AmbushError(f"{FAULT_ENV}={spec!r}: expected {' or '.join(m + ':GLOB' for m in _FAULT_MODES)} "
+        raise ConfigError(f"{FAULT_ENV}={spec!r}", f"expected {' or '.join(m + ':GLOB' for m in _FAULT_MODES)} "
                           "(a test hook; unset it for normal use)")
     if not (fnmatch.fnmatchcase(path.name, pattern) or fnmatch.fnmatchcase(str(path), pattern)):
         return
@@ -99,14 +99,14 @@ def atomic_write(path: str | Path, what: str = "file", binary: bool = False) -> 
     process after the temporary file is written and fsynced and before the rename;
     ``during_write:GLOB`` first cuts the temporary file to half its size (a kill part-way
     through the write). Either leaves what a real kill there leaves: the old file untouched
-    and a stray ``.<name>.*.tmp``. Any other value raises :class:`AmbushError`.
+    and a stray ``.<name>.*.tmp``. Any other value raises :class:`ConfigError`.
 
     Args:
         what: what the file is, for the error (``"replay"``, ``"JSON"``, ``"model"``).
 
     Raises:
         IsADirectoryError: ``path`` is a folder. OSError: it cannot be written.
-        AmbushError: a malformed ``AMBUSH_FAULT``.
+        ConfigError: a malformed ``AMBUSH_FAULT``.
     """
     p = Path(path)
     if p.is_dir():

@@ -87,9 +87,9 @@ def test_the_fault_hook_kills_between_the_write_and_the_rename(tmp_path, mode):
 
 
 def test_a_malformed_fault_hook_is_refused_naming_it(tmp_path, monkeypatch):
-    from ambush_env.core.errors import AmbushError
+    from ambush_env.core.errors import ConfigError
 
     monkeypatch.setenv(data.FAULT_ENV, "explode:*.json")
-    with pytest.raises(AmbushError, match="AMBUSH_FAULT='explode:\\*.json': expected after_write:GLOB"):
+    with pytest.raises(ConfigError, match="AMBUSH_FAULT='explode:\\*.json': expected after_write:GLOB"):
         data.write_text_atomic("x", tmp_path / "a.json")
     assert list(tmp_path.iterdir()) == []
