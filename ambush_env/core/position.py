@@ -80,6 +80,10 @@ DERIVED: dict[str, dict[str, str]] = {
 #: that differs (``DataError`` naming ``units.k.<field>``).
 TANK_UNIT_DERIVED = ("hex", "IN", "PC", "WS", "DS", "MV", "CR", "weapon", "ammo")
 
+#: The fields of a tank that come from its unit (``tanks.link``): its driver is its own unit
+#: (given, it must be that unit: ``vehicles.k.driver``).
+TANK_VEHICLE_DERIVED = ("driver",)
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
