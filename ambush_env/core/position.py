@@ -32,10 +32,11 @@ from __future__ import annotations
 import re
 from dataclasses import MISSING, fields
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ambush_env.core.board import Board
 from ambush_env.core.cards import ID_PATTERN
@@ -44,7 +45,7 @@ from ambush_env.core.data import validate
 from ambush_env.core.dice import Dice
 from ambush_env.core.errors import DataError
 from ambush_env.core.orders import K_SLOTS, U_SLOTS
-from ambush_env.core.squads import PORT_BOXES_BOUNDS
+from ambush_env.core.squads import PORT_BOXES_BOUNDS, Role
 from ambush_env.core.squads import RATING_BOUNDS as _R
 from ambush_env.core.state import GameState, TurnState, Unit, Vehicle
 from ambush_env.core.types import (DIRECTION_NAMES, RESULT_NAMES, STANCE_NAMES, TERRAIN_NAMES,
@@ -85,8 +86,38 @@ TANK_UNIT_DERIVED = ("hex", "IN", "PC", "WS", "DS", "MV", "CR", "weapon", "ammo"
 TANK_VEHICLE_DERIVED = ("driver",)
 
 
+def _bool_as_number(value: Any, annotation: Any) -> bool:
+    """Whether ``value`` holds a true/false where ``annotation`` wants a number (pydantic's lax
+    ``int`` would read it as 1 or 0), also inside a list, tuple or dict of numbers."""
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is Annotated:
+        return _bool_as_number(value, args[0])
+    if origin in (Union, UnionType):
+        return any(_bool_as_number(value, a) for a in args) and not (
+            isinstance(value, bool) and (bool in args or Any in args))
+    if isinstance(value, bool):
+        return annotation in (int, float)
+    if isinstance(value, list) and origin is list and args:
+        return any(_bool_as_number(v, args[0]) for v in value)
+    if isinstance(value, (list, tuple)) and origin is tuple and args:
+        return any(_bool_as_number(v, a) for v, a in zip(value, args))
+    if isinstance(value, dict) and origin is dict and len(args) == 2:
+        return any(_bool_as_number(v, args[1]) for v in value.values())
+    return False
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_numbers(cls, value: Any, info: Any) -> Any:
+        """⚙ true/false is no number: ``round: true`` is refused (naming the field), not read
+        as 1 (issue 23)."""
+        if isinstance(value, (bool, list, tuple, dict)) and _bool_as_number(
+                value, cls.model_fields[info.field_name].annotation):
+            raise ValueError(f"a number, not true/false: {value!r:.60}")
+        return value
 
 
 class CardSpec(_Model):
@@ -127,14 +158,14 @@ class UnitSpec(_Model):
     panicked: bool = False
     aware: bool = True
     ar: Literal["none", "2-turn", "1-turn", "complete", "panic", "inactive"] = "none"
-    # ratings within a squad file's bounds (squads.RATING_BOUNDS); MV down to 0 (a wounded
-    # man's, damage.yaml; checked in _Reader.unit)
-    IN: int | None = Field(None, ge=_R["IN"][0], le=_R["IN"][1])
-    PC: int | None = Field(None, ge=_R["PC"][0], le=_R["PC"][1])
-    WS: int | None = Field(None, ge=_R["WS"][0], le=_R["WS"][1])
-    DS: int | None = Field(None, ge=_R["DS"][0], le=_R["DS"][1])
-    MV: int | None = Field(None, ge=0, le=_R["MV"][1])
-    CR: int | None = Field(None, ge=_R["CR"][0], le=_R["CR"][1])
+    # a soldier's ratings within a squad file's bounds (squads.RATING_BOUNDS; MV down to 0
+    # when wounded), a tank unit's its crew's (_Reader.check_counts, check_tank_unit)
+    IN: int | None = None
+    PC: int | None = None
+    WS: int | None = None
+    DS: int | None = None
+    MV: int | None = None
+    CR: int | None = None
     weapon: str | None = None
     ammo: int | None = Field(None, ge=-1)
     jammed: bool = False
@@ -494,6 +525,8 @@ class _Reader:
             if bad:
                 raise self.fail(f"items.{label}", f"{bad[0]!r} exists only under rules 'd100' "
                                 "(seed 003)")
+            for j, item in enumerate(items):
+                self.loose_item(item, f"items.{label}.{j}")
             st.items[str(self.hex(label, f"items.{label}", none_ok=False))] = list(items)
         st.board = {"collapsed": list(sp.board.get("collapsed", [])),
                     "destroyed_walls": list(sp.board.get("destroyed_walls", []))}
@@ -570,6 +603,26 @@ class _Reader:
             if u.role == TANK_ROLE and u.side == Side.US and u.slot >= U_SLOTS:
                 raise self.fail("units", f"at most {U_SLOTS} US units (a tank takes a unit slot)")
 
+    def loose_item(self, item: str, f: str) -> None:
+        """Check an item lying on the map: a port-box item of ``weapons.yaml`` or a weapon laid
+        down, ``weapon:<id>[:<shots left>[:jammed]]`` (module ``carry``).
+
+        Raises:
+            DataError: an unknown item or weapon, or shots outside the weapon's clip.
+        """
+        items, weapons = self.ctx.tables.weapons.items, self.ctx.tables.weapons.weapons
+        if item in items:
+            return
+        m = re.fullmatch(r"weapon:([^:]+)(?::(-?[0-9]+)(:jammed)?)?", item)
+        if m is None or m.group(1) not in weapons:
+            raise self.fail(f, f"unknown item {item!r}: an item of weapons.yaml ("
+                            f"{', '.join(sorted(items))}) or weapon:<weapon id>[:<shots>[:jammed]]")
+        clip = self.ctx.weapon(m.group(1)).clip
+        if m.group(2) is not None and not (int(m.group(2)) == -1 if clip < 0
+                                           else 0 <= int(m.group(2)) <= clip):
+            raise self.fail(f, f"shots left of a laid-down {m.group(1)}: "
+                            f"{'-1' if clip < 0 else f'0-{clip}'}, got {m.group(2)}")
+
     def unit(self, k: int, us: UnitSpec) -> Unit:
         f = f"units.{k}"
         ctx = self.ctx
@@ -587,6 +640,9 @@ class _Reader:
                 raise self.fail(f"{f}.name", f"{us.name!r} is not a soldier of the squad "
                                 f"(US1..US{len(soldiers)}): give role, weapon and ratings")
             rating = (lambda r: getattr(base, r) if base is not None else (4 if r == "MV" else 0))  # noqa: E731
+            if us.role is not None and us.role not in get_args(Role):
+                raise self.fail(f"{f}.role", f"a US soldier's role is one of {list(get_args(Role))}, "
+                                f"got {us.role!r}")
             role = us.role or base.role
             weapon = us.weapon if us.weapon is not None else base.weapon
             equipment = (us.equipment if us.equipment is not None
@@ -642,21 +698,26 @@ class _Reader:
         return u
 
     def check_counts(self, k: int, u: Unit) -> None:
-        """The counts of ``units.k`` the schema cannot check alone: MV within a squad file's
-        bounds unless wounded (squads.RATING_BOUNDS; a wounded man's is lower, damage.yaml),
+        """The counts of ``units.k`` the schema cannot check alone: a soldier's ratings within
+        a squad file's bounds (squads.RATING_BOUNDS; a wounded man's MV lower, damage.yaml; a
+        tank unit's are its crew's, :meth:`check_tank_unit`),
         the shots left within the loaded clip of the weapon (``weapons.yaml: clip``; −1 only
         for a weapon that never runs dry, 0 or −1 without a weapon), and the port-box items
         known (``weapons.yaml: items``) and filling at most ``port_boxes`` boxes (RULES.md §4)
         when the position gives either.
 
         Raises:
-            DataError: naming ``units.k.MV`` / ``.ammo`` / ``.equipment[.j]``.
+            DataError: naming ``units.k.<rating>`` / ``.ammo`` / ``.equipment[.j]``.
         """
         f, us = f"units.{k}", self.spec.units[k]
-        lo, hi = _R["MV"]
-        if us.MV is not None and not u.wounded and u.role != "tank" and not lo <= us.MV <= hi:
-            raise self.fail(f"{f}.MV", f"MV is {lo}-{hi} (a squad file's bounds; lower only "
-                            f"when wounded), got {us.MV}")
+        for r, (lo, hi) in _R.items() if u.role != "tank" else ():  # a tank's: its crew's
+            x = getattr(us, r)
+            if r == "MV" and u.wounded:
+                lo = 0  # a wounded man's MV drops (seed 002 p. 26; damage.yaml)
+            if x is not None and not lo <= x <= hi:
+                raise self.fail(f"{f}.{r}", f"{r} is {lo}-{hi} (a squad file's bounds"
+                                f"{'; lower only when wounded' if r == 'MV' and lo else ''}), "
+                                f"got {x}")
         if u.role != "tank":  # a tank unit's ammo comes from its tank (check_tank_unit)
             clip = self.ctx.weapon(u.weapon).clip if u.weapon else 0
             ok = u.ammo == -1 if clip < 0 else (-1 <= u.ammo <= 0 if not u.weapon

@@ -164,3 +164,18 @@ def test_rolls_and_seeds():
     assert Game.from_position(p).position() == p
     p["rng"]["forced"] = [101]
     _refused(p, "rng.forced")
+
+
+def test_a_tank_units_ratings_are_its_crews_not_a_soldiers():
+    """Seed 000 p. 31: a tank's unit rates as its crew (vehicles.yaml crew_ratings), which for
+    a crew of 1 lies below a soldier's bounds: its position reads back (the fuzz found a
+    tank_hunt tank down to its last crewman refused), and a soldier's PC so low is refused."""
+    from ambush_env.core.vehicle_data import crew_rating
+
+    low = crew_rating(1)
+    assert low.PC < RATING_BOUNDS["PC"][0]  # what makes the case
+    g = Game.from_position(_with(D100_TANK, "vehicles.0.crew", 1))
+    assert g.state.units[1].PC == low.PC
+    p = g.position()
+    assert p["units"][1]["PC"] == low.PC and Game.from_position(p).position() == p
+    _refused(_with(BASE, "units.0.PC", low.PC), "units.0.PC")
