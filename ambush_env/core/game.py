@@ -26,7 +26,8 @@ from ambush_env.core.board import Board
 from ambush_env.core.ctx import Ctx, Match, board_key
 from ambush_env.core.describe import describe
 from ambush_env.core.dice import Dice
-from ambush_env.core.errors import AmbushError, DataError, IllegalActionError, ScenarioError
+from ambush_env.core.errors import (AmbushError, DataError, DiceExhaustedError, IllegalActionError,
+                                    ScenarioError)
 from ambush_env.core.fire import fire_refusal
 from ambush_env.core.legal import legal_orders
 from ambush_env.core.missions import Mission
@@ -175,7 +176,12 @@ class Game(Match):
 
     def _adopt(self, spec: Any) -> None:
         """Take a validated position's state, dice and German mode, then advance to its first
-        decision (a written position is at one already, so nothing changes)."""
+        decision (a written position is at one already, so nothing changes).
+
+        Raises:
+            DataError: field ``dice`` (or ``rng``): advancing read a forced roll outside the
+                range of the die that used it, or ran out of strict forced rolls.
+        """
         self.state, self.dice = position.read_position(spec, self.ctx)
         self.german = spec.german
         self.omniscient_germans = spec.german == "cards"
@@ -183,7 +189,10 @@ class Game(Match):
         self._legal = None
         self._board_version = -1
         self._own_board()
-        self._advance()
+        try:
+            self._advance()
+        except DiceExhaustedError as e:  # the position's own forced rolls: name the field
+            raise DataError("<position>", "dice" if spec.dice else "rng", str(e)) from None
         self._board_changed()
 
     def _take_events(self) -> list[dict]:
