@@ -57,16 +57,17 @@ def test_missions_lists_missions_then_procedural_and_campaign_ids(capsys):
     lines = capsys.readouterr().out.splitlines()
     missions = ambush_env.list_missions()
     # the shipped missions first, one line each, in the format of before
-    assert lines[:len(missions)] == [f"{m:<24} {env_id(m)}  (also {env_id(m, version=1)}, "
-                                     f"{env_id(m, version=0)})" for m in missions]
-    assert lines[0] == ("farm_assault             ambush/FarmAssault-v2  "
-                        "(also ambush/FarmAssault-v1, ambush/FarmAssault-v0)")
+    assert lines[:len(missions)] == [f"{m:<24} {env_id(m)}  (also {env_id(m, version=2)}, "
+                                     f"{env_id(m, version=1)}, {env_id(m, version=0)})"
+                                     for m in missions]
+    assert lines[0] == ("farm_assault             ambush/FarmAssault-v3  "
+                        "(also ambush/FarmAssault-v2, ambush/FarmAssault-v1, ambush/FarmAssault-v0)")
     assert lines[len(missions)] == ""
     rest = lines[len(missions) + 1:]
     any_line, proc_line, *campaign_lines = rest
     assert any_line.split()[2:4] == [ambush_id(), "(also"]
     assert proc_line.split()[:2] == ["procedural", procedural_id()]
-    assert f"(also {procedural_id(version=1)}, {procedural_id(version=0)})" in proc_line
+    assert f"(also {procedural_id(version=2)}, {procedural_id(version=1)}, {procedural_id(version=0)})" in proc_line
     assert (f"train seeds {TRAIN_SEEDS.start}..{TRAIN_SEEDS.stop - 1}, "
             f"held-out seeds {HELD_OUT_SEEDS.start}..{HELD_OUT_SEEDS.stop - 1}") in proc_line
     assert "train seeds 0..999999, held-out seeds 1000000..1000999" in proc_line

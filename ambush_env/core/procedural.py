@@ -1,4 +1,4 @@
-"""Owns procedural missions for ``ambush/Procedural-v2`` (INTERFACE.md): a map, forces,
+"""Owns procedural missions for ``ambush/Procedural-v3`` (INTERFACE.md): a map, forces,
 paragraphs, events and scoring generated from one *mission seed*; numbers ⚙ in
 ``data/procedural.yaml``.
 

@@ -146,6 +146,11 @@ class AmbushEnv(gym.Env):
       vehicle whose crew is hidden no longer shows in the observation (its ``vehicles`` row
       zero, no vehicle-plane marks) and US orders naming it leave the action mask, until a man
       aboard becomes a contact (``core.state.known_vehicle``, RULES.md §5).
+    * v3 (issue 23): the spec of v2 unchanged (``tests/golden/env_spec_v3.json``); rules read
+      against the seeds (small arms pass no stone wall, a captured weapon's jam is cleared at
+      PC − 1, seed 000's mine effects under d100 too, d100 taking the wheel, point blank and
+      armour loss), the German seat's mask drops shots that cannot penetrate a closed tank, and
+      the illegal-order penalty is exactly −1 under every reward (README "Version history").
     """
 
     #: ⚙ ``"human"`` (a pygame window, the ``window`` extra) is advertised only where pygame can
@@ -399,9 +404,9 @@ class AmbushEnv(gym.Env):
         rules and deck, else on a new game (and observation builder) for it.
 
         ⚙ Which positions an env takes (docs/OBSERVATION.md "Reset options"): an env built
-        for a mission — a per-mission id such as ``ambush/TankHunt-v2``, or
-        ``ambush/Ambush-v2`` with ``mission=`` — takes positions of that mission only (its id:
-        a variant of it under the same id is played on a game of its own); ``ambush/Ambush-v2``
+        for a mission — a per-mission id such as ``ambush/TankHunt-v3``, or
+        ``ambush/Ambush-v3`` with ``mission=`` — takes positions of that mission only (its id:
+        a variant of it under the same id is played on a game of its own); ``ambush/Ambush-v3``
         without ``mission=`` is the any-mission env and takes a position of any mission (the
         next reset without a position plays the reference mission again); a procedural env
         takes positions of generated missions only (their ``procedural`` seed becomes the

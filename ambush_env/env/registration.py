@@ -1,13 +1,14 @@
 """Gymnasium ids of the package (INTERFACE.md, binding), each under every registered version:
 
-* ``ambush/Ambush-v2``: any mission (``mission=`` kwarg, an id or a file path; default the
+* ``ambush/Ambush-v3``: any mission (``mission=`` kwarg, an id or a file path; default the
   reference mission);
-* one id per shipped mission, its CamelCase form: ``farm_assault`` → ``ambush/FarmAssault-v2``;
-* ``ambush/Procedural-v2``: a mission (map, forces, triggers) generated from the reset seed
+* one id per shipped mission, its CamelCase form: ``farm_assault`` → ``ambush/FarmAssault-v3``;
+* ``ambush/Procedural-v3``: a mission (map, forces, triggers) generated from the reset seed
   (``ambush_env.core.procedural``).
 
 ``-v1`` was the first frozen version (issue 14); ``-v2`` (issue 15) hides German vehicles
-whose crew is hidden (README "Version history"). The current version's action space size N,
+whose crew is hidden; ``-v3`` (issue 23) corrects rules read against the seeds and gives the
+German seat played by an agent the closed-tank rule (README "Version history"). The current version's action space size N,
 the text of every order index and the observation spec are pinned by
 ``tests/golden/env_spec_v<VERSION>.json`` (:func:`spec_snapshot`), and a change that can
 change learning results bumps :data:`VERSION`. The older ids stay registered for older code
@@ -21,9 +22,9 @@ from typing import Any
 ENTRY_POINT = "ambush_env.env.ambush_env:AmbushEnv"
 NAMESPACE = "ambush"
 #: the current version: the one new results and ``env_id`` name
-VERSION = 2
+VERSION = 3
 #: every registered version, oldest first (``-v0``: the development ids, kept registered)
-VERSIONS = (0, 1, 2)
+VERSIONS = (0, 1, 2, 3)
 
 
 def list_missions() -> list[str]:
@@ -48,7 +49,7 @@ def _version(version: Any) -> int:
 
 
 def env_id(mission: str, version: int = VERSION) -> str:
-    """The Gymnasium id of a mission: ``hedgerow_crossing`` → ``ambush/HedgerowCrossing-v2``.
+    """The Gymnasium id of a mission: ``hedgerow_crossing`` → ``ambush/HedgerowCrossing-v3``.
 
     Raises:
         ConfigError: a mission that is not a non-empty string, or a version not registered.
@@ -62,7 +63,7 @@ def env_id(mission: str, version: int = VERSION) -> str:
 
 
 def ambush_id(version: int = VERSION) -> str:
-    """``ambush/Ambush-v2``: the env of any mission (``mission=``).
+    """``ambush/Ambush-v3``: the env of any mission (``mission=``).
 
     Raises:
         ConfigError: a version not registered.
@@ -71,7 +72,7 @@ def ambush_id(version: int = VERSION) -> str:
 
 
 def procedural_id(version: int = VERSION) -> str:
-    """``ambush/Procedural-v2``: a mission generated from each reset seed.
+    """``ambush/Procedural-v3``: a mission generated from each reset seed.
 
     Raises:
         ConfigError: a version not registered.

@@ -153,7 +153,7 @@ def test_every_result_carries_its_provenance(tmp_path):
     assert prov["agent_sha256"] == bench.agent_sha256("heuristic") and len(prov["agent_sha256"]) == 64
     assert prov["agent_sha256"] != bench.agent_sha256("random")
     assert prov["full_suite"] is True and prov["episodes_per_task"] == 2
-    assert prov["env_ids"] == {"farm_assault": "ambush/FarmAssault-v2"} and prov["env_version"] == "v2"
+    assert prov["env_ids"] == {"farm_assault": "ambush/FarmAssault-v3"} and prov["env_version"] == "v3"
     assert prov["deterministic_policy"] is False  # seeded random tie-breaks
     assert prov["git_commit"] == "unknown" or len(prov["git_commit"]) == 40
     assert prov["created"].endswith("Z")

@@ -134,7 +134,7 @@ def _tank_hunt_position() -> dict:
 
 @pytest.mark.parametrize("make", [
     lambda: AmbushEnv(mission="farm_assault"),
-    lambda: __import__("gymnasium").make("ambush/FarmAssault-v2").unwrapped,
+    lambda: __import__("gymnasium").make("ambush/FarmAssault-v3").unwrapped,
 ])
 def test_an_env_of_one_mission_refuses_a_position_of_another(make):
     """It played tank_hunt under a farm_assault env (the env id and the game disagreed)."""
@@ -152,7 +152,7 @@ def test_an_env_takes_a_position_of_its_own_mission_and_the_any_mission_env_any(
     own = AmbushEnv(mission="tank_hunt")
     own.reset(options={"position": p})
     assert own.game.position() == p
-    anyone = AmbushEnv()  # ambush/Ambush-v2 without mission=: any mission
+    anyone = AmbushEnv()  # ambush/Ambush-v3 without mission=: any mission
     anyone.reset(options={"position": p})
     assert anyone.mission_id == "tank_hunt" and anyone.game.position() == p
     anyone.reset(seed=0)  # then the reference mission again

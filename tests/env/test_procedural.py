@@ -1,4 +1,4 @@
-"""ambush/Procedural-v2: a mission generated from the reset seed (INTERFACE.md)."""
+"""ambush/Procedural-v3: a mission generated from the reset seed (INTERFACE.md)."""
 
 from __future__ import annotations
 

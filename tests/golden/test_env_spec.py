@@ -1,8 +1,9 @@
-"""The frozen version (``-v1``, issue 14, done-when 6; ``-v2``, issue 15): N, every order text
-and the observation spec equal the committed golden ``tests/golden/env_spec_v<VERSION>.json``,
-and the ``-v2``, ``-v1`` and ``-v0`` ids are registered for Ambush, every shipped mission and
-Procedural. ``-v2`` changed no part of the spec: ``env_spec_v1.json`` and ``env_spec_v2.json``
-differ only in their version.
+"""The frozen version (``-v1``, issue 14, done-when 6; ``-v2``, issue 15; ``-v3``, issue 23): N,
+every order text and the observation spec equal the committed golden
+``tests/golden/env_spec_v<VERSION>.json``, and the ``-v3``, ``-v2``, ``-v1`` and ``-v0`` ids are
+registered for Ambush, every shipped mission and Procedural. Neither ``-v2`` nor ``-v3`` changed
+any part of the spec: ``env_spec_v1.json``, ``env_spec_v2.json`` and ``env_spec_v3.json`` differ
+only in their version.
 
 A failure here means the action layout or the observation changed: a policy trained on the
 frozen version would read it wrongly. If the change is intended, bump the version
@@ -79,24 +80,26 @@ def test_a_changed_spec_fails_with_the_version_bump_message(snapshot):
 
 @pytest.mark.parametrize("version", R.VERSIONS)
 def test_every_version_s_ids_are_registered_for_every_mission_and_procedural(version):
-    assert R.VERSION == 2 and R.VERSIONS == (0, 1, 2)
+    assert R.VERSION == 3 and R.VERSIONS == (0, 1, 2, 3)
     assert gymnasium.registry[R.ambush_id(version)].kwargs == {}
     assert gymnasium.registry[R.procedural_id(version)].kwargs == {"procedural": True}
     for m in ambush_env.list_missions():
         assert gymnasium.registry[R.env_id(m, version)].kwargs == {"mission": m}
-    assert R.env_id("farm_assault") == "ambush/FarmAssault-v2"
+    assert R.env_id("farm_assault") == "ambush/FarmAssault-v3"
+    assert R.env_id("farm_assault", 2) == "ambush/FarmAssault-v2"
     assert R.env_id("farm_assault", 0) == "ambush/FarmAssault-v0"
     assert R.env_id("farm_assault", 1) == "ambush/FarmAssault-v1"
 
 
-def test_v2_kept_the_spec_of_v1():
-    """-v2 is a behaviour fix (hidden German vehicles), not a new layout: a policy trained on
-    -v1 reads -v2's observation and actions alike."""
+def test_v2_and_v3_kept_the_spec_of_v1():
+    """-v2 (hidden German vehicles) and -v3 (rules read against the seeds, the German seat's
+    closed-tank rule) are behaviour fixes, not new layouts: a policy trained on -v1 reads the
+    observation and actions of -v2 and -v3 alike."""
     here = Path(__file__).resolve().parent
-    v1 = json.loads((here / "env_spec_v1.json").read_text(encoding="utf-8"))
-    v2 = json.loads((here / "env_spec_v2.json").read_text(encoding="utf-8"))
-    assert (v1.pop("version"), v2.pop("version")) == (1, 2)
-    assert v1 == v2
+    specs = [json.loads((here / f"env_spec_v{v}.json").read_text(encoding="utf-8"))
+             for v in (1, 2, 3)]
+    assert [s.pop("version") for s in specs] == [1, 2, 3]
+    assert specs[0] == specs[1] == specs[2]
 
 
 def test_the_spec_is_the_same_for_every_mission_and_id(snapshot):
