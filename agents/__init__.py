@@ -15,6 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from ambush_env.core.errors import ConfigError
+
 AGENT_NAMES = ("random", "do_nothing", "heuristic")
 
 
@@ -36,15 +38,16 @@ def check_agent_spec(spec: str) -> None:
     fails before it starts its progress bar or its workers).
 
     Raises:
-        ValueError: as :func:`make_agent` would: an unknown name, or a model file not found.
+        ConfigError: (a ValueError) as :func:`make_agent` would: an unknown name, or a model file not found.
     """
     if spec in AGENT_NAMES:
         return
     p = Path(spec)
     if p.suffix == ".zip" and not p.exists():
-        raise ValueError(f"agent model {spec!r} not found")
+        raise ConfigError("agent", f"agent model {spec!r} not found")
     if not p.exists():
-        raise ValueError(f"unknown agent {spec!r}: use {', '.join(AGENT_NAMES)} or the path of a model .zip")
+        raise ConfigError("agent", f"unknown agent {spec!r}: use {', '.join(AGENT_NAMES)} or the path "
+                      "of a model .zip")
 
 
 def make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Agent:
@@ -56,7 +59,7 @@ def make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Agent:
         kwargs: passed to the agent's constructor.
 
     Raises:
-        ValueError: ``spec`` is neither a known name nor an existing file.
+        ConfigError: (a ValueError) ``spec`` is neither a known name nor an existing file.
     """
     if spec == "random":
         from ambush_env.agents.random_agent import RandomAgent
@@ -73,8 +76,9 @@ def make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Agent:
     p = Path(spec)
     if p.suffix == ".zip" or p.exists():
         if not p.exists():
-            raise ValueError(f"agent model {spec!r} not found")
+            raise ConfigError("agent", f"agent model {spec!r} not found")
         from ambush_env.agents.maskable_ppo import PPOAgent
 
         return PPOAgent.load(p, **kwargs)
-    raise ValueError(f"unknown agent {spec!r}: use {', '.join(AGENT_NAMES)} or the path of a model .zip")
+    raise ConfigError("agent", f"unknown agent {spec!r}: use {', '.join(AGENT_NAMES)} or the path "
+                      "of a model .zip")

@@ -310,26 +310,27 @@ def check_save_path(path: str | Path, force: bool = False) -> None:
     never lost by reusing its name.
 
     Raises:
-        ValueError: the path is a folder, exists (without ``force``) or is not writable (the
-            message names it and why).
+        ConfigError: (argument ``--save``) the path is a folder, exists (without ``force``) or
+            is not writable (the message names it and why).
     """
     import os
     import tempfile
 
     p = Path(path)
     if p.is_dir():
-        raise ValueError(f"--save {path}: is a folder: give a file name for the replay "
-                         "(such as game.jsonl)")
+        raise ConfigError("--save", f"{path}: is a folder: give a file name for the replay "
+                          "(such as game.jsonl)")
     if p.exists() and not force:
-        raise ValueError(f"--save {path}: exists (an earlier game?): give another file name, "
-                         "or --force to overwrite it")
+        raise ConfigError("--save", f"{path}: exists (an earlier game?): give another file "
+                          "name, or --force to overwrite it")
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
         os.close(fd)
         os.unlink(tmp)
     except OSError as e:
-        raise ValueError(f"--save {path}: cannot write a replay there ({e.strerror or e})") from None
+        raise ConfigError("--save", f"{path}: cannot write a replay there "
+                          f"({e.strerror or e})") from None
 
 
 def _save_replay(args, env, out) -> None:
@@ -564,7 +565,8 @@ def check_options(args: argparse.Namespace) -> None:
             try:
                 check(v)
             except ValueError as e:  # AmbushError (ScenarioError, DataError) is a ValueError
-                raise ConfigError(option, str(e)) from None
+                why = e.problem if isinstance(e, ConfigError) else str(e)  # the option is named
+                raise ConfigError(option, why) from None
 
 
 def positive_int(text: str) -> int:

@@ -15,7 +15,7 @@ import pytest
 
 from ambush_env import replay as R
 from ambush_env.cli import cmd_play, cmd_replay, main
-from ambush_env.core.errors import DataError
+from ambush_env.core.errors import ConfigError, DataError
 from ambush_env.core.missions import MISSIONS_DIR
 
 
@@ -201,12 +201,12 @@ class _NoInput(io.StringIO):
 def test_a_bad_save_path_is_refused_before_play(tmp_path, where, capsys):
     path = str(tmp_path) if where == "folder" else where
     args = Namespace(mission="jeep_run", seed=2, opponent="regular", rules="standard", save=path)
-    with pytest.raises(ValueError, match=re.escape(f"--save {path}: ")):
+    with pytest.raises(ConfigError, match=re.escape(f"--save: {path}: ")):
         cmd_play(args, stdin=_NoInput(), stdout=io.StringIO())
     # through the command line: one error line, exit 2, no game
     assert main(["play", "--mission", "jeep_run", "--save", path]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"ambush: error: --save {path}: ") and err.count("\n") == 1
+    assert err.startswith(f"ambush: error: --save: {path}: ") and err.count("\n") == 1
     assert ("is a folder" in err) == (where == "folder")
 
 
@@ -219,11 +219,11 @@ def test_play_save_refuses_an_earlier_game_unless_force(tmp_path, capsys):
     f = tmp_path / "g.jsonl"
     f.write_text("an earlier game\n", encoding="utf-8")
     args = Namespace(mission="jeep_run", seed=2, opponent="regular", rules="standard", save=str(f))
-    with pytest.raises(ValueError, match=re.escape(f"--save {f}: exists (an earlier game?)")):
+    with pytest.raises(ConfigError, match=re.escape(f"--save: {f}: exists (an earlier game?)")):
         cmd_play(args, stdin=_NoInput(), stdout=io.StringIO())
     assert main(["play", "--mission", "jeep_run", "--save", str(f)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"ambush: error: --save {f}: exists") and "--force" in err
+    assert err.startswith(f"ambush: error: --save: {f}: exists") and "--force" in err
     assert f.read_text(encoding="utf-8") == "an earlier game\n"  # untouched
     assert build_parser().parse_args(["play", "--save", str(f), "--force"]).force is True
     args.force = True
