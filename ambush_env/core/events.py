@@ -1315,8 +1315,7 @@ class D100Trouble(Event):
 
 @_event
 class D100TakeWheel(Event):
-    """Seed 003's "Someone must take the wheel in this round (DEX check + Drive Auto -20%)"
-    after a hit puts the driver out, before the Vehicle Trouble roll (RULES.md §13)."""
+    """A rider takes the wheel (DEX check, Drive Auto −20 %) before Trouble (seed 003; RULES.md §13)."""
 
     type: ClassVar[str] = "d100_take_wheel"
     vehicle: str
