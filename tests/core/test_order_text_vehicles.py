@@ -26,6 +26,7 @@ from ambush_env.core.errors import IllegalActionError
 from ambush_env.core.orders import N_ORDERS
 from ambush_env.core.orders import OrderKind as K
 from ambush_env.core.types import Side
+from tests.core.test_order_text import _norm, _short  # one reading of the text rule
 
 MISSION = "farm_assault"  # the road runs along row 8; clear ground in the west
 
@@ -156,18 +157,6 @@ SITUATIONS: dict[str, Callable[[], Game]] = {
 @pytest.fixture(params=list(SITUATIONS), scope="module")
 def game(request) -> Game:
     return SITUATIONS[request.param]()
-
-
-def _norm(t: str) -> str:
-    return " ".join(t.lower().split())
-
-
-def _short(t: str) -> str | None:
-    """The text without its trailing parenthesis, or None if it has none."""
-    t = t.rstrip()
-    if t.endswith(")") and "(" in t:
-        return t[:t.rindex("(")].rstrip()
-    return None
 
 
 # ------------------------------------------------------------------------------ the walk
