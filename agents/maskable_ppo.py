@@ -394,9 +394,11 @@ def latest_checkpoint(cfg: TrainConfig, warn: Any = _warn) -> Path | None:
     ⚙ Nothing is deleted: the files are the user's; a later checkpoint of the same step
     replaces a bad one.
     """
+    from ambush_env.core.data import stray_temp_files
+
     run = cfg.run_dir
     for folder in (run, run / "checkpoints"):
-        for p in sorted(folder.glob(".*.zip.*.tmp")):
+        for p in stray_temp_files(folder, "*.zip"):
             warn(f"ignored {p}: a temporary file left by an interrupted write (safe to delete)")
     found: list[tuple[int, Path]] = []
     for p in (run / "checkpoints").glob("*_steps.zip"):

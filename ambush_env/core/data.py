@@ -76,6 +76,16 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+#: the suffix of :func:`atomic_write`'s temporary files (``.<name>.<random>.tmp``)
+TEMP_SUFFIX = ".tmp"
+
+
+def stray_temp_files(folder: str | Path, name_glob: str = "*") -> list[Path]:
+    """The temporary files that interrupted :func:`atomic_write` calls left in ``folder`` for
+    targets matching ``name_glob`` (``.<name>.<random>.tmp``), sorted."""
+    return sorted(Path(folder).glob(f".{name_glob}.*{TEMP_SUFFIX}"))
+
+
 @contextmanager
 def atomic_write(path: str | Path, what: str = "file", binary: bool = False) -> Iterator[IO[Any]]:
     """Open ``path`` for writing whole or not at all: the one writer of every file the project
@@ -116,7 +126,7 @@ def atomic_write(path: str | Path, what: str = "file", binary: bool = False) -> 
         mode = stat.S_IMODE(os.stat(p).st_mode)
     except OSError:
         mode = 0o644
-    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=TEMP_SUFFIX)
     try:
         with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8")) as f:
             yield f
