@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from ambush_env.core.errors import ConfigError
+from ambush_env.core.model.errors import ConfigError
 
 AGENT_NAMES = ("random", "do_nothing", "heuristic")
 

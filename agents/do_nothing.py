@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ambush_env.core.orders import OrderKind, encode
+from ambush_env.core.model.orders import OrderKind, encode
 
 #: the order integer of ``end turn`` (in Operations: wait this pulse)
 END_TURN = encode(OrderKind.END_TURN)

@@ -10,7 +10,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ambush_env.core.rules_data import load_rules_data
+from ambush_env.core.world.rules_data import load_rules_data
 
 WINNING_RESULTS = ("win", "decisive_win")
 

@@ -7,7 +7,7 @@ legal order; it never invents an order the engine did not offer. The doctrine:
   then its exit hexes; routes are least-MP paths (a standing soldier's movement costs, walls
   respected) computed once per goal and map state. A soldier on an exit hex leaves once the
   objective is taken (or when too little time is left to take it).
-* **By the objective's kind** (``core/missions.py``, "Objective kinds"). ``take``: as above.
+* **By the objective's kind** (``core/world/missions.py``, "Objective kinds"). ``take``: as above.
   ``hold``: the goal stays the objective to the end and a soldier in it never steps out.
   ``capture``: the goal is the named German's hex once he is known (else the objective's
   hexes); in Rounds he is charged and assaulted to capture, never fired at, grenaded or
@@ -15,7 +15,7 @@ legal order; it never invents an order the engine did not offer. The doctrine:
   (``MOVE_PRISONER``) to the exit while the guard never leaves him. ``demolish``: satchel
   carriers go for the target; in Rounds one within throwing range prepares his charge and
   throws it on the target (never where a US soldier stands), and in Operations one next to
-  it sets his charge the same way (the ⚙ Operations demolition, ``core/legal.py``); once the
+  it sets his charge the same way (the ⚙ Operations demolition, ``core/play/legal.py``); once the
   target is down, out.
 * **Operations: advance together.** Each soldier steps one hex along his route, preferring
   cover on equal progress; a soldier more than ``cohesion`` MPs ahead of the squad's median
@@ -55,12 +55,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ambush_env.core import orders as O
-from ambush_env.core.errors import AmbushError
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.rules_data import load_rules_data
-from ambush_env.core.state import Unit
-from ambush_env.core.types import Phase, Side, Stance, Status, Terrain
+from ambush_env.core.model import orders as O
+from ambush_env.core.model.errors import AmbushError
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.world.rules_data import load_rules_data
+from ambush_env.core.model.state import Unit
+from ambush_env.core.model.types import Phase, Side, Stance, Status, Terrain
 
 ACTIVE = int(Status.ACTIVE)
 CAPTURED = int(Status.CAPTURED)
@@ -198,7 +198,7 @@ class HeuristicAgent:
         key = (sources, game.board.version, mined)
         d = self._paths.get(key)
         if d is None:
-            from ambush_env.core.movement import IMPASSABLE, step_cost
+            from ambush_env.core.rules.movement import IMPASSABLE, step_cost
 
             walker = Unit(uid=-1, side=int(Side.US), name="", role="",
                           stance=int(Stance.STANDING))
@@ -309,7 +309,7 @@ class HeuristicAgent:
 
     # ------------------------------------------------------------------ fire
     def _shot_value(self, game, u: Unit, target: Unit, snap: bool) -> float:
-        from ambush_env.core import fire
+        from ambush_env.core.rules import fire
 
         try:
             n, _ = fire.to_hit(game, u, target, snap=snap)
@@ -325,7 +325,7 @@ class HeuristicAgent:
 
     def _best_shot(self, game, u: Unit) -> float:
         """Best expected hits this soldier could fire now (for unit selection)."""
-        from ambush_env.core.shooting import can_fire_at
+        from ambush_env.core.combat.shooting import can_fire_at
 
         best = 0.0
         for g in self._threats(game):
@@ -439,7 +439,7 @@ class HeuristicAgent:
             dest = game.board.neighbors[u.hex][arg]
             if dest not in game.objective_hexes:
                 return -15.0
-        # in Operations only a demolition goes on: a charge may be set there (core/legal.py
+        # in Operations only a demolition goes on: a charge may be set there (core/play/legal.py
         # _demolition_orders) once the target's garrison is gone
         if not self._open(game) or (ops and okind != "demolish"):
             return None
@@ -483,7 +483,7 @@ class HeuristicAgent:
         key = ("car", goal, large, game.board.version)
         d = self._paths.get(key)
         if d is None:
-            from ambush_env.core.vehicles import cost_row
+            from ambush_env.core.vehicles.vehicles import cost_row
 
             row = cost_row(game, large)
             nbrs = game.board.neighbors
@@ -501,7 +501,7 @@ class HeuristicAgent:
         return vs[k] if 0 <= k < len(vs) else None
 
     def _kind_of(self, v) -> str:
-        from ambush_env.core.vehicle_data import vtype
+        from ambush_env.core.world.vehicle_data import vtype
 
         return vtype(v).kind
 
@@ -578,14 +578,14 @@ class HeuristicAgent:
         if u.vehicle >= 0 and kind in (K.FIRE_AIMED, K.FIRE_SNAP):
             v = st.vehicles[u.vehicle]
             if v.driver == u.uid:
-                from ambush_env.core.vehicles import drive_budget, drive_targets
+                from ambush_env.core.vehicles.vehicles import drive_budget, drive_targets
 
                 if drive_targets(game, u, v, drive_budget(game)):
                     return 1.0  # the driver drives
         return None
 
     def _waiting_riders(self, game, u: Unit, v) -> bool:
-        from ambush_env.core.vehicle_data import vtype
+        from ambush_env.core.world.vehicle_data import vtype
 
         if len(v.occupants) >= vtype(v).occupants:
             return False
@@ -615,8 +615,8 @@ class HeuristicAgent:
 
     def _vehicle_shot(self, game, u: Unit, v, kind: K, arg: int) -> float:
         """Expected worth of a shot at the vehicle ``v``."""
-        from ambush_env.core import fire
-        from ambush_env.core.vehicle_data import vtype
+        from ambush_env.core.rules import fire
+        from ambush_env.core.world.vehicle_data import vtype
 
         if v.side == u.side or v.disabled:
             return -50.0

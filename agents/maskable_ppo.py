@@ -46,7 +46,7 @@ import numpy as np
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ambush_env.core.errors import DataError
+from ambush_env.core.model.errors import DataError
 
 EVAL_SEED_START = 10_000  # evaluation seeds start here; training seeds stay below
 
@@ -131,7 +131,7 @@ def load_train_config(path: str | Path, **overrides: Any) -> TrainConfig:
     Raises:
         DataError: unreadable file or a bad field (names the file and the field).
     """
-    from ambush_env.core.data import config_dir, read_yaml
+    from ambush_env.core.world.data import config_dir, read_yaml
 
     p = Path(path)
     if not p.exists() and p.suffix == "" and (config_dir("train") / f"{p.name}.yaml").exists():
@@ -324,14 +324,14 @@ def make_vec_env(cfg: TrainConfig):
 
 
 def save_model(model: Any, path: str | Path) -> Path:
-    """``model.save`` to ``path`` whole or not at all (:func:`ambush_env.core.data.atomic_write`:
+    """``model.save`` to ``path`` whole or not at all (:func:`ambush_env.core.world.data.atomic_write`:
     a temporary file in the same folder, fsynced, renamed over ``path``): the one way a
     checkpoint, the final model or an exported model is written.
 
     Returns:
         ``path``. Raises OSError: the folder cannot be written.
     """
-    from ambush_env.core.data import atomic_write
+    from ambush_env.core.world.data import atomic_write
 
     with atomic_write(path, what="model", binary=True) as f:
         model.save(f)  # SB3 writes its zip into an open file and leaves it open
@@ -394,7 +394,7 @@ def latest_checkpoint(cfg: TrainConfig, warn: Any = _warn) -> Path | None:
     ⚙ Nothing is deleted: the files are the user's; a later checkpoint of the same step
     replaces a bad one.
     """
-    from ambush_env.core.data import stray_temp_files
+    from ambush_env.core.world.data import stray_temp_files
 
     run = cfg.run_dir
     for folder in (run, run / "checkpoints"):
@@ -471,7 +471,7 @@ def train(cfg: TrainConfig) -> Path:
 
     import torch as th
 
-    from ambush_env.core.data import write_text_atomic
+    from ambush_env.core.world.data import write_text_atomic
     from ambush_env.env.rewards import RewardScheme
 
     scheme = RewardScheme(cfg.reward)

@@ -10,7 +10,7 @@ Importing the package registers the Gymnasium ids (INTERFACE.md, binding)::
 The rules engine (:mod:`ambush_env.core`) never imports gymnasium; this ``__init__`` does.
 """
 
-from ambush_env.core.errors import (
+from ambush_env.core.model.errors import (
     AmbushError,
     ConfigError,
     DataError,

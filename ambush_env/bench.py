@@ -32,8 +32,8 @@ from typing import Any, Literal
 
 from pydantic import Field, PrivateAttr, model_validator
 
-from ambush_env.core.data import Frozen, config_dir, load_model
-from ambush_env.core.errors import ScenarioError
+from ambush_env.core.world.data import Frozen, config_dir, load_model
+from ambush_env.core.model.errors import ScenarioError
 
 DEFAULT_SUITE = "smoke"
 DEFAULT_RULES = "standard"
@@ -96,7 +96,7 @@ class Suite(Frozen):
 
     @model_validator(mode="after")
     def _one_form(self) -> "Suite":
-        from ambush_env.core.data import FieldProblem
+        from ambush_env.core.world.data import FieldProblem
 
         if self.parts is not None:
             if self.missions is not None or self.seeds is not None:
@@ -186,7 +186,7 @@ def suite_path(name: str) -> Path:
 
 def load_suite(name: str) -> Suite:
     """Load and validate a suite. Raises ScenarioError / DataError (file and field)."""
-    from ambush_env.core.data import read_yaml, validate_file
+    from ambush_env.core.world.data import read_yaml, validate_file
 
     path = suite_path(name)
     suite = validate_file(Suite, read_yaml(path), path)
@@ -267,7 +267,7 @@ def task_keys(entries: list[str]) -> dict[str, str]:
         ScenarioError: two entries give one key (e.g. a file whose id is a shipped mission's).
         DataError: a mission file that does not load.
     """
-    from ambush_env.core.missions import load_mission
+    from ambush_env.core.world.missions import load_mission
 
     keys: dict[str, str] = {}
     for e in entries:
@@ -350,7 +350,7 @@ def _play(task: Task) -> dict:
         agent = _WORKER[("agent", agent_spec)] = make_agent(agent_spec)
     if replay_path is None:
         return {**run_episode(env, agent, seed).to_dict(), "entry": entry}
-    from ambush_env.core.data import write_text_atomic
+    from ambush_env.core.world.data import write_text_atomic
     from ambush_env.replay import RecordingEnv
 
     rec = RecordingEnv(env, agent_label(agent_spec))
@@ -365,7 +365,7 @@ def _play(task: Task) -> dict:
 
 def procedural_kwargs() -> dict[str, Any]:
     """The env arguments of a suite's ``procedural`` entry: ⚙ a benchmark plays the missions
-    held out from training (``mission_seeds="held_out"``, ``core.procedural.HELD_OUT_SEEDS``;
+    held out from training (``mission_seeds="held_out"``, ``core.play.procedural.HELD_OUT_SEEDS``;
     each reset seed draws one of them) where the env offers that choice (an older env: the
     mission is drawn from the reset seed; ``provenance.procedural_missions`` says which)."""
     import inspect
@@ -561,7 +561,7 @@ def run_bench(
                 bar.update(1)
     bar.close()
     if save_replays is not None:
-        from ambush_env.core.data import write_text_atomic
+        from ambush_env.core.world.data import write_text_atomic
 
         for r in results:  # the Ray tasks' replays, written here
             if "_replay" in r:
@@ -603,8 +603,8 @@ def public(result: dict) -> dict:
 
 def write_json_atomic(obj: Any, path: str | Path) -> Path:
     """Write ``obj`` as indented JSON to ``path`` whole or not at all
-    (:func:`ambush_env.core.data.write_text_atomic`)."""
-    from ambush_env.core.data import write_text_atomic
+    (:func:`ambush_env.core.world.data.write_text_atomic`)."""
+    from ambush_env.core.world.data import write_text_atomic
 
     return write_text_atomic(json.dumps(obj, indent=2) + "\n", path, what="JSON")
 
@@ -749,7 +749,7 @@ def update_leaderboard(out_dir: str | Path) -> Path:
 
     d = Path(out_dir)
     results = plots.load_results(d)
-    from ambush_env.core.data import write_text_atomic
+    from ambush_env.core.world.data import write_text_atomic
 
     md = write_text_atomic(leaderboard_markdown(results), d / "leaderboard.md", what="leaderboard")
     if results and importlib.util.find_spec("matplotlib") is not None:

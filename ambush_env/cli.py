@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ambush_env.cli_los import Parser, add_los_parser, int_at_least
-from ambush_env.core.errors import ConfigError, ScenarioError
+from ambush_env.core.model.errors import ConfigError, ScenarioError
 
 
 # -- bench -----------------------------------------------------------------------------------
@@ -146,8 +146,8 @@ def compare_speed(missions: Sequence[str | None], steps: int, repeats: int, seed
     """
     import statistics
 
-    from ambush_env.core.cards import load_deck
-    from ambush_env.core.missions import load_mission
+    from ambush_env.core.world.cards import load_deck
+    from ambush_env.core.world.missions import load_mission
 
     missions = list(dict.fromkeys(missions))  # each once, in the order given
     load_deck(opponent)  # fail fast, naming the deck or the mission (both loads are cached)
@@ -402,7 +402,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     """Write the mission's map (after reset with ``--seed``) as a PNG (INTERFACE.md)."""
     from PIL import Image
 
-    from ambush_env.core.data import atomic_write
+    from ambush_env.core.world.data import atomic_write
     from ambush_env.env.ambush_env import AmbushEnv
 
     env = AmbushEnv(mission=args.mission, render_mode="rgb_array")
@@ -427,8 +427,8 @@ def cmd_missions(args: argparse.Namespace) -> int:
     blank line, the any-mission env, the procedural env with its seed ranges and one line per
     shipped campaign with ``ambush/Campaign-v0``."""
     from ambush_env import list_missions
-    from ambush_env.core.campaign import list_campaigns
-    from ambush_env.core.procedural import SEED_RANGES
+    from ambush_env.core.play.campaign import list_campaigns
+    from ambush_env.core.play.procedural import SEED_RANGES
     from ambush_env.env.registration import CAMPAIGN_ID, ambush_id, env_id, procedural_id
 
     for m in list_missions():
@@ -450,7 +450,7 @@ def cmd_campaign(args: argparse.Namespace, stdout=None) -> int:
     """Start a campaign or resume it from its squad file, play its next mission (or all that
     are left) with an agent, and save the squad file atomically after each mission."""
     from ambush_env.agents import make_agent
-    from ambush_env.core import campaign as C
+    from ambush_env.core.play import campaign as C
     from ambush_env.env.campaign_env import CampaignEnv
 
     out = stdout or sys.stdout
@@ -468,7 +468,7 @@ def cmd_campaign(args: argparse.Namespace, stdout=None) -> int:
                               f"(known campaigns: {', '.join(C.list_campaigns())})")
         squad = args.squad
         if squad == "random":
-            from ambush_env.core.squads import generate_squad
+            from ambush_env.core.world.squads import generate_squad
 
             squad = generate_squad(args.seed)
         cs = C.new_campaign(args.campaign, squad)
@@ -503,7 +503,7 @@ def cmd_campaign(args: argparse.Namespace, stdout=None) -> int:
 
 # -- parser ----------------------------------------------------------------------------------
 def _mission(text: str) -> None:
-    from ambush_env.core.missions import list_missions, load_mission
+    from ambush_env.core.world.missions import list_missions, load_mission
 
     if not (text.endswith((".yaml", ".yml")) or "/" in text) and text not in list_missions():
         raise ScenarioError(f"unknown mission {text!r}; known missions: {', '.join(list_missions())}")
@@ -511,7 +511,7 @@ def _mission(text: str) -> None:
 
 
 def _deck(text: str) -> None:
-    from ambush_env.core.cards import load_deck
+    from ambush_env.core.world.cards import load_deck
 
     load_deck(text)
 
@@ -529,14 +529,14 @@ def _agent(text: str) -> None:
 
 
 def _campaign(text: str) -> None:
-    from ambush_env.core.campaign import load_chain
+    from ambush_env.core.play.campaign import load_chain
 
     load_chain(text)
 
 
 def _squad(text: str) -> None:
     if text != "random":
-        from ambush_env.core.squads import load_squad
+        from ambush_env.core.world.squads import load_squad
 
         load_squad(text)
 
@@ -854,7 +854,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     standard output (``| head``) stops the printing quietly, not the command
     (:class:`_ReaderGoneStdout`); a broken pipe that is not the standard output is an error (2).
     """
-    from ambush_env.core.errors import AmbushError
+    from ambush_env.core.model.errors import AmbushError
 
     parser = build_parser()
     real_stdout = sys.stdout

@@ -18,8 +18,8 @@ import argparse
 import sys
 from typing import Sequence
 
-from ambush_env.core.errors import AmbushError
-from ambush_env.core.types import STANCE_NAMES
+from ambush_env.core.model.errors import AmbushError
+from ambush_env.core.model.types import STANCE_NAMES
 
 
 def _shown(value: object) -> str:
@@ -106,8 +106,8 @@ def add_los_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentP
 
 def run_los(args: argparse.Namespace) -> int:
     """Handler of ``ambush los``: prints the answer; exit status 0, or 2 on a bad input."""
-    from ambush_env.core.board import load_board
-    from ambush_env.core.los import line_of_sight
+    from ambush_env.core.world.board import load_board
+    from ambush_env.core.world.los import line_of_sight
 
     vs, vt = (None if v == "none" else v for v in (args.vehicles or ("none", "none")))
     try:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable
 
 from ambush_env.core import Game
-from ambush_env.core.types import Phase, RESULT_NAMES
+from ambush_env.core.model.types import Phase, RESULT_NAMES
 
 GOLDEN_SEED = 2024
 POLICY_SEED = 1289  # the default pair of a mission not in GOLDEN_SEEDS (chosen for Farm

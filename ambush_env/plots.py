@@ -33,8 +33,8 @@ def _pyplot():
 
 
 def _save(fig, path: Path) -> Path:
-    """Write the figure as a PNG whole or not at all (:func:`ambush_env.core.data.atomic_write`)."""
-    from ambush_env.core.data import atomic_write
+    """Write the figure as a PNG whole or not at all (:func:`ambush_env.core.world.data.atomic_write`)."""
+    from ambush_env.core.world.data import atomic_write
 
     with atomic_write(path, what="figure", binary=True) as f:
         fig.savefig(f, format="png", dpi=100, bbox_inches="tight")

@@ -16,14 +16,14 @@ its line number:
   "terminated", "truncated"}``: ``order`` is ``env.describe_action(a)`` before the step,
   ``unit`` the soldier it is for (the acting one, or the one a ``select`` picks), ``events``
   the step's ``info["events"]`` (each with the rolls that decided it), ``rolls`` every die of
-  the step in order with its label (:attr:`ambush_env.core.dice.Dice.log`);
+  the step in order with its label (:attr:`ambush_env.core.model.dice.Dice.log`);
 * the end line: ``{"end": true, "steps", "over", "result", "vp", "end_reason", "stats",
   "digest"}``, ``digest`` the sha256 of the steps' actions, events and rolls.
 
 An unfinished game (``ambush play`` quit or interrupted) ends with ``over: false`` and
 ``result: null``. A file without its end line is *truncated*; empty lines after the end line
 are ignored (⚙ an editor adds them). Every problem is a
-:class:`~ambush_env.core.errors.DataError` naming the file and ``line N``. The plain-JSON
+:class:`~ambush_env.core.model.errors.DataError` naming the file and ``line N``. The plain-JSON
 replays of earlier ``ambush play --save`` (``{"mission", "seed", "opponent", "rules",
 "actions"}``) still load (:attr:`Replay.legacy`: orders only, nothing to verify).
 
@@ -46,8 +46,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ambush_env.core.data import write_text_atomic
-from ambush_env.core.errors import DataError
+from ambush_env.core.world.data import write_text_atomic
+from ambush_env.core.model.errors import DataError
 
 FORMAT = "ambush-replay"
 VERSION = 1
@@ -194,13 +194,13 @@ class Recorder:
         return "".join(json.dumps(x, separators=(",", ":")) + "\n" for x in self.lines())
 
     def write(self, path: str | Path) -> Path:
-        """Write the replay atomically (:func:`ambush_env.core.data.write_text_atomic`)."""
+        """Write the replay atomically (:func:`ambush_env.core.world.data.write_text_atomic`)."""
         return write_text_atomic(self.text(), path, what="replay")
 
 
 def _unit_of(game: Any, action: int) -> str | None:
     """The soldier an order is for: the acting one, or the one a ``select`` order picks."""
-    from ambush_env.core import orders as O
+    from ambush_env.core.model import orders as O
 
     u = game.acting_unit()
     if u is not None:
@@ -282,7 +282,7 @@ def _models():
 
     from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
-    from ambush_env.core.orders import N_ORDERS
+    from ambush_env.core.model.orders import N_ORDERS
 
     # ⚙ integers and flags are strict (a "3" or 1.5 for an action is an error, not coerced)
     class Line(BaseModel):
@@ -508,7 +508,7 @@ def make_env(rep: Replay, render_mode: str | None = None):
         DataError: the header's env arguments are not the env's, or its mission file is
             missing (names line 1).
     """
-    from ambush_env.core.errors import AmbushError
+    from ambush_env.core.model.errors import AmbushError
     from ambush_env.env.ambush_env import AmbushEnv
 
     kw = rep.env_arguments()

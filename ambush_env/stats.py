@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 from pydantic import Field
 
-from ambush_env.core.data import Frozen
+from ambush_env.core.world.data import Frozen
 
 #: the smallest reference gap (heuristic − random mean VP) a task is normalised by ⚙
 MIN_GAP = 1.0
@@ -164,7 +164,7 @@ def normalised_summary(task_vps: dict[str, Sequence[int]], references: dict[str,
 # -- the reference mean VPs ----------------------------------------------------------------------
 def reference_path():
     """``configs/bench/reference/vp.yaml``: the reference mean VPs of every task."""
-    from ambush_env.core.data import config_dir
+    from ambush_env.core.world.data import config_dir
 
     return config_dir("bench") / "reference" / "vp.yaml"
 
@@ -199,7 +199,7 @@ def load_reference(path=None) -> Any:
     """
     from pathlib import Path
 
-    from ambush_env.core.data import read_yaml, validate_file
+    from ambush_env.core.world.data import read_yaml, validate_file
 
     p = Path(path) if path is not None else reference_path()
     if not p.exists():
@@ -229,7 +229,7 @@ def update_reference(result: dict, path=None) -> Any:
 
     import yaml
 
-    from ambush_env.core.data import write_text_atomic
+    from ambush_env.core.world.data import write_text_atomic
 
     agent = result["agent"]
     prov = result.get("provenance") or {}

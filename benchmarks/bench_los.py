@@ -27,12 +27,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ambush_env.core import hexgrid  # noqa: E402
-from ambush_env.core import los as los_mod  # noqa: E402
-from ambush_env.core.board import Board, board_from_dict  # noqa: E402
-from ambush_env.core.hexgrid import make_label, neighbor_cr  # noqa: E402
-from ambush_env.core.los import SightCache, line_of_sight  # noqa: E402
-from ambush_env.core.types import STANCE_NAMES, Terrain  # noqa: E402
+from ambush_env.core.world import hexgrid  # noqa: E402
+from ambush_env.core.world import los as los_mod  # noqa: E402
+from ambush_env.core.world.board import Board, board_from_dict  # noqa: E402
+from ambush_env.core.world.hexgrid import make_label, neighbor_cr  # noqa: E402
+from ambush_env.core.world.los import SightCache, line_of_sight  # noqa: E402
+from ambush_env.core.model.types import STANCE_NAMES, Terrain  # noqa: E402
 
 
 def random_board(columns: int, rows: int, seed: int = 0) -> Board:
@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> dict:
     ok = out["can_see_per_s"] >= 500_000 and out["build_cold_s"] <= 2.0
     print("targets (>= 500 000 can_see/s, build <= 2 s):", "met" if ok else "NOT met")
     if args.json:
-        from ambush_env.core.data import write_text_atomic
+        from ambush_env.core.world.data import write_text_atomic
 
         write_text_atomic(json.dumps(out, indent=2), args.json, what="JSON")
     return out

@@ -113,7 +113,7 @@ def newest_ids() -> list[str]:
 def all_cases() -> list[tuple[str, str, str, str]]:
     """``(id, rules, deck, german)`` of every case (the campaign: its chain's own rules and
     decks, ``"-"``)."""
-    from ambush_env.core.cards import list_decks
+    from ambush_env.core.world.cards import list_decks
 
     out = []
     for id_ in newest_ids():
@@ -206,7 +206,7 @@ class Worker:
             self.out.mkdir(parents=True, exist_ok=True)
             n = len(self.report.mismatches)
             path = self.out / f"{kind}_{self.index}_{n}.json"
-            from ambush_env.core.data import write_text_atomic
+            from ambush_env.core.world.data import write_text_atomic
 
             write_text_atomic(json.dumps(m, indent=1, default=str), path, what="mismatch report")
 

@@ -67,53 +67,53 @@ AREA_TITLE = {k: t for k, t, _ in AREAS}
 
 #: path prefix → area; the first match wins (longest prefixes first where they overlap)
 PATH_AREAS: tuple[tuple[str, str], ...] = (
-    ("ambush_env/core/dice.py", "dice"),
-    ("ambush_env/core/board.py", "map"),
-    ("ambush_env/core/hexgrid.py", "map"),
+    ("ambush_env/core/model/dice.py", "dice"),
+    ("ambush_env/core/world/board.py", "map"),
+    ("ambush_env/core/world/hexgrid.py", "map"),
     ("ambush_env/data/maps/", "map"),
-    ("ambush_env/core/los.py", "los"),
+    ("ambush_env/core/world/los.py", "los"),
     ("ambush_env/cli_los.py", "los"),
-    ("ambush_env/core/squads.py", "soldiers"),
+    ("ambush_env/core/world/squads.py", "soldiers"),
     ("ambush_env/data/squad_points.yaml", "soldiers"),
     ("configs/squads/", "soldiers"),
-    ("ambush_env/core/sequence.py", "sequence"),
-    ("ambush_env/core/turns.py", "sequence"),
-    ("ambush_env/core/movement.py", "movement"),
-    ("ambush_env/core/enter.py", "movement"),
+    ("ambush_env/core/play/sequence.py", "sequence"),
+    ("ambush_env/core/rules/turns.py", "sequence"),
+    ("ambush_env/core/rules/movement.py", "movement"),
+    ("ambush_env/core/rules/enter.py", "movement"),
     ("ambush_env/data/terrain.yaml", "movement"),
-    ("ambush_env/core/sighting.py", "perception"),
-    ("ambush_env/core/paragraphs.py", "perception"),
-    ("ambush_env/core/traps.py", "perception"),
-    ("ambush_env/core/mines.py", "perception"),
-    ("ambush_env/core/strikes.py", "perception"),
-    ("ambush_env/core/fire.py", "fire"),
-    ("ambush_env/core/shooting.py", "fire"),
-    ("ambush_env/core/tables.py", "fire"),
+    ("ambush_env/core/combat/sighting.py", "perception"),
+    ("ambush_env/core/play/paragraphs.py", "perception"),
+    ("ambush_env/core/combat/traps.py", "perception"),
+    ("ambush_env/core/rules/mines.py", "perception"),
+    ("ambush_env/core/combat/strikes.py", "perception"),
+    ("ambush_env/core/rules/fire.py", "fire"),
+    ("ambush_env/core/combat/shooting.py", "fire"),
+    ("ambush_env/core/world/tables.py", "fire"),
     ("ambush_env/data/weapons.yaml", "fire"),
-    ("ambush_env/core/grenades.py", "grenades"),
-    ("ambush_env/core/assault.py", "assault"),
-    ("ambush_env/core/damage.py", "damage"),
+    ("ambush_env/core/combat/grenades.py", "grenades"),
+    ("ambush_env/core/rules/assault.py", "assault"),
+    ("ambush_env/core/rules/damage.py", "damage"),
     ("ambush_env/data/damage.yaml", "damage"),
-    ("ambush_env/core/carry.py", "damage"),
-    ("ambush_env/core/prisoners.py", "damage"),
+    ("ambush_env/core/rules/carry.py", "damage"),
+    ("ambush_env/core/rules/prisoners.py", "damage"),
     ("ambush_env/core/d100", "d100"),
     ("ambush_env/data/d100.yaml", "d100"),
     ("ambush_env/core/vehicle", "vehicles"),
-    ("ambush_env/core/tanks.py", "vehicles"),
+    ("ambush_env/core/vehicles/tanks.py", "vehicles"),
     ("ambush_env/data/vehicle", "vehicles"),
-    ("ambush_env/core/cards.py", "german"),
-    ("ambush_env/core/german.py", "german"),
+    ("ambush_env/core/world/cards.py", "german"),
+    ("ambush_env/core/play/german.py", "german"),
     ("ambush_env/data/cards/", "german"),
-    ("ambush_env/core/missions.py", "missions"),
-    ("ambush_env/core/scoring.py", "missions"),
+    ("ambush_env/core/world/missions.py", "missions"),
+    ("ambush_env/core/rules/scoring.py", "missions"),
     ("ambush_env/data/missions/", "missions"),
-    ("ambush_env/core/procedural.py", "procedural"),
+    ("ambush_env/core/play/procedural.py", "procedural"),
     ("ambush_env/data/procedural.yaml", "procedural"),
-    ("ambush_env/core/campaign.py", "campaign"),
+    ("ambush_env/core/play/campaign.py", "campaign"),
     ("ambush_env/data/campaign", "campaign"),
     ("ambush_env/env/", "env"),
-    ("ambush_env/core/orders.py", "env"),
-    ("ambush_env/core/position.py", "env"),
+    ("ambush_env/core/model/orders.py", "env"),
+    ("ambush_env/core/play/position.py", "env"),
     ("ambush_env/render/", "env"),
     ("ambush_env/bench.py", "benchmark"),
     ("ambush_env/stats.py", "benchmark"),
@@ -141,21 +141,21 @@ SECTION_AREAS = {1: "dice", 2: "map", 3: "los", 4: "soldiers", 5: "sequence", 6:
                  7: "perception", 8: "fire", 9: "grenades", 10: "assault", 11: "damage",
                  12: "vehicles", 13: "d100", 14: "german", 15: "missions", 16: "campaign"}
 CROSS_CUTTING = {
-    "ambush_env/core/legal.py": "movement",
-    "ambush_env/core/apply.py": "movement",
-    "ambush_env/core/ctx.py": "german",
-    "ambush_env/core/game.py": "missions",
-    "ambush_env/core/state.py": "sequence",
-    "ambush_env/core/events.py": "perception",
-    "ambush_env/core/rules_data.py": "sequence",
+    "ambush_env/core/play/legal.py": "movement",
+    "ambush_env/core/play/apply.py": "movement",
+    "ambush_env/core/rules/ctx.py": "german",
+    "ambush_env/core/play/game.py": "missions",
+    "ambush_env/core/model/state.py": "sequence",
+    "ambush_env/core/model/events.py": "perception",
+    "ambush_env/core/world/rules_data.py": "sequence",
     "ambush_env/data/rules.yaml": "sequence",
 }
 
 
 #: (path, anchor) → area, where neither the § cited nor the words place a choice well
 ANCHOR_AREAS = {
-    ("ambush_env/core/legal.py", "module docstring"): "movement",
-    ("ambush_env/core/legal.py", "_riding_orders"): "vehicles",
+    ("ambush_env/core/play/legal.py", "module docstring"): "movement",
+    ("ambush_env/core/play/legal.py", "_riding_orders"): "vehicles",
 }
 
 
@@ -683,15 +683,15 @@ def _block_observation() -> str:
 
 
 def _order_comments() -> dict[str, str]:
-    """The trailing comment of each ``OrderKind`` member in core/orders.py."""
-    src = (ROOT / "ambush_env/core/orders.py").read_text(encoding="utf-8")
+    """The trailing comment of each ``OrderKind`` member in core/model/orders.py."""
+    src = (ROOT / "ambush_env/core/model/orders.py").read_text(encoding="utf-8")
     out = {}
     for m in re.finditer(r"^\s+([A-Z_]+) = \d+\s*(?:#\s*(.*))?$", src, re.MULTILINE):
         out[m.group(1)] = (m.group(2) or "").strip()
     return out
 
 
-#: the meaning of the order kinds whose line in core/orders.py has no comment
+#: the meaning of the order kinds whose line in core/model/orders.py has no comment
 ORDER_FALLBACK = {
     "SELECT_UNIT": "arg: unit — choose which of the side's units acts next (when several can)",
     "END_MOVE": "end the move action in progress",
@@ -706,7 +706,7 @@ ORDER_FALLBACK = {
 
 
 def _block_orders() -> str:
-    from ambush_env.core import orders
+    from ambush_env.core.model import orders
 
     comments = _order_comments()
     lines = [f"`Discrete({orders.N_ORDERS})`: order number = `ORDER_BASE[kind] + arg`.", "",
@@ -719,7 +719,7 @@ def _block_orders() -> str:
 
 
 def _block_rewards() -> str:
-    from ambush_env.core.rules_data import load_rules_data
+    from ambush_env.core.world.rules_data import load_rules_data
     from ambush_env.env.rewards import load_rewards
 
     cfg = load_rewards()
@@ -785,7 +785,7 @@ def _model_table(model) -> list[str]:
 
 
 def _block_position() -> str:
-    from ambush_env.core import position as pos
+    from ambush_env.core.play import position as pos
 
     out = [f"Format tag: `{pos.FORMAT}`.", ""]
     for title, model in (("top level (`PositionSpec`)", pos.PositionSpec), ("a unit (`units[]`, `UnitSpec`)", pos.UnitSpec),
@@ -944,7 +944,7 @@ def _block_vehicle_types() -> str:
 def _block_missions() -> str:
     lines = ["| id | title | map | squad | Operations pulses / Rounds | decisive win / win / draw at VP | vehicles |",
              "|---|---|---|---|---|---|---|"]
-    from ambush_env.core.missions import list_missions
+    from ambush_env.core.world.missions import list_missions
 
     for mid in list_missions():
         d = _yaml(f"ambush_env/data/missions/{mid}.yaml")
@@ -1053,7 +1053,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         print("generated docs are up to date")
         return 0
-    from ambush_env.core.data import write_text_atomic
+    from ambush_env.core.world.data import write_text_atomic
 
     for p, text in generated().items():
         if not p.exists() or p.read_text(encoding="utf-8") != text:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
-from ambush_env.core.data import write_text_atomic
+from ambush_env.core.world.data import write_text_atomic
 from ambush_env.env.registration import VERSION, spec_snapshot
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden" / f"env_spec_v{VERSION}.json"

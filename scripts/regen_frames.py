@@ -44,7 +44,7 @@ FRAMES: dict[str, Callable[[], np.ndarray]] = {"farm_assault_start": farm_assaul
 def main() -> int:
     from PIL import Image
 
-    from ambush_env.core.data import atomic_write
+    from ambush_env.core.world.data import atomic_write
 
     FRAMES_DIR.mkdir(parents=True, exist_ok=True)
     for name, make in FRAMES.items():

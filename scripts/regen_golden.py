@@ -13,8 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
-from ambush_env.core.data import write_text_atomic
-from ambush_env.core.missions import list_missions
+from ambush_env.core.world.data import write_text_atomic
+from ambush_env.core.world.missions import list_missions
 from ambush_env.playthrough import golden_path, playthrough
 
 

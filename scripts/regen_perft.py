@@ -62,8 +62,8 @@ try:
 except ImportError:
     from ambush_env.core import Game
 
-from ambush_env.core.data import write_text_atomic
-from ambush_env.core.types import Phase, Side, Status
+from ambush_env.core.world.data import write_text_atomic
+from ambush_env.core.model.types import Phase, Side, Status
 
 MISSION = "farm_assault"
 DEPTH = 3
@@ -184,7 +184,7 @@ def golden_file(mission: str) -> Path:
 
 def shipped_missions() -> list[str]:
     """The missions of ``MISSIONS`` that are shipped (in ``list_missions()``)."""
-    from ambush_env.core.missions import list_missions
+    from ambush_env.core.world.missions import list_missions
 
     shipped = set(list_missions())
     return [m for m in MISSIONS if m in shipped]

@@ -20,10 +20,10 @@ import pytest
 import ambush_env
 from ambush_env import cli
 from ambush_env.cli import cmd_replay, main
-from ambush_env.core.board import list_maps, load_board
-from ambush_env.core.campaign import list_campaigns
-from ambush_env.core.errors import DataError
-from ambush_env.core.procedural import HELD_OUT_SEEDS, TRAIN_SEEDS
+from ambush_env.core.world.board import list_maps, load_board
+from ambush_env.core.play.campaign import list_campaigns
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.play.procedural import HELD_OUT_SEEDS, TRAIN_SEEDS
 from ambush_env.env.registration import CAMPAIGN_ID, ambush_id, env_id, procedural_id
 
 

@@ -1,7 +1,7 @@
 """Issue 23 done-when 3: bench results, replays and the campaign's squad file survive a kill.
 
 Each command runs in a subprocess that the writer's fault-injection hook
-(``AMBUSH_FAULT``, :func:`ambush_env.core.data.atomic_write`) SIGKILLs between a file's write
+(``AMBUSH_FAULT``, :func:`ambush_env.core.world.data.atomic_write`) SIGKILLs between a file's write
 and its rename: the old file is then whole (byte for byte) or absent, never partial, and the
 next run of the same command works.
 """
@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 
 from ambush_env import replay as R
-from ambush_env.core import campaign as C
-from ambush_env.core.data import FAULT_ENV
+from ambush_env.core.play import campaign as C
+from ambush_env.core.world.data import FAULT_ENV
 
 KILLED = -signal.SIGKILL
 

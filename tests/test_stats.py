@@ -93,7 +93,7 @@ def test_normalised_scores():
 
 
 def test_the_reference_file_loads_and_a_bad_one_names_the_field(tmp_path):
-    from ambush_env.core.errors import DataError
+    from ambush_env.core.model.errors import DataError
 
     ref = stats.load_reference()
     for table in (ref.standard, ref.d100):

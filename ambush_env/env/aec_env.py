@@ -1,7 +1,7 @@
 """Two-sided play: a PettingZoo AEC env with the agents ``"us"`` and ``"german"`` (INTERFACE.md).
 
 ``agent_selection`` is the side whose unit decides now — the engine's current player
-(:attr:`ambush_env.core.game.Game.decision`). Each agent observes what its side could know:
+(:attr:`ambush_env.core.play.game.Game.decision`). Each agent observes what its side could know:
 the US seat is the Gymnasium env's observation; the German seat is the same table
 (:data:`ambush_env.env.spec.OBSERVATION_SPEC`) built on the game as the Germans see it
 (:class:`GermanView`): the German units are its own slots, its contacts are the US soldiers
@@ -15,7 +15,7 @@ the Germans and ``possible_agents == ["us"]``.
 ``IllegalActionError`` (no penalty mode: PettingZoo agents sample with the mask).
 ``max_steps`` truncates both agents. Bad arguments raise ``ConfigError`` as the Gymnasium
 env's do (docs/OBSERVATION.md "Errors"); without PettingZoo (the ``multi`` extra) importing
-this module raises :class:`~ambush_env.core.errors.MissingExtraError` naming the extra.
+this module raises :class:`~ambush_env.core.model.errors.MissingExtraError` naming the extra.
 
 At the end each seat's ``info["result"]`` is its own side's ⚙: the US seat's the mission
 result (``"loss"`` … ``"decisive_win"``), the German seat's that result seen from the German
@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from ambush_env.core.errors import ConfigError, IllegalActionError, MissingExtraError
+from ambush_env.core.model.errors import ConfigError, IllegalActionError, MissingExtraError
 
 try:
     from pettingzoo import AECEnv
@@ -42,8 +42,8 @@ except ModuleNotFoundError as _e:  # the multi extra is not installed
     raise MissingExtraError("two-sided play (ambush_env.aec_env)", "pettingzoo", "multi") from None
 
 from ambush_env.core import Game
-from ambush_env.core.orders import N_ORDERS
-from ambush_env.core.types import RESULT_NAMES, Side
+from ambush_env.core.model.orders import N_ORDERS
+from ambush_env.core.model.types import RESULT_NAMES, Side
 from ambush_env.env import arguments as args
 from ambush_env.env import spec
 from ambush_env.env.ambush_env import DEFAULT_MAX_STEPS, _check_arguments, _order_index

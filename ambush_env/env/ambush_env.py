@@ -1,4 +1,4 @@
-"""The Gymnasium environment: a thin layer over :class:`ambush_env.core.game.Game`."""
+"""The Gymnasium environment: a thin layer over :class:`ambush_env.core.play.game.Game`."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ambush_env.core.errors import ConfigError, IllegalActionError, ScenarioError
-from ambush_env.core.orders import N_ORDERS
-from ambush_env.core.types import RESULT_NAMES
+from ambush_env.core.model.errors import ConfigError, IllegalActionError, ScenarioError
+from ambush_env.core.model.orders import N_ORDERS
+from ambush_env.core.model.types import RESULT_NAMES
 from ambush_env.env import arguments as args
 from ambush_env.env import spec
 from ambush_env.env.observation import ObservationBuilder
@@ -36,10 +36,10 @@ class AmbushEnv(gym.Env):
     from their cards inside :meth:`step`. The game alternates Operations (the US moves freely,
     one action per soldier per pulse) and Rounds (initiative, the Action Round track, fire,
     grenades, assaults). The rules are in ``RULES.md``; the engine is
-    :class:`ambush_env.core.game.Game` and this class only turns it into arrays.
+    :class:`ambush_env.core.play.game.Game` and this class only turns it into arrays.
 
     ## Action Space
-    ``Discrete(N_ORDERS)``: the fixed flat order layout of :mod:`ambush_env.core.orders`
+    ``Discrete(N_ORDERS)``: the fixed flat order layout of :mod:`ambush_env.core.model.orders`
     (select unit k, end turn, stance, move one hex per direction, end move, aimed/snap fire
     at contact slot k, wall/hex fire, grenade/satchel at a hex offset, assault kill/capture,
     prepare, clear jam, …, exit the map). Orders whose rules are not in the engine yet are
@@ -145,7 +145,7 @@ class AmbushEnv(gym.Env):
     * v2 (issue 15): the spec of v1 unchanged (``tests/golden/env_spec_v2.json``); a German
       vehicle whose crew is hidden no longer shows in the observation (its ``vehicles`` row
       zero, no vehicle-plane marks) and US orders naming it leave the action mask, until a man
-      aboard becomes a contact (``core.state.known_vehicle``, RULES.md §5).
+      aboard becomes a contact (``core.model.state.known_vehicle``, RULES.md §5).
     * v3 (issue 23): the spec of v2 unchanged (``tests/golden/env_spec_v3.json``); rules read
       against the seeds (small arms pass no stone wall, a captured weapon's jam is cleared at
       PC − 1, seed 000's mine effects under d100 too, d100 taking the wheel, point blank and
@@ -176,7 +176,7 @@ class AmbushEnv(gym.Env):
         **unknown: Any,
     ) -> None:
         from ambush_env.core import Game
-        from ambush_env.core.missions import list_missions
+        from ambush_env.core.world.missions import list_missions
 
         _check_arguments(type(self).__name__, unknown, mission=mission, rules=rules,
                          opponent=opponent, reward=reward, illegal_action=illegal_action)
@@ -193,7 +193,7 @@ class AmbushEnv(gym.Env):
                 'render_mode="human" needs pygame: pip install "ambush_env[window]"')
         args.choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
         max_steps = args.max_steps(max_steps)
-        from ambush_env.core.procedural import SEED_RANGES
+        from ambush_env.core.play.procedural import SEED_RANGES
 
         args.choice("mission_seeds", mission_seeds, tuple(SEED_RANGES))
         if not procedural and mission_seeds != "train":
@@ -214,7 +214,7 @@ class AmbushEnv(gym.Env):
         self.procedural = procedural
         self._proc_seed: int | None = None
         if procedural:
-            from ambush_env.core.procedural import generate
+            from ambush_env.core.play.procedural import generate
 
             self._proc_seed = 0
             gen_mission, gen_board = generate(0)
@@ -266,7 +266,7 @@ class AmbushEnv(gym.Env):
         if position is not None:  # INTERFACE.md: start the episode from a position
             self._load_position(position)
             if self.game.over:
-                from ambush_env.core.errors import DataError
+                from ambush_env.core.model.errors import DataError
 
                 raise DataError("<position>", "over", "the position's mission is over: "
                                 "an episode cannot start from it")
@@ -420,8 +420,8 @@ class AmbushEnv(gym.Env):
                 or ``.german``).
         """
         from ambush_env.core import Game
-        from ambush_env.core import position as P
-        from ambush_env.core.errors import DataError
+        from ambush_env.core.play import position as P
+        from ambush_env.core.model.errors import DataError
 
         spec = P.parse(p)
         if spec.german != "cards":
@@ -459,7 +459,7 @@ class AmbushEnv(gym.Env):
         Raises:
             ConfigError: a ``mission_seed`` that is not an integer >= 0.
         """
-        from ambush_env.core.procedural import SEED_RANGES
+        from ambush_env.core.play.procedural import SEED_RANGES
 
         k = (options or {}).get("mission_seed")
         if k is not None:
@@ -472,7 +472,7 @@ class AmbushEnv(gym.Env):
         (also after a position's game of a variant replaced it)."""
         if seed != self._proc_seed:
             from ambush_env.core import Game
-            from ambush_env.core.procedural import generate
+            from ambush_env.core.play.procedural import generate
 
             mission, board = generate(seed)
             game = Game(mission, board=board, rules=self._kwargs["rules"],
@@ -488,7 +488,7 @@ class AmbushEnv(gym.Env):
         Raises:
             DataError: a malformed position (names the field).
         """
-        from ambush_env.core.errors import DataError
+        from ambush_env.core.model.errors import DataError
 
         if not isinstance(state, dict):
             raise DataError("<state>", "<root>", f"a state is a position dict, got {type(state).__name__}")
@@ -620,9 +620,9 @@ def _check_arguments(where: str, unknown: dict[str, Any], known: Any = None, *,
         ScenarioError: an unknown deck (the message starts ``opponent:``); an unknown mission
             id is refused by the caller (a mission file's path by its loader).
     """
-    from ambush_env.core.cards import load_deck
-    from ambush_env.core.ctx import RULES
-    from ambush_env.core.missions import list_missions
+    from ambush_env.core.world.cards import load_deck
+    from ambush_env.core.rules.ctx import RULES
+    from ambush_env.core.world.missions import list_missions
     from ambush_env.env.rewards import list_schemes
 
     if known is None:

@@ -1,6 +1,6 @@
 """Owns the checks of the envs' arguments and reset options (INTERFACE.md: "Bad arguments
 to the envs and the CLI raise ``ConfigError``"): each helper returns the value, normalised, or
-raises :class:`~ambush_env.core.errors.ConfigError` naming the argument and what it may be
+raises :class:`~ambush_env.core.model.errors.ConfigError` naming the argument and what it may be
 (docs/OBSERVATION.md "Errors").
 
 Data ids keep their own errors: an unknown mission, deck, squad or campaign is a
@@ -13,7 +13,7 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
-from ambush_env.core.errors import ConfigError
+from ambush_env.core.model.errors import ConfigError
 
 _SHOWN = 80  # characters of a bad value the message shows
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import gymnasium as gym
 
-from ambush_env.core import campaign as C
-from ambush_env.core.errors import ConfigError, ScenarioError
+from ambush_env.core.play import campaign as C
+from ambush_env.core.model.errors import ConfigError, ScenarioError
 from ambush_env.env import arguments as args
 from ambush_env.env.ambush_env import DEFAULT_MAX_STEPS, END_MAX_STEPS, AmbushEnv
 from ambush_env.env.observation import ObservationBuilder
@@ -22,7 +22,7 @@ class CampaignEnv(AmbushEnv):
 
     ## Description
     The same game, actions, observations and rewards as :class:`AmbushEnv`, played with a
-    campaign squad (:mod:`ambush_env.core.campaign`): its soldiers' current ratings, those who
+    campaign squad (:mod:`ambush_env.core.play.campaign`): its soldiers' current ratings, those who
     miss the mission left out. When a mission ends the squad is carried on through the
     between-missions rules (recovery, experience, improvements, replacements) and returned in
     ``info["squad"]``; a later reset with ``options={"squad": info["squad"]}`` plays the next
@@ -35,7 +35,7 @@ class CampaignEnv(AmbushEnv):
 
     ## Starting State
     ``reset(seed=s, options={"squad": SQUAD})``: ``SQUAD`` is a squad dict
-    (``CampaignSquad.to_dict()``, ``info["squad"]``), a :class:`~ambush_env.core.campaign.
+    (``CampaignSquad.to_dict()``, ``info["squad"]``), a :class:`~ambush_env.core.play.campaign.
     CampaignSquad` or a squad file path. Without it: a new campaign of the ``squad`` argument
     (None: the chain's squad; a squad id or path; ``"random"``: one generated from the reset
     seed). ``options={"whole_chain": bool}`` overrides the argument for the episode.
@@ -58,7 +58,7 @@ class CampaignEnv(AmbushEnv):
                    reward="default", render_mode=None, illegal_action="penalize",
                    max_steps=20000)
     ```
-    ``campaign``: a chain id (``ambush_env.core.campaign.list_campaigns()``) or a chain file's
+    ``campaign``: a chain id (``ambush_env.core.play.campaign.list_campaigns()``) or a chain file's
     path; the chain fixes each mission's deck and the rules. ``max_steps`` counts every step of
     the episode (all the missions of a whole chain).
 
@@ -142,7 +142,7 @@ class CampaignEnv(AmbushEnv):
                 raise ScenarioError(f"the squad is in campaign {cs.campaign!r}, this env plays "
                                     f"{self.chain.id!r}")
         elif self.squad_arg == SQUAD_RANDOM:
-            from ambush_env.core.squads import generate_squad
+            from ambush_env.core.world.squads import generate_squad
 
             cs = C.new_campaign(self.campaign, generate_squad(int(self.np_random.integers(2**31 - 1))))
         elif self.squad_arg is not None:
@@ -205,7 +205,7 @@ class CampaignEnv(AmbushEnv):
         Raises:
             DataError: a malformed state (names the field).
         """
-        from ambush_env.core.errors import DataError
+        from ambush_env.core.model.errors import DataError
 
         camp = state.get("campaign") if isinstance(state, dict) else None
         if not isinstance(camp, dict) or "squad" not in camp:

@@ -1,8 +1,8 @@
-"""Turns a :class:`~ambush_env.core.game.Game` into the arrays of :mod:`ambush_env.env.spec`.
+"""Turns a :class:`~ambush_env.core.play.game.Game` into the arrays of :mod:`ambush_env.env.spec`.
 
 The builder reads only what the US player may know: US soldiers, the known Germans
 (``game.contact_units()``, the contact slots), the vehicles the US knows are there
-(:func:`~ambush_env.core.state.known_vehicle`: a German vehicle whose crew is hidden is not
+(:func:`~ambush_env.core.model.state.known_vehicle`: a German vehicle whose crew is hidden is not
 shown), the live map and the mission's public markings. Hidden Germans never appear.
 
 Every number is written on the scale its feature declares in :mod:`ambush_env.env.spec`:
@@ -40,12 +40,12 @@ from operator import attrgetter
 
 import numpy as np
 
-from ambush_env.core.board import DOOR, NO_WALL, WINDOW
-from ambush_env.core.d100 import stats as d100_stats
-from ambush_env.core.errors import ScenarioError
-from ambush_env.core.orders import K_SLOTS, ORDER_BASE, U_SLOTS, V_SLOTS, OrderKind
-from ambush_env.core.state import known_vehicle
-from ambush_env.core.types import (
+from ambush_env.core.world.board import DOOR, NO_WALL, WINDOW
+from ambush_env.core.rules.d100 import stats as d100_stats
+from ambush_env.core.model.errors import ScenarioError
+from ambush_env.core.model.orders import K_SLOTS, ORDER_BASE, U_SLOTS, V_SLOTS, OrderKind
+from ambush_env.core.model.state import known_vehicle
+from ambush_env.core.model.types import (
     DIRECTION_NAMES,
     ARSpace,
     Phase,
@@ -54,7 +54,7 @@ from ambush_env.core.types import (
     Status,
     Terrain,
 )
-from ambush_env.core.vehicles import vtype
+from ambush_env.core.vehicles.vehicles import vtype
 from ambush_env.env.spec import (
     BOARD,
     BOARD_H,
@@ -334,7 +334,7 @@ class ObservationBuilder:
     def _precompute_mission(self) -> None:
         """The parts of the mission-language planes fixed for a mission: the map's landmarks,
         those the mission declares blocking (``rules.blocking_landmarks``, by landmark name or
-        hex label, as :mod:`~ambush_env.core.los` reads them) and its known booby traps."""
+        hex label, as :mod:`~ambush_env.core.world.los` reads them) and its known booby traps."""
         g = self.game
         self._mission_ref = g.mission
         board = g.board
@@ -367,7 +367,7 @@ class ObservationBuilder:
         self._lm = list(lm)
 
     def _refresh_mines(self, known: list[int], ap: list[int], at: list[int]) -> None:
-        """Rewrite the known-minefield planes (:func:`ambush_env.core.mines.known_minefields`:
+        """Rewrite the known-minefield planes (:func:`ambush_env.core.rules.mines.known_minefields`:
         a known hex is anti-personnel if it is in ``state.minefields``, else anti-tank if in
         ``state.at_minefields``)."""
         tf = self._template
@@ -673,7 +673,7 @@ class ObservationBuilder:
         """Rewrite the vehicle planes and rows when a vehicle or the acting soldier changed.
 
         Only the vehicles the US knows are there (``st``: the state,
-        :func:`~ambush_env.core.state.known_vehicle`) are shown; a hidden one leaves its
+        :func:`~ambush_env.core.model.state.known_vehicle`) are shown; a hidden one leaves its
         row zero (``present`` 0) and no mark on the vehicle planes.
 
         Runs before the soldiers' rows: a driver's seat changing hands (which keeps

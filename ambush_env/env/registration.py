@@ -4,7 +4,7 @@
   reference mission);
 * one id per shipped mission, its CamelCase form: ``farm_assault`` → ``ambush/FarmAssault-v3``;
 * ``ambush/Procedural-v3``: a mission (map, forces, triggers) generated from the reset seed
-  (``ambush_env.core.procedural``).
+  (``ambush_env.core.play.procedural``).
 
 ``-v1`` was the first frozen version (issue 14); ``-v2`` (issue 15) hides German vehicles
 whose crew is hidden; ``-v3`` (issue 23) corrects rules read against the seeds and gives the
@@ -29,7 +29,7 @@ VERSIONS = (0, 1, 2, 3)
 
 def list_missions() -> list[str]:
     """The shipped mission ids (snake_case file stems), reference mission first."""
-    from ambush_env.core.missions import list_missions as _list
+    from ambush_env.core.world.missions import list_missions as _list
 
     return list(_list())
 
@@ -40,7 +40,7 @@ def _version(version: Any) -> int:
     Raises:
         ConfigError: anything else (names ``version`` and the registered ones).
     """
-    from ambush_env.core.errors import ConfigError
+    from ambush_env.core.model.errors import ConfigError
 
     if isinstance(version, bool) or not isinstance(version, int) or version not in VERSIONS:
         raise ConfigError("version", f"a registered version, one of {', '.join(map(str, VERSIONS))}; "
@@ -54,7 +54,7 @@ def env_id(mission: str, version: int = VERSION) -> str:
     Raises:
         ConfigError: a mission that is not a non-empty string, or a version not registered.
     """
-    from ambush_env.core.errors import ConfigError
+    from ambush_env.core.model.errors import ConfigError
 
     if not isinstance(mission, str) or not mission:
         raise ConfigError("mission", f"a mission id such as 'farm_assault'; got {mission!r}")
@@ -125,8 +125,8 @@ def order_text(action: int) -> str:
     Raises:
         ValueError: ``action`` outside ``0..N-1``.
     """
-    from ambush_env.core import orders as O
-    from ambush_env.core.types import DIRECTION_NAMES, Stance
+    from ambush_env.core.model import orders as O
+    from ambush_env.core.model.types import DIRECTION_NAMES, Stance
 
     K = O.OrderKind
     kind, arg = O.decode(action)

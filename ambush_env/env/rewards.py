@@ -19,10 +19,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ambush_env.core.data import Frozen, load_model
-from ambush_env.core.errors import ConfigError, DataError
-from ambush_env.core.rules_data import load_rules_data
-from ambush_env.core.types import RESULT_NAMES, Status
+from ambush_env.core.world.data import Frozen, load_model
+from ambush_env.core.model.errors import ConfigError, DataError
+from ambush_env.core.world.rules_data import load_rules_data
+from ambush_env.core.model.types import RESULT_NAMES, Status
 
 REWARDS_FILE = Path(__file__).with_name("rewards.yaml")
 

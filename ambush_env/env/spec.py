@@ -12,7 +12,7 @@ Shapes are fixed by declared maxima so one policy serves every mission:
 * the board is ``BOARD_H`` × ``BOARD_W`` = 24 rows × 32 columns of hexes ⚙ (a smaller map is
   padded with zeros and its ``on_map`` plane tells where it ends);
 * ``U_SLOTS`` US squad slots, ``K_SLOTS`` contact slots and ``V_SLOTS`` vehicle slots come
-  from :mod:`ambush_env.core.orders`, so row ``k`` of ``contacts`` is exactly the German that
+  from :mod:`ambush_env.core.model.orders`, so row ``k`` of ``contacts`` is exactly the German that
   ``fire aimed at contact k`` targets.
 
 Dtypes ⚙ (issue 10: the whole observation at most 64 KiB):
@@ -37,9 +37,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ambush_env.core.orders import K_SLOTS, U_SLOTS, V_SLOTS
-from ambush_env.core.types import DIRECTION_NAMES, TERRAIN_NAMES
-from ambush_env.core.vehicle_data import shipped_vehicle_data
+from ambush_env.core.model.orders import K_SLOTS, U_SLOTS, V_SLOTS
+from ambush_env.core.model.types import DIRECTION_NAMES, TERRAIN_NAMES
+from ambush_env.core.world.vehicle_data import shipped_vehicle_data
 
 BOARD_H = 24  # rows ⚙ — the largest map the observation holds
 BOARD_W = 32  # columns ⚙

@@ -5,13 +5,13 @@ the even columns (A, C, E…), the second the odd columns (B, D, F…), which si
 lower. Each hex is three characters: terrain, occupant, vehicle. :func:`legend` says what
 each character means (``ambush play`` prints it); the glyph tables below are its one source.
 Only what the US player knows is drawn: hidden Germans never show, nor a German vehicle whose
-crew is hidden (:func:`~ambush_env.core.state.known_vehicle`).
+crew is hidden (:func:`~ambush_env.core.model.state.known_vehicle`).
 """
 
 from __future__ import annotations
 
-from ambush_env.core.hexgrid import col_letters
-from ambush_env.core.types import (
+from ambush_env.core.world.hexgrid import col_letters
+from ambush_env.core.model.types import (
     DIRECTION_NAMES,
     RESULT_NAMES,
     STANCE_NAMES,
@@ -112,7 +112,7 @@ def _occupants(game) -> dict[int, str]:
 
 def _vehicle_marks(game) -> dict[int, str]:
     """Hex -> vehicle glyph of the vehicles on the map."""
-    from ambush_env.core.state import known_vehicle
+    from ambush_env.core.model.state import known_vehicle
 
     out: dict[int, str] = {}
     st = game.state
@@ -129,7 +129,7 @@ def _vehicle_marks(game) -> dict[int, str]:
 
 
 def _vehicle_line(game, v) -> str:
-    from ambush_env.core.vehicles import vtype
+    from ambush_env.core.vehicles.vehicles import vtype
 
     b = game.board
     units = game.state.units
@@ -217,7 +217,7 @@ def render_ansi(game) -> str:
     for k, g in enumerate(game.contact_units()):
         where = b.label(g.hex) if g.hex >= 0 else "off map"
         lines.append(f"  K{k} {g.name:<5} {where:<5} {STANCE_NAMES[g.stance]:<9} {Status(g.status).name.lower()}")
-    from ambush_env.core.state import known_vehicle
+    from ambush_env.core.model.state import known_vehicle
 
     for v in st.vehicles:
         if known_vehicle(st, v):  # a German vehicle whose crew is hidden is not listed

@@ -14,7 +14,7 @@ imports the env or the agents.
 
 ⚙ Hidden Germans (placed on the map but not known to the US) are drawn faded with a dashed
 outline, and so is a vehicle the US does not know is there (a German one whose crew is
-hidden: :func:`~ambush_env.core.state.known_vehicle`; its tooltip names nobody aboard), and
+hidden: :func:`~ambush_env.core.model.state.known_vehicle`; its tooltip names nobody aboard), and
 ``#show-hidden`` hides them: a replay viewer is for debugging, where what the
 engine knows matters, while the checkbox gives the player's view.
 ⚙ The line of the last shot is that step's last shot (``fire``, ``fire_chain``,
@@ -28,7 +28,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ambush_env.core.types import RESULT_NAMES, Phase, Side, Status, Terrain
+from ambush_env.core.model.types import RESULT_NAMES, Phase, Side, Status, Terrain
 from ambush_env.render.ansi import format_event
 from ambush_env.render.geometry import hex_centre, hex_corners, hexside_segments, map_size
 from ambush_env.render.image import TERRAIN_RGB
@@ -112,7 +112,7 @@ def frame(game: Any, events: list[dict], step: int = 0, order: str | None = None
         :data:`WOUNDED`, :data:`KNOWN` (a German the US knows; US soldiers always),
         :data:`PANICKED`, :data:`ACTING`; a vehicle's ``text`` is ``"V1 Jeep (C6): US1
         driver, US2"``, ``aboard`` its soldiers' names, the driver first, ``known`` whether the US
-        knows it is there (:func:`~ambush_env.core.state.known_vehicle`; an unknown one's
+        knows it is there (:func:`~ambush_env.core.model.state.known_vehicle`; an unknown one's
         ``text`` names nobody aboard).
     """
     st = game.state
@@ -132,8 +132,8 @@ def frame(game: Any, events: list[dict], step: int = 0, order: str | None = None
         units.append([u.uid, u.name, int(u.side), int(u.hex), int(u.status), int(u.stance), flags, veh])
     vehicles = []
     if st.vehicles:
-        from ambush_env.core.state import known_vehicle
-        from ambush_env.core.vehicles import vtype
+        from ambush_env.core.model.state import known_vehicle
+        from ambush_env.core.vehicles.vehicles import vtype
 
         for v in st.vehicles:
             if v.hex < 0 or v.exited:
@@ -469,6 +469,6 @@ def write_viewer(path: str | Path, title: str, map_: dict[str, Any], frames: lis
     Raises:
         IsADirectoryError: ``path`` is a folder.
     """
-    from ambush_env.core.data import write_text_atomic
+    from ambush_env.core.world.data import write_text_atomic
 
     return write_text_atomic(viewer_html(title, map_, frames, meta), path, what="HTML viewer")

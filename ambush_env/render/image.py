@@ -27,7 +27,7 @@ A frame (:func:`render_rgb`) has three parts, laid out by :func:`frame_layout`:
   caption line (the env passes its last event).
 
 Hidden Germans are never drawn, nor Germans aboard a vehicle unless known, nor a vehicle the
-US does not know is there (:func:`~ambush_env.core.state.known_vehicle`: a German one whose
+US does not know is there (:func:`~ambush_env.core.model.state.known_vehicle`: a German one whose
 crew is hidden); only what the US player could know. Everything that does not change during a mission (the map, labels,
 legend, HUD background and mission title) is drawn once per board version, mission and size
 and cached, so a frame costs a copy, the units and three lines of text. Text uses Pillow's
@@ -48,8 +48,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ambush_env.core.hexgrid import make_label
-from ambush_env.core.types import STANCE_NAMES, ARSpace, Phase, Side, Stance, Status, Terrain
+from ambush_env.core.world.hexgrid import make_label
+from ambush_env.core.model.types import STANCE_NAMES, ARSpace, Phase, Side, Stance, Status, Terrain
 from ambush_env.render.geometry import hex_centre, hex_corners, hexside_segments, map_size
 
 if TYPE_CHECKING:
@@ -460,8 +460,8 @@ def _count(dr, x: float, y: float, n: int, s: int) -> None:
 
 
 def _draw_units(dr, game: "Game", s: int) -> None:
-    from ambush_env.core.state import known_vehicle
-    from ambush_env.core.vehicles import vtype
+    from ambush_env.core.model.state import known_vehicle
+    from ambush_env.core.vehicles.vehicles import vtype
 
     b = game.board
     st = game.state
@@ -530,7 +530,7 @@ def _draw_units(dr, game: "Game", s: int) -> None:
 def _phase_text(game: "Game") -> str:
     st = game.state
     if game.over:
-        from ambush_env.core.types import RESULT_NAMES
+        from ambush_env.core.model.types import RESULT_NAMES
 
         res = RESULT_NAMES[game.result] if game.result >= 0 else "?"
         return f"over: {res} ({st.end_reason})"

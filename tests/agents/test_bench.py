@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ambush_env import bench
-from ambush_env.core.errors import ScenarioError
+from ambush_env.core.model.errors import ScenarioError
 
 SCHEMA_TOP = {"suite", "agent", "rules", "missions", "steps_per_second", "seeds", "version",
               "provenance"}
@@ -89,7 +89,7 @@ def test_vehicle_suites_are_a_pair_that_differ_only_in_rules():
 def test_suite_rules_are_the_env_rule_sets():
     from typing import get_args
 
-    from ambush_env.core.ctx import RULES
+    from ambush_env.core.rules.ctx import RULES
 
     assert set(get_args(bench.Suite.model_fields["rules"].annotation)) == set(RULES)
 
@@ -127,7 +127,7 @@ def test_one_suite_under_two_rule_sets_keeps_both_results(tmp_path):
 
 
 def test_a_suite_with_unknown_rules_names_the_file_and_field(tmp_path):
-    from ambush_env.core.errors import DataError
+    from ambush_env.core.model.errors import DataError
 
     bad = tmp_path / "bad_rules.yaml"
     bad.write_text("name: bad\nmissions: [jeep_run]\nrules: d99\nseeds: {start: 10000, count: 2}\n")

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from ambush_env import bench, list_missions
-from ambush_env.core.errors import DataError, ScenarioError
-from ambush_env.core.procedural import HELD_OUT_SEEDS
+from ambush_env.core.model.errors import DataError, ScenarioError
+from ambush_env.core.play.procedural import HELD_OUT_SEEDS
 from tests.agents.test_bench import validate_results
 
 MISSIONS = Path(bench.__file__).resolve().parent / "data" / "missions"

@@ -9,7 +9,7 @@ import pytest
 from ambush_env.agents import AGENT_NAMES, make_agent
 from ambush_env.agents.do_nothing import END_TURN, DoNothingAgent
 from ambush_env.agents.evaluate import make_env, run_episode
-from ambush_env.core.orders import N_ORDERS, OrderKind, decode, encode
+from ambush_env.core.model.orders import N_ORDERS, OrderKind, decode, encode
 
 
 def _mask(*legal: int) -> dict:

@@ -1,4 +1,4 @@
-"""agents/heuristic.py uses the ⚙ Operations demolition (core/legal.py ``_demolition_orders``):
+"""agents/heuristic.py uses the ⚙ Operations demolition (core/play/legal.py ``_demolition_orders``):
 a satchel man next to a ``demolish`` target in Operations prepares his charge, then throws it
 on the target; other kinds' Operations are unchanged (positions as in
 tests/core/test_demolition_in_operations.py)."""
@@ -14,8 +14,8 @@ import yaml
 
 from ambush_env.agents.heuristic import HeuristicAgent
 from ambush_env.core import Game
-from ambush_env.core import orders as O
-from ambush_env.core.missions import MISSIONS_DIR
+from ambush_env.core.model import orders as O
+from ambush_env.core.world.missions import MISSIONS_DIR
 
 
 def _ops(kind: str, ready: bool) -> Game:

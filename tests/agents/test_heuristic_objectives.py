@@ -1,5 +1,5 @@
 """The heuristic pursues each objective kind (agents/heuristic.py module docstring; the kinds:
-core/missions.py "Objective kinds"): positions where its chosen order is asserted, and short
+core/world/missions.py "Objective kinds"): positions where its chosen order is asserted, and short
 runs of whole episodes where the objective is met often enough.
 """
 
@@ -12,7 +12,7 @@ import pytest
 
 from ambush_env.agents.heuristic import HeuristicAgent
 from ambush_env.core import Game
-from ambush_env.core import orders as O
+from ambush_env.core.model import orders as O
 
 
 def choose(g: Game, seed: int = 0) -> str:

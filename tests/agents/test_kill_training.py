@@ -4,7 +4,7 @@ Before the fix a SIGKILL as a checkpoint appeared left a 0-byte ``*_steps.zip`` 
 in place) and every later ``--resume latest`` failed ("wasn't a zip-file"). Now checkpoints
 and the final model go through the one atomic writer, and ``latest_checkpoint`` skips and
 names an unreadable checkpoint or a stray temporary file. The kills here come from the
-writer's fault-injection hook (``AMBUSH_FAULT``, :func:`ambush_env.core.data.atomic_write`)
+writer's fault-injection hook (``AMBUSH_FAULT``, :func:`ambush_env.core.world.data.atomic_write`)
 and, once, from a plain SIGKILL at random moments of a real run.
 """
 
@@ -32,8 +32,8 @@ from ambush_env.agents.maskable_ppo import (  # noqa: E402
     new_model,
     save_model,
 )
-from ambush_env.core.data import FAULT_ENV  # noqa: E402
-from ambush_env.core.errors import DataError  # noqa: E402
+from ambush_env.core.world.data import FAULT_ENV  # noqa: E402
+from ambush_env.core.model.errors import DataError  # noqa: E402
 
 KILLED = -signal.SIGKILL
 

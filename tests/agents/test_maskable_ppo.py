@@ -20,7 +20,7 @@ from ambush_env.agents.maskable_ppo import (  # noqa: E402
     new_model,
     train,
 )
-from ambush_env.core.errors import DataError  # noqa: E402
+from ambush_env.core.model.errors import DataError  # noqa: E402
 from ambush_env.env import spec  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]

@@ -6,10 +6,10 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from ambush_env.core.dice import Dice
+from ambush_env.core.model.dice import Dice
 from ambush_env.core import Game
-from ambush_env.core.state import TurnState, Unit
-from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status
+from ambush_env.core.model.state import TurnState, Unit
+from ambush_env.core.model.types import ARSpace, Phase, Side, Stance, Status
 
 _GAME: Game | None = None
 
@@ -26,7 +26,7 @@ def fresh_game(seed: int = 0) -> Game:
 def dict_forms(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``fn``, a rules function that returns its typed events (a list, or a tuple whose last
     item is that list, like ``roll_damage``), returning their dict forms instead
-    (:meth:`~ambush_env.core.events.Event.to_dict`, the form ``info["events"]`` holds)."""
+    (:meth:`~ambush_env.core.model.events.Event.to_dict`, the form ``info["events"]`` holds)."""
 
     @functools.wraps(fn)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
@@ -108,7 +108,7 @@ def german_turn(game: Game, g: Unit) -> None:
 
 def resolve(game: Game) -> None:
     """Resolve the requests a rules call recorded (sighting, Rounds beginning, paragraphs)."""
-    from ambush_env.core.sequence import resolve as _resolve
+    from ambush_env.core.play.sequence import resolve as _resolve
 
     _resolve(game)
     game.invalidate()
@@ -122,7 +122,7 @@ def run_paragraph(game: Game, pid, u: Unit | None) -> None:
 
 def paragraph_check(game: Game, u: Unit, hex_: int) -> None:
     """The paragraph check of ``u`` entering ``hex_``, resolved at once."""
-    from ambush_env.core import paragraphs
+    from ambush_env.core.play import paragraphs
 
     paragraphs.paragraph_check(game, u, hex_)
     resolve(game)
@@ -133,11 +133,11 @@ def german_action(game: Game, g: Unit, name: str, args: dict | None = None) -> b
     starts, the action's orders are chosen from his legal orders and applied one by one,
     their interruptions resolved. Returns whether the action gave any order (False: it was
     skipped)."""
-    from ambush_env.core import german
-    from ambush_env.core.apply import apply_order
-    from ambush_env.core.legal import legal_orders
-    from ambush_env.core.orders import decode
-    from ambush_env.core.turns import start_turn
+    from ambush_env.core.play import german
+    from ambush_env.core.play.apply import apply_order
+    from ambush_env.core.play.legal import legal_orders
+    from ambush_env.core.model.orders import decode
+    from ambush_env.core.rules.turns import start_turn
 
     if game.state.turn.uid != g.uid:
         start_turn(game, g)
@@ -177,7 +177,7 @@ def probe_deck_game(tmp_dir, probes: list[dict]) -> Game:
 
     import yaml
 
-    from ambush_env.core.data import data_path
+    from ambush_env.core.world.data import data_path
 
     raw = yaml.safe_load(data_path("cards/regular.yaml").read_text(encoding="utf-8"))
     raw["id"] = "probe"

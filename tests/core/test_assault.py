@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import pytest
 
-from ambush_env.core import orders as O
-from ambush_env.core.assault import chance
-from ambush_env.core.errors import IllegalActionError
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import ARSpace, Direction, Phase, Stance, Status
+from ambush_env.core.model import orders as O
+from ambush_env.core.rules.assault import chance
+from ambush_env.core.model.errors import IllegalActionError
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.types import ARSpace, Direction, Phase, Stance, Status
 
 from engine_helpers import add_german, german_action, clear_board, force, fresh_game, give_turn, put, rounds
 
@@ -309,7 +309,7 @@ def test_charge_counts_the_cost_of_the_defenders_hex(stance, offered):
 @pytest.mark.parametrize("slot, mv, charge_mp", [(US4, 5, 2), (US7, 4, 2)])
 def test_charge_allowance_is_half_mv_rounded_down(slot, mv, charge_mp):
     """RULES.md §6 ⚙ (rules.yaml charge_fraction 0.5): half MV, rounded down."""
-    from ambush_env.core.legal import charge_allowance
+    from ambush_env.core.play.legal import charge_allowance
 
     g, u, _ = _charge_scene("E6", "E8", slot=slot)
     assert u.MV == mv and charge_allowance(g, u) == charge_mp

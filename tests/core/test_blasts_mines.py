@@ -14,16 +14,16 @@ from typing import Any
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core import orders as O
-from ambush_env.core import vehicles as V
-from ambush_env.core.board import load_board
-from ambush_env.core.ctx import Ctx
-from ambush_env.core.data import data_path, read_yaml
-from ambush_env.core.errors import DataError, IllegalActionError
-from ambush_env.core.mines import known_minefields, minefield_kind
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.position import write_position
-from ambush_env.core.types import TERRAIN_NAMES, Status
+from ambush_env.core.model import orders as O
+from ambush_env.core.vehicles import vehicles as V
+from ambush_env.core.world.board import load_board
+from ambush_env.core.rules.ctx import Ctx
+from ambush_env.core.world.data import data_path, read_yaml
+from ambush_env.core.model.errors import DataError, IllegalActionError
+from ambush_env.core.rules.mines import known_minefields, minefield_kind
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.play.position import write_position
+from ambush_env.core.model.types import TERRAIN_NAMES, Status
 
 MISSION = "farm_assault"
 FAR_GERMAN = {"name": "G9", "role": "rifleman", "hex": "P2", "ar": "complete"}

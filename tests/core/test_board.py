@@ -9,9 +9,9 @@ import warnings
 import pytest
 import yaml
 
-from ambush_env.core.board import Board, board_from_dict, load_board
-from ambush_env.core.errors import AmbushError, DataError
-from ambush_env.core.types import Direction, Terrain
+from ambush_env.core.world.board import Board, board_from_dict, load_board
+from ambush_env.core.model.errors import AmbushError, DataError
+from ambush_env.core.model.types import Direction, Terrain
 
 # The map-file example of RULES.md §15.
 EXAMPLE = """
@@ -317,7 +317,7 @@ def test_distance_row_matches_distance(example):
 
 def test_the_largest_map_is_the_one_the_observation_holds():
     """⚙ board.MAX_COLUMNS × MAX_ROWS = env/spec.py's BOARD_W × BOARD_H."""
-    from ambush_env.core import board
+    from ambush_env.core.world import board
     from ambush_env.env import spec
 
     assert (board.MAX_COLUMNS, board.MAX_ROWS) == (spec.BOARD_W, spec.BOARD_H)

@@ -10,16 +10,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ambush_env.core import campaign as C
-from ambush_env.core.errors import DataError, ScenarioError
-from ambush_env.core.squads import (
+from ambush_env.core.play import campaign as C
+from ambush_env.core.model.errors import DataError, ScenarioError
+from ambush_env.core.world.squads import (
     Squad,
     generate_squad,
     load_squad,
     load_squad_points,
     squad_cost,
 )
-from ambush_env.core.types import RESULT_NAMES, Status
+from ambush_env.core.model.types import RESULT_NAMES, Status
 
 RATINGS = ("IN", "PC", "WS", "DS", "MV", "CR")
 

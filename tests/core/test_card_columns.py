@@ -43,14 +43,15 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from ambush_env.core import Game, german
-from ambush_env.core import orders as O
-from ambush_env.core.cards import COLUMN_NAMES, list_decks
-from ambush_env.core.dice import Dice
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.state import Unit
-from ambush_env.core.turns import start_turn
-from ambush_env.core.types import ARSpace, Side, Stance, Status, Terrain
+from ambush_env.core import Game
+from ambush_env.core.play import german
+from ambush_env.core.model import orders as O
+from ambush_env.core.world.cards import COLUMN_NAMES, list_decks
+from ambush_env.core.model.dice import Dice
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.state import Unit
+from ambush_env.core.rules.turns import start_turn
+from ambush_env.core.model.types import ARSpace, Side, Stance, Status, Terrain
 
 from engine_helpers import add_german, rounds
 

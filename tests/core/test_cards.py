@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ambush_env.core.cards import (
+from ambush_env.core.world.cards import (
     COLUMN_NAMES,
     Assault,
     ChangeStance,
@@ -23,8 +23,8 @@ from ambush_env.core.cards import (
     list_decks,
     load_deck,
 )
-from ambush_env.core.data import data_path
-from ambush_env.core.errors import DataError, ScenarioError
+from ambush_env.core.world.data import data_path
+from ambush_env.core.model.errors import DataError, ScenarioError
 
 DECKS = ("green", "regular", "veteran")
 FIGHT = (Fire, SnapFire, ThrowGrenade, Assault)

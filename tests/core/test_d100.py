@@ -12,12 +12,12 @@ import pytest
 import yaml
 
 from ambush_env.core import Game
-from ambush_env.core import d100 as D
-from ambush_env.core import vehicle_fire as VF
-from ambush_env.core.d100_data import read_d100_data, shipped_d100_data
-from ambush_env.core.data import data_path
-from ambush_env.core.errors import DataError
-from ambush_env.core.types import Status
+from ambush_env.core.rules import d100 as D
+from ambush_env.core.vehicles import vehicle_fire as VF
+from ambush_env.core.world.d100_data import read_d100_data, shipped_d100_data
+from ambush_env.core.world.data import data_path
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.model.types import Status
 
 MISSION = "farm_assault"
 FAR_GERMAN = {"name": "G9", "role": "rifleman", "hex": "P2", "ar": "complete"}
@@ -126,14 +126,14 @@ def test_conversions_sanity():
     # MOVE units: a car's fast MPA 9-10 is the seed's MOVE 45-50 (its jeep/Kübelwagen example)
     assert 9 * d.move_units_per_mp == 45 and 10 * d.move_units_per_mp == 50
     # DEX = 3 × PC: PC 3-8 → DEX 9-24, a pole charge 45-120 % (PC 5: 75 %)
-    from ambush_env.core.d100_attacks import dex
-    from ambush_env.core.state import Unit
+    from ambush_env.core.combat.d100_attacks import dex
+    from ambush_env.core.model.state import Unit
 
     assert dex(Unit(uid=0, side=0, name="US1", role="private", PC=5)) == 15
 
 
 def _dice(spec: str) -> tuple[int, int, int]:
-    from ambush_env.core.d100_data import parse_dice
+    from ambush_env.core.world.d100_data import parse_dice
     return parse_dice(spec)
 
 
@@ -290,7 +290,7 @@ def test_tank_gun_impales_and_point_blank():
     """Seed 003: armour-piercing shells impale (the dice twice, the bonus once ⚙); point-blank
     (≤ 5 hexes ⚙) doubles a tank gun's chance: N → 2N + 1, at most 9; at 6 hexes no change; a
     number below 0 (no chance) stays; a rifle has none."""
-    from ambush_env.core.d100 import point_blank
+    from ambush_env.core.rules.d100 import point_blank
 
     g = _tank_game()
     us1 = _unit(g, "US1")
@@ -484,8 +484,8 @@ def test_no_brakes_rolls_trouble_when_a_drive_ends():
     """Seed 003 Brakes ("must decelerate to stop") ⚙: with the Brakes destroyed, ending a drive
     rolls the Vehicle Trouble Table + 0 (a 9: skid, the car is being driven); intact brakes
     roll nothing."""
-    from ambush_env.core import orders as O
-    from ambush_env.core.orders import OrderKind as K
+    from ambush_env.core.model import orders as O
+    from ambush_env.core.model.orders import OrderKind as K
 
     for brakes_gone in (True, False):
         units = [{"name": "US1", "hex": "E7", "ar": "1-turn", "vehicle": "V1", "aware": True}]
@@ -511,7 +511,7 @@ def test_no_brakes_rolls_trouble_when_a_drive_ends():
 def test_moving_fire_modifier(own, other, expect):
     """Seed 003 FIREARM COMBAT: −1 % per MOVE unit of speed difference (5 MOVE units per MP ⚙),
     on the d10 toward zero: 2 MPs faster → −10 % → −1; 1 MP → −5 % → 0."""
-    from ambush_env.core.d100_data import moving_fire_mod_of
+    from ambush_env.core.world.d100_data import moving_fire_mod_of
 
     units = [{"name": "US1", "hex": "E7", "ar": "1-turn", "vehicle": "V1"}]
     vs = [{"name": "V1", "type": "jeep", "side": "us", "hex": "E7", "driver": "US1",
@@ -557,7 +557,7 @@ def test_env_checkers_pass_under_d100(mission):
 # ============================================================================ every table row
 def _row_game(vtype_: str) -> Game:
     """A vehicle of ``vtype_`` on E7 with a driver and, for a car, passengers in every seat."""
-    from ambush_env.core.vehicle_data import shipped_vehicle_data
+    from ambush_env.core.world.vehicle_data import shipped_vehicle_data
 
     t = shipped_vehicle_data().vehicles[vtype_]
     units = [{"name": "US1", "hex": "E4", "ar": "1-turn"}]
@@ -624,8 +624,8 @@ def test_every_hit_location_row_and_its_effect(table, vtype_):
     """Seed 003's three hit-location tables, row by row: the row's first roll names its
     component and carries out its "effect if destroyed" (forced dice: enough damage through to
     destroy any component, never the vehicle ⚙)."""
-    from ambush_env.core.d100_data import WeaponDamage
-    from ambush_env.core.vehicles import apply_d100
+    from ambush_env.core.world.d100_data import WeaponDamage
+    from ambush_env.core.vehicles.vehicles import apply_d100
 
     for row in shipped_d100_data().tables[table]:
         g = _row_game(vtype_)
@@ -678,7 +678,7 @@ def test_explosives_never_impale_and_point_blank_and_gun_laying_in_the_to_hit():
 def test_moving_fire_at_a_soldier_from_a_moving_jeep():
     """Seed 003 FIREARM COMBAT: the moving-fire modifier applies to every shot from a moving
     vehicle, at soldiers too (a jeep that drove 4 MPs: −20 % → −2); none under standard rules."""
-    from ambush_env.core.fire import to_hit
+    from ambush_env.core.rules.fire import to_hit
 
     for rules, expect in (("d100", -2), ("standard", None)):
         units = [{"name": "US1", "hex": "E8", "ar": "1-turn", "vehicle": "V1", "aware": True},
@@ -700,7 +700,7 @@ def test_vehicle_fire_table_rows(d10, result, inoperable, explodes):
     """Seed 003 Vehicle Fire Table, each row (the d10's 0 reads 10 ⚙): a jeep's two riders take
     the row's damage (minus the Armor value 2 for the minor fires); engine fires make it
     inoperable (immobilised); an explosion destroys it."""
-    from ambush_env.core.vehicles import apply_d100
+    from ambush_env.core.vehicles.vehicles import apply_d100
 
     units = [{"name": "US1", "hex": "E7", "ar": "1-turn", "vehicle": "V1"},
              {"name": "US2", "hex": "E7", "ar": "1-turn", "vehicle": "V1"}]
@@ -751,7 +751,7 @@ def test_collision_table_rows():
 def test_headlamps_cost_drive_auto_only_at_night():
     """Seed 003 Headlamps: "driving in darkness, −10 % to all Drive Auto rolls": at night (a
     mission with a sight cap) once they are destroyed; by day nothing."""
-    from ambush_env.core.missions import load_mission
+    from ambush_env.core.world.missions import load_mission
 
     units = [{"name": "US1", "hex": "E7", "ar": "1-turn", "vehicle": "V1", "DS": 5}]
     jeep = {"name": "V1", "type": "jeep", "side": "us", "hex": "E7", "driver": "US1",
@@ -771,7 +771,7 @@ def test_headlamps_cost_drive_auto_only_at_night():
 
 def test_a_magazine_hit_that_also_ends_the_base_hp_destroys_once():
     """Step 7 and the magazine together: one destruction, the 12d6 once per crewman."""
-    from ambush_env.core.d100_data import WeaponDamage
+    from ambush_env.core.world.d100_data import WeaponDamage
 
     g = _tank_game()
     v = g.state.vehicles[0]

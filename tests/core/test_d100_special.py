@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core import d100 as D
-from ambush_env.core import orders as O
-from ambush_env.core.errors import DataError
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import Status
+from ambush_env.core.rules import d100 as D
+from ambush_env.core.model import orders as O
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.types import Status
 
 MISSION = "farm_assault"
 FAR_GERMAN = {"name": "G9", "role": "rifleman", "hex": "P2", "ar": "complete"}
@@ -72,9 +72,9 @@ def test_d100_gear_under_standard_rules_is_a_data_error():
 
 
 def test_d100_gear_in_a_standard_squad_file_is_a_data_error(tmp_path: Path):
-    from ambush_env.core.ctx import _standard_gear
-    from ambush_env.core.squads import load_squad
-    from ambush_env.core.tables import load_tables
+    from ambush_env.core.rules.ctx import _standard_gear
+    from ambush_env.core.world.squads import load_squad
+    from ambush_env.core.world.tables import load_tables
 
     p = tmp_path / "antitank.yaml"
     p.write_text("id: antitank\nsoldiers:\n  - {name: US1, role: sergeant, IN: 3, PC: 6, WS: 1,"
@@ -229,7 +229,7 @@ def test_grenade_inside_doubles_and_ignores_armour():
 def test_anti_tank_mine_under_d100_halves_the_armour():
     """Seed 003 + seed 000 p. 32 ⚙: a mine is a charge under the vehicle: armour halved; the
     seed-000 effect stays (RULES.md §13): the Sherman is immobilised whatever the charge does."""
-    from ambush_env.core.vehicles import vehicle_mines
+    from ambush_env.core.vehicles.vehicles import vehicle_mines
 
     g = _game([_soldier()], [{"name": "V1", "type": "sherman", "side": "us", "hex": "E7"}])
     g.state.at_minefields.append(g.board.index("E7"))
@@ -482,7 +482,7 @@ def test_at_gun_through_an_order_and_point_blank():
     """Seed 003 Anti-Tank Guns fired by a two-man crew: point-blank doubling applies to them
     ("tank guns, anti-tank guns, and artillery"), and their shells are armour-piercing. US1
     (WS −2) at the Panzer IV (large +2), 2 hexes: 6 − 2 + 2 = 6, doubled: 9 (+3)."""
-    from ambush_env.core import vehicle_fire as VF
+    from ambush_env.core.vehicles import vehicle_fire as VF
 
     units = [_soldier("E9", weapon="m3_37mm", prepared=True, ammo=1, WS=-2),
              {"name": "US2", "hex": "E9", "ar": "1-turn", "aware": True}]

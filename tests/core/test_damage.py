@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from ambush_env.core import damage
-from ambush_env.core.dice import Dice
-from ambush_env.core.errors import AmbushError
-from ambush_env.core.events import Event
-from ambush_env.core.state import GameState, Unit
-from ambush_env.core.tables import load_tables
-from ambush_env.core.types import ARSpace, Side, Stance, Status
+from ambush_env.core.rules import damage
+from ambush_env.core.model.dice import Dice
+from ambush_env.core.model.errors import AmbushError
+from ambush_env.core.model.events import Event
+from ambush_env.core.model.state import GameState, Unit
+from ambush_env.core.world.tables import load_tables
+from ambush_env.core.model.types import ARSpace, Side, Stance, Status
 from engine_helpers import dict_forms
 
 # the rules return typed events; these tests read their dict forms (info["events"])

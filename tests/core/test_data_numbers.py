@@ -14,18 +14,20 @@ from typing import Any
 import pytest
 import yaml
 
-from ambush_env.core import sequence, prisoners
-from ambush_env.core import orders as O
-from ambush_env.core import vehicle_data, vehicles
-from ambush_env.core.data import data_path, list_data, load_data, read_yaml
-from ambush_env.core.errors import DataError, ScenarioError
-from ambush_env.core.fire import SURFACES, fire_at_wall, penetrates
-from ambush_env.core.missions import list_missions, load_mission, reference_mission
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.rules_data import RulesData, load_rules_data
-from ambush_env.core.state import Vehicle
-from ambush_env.core.tables import PENETRATION_LEVELS, load_tables
-from ambush_env.core.types import ARSpace, Direction, Phase, Stance
+from ambush_env.core.play import sequence
+from ambush_env.core.rules import prisoners
+from ambush_env.core.model import orders as O
+from ambush_env.core.world import vehicle_data
+from ambush_env.core.vehicles import vehicles
+from ambush_env.core.world.data import data_path, list_data, load_data, read_yaml
+from ambush_env.core.model.errors import DataError, ScenarioError
+from ambush_env.core.rules.fire import SURFACES, fire_at_wall, penetrates
+from ambush_env.core.world.missions import list_missions, load_mission, reference_mission
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.world.rules_data import RulesData, load_rules_data
+from ambush_env.core.model.state import Vehicle
+from ambush_env.core.world.tables import PENETRATION_LEVELS, load_tables
+from ambush_env.core.model.types import ARSpace, Direction, Phase, Stance
 
 from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, rounds
 from test_fire import _house
@@ -211,7 +213,7 @@ def test_vehicles_in_a_hex_follow_the_data(monkeypatch, tmp_path):
 def test_prisoner_mv_follows_the_data(monkeypatch, tmp_path):
     """Seed 002 p. 25 prisoners and guard both have MV 2 (rules.yaml prisoners.mv): with 3,
     a guard moves his prisoner three clear hexes in a Round."""
-    from ambush_env.core.assault import capture
+    from ambush_env.core.rules.assault import capture
 
     g = fresh_game()
     install_rules(monkeypatch, tmp_path, g, _set("prisoners", "mv", value=3))
@@ -348,7 +350,7 @@ def test_reference_mission_is_named_in_data_and_listed_first():
     """INTERFACE.md: the reference mission, farm_assault, is named in data (rules.yaml
     reference_mission), list_missions() lists it first, then the others sorted, and a Game
     without ``mission`` plays it."""
-    from ambush_env.core.engine import Game
+    from ambush_env.core import Game
 
     assert load_rules_data().reference_mission == reference_mission() == "farm_assault"
     ids = list_missions()

@@ -1,5 +1,5 @@
 """⚙ Setting a demolition charge in Operations (mission rule for ``demolish`` objectives:
-``core/legal.py`` ``_demolition_orders``, ``core/missions.py`` "Objective kinds",
+``core/play/legal.py`` ``_demolition_orders``, ``core/world/missions.py`` "Objective kinds",
 docs/DATA_FORMATS.md). RULES.md §5 lists no throw among the Operations actions, so a target
 whose garrison is dead could never be destroyed: a US soldier carrying a satchel charge who
 stands next to a hex where a charge counts (an objective hex, or beside one with
@@ -19,11 +19,11 @@ import pytest
 import yaml
 
 from ambush_env.core import Game
-from ambush_env.core import orders as O
-from ambush_env.core.errors import IllegalActionError
-from ambush_env.core.missions import MISSIONS_DIR
-from ambush_env.core.scoring import charges_set
-from ambush_env.core.types import Phase
+from ambush_env.core.model import orders as O
+from ambush_env.core.model.errors import IllegalActionError
+from ambush_env.core.world.missions import MISSIONS_DIR
+from ambush_env.core.rules.scoring import charges_set
+from ambush_env.core.model.types import Phase
 
 SET = "US6 throw a satchel charge at {}"
 PREP = "US6 prepare/reload"

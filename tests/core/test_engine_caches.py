@@ -20,8 +20,11 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ambush_env.core import Game, ctx as C, fire, legal, vehicles
-from ambush_env.core.data import data_path
+from ambush_env.core import Game
+from ambush_env.core.rules import ctx as C, fire
+from ambush_env.core.play import legal
+from ambush_env.core.vehicles import vehicles
+from ambush_env.core.world.data import data_path
 
 
 def _ints_in(key) -> set[int]:

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 import ambush_env.core as core
-from ambush_env.core import events as E
-from ambush_env.core import fire as fire_rules
-from ambush_env.core.engine import Game
-from ambush_env.core.errors import AmbushError, DataError
+from ambush_env.core.model import events as E
+from ambush_env.core.rules import fire as fire_rules
+from ambush_env.core import Game
+from ambush_env.core.model.errors import AmbushError, DataError
 from test_fire import _duel
 
 KINDS = sorted(E.EVENT_TYPES)
@@ -85,7 +85,7 @@ def test_every_kind_the_rules_emit_is_registered():
     """Every ``E.<Kind>(`` in the rules is a registered kind, and no rule emits a bare dict."""
     names = {c.__name__ for c in E.EVENT_TYPES.values()}
     used: set[str] = set()
-    for path in sorted(CORE.glob("*.py")):
+    for path in sorted(CORE.rglob("*.py")):
         if path.name == "events.py":
             continue
         src = path.read_text(encoding="utf-8")

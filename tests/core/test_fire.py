@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ambush_env.core.board import board_from_dict
-from ambush_env.core.dice import Dice
-from ambush_env.core.errors import AmbushError, DiceExhaustedError, IllegalActionError
-from ambush_env.core.events import Event
-from ambush_env.core import fire as fire_rules
-from ambush_env.core.fire import (
+from ambush_env.core.world.board import board_from_dict
+from ambush_env.core.model.dice import Dice
+from ambush_env.core.model.errors import AmbushError, DiceExhaustedError, IllegalActionError
+from ambush_env.core.model.events import Event
+from ambush_env.core.rules import fire as fire_rules
+from ambush_env.core.rules.fire import (
     SURFACES,
     base_to_hit,
     fire_refusal,
@@ -27,9 +27,9 @@ from ambush_env.core.fire import (
     to_hit_wall,
     wall_refusal,
 )
-from ambush_env.core.state import GameState, Unit
-from ambush_env.core.tables import load_tables
-from ambush_env.core.types import ARSpace, Side, Stance, Status, Terrain
+from ambush_env.core.model.state import GameState, Unit
+from ambush_env.core.world.tables import load_tables
+from ambush_env.core.model.types import ARSpace, Side, Stance, Status, Terrain
 from engine_helpers import dict_forms
 
 # the shots return typed events; these tests read their dict forms (info["events"])

@@ -44,9 +44,9 @@ from __future__ import annotations
 
 import pytest
 
-from ambush_env.core import orders as O
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import Stance, Status
+from ambush_env.core.model import orders as O
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.types import Stance, Status
 
 from engine_helpers import (add_german, clear_board, force, fresh_game, german_action, give_turn,
                             put, rounds)

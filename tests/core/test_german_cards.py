@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ambush_env.core import prisoners
-from ambush_env.core import german
-from ambush_env.core.types import Stance, Status, Terrain
+from ambush_env.core.rules import prisoners
+from ambush_env.core.play import german
+from ambush_env.core.model.types import Stance, Status, Terrain
 
 from engine_helpers import add_german, clear_board, force, fresh_game, put, rounds
 

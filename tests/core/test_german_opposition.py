@@ -39,11 +39,12 @@ from engine_helpers import (
     rounds,
 )
 
-from ambush_env.core import Game, german
-from ambush_env.core.cards import Deck, load_deck, read_deck
-from ambush_env.core.data import data_path
-from ambush_env.core.errors import DataError
-from ambush_env.core.types import Stance, Status
+from ambush_env.core import Game
+from ambush_env.core.play import german
+from ambush_env.core.world.cards import Deck, load_deck, read_deck
+from ambush_env.core.world.data import data_path
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.model.types import Stance, Status
 
 S, C, P = int(Stance.STANDING), int(Stance.CROUCHING), int(Stance.PRONE)
 
@@ -270,7 +271,7 @@ def test_concealed_moves_out_of_every_us_soldiers_sight(game, card, goal, seen):
 
 @pytest.mark.parametrize("wounded, goal, near", [(False, "L7", 3), (True, "L10", 6)])
 def test_concealed_on_self_preservation_never_steps_nearer(game, wounded, goal, near):
-    """RULES.md §14 with :func:`ambush_env.core.german._move`: a sniper at K9, 4 hexes from
+    """RULES.md §14 with :func:`ambush_env.core.play.german._move`: a sniper at K9, 4 hexes from
     US1 at K5, who sees him. Aware, ``move {toward: concealed, max: 3}`` hides in the
     farmhouse L7 (US1 does not see into it), 3 hexes from US1: nearer. Wounded, on the
     Self-Preservation column (MV 2, seed 002 p. 26), the same move may not enter a hex

@@ -17,12 +17,13 @@ from typing import Any
 
 import pytest
 
-from ambush_env.core import Game, german, paragraphs
-from ambush_env.core import orders as O
-from ambush_env.core.errors import DataError
-from ambush_env.core.missions import Mission, check_references, load_mission
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.state import Vehicle
+from ambush_env.core import Game
+from ambush_env.core.play import german, paragraphs
+from ambush_env.core.model import orders as O
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.world.missions import Mission, check_references, load_mission
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.state import Vehicle
 
 from engine_helpers import force, give_turn, resolve
 
@@ -89,8 +90,8 @@ def test_drive_and_leave_vehicle_belong_to_a_driving_column(tmp_path):
     """The card schema: ``drive`` outside a driving column is a DataError naming the field."""
     import yaml
 
-    from ambush_env.core.cards import read_deck
-    from ambush_env.core.data import data_path
+    from ambush_env.core.world.cards import read_deck
+    from ambush_env.core.world.data import data_path
 
     raw = yaml.safe_load(data_path("cards/regular.yaml").read_text(encoding="utf-8"))
     raw["cards"][0]["columns"]["aware"][0]["do"] = [{"drive": {"toward": "nearest_us"}}]
@@ -108,8 +109,8 @@ def test_vehicle_cards_file_is_validated(tmp_path):
     """Tank cards (seed 000 p. 32): one d10 table per crew size 1..5, each covering 0-9 once."""
     import yaml
 
-    from ambush_env.core.data import data_path
-    from ambush_env.core.vehicle_cards import load_vehicle_cards, shipped_vehicle_cards
+    from ambush_env.core.world.data import data_path
+    from ambush_env.core.world.vehicle_cards import load_vehicle_cards, shipped_vehicle_cards
 
     cards = shipped_vehicle_cards()
     assert {"panzer_iv", "jagdpanther"} <= set(cards.tank_ids)
@@ -321,7 +322,7 @@ def test_no_german_fires_at_a_closed_tank_he_cannot_penetrate():
     does at an open one (all its men exposed); a panzerfaust fires at the closed one. The
     rule is the order generator's (``vehicle_fire.holds_fire``): the card chooses from
     ``legal_orders``, the same list as the German seat's mask."""
-    from ambush_env.core.legal import legal_orders
+    from ambush_env.core.play.legal import legal_orders
 
     g = _car_game()
     st = g.state

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import pytest
 
-from ambush_env.core import orders as O
-from ambush_env.core.errors import IllegalActionError
+from ambush_env.core.model import orders as O
+from ambush_env.core.model.errors import IllegalActionError
 from engine_helpers import german_turn
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import ARSpace, Stance, Status
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.types import ARSpace, Stance, Status
 
 from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, rounds
 

@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from ambush_env.core import hexgrid as hg
-from ambush_env.core.errors import AmbushError
-from ambush_env.core.types import Direction
+from ambush_env.core.world import hexgrid as hg
+from ambush_env.core.model.errors import AmbushError
+from ambush_env.core.model.types import Direction
 
 
 def test_column_letters_run_a_to_z_then_aa():

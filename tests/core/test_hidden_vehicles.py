@@ -13,11 +13,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ambush_env.core import Game, paragraphs, strikes
-from ambush_env.core import orders as O
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.state import Unit, known_vehicle
-from ambush_env.core.types import Side, Status
+from ambush_env.core import Game
+from ambush_env.core.play import paragraphs
+from ambush_env.core.combat import strikes
+from ambush_env.core.model import orders as O
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.state import Unit, known_vehicle
+from ambush_env.core.model.types import Side, Status
 from ambush_env.env.aec_env import GermanView
 from ambush_env.env.observation import ObservationBuilder
 from ambush_env.env.spec import BOARD, VEHICLE

@@ -1,4 +1,6 @@
-"""The import paths INTERFACE.md binds keep working as the core is reorganised (issue 9)."""
+"""The binding import paths (docs/API.md "Import paths") keep working now that the core's
+modules live in layer folders: each old path gives the very object of the module that owns it
+(issues 9 and 24)."""
 
 from __future__ import annotations
 
@@ -6,29 +8,50 @@ import importlib
 
 import pytest
 
+# (binding path, name, the module that owns it now)
+BOUND = [
+    ("ambush_env.core", "Game", "ambush_env.core.play.game"),
+    ("ambush_env.core.engine", "Game", "ambush_env.core.play.game"),
+    ("ambush_env.core.los", "line_of_sight", "ambush_env.core.world.los"),
+    ("ambush_env.core.los", "SightCache", "ambush_env.core.world.los"),
+    ("ambush_env.core.board", "load_board", "ambush_env.core.world.board"),
+    ("ambush_env.core.board", "Board", "ambush_env.core.world.board"),
+    ("ambush_env.core.dice", "Dice", "ambush_env.core.model.dice"),
+    ("ambush_env.core.errors", "AmbushError", "ambush_env.core.model.errors"),
+    ("ambush_env.core.errors", "IllegalActionError", "ambush_env.core.model.errors"),
+    ("ambush_env.core.errors", "DataError", "ambush_env.core.model.errors"),
+    ("ambush_env.core.errors", "ScenarioError", "ambush_env.core.model.errors"),
+    ("ambush_env.core.errors", "DiceExhaustedError", "ambush_env.core.model.errors"),
+    ("ambush_env.core.errors", "ConfigError", "ambush_env.core.model.errors"),
+    ("ambush_env.core.errors", "MissingExtraError", "ambush_env.core.model.errors"),
+    ("ambush_env", "list_missions", "ambush_env.env.registration"),
+]
 
-@pytest.mark.parametrize("module, name", [
-    ("ambush_env.core", "Game"),
-    ("ambush_env.core.engine", "Game"),
-    ("ambush_env.core.los", "line_of_sight"),
-    ("ambush_env.core.board", "load_board"),
-    ("ambush_env.core.dice", "Dice"),
-    ("ambush_env.core.errors", "AmbushError"),
-    ("ambush_env.core.errors", "IllegalActionError"),
-    ("ambush_env.core.errors", "DataError"),
-    ("ambush_env.core.errors", "ScenarioError"),
-    ("ambush_env.core.errors", "DiceExhaustedError"),
-    ("ambush_env", "list_missions"),
-])
-def test_bound_import_path(module: str, name: str) -> None:
+
+@pytest.mark.parametrize("module, name, owner", BOUND, ids=[f"{m}.{n}" for m, n, _ in BOUND])
+def test_bound_import_path_is_the_owners_object(module: str, name: str, owner: str) -> None:
     obj = getattr(importlib.import_module(module), name)
-    assert obj is not None
+    assert obj is getattr(importlib.import_module(owner), name)
+    assert obj.__module__ == owner
+
+
+@pytest.mark.parametrize("shim", ["errors", "dice", "los", "board", "engine"])
+def test_alias_modules_export_every_public_name_of_their_owner(shim: str) -> None:
+    """A binding module re-exports what its owner lists (``__all__``) or defines publicly."""
+    alias = importlib.import_module(f"ambush_env.core.{shim}")
+    owner = importlib.import_module(alias.__doc__.split(":mod:`")[1].split("`")[0])
+    public = getattr(owner, "__all__", None) or [
+        n for n, v in vars(owner).items()
+        if not n.startswith("_") and getattr(v, "__module__", None) == owner.__name__
+    ]
+    missing = [n for n in public if getattr(alias, n, None) is not getattr(owner, n)]
+    assert not missing, f"ambush_env.core.{shim} lacks {missing} of {owner.__name__}"
 
 
 def test_game_is_one_class_under_every_path() -> None:
     from ambush_env.core import Game as A
     from ambush_env.core.engine import Game as B
-    from ambush_env.core.game import Game as C
+    from ambush_env.core.play.game import Game as C
 
     assert A is B is C
     g = A("farm_assault", seed=0)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from ambush_env.core.missions import list_missions, load_mission
-from ambush_env.core.squads import load_squad
+from ambush_env.core.world.missions import list_missions, load_mission
+from ambush_env.core.world.squads import load_squad
 
 NEW_MISSIONS = [m for m in ("jeep_run", "tank_hunt") if m in list_missions()]
 
@@ -43,7 +43,7 @@ def test_cars_score_by_their_final_state():
     disabled ``us_car_lost``, a German car disabled ``german_car_disabled``; farm_assault
     scores no vehicles."""
     from ambush_env.core import Game
-    from ambush_env.core.types import Side
+    from ambush_env.core.model.types import Side
 
     g = Game("jeep_run")
     g.reset(seed=0)
@@ -88,9 +88,9 @@ def test_sight_with_a_vehicle_endpoint_is_traced_only_next_to_it():
     import itertools
     import random
 
-    from ambush_env.core.ctx import Ctx
-    from ambush_env.core.errors import AmbushError
-    from ambush_env.core.los import SightCache
+    from ambush_env.core.rules.ctx import Ctx
+    from ambush_env.core.model.errors import AmbushError
+    from ambush_env.core.world.los import SightCache
 
     c = Ctx("tank_hunt")
     b = c.board

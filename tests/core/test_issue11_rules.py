@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core.errors import IllegalActionError
+from ambush_env.core.model.errors import IllegalActionError
 
 MISSION = "farm_assault"
 FAR_GERMAN = {"name": "G1", "role": "rifleman", "hex": "P2", "ar": "complete"}

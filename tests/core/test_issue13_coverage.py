@@ -28,13 +28,14 @@ from engine_helpers import (
     run_paragraph,
 )
 
-from ambush_env.core import Game, german
-from ambush_env.core import orders as O
-from ambush_env.core.data import data_path
-from ambush_env.core.errors import DataError
-from ambush_env.core.missions import Mission, load_mission
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import RESULT_NAMES, Stance, Status
+from ambush_env.core import Game
+from ambush_env.core.play import german
+from ambush_env.core.model import orders as O
+from ambush_env.core.world.data import data_path
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.world.missions import Mission, load_mission
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.types import RESULT_NAMES, Stance, Status
 
 S = int(Stance.STANDING)
 B = O.ORDER_BASE
@@ -491,8 +492,8 @@ def test_tank_card_move_toward_nearest_us_or_a_route(row, drives, fired):
     drives one hex, M4, toward US1 at M12 (9 → 8 hexes), then its MG fires at him (the 9s
     miss), and ``load`` is skipped (the cannon starts loaded). Row 8 ``move {toward: route,
     fast: true}`` without a route is skipped (excluded case) and the tank stays at M3."""
-    from ambush_env.core.dice import Dice
-    from ambush_env.core.state import TurnState
+    from ambush_env.core.model.dice import Dice
+    from ambush_env.core.model.state import TurnState
 
     g, tu, v = _tank()
     us = g.state.units[0]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from ambush_env.core.missions import Minefield, list_missions, load_mission
-from ambush_env.core.squads import load_squad
+from ambush_env.core.world.missions import Minefield, list_missions, load_mission
+from ambush_env.core.world.squads import load_squad
 
 MISSIONS = {"prisoner_snatch": "capture", "night_patrol": "hold", "bridge_demolition": "demolish"}
 

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core import orders as O
-from ambush_env.core import vehicle_fire as VF
-from ambush_env.core.errors import IllegalActionError
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.tables import load_tables
+from ambush_env.core.model import orders as O
+from ambush_env.core.vehicles import vehicle_fire as VF
+from ambush_env.core.model.errors import IllegalActionError
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.world.tables import load_tables
 
 MISSION = "farm_assault"
 FAR_GERMAN = {"name": "G9", "role": "rifleman", "hex": "P2", "ar": "complete"}
@@ -70,7 +70,7 @@ def test_clearing_a_jam_of_a_captured_weapon_counts_1_lower(captured, weapon, ro
 def test_the_captured_weapon_still_counts_1_lower_when_fired():
     """Seed 002 p. 27: the same −1 on the to-hit (``weapons.yaml: modifiers.captured_weapon``,
     one number for both uses)."""
-    from ambush_env.core.fire import to_hit
+    from ambush_env.core.rules.fire import to_hit
 
     near = {"name": "G1", "role": "rifleman", "hex": "E8", "ar": "complete"}
     g, own = _jammed(True, "mp40", near=near), _jammed(False, "mp40", near=near)
@@ -267,7 +267,7 @@ def test_the_cards_read_the_same_legality():
          "vehicles": [{**SHERMAN, "closed": True}]}
     g = Game.from_position(p)
     g1u = _unit(g, "G1")
-    from ambush_env.core.legal import legal_orders
+    from ambush_env.core.play.legal import legal_orders
 
     assert not [a for a in legal_orders(g, g1u)
                 if O.ORDER_KIND[a] in (K.FIRE_AIMED_VEHICLE, K.FIRE_SNAP_VEHICLE)]

@@ -8,10 +8,11 @@ import random
 
 import pytest
 
-from ambush_env.core import Game, german
-from ambush_env.core.legal import legal_orders
-from ambush_env.core.orders import ORDER_KIND, OrderKind as K
-from ambush_env.core.types import Side
+from ambush_env.core import Game
+from ambush_env.core.play import german
+from ambush_env.core.play.legal import legal_orders
+from ambush_env.core.model.orders import ORDER_KIND, OrderKind as K
+from ambush_env.core.model.types import Side
 
 KIND_SETS = [
     frozenset({K.END_TURN, K.END_MOVE, K.END_DRIVE}),

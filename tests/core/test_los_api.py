@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from ambush_env.cli_los import add_los_parser
-from ambush_env.core.board import board_from_dict, load_board
-from ambush_env.core.errors import AmbushError
-from ambush_env.core.los import SightCache, SightResult, line_of_sight
-from ambush_env.core.types import STANCE_NAMES, Stance
+from ambush_env.core.world.board import board_from_dict, load_board
+from ambush_env.core.model.errors import AmbushError
+from ambush_env.core.world.los import SightCache, SightResult, line_of_sight
+from ambush_env.core.model.types import STANCE_NAMES, Stance
 
 LOS_MAPS = ["los_hexside", "los_elevation", "los_embankment", "los_village", "los_slope", "los_steeple", "los_apertures"]
 
@@ -190,7 +190,7 @@ def test_incremental_arrays_equal_a_full_build(board_name):
     the ones built from the whole board, after each kind of mutation."""
     from dataclasses import fields
 
-    from ambush_env.core.los import _build_arrays
+    from ambush_env.core.world.los import _build_arrays
 
     b = load_board(board_name)
     buildings = [i for i in range(b.n) if b.building[i] is not None]

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from ambush_env.core.board import Board, board_from_dict, load_board
-from ambush_env.core.errors import AmbushError
-from ambush_env.core.los import SightCache, SightResult, line_of_sight
-from ambush_env.core.types import STANCE_NAMES
+from ambush_env.core.world.board import Board, board_from_dict, load_board
+from ambush_env.core.model.errors import AmbushError
+from ambush_env.core.world.los import SightCache, SightResult, line_of_sight
+from ambush_env.core.model.types import STANCE_NAMES
 
 _BOARDS: dict[str, Board] = {}
 _CACHES: dict[int, SightCache] = {}

@@ -18,10 +18,10 @@ import pytest
 
 from engine_helpers import add_german, clear_board, force, put, resolve, run_paragraph
 from ambush_env.core import Game
-from ambush_env.core.errors import DataError
-from ambush_env.core.los import SightCache, line_of_sight
-from ambush_env.core.missions import Mission, load_mission
-from ambush_env.core.types import Side, Stance, Status
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.world.los import SightCache, line_of_sight
+from ambush_env.core.world.missions import Mission, load_mission
+from ambush_env.core.model.types import Side, Stance, Status
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -292,7 +292,7 @@ def test_strafing_misses_soldiers_inside_buildings_artillery_does_not():
 def test_line_strike_covers_the_straight_run():
     """``line: true``: every hex of the straight line between the two ends, in order; a line
     along a hexside takes both nudged traces (RULES.md §3: A2-C2 runs along B1/B2)."""
-    from ambush_env.core.strikes import line_hexes
+    from ambush_env.core.combat.strikes import line_hexes
 
     g = _strike_game()
     lab = g.board.label
@@ -364,7 +364,7 @@ def test_strike_flushes_out_a_hidden_german(roll, flushed):
 
 def test_strike_schema_errors():
     """A strike's row must be a damage row of damage.yaml; a line strike names two hexes."""
-    from ambush_env.core.data import validate
+    from ambush_env.core.world.data import validate
 
     bad_row = _variant_dict(json.dumps({"paragraphs": {"92": [{"strike": {
         "kind": "artillery", "hexes": ["D6"], "row": "howitzer"}}]}, "triggers": {"C5": 92}}))
@@ -433,7 +433,7 @@ def test_known_trap_pc_check_disarms_or_sets_it_off(pc_roll, goes_off):
 
 def test_germans_never_set_off_the_traps():
     """⚙ the traps are the Germans' own (as their minefields): a German entering is safe."""
-    from ambush_env.core import traps
+    from ambush_env.core.combat import traps
 
     g = game(**TRAPS)
     ger = add_german(g, "rifleman", "D7")
@@ -463,7 +463,7 @@ def test_car_driven_onto_a_trap_driver_pc_check(pc_roll, disabled):
 def test_tank_eliminates_the_trap():
     """Seed 000 p. 32: "Tanks ignore ... boobytraps; the boobytrap is eliminated": no die, no
     harm; the hex's paragraph trigger still fires for the next soldier."""
-    from ambush_env.core import traps
+    from ambush_env.core.combat import traps
 
     g = game(**TRAPS)
     tank = g.state.vehicles[1]
@@ -514,8 +514,8 @@ def test_traps_round_trip_through_positions():
 
 def test_trap_schema_errors():
     """A trap's row must be one of the four blast rows; its hex must be on the map."""
-    from ambush_env.core.data import validate
-    from ambush_env.core.missions import check_hexes
+    from ambush_env.core.world.data import validate
+    from ambush_env.core.world.missions import check_hexes
 
     bad = _variant_dict(json.dumps({"booby_traps": {"D6": "howitzer"}}))
     with pytest.raises(DataError, match="booby_traps.D6"):
@@ -560,7 +560,7 @@ def test_random_event_every_n_rounds(every, rolled):
     """⚙ ``rules.event_every_rounds``: at the end of a Round whose mission count is a multiple
     of N (Round 3: yes for 3, no for 2)."""
     from engine_helpers import rounds
-    from ambush_env.core.sequence import end_round
+    from ambush_env.core.play.sequence import end_round
 
     g = game(rules={"event_every_rounds": every})
     clear_board(g, keep=1)
@@ -593,8 +593,8 @@ def test_all_in_command_rounds_rule():
     Rounds 1-2 after Rounds begin, not in Round 3; a red AR value (initiative 0 + IN 1 = 1)
     then gives 1-Turn in command and Panic out of it (forced initiative rolls)."""
     from engine_helpers import rounds
-    from ambush_env.core.sequence import start_round
-    from ambush_env.core.types import ARSpace
+    from ambush_env.core.play.sequence import start_round
+    from ambush_env.core.model.types import ARSpace
 
     g = game(rules={"all_in_command_rounds": 2})
     u = _far_private(g)
@@ -652,8 +652,8 @@ def test_sight_cap_applies_to_every_sight_check_of_both_sides():
     their targets from them) offer the US soldier within the cap and not the one beyond it;
     a landmark's derived sight keeps the cap."""
     from engine_helpers import give_turn, rounds
-    from ambush_env.core.legal import legal_orders
-    from ambush_env.core.orders import OrderKind as K, decode
+    from ambush_env.core.play.legal import legal_orders
+    from ambush_env.core.model.orders import OrderKind as K, decode
 
     g = game(rules={"sight_cap": 2}, **LANDMARK)
     clear_board(g, keep=2)
@@ -698,7 +698,7 @@ def test_round_limit_ends_and_scores_the_mission():
     """RULES.md §15: starting Round ``rounds + 1`` of the mission ends it (Round 2 of 2 played:
     over, scored, no initiative rolled); with Round 1 of 2 played the next Round starts."""
     from engine_helpers import rounds
-    from ambush_env.core.sequence import end_round
+    from ambush_env.core.play.sequence import end_round
 
     for played, over in ((2, True), (1, False)):
         g = game(time_limit={"operations_pulses": 60, "rounds": 2})
@@ -721,8 +721,8 @@ def test_round_limit_ends_and_scores_the_mission():
 def test_result_band_boundaries(vp, result):
     """RULES.md §15: the result is the highest band whose threshold the final VP reaches
     (farm_assault: decisive win 26, win 18, draw 10), each boundary on both sides."""
-    from ambush_env.core.scoring import end_mission
-    from ambush_env.core.types import RESULT_NAMES
+    from ambush_env.core.rules.scoring import end_mission
+    from ambush_env.core.model.types import RESULT_NAMES
 
     g = game()
     g.state.vp = vp - g.casualty_vp()

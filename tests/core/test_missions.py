@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ambush_env.core.cards import load_deck
-from ambush_env.core.data import data_path
-from ambush_env.core.errors import DataError, ScenarioError
-from ambush_env.core.hexgrid import make_label, neighbor_cr, parse_label
-from ambush_env.core.missions import (
+from ambush_env.core.world.cards import load_deck
+from ambush_env.core.world.data import data_path
+from ambush_env.core.model.errors import DataError, ScenarioError
+from ambush_env.core.world.hexgrid import make_label, neighbor_cr, parse_label
+from ambush_env.core.world.missions import (
     IfFlag,
     Mission,
     Place,
@@ -20,7 +20,7 @@ from ambush_env.core.missions import (
     load_mission,
     reference_mission,
 )
-from ambush_env.core.types import Result
+from ambush_env.core.model.types import Result
 
 MISSION = "farm_assault"
 
@@ -182,7 +182,7 @@ def test_farm_assault_map_has_the_briefed_terrain():
 
 def test_map_loads_with_the_board_loader():
     """RULES.md §3 (binding): ``load_board`` reads the mission's map."""
-    board_mod = pytest.importorskip("ambush_env.core.board")
+    board_mod = pytest.importorskip("ambush_env.core.world.board")
     board = board_mod.load_board(load_mission(MISSION).map)
     mp = _map_raw()
     assert (board.columns, board.rows) == (mp["columns"], mp["rows"])
@@ -191,7 +191,7 @@ def test_map_loads_with_the_board_loader():
 def test_the_farm_cannot_be_entered_without_a_paragraph_check():
     """Every hex from which the farm (house, yard, barn) can be entered triggers paragraph 20,
     so the farmhouse rifleman is placed before a US soldier can reach his hex."""
-    board_mod = pytest.importorskip("ambush_env.core.board")
+    board_mod = pytest.importorskip("ambush_env.core.world.board")
     m = load_mission(MISSION)
     board = board_mod.load_board(m.map)
     farm = set(m.objective.hexes)
@@ -213,8 +213,8 @@ def test_the_farm_cannot_be_entered_without_a_paragraph_check():
 def test_knoll_crest_hides_the_gun_from_the_sallow_wood():
     """Map design (seed 004 p. 18, crests always block): the MG position I10 cannot be seen
     from the brush and woods south-west of the knoll."""
-    board_mod = pytest.importorskip("ambush_env.core.board")
-    los = pytest.importorskip("ambush_env.core.los")
+    board_mod = pytest.importorskip("ambush_env.core.world.board")
+    los = pytest.importorskip("ambush_env.core.world.los")
     board = board_mod.load_board(MISSION)
     for hex_ in ("F10", "F11", "G12"):
         assert not los.line_of_sight(board, "I10", hex_).clear, hex_

@@ -18,14 +18,14 @@ from typing import Any
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core import vehicle_fire as VF
-from ambush_env.core import vehicles as V
-from ambush_env.core.errors import DataError
-from ambush_env.core.missions import Mission, check_references, load_mission
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.orders import encode
-from ambush_env.core.types import Direction, Stance, Status
-from ambush_env.core.vehicle_data import shipped_vehicle_data
+from ambush_env.core.vehicles import vehicle_fire as VF
+from ambush_env.core.vehicles import vehicles as V
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.world.missions import Mission, check_references, load_mission
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.orders import encode
+from ambush_env.core.model.types import Direction, Stance, Status
+from ambush_env.core.world.vehicle_data import shipped_vehicle_data
 
 from engine_helpers import force, give_turn, german_action
 

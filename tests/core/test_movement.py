@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from ambush_env.core import orders as O
-from ambush_env.core.movement import IMPASSABLE, step_cost
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import ARSpace, Direction, Stance
+from ambush_env.core.model import orders as O
+from ambush_env.core.rules.movement import IMPASSABLE, step_cost
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.types import ARSpace, Direction, Stance
 
 from engine_helpers import add_german, clear_board, fresh_game, give_turn, put, rounds
 

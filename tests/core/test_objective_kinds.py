@@ -1,4 +1,4 @@
-"""Objective kinds (RULES.md §15; ``core/missions.py`` "Objective kinds", ``core/scoring.py``):
+"""Objective kinds (RULES.md §15; ``core/world/missions.py`` "Objective kinds", ``core/rules/scoring.py``):
 ``take`` (the default), ``hold``, ``capture`` and ``demolish``, each validated on load and
 scored as the module docstring says, tested as positions on the farm_assault map with the
 objective of an inline mission replaced. ⚙ choices under test: a held objective scores only at
@@ -15,9 +15,9 @@ import pytest
 import yaml
 
 from ambush_env.core import Game
-from ambush_env.core.errors import DataError
-from ambush_env.core.missions import MISSIONS_DIR, read_mission
-from ambush_env.core.types import Status
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.world.missions import MISSIONS_DIR, read_mission
+from ambush_env.core.model.types import Status
 
 OBJ_VP = 10  # farm_assault's objective_taken
 FIELD = ["J2", "J3"]  # open ground north of the farm: no trigger hexes, no walls
@@ -182,7 +182,7 @@ def test_capture_by_assault_with_forced_dice():
     """``capture``: the rifleman in J2 is captured by US1 (the assault's capture result,
     ``assault.capture``, tested in test_assault.py); the objective scores at the turn's end,
     not at the capture itself."""
-    from ambush_env.core.assault import capture
+    from ambush_env.core.rules.assault import capture
 
     g = _prisoner({"kind": "capture", "card": "rifleman"}, status="active", us_hex="J2")
     ger = next(u for u in g.state.units if u.name == "G1")
@@ -240,7 +240,7 @@ def test_demolish_counts_satchel_charges_in_the_hexes(objective, rolls, flags, l
                                                       scored):
     """``demolish`` ⚙ (RULES.md §9): a satchel charge going off in an objective hex (or next
     to one with ``reach: 1``) counts; the ``charges``-th destroys the target: +10."""
-    from ambush_env.core.scoring import charges_set
+    from ambush_env.core.rules.scoring import charges_set
 
     g, events = _satchel(objective, rolls, flags)
     throw = next(e for e in events if e["type"] == "throw")
@@ -254,7 +254,7 @@ def test_demolish_counts_satchel_charges_in_the_hexes(objective, rolls, flags, l
 def test_a_grenade_is_no_demolition_charge():
     """``demolish``: only satchel charges count (RULES.md §9: a grenade is no demolition
     charge ⚙). US4 throws a grenade on J3 (PC 5: 5 lands): nothing counted."""
-    from ambush_env.core.scoring import charges_set
+    from ambush_env.core.rules.scoring import charges_set
 
     units = [{"name": "US4", "hex": "J5"},
              {"name": "G1", "role": "rifleman", "hex": "A14", "aware": False}]
@@ -272,7 +272,7 @@ def test_demolish_counts_a_charge_set_against_the_targets_wall(roll, counted):
     """``demolish`` of a building (the farmhouse, L6): a satchel set from K7 against the blank
     wall K7/L6 goes off outside against the wall (grenades.py) and counts as a charge on L6;
     a failed throw (PC 4: 5) scatters away (Diagram A 0: 'ahead', off the wall) and does not."""
-    from ambush_env.core.scoring import charges_set
+    from ambush_env.core.rules.scoring import charges_set
 
     units = [{"name": "US6", "hex": "K7", "satchel_ready": True},
              {"name": "G1", "role": "rifleman", "hex": "A14", "aware": False}]

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import pytest
 
-from ambush_env.core import sequence, sighting, shooting
-from ambush_env.core import orders as O
-from ambush_env.core.errors import IllegalActionError
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import ARSpace, Direction, Phase, Stance
+from ambush_env.core.play import sequence
+from ambush_env.core.combat import sighting, shooting
+from ambush_env.core.model import orders as O
+from ambush_env.core.model.errors import IllegalActionError
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.types import ARSpace, Direction, Phase, Stance
 
 from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, resolve, rounds
 
@@ -61,7 +62,7 @@ def refused(g, order: int, unit: str) -> None:
 
 def arm(u, weapon: str, *, prepared: bool, ammo: int | None = None) -> None:
     """Give ``u`` a weapon of ``weapons.yaml`` (a full clip unless ``ammo``)."""
-    from ambush_env.core.tables import load_tables
+    from ambush_env.core.world.tables import load_tables
 
     u.weapon = weapon
     u.ammo = load_tables().weapons.weapons[weapon].clip if ammo is None else ammo
@@ -112,7 +113,7 @@ def test_crew_weapon_needs_a_second_man_in_the_hex(mate):
     """RULES.md §6, §8: aimed or snap fire with a crew weapon needs two soldiers in the hex (and
     the weapon prepared). US4 with a prepared M1919 at G6; only an active, unpanicked US7 in
     the same hex makes the second man."""
-    from ambush_env.core.types import Status
+    from ambush_env.core.model.types import Status
 
     g, u, partner = squad(US4, "G6")
     arm(u, "m1919", prepared=True)

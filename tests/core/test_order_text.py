@@ -19,8 +19,8 @@ from collections import Counter
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core.errors import IllegalActionError
-from ambush_env.core.orders import N_ORDERS
+from ambush_env.core.model.errors import IllegalActionError
+from ambush_env.core.model.orders import N_ORDERS
 
 MISSION = "farm_assault"
 

@@ -21,11 +21,11 @@ from typing import Any, Callable
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core import orders as O
-from ambush_env.core.errors import IllegalActionError
-from ambush_env.core.orders import N_ORDERS
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import Side
+from ambush_env.core.model import orders as O
+from ambush_env.core.model.errors import IllegalActionError
+from ambush_env.core.model.orders import N_ORDERS
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.types import Side
 from tests.core.test_order_text import _norm, _short  # one reading of the text rule
 
 MISSION = "farm_assault"  # the road runs along row 8; clear ground in the west

@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from engine_helpers import resolve
-from ambush_env.core import scoring, sighting
-from ambush_env.core import orders as O
-from ambush_env.core.orders import OrderKind as K
+from ambush_env.core.rules import scoring
+from ambush_env.core.combat import sighting
+from ambush_env.core.model import orders as O
+from ambush_env.core.model.orders import OrderKind as K
 from engine_helpers import paragraph_check, run_paragraph
-from ambush_env.core.types import Direction, Phase, Result, Side, Stance, Status
+from ambush_env.core.model.types import Direction, Phase, Result, Side, Stance, Status
 
 from engine_helpers import add_german, clear_board, force, fresh_game, put
 

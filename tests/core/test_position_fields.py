@@ -1,11 +1,11 @@
 """Positions hold every field of the state (INTERFACE.md "Positions and orders": "writes the
-whole situation back, exactly"; core/position.py).
+whole situation back, exactly"; core/play/position.py).
 
 The generated test walks ``dataclasses.fields`` of GameState, Unit, Vehicle and TurnState: in
 a real game's state (read from a rich position, then changed directly in the state) every
 field has a non-default value on some unit, vehicle, turn or the state itself, and
 ``read_position(write_position(state))`` gives back a state equal to it, field by field. A
-field added to core/state.py later fails here until the writer writes it and the reader reads
+field added to core/model/state.py later fails here until the writer writes it and the reader reads
 it back (or it is put on ``position.DERIVED``, the documented list of fields derived on
 reading), and until this test's situation gives it a non-default value.
 """
@@ -18,10 +18,11 @@ from typing import Any
 
 import pytest
 
-from ambush_env.core import Game, position
-from ambush_env.core.errors import DataError
-from ambush_env.core.missions import load_mission
-from ambush_env.core.state import GameState, TurnState, Unit, Vehicle
+from ambush_env.core import Game
+from ambush_env.core.play import position
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.world.missions import load_mission
+from ambush_env.core.model.state import GameState, TurnState, Unit, Vehicle
 
 CLASSES = (GameState, Unit, Vehicle, TurnState)
 
@@ -122,10 +123,10 @@ def _round_trip(g: Game, st: GameState) -> tuple[dict, GameState]:
 def game() -> Game:
     spec = position.parse(rich_position())
     mission, board = position.mission_and_board(spec)
-    from ambush_env.core.game import _position_ctx
+    from ambush_env.core.play.game import _position_ctx
 
     g = Game.__new__(Game)
-    from ambush_env.core.ctx import Match
+    from ambush_env.core.rules.ctx import Match
 
     Match.__init__(g, _position_ctx(mission, spec, board))
     g._init_fields(spec.german, spec.seed, spec.mission)
@@ -153,7 +154,7 @@ def test_every_field_has_a_non_default_value_in_the_situation(game, cls):
     missing = [f.name for f in fields(cls) if f.name not in derived and _at_default(f, objs)]
     assert not missing, (f"{cls.__name__} fields at their default everywhere in "
                          f"rich_position(): {missing} - give them a value there (and write/read "
-                         "them in core/position.py)")
+                         "them in core/play/position.py)")
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)

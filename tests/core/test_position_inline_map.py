@@ -2,7 +2,7 @@
 or an inline map)"; docs/DATA_FORMATS.md, positions; issue 23).
 
 A position's ``map`` (or an inline mission's ``map``) may be a map in the map file's own schema
-(core/board.py), checked with the same errors under ``map.``, or a shipped map id or a map
+(core/world/board.py), checked with the same errors under ``map.``, or a shipped map id or a map
 file's path. The written position carries the map, so it round-trips.
 
 The map below is Tank Hunt's size (16 × 14, so that the mission's hexes fit) and clear but
@@ -19,9 +19,9 @@ import pytest
 import yaml
 
 from ambush_env.core import Game
-from ambush_env.core.errors import DataError
-from ambush_env.core.missions import load_mission
-from ambush_env.core.types import Terrain
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.world.missions import load_mission
+from ambush_env.core.model.types import Terrain
 
 MAP = {"name": "test_ground", "columns": 16, "rows": 14, "default": {"terrain": "clear"},
        "hexes": {"E5": {"terrain": "crater"}, "F5": {"terrain": "building", "building": "hut"},
@@ -107,7 +107,7 @@ def test_an_inline_mission_may_hold_its_map_inline():
 
 def test_a_map_by_id_or_by_path():
     """A shipped map's id, or a map file's path, as the position's ``map``."""
-    from ambush_env.core.board import resolve_map_path
+    from ambush_env.core.world.board import resolve_map_path
 
     for ref in ("tank_hunt", str(resolve_map_path("tank_hunt"))):
         g = Game.from_position({k: v for k, v in POSITION.items() if k != "map"} | {"map": ref})
@@ -141,7 +141,7 @@ def test_a_game_is_not_set_to_a_position_on_another_map():
     (lambda m: m.update(colour="green"), "map.colour"),
 ])
 def test_a_malformed_inline_map_names_the_field(change, field):
-    """The map file's own checks (core/board.py), the field under ``map.``."""
+    """The map file's own checks (core/world/board.py), the field under ``map.``."""
     m = copy.deepcopy(MAP)
     change(m)
     with pytest.raises(DataError) as e:

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core.errors import DataError
-from ambush_env.core.missions import Mission, load_mission
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.world.missions import Mission, load_mission
 
 
 def _variant(**changes) -> Mission:

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core.errors import DataError
-from ambush_env.core.squads import RATING_BOUNDS, Soldier
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.world.squads import RATING_BOUNDS, Soldier
 
 BASE: dict[str, Any] = {
     "mission": "farm_assault", "phase": "rounds", "round": 3, "rounds_total": 3,
@@ -116,8 +116,8 @@ def test_port_boxes_and_their_items():
 def test_turn_counts():
     """The turn's MPs left (at most a vehicle's fast MPA), snap shots (rules.yaml:
     fire.snap_shots) and Crew Points (a tank's crew)."""
-    from ambush_env.core.position import _most_mp
-    from ambush_env.core.rules_data import load_rules_data
+    from ambush_env.core.play.position import _most_mp
+    from ambush_env.core.world.rules_data import load_rules_data
 
     snaps = load_rules_data().fire.snap_shots
     assert Game.from_position(_with(BASE, "turn", {"unit": "US1", "snaps": snaps}))
@@ -170,7 +170,7 @@ def test_a_tank_units_ratings_are_its_crews_not_a_soldiers():
     """Seed 000 p. 31: a tank's unit rates as its crew (vehicles.yaml crew_ratings), which for
     a crew of 1 lies below a soldier's bounds: its position reads back (the fuzz found a
     tank_hunt tank down to its last crewman refused), and a soldier's PC so low is refused."""
-    from ambush_env.core.vehicle_data import crew_rating
+    from ambush_env.core.world.vehicle_data import crew_rating
 
     low = crew_rating(1)
     assert low.PC < RATING_BOUNDS["PC"][0]  # what makes the case

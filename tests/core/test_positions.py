@@ -4,7 +4,7 @@
   of seeded random legal games of farm_assault (both ``german="cards"`` and ``"agent"``), and
   from each restored position the next orders give the same events as the original game.
 * Positions as YAML text, YAML files and JSON; a hand-written minimal position and the
-  defaults it relies on (the module docstring of :mod:`ambush_env.core.position`).
+  defaults it relies on (the module docstring of :mod:`ambush_env.core.play.position`).
 * Malformed positions (hypothesis): ``DataError`` naming the field, never another exception.
 * ``clone()``: the same future, an independent present, its own walls.
 * ``force_rolls``: forced rolls in order, strictly; a position's ``dice`` come before the
@@ -28,8 +28,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ambush_env.core import Game
-from ambush_env.core import position as position_module
-from ambush_env.core.errors import DataError, DiceExhaustedError, IllegalActionError
+from ambush_env.core.play import position as position_module
+from ambush_env.core.model.errors import DataError, DiceExhaustedError, IllegalActionError
 
 MISSION = "farm_assault"
 REPLAY = 20  # orders replayed from each restored position

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import pytest
 
-from ambush_env.core import shooting
-from ambush_env.core import orders as O
-from ambush_env.core.damage import apply_damage
-from ambush_env.core.errors import IllegalActionError
-from ambush_env.core.legal import legal_orders
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import ARSpace, Direction, Phase
+from ambush_env.core.combat import shooting
+from ambush_env.core.model import orders as O
+from ambush_env.core.rules.damage import apply_damage
+from ambush_env.core.model.errors import IllegalActionError
+from ambush_env.core.play.legal import legal_orders
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.types import ARSpace, Direction, Phase
 
 from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, rounds
 
@@ -54,7 +54,7 @@ def act(g, u, keep_going) -> None:
 
 
 def arm(u, weapon: str, *, prepared: bool, ammo: int | None = None) -> None:
-    from ambush_env.core.tables import load_tables
+    from ambush_env.core.world.tables import load_tables
 
     u.weapon = weapon
     u.ammo = load_tables().weapons.weapons[weapon].clip if ammo is None else ammo
@@ -360,7 +360,7 @@ def test_soldier_made_aware_may_fire():
 def test_moving_a_crew_weapon_unprepares_it():
     """RULES.md §6 (move a crew weapon) ⚙: a prepared crew weapon moved with its gunner must
     be prepared again before it fires; a personal weapon is unaffected."""
-    from ambush_env.core.types import ARSpace, Direction
+    from ambush_env.core.model.types import ARSpace, Direction
 
     g = fresh_game()
     clear_board(g, keep=3)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ambush_env.core import enter
-from ambush_env.core import orders as O
-from ambush_env.core.assault import capture
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import Direction, Phase, Side, Stance, Status
+from ambush_env.core.rules import enter
+from ambush_env.core.model import orders as O
+from ambush_env.core.rules.assault import capture
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.types import Direction, Phase, Side, Stance, Status
 
 from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, rounds
 from test_result_bands import RIGGED, RiggedDice, path
@@ -81,7 +81,7 @@ def test_prisoner_left_alone_escapes_and_rounds_commence():
     assert ger.status == Status.ACTIVE and ger.escaped and ger.uid in g.state.contacts
     assert g.state.phase == Phase.ROUNDS
     assert all(u.aware for u in g.us_units() if u.status == Status.ACTIVE)
-    from ambush_env.core.german import column_for
+    from ambush_env.core.play.german import column_for
 
     assert column_for(g, ger) == "self_preservation"
 
@@ -144,7 +144,7 @@ def test_prisoners_never_harmed_by_us_orders():
 
 def test_guard_cannot_fire_a_crew_weapon():
     """seed 002, p. 25: the guard acts normally except that he cannot fire a crew weapon."""
-    from ambush_env.core.fire import weapon_refusal
+    from ambush_env.core.rules.fire import weapon_refusal
 
     g = fresh_game()
     clear_board(g, keep=2)
@@ -167,7 +167,7 @@ def test_pick_up_captured_weapon_one_clip_counts_lower():
     dead = add_german(g, "nco_smg", "E5")
     dead.status = Status.KILLED
     _ops(g)
-    from ambush_env.core.carry import items_here
+    from ambush_env.core.rules.carry import items_here
 
     here = items_here(g, us.hex)
     slot = next(i for i, x in enumerate(here) if x[2] == "weapon:mp40")
@@ -177,7 +177,7 @@ def test_pick_up_captured_weapon_one_clip_counts_lower():
     clip = g.weapon("thompson").clip
     assert f"weapon:thompson:{clip}" in g.state.items[str(us.hex)]  # laid down, rounds kept
     # the -1 applies to his fire
-    from ambush_env.core.fire import to_hit
+    from ambush_env.core.rules.fire import to_hit
 
     target = add_german(g, "rifleman", "E3")
     n, mods = to_hit(g, us, target, snap=False)
@@ -205,7 +205,7 @@ def test_captured_grenades_as_us_grenades_within_port_boxes():
     dead = add_german(g, "rifleman", "E5")
     dead.status = Status.KILLED
     _ops(g)
-    from ambush_env.core.carry import items_here
+    from ambush_env.core.rules.carry import items_here
 
     gslot = next(i for i, x in enumerate(items_here(g, us.hex)) if x[2] == "grenade")
     assert enc(K.PICK_UP, gslot) not in g.legal_actions()
@@ -251,7 +251,7 @@ def test_scripted_capture_and_march_off_scores():
     """seed 002, p. 25 with the farm_assault VP schedule: US1 charges the unaware rifleman in
     the farmhouse through the yard door, captures him, takes the farm, marches him to the east edge and off:
     objective 10 + captured 3 + marched off 2 + exit 2 = 17 VP."""
-    from ambush_env.core.engine import Game
+    from ambush_env.core import Game
 
     g = Game("farm_assault")
     g.reset(seed=0)
@@ -323,7 +323,7 @@ def test_swapping_weapons_never_refills_one():
     dead = add_german(g, "nco_smg", "E5")
     dead.status = Status.KILLED
     dead.ammo = 0  # ran dry: the MP40 comes with nothing
-    from ambush_env.core.carry import items_here
+    from ambush_env.core.rules.carry import items_here
 
     _ops(g)
     here = items_here(g, us.hex)
@@ -348,7 +348,7 @@ def test_german_clips_are_not_captured_equipment():
     us.equipment = []
     dead = add_german(g, "nco_smg", "E5")  # grenade, grenade, clip_mp40, clip_mp40
     dead.status = Status.KILLED
-    from ambush_env.core.carry import items_here
+    from ambush_env.core.rules.carry import items_here
 
     _ops(g)
     here = items_here(g, us.hex)
@@ -361,8 +361,8 @@ def test_escaped_prisoner_whose_weapon_was_taken_moves_without_error():
     """seed 002, p. 25 and 27: a captured MG gunner's prepared MG42 is taken; left alone he
     escapes and acts on Self-Preservation, unarmed (found by an independent check: the
     engine used to fail on his empty weapon)."""
-    from ambush_env.core.assault import capture
-    from ambush_env.core.carry import items_here
+    from ambush_env.core.rules.assault import capture
+    from ambush_env.core.rules.carry import items_here
 
     g = fresh_game()
     clear_board(g, keep=1)
@@ -374,7 +374,7 @@ def test_escaped_prisoner_whose_weapon_was_taken_moves_without_error():
     here = items_here(g, us.hex)
     g.step(enc(K.PICK_UP, next(i for i, x in enumerate(here) if x[2] == "weapon:mg42")))
     assert gunner.weapon == "" and not gunner.prepared and gunner.ammo == 0
-    from ambush_env.core.shooting import prepare_kind
+    from ambush_env.core.combat.shooting import prepare_kind
 
     assert prepare_kind(g, gunner) is None
     enter.pack_crew_weapon(g, gunner)  # moving him: nothing to pack, no error

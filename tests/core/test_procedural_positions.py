@@ -1,4 +1,4 @@
-"""A position of a generated mission (``ambush_env.core.procedural``; INTERFACE.md
+"""A position of a generated mission (``ambush_env.core.play.procedural``; INTERFACE.md
 "Positions and orders") loads on its own: it carries the mission seed (``procedural``),
 from which ``Game.from_position`` rebuilds the map, without the env's stored seed."""
 
@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core.errors import DataError
-from ambush_env.core.missions import Mission
-from ambush_env.core.procedural import HELD_OUT_SEEDS, generate
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.world.missions import Mission
+from ambush_env.core.play.procedural import HELD_OUT_SEEDS, generate
 
 
 def _played(seed: int, steps: int) -> Game:

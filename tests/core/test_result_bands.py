@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections import deque
 
 
-from ambush_env.core import orders as O
-from ambush_env.core.dice import Dice
-from ambush_env.core.engine import Game
-from ambush_env.core.movement import IMPASSABLE, enemy_in, step_cost
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import Phase, Result
+from ambush_env.core.model import orders as O
+from ambush_env.core.model.dice import Dice
+from ambush_env.core import Game
+from ambush_env.core.rules.movement import IMPASSABLE, enemy_in, step_cost
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.types import Phase, Result
 
 # roll by the purpose of the draw (the first matching key wins)
 RIGGED = [

@@ -15,10 +15,10 @@ trigger hexes other than their own waypoints.
 
 from __future__ import annotations
 
-from ambush_env.core import orders as O
-from ambush_env.core.engine import Game
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import Result
+from ambush_env.core.model import orders as O
+from ambush_env.core import Game
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.types import Result
 from tests.core.test_result_bands import path, script, walk
 from tests.core.test_result_bands_tank_hunt import TurnRiggedDice
 

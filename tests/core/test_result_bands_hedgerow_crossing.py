@@ -12,8 +12,8 @@ own waypoints.
 
 from __future__ import annotations
 
-from ambush_env.core.engine import Game
-from ambush_env.core.types import Result
+from ambush_env.core import Game
+from ambush_env.core.model.types import Result
 from tests.core.test_result_bands import RiggedDice, script, walk
 
 MISSION = "hedgerow_crossing"

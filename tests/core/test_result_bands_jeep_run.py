@@ -10,10 +10,10 @@ Soldiers on foot follow shortest paths that keep clear of the trigger hexes.
 
 from __future__ import annotations
 
-from ambush_env.core import orders as O
-from ambush_env.core.engine import Game
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import Result
+from ambush_env.core.model import orders as O
+from ambush_env.core import Game
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.types import Result
 from tests.core.test_result_bands import RiggedDice, script
 from tests.core.test_result_bands import walk as walk_on  # `walk` names the plans here
 

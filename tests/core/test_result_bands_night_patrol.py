@@ -11,11 +11,11 @@ hit (``us_hits``), else step on toward the crossroads or hold there. The objecti
 
 from __future__ import annotations
 
-from ambush_env.core import orders as O
-from ambush_env.core.engine import Game
-from ambush_env.core.missions import load_mission
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import Result
+from ambush_env.core.model import orders as O
+from ambush_env.core import Game
+from ambush_env.core.world.missions import load_mission
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.types import Result
 from tests.core.test_result_bands import script, walk
 from tests.core.test_result_bands_bridge_demolition import kinds, rigged_game
 

@@ -16,10 +16,10 @@ same way (``MOVE_PRISONER``) and, at the end, leaves the map with him if the lin
 
 from __future__ import annotations
 
-from ambush_env.core import orders as O
-from ambush_env.core.engine import Game
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import Result, Status
+from ambush_env.core.model import orders as O
+from ambush_env.core import Game
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.types import Result, Status
 from tests.core.test_result_bands import path, script, walk
 from tests.core.test_result_bands_bridge_demolition import RIGGED, kinds, rigged_game
 

@@ -15,11 +15,11 @@ other than their own waypoints.
 
 from __future__ import annotations
 
-from ambush_env.core import orders as O
-from ambush_env.core.dice import Dice
-from ambush_env.core.engine import Game
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import Result, Side
+from ambush_env.core.model import orders as O
+from ambush_env.core.model.dice import Dice
+from ambush_env.core import Game
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.types import Result, Side
 from tests.core.test_result_bands import script, walk
 
 MISSION = "tank_hunt"

@@ -15,8 +15,8 @@ from __future__ import annotations
 import pytest
 
 from ambush_env.core import Game as PositionGame
-from ambush_env.core.engine import Game
-from ambush_env.core.types import Result
+from ambush_env.core import Game
+from ambush_env.core.model.types import Result
 from tests.core.test_result_bands import RIGGED, RiggedDice, script, walk
 
 MISSION = "village_fight"

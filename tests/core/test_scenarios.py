@@ -21,7 +21,7 @@ import yaml
 
 from ambush_env.core import Game
 from engine_helpers import find_in_order
-from ambush_env.core.errors import IllegalActionError
+from ambush_env.core.model.errors import IllegalActionError
 
 
 def rounds(*units: dict, acting: str = "US4", **top: Any) -> dict:
@@ -254,7 +254,7 @@ def test_scenario_positions_round_trip():
 
 def test_one_roll_more_is_needed_than_forced():
     """The rows' rolls are exactly what is needed: a hit without its damage roll raises."""
-    from ambush_env.core.errors import DiceExhaustedError
+    from ambush_env.core.model.errors import DiceExhaustedError
 
     g = Game.from_position(FIRE)
     g.force_rolls([6])

@@ -37,12 +37,12 @@ import pytest
 
 from ambush_env.core import Game
 from engine_helpers import find_in_order
-from ambush_env.core import orders as O
-from ambush_env.core.board import load_board
-from ambush_env.core.ctx import Ctx
-from ambush_env.core.data import data_path, read_yaml
-from ambush_env.core.errors import IllegalActionError
-from ambush_env.core.types import TERRAIN_NAMES
+from ambush_env.core.model import orders as O
+from ambush_env.core.world.board import load_board
+from ambush_env.core.rules.ctx import Ctx
+from ambush_env.core.world.data import data_path, read_yaml
+from ambush_env.core.model.errors import IllegalActionError
+from ambush_env.core.model.types import TERRAIN_NAMES
 
 M = "farm_assault"
 
@@ -885,7 +885,7 @@ def test_statement(sid, position, rolls, orders, expected):
 @pytest.mark.parametrize("sid", list(SUMMARY), ids=lambda s: f"{s} ({STATEMENTS[s][0]}) "
                                                               f"{STATEMENTS[s][1]}")
 def test_vehicle_summary(sid):
-    from ambush_env.core.vehicle_data import shipped_vehicle_data
+    from ambush_env.core.world.vehicle_data import shipped_vehicle_data
 
     vd = shipped_vehicle_data().vehicles
     for type_, size, open_, occupants, slow, fast in SUMMARY[sid]:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from ambush_env.core import sequence, turns
-from ambush_env.core import orders as O
-from ambush_env.core.errors import DiceExhaustedError, IllegalActionError
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status
+from ambush_env.core.play import sequence
+from ambush_env.core.rules import turns
+from ambush_env.core.model import orders as O
+from ambush_env.core.model.errors import DiceExhaustedError, IllegalActionError
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.types import ARSpace, Phase, Side, Stance, Status
 
 from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, rounds
 

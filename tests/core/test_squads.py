@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ambush_env.core.errors import DataError, ScenarioError
-from ambush_env.core.squads import SQUADS_DIR, Squad, list_squads, load_squad
+from ambush_env.core.model.errors import DataError, ScenarioError
+from ambush_env.core.world.squads import SQUADS_DIR, Squad, list_squads, load_squad
 
 
 def _raw() -> dict:

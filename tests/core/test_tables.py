@@ -11,16 +11,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ambush_env.core.data import DATA_DIR
-from ambush_env.core.errors import DataError
-from ambush_env.core.tables import (
+from ambush_env.core.world.data import DATA_DIR
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.world.tables import (
     REQUIRED_CLASSES,
     REQUIRED_ROWS,
     RESULTS,
     SEVERITY,
     load_tables,
 )
-from ambush_env.core.types import Stance, Terrain
+from ambush_env.core.model.types import Stance, Terrain
 
 T = load_tables()
 FAR = range(0, 41)  # distances checked by the sanity properties, hexes

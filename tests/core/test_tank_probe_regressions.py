@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core.errors import DataError
-from ambush_env.core.missions import Mission, load_mission
-from ambush_env.core.vehicle_data import crew_rating
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.world.missions import Mission, load_mission
+from ambush_env.core.world.vehicle_data import crew_rating
 
 MISSION = "farm_assault"
 
@@ -46,7 +46,7 @@ def test_a_tank_that_lost_its_whole_crew_round_trips():
     """INTERFACE.md: ``Game.from_position(g.position()).position() == g.position()``. A tank
     whose last crewman fell (``vehicles.set_crew`` to 0: disabled) kept the ratings of crew 1,
     but a position read back gave its unit the default ratings (PC 5, DS 0)."""
-    from ambush_env.core.vehicles import set_crew
+    from ambush_env.core.vehicles.vehicles import set_crew
 
     p = {"mission": MISSION, "phase": "rounds", "round": 3, "rounds_total": 3,
          "initiative": "us",
@@ -96,7 +96,7 @@ def test_set_state_of_an_inline_mission_with_vehicles_reads_its_map_once(monkeyp
     """Speed (COMMON decision 6): ``set_state`` of a game of an inline mission holding
     vehicles re-read and parsed its map file on every call (0.3 s each) to check where the
     mission's vehicles start."""
-    from ambush_env.core import board as board_mod
+    from ambush_env.core.world import board as board_mod
 
     m = _variant(us_vehicles=[{"vehicle": "sherman", "hex": "B8", "facing": "NE"}])
     g = Game(m, seed=0)

@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
-from ambush_env.core import Game, tanks
-from ambush_env.core.errors import IllegalActionError
-from ambush_env.core.missions import GermanVehicle, load_mission
-from ambush_env.core.types import ARSpace
+from ambush_env.core import Game
+from ambush_env.core.vehicles import tanks
+from ambush_env.core.model.errors import IllegalActionError
+from ambush_env.core.world.missions import GermanVehicle, load_mission
+from ambush_env.core.model.types import ARSpace
 
 MISSION = "farm_assault"
 
@@ -88,7 +89,7 @@ def test_crew_points_per_turn_are_the_active_crew(crew):
     """Seed 000 p. 33: at most one Crew Point per active crew member per turn."""
     g = _tank(crew=crew, turn={})
     g.state.turn.cp_left = -1
-    from ambush_env.core.turns import start_turn
+    from ambush_env.core.rules.turns import start_turn
 
     start_turn(g, g.acting_unit())
     assert g.state.turn.cp_left == crew

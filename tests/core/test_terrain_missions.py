@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core.board import load_board
-from ambush_env.core.cards import load_deck
-from ambush_env.core.los import line_of_sight
-from ambush_env.core.missions import MAPS_DIR, PlaceVehicle, list_missions, load_mission
+from ambush_env.core.world.board import load_board
+from ambush_env.core.world.cards import load_deck
+from ambush_env.core.world.los import line_of_sight
+from ambush_env.core.world.missions import MAPS_DIR, PlaceVehicle, list_missions, load_mission
 
 MISSIONS = ("hedgerow_crossing", "village_fight", "crossroads_ambush")
 
@@ -69,7 +69,7 @@ def test_hedgerow_banks_fall_eastward():
     """The ground falls at both banks (2 -> 1 -> 0), so a bank costs 2 MPs going down (clear
     1 + embankment 1) and 4 coming back up through the hedge (brush 2 + a level 1 +
     embankment 1), RULES.md §6."""
-    from ambush_env.core.movement import step_cost
+    from ambush_env.core.rules.movement import step_cost
 
     g = Game.from_position("mission: hedgerow_crossing\nunits:\n  - {name: US1, hex: C6}\n"
                            "  - {name: US2, hex: D6}\n")

@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core import orders as O
-from ambush_env.core import vehicle_fire as VF
-from ambush_env.core.errors import IllegalActionError
-from ambush_env.core.fire import to_hit
-from ambush_env.core.hexgrid import OPPOSITE, traces
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.tables import load_tables
-from ambush_env.core.types import DIRECTION_NAMES, Status
-from ambush_env.core.vehicle_data import shipped_vehicle_data
+from ambush_env.core.model import orders as O
+from ambush_env.core.vehicles import vehicle_fire as VF
+from ambush_env.core.model.errors import IllegalActionError
+from ambush_env.core.rules.fire import to_hit
+from ambush_env.core.world.hexgrid import OPPOSITE, traces
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.world.tables import load_tables
+from ambush_env.core.model.types import DIRECTION_NAMES, Status
+from ambush_env.core.world.vehicle_data import shipped_vehicle_data
 
 MISSION = "farm_assault"
 FAR_GERMAN = {"name": "G9", "role": "rifleman", "hex": "P2", "ar": "complete"}

@@ -20,12 +20,12 @@ import pytest
 import yaml
 
 from ambush_env.core import Game
-from ambush_env.core.board import board_from_dict
-from ambush_env.core.ctx import Ctx
-from ambush_env.core.data import data_path, read_yaml
-from ambush_env.core.errors import DataError
-from ambush_env.core.missions import check_references, load_mission, read_mission
-from ambush_env.core.types import Terrain
+from ambush_env.core.world.board import board_from_dict
+from ambush_env.core.rules.ctx import Ctx
+from ambush_env.core.world.data import data_path, read_yaml
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.world.missions import check_references, load_mission, read_mission
+from ambush_env.core.model.types import Terrain
 
 MISSION = "farm_assault"
 FAR = {"name": "G1", "role": "rifleman", "hex": "P2", "ar": "complete"}

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import pytest
 
-from ambush_env.core import orders as O
-from ambush_env.core import vehicle_fire as VF
-from ambush_env.core import vehicles as V
-from ambush_env.core.errors import DataError
-from ambush_env.core.grenades import explode
-from ambush_env.core.missions import GermanVehicle, check_vehicles, load_mission
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.state import Vehicle
-from ambush_env.core.types import ARSpace, Direction, Side, Stance, Status
+from ambush_env.core.model import orders as O
+from ambush_env.core.vehicles import vehicle_fire as VF
+from ambush_env.core.vehicles import vehicles as V
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.combat.grenades import explode
+from ambush_env.core.world.missions import GermanVehicle, check_vehicles, load_mission
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.state import Vehicle
+from ambush_env.core.model.types import ARSpace, Direction, Side, Stance, Status
 
 from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, rounds
 
@@ -269,7 +269,7 @@ def test_captured_radio_is_carried_but_unusable():
     _ops(g)
     before = kinds(g)
     slots = [a - O.ORDER_BASE[K.PICK_UP] for a in g.legal_actions() if O.decode(a)[0] == K.PICK_UP]
-    from ambush_env.core.carry import items_here
+    from ambush_env.core.rules.carry import items_here
 
     here = items_here(g, us.hex)
     k = next(i for i in slots if here[i][2] == "radio")
@@ -452,7 +452,7 @@ def _jeep_under_fire(weapon="kar98"):
 def test_soldiers_in_a_car_are_fired_at_as_the_car():
     """seed 000, p. 31: a vehicle and its occupants are one target; no occupant is singled
     out. A German card's fire at a rider resolves against the car."""
-    from ambush_env.core.fire import fire_refusal
+    from ambush_env.core.rules.fire import fire_refusal
     from engine_helpers import german_action
 
     g, v, drv, p1, p2, ger = _jeep_under_fire()
@@ -473,7 +473,7 @@ def test_fire_at_car_hits_or_misses(hit_roll):
     g, v, drv, p1, p2, ger = _jeep_under_fire()
     n, mods = VF.vehicle_fire_refusal(g, ger, v, snap=False), None
     assert n is None
-    from ambush_env.core.fire import to_hit_vehicle
+    from ambush_env.core.rules.fire import to_hit_vehicle
 
     n, mods = to_hit_vehicle(g, ger, v.hex, "small", snap=False)
     assert ("vehicle_small", 1) in mods
@@ -590,7 +590,7 @@ def test_riders_orders_in_rounds():
 def _broken(tmp_path, mutate):
     import yaml
 
-    from ambush_env.core.data import data_path
+    from ambush_env.core.world.data import data_path
 
     raw = yaml.safe_load(data_path("vehicles.yaml").read_text(encoding="utf-8"))
     mutate(raw)
@@ -706,7 +706,7 @@ def test_casualty_evacuated_by_jeep_off_the_map():
 def test_soldier_beside_a_vehicle_counts_as_in_cover():
     """seed 000, p. 31: a soldier outside a vehicle in its hex counts as in cover unless his
     terrain is better (⚙ vehicle cover −1, weapons.yaml); riders are fired at as the car."""
-    from ambush_env.core.fire import to_hit
+    from ambush_env.core.rules.fire import to_hit
 
     g = fresh_game()
     clear_board(g, keep=2)
@@ -892,7 +892,7 @@ def test_second_try_needs_the_sharp_turn_check_passed():
 def test_a_laid_down_weapon_keeps_its_jam():
     """RULES.md §8: a jam is cleared by a PC check; laying the weapon down and taking it up
     again does not clear it."""
-    from ambush_env.core.carry import items_here
+    from ambush_env.core.rules.carry import items_here
 
     g = fresh_game()
     clear_board(g, keep=1)
@@ -915,7 +915,7 @@ def test_a_laid_down_weapon_keeps_its_jam():
 def test_a_rider_wounded_aboard_keeps_his_seat_and_stance():
     """seed 000, p. 31: stance is ignored inside; a wound (seed 002 p. 26: he falls prone) does
     not change it aboard, and he gets out standing."""
-    from ambush_env.core.damage import apply_damage
+    from ambush_env.core.rules.damage import apply_damage
 
     g, v, drv, p1, p2, ger = _jeep_under_fire()
     apply_damage(g, p1.uid, "wound")
@@ -927,7 +927,7 @@ def test_a_rider_wounded_aboard_keeps_his_seat_and_stance():
 def test_a_rider_fires_along_the_vehicle_line_of_sight():
     """seed 004 (vehicles and buildings): a rider's fire uses the sight of his vehicle, the
     same the sighting rules use; fire and sight never disagree for him."""
-    from ambush_env.core.fire import fire_refusal
+    from ambush_env.core.rules.fire import fire_refusal
 
     g = fresh_game()
     clear_board(g, keep=1)

@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from ambush_env.core import data
+from ambush_env.core.world import data
 
 
 def test_writes_whole_file_readable_by_all(tmp_path):
@@ -59,7 +59,7 @@ def test_an_error_inside_the_block_leaves_the_old_file_and_no_temporary(tmp_path
     assert [x.name for x in tmp_path.iterdir()] == ["a.json"]
 
 
-_WRITE = ("import sys; from ambush_env.core.data import write_text_atomic; "
+_WRITE = ("import sys; from ambush_env.core.world.data import write_text_atomic; "
           "write_text_atomic('new text ' * 100, sys.argv[1])")
 
 
@@ -87,7 +87,7 @@ def test_the_fault_hook_kills_between_the_write_and_the_rename(tmp_path, mode):
 
 
 def test_a_malformed_fault_hook_is_refused_naming_it(tmp_path, monkeypatch):
-    from ambush_env.core.errors import ConfigError
+    from ambush_env.core.model.errors import ConfigError
 
     monkeypatch.setenv(data.FAULT_ENV, "explode:*.json")
     with pytest.raises(ConfigError, match="AMBUSH_FAULT='explode:\\*.json': expected after_write:GLOB"):

@@ -10,8 +10,8 @@ from pettingzoo.test import api_test  # noqa: E402
 
 import ambush_env  # noqa: E402
 from ambush_env.core import Game  # noqa: E402
-from ambush_env.core.legal import legal_orders  # noqa: E402
-from ambush_env.core.types import Side  # noqa: E402
+from ambush_env.core.play.legal import legal_orders  # noqa: E402
+from ambush_env.core.model.types import Side  # noqa: E402
 from ambush_env.env.aec_env import GermanView  # noqa: E402
 from ambush_env.env.observation import ObservationBuilder  # noqa: E402
 

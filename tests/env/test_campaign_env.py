@@ -10,8 +10,8 @@ import gymnasium
 import numpy as np
 import pytest
 
-from ambush_env.core import campaign as C
-from ambush_env.core.errors import ConfigError, DataError, ScenarioError
+from ambush_env.core.play import campaign as C
+from ambush_env.core.model.errors import ConfigError, DataError, ScenarioError
 from ambush_env.env.ambush_env import AmbushEnv
 from ambush_env.env.campaign_env import CampaignEnv
 from ambush_env.env.registration import CAMPAIGN_ID

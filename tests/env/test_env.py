@@ -11,8 +11,8 @@ import pytest
 from env_helpers import assert_same_trace, random_actions, rollout
 
 import ambush_env
-from ambush_env.core.errors import ConfigError, IllegalActionError, ScenarioError
-from ambush_env.core.orders import N_ORDERS
+from ambush_env.core.model.errors import ConfigError, IllegalActionError, ScenarioError
+from ambush_env.core.model.orders import N_ORDERS
 from ambush_env.env.ambush_env import ILLEGAL_STREAK_LIMIT, AmbushEnv
 from ambush_env.env.registration import env_id
 
@@ -267,7 +267,7 @@ def test_random_episode_terminates_with_a_scored_result():
     assert {"us_killed", "germans_killed"} <= set(info["stats"])
     assert not env.action_masks().any()  # over: nothing is legal
     # default reward: the result value plus 0.05 per VP gained
-    from ambush_env.core.rules_data import load_rules_data
+    from ambush_env.core.world.rules_data import load_rules_data
 
     rv = load_rules_data().reward
     assert total == pytest.approx(getattr(rv, info["result"]) + rv.vp_scale * info["vp"], abs=1e-6)

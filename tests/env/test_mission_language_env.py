@@ -10,9 +10,9 @@ import json
 import numpy as np
 
 from ambush_env.core import Game
-from ambush_env.core.missions import Mission, load_mission
-from ambush_env.core.sequence import resolve
-from ambush_env.core.types import ARSpace, Side, Status
+from ambush_env.core.world.missions import Mission, load_mission
+from ambush_env.core.play.sequence import resolve
+from ambush_env.core.model.types import ARSpace, Side, Status
 from ambush_env.env.observation import ObservationBuilder
 from ambush_env.env.spec import BOARD
 
@@ -113,8 +113,8 @@ def test_pulse_limit_is_terminated_and_scored_in_the_env():
 def test_round_limit_is_terminated_and_scored_in_the_env():
     """RULES.md §15: Round 2 of 2 played out with a German still in contact: Round 3 would
     start, so the mission ends, ``terminated`` and scored."""
-    from ambush_env.core.state import TurnState, Unit
-    from ambush_env.core.types import Phase
+    from ambush_env.core.model.state import TurnState, Unit
+    from ambush_env.core.model.types import Phase
 
     g = Game(_mission(time_limit={"rounds": 2}), seed=0)
     _only_us1(g, "A1")

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from env_helpers import random_actions
 
-from ambush_env.core.orders import K_SLOTS, U_SLOTS, V_SLOTS
-from ambush_env.core.types import Status, Terrain
+from ambush_env.core.model.orders import K_SLOTS, U_SLOTS, V_SLOTS
+from ambush_env.core.model.types import Status, Terrain
 from ambush_env.env import spec
 from ambush_env.env.ambush_env import AmbushEnv
 from ambush_env.env.spec import (

@@ -15,11 +15,14 @@ import json
 import numpy as np
 import pytest
 
-from ambush_env.core import Game, mines, paragraphs, traps
-from ambush_env.core.dice import Dice
-from ambush_env.core.missions import Mission, load_mission
-from ambush_env.core.sequence import resolve
-from ambush_env.core.types import ARSpace, Side, Status
+from ambush_env.core import Game
+from ambush_env.core.rules import mines
+from ambush_env.core.play import paragraphs
+from ambush_env.core.combat import traps
+from ambush_env.core.model.dice import Dice
+from ambush_env.core.world.missions import Mission, load_mission
+from ambush_env.core.play.sequence import resolve
+from ambush_env.core.model.types import ARSpace, Side, Status
 from ambush_env.env.observation import ObservationBuilder
 from ambush_env.env.spec import BOARD, GLOBAL, VEHICLE
 

@@ -12,7 +12,7 @@ import pytest
 
 import ambush_env  # noqa: F401
 from ambush_env.core import Game
-from ambush_env.core.procedural import generate
+from ambush_env.core.play.procedural import generate
 from ambush_env.env.registration import procedural_id
 
 PROC = procedural_id()  # ambush/Procedural-v<current version>
@@ -95,7 +95,7 @@ def test_env_reset_seed_determines_the_mission_and_state_round_trips():
 def test_mission_seeds_train_and_held_out():
     """The reset seed fixes the mission seed, drawn from ``procedural.TRAIN_SEEDS`` by
     default and from ``HELD_OUT_SEEDS`` with ``mission_seeds="held_out"``; info names it."""
-    from ambush_env.core.procedural import HELD_OUT_SEEDS, TRAIN_SEEDS
+    from ambush_env.core.play.procedural import HELD_OUT_SEEDS, TRAIN_SEEDS
 
     train = gym.make(PROC).unwrapped
     held = gym.make(PROC, mission_seeds="held_out").unwrapped
@@ -130,7 +130,7 @@ def test_heuristic_agent_scores_on_generated_missions():
     """The scripted heuristic plays any mission: on the first generated missions of four
     objective types it gains VP and wins at least once."""
     from ambush_env.agents.heuristic import HeuristicAgent
-    from ambush_env.core.procedural import sketch
+    from ambush_env.core.play.procedural import sketch
 
     env = gym.make(PROC, max_steps=4000)
     agent = HeuristicAgent()

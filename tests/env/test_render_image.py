@@ -27,8 +27,8 @@ def test_hidden_germans_are_not_drawn():
     env.reset(seed=0)
     game = env.unwrapped.game
     before = render_rgb(game)
-    from ambush_env.core.state import Unit
-    from ambush_env.core.types import Side
+    from ambush_env.core.model.state import Unit
+    from ambush_env.core.model.types import Side
 
     g = Unit(uid=len(game.state.units), side=int(Side.GERMAN), name="G9", role="rifleman",
              hex=game.board.index("J5"), weapon="kar98")

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core.board import load_board
+from ambush_env.core.world.board import load_board
 from ambush_env.env import rewards
 from ambush_env.render import image
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ambush_env.core.errors import ConfigError
-from ambush_env.core.rules_data import load_rules_data
-from ambush_env.core.types import RESULT_NAMES
+from ambush_env.core.model.errors import ConfigError
+from ambush_env.core.world.rules_data import load_rules_data
+from ambush_env.core.model.types import RESULT_NAMES
 from ambush_env.env.rewards import RewardScheme, list_schemes, load_rewards
 
 
@@ -106,7 +106,7 @@ def test_progress_route_counts_exits_casualties_and_the_taken_objective():
     the hex farthest from the farm, 12, plus the 4 out), 0 once it is; a killed one keeps his
     hex's value (dying never shortens the route); once the objective is taken a soldier's route
     is his distance to an exit."""
-    from ambush_env.core.types import Status
+    from ambush_env.core.model.types import Status
     from ambush_env.env.rewards import remaining_hexes
 
     env, g = _farm_game()
@@ -149,7 +149,7 @@ def test_progress_shaping_telescopes_over_an_episode():
 def test_progress_illegal_order_and_bad_gamma():
     """An illegal order scores exactly the penalty, its shaping term 0 (issue 23: it was
     (γ − 1)Φ(s), −0.99775 in all); a gamma outside (0, 1] is a DataError naming the field."""
-    from ambush_env.core.errors import DataError
+    from ambush_env.core.model.errors import DataError
 
     env, g = _farm_game()
     r = RewardScheme("progress")

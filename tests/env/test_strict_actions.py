@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 from env_helpers import random_actions
 
-from ambush_env.core.errors import IllegalActionError
-from ambush_env.core.orders import N_ORDERS
+from ambush_env.core.model.errors import IllegalActionError
+from ambush_env.core.model.orders import N_ORDERS
 from ambush_env.env.ambush_env import (
     END_ILLEGAL_STREAK,
     END_MAX_STEPS,

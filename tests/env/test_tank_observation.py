@@ -20,11 +20,11 @@ import numpy as np
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core.ctx import Ctx
+from ambush_env.core.rules.ctx import Ctx
 from ambush_env.env import spec
 from ambush_env.env.aec_env import GermanView
 from ambush_env.env.observation import ObservationBuilder
-from ambush_env.core.orders import V_SLOTS
+from ambush_env.core.model.orders import V_SLOTS
 from ambush_env.env.spec import VEHICLE, VEHICLE_FEATURES, VEHICLE_TYPES
 
 MISSION = "farm_assault"

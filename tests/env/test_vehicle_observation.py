@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 import ambush_env  # noqa: F401  (registers the ids)
-from ambush_env.core import vehicles as V
+from ambush_env.core.vehicles import vehicles as V
 from ambush_env.core import Game
-from ambush_env.core.orders import ORDER_KIND, OrderKind, encode
-from ambush_env.core.types import DIRECTION_NAMES, Direction, Side, Stance
+from ambush_env.core.model.orders import ORDER_KIND, OrderKind, encode
+from ambush_env.core.model.types import DIRECTION_NAMES, Direction, Side, Stance
 from ambush_env.env import spec
 from ambush_env.env.observation import ObservationBuilder
 from ambush_env.env.spec import BOARD, BOARD_H, BOARD_W, UNIT, VEHICLE, VEHICLE_FEATURES

@@ -10,7 +10,7 @@ import difflib
 
 import pytest
 
-from ambush_env.core.missions import list_missions
+from ambush_env.core.world.missions import list_missions
 from ambush_env.playthrough import golden_path, playthrough
 
 
@@ -73,8 +73,8 @@ def test_vehicle_goldens_show_the_vehicle_rules():
 
 
 def test_vehicle_feature_predicates_read_the_engine_events():
-    """The predicates name event types the engine has (core/events.py)."""
-    from ambush_env.core import events as E
+    """The predicates name event types the engine has (core/model/events.py)."""
+    from ambush_env.core.model import events as E
 
     kinds = {c.type for c in vars(E).values()
              if isinstance(c, type) and issubclass(c, E.Event) and c is not E.Event}

@@ -19,10 +19,10 @@ from test_random_play import check_invariants
 from test_tank_play import VARIANTS, check_clone, check_mask_and_texts, check_round_trip, check_tanks
 
 from ambush_env.core import Game
-from ambush_env.core import d100 as D
-from ambush_env.core import d100_attacks
-from ambush_env.core import orders as O
-from ambush_env.core.missions import Mission, load_mission
+from ambush_env.core.rules import d100 as D
+from ambush_env.core.combat import d100_attacks
+from ambush_env.core.model import orders as O
+from ambush_env.core.world.missions import Mission, load_mission
 
 SQUAD = "tank_hunters_d100"  # the shipped d100 squad (configs/squads/)
 _CTX: dict[str, Game] = {}

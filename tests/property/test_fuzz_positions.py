@@ -30,7 +30,7 @@ def test_the_cases_cover_every_newest_id_rules_deck_and_mode():
     """Every ``ambush/`` id at its newest version, both rule sets, every deck, both modes."""
     import gymnasium
 
-    from ambush_env.core.cards import list_decks
+    from ambush_env.core.world.cards import list_decks
 
     cases = FUZZ.all_cases()
     ids = {c[0] for c in cases}
@@ -65,7 +65,7 @@ def test_a_short_fuzz_finds_no_mismatch(tmp_path):
 def test_a_mismatch_is_counted_written_and_fails(tmp_path, monkeypatch):
     """The script notices a writer that drops a field: the position is written to the folder
     and ``main`` exits 1."""
-    from ambush_env.core import position
+    from ambush_env.core.play import position
 
     real = position.write_position
 

@@ -28,7 +28,7 @@ decision the order the card interpreter chose is checked against invariants comp
 
 The events ``Game.step`` returns are the source of truth for what happened (``move``,
 ``fire``, ``stance``, ``german_card``, ``german_skip``); a wrapper around
-``ambush_env.core.german.choose`` only says which unit gave which order, and the state
+``ambush_env.core.play.german.choose`` only says which unit gave which order, and the state
 before it. The run must actually see German moves, prone German moves, snap fire after a
 move, charges and the refusals of the rules (a property test that sees nothing is a defect):
 :func:`test_the_rules_bind_the_germans_in_random_play` counts them over the whole default
@@ -45,12 +45,12 @@ from dataclasses import dataclass, field
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core import german as german_cards
-from ambush_env.core import orders as O
-from ambush_env.core.missions import list_missions
-from ambush_env.core.orders import OrderKind as K
-from ambush_env.core.procedural import generate
-from ambush_env.core.types import ARSpace, Phase, Side, Stance, Status
+from ambush_env.core.play import german as german_cards
+from ambush_env.core.model import orders as O
+from ambush_env.core.world.missions import list_missions
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.play.procedural import generate
+from ambush_env.core.model.types import ARSpace, Phase, Side, Stance, Status
 
 US = int(Side.US)
 PRONE, CROUCHING = int(Stance.PRONE), int(Stance.CROUCHING)

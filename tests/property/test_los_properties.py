@@ -15,10 +15,10 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ambush_env.core.board import Board, board_from_dict
-from ambush_env.core.hexgrid import make_label, neighbor_cr
-from ambush_env.core.los import SightCache, line_of_sight
-from ambush_env.core.types import STANCE_NAMES
+from ambush_env.core.world.board import Board, board_from_dict
+from ambush_env.core.world.hexgrid import make_label, neighbor_cr
+from ambush_env.core.world.los import SightCache, line_of_sight
+from ambush_env.core.model.types import STANCE_NAMES
 
 OBSTACLES = ["woods", "brush", "rubble", "rough"]
 TERRAIN = ["clear", "clear", "clear", "road", "woods", "brush", "rubble", "rough", "building", "building"]

@@ -1,5 +1,5 @@
 """Malformed data files (issue 13, done-when 7): a mission, map, card deck, squad, campaign
-or number file that hypothesis has broken raises :class:`~ambush_env.core.errors.DataError`
+or number file that hypothesis has broken raises :class:`~ambush_env.core.model.errors.DataError`
 naming that file and a field, never another exception ("a bad file fails with its path and
 the offending field").
 
@@ -34,7 +34,7 @@ under its own stem (the ``id`` must equal the stem). The mutations:
 
 The property: loading either succeeds (a mutation may be harmless) or raises ``DataError``
 whose ``path`` is the file and whose ``field`` is non-empty. When a mission loads, a
-:class:`~ambush_env.core.game.Game` of it is built and plays a few random orders: that works
+:class:`~ambush_env.core.play.game.Game` of it is built and plays a few random orders: that works
 or raises ``DataError`` / ``ScenarioError``. The default run is small (about 30 s for the
 file); the ``slow`` variants run many more examples (``pytest -m slow``). A failure prints
 the mutations (``note``) and a ``@reproduce_failure`` blob; ``database=None`` keeps
@@ -54,14 +54,14 @@ import yaml
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from ambush_env.core.board import load_board
-from ambush_env.core.campaign import load_chain
-from ambush_env.core.cards import load_deck
-from ambush_env.core.data import DATA_DIR, config_dir
-from ambush_env.core.errors import DataError, ScenarioError
-from ambush_env.core.hexgrid import make_label, parse_label
-from ambush_env.core.missions import load_mission
-from ambush_env.core.squads import load_squad
+from ambush_env.core.world.board import load_board
+from ambush_env.core.play.campaign import load_chain
+from ambush_env.core.world.cards import load_deck
+from ambush_env.core.world.data import DATA_DIR, config_dir
+from ambush_env.core.model.errors import DataError, ScenarioError
+from ambush_env.core.world.hexgrid import make_label, parse_label
+from ambush_env.core.world.missions import load_mission
+from ambush_env.core.world.squads import load_squad
 
 MISSIONS = sorted((DATA_DIR / "missions").glob("*.yaml"))
 MAPS = sorted((DATA_DIR / "maps").glob("*.yaml"))
@@ -779,8 +779,9 @@ def _chain(draw: Callable, raw: dict) -> str:
 
 def _load_rules_file(path: Path) -> Any:
     """Load one of :data:`RULE_FILES` (by its stem) from ``path``, as its loader would."""
-    from ambush_env.core import campaign, procedural, squads
-    from ambush_env.core.data import read_data
+    from ambush_env.core.play import campaign, procedural
+    from ambush_env.core.world import squads
+    from ambush_env.core.world.data import read_data
 
     if path.stem == "campaign":
         return read_data(campaign.CampaignRules, path)
@@ -794,7 +795,8 @@ def _use(kind: str, path: Path, obj: Any) -> None:
     the campaign rules carry a squad through a mission (killed, wounded, fit: replacements,
     experience); the squad prices generate squads; the procedural ranges generate missions.
     Only DataError or ScenarioError may come of it."""
-    from ambush_env.core import campaign, procedural, squads
+    from ambush_env.core.play import campaign, procedural
+    from ambush_env.core.world import squads
 
     try:
         if kind == "chain":
@@ -993,7 +995,7 @@ def test_key_given_twice_is_a_data_error(load, src, edit, field, tmp_path):
 
 def test_yaml_merge_keys_may_still_override(tmp_path):
     """A ``<<`` merge key and a key that overrides a merged one are not a key given twice."""
-    from ambush_env.core.data import read_yaml
+    from ambush_env.core.world.data import read_yaml
 
     path = tmp_path / "merge.yaml"
     path.write_text("base: &b {x: 1, y: 2}\nother:\n  <<: *b\n  x: 3\nboth: [*b, *b]\n",

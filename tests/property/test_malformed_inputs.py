@@ -39,8 +39,8 @@ from hypothesis import strategies as st
 
 import ambush_env
 from ambush_env.core import Game
-from ambush_env.core.dice import Dice
-from ambush_env.core.errors import (
+from ambush_env.core.model.dice import Dice
+from ambush_env.core.model.errors import (
     ConfigError,
     DataError,
     DiceExhaustedError,

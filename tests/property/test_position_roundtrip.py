@@ -23,7 +23,7 @@ import zlib
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core.missions import list_missions
+from ambush_env.core.world.missions import list_missions
 
 GAMES = 5
 SLOW_GAMES = 20

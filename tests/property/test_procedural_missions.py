@@ -20,11 +20,11 @@ from types import SimpleNamespace
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core import procedural as P
-from ambush_env.core.board import MAX_COLUMNS, MAX_ROWS, Board, board_from_dict
-from ambush_env.core.cards import load_deck
-from ambush_env.core.dice import Dice
-from ambush_env.core.missions import (
+from ambush_env.core.play import procedural as P
+from ambush_env.core.world.board import MAX_COLUMNS, MAX_ROWS, Board, board_from_dict
+from ambush_env.core.world.cards import load_deck
+from ambush_env.core.model.dice import Dice
+from ambush_env.core.world.missions import (
     Activation,
     Minefield,
     Mission,
@@ -33,10 +33,10 @@ from ambush_env.core.missions import (
     Strike,
     check_references,
 )
-from ambush_env.core.movement import raw_step_cost
-from ambush_env.core.sequence import resolve
-from ambush_env.core.tables import load_tables
-from ambush_env.core.types import TERRAIN_NAMES, Side
+from ambush_env.core.rules.movement import raw_step_cost
+from ambush_env.core.play.sequence import resolve
+from ambush_env.core.world.tables import load_tables
+from ambush_env.core.model.types import TERRAIN_NAMES, Side
 
 SEEDS = range(1000)
 HELD_OUT_SAMPLE = range(P.HELD_OUT_SEEDS.start, P.HELD_OUT_SEEDS.start + 100)
@@ -411,8 +411,8 @@ def test_bad_procedural_yaml_is_a_data_error_naming_the_field(tmp_path, edit, fi
     the field (the project's data rule)."""
     import yaml
 
-    from ambush_env.core.data import data_path, load_model
-    from ambush_env.core.errors import DataError
+    from ambush_env.core.world.data import data_path, load_model
+    from ambush_env.core.model.errors import DataError
 
     raw = yaml.safe_load(data_path("procedural.yaml").read_text())
     edit(raw)
@@ -426,7 +426,7 @@ def test_bad_procedural_yaml_is_a_data_error_naming_the_field(tmp_path, edit, fi
 def test_forces_fit_the_slots(generated):
     """Every German a mission can put on the map (men of place effects and car crews, and a
     tank's own unit) fits the contact slots, and every vehicle the vehicle slots."""
-    from ambush_env.core.orders import K_SLOTS, V_SLOTS
+    from ambush_env.core.model.orders import K_SLOTS, V_SLOTS
 
     for seed, (g, m) in generated.items():
         vehicles = [e for _, e in m.vehicle_placements()]

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ambush_env.core import orders as O
+from ambush_env.core.model import orders as O
 from ambush_env.core import Game
-from ambush_env.core.errors import IllegalActionError
-from ambush_env.core.missions import list_missions
-from ambush_env.core.types import ARSpace, Phase, Side, Status
+from ambush_env.core.model.errors import IllegalActionError
+from ambush_env.core.world.missions import list_missions
+from ambush_env.core.model.types import ARSpace, Phase, Side, Status
 
 _GAMES: dict[str, tuple[Game, Game]] = {}
 
@@ -58,14 +58,14 @@ def check_invariants(g: Game, *, agent: bool = False) -> None:
     hexes = [v.hex for v in vehicles if v.hex >= 0 and v.vid != mid]
     assert all(hexes.count(h) <= 2 for h in hexes)
     if mid >= 0 and hexes.count(vehicles[mid].hex) >= 2:
-        from ambush_env.core.orders import OrderKind, decode
+        from ambush_env.core.model.orders import OrderKind, decode
 
         acts = g.legal_actions()
         assert acts and all(decode(a)[0] != OrderKind.END_DRIVE for a in acts)
     # every rider is in exactly one seat of one vehicle, in its hex; off-map and disabled
     # vehicles carry nobody; no vehicle stands where its type can never be (seed 000 p. 30-31)
-    from ambush_env.core.vehicles import load_vehicle_data, vtype
-    from ambush_env.core.types import TERRAIN_NAMES
+    from ambush_env.core.vehicles.vehicles import load_vehicle_data, vtype
+    from ambush_env.core.model.types import TERRAIN_NAMES
 
     costs = load_vehicle_data().move_costs
     for v in vehicles:
@@ -100,11 +100,11 @@ def check_invariants(g: Game, *, agent: bool = False) -> None:
         if u.wounded:
             assert u.MV <= 2 and len(u.equipment) <= u.port_boxes <= 1
     # port boxes hold what fits, by the boxes each item fills (a satchel fills 2)
-    from ambush_env.core.carry import boxes_used
+    from ambush_env.core.rules.carry import boxes_used
 
     for u in units:
         assert boxes_used(g, u) <= u.port_boxes, u
-    # the objective scores once at most, by its kind (core/missions.py "Objective kinds"):
+    # the objective scores once at most, by its kind (core/world/missions.py "Objective kinds"):
     # with its flag, a hold objective only at the end, a demolition at its last charge
     obj = g.mission.objective
     verb = {"take": "taken", "hold": "held", "capture": "captured", "demolish": "destroyed"}
@@ -121,7 +121,8 @@ def check_invariants(g: Game, *, agent: bool = False) -> None:
 def inactive_never_act(monkeypatch):
     """Wrap the German card interpreter and the shot so that an inactive unit acting fails the
     test."""
-    from ambush_env.core import fire, german
+    from ambush_env.core.rules import fire
+    from ambush_env.core.play import german
 
     real_turn, real_fire = german.choose, fire.fire
 
@@ -136,7 +137,7 @@ def inactive_never_act(monkeypatch):
         assert t_.status == Status.ACTIVE, f"{s_.name} fired at inactive {t_.name}"
         return real_fire(game, shooter_uid, target_uid, **kw)
 
-    from ambush_env.core import vehicle_fire
+    from ambush_env.core.vehicles import vehicle_fire
 
     real_vfire = vehicle_fire.fire_at_vehicle
 
@@ -273,7 +274,7 @@ def test_arriving_vehicles_random_play(mission, seed, inactive_never_act):
     half the time one is legal, to the end: the invariants after every step (no unit in two
     places, at most two vehicles ending in a hex, the inactive never act) and the mask equals
     what ``step`` accepts every 10th step."""
-    from ambush_env.core.types import Phase as P
+    from ambush_env.core.model.types import Phase as P
     from tests.core.test_result_bands import walk
 
     g, scratch = games(mission)

@@ -24,11 +24,11 @@ import pytest
 from test_random_play import check_invariants
 
 from ambush_env.core import Game
-from ambush_env.core import orders as O
-from ambush_env.core.errors import IllegalActionError
-from ambush_env.core.missions import Mission, load_mission
-from ambush_env.core.types import Side, Status
-from ambush_env.core.vehicle_data import crew_rating, load_vehicle_data
+from ambush_env.core.model import orders as O
+from ambush_env.core.model.errors import IllegalActionError
+from ambush_env.core.world.missions import Mission, load_mission
+from ambush_env.core.model.types import Side, Status
+from ambush_env.core.world.vehicle_data import crew_rating, load_vehicle_data
 
 # Farm Assault with tanks: the road runs along row 8, the US squad enters at A6-A10.
 VARIANTS: dict[str, dict[str, Any]] = {

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core.orders import OrderKind, encode
-from ambush_env.core.state import Unit
-from ambush_env.core.types import Phase, Side, Stance
+from ambush_env.core.model.orders import OrderKind, encode
+from ambush_env.core.model.state import Unit
+from ambush_env.core.model.types import Phase, Side, Stance
 from ambush_env.render.geometry import hex_centre
 from ambush_env.render.image import (
     _UNIT_RGB,

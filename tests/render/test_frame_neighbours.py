@@ -11,8 +11,8 @@ import math
 import numpy as np
 import pytest
 
-from ambush_env.core.board import load_board, resolve_map_path
-from ambush_env.core.hexgrid import OPPOSITE
+from ambush_env.core.world.board import load_board, resolve_map_path
+from ambush_env.core.world.hexgrid import OPPOSITE
 from ambush_env.render import geometry
 from ambush_env.render.geometry import SIDE_CORNERS, hex_centre, hex_corners
 

@@ -100,7 +100,7 @@ def test_the_tolerance_catches_a_changed_frame(monkeypatch):
     versions; the rules tests check where units are.)"""
     from PIL import Image
 
-    from ambush_env.core.types import Terrain
+    from ambush_env.core.model.types import Terrain
     from ambush_env.render import image
 
     golden = np.asarray(Image.open(GOLDEN_DIR / "farm_assault_start.png").convert("RGB"))

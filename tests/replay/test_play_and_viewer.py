@@ -12,7 +12,7 @@ import pytest
 
 from ambush_env import replay as R
 from ambush_env.cli import PLAY_HELP, cmd_play, main
-from ambush_env.core.types import Status
+from ambush_env.core.model.types import Status
 from ambush_env.render import ansi
 
 

@@ -15,8 +15,8 @@ import pytest
 
 from ambush_env import replay as R
 from ambush_env.cli import cmd_play, cmd_replay, main
-from ambush_env.core.errors import ConfigError, DataError
-from ambush_env.core.missions import MISSIONS_DIR
+from ambush_env.core.model.errors import ConfigError, DataError
+from ambush_env.core.world.missions import MISSIONS_DIR
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import pytest
 from ambush_env import bench
 from ambush_env import replay as R
 from ambush_env.cli import cmd_replay, main
-from ambush_env.core.errors import DataError
+from ambush_env.core.model.errors import DataError
 
 SUITE = """name: replay_test
 description: every kind of mission, two seeds
