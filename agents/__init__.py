@@ -46,8 +46,10 @@ def check_agent_spec(spec: str) -> None:
     if p.suffix == ".zip" and not p.exists():
         raise ConfigError("agent", f"agent model {spec!r} not found")
     if not p.exists():
-        raise ConfigError("agent", f"unknown agent {spec!r}: use {', '.join(AGENT_NAMES)} or the path "
-                      "of a model .zip")
+        raise ConfigError(
+            "agent",
+            f"unknown agent {spec!r}: use {', '.join(AGENT_NAMES)} or the path of a model .zip",
+        )
 
 
 def make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Agent:
@@ -80,5 +82,6 @@ def make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Agent:
         from ambush_env.agents.maskable_ppo import PPOAgent
 
         return PPOAgent.load(p, **kwargs)
-    raise ConfigError("agent", f"unknown agent {spec!r}: use {', '.join(AGENT_NAMES)} or the path "
-                      "of a model .zip")
+    raise ConfigError(
+        "agent", f"unknown agent {spec!r}: use {', '.join(AGENT_NAMES)} or the path of a model .zip"
+    )

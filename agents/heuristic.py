@@ -58,9 +58,9 @@ import numpy as np
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.errors import AmbushError
 from ambush_env.core.model.orders import OrderKind as K
-from ambush_env.core.world.rules_data import load_rules_data
 from ambush_env.core.model.state import Unit
 from ambush_env.core.model.types import Phase, Side, Stance, Status, Terrain
+from ambush_env.core.world.rules_data import load_rules_data
 
 ACTIVE = int(Status.ACTIVE)
 CAPTURED = int(Status.CAPTURED)
@@ -193,15 +193,17 @@ class HeuristicAgent:
         """Least-MP distance of every hex to the nearest of ``sources`` (standing soldier);
         a known anti-personnel minefield hex costs ``mine_cost`` MPs more to enter."""
         st = game.state
-        mined = frozenset(h for h in st.known_mines if h in st.minefields) if st.minefields \
+        mined = (
+            frozenset(h for h in st.known_mines if h in st.minefields)
+            if st.minefields
             else frozenset()
+        )
         key = (sources, game.board.version, mined)
         d = self._paths.get(key)
         if d is None:
             from ambush_env.core.rules.movement import IMPASSABLE, step_cost
 
-            walker = Unit(uid=-1, side=int(Side.US), name="", role="",
-                          stance=int(Stance.STANDING))
+            walker = Unit(uid=-1, side=int(Side.US), name="", role="", stance=int(Stance.STANDING))
             extra = self.doctrine.mine_cost
 
             def into(j: int, i: int) -> int:  # moving from j into i (toward the source)
@@ -235,12 +237,16 @@ class HeuristicAgent:
     def _quarry(self, game) -> Unit | None:
         """The German a ``capture`` objective names, once on the map (None before)."""
         card = game.mission.objective.card
-        return next((g for g in game.state.units
-                     if g.side == int(Side.GERMAN) and g.role == card), None)
+        return next(
+            (g for g in game.state.units if g.side == int(Side.GERMAN) and g.role == card), None
+        )
 
     def _is_quarry(self, game, g: Unit) -> bool:
-        return (self._kind(game) == "capture" and self._open(game)
-                and g.role == game.mission.objective.card)
+        return (
+            self._kind(game) == "capture"
+            and self._open(game)
+            and g.role == game.mission.objective.card
+        )
 
     def _guards(self, game, u: Unit) -> bool:
         """``u`` stands with a prisoner (he must not walk away from him)."""
@@ -256,8 +262,9 @@ class HeuristicAgent:
         if not reach:
             return sorted(obj)
         dist = game.board.distance
-        return [h for h in range(len(game.board.neighbors))
-                if any(dist(h, o) <= reach for o in obj)]
+        return [
+            h for h in range(len(game.board.neighbors)) if any(dist(h, o) <= reach for o in obj)
+        ]
 
     def _goal(self, game) -> tuple[tuple[int, ...], bool]:
         """``(goal hexes, heading for the exit)``."""
@@ -282,8 +289,9 @@ class HeuristicAgent:
             return exits, True
         return objective, False
 
-    def _kind_goal(self, game, kind: str, objective: tuple[int, ...],
-                   exits: tuple[int, ...]) -> tuple[tuple[int, ...], bool]:
+    def _kind_goal(
+        self, game, kind: str, objective: tuple[int, ...], exits: tuple[int, ...]
+    ) -> tuple[tuple[int, ...], bool]:
         """The goal of a ``hold``, ``capture`` or ``demolish`` objective (module docstring)."""
         if kind == "hold":
             return objective, False
@@ -432,8 +440,12 @@ class HeuristicAgent:
             dest = game.board.neighbors[u.hex][arg]
             gain = dist[u.hex] - dist[dest]
             return 6.0 + gain if gain > 0 else -4.0
-        if kind in (K.MOVE, K.BOARD_VEHICLE) and self._guards(game, u) \
-                and u.vehicle < 0 and okind == "capture":
+        if (
+            kind in (K.MOVE, K.BOARD_VEHICLE)
+            and self._guards(game, u)
+            and u.vehicle < 0
+            and okind == "capture"
+        ):
             return -40.0  # the guard never leaves his prisoner (he would be free at once)
         if okind == "hold" and kind == K.MOVE and u.hex in game.objective_hexes:
             dest = game.board.neighbors[u.hex][arg]
@@ -443,8 +455,12 @@ class HeuristicAgent:
         # _demolition_orders) once the target's garrison is gone
         if not self._open(game) or (ops and okind != "demolish"):
             return None
-        if okind == "capture" and kind in (K.ASSAULT_KILL, K.ASSAULT_CAPTURE, K.FIRE_AIMED,
-                                           K.FIRE_SNAP):
+        if okind == "capture" and kind in (
+            K.ASSAULT_KILL,
+            K.ASSAULT_CAPTURE,
+            K.FIRE_AIMED,
+            K.FIRE_SNAP,
+        ):
             target = st.units[st.contacts[arg]]
             if not self._is_quarry(game, target):
                 return None
@@ -471,10 +487,16 @@ class HeuristicAgent:
                     return -30.0
                 if any(o.status == ACTIVE and o.hex == h for o in game.us_units()):
                     return -30.0
-                crowd = sum(1 for o in game.us_units() if o.status == ACTIVE and o.hex >= 0
-                            and o.hex in game.board.neighbors[h])
-                return self.doctrine.demolish_value - 5.0 * crowd \
+                crowd = sum(
+                    1
+                    for o in game.us_units()
+                    if o.status == ACTIVE and o.hex >= 0 and o.hex in game.board.neighbors[h]
+                )
+                return (
+                    self.doctrine.demolish_value
+                    - 5.0 * crowd
                     + (3.0 if h in game.objective_hexes else 0.0)
+                )
         return None
 
     # ------------------------------------------------------------------ vehicles
@@ -487,13 +509,17 @@ class HeuristicAgent:
 
             row = cost_row(game, large)
             nbrs = game.board.neighbors
-            d = self._remember(key, _least_cost_to(
-                nbrs, goal, lambda j, i: row[j * 6 + nbrs[j].index(i)]))
+            d = self._remember(
+                key, _least_cost_to(nbrs, goal, lambda j, i: row[j * 6 + nbrs[j].index(i)])
+            )
         return d
 
     def _enemy_vehicles(self, game, side: int = int(Side.US)) -> list:
-        return [v for v in game.state.vehicles
-                if v.hex >= 0 and not v.exited and not v.disabled and v.side != side]
+        return [
+            v
+            for v in game.state.vehicles
+            if v.hex >= 0 and not v.exited and not v.disabled and v.side != side
+        ]
 
     def _vehicle_of_arg(self, game, arg: int, per: int):
         vs = game.state.vehicles
@@ -514,9 +540,15 @@ class HeuristicAgent:
         st = game.state
         ops = st.phase == Phase.OPERATIONS
         va = len(O.ASPECTS)
-        if kind in (K.FIRE_AIMED_VEHICLE, K.FIRE_SNAP_VEHICLE, K.CANNON_VEHICLE,
-                    K.BOW_MG_AIMED_VEHICLE, K.BOW_MG_SNAP_VEHICLE, K.COAX_MG_AIMED_VEHICLE,
-                    K.COAX_MG_SNAP_VEHICLE):
+        if kind in (
+            K.FIRE_AIMED_VEHICLE,
+            K.FIRE_SNAP_VEHICLE,
+            K.CANNON_VEHICLE,
+            K.BOW_MG_AIMED_VEHICLE,
+            K.BOW_MG_SNAP_VEHICLE,
+            K.COAX_MG_AIMED_VEHICLE,
+            K.COAX_MG_SNAP_VEHICLE,
+        ):
             v = self._vehicle_of_arg(game, arg, va)
             if v is None:
                 return -20.0
@@ -532,7 +564,9 @@ class HeuristicAgent:
             h = game.offset_target(u.hex, arg)
             tanks = [v for v in self._enemy_vehicles(game) if v.hex == h]
             if tanks:
-                if any(o.status == ACTIVE and o.hex == h and o.vehicle < 0 for o in game.us_units()):
+                if any(
+                    o.status == ACTIVE and o.hex == h and o.vehicle < 0 for o in game.us_units()
+                ):
                     return -30.0
                 return self.doctrine.anti_tank_value * 0.7
             return None
@@ -589,8 +623,14 @@ class HeuristicAgent:
 
         if len(v.occupants) >= vtype(v).occupants:
             return False
-        return any(o.status == ACTIVE and o.hex == v.hex and o.vehicle < 0 and o.uid != u.uid
-                   and not o.panicked for o in game.us_units())
+        return any(
+            o.status == ACTIVE
+            and o.hex == v.hex
+            and o.vehicle < 0
+            and o.uid != u.uid
+            and not o.panicked
+            for o in game.us_units()
+        )
 
     def _score_drive(self, game, u: Unit, kind: K, arg: int, goal) -> float:
         st = game.state
@@ -674,8 +714,12 @@ class HeuristicAgent:
             gain = d[u.hex] - d[dest]
             return (4.0 + gain + (1.0 if cover_dest else 0.0)) if gain > 0 else -3.0
         quarry = self._quarry(game) if self._kind(game) == "capture" else None
-        if quarry is not None and quarry.status == ACTIVE and self._open(game) \
-                and quarry.uid in game.state.contacts:
+        if (
+            quarry is not None
+            and quarry.status == ACTIVE
+            and self._open(game)
+            and quarry.uid in game.state.contacts
+        ):
             # close on the German to be captured (a charge into his hex ends in an assault)
             d = self._dist_from(game, (quarry.hex,))
             gain = d[u.hex] - d[dest]
@@ -716,8 +760,9 @@ class HeuristicAgent:
 
     def _anti_tank(self, u: Unit) -> bool:
         """Whether ``u`` carries something that can knock out a tank."""
-        return u.vehicle < 0 and (u.weapon == "bazooka" or "satchel" in u.equipment
-                                  or "grenade" in u.equipment)
+        return u.vehicle < 0 and (
+            u.weapon == "bazooka" or "satchel" in u.equipment or "grenade" in u.equipment
+        )
 
     def _score_grenade(self, game, u: Unit, arg: int) -> float:
         board = game.board

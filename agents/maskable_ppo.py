@@ -111,10 +111,12 @@ class TrainConfig(BaseModel):
     progress_bar: bool = True
 
     @model_validator(mode="after")
-    def _seeds_apart(self) -> "TrainConfig":
+    def _seeds_apart(self) -> TrainConfig:
         if self.seed + self.n_envs > EVAL_SEED_START:
-            raise ValueError(f"training seeds {self.seed}..{self.seed + self.n_envs - 1} reach the evaluation "
-                             f"seeds (>= {EVAL_SEED_START})")
+            raise ValueError(
+                f"training seeds {self.seed}..{self.seed + self.n_envs - 1} reach the evaluation "
+                f"seeds (>= {EVAL_SEED_START})"
+            )
         if not re.fullmatch(r"[A-Za-z0-9_.-]+", self.run_name):
             raise ValueError(f"run_name {self.run_name!r} must be letters, digits, '_', '.', '-'")
         return self
@@ -144,7 +146,9 @@ def load_train_config(path: str | Path, **overrides: Any) -> TrainConfig:
         return TrainConfig.model_validate(raw)
     except ValidationError as e:
         err = e.errors()[0]
-        raise DataError(path, ".".join(str(x) for x in err["loc"]) or "<root>", err["msg"]) from None
+        raise DataError(
+            path, ".".join(str(x) for x in err["loc"]) or "<root>", err["msg"]
+        ) from None
 
 
 # -- the network -----------------------------------------------------------------------------
@@ -164,7 +168,9 @@ def input_divisor(space) -> np.ndarray | None:
         return None
     high = np.asarray(space.high, dtype=np.float32)
     if np.any(np.asarray(space.low) != 0) or np.any(high <= 0):
-        raise ValueError(f"an integer observation must have bounds [0, div] with div > 0, got {space}")
+        raise ValueError(
+            f"an integer observation must have bounds [0, div] with div > 0, got {space}"
+        )
     for ax in range(high.ndim):
         first = np.take(high, [0], axis=ax)
         if np.all(high == first):
@@ -192,7 +198,9 @@ def _extractor_class():
         ``features_dim``.
         """
 
-        def __init__(self, observation_space, features_dim: int = 256, cnn_channels=(32, 64)) -> None:
+        def __init__(
+            self, observation_space, features_dim: int = 256, cnn_channels=(32, 64)
+        ) -> None:
             super().__init__(observation_space, features_dim)
             c, h, w = observation_space["board"].shape
             c0, c1 = cnn_channels
@@ -225,7 +233,7 @@ def _extractor_class():
                 out[k] = obs[k].float() / getattr(self, f"div_{k}")
             return out
 
-        def forward(self, obs: dict) -> "th.Tensor":
+        def forward(self, obs: dict) -> th.Tensor:
             obs = self.scale(obs)
             b = self.cnn(obs["board"])
             rest = th.cat([obs[k].flatten(1) for k in self.keys], dim=1)
@@ -249,8 +257,13 @@ def _callbacks(cfg: TrainConfig, total: int, start: int):
         """A tqdm bar over env steps (no ``rich`` needed)."""
 
         def _on_training_start(self) -> None:
-            self.bar = tqdm(total=total, initial=start, desc=f"train {cfg.run_name}", unit="step",
-                            disable=not cfg.progress_bar)
+            self.bar = tqdm(
+                total=total,
+                initial=start,
+                desc=f"train {cfg.run_name}",
+                unit="step",
+                disable=not cfg.progress_bar,
+            )
 
         def _on_step(self) -> bool:
             self.bar.update(self.training_env.num_envs)
@@ -266,7 +279,9 @@ def _callbacks(cfg: TrainConfig, total: int, start: int):
             for done, info in zip(self.locals["dones"], self.locals["infos"]):
                 if done and "result" in info:
                     self.logger.record_mean("ambush/vp", info["vp"])
-                    self.logger.record_mean("ambush/win", float(info["result"] in ("win", "decisive_win")))
+                    self.logger.record_mean(
+                        "ambush/win", float(info["result"] in ("win", "decisive_win"))
+                    )
             return True
 
     class StopCallback(BaseCallback):
@@ -287,9 +302,13 @@ def _callbacks(cfg: TrainConfig, total: int, start: int):
 
     cbs = [TqdmCallback(), EpisodeCallback(), StopCallback()]
     if cfg.checkpoint_freq > 0:
-        cbs.append(AtomicCheckpointCallback(save_freq=max(1, cfg.checkpoint_freq // cfg.n_envs),
-                                            save_path=str(cfg.run_dir / "checkpoints"),
-                                            name_prefix=cfg.run_name))
+        cbs.append(
+            AtomicCheckpointCallback(
+                save_freq=max(1, cfg.checkpoint_freq // cfg.n_envs),
+                save_path=str(cfg.run_dir / "checkpoints"),
+                name_prefix=cfg.run_name,
+            )
+        )
     return cbs
 
 
@@ -304,8 +323,10 @@ class TrainingInterrupted(KeyboardInterrupt):
     """Training stopped on SIGINT or SIGTERM; ``checkpoint``: where the model was saved."""
 
     def __init__(self, checkpoint: Path, signum: int) -> None:
-        super().__init__(f"training interrupted (signal {signum}): checkpoint saved to "
-                         f"{checkpoint}; continue with --resume latest")
+        super().__init__(
+            f"training interrupted (signal {signum}): checkpoint saved to "
+            f"{checkpoint}; continue with --resume latest"
+        )
         self.checkpoint = checkpoint
         self.signum = signum
 
@@ -320,7 +341,9 @@ def make_vec_env(cfg: TrainConfig):
 
     kwargs = dict(mission=cfg.mission, opponent=cfg.opponent, rules=cfg.rules, reward=cfg.reward)
     cls = SubprocVecEnv if cfg.vec_env == "subproc" and cfg.n_envs > 1 else DummyVecEnv
-    return sb3_make_vec_env(AmbushEnv, n_envs=cfg.n_envs, seed=cfg.seed, env_kwargs=kwargs, vec_env_cls=cls)
+    return sb3_make_vec_env(
+        AmbushEnv, n_envs=cfg.n_envs, seed=cfg.seed, env_kwargs=kwargs, vec_env_cls=cls
+    )
 
 
 def save_model(model: Any, path: str | Path) -> Path:
@@ -432,7 +455,9 @@ def new_model(cfg: TrainConfig, env, tensorboard_log: str | None = None):
         max_grad_norm=cfg.max_grad_norm,
         policy_kwargs=dict(
             features_extractor_class=_extractor_class(),
-            features_extractor_kwargs=dict(features_dim=cfg.features_dim, cnn_channels=tuple(cfg.cnn_channels)),
+            features_extractor_kwargs=dict(
+                features_dim=cfg.features_dim, cnn_channels=tuple(cfg.cnn_channels)
+            ),
             net_arch=dict(pi=list(cfg.net_arch), vf=list(cfg.net_arch)),
             normalize_images=False,  # the board is no image: the extractor applies its declared scales
         ),
@@ -476,9 +501,11 @@ def train(cfg: TrainConfig) -> Path:
 
     scheme = RewardScheme(cfg.reward)
     if scheme.progress_weight and abs(scheme.gamma - cfg.gamma) > 1e-12:
-        raise ValueError(f"reward scheme {cfg.reward!r} shapes with gamma {scheme.gamma} but the config "
-                         f"trains with gamma {cfg.gamma}: potential-based shaping keeps the optimal "
-                         "policies only when both are equal (env/rewards.yaml)")
+        raise ValueError(
+            f"reward scheme {cfg.reward!r} shapes with gamma {scheme.gamma} but the config "
+            f"trains with gamma {cfg.gamma}: potential-based shaping keeps the optimal "
+            "policies only when both are equal (env/rewards.yaml)"
+        )
     th.set_num_threads(cfg.torch_threads)
     run = cfg.run_dir
     earlier = [p for p in (run / "final_model.zip", run / "checkpoints", run / "tb") if p.exists()]
@@ -486,24 +513,34 @@ def train(cfg: TrainConfig) -> Path:
         if not cfg.force:
             raise RunExistsError(
                 f"run folder {run} holds an earlier run ({', '.join(p.name for p in earlier)}): "
-                "continue it with --resume latest, or start afresh with --force (deletes it)")
+                "continue it with --resume latest, or start afresh with --force (deletes it)"
+            )
         for p in earlier:
             shutil.rmtree(p) if p.is_dir() else p.unlink()
     run.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(yaml.safe_dump(cfg.model_dump(mode="json"), sort_keys=False), run / "config.yaml",
-                      what="training config")
+    write_text_atomic(
+        yaml.safe_dump(cfg.model_dump(mode="json"), sort_keys=False),
+        run / "config.yaml",
+        what="training config",
+    )
     resume = cfg.resume
     if resume == "latest":
         resume = latest_checkpoint(cfg)
         if resume is None:
-            print(f"no readable checkpoint in {run / 'checkpoints'}: training from scratch", flush=True)
+            print(
+                f"no readable checkpoint in {run / 'checkpoints'}: training from scratch",
+                flush=True,
+            )
     if resume:
         if not Path(resume).exists():
             raise FileNotFoundError(f"resume checkpoint {resume} not found")
         problem = checkpoint_problem(resume)
         if problem is not None:
-            raise DataError(resume, "<zip>", f"cannot resume from it: {problem} "
-                            "(--resume latest skips unreadable checkpoints)")
+            raise DataError(
+                resume,
+                "<zip>",
+                f"cannot resume from it: {problem} (--resume latest skips unreadable checkpoints)",
+            )
     env = make_vec_env(cfg)
     if resume:
         model = load_model(resume, env=env, device=cfg.device, tensorboard_log=str(run / "tb"))
@@ -580,7 +617,9 @@ def export_weights(src: str | Path, dst: str | Path) -> Path:
         raise FileNotFoundError(f"model {src} not found")
     model = load_model(src, device="cpu")
     pol = model.policy
-    pol.optimizer = pol.optimizer_class(pol.parameters(), lr=model.lr_schedule(1.0), **pol.optimizer_kwargs)
+    pol.optimizer = pol.optimizer_class(
+        pol.parameters(), lr=model.lr_schedule(1.0), **pol.optimizer_kwargs
+    )
     return save_model(model, dst)
 
 
@@ -599,8 +638,13 @@ class PPOAgent:
         self.deterministic = deterministic
 
     @classmethod
-    def load(cls, path: str | Path, deterministic: bool = True, device: str = "cpu",
-             torch_threads: int | None = 1) -> "PPOAgent":
+    def load(
+        cls,
+        path: str | Path,
+        deterministic: bool = True,
+        device: str = "cpu",
+        torch_threads: int | None = 1,
+    ) -> PPOAgent:
         """Load a saved model; ``torch_threads`` (default 1, see :class:`TrainConfig`) sets
         torch's intra-op threads for this process (None leaves them alone)."""
         import torch as th
@@ -615,12 +659,15 @@ class PPOAgent:
             self.model.set_random_seed(seed)
 
     def act(self, obs: dict, info: dict, env) -> int:
-        action, _ = self.model.predict(obs, action_masks=info["action_mask"], deterministic=self.deterministic)
+        action, _ = self.model.predict(
+            obs, action_masks=info["action_mask"], deterministic=self.deterministic
+        )
         return int(action)
 
 
-
-if __name__ == "__main__":  # python -m ambush_env.agents.maskable_ppo export SRC.zip models/NAME.zip
+if (
+    __name__ == "__main__"
+):  # python -m ambush_env.agents.maskable_ppo export SRC.zip models/NAME.zip
     import sys
 
     if len(sys.argv) != 4 or sys.argv[1] != "export":

@@ -22,8 +22,18 @@ from ambush_env.core.model.errors import (
 from ambush_env.env.registration import list_missions, register_envs
 
 __version__ = "0.1.0"
-__all__ = ["aec_env", "list_missions", "__version__", "AmbushError", "ConfigError", "DataError",
-           "DiceExhaustedError", "IllegalActionError", "MissingExtraError", "ScenarioError"]
+__all__ = [
+    "aec_env",
+    "list_missions",
+    "__version__",
+    "AmbushError",
+    "ConfigError",
+    "DataError",
+    "DiceExhaustedError",
+    "IllegalActionError",
+    "MissingExtraError",
+    "ScenarioError",
+]
 
 register_envs()
 

@@ -27,13 +27,14 @@ import json
 import math
 import time
 from collections import defaultdict
+from datetime import UTC
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, PrivateAttr, model_validator
 
-from ambush_env.core.world.data import Frozen, config_dir, load_model
 from ambush_env.core.model.errors import ScenarioError
+from ambush_env.core.world.data import Frozen, config_dir
 
 DEFAULT_SUITE = "smoke"
 DEFAULT_RULES = "standard"
@@ -95,15 +96,17 @@ class Suite(Frozen):
     _folder: Path | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
-    def _one_form(self) -> "Suite":
+    def _one_form(self) -> Suite:
         from ambush_env.core.world.data import FieldProblem
 
         if self.parts is not None:
             if self.missions is not None or self.seeds is not None:
                 raise FieldProblem("parts", "give either parts or missions and seeds, not both")
         elif self.missions is None or self.seeds is None:
-            raise FieldProblem("missions" if self.missions is None else "seeds",
-                               "required (or give parts: a list of missions/opponents/seeds)")
+            raise FieldProblem(
+                "missions" if self.missions is None else "seeds",
+                "required (or give parts: a list of missions/opponents/seeds)",
+            )
         return self
 
     def blocks(self) -> list[Part]:
@@ -125,11 +128,14 @@ class Suite(Frozen):
         out: list[str] = []
         for part in self.blocks():
             entries = known if part.missions == "all" else part.missions
-            unknown = [m for m in entries
-                       if m not in known and m != PROCEDURAL and not is_mission_path(m)]
+            unknown = [
+                m for m in entries if m not in known and m != PROCEDURAL and not is_mission_path(m)
+            ]
             if unknown:
-                raise ScenarioError(f"suite {self.name!r}: unknown missions {unknown}; known: "
-                                    f"{', '.join(known)} (or {PROCEDURAL}, or a mission file path)")
+                raise ScenarioError(
+                    f"suite {self.name!r}: unknown missions {unknown}; known: "
+                    f"{', '.join(known)} (or {PROCEDURAL}, or a mission file path)"
+                )
             out += [self.resolve(m) for m in entries]
         return list(dict.fromkeys(out))
 
@@ -139,8 +145,12 @@ class Suite(Frozen):
         if not is_mission_path(entry):
             return entry
         p = Path(entry)
-        if not p.is_absolute() and not p.exists() and self._folder is not None \
-                and (self._folder / p).exists():
+        if (
+            not p.is_absolute()
+            and not p.exists()
+            and self._folder is not None
+            and (self._folder / p).exists()
+        ):
             p = self._folder / p
         return str(p)
 
@@ -216,8 +226,11 @@ def agent_label(agent_spec: str) -> str:
 
 # -- provenance ------------------------------------------------------------------------------
 #: the source file of each scripted agent (its hash is the agent's identity in results)
-SCRIPTED_SOURCES = {"random": "random_agent.py", "do_nothing": "do_nothing.py",
-                    "heuristic": "heuristic.py"}
+SCRIPTED_SOURCES = {
+    "random": "random_agent.py",
+    "do_nothing": "do_nothing.py",
+    "heuristic": "heuristic.py",
+}
 
 
 def agent_sha256(agent_spec: str) -> str:
@@ -249,11 +262,22 @@ def git_commit() -> tuple[str, bool | None]:
     if not (root / ".git").exists():
         return "unknown", None
     try:
-        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
-                                text=True, timeout=10, check=True).stdout.strip()
-        dirty = bool(subprocess.run(["git", "-C", str(root), "status", "--porcelain",
-                                     "--untracked-files=no"], capture_output=True, text=True,
-                                    timeout=10, check=True).stdout.strip())
+        commit = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+        dirty = bool(
+            subprocess.run(
+                ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                capture_output=True,
+                text=True,
+                timeout=10,
+                check=True,
+            ).stdout.strip()
+        )
     except (OSError, subprocess.SubprocessError):
         return "unknown", None
     return commit or "unknown", dirty
@@ -275,8 +299,10 @@ def task_keys(entries: list[str]) -> dict[str, str]:
     seen: dict[str, str] = {}
     for e, k in keys.items():
         if k in seen:
-            raise ScenarioError(f"missions {seen[k]!r} and {e!r} of one suite are both {k!r}: "
-                                "give the mission file another id")
+            raise ScenarioError(
+                f"missions {seen[k]!r} and {e!r} of one suite are both {k!r}: "
+                "give the mission file another id"
+            )
         seen[k] = e
     return keys
 
@@ -291,14 +317,20 @@ def task_env_id(entry: str) -> str:
     return ambush_id() if is_mission_path(entry) else env_id(entry)
 
 
-def provenance(agent_spec: str, agent: Any, suite: Suite, episodes: int | None,
-               tasks: dict[tuple[str, str], list[int]], keys: dict[str, str]) -> dict[str, Any]:
+def provenance(
+    agent_spec: str,
+    agent: Any,
+    suite: Suite,
+    episodes: int | None,
+    tasks: dict[tuple[str, str], list[int]],
+    keys: dict[str, str],
+) -> dict[str, Any]:
     """Where a result comes from (INTERFACE.md "Benchmark"): the agent's hash, the git commit,
     the date (UTC), whether the policy is deterministic (⚙ a scripted agent's seeded random
     tie-breaks count as stochastic; a PPO policy as loaded), whether the whole suite ran, the
     most seeds any (mission, opponent) played, and the env id of each mission with the id
     version."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from ambush_env.env.registration import VERSION
 
@@ -307,21 +339,28 @@ def provenance(agent_spec: str, agent: Any, suite: Suite, episodes: int | None,
         "agent_sha256": agent_sha256(agent_spec),
         "git_commit": commit,
         "git_dirty": dirty,
-        "created": datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace(
-            "+00:00", "Z"),
+        "created": datetime.now(UTC)
+        .replace(microsecond=0)
+        .isoformat()
+        .replace("+00:00", "Z"),
         "deterministic_policy": bool(getattr(agent, "deterministic", False)),
         "full_suite": suite.is_full(episodes),
         "episodes_per_task": max(len(v) for v in tasks.values()),
         "env_ids": {keys[e]: task_env_id(e) for e in dict.fromkeys(e for e, _ in tasks)},
         "env_version": f"v{VERSION}",
-        **({"procedural_missions": procedural_kwargs().get("mission_seeds", "reset_seed")}
-           if any(e == PROCEDURAL for e, _ in tasks) else {}),
+        **(
+            {"procedural_missions": procedural_kwargs().get("mission_seeds", "reset_seed")}
+            if any(e == PROCEDURAL for e, _ in tasks)
+            else {}
+        ),
     }
 
 
 # -- workers ---------------------------------------------------------------------------------
 _WORKER: dict[Any, Any] = {}
-Task = tuple[Any, ...]  # (agent spec, mission entry, opponent, rules, seed[, replay path, return replay])
+Task = tuple[
+    Any, ...
+]  # (agent spec, mission entry, opponent, rules, seed[, replay path, return replay])
 
 
 def _play(task: Task) -> dict:
@@ -399,8 +438,9 @@ def _run_ray(tasks: list[Task], workers: int, address: str | None, bar) -> list[
 
     started = False
     if not ray.is_initialized():
-        kwargs: dict[str, Any] = dict(include_dashboard=False, log_to_driver=False,
-                                      configure_logging=False)
+        kwargs: dict[str, Any] = dict(
+            include_dashboard=False, log_to_driver=False, configure_logging=False
+        )
         if address is None:
             kwargs["num_cpus"] = workers
         ray.init(address=address, **kwargs)
@@ -408,7 +448,7 @@ def _run_ray(tasks: list[Task], workers: int, address: str | None, bar) -> list[
     try:
         play = ray.remote(num_cpus=1)(_play_chunk)
         size = max(1, math.ceil(len(tasks) / (4 * max(1, workers))))
-        pending = [play.remote(tasks[i:i + size]) for i in range(0, len(tasks), size)]
+        pending = [play.remote(tasks[i : i + size]) for i in range(0, len(tasks), size)]
         out: list[dict] = []
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
@@ -450,8 +490,9 @@ def _summarise(episodes: list[dict]) -> dict[str, Any]:
     return out
 
 
-def add_normalised(missions: dict[str, dict], rules: str, reference: str | Path | None = None
-                   ) -> dict[str, Any] | None:
+def add_normalised(
+    missions: dict[str, dict], rules: str, reference: str | Path | None = None
+) -> dict[str, Any] | None:
     """Add ``normalised_score`` (mean, IQM, 95% stratified-bootstrap interval; see
     :mod:`ambush_env.stats`) to each mission summary with a reference, and return the
     aggregate over them with the reference file's name and sha256 (None: no task has a
@@ -465,8 +506,9 @@ def add_normalised(missions: dict[str, dict], rules: str, reference: str | Path 
         return None
     path = Path(reference) if reference is not None else stats.reference_path()
     refs = stats.references_for(rules, path)
-    per, agg = stats.normalised_summary({k: m["vp"] for k, m in missions.items() if m.get("vp")},
-                                        refs)
+    per, agg = stats.normalised_summary(
+        {k: m["vp"] for k, m in missions.items() if m.get("vp")}, refs
+    )
     for k, v in per.items():
         missions[k]["normalised_score"] = v
     if agg is None:
@@ -527,12 +569,15 @@ def run_bench(
     s = suite if isinstance(suite, Suite) else load_suite(suite)
     top = s.max_count()
     if episodes is not None and not 1 <= int(episodes) <= top:
-        raise ScenarioError(f"suite {s.name!r} has at most {top} seeds per mission; "
-                            f"--episodes must be 1-{top}, got {episodes}")
+        raise ScenarioError(
+            f"suite {s.name!r} has at most {top} seeds per mission; "
+            f"--episodes must be 1-{top}, got {episodes}"
+        )
     plan = s.tasks(episodes)
     keys = task_keys(list(dict.fromkeys(e for e, _ in plan)))
-    tasks: list[Task] = [(agent_spec, m, o, s.rules, seed) for (m, o), seeds in plan.items()
-                         for seed in seeds]
+    tasks: list[Task] = [
+        (agent_spec, m, o, s.rules, seed) for (m, o), seeds in plan.items() for seed in seeds
+    ]
     if save_replays is not None:
         from ambush_env.replay import replay_name
 
@@ -540,10 +585,17 @@ def run_bench(
         if folder.exists() and not folder.is_dir():
             raise NotADirectoryError(f"--save-replays {folder}: not a folder")
         folder.mkdir(parents=True, exist_ok=True)
-        tasks = [(*t, str(folder / replay_name(keys[t[1]], t[2], t[4], t[3])), backend == "ray")
-                 for t in tasks]
+        tasks = [
+            (*t, str(folder / replay_name(keys[t[1]], t[2], t[4], t[3])), backend == "ray")
+            for t in tasks
+        ]
     t0 = time.perf_counter()
-    bar = tqdm(total=len(tasks), desc=f"bench {s.name} [{agent_label(agent_spec)}]", unit="ep", disable=not progress)
+    bar = tqdm(
+        total=len(tasks),
+        desc=f"bench {s.name} [{agent_label(agent_spec)}]",
+        unit="ep",
+        disable=not progress,
+    )
     results: list[dict] = []
     if backend == "ray":
         results = _run_ray(tasks, workers, address, bar)
@@ -619,8 +671,12 @@ def format_table(result: dict) -> str:
         f"{'mission/opponent':<28} {'eps':>4} {'win rate [95% CI]':>22} {'VP':>7} {'result':>7} "
         f"{'steps':>7} {'US K/I/W':>15} {'G K/C':>10} {'steps/s':>9}"
     )
-    lines = [f"suite {result['suite']} | agent {result['agent']} | rules {result['rules']} | "
-             f"seeds {result['seeds'][0]}-{result['seeds'][1]}", head, "-" * len(head)]
+    lines = [
+        f"suite {result['suite']} | agent {result['agent']} | rules {result['rules']} | "
+        f"seeds {result['seeds'][0]}-{result['seeds'][1]}",
+        head,
+        "-" * len(head),
+    ]
     for k, m in result["missions"].items():
         lo, hi = m["win_rate_ci95"]
         lines.append(
@@ -697,29 +753,50 @@ def leaderboard_markdown(results: list[dict]) -> str:
     by_suite: dict[str, list[dict]] = defaultdict(list)
     for r in results:
         by_suite[r["suite"]].append(r)
-    out = ["# Ambush! benchmark leaderboard", "",
-           "Win rate with its 95% Wilson interval; VP and result are means over the seeds shown. "
-           "Normalised score: (VP − random) / (heuristic − random) per episode, its "
-           "interquartile mean (IQM) and 95% stratified-bootstrap interval (ambush_env.stats). "
-           "An agent is its label and the first 8 digits of its hash (model file or scripted "
-           "source); a partial run (fewer seeds than its suite) is marked and never replaces a "
-           "full one.", ""]
+    out = [
+        "# Ambush! benchmark leaderboard",
+        "",
+        "Win rate with its 95% Wilson interval; VP and result are means over the seeds shown. "
+        "Normalised score: (VP − random) / (heuristic − random) per episode, its "
+        "interquartile mean (IQM) and 95% stratified-bootstrap interval (ambush_env.stats). "
+        "An agent is its label and the first 8 digits of its hash (model file or scripted "
+        "source); a partial run (fewer seeds than its suite) is marked and never replaces a "
+        "full one.",
+        "",
+    ]
     for suite in sorted(by_suite):
-        out += [f"## Suite `{suite}`", "",
-                "| mission/opponent | agent | rules | seeds | episodes | win rate | 95% CI | mean VP | normalised IQM [95% CI] | mean result | mean steps | steps/s | commit | date |",
-                "|---|---|---|---|---:|---:|---|---:|---|---:|---:|---:|---|---|"]
+        out += [
+            f"## Suite `{suite}`",
+            "",
+            "| mission/opponent | agent | rules | seeds | episodes | win rate | 95% CI | mean VP | normalised IQM [95% CI] | mean result | mean steps | steps/s | commit | date |",
+            "|---|---|---|---|---:|---:|---|---:|---|---:|---:|---:|---|---|",
+        ]
         rows = []
         for r in by_suite[suite]:
             prov = r.get("provenance") or {}
             key = agent_key(r)
             who = f"{r['agent']}@{key}" if key else r["agent"]
-            commit = str(prov.get("git_commit", "unknown"))[:10] + ("+" if prov.get("git_dirty") else "")
+            commit = str(prov.get("git_commit", "unknown"))[:10] + (
+                "+" if prov.get("git_dirty") else ""
+            )
             date = str(prov.get("created", ""))[:10]
             for k, m in r["missions"].items():
                 seeds = m.get("seeds") or r.get("seeds") or ["?", "?"]
                 span = f"{seeds[0]}-{seeds[1]}" + ("" if is_full(r) else " (partial)")
-                rows.append((k, -m["win_rate"], -m["mean_vp"], who, result_rules(r), span, m,
-                             r["steps_per_second"], commit, date))
+                rows.append(
+                    (
+                        k,
+                        -m["win_rate"],
+                        -m["mean_vp"],
+                        who,
+                        result_rules(r),
+                        span,
+                        m,
+                        r["steps_per_second"],
+                        commit,
+                        date,
+                    )
+                )
         for k, _, _, who, rules, span, m, sps, commit, date in sorted(rows, key=lambda x: x[:6]):
             lo, hi = m["win_rate_ci95"]
             out.append(
@@ -727,15 +804,23 @@ def leaderboard_markdown(results: list[dict]) -> str:
                 f"{m['mean_vp']:.2f} | {_norm_text(m.get('normalised_score'))} | {m['mean_result']:.3f} | "
                 f"{m['mean_steps']:.1f} | {sps:.0f} | {commit} | {date} |"
             )
-        aggs = sorted(((r["normalised_score"]["iqm"], r) for r in by_suite[suite]
-                       if r.get("normalised_score")), key=lambda x: -x[0])
+        aggs = sorted(
+            (
+                (r["normalised_score"]["iqm"], r)
+                for r in by_suite[suite]
+                if r.get("normalised_score")
+            ),
+            key=lambda x: -x[0],
+        )
         if aggs:
             out += ["", "Normalised score, IQM over the suite's normalised tasks [95% CI]:", ""]
             for _, r in aggs:
                 n = r["normalised_score"]
                 key = agent_key(r)
-                out.append(f"- {r['agent']}@{key} ({result_rules(r)}): {_norm_text(n)} over "
-                           f"{len(n['tasks'])} tasks × {n['episodes_per_task']} episodes")
+                out.append(
+                    f"- {r['agent']}@{key} ({result_rules(r)}): {_norm_text(n)} over "
+                    f"{len(n['tasks'])} tasks × {n['episodes_per_task']} episodes"
+                )
         out.append("")
     return "\n".join(out)
 
@@ -757,7 +842,9 @@ def update_leaderboard(out_dir: str | Path) -> Path:
     return md
 
 
-def write_outputs(result: dict, json_path: str | Path | None = None, out_dir: str | Path = "results/bench") -> Path:
+def write_outputs(
+    result: dict, json_path: str | Path | None = None, out_dir: str | Path = "results/bench"
+) -> Path:
     """Write the JSON (atomically) and refresh the leaderboard of ``out_dir``; returns the JSON
     path. When ``json_path`` lies outside ``out_dir``, the results folder gets its own copy
     under the result's key (:func:`result_stem`), so the leaderboard is built from that

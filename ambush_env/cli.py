@@ -20,8 +20,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ambush_env.cli_los import Parser, add_los_parser, int_at_least
 from ambush_env.core.model.errors import ConfigError, ScenarioError
@@ -35,14 +36,23 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from ambush_env import stats
 
         if args.agent not in stats.REFERENCE_AGENTS:
-            raise ConfigError("--update-reference", f"measures {' and '.join(stats.REFERENCE_AGENTS)}, "
-                              f"not {args.agent!r}")
+            raise ConfigError(
+                "--update-reference",
+                f"measures {' and '.join(stats.REFERENCE_AGENTS)}, not {args.agent!r}",
+            )
         if not bench.load_suite(args.suite).is_full(args.episodes):
-            raise ConfigError("--update-reference", "needs the whole suite: a partial run "
-                              "(--episodes) is not a reference")
+            raise ConfigError(
+                "--update-reference",
+                "needs the whole suite: a partial run (--episodes) is not a reference",
+            )
     result = bench.run_bench(
-        args.agent, suite=args.suite, episodes=args.episodes, workers=args.workers,
-        progress=not args.no_progress, backend=args.backend, address=args.address,
+        args.agent,
+        suite=args.suite,
+        episodes=args.episodes,
+        workers=args.workers,
+        progress=not args.no_progress,
+        backend=args.backend,
+        address=args.address,
         save_replays=getattr(args, "save_replays", None),
     )
     print(bench.format_table(result))
@@ -55,7 +65,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(f"updated the reference mean VPs of {result['agent']} in {ref}")
     if getattr(args, "save_replays", None):
         n = len(result["_episodes"])
-        print(f"wrote {n} replays to {args.save_replays} (ambush replay FILE [--html OUT] checks one)")
+        print(
+            f"wrote {n} replays to {args.save_replays} (ambush replay FILE [--html OUT] checks one)"
+        )
     return 0
 
 
@@ -71,21 +83,32 @@ def cmd_plot(args: argparse.Namespace) -> int:
     if results:
         written += plots.plot_suites(results, out)
     elif not args.run:
-        raise ConfigError("--results", f"no benchmark results in {args.results} (run ambush "
-                          "bench first, or give --run)")
+        raise ConfigError(
+            "--results",
+            f"no benchmark results in {args.results} (run ambush bench first, or give --run)",
+        )
     for run in args.run or []:
         tb = Path(run) / "tb" if (Path(run) / "tb").is_dir() else Path(run)
         name = Path(run).resolve().name if tb != Path(run) else Path(run).resolve().parent.name
-        written.append(plots.plot_learning_curves(tb, out / f"learning_curve__{name}.png",
-                                                  title=f"learning curves: run {name}"))
+        written.append(
+            plots.plot_learning_curves(
+                tb, out / f"learning_curve__{name}.png", title=f"learning curves: run {name}"
+            )
+        )
     for p in written:
         print(f"wrote {p}")
     return 0
 
 
 # -- speed -----------------------------------------------------------------------------------
-def measure_speed(mission: str | None, steps: int, seed: int = 0, opponent: str = "regular",
-                  progress: bool = False, rules: str = "standard") -> dict[str, Any]:
+def measure_speed(
+    mission: str | None,
+    steps: int,
+    seed: int = 0,
+    opponent: str = "regular",
+    progress: bool = False,
+    rules: str = "standard",
+) -> dict[str, Any]:
     """Random legal play in one process: env steps per second (resets included).
 
     Returns:
@@ -128,8 +151,14 @@ def measure_speed(mission: str | None, steps: int, seed: int = 0, opponent: str 
     }
 
 
-def compare_speed(missions: Sequence[str | None], steps: int, repeats: int, seed: int = 0,
-                  opponent: str = "regular", rules: str = "standard") -> dict[str, Any]:
+def compare_speed(
+    missions: Sequence[str | None],
+    steps: int,
+    repeats: int,
+    seed: int = 0,
+    opponent: str = "regular",
+    rules: str = "standard",
+) -> dict[str, Any]:
     """:func:`measure_speed` of several missions in one run, interleaved ``repeats`` times
     (mission 1, 2, …, then again), so that the machine's drift falls on all of them alike.
 
@@ -157,45 +186,73 @@ def compare_speed(missions: Sequence[str | None], steps: int, repeats: int, seed
     runs: list[list[dict[str, Any]]] = [[] for _ in missions]
     for _ in range(repeats):
         for k, mission in enumerate(missions):
-            runs[k].append(measure_speed(mission, steps, seed=seed, opponent=opponent,
-                                         rules=rules))
+            runs[k].append(measure_speed(mission, steps, seed=seed, opponent=opponent, rules=rules))
     rows = []
     for k in range(len(missions)):
-        rows.append({
-            "mission": runs[k][0]["mission"],
-            "steps_per_second": round(statistics.median(r["steps_per_second"] for r in runs[k]), 1),
-            "cpu_steps_per_second": round(statistics.median(
-                r["cpu_steps_per_second"] or 0.0 for r in runs[k]), 1),
-            "episodes": runs[k][0]["episodes"],
-            "runs": runs[k],
-        })
+        rows.append(
+            {
+                "mission": runs[k][0]["mission"],
+                "steps_per_second": round(
+                    statistics.median(r["steps_per_second"] for r in runs[k]), 1
+                ),
+                "cpu_steps_per_second": round(
+                    statistics.median(r["cpu_steps_per_second"] or 0.0 for r in runs[k]), 1
+                ),
+                "episodes": runs[k][0]["episodes"],
+                "runs": runs[k],
+            }
+        )
     first = rows[0]["cpu_steps_per_second"] or 1.0
-    return {"steps": steps, "repeats": repeats, "seed": seed, "opponent": opponent,
-            "rules": rules,
-            # INTERFACE.md's keys, for the first mission
-            "mission": rows[0]["mission"], "steps_per_second": rows[0]["steps_per_second"],
-            "cpu_steps_per_second": rows[0]["cpu_steps_per_second"],
-            "missions": rows,
-            "ratios": {r["mission"]: round(r["cpu_steps_per_second"] / first, 3) for r in rows}}
+    return {
+        "steps": steps,
+        "repeats": repeats,
+        "seed": seed,
+        "opponent": opponent,
+        "rules": rules,
+        # INTERFACE.md's keys, for the first mission
+        "mission": rows[0]["mission"],
+        "steps_per_second": rows[0]["steps_per_second"],
+        "cpu_steps_per_second": rows[0]["cpu_steps_per_second"],
+        "missions": rows,
+        "ratios": {r["mission"]: round(r["cpu_steps_per_second"] / first, 3) for r in rows},
+    }
 
 
 def cmd_speed(args: argparse.Namespace) -> int:
     missions = args.mission or [None]
     if len(missions) > 1 or args.repeats > 1:
-        res = compare_speed(missions, args.steps, args.repeats, seed=args.seed,
-                            opponent=args.opponent, rules=args.rules)
-        print(f"{res['steps']} random steps per run, {res['repeats']} interleaved run(s), "
-              f"seed {res['seed']}; medians:")
+        res = compare_speed(
+            missions,
+            args.steps,
+            args.repeats,
+            seed=args.seed,
+            opponent=args.opponent,
+            rules=args.rules,
+        )
+        print(
+            f"{res['steps']} random steps per run, {res['repeats']} interleaved run(s), "
+            f"seed {res['seed']}; medians:"
+        )
         for row in res["missions"]:
-            print(f"  {row['mission']:<24} {row['steps_per_second']:>8.0f} steps/s "
-                  f"(CPU time: {row['cpu_steps_per_second']:.0f}/s)  "
-                  f"x{res['ratios'][row['mission']]:.3f} of {res['missions'][0]['mission']}")
+            print(
+                f"  {row['mission']:<24} {row['steps_per_second']:>8.0f} steps/s "
+                f"(CPU time: {row['cpu_steps_per_second']:.0f}/s)  "
+                f"x{res['ratios'][row['mission']]:.3f} of {res['missions'][0]['mission']}"
+            )
     else:
-        res = measure_speed(missions[0], args.steps, seed=args.seed, opponent=args.opponent,
-                            progress=not args.no_progress, rules=args.rules)
-        print(f"{res['steps_per_second']:.0f} steps/s (CPU time: {res['cpu_steps_per_second']:.0f}/s; "
-              f"{res['steps']} steps, {res['episodes']} episodes, "
-              f"{res['seconds']:.2f} s, mission {res['mission']})")
+        res = measure_speed(
+            missions[0],
+            args.steps,
+            seed=args.seed,
+            opponent=args.opponent,
+            progress=not args.no_progress,
+            rules=args.rules,
+        )
+        print(
+            f"{res['steps_per_second']:.0f} steps/s (CPU time: {res['cpu_steps_per_second']:.0f}/s; "
+            f"{res['steps']} steps, {res['episodes']} episodes, "
+            f"{res['seconds']:.2f} s, mission {res['mission']})"
+        )
     if args.json:
         from ambush_env.bench import write_json_atomic
 
@@ -207,9 +264,14 @@ def cmd_speed(args: argparse.Namespace) -> int:
 def cmd_train(args: argparse.Namespace) -> int:
     from ambush_env.agents.maskable_ppo import TrainingInterrupted, load_train_config, train
 
-    cfg = load_train_config(args.config, resume=args.resume, total_timesteps=args.total_timesteps,
-                            run_name=args.run_name, log_dir=args.log_dir,
-                            force=True if getattr(args, "force", False) else None)
+    cfg = load_train_config(
+        args.config,
+        resume=args.resume,
+        total_timesteps=args.total_timesteps,
+        run_name=args.run_name,
+        log_dir=args.log_dir,
+        force=True if getattr(args, "force", False) else None,
+    )
     try:
         path = train(cfg)
     except TrainingInterrupted as e:
@@ -228,8 +290,10 @@ def format_event(ev: dict) -> str:
     return f"  {text(ev)}"
 
 
-PLAY_HELP = ("Pick an order by its number and press Enter; q quits (the game so far is saved "
-             "with --save); ? or legend shows the map's legend.")
+PLAY_HELP = (
+    "Pick an order by its number and press Enter; q quits (the game so far is saved "
+    "with --save); ? or legend shows the map's legend."
+)
 
 
 def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
@@ -246,9 +310,15 @@ def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     out = stdout or sys.stdout
     if getattr(args, "save", None):
         check_save_path(args.save, force=getattr(args, "force", False))
-    env = RecordingEnv(AmbushEnv(mission=args.mission, opponent=args.opponent,
-                                 rules=getattr(args, "rules", "standard"), render_mode="ansi"),
-                       agent="human")
+    env = RecordingEnv(
+        AmbushEnv(
+            mission=args.mission,
+            opponent=args.opponent,
+            rules=getattr(args, "rules", "standard"),
+            render_mode="ansi",
+        ),
+        agent="human",
+    )
     seed = args.seed
     _obs, info = env.reset(seed=seed)
     try:
@@ -296,7 +366,10 @@ def _play(env, seed, info, inp, out, args, legend) -> int:
             print(format_event(ev), file=out)
         done = term or trunc
     print(env.render(), file=out)
-    print(f"Mission over: {info.get('result')} with {info['vp']} VP ({info.get('end_reason', '')}).", file=out)
+    print(
+        f"Mission over: {info.get('result')} with {info['vp']} VP ({info.get('end_reason', '')}).",
+        file=out,
+    )
     _save_replay(args, env, out)
     return 0
 
@@ -318,19 +391,24 @@ def check_save_path(path: str | Path, force: bool = False) -> None:
 
     p = Path(path)
     if p.is_dir():
-        raise ConfigError("--save", f"{path}: is a folder: give a file name for the replay "
-                          "(such as game.jsonl)")
+        raise ConfigError(
+            "--save", f"{path}: is a folder: give a file name for the replay (such as game.jsonl)"
+        )
     if p.exists() and not force:
-        raise ConfigError("--save", f"{path}: exists (an earlier game?): give another file "
-                          "name, or --force to overwrite it")
+        raise ConfigError(
+            "--save",
+            f"{path}: exists (an earlier game?): give another file "
+            "name, or --force to overwrite it",
+        )
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
         os.close(fd)
         os.unlink(tmp)
     except OSError as e:
-        raise ConfigError("--save", f"{path}: cannot write a replay there "
-                          f"({e.strerror or e})") from None
+        raise ConfigError(
+            "--save", f"{path}: cannot write a replay there ({e.strerror or e})"
+        ) from None
 
 
 def _save_replay(args, env, out) -> None:
@@ -390,8 +468,11 @@ def cmd_replay(args: argparse.Namespace, stdout=None) -> int:
     if sim.verified:
         print(f"replay verified: {sim.steps} steps, identical events", file=out)
     else:
-        print(f"legacy replay (orders only): {sim.steps} orders re-played, no recorded events "
-              "to compare", file=out)
+        print(
+            f"legacy replay (orders only): {sim.steps} orders re-played, no recorded events "
+            "to compare",
+            file=out,
+        )
     if viewer is not None:
         path = viewer.write(rep, sim, args.html)
         print(f"wrote {path}", file=out)
@@ -419,7 +500,11 @@ def older_ids(make_id) -> str:
     """``(also <id of each older registered version>)``, newest first: ``make_id(version)``."""
     from ambush_env.env.registration import VERSION, VERSIONS
 
-    return "(also " + ", ".join(make_id(v) for v in sorted(VERSIONS, reverse=True) if v != VERSION) + ")"
+    return (
+        "(also "
+        + ", ".join(make_id(v) for v in sorted(VERSIONS, reverse=True) if v != VERSION)
+        + ")"
+    )
 
 
 def cmd_missions(args: argparse.Namespace) -> int:
@@ -434,12 +519,16 @@ def cmd_missions(args: argparse.Namespace) -> int:
     for m in list_missions():
         print(f"{m:<24} {env_id(m)}  {older_ids(lambda v, m=m: env_id(m, v))}")
     print()
-    print(f"{'any mission':<24} {ambush_id()}  {older_ids(ambush_id)}  "
-          "mission=ID or a mission file")
-    seeds = ", ".join(f"{name.replace('_', '-')} seeds {r.start}..{r.stop - 1}"
-                      for name, r in SEED_RANGES.items())
-    print(f"{'procedural':<24} {procedural_id()}  {older_ids(procedural_id)}  "
-          f"a mission generated from each reset seed: {seeds}")
+    print(
+        f"{'any mission':<24} {ambush_id()}  {older_ids(ambush_id)}  mission=ID or a mission file"
+    )
+    seeds = ", ".join(
+        f"{name.replace('_', '-')} seeds {r.start}..{r.stop - 1}" for name, r in SEED_RANGES.items()
+    )
+    print(
+        f"{'procedural':<24} {procedural_id()}  {older_ids(procedural_id)}  "
+        f"a mission generated from each reset seed: {seeds}"
+    )
     for c in list_campaigns():
         print(f"{'campaign ' + c:<24} {CAMPAIGN_ID}  campaign={c}")
     return 0
@@ -458,14 +547,22 @@ def cmd_campaign(args: argparse.Namespace, stdout=None) -> int:
     if path.exists():
         cs = C.read_squad_file(path)
         if args.campaign is not None and Path(cs.campaign).stem != Path(args.campaign).stem:
-            raise ConfigError("--campaign", f"{path} is a squad of campaign {cs.campaign!r}, "
-                              f"not {args.campaign!r}")
-        print(f"resumed {path}: campaign {cs.campaign}, mission {cs.next + 1} of "
-              f"{len(cs.chain().missions)}", file=out)
+            raise ConfigError(
+                "--campaign",
+                f"{path} is a squad of campaign {cs.campaign!r}, not {args.campaign!r}",
+            )
+        print(
+            f"resumed {path}: campaign {cs.campaign}, mission {cs.next + 1} of "
+            f"{len(cs.chain().missions)}",
+            file=out,
+        )
     else:
         if args.campaign is None:
-            raise ConfigError("--campaign", f"needed to start a campaign: {path} does not exist "
-                              f"(known campaigns: {', '.join(C.list_campaigns())})")
+            raise ConfigError(
+                "--campaign",
+                f"needed to start a campaign: {path} does not exist "
+                f"(known campaigns: {', '.join(C.list_campaigns())})",
+            )
         squad = args.squad
         if squad == "random":
             from ambush_env.core.world.squads import generate_squad
@@ -473,7 +570,10 @@ def cmd_campaign(args: argparse.Namespace, stdout=None) -> int:
             squad = generate_squad(args.seed)
         cs = C.new_campaign(args.campaign, squad)
         C.save_squad_file(cs, path)
-        print(f"started campaign {cs.campaign} with {len(cs.soldiers)} soldiers: wrote {path}", file=out)
+        print(
+            f"started campaign {cs.campaign} with {len(cs.soldiers)} soldiers: wrote {path}",
+            file=out,
+        )
     n = len(cs.chain().missions)
     env = CampaignEnv(campaign=cs.campaign)
     agent = make_agent(args.agent, seed=args.seed)
@@ -485,8 +585,10 @@ def cmd_campaign(args: argparse.Namespace, stdout=None) -> int:
         while not (terminated or truncated):
             obs, _r, terminated, truncated, info = env.step(agent.act(obs, info, env))
         if truncated:
-            raise ScenarioError(f"mission {env.mission_id} was cut off ({info.get('end_reason')}): "
-                                f"{path} is unchanged")
+            raise ScenarioError(
+                f"mission {env.mission_id} was cut off ({info.get('end_reason')}): "
+                f"{path} is unchanged"
+            )
         after = C.coerce_squad(info["squad"])
         C.save_squad_file(after, path)
         for line in C.describe_changes(cs, after):
@@ -506,7 +608,9 @@ def _mission(text: str) -> None:
     from ambush_env.core.world.missions import list_missions, load_mission
 
     if not (text.endswith((".yaml", ".yml")) or "/" in text) and text not in list_missions():
-        raise ScenarioError(f"unknown mission {text!r}; known missions: {', '.join(list_missions())}")
+        raise ScenarioError(
+            f"unknown mission {text!r}; known missions: {', '.join(list_missions())}"
+        )
     load_mission(text)  # (as the env words it: the reference mission first)
 
 
@@ -544,9 +648,14 @@ def _squad(text: str) -> None:
 #: the options naming data — missions, decks, suites, agents, campaigns, squads — by the
 #: parsed name (``dest``): the option and its check, run on every value given (or defaulted)
 #: before the command starts (:func:`check_options`)
-OPTION_CHECKS = {"mission": ("--mission", _mission), "opponent": ("--opponent", _deck),
-                 "suite": ("--suite", _suite), "agent": ("--agent", _agent),
-                 "campaign": ("--campaign", _campaign), "squad": ("--squad", _squad)}
+OPTION_CHECKS = {
+    "mission": ("--mission", _mission),
+    "opponent": ("--opponent", _deck),
+    "suite": ("--suite", _suite),
+    "agent": ("--agent", _agent),
+    "campaign": ("--campaign", _campaign),
+    "squad": ("--squad", _squad),
+}
 
 
 def check_options(args: argparse.Namespace) -> None:
@@ -590,8 +699,12 @@ def version_text() -> str:
     repo = Path(__file__).resolve().parent.parent
     if (repo / ".git").exists():
         try:
-            r = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
-                               capture_output=True, text=True, timeout=5)
+            r = subprocess.run(
+                ["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
+                capture_output=True,
+                text=True,
+                timeout=5,
+            )
         except (OSError, subprocess.SubprocessError):
             return text
         if r.returncode == 0 and r.stdout.strip():
@@ -603,159 +716,294 @@ class _VersionAction(argparse.Action):
     """``--version``: argparse's version action, but the text (:func:`version_text`, which may
     ask git) is made only when the option is given."""
 
-    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
-                 default: Any = argparse.SUPPRESS, help: str | None = None) -> None:
+    def __init__(
+        self,
+        option_strings: Sequence[str],
+        dest: str = argparse.SUPPRESS,
+        default: Any = argparse.SUPPRESS,
+        help: str | None = None,
+    ) -> None:
         super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
 
-    def __call__(self, parser, namespace, values, option_string=None):  # noqa: ANN001
+    def __call__(self, parser, namespace, values, option_string=None):
         print(version_text())
         parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
     # Parser: every subcommand shows its options' defaults (cli_los.HelpFormatter)
-    p = Parser(prog="ambush", description="Ambush! as a Gymnasium environment and benchmark",
-               epilog="ambush COMMAND --help lists the options of a command.")
-    p.add_argument("--version", action=_VersionAction,
-                   help="print the package version (and the git commit of a checkout) and exit")
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND",
-                           help="one of the commands below")
+    p = Parser(
+        prog="ambush",
+        description="Ambush! as a Gymnasium environment and benchmark",
+        epilog="ambush COMMAND --help lists the options of a command.",
+    )
+    p.add_argument(
+        "--version",
+        action=_VersionAction,
+        help="print the package version (and the git commit of a checkout) and exit",
+    )
+    sub = p.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", help="one of the commands below"
+    )
 
     b = sub.add_parser("bench", help="run a benchmark suite with an agent")
     b.add_argument("--suite", default="smoke", help="suite name in configs/bench/ or a YAML path")
-    b.add_argument("--agent", required=True,
-                   help="random, do_nothing, heuristic, or the path of a MaskablePPO .zip")
-    b.add_argument("--episodes", type=positive_int, default=None,
-                   help="play only the first N seeds of the suite (at most its seed count; "
-                   "default: all of them)")
-    b.add_argument("--workers", type=positive_int, default=1, help="worker processes (1: play in this process)")
-    b.add_argument("--json", default=None,
-                   help="also write the result JSON here (the results folder always keeps its "
-                   "own copy, <suite>__<agent>__<hash8>[__<rules>][__partial-<N>].json; "
-                   "default: only that copy)")
-    b.add_argument("--out-dir", default="results/bench", help="folder of results and the leaderboard")
+    b.add_argument(
+        "--agent",
+        required=True,
+        help="random, do_nothing, heuristic, or the path of a MaskablePPO .zip",
+    )
+    b.add_argument(
+        "--episodes",
+        type=positive_int,
+        default=None,
+        help="play only the first N seeds of the suite (at most its seed count; "
+        "default: all of them)",
+    )
+    b.add_argument(
+        "--workers", type=positive_int, default=1, help="worker processes (1: play in this process)"
+    )
+    b.add_argument(
+        "--json",
+        default=None,
+        help="also write the result JSON here (the results folder always keeps its "
+        "own copy, <suite>__<agent>__<hash8>[__<rules>][__partial-<N>].json; "
+        "default: only that copy)",
+    )
+    b.add_argument(
+        "--out-dir", default="results/bench", help="folder of results and the leaderboard"
+    )
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
-    b.add_argument("--backend", default="local", choices=("local", "ray"),
-                   help="local: this process or --workers processes; ray: Ray tasks on a local "
-                   "Ray (--workers CPUs) or the cluster at --address (the ray extra)")
-    b.add_argument("--address", default=None,
-                   help="Ray cluster address for --backend ray (e.g. auto, ray://HOST:10001; "
-                   "default: start a local Ray)")
-    b.add_argument("--update-reference", action="store_true",
-                   help="store this full-suite run of random or heuristic as the reference "
-                   "mean VPs of the normalised score (configs/bench/reference/vp.yaml)")
-    b.add_argument("--save-replays", default=None, metavar="DIR",
-                   help="record every episode as a replay in this folder, "
-                   "<mission>__<opponent>__<seed>[__<rules>].jsonl (default: none)")
+    b.add_argument(
+        "--backend",
+        default="local",
+        choices=("local", "ray"),
+        help="local: this process or --workers processes; ray: Ray tasks on a local "
+        "Ray (--workers CPUs) or the cluster at --address (the ray extra)",
+    )
+    b.add_argument(
+        "--address",
+        default=None,
+        help="Ray cluster address for --backend ray (e.g. auto, ray://HOST:10001; "
+        "default: start a local Ray)",
+    )
+    b.add_argument(
+        "--update-reference",
+        action="store_true",
+        help="store this full-suite run of random or heuristic as the reference "
+        "mean VPs of the normalised score (configs/bench/reference/vp.yaml)",
+    )
+    b.add_argument(
+        "--save-replays",
+        default=None,
+        metavar="DIR",
+        help="record every episode as a replay in this folder, "
+        "<mission>__<opponent>__<seed>[__<rules>].jsonl (default: none)",
+    )
     b.set_defaults(func=cmd_bench)
 
-    pt = sub.add_parser("plot", help="figures of benchmark results and training runs",
-                        description="One titled figure per suite (win rate and mean VP per "
-                        "mission and agent, with 95% intervals; the normalised-score IQM) from "
-                        "the result JSON files, and learning curves from TensorBoard logs.")
+    pt = sub.add_parser(
+        "plot",
+        help="figures of benchmark results and training runs",
+        description="One titled figure per suite (win rate and mean VP per "
+        "mission and agent, with 95% intervals; the normalised-score IQM) from "
+        "the result JSON files, and learning curves from TensorBoard logs.",
+    )
     pt.add_argument("--results", default="results/bench", help="folder of result JSON files")
-    pt.add_argument("--suite", action="append", default=None,
-                    help="only this suite (repeatable; default: every suite in --results)")
-    pt.add_argument("--run", action="append", default=None,
-                    help="a training run folder (its tb/ logs) or a TensorBoard log folder: "
-                    "writes learning_curve__<run>.png (repeatable; default: none)")
+    pt.add_argument(
+        "--suite",
+        action="append",
+        default=None,
+        help="only this suite (repeatable; default: every suite in --results)",
+    )
+    pt.add_argument(
+        "--run",
+        action="append",
+        default=None,
+        help="a training run folder (its tb/ logs) or a TensorBoard log folder: "
+        "writes learning_curve__<run>.png (repeatable; default: none)",
+    )
     pt.add_argument("--out", default=None, help="folder of the PNGs (default: --results)")
     pt.set_defaults(func=cmd_plot)
 
-    s = sub.add_parser("speed", help="env steps per second under random legal play",
-                       description="Random legal play in one process: env steps per second. "
-                       "Give --mission more than once to compare missions in one run "
-                       "(interleaved --repeats times; medians and ratios to the first).")
-    s.add_argument("--mission", action="append", default=None,
-                   help="mission id (default: the reference mission); repeat to compare")
-    s.add_argument("--steps", type=positive_int, default=20_000,
-                   help="env steps per run (default: 20000)")
-    s.add_argument("--repeats", type=positive_int, default=1,
-                   help="interleaved runs per mission, reported as medians (default: 1)")
-    s.add_argument("--seed", type=seed_int, default=0,
-                   help="seed of the first episode; episode k uses seed+k (default: 0)")
+    s = sub.add_parser(
+        "speed",
+        help="env steps per second under random legal play",
+        description="Random legal play in one process: env steps per second. "
+        "Give --mission more than once to compare missions in one run "
+        "(interleaved --repeats times; medians and ratios to the first).",
+    )
+    s.add_argument(
+        "--mission",
+        action="append",
+        default=None,
+        help="mission id (default: the reference mission); repeat to compare",
+    )
+    s.add_argument(
+        "--steps", type=positive_int, default=20_000, help="env steps per run (default: 20000)"
+    )
+    s.add_argument(
+        "--repeats",
+        type=positive_int,
+        default=1,
+        help="interleaved runs per mission, reported as medians (default: 1)",
+    )
+    s.add_argument(
+        "--seed",
+        type=seed_int,
+        default=0,
+        help="seed of the first episode; episode k uses seed+k (default: 0)",
+    )
     s.add_argument("--opponent", default="regular", help="German deck (default: regular)")
-    s.add_argument("--rules", default="standard", choices=("standard", "d100"),
-                   help="vehicle-combat rules: standard Hit Charts or the seed 003 d100 module "
-                   "(default: standard)")
-    s.add_argument("--json", default=None,
-                   help="also write the result to this JSON file (default: printed only)")
+    s.add_argument(
+        "--rules",
+        default="standard",
+        choices=("standard", "d100"),
+        help="vehicle-combat rules: standard Hit Charts or the seed 003 d100 module "
+        "(default: standard)",
+    )
+    s.add_argument(
+        "--json",
+        default=None,
+        help="also write the result to this JSON file (default: printed only)",
+    )
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_speed)
 
     t = sub.add_parser("train", help="train MaskablePPO from a config (the train extra)")
-    t.add_argument("--config", required=True,
-                   help="training config YAML, e.g. configs/train/default.yaml")
-    t.add_argument("--resume", default=None,
-                   help="continue from a checkpoint .zip or 'latest' (the run's newest; "
-                   "default: a new run)")
-    t.add_argument("--force", action="store_true",
-                   help="start afresh in a run folder that holds an earlier run (deletes it)")
-    t.add_argument("--total-timesteps", type=positive_int, default=None,
-                   help="env steps in all (default: the config's)")
+    t.add_argument(
+        "--config", required=True, help="training config YAML, e.g. configs/train/default.yaml"
+    )
+    t.add_argument(
+        "--resume",
+        default=None,
+        help="continue from a checkpoint .zip or 'latest' (the run's newest; default: a new run)",
+    )
+    t.add_argument(
+        "--force",
+        action="store_true",
+        help="start afresh in a run folder that holds an earlier run (deletes it)",
+    )
+    t.add_argument(
+        "--total-timesteps",
+        type=positive_int,
+        default=None,
+        help="env steps in all (default: the config's)",
+    )
     t.add_argument("--run-name", default=None, help="run folder name (default: the config's)")
     t.add_argument("--log-dir", default=None, help="root folder of runs (default: the config's)")
     t.set_defaults(func=cmd_train)
 
-    pl = sub.add_parser("play", help="play the US side in the terminal",
-                        description="Play the US side: pick each order by its number; q quits, "
-                        "? shows the map's legend. --save writes a replay (ambush replay FILE).")
-    pl.add_argument("--mission", default=None,
-                    help="mission id or mission file (default: the reference mission)")
+    pl = sub.add_parser(
+        "play",
+        help="play the US side in the terminal",
+        description="Play the US side: pick each order by its number; q quits, "
+        "? shows the map's legend. --save writes a replay (ambush replay FILE).",
+    )
+    pl.add_argument(
+        "--mission",
+        default=None,
+        help="mission id or mission file (default: the reference mission)",
+    )
     pl.add_argument("--seed", type=seed_int, default=0, help="the reset seed (the dice)")
     pl.add_argument("--opponent", default="regular", help="German deck: green, regular, veteran")
-    pl.add_argument("--rules", default="standard", choices=("standard", "d100"),
-                    help="vehicle-combat rules: standard Hit Charts or seed 003's d100 module")
-    pl.add_argument("--save", default=None, metavar="FILE",
-                    help="write the game as a replay (JSON Lines) when it ends, you quit or "
-                    "press Ctrl-C; an existing FILE is refused unless --force (default: not saved)")
-    pl.add_argument("--force", action="store_true",
-                    help="let --save overwrite an existing FILE (an earlier game)")
+    pl.add_argument(
+        "--rules",
+        default="standard",
+        choices=("standard", "d100"),
+        help="vehicle-combat rules: standard Hit Charts or seed 003's d100 module",
+    )
+    pl.add_argument(
+        "--save",
+        default=None,
+        metavar="FILE",
+        help="write the game as a replay (JSON Lines) when it ends, you quit or "
+        "press Ctrl-C; an existing FILE is refused unless --force (default: not saved)",
+    )
+    pl.add_argument(
+        "--force",
+        action="store_true",
+        help="let --save overwrite an existing FILE (an earlier game)",
+    )
     pl.set_defaults(func=cmd_play)
 
-    r = sub.add_parser("replay", help="re-simulate and check a saved game, or view it as HTML",
-                       description="Re-simulate a replay (ambush play --save, ambush bench "
-                       "--save-replays): print each order and its events, check that the "
-                       "engine gives the recorded events and rolls, exit 1 on a difference. "
-                       "--html writes a self-contained viewer page.")
-    r.add_argument("file", help="the replay file (.jsonl; a plain-JSON replay of an older "
-                   "ambush play --save is read too)")
+    r = sub.add_parser(
+        "replay",
+        help="re-simulate and check a saved game, or view it as HTML",
+        description="Re-simulate a replay (ambush play --save, ambush bench "
+        "--save-replays): print each order and its events, check that the "
+        "engine gives the recorded events and rolls, exit 1 on a difference. "
+        "--html writes a self-contained viewer page.",
+    )
+    r.add_argument(
+        "file",
+        help="the replay file (.jsonl; a plain-JSON replay of an older "
+        "ambush play --save is read too)",
+    )
     r.add_argument("--quiet", action="store_true", help="orders only, no events")
-    r.add_argument("--html", default=None, metavar="OUT",
-                   help="also write the HTML viewer (SVG map, step slider, event log) to OUT "
-                   "(default: none)")
+    r.add_argument(
+        "--html",
+        default=None,
+        metavar="OUT",
+        help="also write the HTML viewer (SVG map, step slider, event log) to OUT (default: none)",
+    )
     r.set_defaults(func=cmd_replay)
 
-    rd = sub.add_parser("render", help="write a mission's map as a PNG",
-                        description="Reset the mission with --seed and write its rgb_array "
-                        "frame (the start position) as a PNG.")
-    rd.add_argument("--mission", default=None,
-                    help="mission id or mission file (default: the reference mission, "
-                    "farm_assault)")
+    rd = sub.add_parser(
+        "render",
+        help="write a mission's map as a PNG",
+        description="Reset the mission with --seed and write its rgb_array "
+        "frame (the start position) as a PNG.",
+    )
+    rd.add_argument(
+        "--mission",
+        default=None,
+        help="mission id or mission file (default: the reference mission, farm_assault)",
+    )
     rd.add_argument("--out", default="map.png", help="PNG file to write")
     rd.add_argument("--seed", type=seed_int, default=0, help="reset seed of the position drawn")
     rd.set_defaults(func=cmd_render)
 
-    m = sub.add_parser("missions", help="list the shipped missions, procedural and campaign ids",
-                       description="The shipped missions and their Gymnasium ids, then the "
-                       "procedural env with its seed ranges, the any-mission env and the "
-                       "campaign env with the shipped campaign ids.")
+    m = sub.add_parser(
+        "missions",
+        help="list the shipped missions, procedural and campaign ids",
+        description="The shipped missions and their Gymnasium ids, then the "
+        "procedural env with its seed ranges, the any-mission env and the "
+        "campaign env with the shipped campaign ids.",
+    )
     m.set_defaults(func=cmd_missions)
 
-    cp = sub.add_parser("campaign", help="play a campaign's next mission (or all) and save the squad file",
-                        description="Start a campaign (--campaign ID) or resume it from its squad "
-                        "file, play the next mission (--all: every mission left) with an agent, and "
-                        "save the squad file atomically after each mission (RULES.md §16).")
-    cp.add_argument("--squad-file", required=True, help="the squad file: resumed when it exists, else created")
-    cp.add_argument("--campaign", default=None,
-                    help="chain id of ambush_env/data/campaigns/ or a chain file (default: the "
-                    "squad file's; needed to start a campaign)")
-    cp.add_argument("--agent", default="heuristic", help="random, heuristic or a model .zip (default heuristic)")
-    cp.add_argument("--squad", default=None,
-                    help="a new campaign's squad: an id of configs/squads/, a file, or 'random' "
-                    "(generated from --seed; default: the chain's)")
-    cp.add_argument("--seed", type=seed_int, default=0,
-                    help="mission k of the chain is played with seed + k (default 0)")
+    cp = sub.add_parser(
+        "campaign",
+        help="play a campaign's next mission (or all) and save the squad file",
+        description="Start a campaign (--campaign ID) or resume it from its squad "
+        "file, play the next mission (--all: every mission left) with an agent, and "
+        "save the squad file atomically after each mission (RULES.md §16).",
+    )
+    cp.add_argument(
+        "--squad-file", required=True, help="the squad file: resumed when it exists, else created"
+    )
+    cp.add_argument(
+        "--campaign",
+        default=None,
+        help="chain id of ambush_env/data/campaigns/ or a chain file (default: the "
+        "squad file's; needed to start a campaign)",
+    )
+    cp.add_argument(
+        "--agent", default="heuristic", help="random, heuristic or a model .zip (default heuristic)"
+    )
+    cp.add_argument(
+        "--squad",
+        default=None,
+        help="a new campaign's squad: an id of configs/squads/, a file, or 'random' "
+        "(generated from --seed; default: the chain's)",
+    )
+    cp.add_argument(
+        "--seed",
+        type=seed_int,
+        default=0,
+        help="mission k of the chain is played with seed + k (default 0)",
+    )
     cp.add_argument("--all", action="store_true", help="play every mission left")
     cp.set_defaults(func=cmd_campaign)
 
@@ -871,15 +1119,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except ModuleNotFoundError as e:
         if e.name in ("torch", "stable_baselines3", "sb3_contrib", "tensorboard"):
-            print(f"ambush: error: {e.name} is not installed: install the training extra "
-                  "(pip install \"ambush_env[train]\" -c constraints.txt, or -e '.[train]' "
-                  "in a checkout)", file=sys.stderr)
+            print(
+                f"ambush: error: {e.name} is not installed: install the training extra "
+                "(pip install \"ambush_env[train]\" -c constraints.txt, or -e '.[train]' "
+                "in a checkout)",
+                file=sys.stderr,
+            )
             return 2
         extra = {"ray": "ray", "scipy": "stats", "matplotlib": "stats"}.get(e.name or "")
         if extra:
-            print(f"ambush: error: {e.name} is not installed: install the {extra} extra "
-                  f"(pip install \"ambush_env[{extra}]\" -c constraints.txt, or -e '.[{extra}]' "
-                  "in a checkout)", file=sys.stderr)
+            print(
+                f"ambush: error: {e.name} is not installed: install the {extra} extra "
+                f"(pip install \"ambush_env[{extra}]\" -c constraints.txt, or -e '.[{extra}]' "
+                "in a checkout)",
+                file=sys.stderr,
+            )
             return 2
         raise
     except (AmbushError, OSError, ValueError) as e:

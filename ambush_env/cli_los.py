@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from ambush_env.core.model.errors import AmbushError
 from ambush_env.core.model.types import STANCE_NAMES
@@ -37,10 +37,17 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
-        if ("default" in text.lower() or action.required or action.nargs == 0
-                or action.default is None or action.default is argparse.SUPPRESS
-                or (not action.option_strings
-                    and action.nargs not in (argparse.OPTIONAL, argparse.ZERO_OR_MORE))):
+        if (
+            "default" in text.lower()
+            or action.required
+            or action.nargs == 0
+            or action.default is None
+            or action.default is argparse.SUPPRESS
+            or (
+                not action.option_strings
+                and action.nargs not in (argparse.OPTIONAL, argparse.ZERO_OR_MORE)
+            )
+        ):
             return text
         return f"{text} (default: {_shown(action.default).replace('%', '%%')})"
 
@@ -49,16 +56,20 @@ class Parser(argparse.ArgumentParser):
     """The ``ambush`` parser: :class:`HelpFormatter` unless told otherwise; its sub-parsers
     (``add_subparsers``) are of this class too, so every subcommand gets it."""
 
-    def __init__(self, *args, formatter_class: type[argparse.HelpFormatter] = HelpFormatter,
-                 **kwargs) -> None:
+    def __init__(
+        self, *args, formatter_class: type[argparse.HelpFormatter] = HelpFormatter, **kwargs
+    ) -> None:
         super().__init__(*args, formatter_class=formatter_class, **kwargs)
 
     def error(self, message: str):
         """A bad option: one line on stderr naming it, ``ambush speed: error: argument
         --steps: must be at least 1, got 0 (ambush speed --help lists the options)``, then
         exit status 2 (⚙ no usage block: ``--help`` has it)."""
-        self.exit(2, f"{self.prog}: error: {' '.join(message.split())} "
-                     f"({self.prog} --help lists the options)\n")
+        self.exit(
+            2,
+            f"{self.prog}: error: {' '.join(message.split())} "
+            f"({self.prog} --help lists the options)\n",
+        )
 
 
 def int_at_least(text: str, low: int, too_small: str) -> int:
@@ -90,16 +101,34 @@ def add_los_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentP
     p.add_argument("sighter", metavar="A", help="sighter's hex label, e.g. C6")
     p.add_argument("target", metavar="B", help="target's hex label, e.g. M4")
     p.add_argument(
-        "--stances", nargs=2, metavar=("S", "T"), default=("standing", "standing"), choices=STANCE_NAMES,
+        "--stances",
+        nargs=2,
+        metavar=("S", "T"),
+        default=("standing", "standing"),
+        choices=STANCE_NAMES,
         help="stances of sighter and target (standing, crouching, prone; default standing standing)",
     )
-    p.add_argument("--vehicles", nargs=2, metavar=("VS", "VT"), default=None, choices=("none", "small", "large"),
-                   help="vehicle of sighter and target: none, small or large (seed 004, p. 18; "
-                   "default: none none)")
-    p.add_argument("--sight-cap", type=_positive, default=None,
-                   help="sight range cap in hexes (night; default: no cap)")
-    p.add_argument("--landmark", action="append", default=[],
-                   help="a landmark declared blocking (repeatable; default: none)")
+    p.add_argument(
+        "--vehicles",
+        nargs=2,
+        metavar=("VS", "VT"),
+        default=None,
+        choices=("none", "small", "large"),
+        help="vehicle of sighter and target: none, small or large (seed 004, p. 18; "
+        "default: none none)",
+    )
+    p.add_argument(
+        "--sight-cap",
+        type=_positive,
+        default=None,
+        help="sight range cap in hexes (night; default: no cap)",
+    )
+    p.add_argument(
+        "--landmark",
+        action="append",
+        default=[],
+        help="a landmark declared blocking (repeatable; default: none)",
+    )
     p.set_defaults(func=run_los)
     return p
 
@@ -113,8 +142,14 @@ def run_los(args: argparse.Namespace) -> int:
     try:
         board = load_board(args.map)
         r = line_of_sight(
-            board, args.sighter, args.target, sighter_stance=args.stances[0], target_stance=args.stances[1],
-            sighter_in_vehicle=vs, target_in_vehicle=vt, sight_cap=args.sight_cap,
+            board,
+            args.sighter,
+            args.target,
+            sighter_stance=args.stances[0],
+            target_stance=args.stances[1],
+            sighter_in_vehicle=vs,
+            target_in_vehicle=vt,
+            sight_cap=args.sight_cap,
             blocking_landmarks=tuple(args.landmark),
         )
     except AmbushError as e:

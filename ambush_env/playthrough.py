@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ambush_env.core import Game
-from ambush_env.core.model.types import Phase, RESULT_NAMES
+from ambush_env.core.model.types import RESULT_NAMES, Phase
 
 GOLDEN_SEED = 2024
 POLICY_SEED = 1289  # the default pair of a mission not in GOLDEN_SEEDS (chosen for Farm
@@ -31,15 +31,21 @@ GOLDEN_SEEDS: dict[str, tuple[int, int]] = {
     # Self-Preservation move stopped going nearer the US: 2024/1289 no longer showed the cars;
     # again when issue 13's regular deck changed the German rows: 2024/6952 showed no assault)
     "farm_assault": (2024, 1522),
-    "jeep_run": (2024, 77),   # fire at the jeeps: Hit Chart, a penetration, an accident; a blast
+    "jeep_run": (2024, 77),  # fire at the jeeps: Hit Chart, a penetration, an accident; a blast
     "tank_hunt": (2024, 82),  # the Panzer on its card spending Crew Points, hit, a blast at it
     # issue 13 (scripts/find_golden_seeds.py's measure: most event kinds, a fight with throws):
-    "prisoner_snatch": (2024, 66),    # the command post placed, sightings, fire, throws
-    "night_patrol": (2024, 12),       # the minefield laid at the wire, a mine under a soldier
+    "prisoner_snatch": (2024, 66),  # the command post placed, sightings, fire, throws
+    "night_patrol": (2024, 12),  # the minefield laid at the wire, a mine under a soldier
     "bridge_demolition": (2024, 57),  # the bunker placed, an assault, throws and blasts
     "hedgerow_crossing": (2024, 7),  # placements, fire across the banks, a grenade, an assault
-    "village_fight": (2027, 13),  # placements, fire, a grenade, a wall destroyed (re-seeded for the issue-13 decks)
-    "crossroads_ambush": (2024, 1),  # the alerted car and its outrider on their driving column, a Hit Chart, a penetration, an accident
+    "village_fight": (
+        2027,
+        13,
+    ),  # placements, fire, a grenade, a wall destroyed (re-seeded for the issue-13 decks)
+    "crossroads_ambush": (
+        2024,
+        1,
+    ),  # the alerted car and its outrider on their driving column, a Hit Chart, a penetration, an accident
 }
 MAX_STEPS = 4000
 
@@ -49,8 +55,13 @@ def golden_seeds(mission: str) -> tuple[int, int]:
     return GOLDEN_SEEDS.get(mission, (GOLDEN_SEED, POLICY_SEED))
 
 
-def playthrough(mission: str, *, seed: int | None = None, policy_seed: int | None = None,
-                max_steps: int = MAX_STEPS) -> str:
+def playthrough(
+    mission: str,
+    *,
+    seed: int | None = None,
+    policy_seed: int | None = None,
+    max_steps: int = MAX_STEPS,
+) -> str:
     """The playthrough text of one mission (deterministic for the seeds).
 
     Args:
@@ -78,23 +89,30 @@ def playthrough(mission: str, *, seed: int | None = None, policy_seed: int | Non
         u = g.acting_unit()
         acting = f"{u.name}@{g.board.label(u.hex)}" if u is not None else "-"
         legal = g.legal_actions()
-        lines.append(f"step {step} | {phase} {where} | vp {g.vp} | acting {acting} | "
-                     f"legal {len(legal)}")
+        lines.append(
+            f"step {step} | {phase} {where} | vp {g.vp} | acting {acting} | legal {len(legal)}"
+        )
         lines.append("  legal: " + "; ".join(f"{a}={g.describe_action(a)}" for a in legal))
         a = rng.choice(legal)
         lines.append(f"  order: {a}={g.describe_action(a)}")
         for e in g.step(a):
             lines.append("  event " + json.dumps(e, sort_keys=True))
         step += 1
-    lines.append(f"# end: over={g.over} vp={g.vp} result="
-                 f"{RESULT_NAMES[g.result] if g.result >= 0 else 'none'} "
-                 f"reason={g.state.end_reason!r} steps={step}")
+    lines.append(
+        f"# end: over={g.over} vp={g.vp} result="
+        f"{RESULT_NAMES[g.result] if g.result >= 0 else 'none'} "
+        f"reason={g.state.end_reason!r} steps={step}"
+    )
     return "\n".join(lines) + "\n"
 
 
 def golden_path(mission: str, root: str | Path | None = None) -> Path:
     """Where a mission's golden file lives (``tests/golden/<mission>.txt``)."""
-    base = Path(root) if root is not None else Path(__file__).resolve().parent.parent / "tests" / "golden"
+    base = (
+        Path(root)
+        if root is not None
+        else Path(__file__).resolve().parent.parent / "tests" / "golden"
+    )
     return base / f"{mission}.txt"
 
 
@@ -102,8 +120,11 @@ def golden_path(mission: str, root: str | Path | None = None) -> Path:
 # what a golden shows (issue 11, done-when 3)
 # --------------------------------------------------------------------------------------------
 def _penetration(e: dict) -> bool:
-    return (e["type"] == "fire_vehicle" and "penetration" in e.get("rolls", {})
-            and e.get("result", "none") != "none")
+    return (
+        e["type"] == "fire_vehicle"
+        and "penetration" in e.get("rolls", {})
+        and e.get("result", "none") != "none"
+    )
 
 
 VEHICLE_FEATURES: dict[str, Callable[[dict], bool]] = {
@@ -117,8 +138,10 @@ VEHICLE_FEATURES: dict[str, Callable[[dict], bool]] = {
     "accident_check": lambda e: e["type"] == "accident_check",
     # a German vehicle acting from its card (seed 000 p. 32): a tank's crew table or a car
     # driver's driving column (module german: column_for)
-    "german_vehicle_card": lambda e: e["type"] == "german_card" and (
-        e.get("column") == "driving" or str(e.get("column", "")).startswith("crew_")),
+    "german_vehicle_card": lambda e: (
+        e["type"] == "german_card"
+        and (e.get("column") == "driving" or str(e.get("column", "")).startswith("crew_"))
+    ),
     # a grenade or a satchel charge against a vehicle (seed 000 p. 32-33)
     "blast_at_vehicle": lambda e: e["type"] in ("throw_into", "blast_vehicle"),
 }
@@ -133,12 +156,16 @@ def features(events: list[dict]) -> set[str]:
 
 def golden_events(text: str) -> list[dict]:
     """The events of a golden playthrough's text (its ``  event {...}`` lines)."""
-    return [json.loads(line.split("event ", 1)[1]) for line in text.splitlines()
-            if line.startswith("  event ")]
+    return [
+        json.loads(line.split("event ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith("  event ")
+    ]
 
 
-def random_play_events(mission: str, seed: int, policy_seed: int,
-                       max_steps: int = MAX_STEPS) -> list[dict]:
+def random_play_events(
+    mission: str, seed: int, policy_seed: int, max_steps: int = MAX_STEPS
+) -> list[dict]:
     """The events of the playthrough :func:`playthrough` would write for these seeds, without
     the text (for searching seeds, ``scripts/find_golden_seeds.py``)."""
     g = Game(mission)

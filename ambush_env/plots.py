@@ -70,8 +70,9 @@ def vp_interval(m: dict) -> tuple[float, float]:
 MAX_LABELLED_BARS = 40
 
 
-def _bars(ax, keys: list[str], agents: list[str], values: dict, title: str, ylabel: str,
-          fmt: str) -> None:
+def _bars(
+    ax, keys: list[str], agents: list[str], values: dict, title: str, ylabel: str, fmt: str
+) -> None:
     """Grouped bars, one group per key and one bar per agent, with error bars, a marker on
     every bar (so a zero bar shows) and, up to :data:`MAX_LABELLED_BARS` bars, its value."""
     label = len(values) <= MAX_LABELLED_BARS
@@ -89,15 +90,39 @@ def _bars(ax, keys: list[str], agents: list[str], values: dict, title: str, ylab
                 ends.append(max(y, b) if y >= 0 else min(y, a))
         if not xs:
             continue
-        ax.bar(xs, ys, width=width * 0.92, yerr=[lo, hi], capsize=3, color=colours[j],
-               edgecolor="black", linewidth=0.6, label=agent, alpha=0.85)
+        ax.bar(
+            xs,
+            ys,
+            width=width * 0.92,
+            yerr=[lo, hi],
+            capsize=3,
+            color=colours[j],
+            edgecolor="black",
+            linewidth=0.6,
+            label=agent,
+            alpha=0.85,
+        )
         # a diamond at every bar's value: a bar of height 0 still shows, in its agent's colour
-        ax.plot(xs, ys, linestyle="none", marker="D", markersize=5, color=colours[j],
-                markeredgecolor="black", markeredgewidth=0.6)
+        ax.plot(
+            xs,
+            ys,
+            linestyle="none",
+            marker="D",
+            markersize=5,
+            color=colours[j],
+            markeredgecolor="black",
+            markeredgewidth=0.6,
+        )
         for x, y, end in zip(xs, ys, ends) if label else ():  # beyond the interval's end
-            ax.annotate(fmt.format(y), (x, end), textcoords="offset points",
-                        xytext=(0, 2 if y >= 0 else -2), ha="center",
-                        va="bottom" if y >= 0 else "top", fontsize=6.5)
+            ax.annotate(
+                fmt.format(y),
+                (x, end),
+                textcoords="offset points",
+                xytext=(0, 2 if y >= 0 else -2),
+                ha="center",
+                va="bottom" if y >= 0 else "top",
+                fontsize=6.5,
+            )
     ax.axhline(0.0, color="black", linewidth=0.8)
     ax.set_xticks(range(len(keys)))
     ax.set_xticklabels(keys, rotation=25, ha="right", fontsize=8)
@@ -130,25 +155,41 @@ def plot_suite(results: list[dict], path: str | Path) -> Path:
     # win rate above mean VP, full width; the normalised IQM beside both when present
     width = max(8.0, 0.3 * len(keys) * max(1, len(agents)) + 3)
     mosaic = [["win", "norm"], ["vp", "norm"]] if norm else [["win"], ["vp"]]
-    fig, axes = plt.subplot_mosaic(mosaic, figsize=(width + (2.5 if norm else 0), 8.2),
-                                   width_ratios=[width, 2.5] if norm else [1])
+    fig, axes = plt.subplot_mosaic(
+        mosaic,
+        figsize=(width + (2.5 if norm else 0), 8.2),
+        width_ratios=[width, 2.5] if norm else [1],
+    )
     _bars(axes["win"], keys, agents, win, "win rate (95% Wilson interval)", "win rate", "{:.2f}")
     axes["win"].set_ylim(0, 1.12)
     _bars(axes["vp"], keys, agents, vp, "mean VP (95% interval)", "VP", "{:.1f}")
     if norm:
         vals = {(a, "IQM"): (n["iqm"], tuple(n["iqm_ci95"])) for a, n in norm.items()}
-        _bars(axes["norm"], ["IQM"], agents, vals, "normalised score\n(IQM, 95% bootstrap)",
-              "(VP − random) / (heuristic − random)", "{:.2f}")
+        _bars(
+            axes["norm"],
+            ["IQM"],
+            agents,
+            vals,
+            "normalised score\n(IQM, 95% bootstrap)",
+            "(VP − random) / (heuristic − random)",
+            "{:.2f}",
+        )
     seeds = sorted({tuple(r.get("seeds") or ()) for r in results})
     span = ", ".join(f"{a}-{b}" for a, b in seeds if a is not None)
-    fig.suptitle(f"Ambush! benchmark: suite {suite_label(results[0])} (seeds {span})",
-                 fontsize=12)
+    fig.suptitle(f"Ambush! benchmark: suite {suite_label(results[0])} (seeds {span})", fontsize=12)
     handles, names = axes["win"].get_legend_handles_labels()
     if not handles:
         handles, names = axes["vp"].get_legend_handles_labels()
     fig.tight_layout(rect=(0, 0.05, 1, 0.96))
-    fig.legend(handles, names, loc="lower center", ncol=min(len(names), 4), fontsize=8,
-               frameon=False, bbox_to_anchor=(0.5, 0.0))
+    fig.legend(
+        handles,
+        names,
+        loc="lower center",
+        ncol=min(len(names), 4),
+        fontsize=8,
+        frameon=False,
+        bbox_to_anchor=(0.5, 0.0),
+    )
     out = _save(fig, Path(path))
     plt.close(fig)
     return out
@@ -202,8 +243,12 @@ def read_scalars(logdir: str | Path) -> dict[str, list[tuple[int, float]]]:
     return {tag: sorted((s, v) for s, (_, v) in steps.items()) for tag, steps in out.items()}
 
 
-def plot_learning_curves(logdir: str | Path, path: str | Path, title: str | None = None,
-                         tags: tuple[str, ...] = CURVE_TAGS) -> Path:
+def plot_learning_curves(
+    logdir: str | Path,
+    path: str | Path,
+    title: str | None = None,
+    tags: tuple[str, ...] = CURVE_TAGS,
+) -> Path:
     """The learning curves of one training run: one panel per logged tag of ``tags`` (the
     run's VP and win rate per episode, reward, episode length; or, when none was logged, the
     PPO losses of :data:`FALLBACK_TAGS`) against env steps.
@@ -214,8 +259,10 @@ def plot_learning_curves(logdir: str | Path, path: str | Path, title: str | None
     scalars = read_scalars(logdir)
     shown = [t for t in tags if scalars.get(t)] or [t for t in FALLBACK_TAGS if scalars.get(t)]
     if not shown:
-        raise ValueError(f"none of {', '.join(tags)} in the logs of {logdir} "
-                         f"(logged: {', '.join(sorted(scalars)) or 'nothing'})")
+        raise ValueError(
+            f"none of {', '.join(tags)} in the logs of {logdir} "
+            f"(logged: {', '.join(sorted(scalars)) or 'nothing'})"
+        )
     plt = _pyplot()
     fig, axes = plt.subplots(1, len(shown), figsize=(4.2 * len(shown), 3.6), squeeze=False)
     for ax, tag in zip(axes[0], shown):

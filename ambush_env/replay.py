@@ -46,8 +46,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ambush_env.core.world.data import write_text_atomic
 from ambush_env.core.model.errors import DataError
+from ambush_env.core.world.data import write_text_atomic
 
 FORMAT = "ambush-replay"
 VERSION = 1
@@ -79,8 +79,7 @@ def digest(steps: list[dict]) -> str:
     trip keeps that order, while sorting would order int keys before they become strings)."""
     h = hashlib.sha256()
     for s in steps:
-        h.update(json.dumps([s["action"], s["events"], s["rolls"]],
-                            separators=(",", ":")).encode())
+        h.update(json.dumps([s["action"], s["events"], s["rolls"]], separators=(",", ":")).encode())
         h.update(b"\n")
     return "sha256:" + h.hexdigest()
 
@@ -99,8 +98,9 @@ def env_arguments(env: Any) -> dict[str, Any]:
 
 def is_mission_path(mission: Any) -> bool:
     """Whether an env's ``mission`` argument is a mission file's path (not a shipped id)."""
-    return isinstance(mission, str) and (mission.endswith((".yaml", ".yml")) or "/" in mission
-                                         or os.sep in mission)
+    return isinstance(mission, str) and (
+        mission.endswith((".yaml", ".yml")) or "/" in mission or os.sep in mission
+    )
 
 
 def _mission_file(env: Any) -> dict[str, str] | None:
@@ -114,9 +114,13 @@ def _mission_file(env: Any) -> dict[str, str] | None:
 
 def _end_now(game: Any, info: dict) -> dict[str, Any]:
     """The end line's facts as they stand (over, result, VP, end reason, stats)."""
-    return {"over": bool(game.over), "result": info.get("result"), "vp": int(game.vp),
-            "end_reason": info.get("end_reason") or game.state.end_reason or None,
-            "stats": _jsonable(dict(game.stats()))}
+    return {
+        "over": bool(game.over),
+        "result": info.get("result"),
+        "vp": int(game.vp),
+        "end_reason": info.get("end_reason") or game.state.end_reason or None,
+        "stats": _jsonable(dict(game.stats())),
+    }
 
 
 class Recorder:
@@ -142,11 +146,18 @@ class Recorder:
         env = self.env
         game = env.game
         self.header = {
-            "format": FORMAT, "version": VERSION, "ambush_env": ambush_env.__version__,
-            "mission": env.mission_id, "env": env_arguments(env),
-            "rules": game.rules, "opponent": game.opponent, "seed": seed,
-            "options": _jsonable(options) if options else None, "agent": self.agent,
-            "mission_seed": info.get("mission_seed"), "mission_file": _mission_file(env),
+            "format": FORMAT,
+            "version": VERSION,
+            "ambush_env": ambush_env.__version__,
+            "mission": env.mission_id,
+            "env": env_arguments(env),
+            "rules": game.rules,
+            "opponent": game.opponent,
+            "seed": seed,
+            "options": _jsonable(options) if options else None,
+            "agent": self.agent,
+            "mission_seed": info.get("mission_seed"),
+            "mission_file": _mission_file(env),
             "position": _jsonable(game.position()),
             "events": _jsonable(info["events"]),
             "rolls": [list(r) for r in game.dice.log],
@@ -164,14 +175,22 @@ class Recorder:
         assert self._pending is not None, "before_step was not called"
         a, text, unit, n0 = self._pending
         self._pending = None
-        self.steps.append({
-            "step": len(self.steps) + 1, "action": a, "order": text, "side": "US", "unit": unit,
-            "illegal": bool(info.get("illegal_action", False)),
-            "events": _jsonable(info["events"]),
-            "rolls": [list(r) for r in self.env.game.dice.log[n0:]],
-            "reward": float(reward), "vp": int(info["vp"]),
-            "terminated": bool(terminated), "truncated": bool(truncated),
-        })
+        self.steps.append(
+            {
+                "step": len(self.steps) + 1,
+                "action": a,
+                "order": text,
+                "side": "US",
+                "unit": unit,
+                "illegal": bool(info.get("illegal_action", False)),
+                "events": _jsonable(info["events"]),
+                "rolls": [list(r) for r in self.env.game.dice.log[n0:]],
+                "reward": float(reward),
+                "vp": int(info["vp"]),
+                "terminated": bool(terminated),
+                "truncated": bool(truncated),
+            }
+        )
         self._now = _end_now(self.env.game, info)
 
     def finish(self) -> dict[str, Any]:
@@ -179,9 +198,16 @@ class Recorder:
         interrupted half-way, Ctrl-C, is not recorded: the replay ends before it)."""
         if self.end is None:
             n = self._now
-            self.end = {"end": True, "steps": len(self.steps), "over": n["over"],
-                        "result": n["result"], "vp": n["vp"], "end_reason": n["end_reason"],
-                        "stats": n["stats"], "digest": digest(self.steps)}
+            self.end = {
+                "end": True,
+                "steps": len(self.steps),
+                "over": n["over"],
+                "result": n["result"],
+                "vp": n["vp"],
+                "end_reason": n["end_reason"],
+                "stats": n["stats"],
+                "digest": digest(self.steps),
+            }
         return self.end
 
     def lines(self) -> list[dict[str, Any]]:
@@ -268,8 +294,12 @@ class Replay:
         """The AmbushEnv arguments of the recorded env."""
         h = self.header
         if self.legacy:
-            return {"mission": h["mission"], "opponent": h["opponent"], "rules": h["rules"],
-                    "illegal_action": "raise"}
+            return {
+                "mission": h["mission"],
+                "opponent": h["opponent"],
+                "rules": h["rules"],
+                "illegal_action": "raise",
+            }
         return dict(h["env"])
 
 
@@ -407,18 +437,28 @@ def load(path: str | Path) -> Replay:
     try:
         head = json.loads(raw_lines[0])
     except json.JSONDecodeError as e:
-        raise DataError(p, "line 1", f"not JSON (a corrupted or cut-off line): "
-                        f"{_json_problem(e)}: {want}") from None
+        raise DataError(
+            p, "line 1", f"not JSON (a corrupted or cut-off line): {_json_problem(e)}: {want}"
+        ) from None
     if not isinstance(head, dict) or "format" not in head:
-        got = f"a JSON {type(head).__name__}" if not isinstance(head, dict) else \
-            ("a step" if "step" in head else "an object without format")
+        got = (
+            f"a JSON {type(head).__name__}"
+            if not isinstance(head, dict)
+            else ("a step" if "step" in head else "an object without format")
+        )
         raise DataError(p, "line 1", f"{want}, got {got}")
     Header, Step, End, _ = _models()
     if head.get("format") != FORMAT:
-        raise DataError(p, "line 1", f"format: not an {FORMAT} file (format {head.get('format')!r})")
+        raise DataError(
+            p, "line 1", f"format: not an {FORMAT} file (format {head.get('format')!r})"
+        )
     if head.get("version") != VERSION:
-        raise DataError(p, "line 1", f"version: this ambush_env reads {FORMAT} version {VERSION}, "
-                        f"the file is version {head.get('version')!r}")
+        raise DataError(
+            p,
+            "line 1",
+            f"version: this ambush_env reads {FORMAT} version {VERSION}, "
+            f"the file is version {head.get('version')!r}",
+        )
     header = _check(Header, head, p, "line 1")
     header["env"] = {k: header["env"][k] for k in head["env"]}  # as written (no defaults added)
     steps: list[dict[str, Any]] = []
@@ -435,16 +475,21 @@ def load(path: str | Path) -> Replay:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as e:
-            raise DataError(p, where, f"not JSON (a corrupted or cut-off line): "
-                            f"{_json_problem(e)}") from None
+            raise DataError(
+                p, where, f"not JSON (a corrupted or cut-off line): {_json_problem(e)}"
+            ) from None
         if not isinstance(obj, dict):
-            raise DataError(p, where, f"a step or the end line is a JSON object, got "
-                            f"{type(obj).__name__}")
+            raise DataError(
+                p, where, f"a step or the end line is a JSON object, got {type(obj).__name__}"
+            )
         if "end" in obj:
             end = _check(End, obj, p, where)
             if end["steps"] != len(steps):
-                raise DataError(p, where, f"steps: the end line counts {end['steps']} steps, "
-                                f"the file holds {len(steps)}")
+                raise DataError(
+                    p,
+                    where,
+                    f"steps: the end line counts {end['steps']} steps, the file holds {len(steps)}",
+                )
             continue
         s = _check(Step, obj, p, where)
         if s["step"] != len(steps) + 1:
@@ -453,8 +498,11 @@ def load(path: str | Path) -> Replay:
         steps.append(s)
         lines.append(n)
     if end is None:
-        raise DataError(p, f"line {len(raw_lines) + 1}", f"truncated: the file ends after "
-                        f"{len(steps)} steps without its end line")
+        raise DataError(
+            p,
+            f"line {len(raw_lines) + 1}",
+            f"truncated: the file ends after {len(steps)} steps without its end line",
+        )
     header["rolls"] = [list(r) for r in header["rolls"]]
     return Replay(str(p), header, steps, end, legacy=False, lines=lines)
 
@@ -468,8 +516,12 @@ def _load_legacy(p: Path, raw: dict) -> Replay:
     except ValidationError as e:
         err = e.errors()[0]
         raise DataError(p, ".".join(str(x) for x in err["loc"]) or "<root>", err["msg"]) from None
-    header = {"mission": rec["mission"], "seed": rec["seed"], "opponent": rec["opponent"],
-              "rules": rec["rules"]}
+    header = {
+        "mission": rec["mission"],
+        "seed": rec["seed"],
+        "opponent": rec["opponent"],
+        "rules": rec["rules"],
+    }
     steps = [{"step": k + 1, "action": a} for k, a in enumerate(rec["actions"])]
     return Replay(str(p), header, steps, None, legacy=True, lines=[1] * len(steps))
 
@@ -544,13 +596,18 @@ def _mission_to_play(rep: Replay, mission: Any, tmp: Path) -> Any:
     if not Path(mission).is_absolute() and here.exists():
         return str(here)
     where = "line 1" if not rep.legacy else "mission"
-    raise DataError(rep.path, where, f"env.mission: the mission file {mission!r} is not found "
-                    "(looked in the working directory and the replay's folder; the replay "
-                    "does not embed it)")
+    raise DataError(
+        rep.path,
+        where,
+        f"env.mission: the mission file {mission!r} is not found "
+        "(looked in the working directory and the replay's folder; the replay "
+        "does not embed it)",
+    )
 
 
-def simulate(rep: Replay, *, on_step: StepHook | None = None, env: Any = None,
-             render_mode: str | None = None) -> Simulated:
+def simulate(
+    rep: Replay, *, on_step: StepHook | None = None, env: Any = None, render_mode: str | None = None
+) -> Simulated:
     """Play a replay again and check it against what it recorded.
 
     Args:
@@ -588,14 +645,28 @@ def simulate(rep: Replay, *, on_step: StepHook | None = None, env: Any = None,
             # text is what counts, and make_env plays the embedded one
             now_pos["mission"] = rec_pos["mission"]
         if now_pos != rec_pos:
-            raise ReplayMismatch(rep.path, 1, 0, "the start position after reset(seed="
-                                 f"{seed}) is not the recorded one ({_first_diff(rec_pos, now_pos)})")
-        for key, now in (("mission", env.unwrapped.mission_id), ("rules", game.rules),
-                         ("opponent", game.opponent), ("mission_seed", info.get("mission_seed"))):
+            raise ReplayMismatch(
+                rep.path,
+                1,
+                0,
+                "the start position after reset(seed="
+                f"{seed}) is not the recorded one ({_first_diff(rec_pos, now_pos)})",
+            )
+        for key, now in (
+            ("mission", env.unwrapped.mission_id),
+            ("rules", game.rules),
+            ("opponent", game.opponent),
+            ("mission_seed", info.get("mission_seed")),
+        ):
             if h.get(key) != now:
-                raise ReplayMismatch(rep.path, 1, 0, f"header: {key} is {now!r} in the env "
-                                     f"the header's env arguments make, the header says "
-                                     f"{h.get(key)!r}")
+                raise ReplayMismatch(
+                    rep.path,
+                    1,
+                    0,
+                    f"header: {key} is {now!r} in the env "
+                    f"the header's env arguments make, the header says "
+                    f"{h.get(key)!r}",
+                )
         _compare(rep.path, 1, 0, "setup events", h["events"], _jsonable(info["events"]))
         _compare(rep.path, 1, 0, "setup rolls", h["rolls"], [list(r) for r in game.dice.log])
     done = False
@@ -605,25 +676,43 @@ def simulate(rep: Replay, *, on_step: StepHook | None = None, env: Any = None,
         if done and rep.legacy:
             break  # as ``ambush replay`` always did: orders after the end are not played
         if done:
-            raise ReplayMismatch(rep.path, line, k, "the episode ended at the step before: "
-                                 "this step was never played")
+            raise ReplayMismatch(
+                rep.path,
+                line,
+                k,
+                "the episode ended at the step before: this step was never played",
+            )
         a = rec["action"]
         if rep.legacy:  # no recorded order texts: name them as they are played
             rec = {**rec, "order": env.unwrapped.describe_action(a)}
         else:
             text = env.unwrapped.describe_action(a)
             if text != rec["order"]:
-                raise ReplayMismatch(rep.path, line, k, f"order #{a} reads {text!r} now, the "
-                                     f"replay recorded {rec['order']!r}")
+                raise ReplayMismatch(
+                    rep.path,
+                    line,
+                    k,
+                    f"order #{a} reads {text!r} now, the replay recorded {rec['order']!r}",
+                )
             for key, now in (("side", "US"), ("unit", _unit_of(env.unwrapped.game, a))):
                 if rec[key] != now:  # ⚙ the agent always plays the US side
-                    raise ReplayMismatch(rep.path, line, k, f"{key} of order #{a} ({text}) is "
-                                         f"{now!r} now, the replay recorded {rec[key]!r}")
+                    raise ReplayMismatch(
+                        rep.path,
+                        line,
+                        k,
+                        f"{key} of order #{a} ({text}) is "
+                        f"{now!r} now, the replay recorded {rec[key]!r}",
+                    )
             legal = a in env.unwrapped.legal_actions()
             if legal == rec["illegal"]:
-                raise ReplayMismatch(rep.path, line, k, f"order #{a} ({text}) is "
-                                     f"{'legal' if legal else 'not legal'} now, the replay "
-                                     f"recorded it {'illegal' if rec['illegal'] else 'legal'}")
+                raise ReplayMismatch(
+                    rep.path,
+                    line,
+                    k,
+                    f"order #{a} ({text}) is "
+                    f"{'legal' if legal else 'not legal'} now, the replay "
+                    f"recorded it {'illegal' if rec['illegal'] else 'legal'}",
+                )
         g = env.unwrapped.game
         n0 = len(g.dice.log)
         _obs, reward, term, trunc, info = env.step(a)
@@ -634,11 +723,16 @@ def simulate(rep: Replay, *, on_step: StepHook | None = None, env: Any = None,
             continue
         _compare(rep.path, line, k, "events", rec["events"], _jsonable(info["events"]))
         _compare(rep.path, line, k, "rolls", rec["rolls"], [list(r) for r in g.dice.log[n0:]])
-        for key, now in (("reward", float(reward)), ("vp", int(info["vp"])),
-                         ("terminated", bool(term)), ("truncated", bool(trunc))):
+        for key, now in (
+            ("reward", float(reward)),
+            ("vp", int(info["vp"])),
+            ("terminated", bool(term)),
+            ("truncated", bool(trunc)),
+        ):
             if rec[key] != now:
-                raise ReplayMismatch(rep.path, line, k, f"{key} is {now!r} now, the replay "
-                                     f"recorded {rec[key]!r}")
+                raise ReplayMismatch(
+                    rep.path, line, k, f"{key} is {now!r} now, the replay recorded {rec[key]!r}"
+                )
     if rep.legacy:
         return Simulated(k, info, False, env)
     end = rep.end or {}
@@ -646,8 +740,13 @@ def simulate(rep: Replay, *, on_step: StepHook | None = None, env: Any = None,
     game = env.unwrapped.game
     for key, now in (*_end_now(game, info).items(), ("digest", digest(rep.steps))):
         if end.get(key) != now:
-            raise ReplayMismatch(rep.path, end_line, k, f"end line: {key} is {now!r} after "
-                                 f"re-simulation, the replay recorded {end.get(key)!r}")
+            raise ReplayMismatch(
+                rep.path,
+                end_line,
+                k,
+                f"end line: {key} is {now!r} after "
+                f"re-simulation, the replay recorded {end.get(key)!r}",
+            )
     return Simulated(k, info, True, env)
 
 
@@ -657,10 +756,15 @@ def _compare(path: str, line: int, step: int, what: str, recorded: list, now: li
         return
     for i, (r, n) in enumerate(zip(recorded, now)):
         if r != n:
-            raise ReplayMismatch(path, line, step, f"{what} differ at #{i + 1}: recorded "
-                                 f"{_short(r)}, re-simulated {_short(n)}")
-    raise ReplayMismatch(path, line, step, f"{what} differ: {len(recorded)} recorded, "
-                         f"{len(now)} re-simulated")
+            raise ReplayMismatch(
+                path,
+                line,
+                step,
+                f"{what} differ at #{i + 1}: recorded {_short(r)}, re-simulated {_short(n)}",
+            )
+    raise ReplayMismatch(
+        path, line, step, f"{what} differ: {len(recorded)} recorded, {len(now)} re-simulated"
+    )
 
 
 def _short(x: Any, n: int = 200) -> str:
@@ -709,9 +813,16 @@ class ViewerFrames:
             self.map = H.map_data(game)
             self.frames.append(H.frame(game, info["events"], 0))
         else:
-            self.frames.append(H.frame(game, info["events"], k, order=(rec or {}).get("order"),
-                                       unit=(rec or {}).get("unit"),
-                                       illegal=bool(info.get("illegal_action"))))
+            self.frames.append(
+                H.frame(
+                    game,
+                    info["events"],
+                    k,
+                    order=(rec or {}).get("order"),
+                    unit=(rec or {}).get("unit"),
+                    illegal=bool(info.get("illegal_action")),
+                )
+            )
 
     def write(self, rep: Replay, sim: Simulated, out: str | Path) -> Path:
         """Write the viewer of the simulation ``sim`` of ``rep`` to ``out`` (atomically)."""
@@ -719,11 +830,17 @@ class ViewerFrames:
         info = sim.info
         game = sim.env.unwrapped.game
         # the facts of the env that played (⚙ the agent is as the file records it: nothing checks it)
-        meta = {"mission": sim.env.unwrapped.mission_id, "seed": h.get("seed"),
-                "opponent": game.opponent, "rules": game.rules,
-                "agent (as recorded)": h.get("agent") or "-", "steps": sim.steps,
-                "result": info.get("result") or "(not over)", "VP": info["vp"],
-                "verified": "identical events" if sim.verified else "legacy file (orders only)"}
+        meta = {
+            "mission": sim.env.unwrapped.mission_id,
+            "seed": h.get("seed"),
+            "opponent": game.opponent,
+            "rules": game.rules,
+            "agent (as recorded)": h.get("agent") or "-",
+            "steps": sim.steps,
+            "result": info.get("result") or "(not over)",
+            "VP": info["vp"],
+            "verified": "identical events" if sim.verified else "legacy file (orders only)",
+        }
         title = f"Ambush! replay: {meta['mission']}, seed {meta['seed']} ({Path(rep.path).name})"
         return self._H.write_viewer(out, title, self.map, self.frames, meta)
 

@@ -64,9 +64,12 @@ def _iqm_of_samples(*samples: np.ndarray, axis: int = -1) -> np.ndarray:
     return iqm(np.concatenate(samples, axis=axis), axis=axis)
 
 
-def stratified_bootstrap_ci(samples: Sequence[Sequence[float]], reps: int = BOOTSTRAP_REPS,
-                            seed: int = BOOTSTRAP_SEED, confidence: float = CONFIDENCE
-                            ) -> tuple[float, float]:
+def stratified_bootstrap_ci(
+    samples: Sequence[Sequence[float]],
+    reps: int = BOOTSTRAP_REPS,
+    seed: int = BOOTSTRAP_SEED,
+    confidence: float = CONFIDENCE,
+) -> tuple[float, float]:
     """The percentile-bootstrap interval of the IQM of ``samples`` put together, resampling
     each sample (one task's episodes) with replacement within itself.
 
@@ -104,9 +107,16 @@ def stratified_bootstrap_ci(samples: Sequence[Sequence[float]], reps: int = BOOT
             xs = (*xs, np.broadcast_to(fixed, shape))
         return _iqm_of_samples(*xs, axis=axis)
 
-    res = bootstrap(varied, statistic, n_resamples=reps, vectorized=True,
-                    paired=False, confidence_level=confidence, method="percentile",
-                    rng=np.random.default_rng(seed))
+    res = bootstrap(
+        varied,
+        statistic,
+        n_resamples=reps,
+        vectorized=True,
+        paired=False,
+        confidence_level=confidence,
+        method="percentile",
+        rng=np.random.default_rng(seed),
+    )
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
@@ -123,9 +133,12 @@ def _r(x: float) -> float:
     return round(float(x), 4)
 
 
-def normalised_summary(task_vps: dict[str, Sequence[int]], references: dict[str, Any],
-                       reps: int = BOOTSTRAP_REPS, seed: int = BOOTSTRAP_SEED
-                       ) -> tuple[dict[str, dict], dict | None]:
+def normalised_summary(
+    task_vps: dict[str, Sequence[int]],
+    references: dict[str, Any],
+    reps: int = BOOTSTRAP_REPS,
+    seed: int = BOOTSTRAP_SEED,
+) -> tuple[dict[str, dict], dict | None]:
     """The normalised scores of one result.
 
     Args:
@@ -149,16 +162,24 @@ def normalised_summary(task_vps: dict[str, Sequence[int]], references: dict[str,
             continue
         scores[key] = s
         lo, hi = stratified_bootstrap_ci([s], reps=reps, seed=seed)
-        per[key] = {"mean": _r(s.mean()), "iqm": _r(iqm(s)), "iqm_ci95": [_r(lo), _r(hi)],
-                    "episodes": int(s.size)}
+        per[key] = {
+            "mean": _r(s.mean()),
+            "iqm": _r(iqm(s)),
+            "iqm_ci95": [_r(lo), _r(hi)],
+            "episodes": int(s.size),
+        }
     if not scores:
         return per, None
     n = min(s.size for s in scores.values())
     cut = [s[:n] for s in scores.values()]
     lo, hi = stratified_bootstrap_ci(cut, reps=reps, seed=seed)
-    return per, {"iqm": _r(iqm(np.concatenate(cut))), "iqm_ci95": [_r(lo), _r(hi)],
-                 "tasks": sorted(scores), "episodes_per_task": int(n),
-                 "bootstrap": {"reps": int(reps), "seed": int(seed), "confidence": CONFIDENCE}}
+    return per, {
+        "iqm": _r(iqm(np.concatenate(cut))),
+        "iqm_ci95": [_r(lo), _r(hi)],
+        "tasks": sorted(scores),
+        "episodes_per_task": int(n),
+        "bootstrap": {"reps": int(reps), "seed": int(seed), "confidence": CONFIDENCE},
+    }
 
 
 # -- the reference mean VPs ----------------------------------------------------------------------
@@ -248,18 +269,33 @@ def update_reference(result: dict, path=None) -> Any:
         seeds = list(m.get("seeds") or result["seeds"])
         if entry.get("seeds") and list(entry["seeds"]) != seeds:  # measured on other seeds
             entry = {}
-        commit = str(prov.get("git_commit", "unknown"))[:10] + ("+" if prov.get("git_dirty") else "")
-        entry.update({"episodes": m["episodes"], "seeds": seeds, agent: m["mean_vp"],
-                      f"{agent}_sha256": prov.get("agent_sha256", "")[:16],
-                      f"{agent}_commit": commit})
+        commit = str(prov.get("git_commit", "unknown"))[:10] + (
+            "+" if prov.get("git_dirty") else ""
+        )
+        entry.update(
+            {
+                "episodes": m["episodes"],
+                "seeds": seeds,
+                agent: m["mean_vp"],
+                f"{agent}_sha256": prov.get("agent_sha256", "")[:16],
+                f"{agent}_commit": commit,
+            }
+        )
         table[key] = entry
     ReferenceFile.model_validate(data)  # what is written loads
     for r in ("standard", "d100"):
-        data[r] = {k: {f: (list(v) if isinstance(v, tuple) else v) for f, v in e.items()
-                       if v is not None} for k, e in sorted(data.get(r, {}).items())}
-    head = ("# Reference mean VPs per mission/opponent (ambush_env.stats): the normalised score\n"
-            "# is (VP - random) / (heuristic - random). Measured, never edited by hand:\n"
-            "#   ambush bench --suite standard --agent random --update-reference\n"
-            "#   ambush bench --suite standard --agent heuristic --update-reference\n")
-    return write_text_atomic(head + yaml.safe_dump(data, sort_keys=False, default_flow_style=None,
-                                                   width=100), p, what="reference file")
+        data[r] = {
+            k: {f: (list(v) if isinstance(v, tuple) else v) for f, v in e.items() if v is not None}
+            for k, e in sorted(data.get(r, {}).items())
+        }
+    head = (
+        "# Reference mean VPs per mission/opponent (ambush_env.stats): the normalised score\n"
+        "# is (VP - random) / (heuristic - random). Measured, never edited by hand:\n"
+        "#   ambush bench --suite standard --agent random --update-reference\n"
+        "#   ambush bench --suite standard --agent heuristic --update-reference\n"
+    )
+    return write_text_atomic(
+        head + yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=100),
+        p,
+        what="reference file",
+    )

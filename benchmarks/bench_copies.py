@@ -37,7 +37,7 @@ from ambush_env.cli import positive_int
 from ambush_env.core import Game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_ratio import write_json_atomic  # noqa: E402  (the one atomic JSON writer of the benchmarks)
+from bench_ratio import write_json_atomic
 
 MISSION = "farm_assault"
 TARGETS_US = {"clone": 100.0, "get+set": 500.0}
@@ -51,18 +51,26 @@ def mid_game(seed: int, max_steps: int = 5000) -> tuple[Game, int]:
     for n in range(max_steps):
         st = g.state
         if st.over:
-            raise SystemExit(f"seed {seed}: the game ended after {n} steps before a Rounds "
-                             "decision with a German placed; try another --seed")
+            raise SystemExit(
+                f"seed {seed}: the game ended after {n} steps before a Rounds "
+                "decision with a German placed; try another --seed"
+            )
         u = g.acting_unit()
-        if (st.phase == 1 and u is not None and u.side == 0 and st.contacts
-                and any(st.units[i].hex >= 0 for i in st.contacts)):
+        if (
+            st.phase == 1
+            and u is not None
+            and u.side == 0
+            and st.contacts
+            and any(st.units[i].hex >= 0 for i in st.contacts)
+        ):
             return g, n
         g.step(rnd.choice(g.legal_actions()))
     raise SystemExit(f"seed {seed}: no Rounds decision with a German placed in {max_steps} steps")
 
 
-def median_us(fn: Callable[[], Any], repeats: int, warmup: int = 50,
-              setup: Callable[[], Any] | None = None) -> float:
+def median_us(
+    fn: Callable[[], Any], repeats: int, warmup: int = 50, setup: Callable[[], Any] | None = None
+) -> float:
     """Median wall time of one ``fn(setup())`` call (or ``fn()``), in microseconds."""
     clock = time.perf_counter_ns
     for _ in range(min(warmup, repeats)):
@@ -89,7 +97,8 @@ def checks(g: Game) -> dict[str, bool]:
     rolls = [[d.dice.d10() for _ in range(5000)] for d in (original, a, c)]
     out["clone: same next 5000 rolls (past the end of a block)"] = rolls[0] == rolls[1] == rolls[2]
     out["clone: dice state equal after them"] = (
-        original.dice.get_state() == a.dice.get_state() == c.dice.get_state())
+        original.dice.get_state() == a.dice.get_state() == c.dice.get_state()
+    )
     a, c = g.clone(), g.clone()
     rnd = random.Random(1)
     same = True
@@ -115,22 +124,29 @@ def measure(seed: int, repeats: int) -> dict:
     g, steps = mid_game(seed)
     st = g.state
     situation = {
-        "seed": seed, "steps_played": steps, "round": st.round,
+        "seed": seed,
+        "steps_played": steps,
+        "round": st.round,
         "acting": g.acting_unit().name,
         "germans_on_map": sum(1 for u in st.units if u.side == 1 and u.hex >= 0),
-        "contacts": len(st.contacts), "legal_orders": len(g.legal_actions()),
+        "contacts": len(st.contacts),
+        "legal_orders": len(g.legal_actions()),
     }
     ok = checks(g)
     order = g.legal_actions()[0]
     p = g.get_state()
     res: dict[str, float] = {}
     res["game clone()"] = median_us(g.clone, repeats)
-    res["game step() on a clone (for scale)"] = median_us(lambda c: c.step(order), repeats, setup=g.clone)
+    res["game step() on a clone (for scale)"] = median_us(
+        lambda c: c.step(order), repeats, setup=g.clone
+    )
     res["game clone() + first step()"] = median_us(lambda: g.clone().step(order), repeats)
     res["game get_state()"] = median_us(g.get_state, repeats)
     scratch = g.clone()
     res["game set_state()"] = median_us(lambda: scratch.set_state(p), repeats)
-    res["game set_state(get_state())"] = median_us(lambda: scratch.set_state(g.get_state()), repeats)
+    res["game set_state(get_state())"] = median_us(
+        lambda: scratch.set_state(g.get_state()), repeats
+    )
 
     env = gymnasium.make("ambush/FarmAssault-v0").unwrapped
     env.reset(seed=seed)
@@ -143,23 +159,31 @@ def measure(seed: int, repeats: int) -> dict:
     res["env get_state()"] = median_us(env.get_state, repeats)
     res["env set_state()"] = median_us(lambda: e2.set_state(es), repeats)
     res["env set_state(get_state())"] = median_us(lambda: e2.set_state(env.get_state()), repeats)
-    return {"situation": situation, "checks": ok, "median_us": res, "repeats": repeats,
-            "targets_us": TARGETS_US,
-            "machine": {"python": platform.python_version(), "platform": platform.platform()}}
+    return {
+        "situation": situation,
+        "checks": ok,
+        "median_us": res,
+        "repeats": repeats,
+        "targets_us": TARGETS_US,
+        "machine": {"python": platform.python_version(), "platform": platform.platform()},
+    }
 
 
 def table(r: dict) -> str:
     m = r["median_us"]
-    target = {"game clone()": f"<= {TARGETS_US['clone']:.0f}",
-              "game set_state(get_state())": f"<= {TARGETS_US['get+set']:.0f}",
-              "env set_state(get_state())": f"<= {TARGETS_US['get+set']:.0f}"}
+    target = {
+        "game clone()": f"<= {TARGETS_US['clone']:.0f}",
+        "game set_state(get_state())": f"<= {TARGETS_US['get+set']:.0f}",
+        "env set_state(get_state())": f"<= {TARGETS_US['get+set']:.0f}",
+    }
     s = r["situation"]
-    head = (f"farm_assault, seed {s['seed']}: Round {s['round']} after {s['steps_played']} random "
-            f"steps, {s['acting']} to act, {s['germans_on_map']} German(s) on the map, "
-            f"{s['contacts']} contact(s), {s['legal_orders']} legal orders; medians of "
-            f"{r['repeats']} calls.")
-    lines = [head, "",
-             "| operation | median (µs) | target (µs) |", "|---|---:|---:|"]
+    head = (
+        f"farm_assault, seed {s['seed']}: Round {s['round']} after {s['steps_played']} random "
+        f"steps, {s['acting']} to act, {s['germans_on_map']} German(s) on the map, "
+        f"{s['contacts']} contact(s), {s['legal_orders']} legal orders; medians of "
+        f"{r['repeats']} calls."
+    )
+    lines = [head, "", "| operation | median (µs) | target (µs) |", "|---|---:|---:|"]
     for k, v in m.items():
         lines.append(f"| {k} | {v:.1f} | {target.get(k, '')} |")
     lines.append("")
@@ -172,7 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=0, help="seed of the random play (default 0)")
     ap.add_argument("--repeats", type=positive_int, default=2000, help="timed calls per figure")
-    ap.add_argument("--json", type=Path, default=None, metavar="OUT", help="also write the results to OUT")
+    ap.add_argument(
+        "--json", type=Path, default=None, metavar="OUT", help="also write the results to OUT"
+    )
     args = ap.parse_args(argv)
     r = measure(args.seed, args.repeats)
     print(table(r))

@@ -27,12 +27,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ambush_env.core.world import hexgrid  # noqa: E402
-from ambush_env.core.world import los as los_mod  # noqa: E402
-from ambush_env.core.world.board import Board, board_from_dict  # noqa: E402
-from ambush_env.core.world.hexgrid import make_label, neighbor_cr  # noqa: E402
-from ambush_env.core.world.los import SightCache, line_of_sight  # noqa: E402
-from ambush_env.core.model.types import STANCE_NAMES, Terrain  # noqa: E402
+from ambush_env.core.model.types import STANCE_NAMES, Terrain
+from ambush_env.core.world import hexgrid
+from ambush_env.core.world import los as los_mod
+from ambush_env.core.world.board import Board, board_from_dict
+from ambush_env.core.world.hexgrid import make_label, neighbor_cr
+from ambush_env.core.world.los import SightCache, line_of_sight
 
 
 def random_board(columns: int, rows: int, seed: int = 0) -> Board:
@@ -44,7 +44,10 @@ def random_board(columns: int, rows: int, seed: int = 0) -> Board:
             u = rng.random()
             lab = make_label(c, r)
             if u < 0.12:
-                hexes[lab] = {"terrain": str(rng.choice(["woods", "brush", "rough"])), "level": int(rng.integers(0, 3))}
+                hexes[lab] = {
+                    "terrain": str(rng.choice(["woods", "brush", "rough"])),
+                    "level": int(rng.integers(0, 3)),
+                }
             elif u < 0.20:
                 hexes[lab] = {"terrain": "building", "building": f"b{(r // 2) * columns + c // 2}"}
             elif u < 0.40:
@@ -64,9 +67,13 @@ def random_board(columns: int, rows: int, seed: int = 0) -> Board:
                     sides[f"{a}/{b}"] = {"aperture": "door" if u < 0.15 else "window"}
                 elif u < 0.02:
                     sides[f"{a}/{b}"] = "crest"
-                elif u < 0.05 and hexes.get(a, {}).get("level", 0) != hexes.get(b, {}).get("level", 0):
+                elif u < 0.05 and hexes.get(a, {}).get("level", 0) != hexes.get(b, {}).get(
+                    "level", 0
+                ):
                     sides[f"{a}/{b}"] = "embankment"
-    return board_from_dict({"name": "bench", "columns": columns, "rows": rows, "hexes": hexes, "hexsides": sides})
+    return board_from_dict(
+        {"name": "bench", "columns": columns, "rows": rows, "hexes": hexes, "hexsides": sides}
+    )
 
 
 def rate(fn, n: int) -> float:

@@ -106,19 +106,65 @@ def build_parser() -> argparse.ArgumentParser:
         prog="bench_ratio.py",
         description="Ambush! env steps/s as a ratio to MiniGrid-DoorKey-8x8, old revision vs new.",
     )
-    p.add_argument("--old", default=DEFAULT_OLD, metavar="REV",
-                   help=f"baseline: a git revision or a checkout path (default: {DEFAULT_OLD}, the commit before issue 9)")
-    p.add_argument("--new", default=None, metavar="REV|WORKTREE",
-                   help="candidate: a git revision or a checkout path (default: this working tree, uncommitted changes included)")
-    p.add_argument("--steps", type=_positive_int, default=20_000, help="timed steps per measurement (default: 20000)")
-    p.add_argument("--repeats", type=_positive_int, default=5, help="interleaved repeats (default: 5)")
-    p.add_argument("--warmup", type=_non_negative_int, default=500, help="untimed steps before timing (default: 500)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the env reset and the random policy, the same for every run (default: 0)")
-    p.add_argument("--timeout", type=_positive_float, default=600.0, help="seconds allowed per measurement (default: 600)")
-    p.add_argument("--json", type=Path, default=None, metavar="OUT", help="also write measurements and summary to OUT")
-    p.add_argument("--min-relative", type=_positive_float, default=None, metavar="X",
-                   help="exit 1 when new_ratio/old_ratio < X (off by default; issue 9 asks for 0.9)")
-    p.add_argument("-v", "--verbose", action="store_true", help="print every measurement and the module each side imported")
+    p.add_argument(
+        "--old",
+        default=DEFAULT_OLD,
+        metavar="REV",
+        help=f"baseline: a git revision or a checkout path (default: {DEFAULT_OLD}, the commit before issue 9)",
+    )
+    p.add_argument(
+        "--new",
+        default=None,
+        metavar="REV|WORKTREE",
+        help="candidate: a git revision or a checkout path (default: this working tree, uncommitted changes included)",
+    )
+    p.add_argument(
+        "--steps",
+        type=_positive_int,
+        default=20_000,
+        help="timed steps per measurement (default: 20000)",
+    )
+    p.add_argument(
+        "--repeats", type=_positive_int, default=5, help="interleaved repeats (default: 5)"
+    )
+    p.add_argument(
+        "--warmup",
+        type=_non_negative_int,
+        default=500,
+        help="untimed steps before timing (default: 500)",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the env reset and the random policy, the same for every run (default: 0)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=_positive_float,
+        default=600.0,
+        help="seconds allowed per measurement (default: 600)",
+    )
+    p.add_argument(
+        "--json",
+        type=Path,
+        default=None,
+        metavar="OUT",
+        help="also write measurements and summary to OUT",
+    )
+    p.add_argument(
+        "--min-relative",
+        type=_positive_float,
+        default=None,
+        metavar="X",
+        help="exit 1 when new_ratio/old_ratio < X (off by default; issue 9 asks for 0.9)",
+    )
+    p.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="print every measurement and the module each side imported",
+    )
     # Internal: one measurement in this process (what the subprocesses run).
     p.add_argument("--worker", choices=("ambush", "minigrid"), help=argparse.SUPPRESS)
     p.add_argument("--tree", type=Path, default=None, help=argparse.SUPPRESS)
@@ -157,7 +203,8 @@ def summarise(measurements: list[dict]) -> dict:
         key = f"{clock}_sps"
         median_sps = {s: statistics.median(by_repeat[r][s][key] for r in repeats) for s in SIDES}
         per_repeat = {
-            s: [by_repeat[r][s][key] / by_repeat[r]["minigrid"][key] for r in repeats] for s in ("old", "new")
+            s: [by_repeat[r][s][key] / by_repeat[r]["minigrid"][key] for r in repeats]
+            for s in ("old", "new")
         }
         ratio = {s: statistics.median(v) for s, v in per_repeat.items()}
         out[clock] = {
@@ -275,9 +322,11 @@ def run_worker(kind: str, tree: Path | None, steps: int, warmup: int, seed: int)
     if kind == "ambush":
         # Nothing of the package may come from another checkout (e.g. the editable install).
         stray = sorted(
-            name for name, mod in list(sys.modules.items())
+            name
+            for name, mod in list(sys.modules.items())
             if name.split(".")[0] in ("ambush_env", "agents")
-            and getattr(mod, "__file__", None) and not _under(mod.__file__, tree)
+            and getattr(mod, "__file__", None)
+            and not _under(mod.__file__, tree)
         )
         if stray:
             raise BenchError(f"modules not from {tree}: {', '.join(stray)}")
@@ -310,14 +359,20 @@ def _add_worktree(stack: ExitStack, rev: str, verbose: bool) -> tuple[Path, str]
     try:
         commit = _git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
     except BenchError:
-        raise BenchError(f"{rev!r} is neither a checkout folder nor a git revision of {REPO_ROOT}") from None
+        raise BenchError(
+            f"{rev!r} is neither a checkout folder nor a git revision of {REPO_ROOT}"
+        ) from None
     tmp = Path(tempfile.mkdtemp(prefix="ambush-bench-"))
     tree = tmp / "tree"
 
     def cleanup() -> None:
         if tree.exists():
-            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=REPO_ROOT,
-                           capture_output=True, text=True)
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(tree)],
+                cwd=REPO_ROOT,
+                capture_output=True,
+                text=True,
+            )
         shutil.rmtree(tmp, ignore_errors=True)
         if verbose:
             print(f"removed worktree {tree}", file=sys.stderr)
@@ -353,21 +408,37 @@ def measure(kind: str, tree: Path | None, args: argparse.Namespace, seed: int) -
         env.setdefault(var, "1")
     env.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     env.setdefault("PYTHONHASHSEED", "0")  # the same set/dict orders in every run
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", kind,
-           "--steps", str(args.steps), "--warmup", str(args.warmup), "--seed", str(seed)]
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--worker",
+        kind,
+        "--steps",
+        str(args.steps),
+        "--warmup",
+        str(args.warmup),
+        "--seed",
+        str(seed),
+    ]
     if tree is not None:
         cmd += ["--tree", str(tree)]
     try:
-        proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=args.timeout)
+        proc = subprocess.run(
+            cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=args.timeout
+        )
     except subprocess.TimeoutExpired:
         raise BenchError(f"{kind} measurement in {cwd} ran past {args.timeout:g} s") from None
     if proc.returncode != 0:
-        raise BenchError(f"{kind} measurement in {cwd} failed (exit {proc.returncode}):\n{proc.stderr.strip()}")
+        raise BenchError(
+            f"{kind} measurement in {cwd} failed (exit {proc.returncode}):\n{proc.stderr.strip()}"
+        )
     lines = proc.stdout.strip().splitlines()
     try:
         return json.loads(lines[-1])
     except (IndexError, json.JSONDecodeError):
-        raise BenchError(f"{kind} measurement printed no result:\n{proc.stdout}\n{proc.stderr}") from None
+        raise BenchError(
+            f"{kind} measurement printed no result:\n{proc.stdout}\n{proc.stderr}"
+        ) from None
 
 
 def run_bench(args: argparse.Namespace) -> dict:
@@ -384,15 +455,26 @@ def run_bench(args: argparse.Namespace) -> dict:
                 res.update(repeat=r, side=side)
                 measurements.append(res)
                 if args.verbose:
-                    print(f"repeat {r} {side:8s} {res['cpu_sps']:>10,.0f} CPU steps/s {res['wall_sps']:>10,.0f} "
-                          f"wall steps/s  ({res['module_file']})", file=sys.stderr)
+                    print(
+                        f"repeat {r} {side:8s} {res['cpu_sps']:>10,.0f} CPU steps/s {res['wall_sps']:>10,.0f} "
+                        f"wall steps/s  ({res['module_file']})",
+                        file=sys.stderr,
+                    )
         versions = {m.get("minigrid_version", "?") for m in measurements if m["side"] == "minigrid"}
         labels["minigrid"] = "minigrid " + ", ".join(sorted(versions))
     summary = summarise(measurements)
     return {
-        "config": {"old": args.old, "new": args.new, "steps": args.steps, "repeats": args.repeats,
-                   "warmup": args.warmup, "seed": args.seed, "ambush_id": AMBUSH_ID, "minigrid_id": MINIGRID_ID,
-                   "python": sys.version.split()[0]},
+        "config": {
+            "old": args.old,
+            "new": args.new,
+            "steps": args.steps,
+            "repeats": args.repeats,
+            "warmup": args.warmup,
+            "seed": args.seed,
+            "ambush_id": AMBUSH_ID,
+            "minigrid_id": MINIGRID_ID,
+            "python": sys.version.split()[0],
+        },
         "labels": labels,
         "summary": summary,
         "measurements": measurements,

@@ -28,8 +28,13 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 def mean_ci(vp: list[int]) -> tuple[float, float]:
     if len(set(vp)) == 1:
         return float(vp[0]), float(vp[0])
-    r = sps.bootstrap((np.asarray(vp, float),), np.mean, n_resamples=2000, method="percentile",
-                      random_state=np.random.default_rng(0))
+    r = sps.bootstrap(
+        (np.asarray(vp, float),),
+        np.mean,
+        n_resamples=2000,
+        method="percentile",
+        random_state=np.random.default_rng(0),
+    )
     return float(r.confidence_interval.low), float(r.confidence_interval.high)
 
 
@@ -41,18 +46,22 @@ def row(path: str) -> str:
     k = sum(round(t["win_rate"] * t["episodes"]) for t in d["missions"].values())
     n = sum(t["episodes"] for t in d["missions"].values())
     wl, wh = wilson(k, n)
-    ns = (d.get("normalised_score") or {})
+    ns = d.get("normalised_score") or {}
     iqm = ns.get("iqm")
     ci = ns.get("iqm_ci95") or [None, None]
     norm = f"{iqm:.2f} [{ci[0]:.2f}, {ci[1]:.2f}]" if iqm is not None else "–"
     agent = f"{d['agent']}@{d['provenance']['agent_sha256'][:8]}"
-    return (f"| {agent} | {fa['mean_vp']:.2f} [{lo:.2f}, {hi:.2f}] | {zero}/{fa['episodes']} "
-            f"| {k / n:.3f} [{wl:.3f}, {wh:.3f}] | {norm} | {d['provenance']['git_commit'][:7]} |")
+    return (
+        f"| {agent} | {fa['mean_vp']:.2f} [{lo:.2f}, {hi:.2f}] | {zero}/{fa['episodes']} "
+        f"| {k / n:.3f} [{wl:.3f}, {wh:.3f}] | {norm} | {d['provenance']['git_commit'][:7]} |"
+    )
 
 
 if __name__ == "__main__":
-    print("| agent | farm_assault/regular mean VP [95 %] | games at 0 VP | win rate, all tasks "
-          "[95 %] | normalised IQM [95 %] | commit |")
+    print(
+        "| agent | farm_assault/regular mean VP [95 %] | games at 0 VP | win rate, all tasks "
+        "[95 %] | normalised IQM [95 %] | commit |"
+    )
     print("|---|---|---|---|---|---|")
     for p in sys.argv[1:]:
         print(row(p))

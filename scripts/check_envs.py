@@ -50,7 +50,7 @@ def _run(label: str, fn) -> bool:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the -v0/-v1 deprecations, SB3's shape advice
             fn()
-    except Exception:  # noqa: BLE001 - every failure is reported, then the next check runs
+    except Exception:
         print(f"FAIL {label}\n{traceback.format_exc()}", flush=True)
         return False
     print(f"ok   {label} ({time.perf_counter() - t0:.1f} s)", flush=True)
@@ -85,21 +85,32 @@ def run_checks(require_sb3: bool = False, pettingzoo: bool = True) -> int:
         import ambush_env
 
         for german in ("agent", "cards"):
-            ok &= _run(f"pettingzoo api_test aec_env(german={german!r})", lambda: api_test(
-                ambush_env.aec_env(german=german, max_steps=300), num_cycles=200,
-                verbose_progress=False))
+            ok &= _run(
+                f"pettingzoo api_test aec_env(german={german!r})",
+                lambda: api_test(
+                    ambush_env.aec_env(german=german, max_steps=300),
+                    num_cycles=200,
+                    verbose_progress=False,
+                ),
+            )
     import ambush_env.env.ambush_env as E
 
-    print(f"{len(ids)} ids; render modes advertised: {E.AmbushEnv.metadata['render_modes']}",
-          flush=True)
+    print(
+        f"{len(ids)} ids; render modes advertised: {E.AmbushEnv.metadata['render_modes']}",
+        flush=True,
+    )
     return 0 if ok else 1
 
 
 def _tracked_files(dest: Path) -> None:
     """Copy the checkout's files into ``dest``: those git tracks and the new ones it does not
     ignore (what a clone holds once they are committed), never a build or a venv."""
-    out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                         cwd=ROOT, capture_output=True, check=True).stdout
+    out = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout
     for rel in filter(None, out.decode().split("\0")):
         src = ROOT / rel
         if src.is_symlink():
@@ -126,15 +137,24 @@ def fresh_venv(python: str, keep: bool) -> int:
             subprocess.run([py, "-m", "pip", "install", "-q", *args], cwd=src, env=env, check=True)
 
         pip(*QUICK_START)
-        probe = subprocess.run([py, "-c", "import importlib.util as u; print(u.find_spec('pygame') is None)"],
-                               cwd=tmp, env=env, capture_output=True, text=True, check=True)
+        probe = subprocess.run(
+            [py, "-c", "import importlib.util as u; print(u.find_spec('pygame') is None)"],
+            cwd=tmp,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         if probe.stdout.strip() != "True":
-            print("FAIL the quick start's install brought pygame: the check would not be a default install's",
-                  flush=True)
+            print(
+                "FAIL the quick start's install brought pygame: the check would not be a default install's",
+                flush=True,
+            )
             return 1
         pip(*CHECK_EXTRAS, "-c", "constraints.txt")
-        return subprocess.run([py, str(Path(__file__).resolve()), "--require-sb3"],
-                              cwd=tmp, env=env, check=False).returncode
+        return subprocess.run(
+            [py, str(Path(__file__).resolve()), "--require-sb3"], cwd=tmp, env=env, check=False
+        ).returncode
     finally:
         if keep:
             print(f"kept {tmp}", flush=True)
@@ -144,16 +164,31 @@ def fresh_venv(python: str, keep: bool) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--hide-pygame", action="store_true",
-                   help="run as if pygame were not installed (sys.modules['pygame'] = None)")
-    p.add_argument("--require-sb3", action="store_true",
-                   help="fail (instead of skipping) when stable-baselines3 is not installed")
-    p.add_argument("--no-pettingzoo", action="store_true",
-                   help="leave out PettingZoo's api_test (tests/env/test_aec_env.py runs it)")
-    p.add_argument("--fresh-venv", action="store_true",
-                   help="a new virtual environment with the README's quick-start install, then the checks")
-    p.add_argument("--python", default=sys.executable,
-                   help="the interpreter that makes the fresh virtual environment (default: this one)")
+    p.add_argument(
+        "--hide-pygame",
+        action="store_true",
+        help="run as if pygame were not installed (sys.modules['pygame'] = None)",
+    )
+    p.add_argument(
+        "--require-sb3",
+        action="store_true",
+        help="fail (instead of skipping) when stable-baselines3 is not installed",
+    )
+    p.add_argument(
+        "--no-pettingzoo",
+        action="store_true",
+        help="leave out PettingZoo's api_test (tests/env/test_aec_env.py runs it)",
+    )
+    p.add_argument(
+        "--fresh-venv",
+        action="store_true",
+        help="a new virtual environment with the README's quick-start install, then the checks",
+    )
+    p.add_argument(
+        "--python",
+        default=sys.executable,
+        help="the interpreter that makes the fresh virtual environment (default: this one)",
+    )
     p.add_argument("--keep", action="store_true", help="keep the fresh environment's folder")
     a = p.parse_args(argv)
     if a.fresh_venv:

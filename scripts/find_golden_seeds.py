@@ -50,8 +50,9 @@ def main(argv: list[str] | None = None) -> int:
             if best is None or len(shown & want) > len(best[2] & want):
                 best = (seed, policy, shown)
             if want <= shown:
-                print(f"{args.mission}: seed {seed} policy {policy} shows {sorted(shown)}",
-                      flush=True)
+                print(
+                    f"{args.mission}: seed {seed} policy {policy} shows {sorted(shown)}", flush=True
+                )
                 if args.first:
                     ex.shutdown(cancel_futures=True)
                     break

@@ -68,7 +68,7 @@ class Report:
     cases: set[str] = field(default_factory=set)
     seconds: float = 0.0
 
-    def add(self, other: "Report") -> None:
+    def add(self, other: Report) -> None:
         self.steps += other.steps
         self.copy_steps += other.copy_steps
         self.episodes += other.episodes
@@ -87,9 +87,11 @@ class Report:
         checks = ", ".join(f"{k} {n}" for k, n in self.checks.items())
         bad = ", ".join(f"{k} {n}" for k, n in self.mismatch_counts().items())
         rate = self.steps / self.seconds if self.seconds else 0.0
-        return (f"steps {self.steps} (copies {self.copy_steps}), episodes {self.episodes}, "
-                f"cases {len(self.cases)}, {self.seconds:.0f} s ({rate:.0f} steps/s)\n"
-                f"checks: {checks}\nmismatches: {len(self.mismatches)} ({bad})")
+        return (
+            f"steps {self.steps} (copies {self.copy_steps}), episodes {self.episodes}, "
+            f"cases {len(self.cases)}, {self.seconds:.0f} s ({rate:.0f} steps/s)\n"
+            f"checks: {checks}\nmismatches: {len(self.mismatches)} ({bad})"
+        )
 
 
 # ------------------------------------------------------------------------------ cases
@@ -152,8 +154,12 @@ def diff(a: Any, b: Any, path: str = "", out: list[str] | None = None, most: int
                 out.append(f"{path}.{k}: {'missing' if k not in b else 'extra'}")
             else:
                 diff(a[k], b[k], f"{path}.{k}", out, most)
-    elif isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == len(b) \
-            and type(a) is type(b):
+    elif (
+        isinstance(a, (list, tuple))
+        and isinstance(b, (list, tuple))
+        and len(a) == len(b)
+        and type(a) is type(b)
+    ):
         for k, (x, y) in enumerate(zip(a, b)):
             diff(x, y, f"{path}.{k}", out, most)
     elif a != b or type(a) is not type(b):
@@ -188,8 +194,16 @@ def _position(side: _Side) -> dict:
 
 # ------------------------------------------------------------------------------ one worker
 class Worker:
-    def __init__(self, index: int, seed: int, out: Path | None, every: int, stretch: int,
-                 pickle_every: int, fresh_every: int) -> None:
+    def __init__(
+        self,
+        index: int,
+        seed: int,
+        out: Path | None,
+        every: int,
+        stretch: int,
+        pickle_every: int,
+        fresh_every: int,
+    ) -> None:
         self.index, self.out = index, out
         self.rng = np.random.default_rng([seed, index])
         self.every, self.stretch = every, stretch
@@ -197,10 +211,18 @@ class Worker:
         self.report = Report()
         self.n_checks = 0
 
-    def _fail(self, kind: str, case: tuple, step: int, detail: list[str], p: dict,
-              orders: list[int]) -> None:
-        m = {"kind": kind, "case": list(case), "worker": self.index, "step": step,
-             "detail": detail, "orders": [int(a) for a in orders], "position": p}
+    def _fail(
+        self, kind: str, case: tuple, step: int, detail: list[str], p: dict, orders: list[int]
+    ) -> None:
+        m = {
+            "kind": kind,
+            "case": list(case),
+            "worker": self.index,
+            "step": step,
+            "detail": detail,
+            "orders": [int(a) for a in orders],
+            "position": p,
+        }
         self.report.mismatches.append(m)
         if self.out is not None:
             self.out.mkdir(parents=True, exist_ok=True)
@@ -217,8 +239,10 @@ class Worker:
         env = _make_env(case)  # one at a time: a context holds its sight tables
         env.reset(seed=int(self.rng.integers(2**31)))
         if case[3] == "agent":
-            side = _Side("original", game=Game(ctx=env.game.ctx, german="agent",
-                                               seed=int(self.rng.integers(2**31))))
+            side = _Side(
+                "original",
+                game=Game(ctx=env.game.ctx, german="agent", seed=int(self.rng.integers(2**31))),
+            )
         else:
             side = _Side("original", env=env)
         self.report.cases.add("/".join(case))
@@ -234,7 +258,9 @@ class Worker:
                 played += n
                 if done:
                     break
-                next_check = played + int(self.rng.integers(self.every // 2 + 1, self.every * 3 // 2 + 2))
+                next_check = played + int(
+                    self.rng.integers(self.every // 2 + 1, self.every * 3 // 2 + 2)
+                )
                 continue
             legal = g.legal_actions()
             _, done = side.step(int(legal[self.rng.integers(len(legal))]))
@@ -259,7 +285,7 @@ class Worker:
             self.report.checks["round_trip"] += 1
             try:
                 h = Game.from_position(q, ctx=None if (fresh and name == "position") else g.ctx)
-            except Exception as e:  # noqa: BLE001 - any failure to read it back is a mismatch
+            except Exception as e:
                 self._fail("round_trip", case, step, [f"{name}: {type(e).__name__}: {e}"], p, [])
                 continue
             bad = diff(p, _position(_Side(name, game=h)))
@@ -282,7 +308,7 @@ class Worker:
             try:
                 e2 = pickle.loads(pickle.dumps(env))
                 bad = diff(want, e2.get_state())
-            except Exception as e:  # noqa: BLE001
+            except Exception as e:
                 e2, bad = None, [f"{type(e).__name__}: {e}"]
             if bad:
                 self._fail("pickle", case, step, bad, p, [])
@@ -294,7 +320,7 @@ class Worker:
                 e3.reset(seed=int(self.rng.integers(2**31)))
                 e3.set_state(want)
                 bad = diff(want, e3.get_state())
-            except Exception as e:  # noqa: BLE001
+            except Exception as e:
                 e3, bad = None, [f"{type(e).__name__}: {e}"]
             if bad:
                 self._fail("set_state", case, step, bad, p, [])
@@ -320,7 +346,7 @@ class Worker:
                         ev2, _ = c.step(a)
                         self.report.copy_steps += 1
                         bad = diff(ev, ev2, f"{c.name}.events")
-                    except Exception as e:  # noqa: BLE001
+                    except Exception as e:
                         bad = [f"{c.name}: {type(e).__name__}: {e}"]
                 if bad:
                     self._fail("continue", case, step, bad, p, orders)
@@ -346,9 +372,13 @@ class Worker:
             if time.time() - shown > 60:  # progress, for long runs
                 shown = time.time()
                 r = self.report
-                print(f"worker {self.index}: {r.steps}/{steps} steps, {r.episodes} episodes, "
-                      f"{sum(r.checks.values())} checks, {len(r.mismatches)} mismatches, "
-                      f"{shown - t0:.0f} s", file=sys.stderr, flush=True)
+                print(
+                    f"worker {self.index}: {r.steps}/{steps} steps, {r.episodes} episodes, "
+                    f"{sum(r.checks.values())} checks, {len(r.mismatches)} mismatches, "
+                    f"{shown - t0:.0f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
         self.report.seconds = time.time() - t0
         return self.report
 
@@ -358,17 +388,28 @@ def _work(args: tuple) -> Report:
     return Worker(index, seed, out, every, stretch, pickle_every, fresh_every).run(steps, cases)
 
 
-def fuzz(steps: int, *, workers: int = 1, seed: int = 0, out: Path | str | None = None,
-         every: int = 100, stretch: int = 25, pickle_every: int = 4, fresh_every: int = 10,
-         cases: list[tuple] | None = None) -> Report:
+def fuzz(
+    steps: int,
+    *,
+    workers: int = 1,
+    seed: int = 0,
+    out: Path | str | None = None,
+    every: int = 100,
+    stretch: int = 25,
+    pickle_every: int = 4,
+    fresh_every: int = 10,
+    cases: list[tuple] | None = None,
+) -> Report:
     """Play ``steps`` random legal orders in all (split over ``workers`` processes) across
     ``cases`` (default :func:`all_cases`), checking as the module docstring says; returns the
     counts and mismatches (each also written to ``out`` when given)."""
     cases = list(cases) if cases is not None else all_cases()
     out = Path(out) if out is not None else None
     share = [steps // workers + (1 if w < steps % workers else 0) for w in range(workers)]
-    jobs = [(w, share[w], seed, out, every, stretch, pickle_every, fresh_every, cases)
-            for w in range(workers)]
+    jobs = [
+        (w, share[w], seed, out, every, stretch, pickle_every, fresh_every, cases)
+        for w in range(workers)
+    ]
     t0 = time.time()
     total = Report()
     if workers == 1:
@@ -382,8 +423,9 @@ def fuzz(steps: int, *, workers: int = 1, seed: int = 0, out: Path | str | None 
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--steps", type=int, default=1_000_000, help="orders to play in all")
     ap.add_argument("--workers", type=int, default=2, help="processes")
     ap.add_argument("--seed", type=int, default=0)
@@ -391,14 +433,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--every", type=int, default=100, help="orders between checks (about)")
     ap.add_argument("--stretch", type=int, default=25, help="orders played on after a check")
     ap.add_argument("--pickle-every", type=int, default=4, help="every n-th check pickles the env")
-    ap.add_argument("--fresh-every", type=int, default=10,
-                    help="every n-th check reads the position on a fresh context")
+    ap.add_argument(
+        "--fresh-every",
+        type=int,
+        default=10,
+        help="every n-th check reads the position on a fresh context",
+    )
     a = ap.parse_args(argv)
     if a.steps < 1 or a.workers < 1 or a.every < 1 or a.stretch < 0:
         ap.error("--steps, --workers and --every are >= 1, --stretch >= 0")
-    r = fuzz(a.steps, workers=a.workers, seed=a.seed, out=a.out, every=a.every,
-             stretch=a.stretch, pickle_every=max(1, a.pickle_every),
-             fresh_every=max(1, a.fresh_every))
+    r = fuzz(
+        a.steps,
+        workers=a.workers,
+        seed=a.seed,
+        out=a.out,
+        every=a.every,
+        stretch=a.stretch,
+        pickle_every=max(1, a.pickle_every),
+        fresh_every=max(1, a.fresh_every),
+    )
     print(r.summary())
     if r.mismatches:
         print(f"mismatching positions written to {a.out}/")

@@ -137,9 +137,24 @@ KEYWORD_AREAS: tuple[tuple[str, str], ...] = (
     (r"\bwalls?\b|rubble", "map"),
 )
 #: the area of each section of the specification (a cross-cutting choice citing one)
-SECTION_AREAS = {1: "dice", 2: "map", 3: "los", 4: "soldiers", 5: "sequence", 6: "movement",
-                 7: "perception", 8: "fire", 9: "grenades", 10: "assault", 11: "damage",
-                 12: "vehicles", 13: "d100", 14: "german", 15: "missions", 16: "campaign"}
+SECTION_AREAS = {
+    1: "dice",
+    2: "map",
+    3: "los",
+    4: "soldiers",
+    5: "sequence",
+    6: "movement",
+    7: "perception",
+    8: "fire",
+    9: "grenades",
+    10: "assault",
+    11: "damage",
+    12: "vehicles",
+    13: "d100",
+    14: "german",
+    15: "missions",
+    16: "campaign",
+}
 CROSS_CUTTING = {
     "ambush_env/core/play/legal.py": "movement",
     "ambush_env/core/play/apply.py": "movement",
@@ -226,7 +241,9 @@ def _trim(paragraph: str) -> str:
         return paragraph
     sentences = re.split(r"(?<=[.;!?])\s+(?=[A-Z⚙*`(\"'])", paragraph)
     keep = [i for i, s in enumerate(sentences) if MARK in s]
-    picked = sorted({j for i in keep for j in ((i - 1, i) if sentences[i].startswith(MARK) else (i,)) if j >= 0})
+    picked = sorted(
+        {j for i in keep for j in ((i - 1, i) if sentences[i].startswith(MARK) else (i,)) if j >= 0}
+    )
     out = " … ".join(sentences[i] for i in picked) if picked else paragraph
     if len(out) <= MAX_TEXT:
         return out
@@ -242,7 +259,11 @@ def _trim(paragraph: str) -> str:
         else:
             spans.append([a, b])
     parts = [out[a:b].strip() for a, b in spans]
-    return ("… " if spans[0][0] > 0 else "") + " … ".join(parts) + (" …" if spans[-1][1] < len(out) else "")
+    return (
+        ("… " if spans[0][0] > 0 else "")
+        + " … ".join(parts)
+        + (" …" if spans[-1][1] < len(out) else "")
+    )
 
 
 def _py_anchor(tree: ast.Module, line: int, lines: list[str]) -> str:
@@ -257,7 +278,9 @@ def _py_anchor(tree: ast.Module, line: int, lines: list[str]) -> str:
             name = None
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 name = child.name
-            elif isinstance(child, (ast.Assign, ast.AnnAssign)) and isinstance(node, (ast.Module, ast.ClassDef)):
+            elif isinstance(child, (ast.Assign, ast.AnnAssign)) and isinstance(
+                node, (ast.Module, ast.ClassDef)
+            ):
                 targets = child.targets if isinstance(child, ast.Assign) else [child.target]
                 names = [t.id for t in targets if isinstance(t, ast.Name)]
                 name = names[0] if names else None
@@ -306,15 +329,21 @@ def _py_choices(path: Path) -> list[tuple[str, str]]:
                 if u.type in (tokenize.NL, tokenize.NEWLINE):
                     j += 1
                     continue
-                if (u.type == tokenize.COMMENT and u.start[0] == block[-1].start[0] + 1
-                        and u.start[1] == block[0].start[1] and lines[u.start[0] - 1].lstrip().startswith("#")):
+                if (
+                    u.type == tokenize.COMMENT
+                    and u.start[0] == block[-1].start[0] + 1
+                    and u.start[1] == block[0].start[1]
+                    and lines[u.start[0] - 1].lstrip().startswith("#")
+                ):
                     block.append(u)
                     j += 1
                     continue
                 break
             text = " ".join(re.sub(r"^#:?\s?", "", b.string) for b in block)
             if MARK in text:
-                found.append((block[0].start[0] + [MARK in b.string for b in block].index(True), text))
+                found.append(
+                    (block[0].start[0] + [MARK in b.string for b in block].index(True), text)
+                )
             i = j
             continue
         if t.type == tokenize.STRING and MARK in t.string:
@@ -324,9 +353,11 @@ def _py_choices(path: Path) -> list[tuple[str, str]]:
             offset = 0
             for para in paras:
                 if MARK in para:
-                    first = start + body[:body.index(para, offset)].count("\n")
+                    first = start + body[: body.index(para, offset)].count("\n")
                     mark_line = first + para[: para.index(MARK)].count("\n")
-                    text = re.sub(r'^[rRbBuUfF]*("""|\'\'\'|"|\')|("""|\'\'\'|"|\')$', "", para.strip())
+                    text = re.sub(
+                        r'^[rRbBuUfF]*("""|\'\'\'|"|\')|("""|\'\'\'|"|\')$', "", para.strip()
+                    )
                     found.append((mark_line, text))
                 offset = body.index(para, offset) + len(para)
         i += 1
@@ -377,7 +408,7 @@ def _yaml_choices(path: Path) -> list[tuple[str, str]]:
         k = ln.find("#")
         while k > 0 and ln[k - 1] not in " \t":
             k = ln.find("#", k + 1)
-        return (k, ln[k + 1:].strip()) if k >= 0 else None
+        return (k, ln[k + 1 :].strip()) if k >= 0 else None
 
     out: list[tuple[str, str]] = []
     i = 0
@@ -408,7 +439,9 @@ def _yaml_choices(path: Path) -> list[tuple[str, str]]:
             elif all(lines[k].lstrip().startswith("#") or not lines[k].strip() for k in range(i)):
                 anchor = "file header"
             else:
-                anchor = next((keys[k] for k in range(j, n) if keys[k]), None) or _nearest_key(keys, i)
+                anchor = next((keys[k] for k in range(j, n) if keys[k]), None) or _nearest_key(
+                    keys, i
+                )
             out.append((anchor or "file", _trim(text)))
         i = j
     return out
@@ -435,7 +468,9 @@ def collect_choices() -> list[dict[str, str]]:
             if (anchor, text) in seen:
                 continue
             seen.add((anchor, text))
-            out.append({"area": area_of(rel, text, anchor), "path": rel, "anchor": anchor, "text": text})
+            out.append(
+                {"area": area_of(rel, text, anchor), "path": rel, "anchor": anchor, "text": text}
+            )
     out.sort(key=lambda c: (order[c["area"]], c["path"], c["anchor"], c["text"]))
     return out
 
@@ -470,10 +505,12 @@ def render_choices() -> str:
     lines = [
         "# Choices (⚙): where this project decides what the seeds and the spec leave open",
         "",
-        (f"Generated by `{REGEN}` from the ⚙ marks in `ambush_env/`, `agents/` and `configs/`; "
-         "do not edit by hand. Each entry names the file, the anchor the choice governs (a "
-         "Python function, class or name, or a YAML key: stable when lines move) and the "
-         "choice's own words. [RULES.md](RULES.md) explains the important ones in its sections."),
+        (
+            f"Generated by `{REGEN}` from the ⚙ marks in `ambush_env/`, `agents/` and `configs/`; "
+            "do not edit by hand. Each entry names the file, the anchor the choice governs (a "
+            "Python function, class or name, or a YAML key: stable when lines move) and the "
+            "choice's own words. [RULES.md](RULES.md) explains the important ones in its sections."
+        ),
         "",
         f"{len(choices)} choices ({sum(marks.values())} ⚙ marks) in {len(marks)} files.",
         "",
@@ -486,12 +523,21 @@ def render_choices() -> str:
     for key, title, sec in AREAS:
         items = by_area.get(key, [])
         where = f"RULES.md {sec}" if sec.startswith("§") else "INTERFACE"
-        lines += ["", f'<a id="{key}"></a>', "", f"## {title}", "",
-                  f"Rules reference: [RULES.md](RULES.md#{key}) (spec {where}).", ""]
+        lines += [
+            "",
+            f'<a id="{key}"></a>',
+            "",
+            f"## {title}",
+            "",
+            f"Rules reference: [RULES.md](RULES.md#{key}) (spec {where}).",
+            "",
+        ]
         if not items:
             lines.append("No ⚙ choice in this area: the seeds and the specification settle it.")
         for c in items:
-            lines.append(f"- [`{c['path']}`](../{c['path']}) — `{c['anchor']}`: {_md_text(c['text'])}")
+            lines.append(
+                f"- [`{c['path']}`](../{c['path']}) — `{c['anchor']}`: {_md_text(c['text'])}"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -518,17 +564,32 @@ for _s, _pages in SEED_PAGES.items():
 #: the sections of the rules specification (RULES.md, kept outside the repository; its
 #: section titles here so the script runs on a fresh clone). docs/RULES.md follows them.
 RULES_SECTIONS: dict[int, str] = {
-    1: "Dice", 2: "The map", 3: "Line of sight", 4: "Soldiers", 5: "Sequence of play",
-    6: "Turns, actions and movement", 7: "Perception, sightings, paragraph checks",
-    8: "Fire combat", 9: "Grenades and satchel charges", 10: "Assault and capture",
-    11: "Damage and captures", 12: "Vehicles", 13: "The d100 vehicle-combat module",
-    14: "German units: cards and an action language", 15: "Missions", 16: "Campaign",
+    1: "Dice",
+    2: "The map",
+    3: "Line of sight",
+    4: "Soldiers",
+    5: "Sequence of play",
+    6: "Turns, actions and movement",
+    7: "Perception, sightings, paragraph checks",
+    8: "Fire combat",
+    9: "Grenades and satchel charges",
+    10: "Assault and capture",
+    11: "Damage and captures",
+    12: "Vehicles",
+    13: "The d100 vehicle-combat module",
+    14: "German units: cards and an action language",
+    15: "Missions",
+    16: "Campaign",
 }
 
 _SEED = re.compile(r"\bseeds?[ _]+(00[0-4])\b", re.IGNORECASE)
-_PAGES = re.compile(r"\bpp?\.\s?(\d{1,3}(?:\s?[-–]\s?\d{1,3})?(?:\s?(?:,|and)\s?\d{1,3}(?:\s?[-–]\s?\d{1,3})?)*)")
-_SECTIONS = re.compile(r"(?<![\w.])(?:RULES(?:\.md)?\s*)?§\s?(\d{1,2}(?:\.\d+)?)"
-                       r"((?:\s?(?:[-–,/]|and)\s?§?\s?\d{1,2}(?:\.\d+)?)*)")
+_PAGES = re.compile(
+    r"\bpp?\.\s?(\d{1,3}(?:\s?[-–]\s?\d{1,3})?(?:\s?(?:,|and)\s?\d{1,3}(?:\s?[-–]\s?\d{1,3})?)*)"
+)
+_SECTIONS = re.compile(
+    r"(?<![\w.])(?:RULES(?:\.md)?\s*)?§\s?(\d{1,2}(?:\.\d+)?)"
+    r"((?:\s?(?:[-–,/]|and)\s?§?\s?\d{1,2}(?:\.\d+)?)*)"
+)
 _OTHER_DOC = re.compile(r"(INTERFACE|ARCHITECTURE|STYLE)(\.md)?\s*$")
 
 
@@ -560,11 +621,16 @@ def citations(text: str) -> list[tuple[int, str]]:
         if m.group(1) == "003":
             out.append((m.start(), "seed 003"))
     for m in _SECTIONS.finditer(text):
-        if _OTHER_DOC.search(text[max(0, m.start() - 16):m.start()]):
+        if _OTHER_DOC.search(text[max(0, m.start() - 16) : m.start()]):
             continue
         first = m.group(1)
         nums = [first] + re.findall(r"\d{1,2}(?:\.\d+)?", m.group(2) or "")
-        if m.group(2) and re.match(r"\s?[-–]", m.group(2)) and len(nums) == 2 and "." not in "".join(nums):
+        if (
+            m.group(2)
+            and re.match(r"\s?[-–]", m.group(2))
+            and len(nums) == 2
+            and "." not in "".join(nums)
+        ):
             a, b = int(nums[0]), int(nums[1])
             nums = [str(k) for k in range(a, b + 1)] if 0 <= b - a <= 4 else nums
         for n in nums:
@@ -578,12 +644,16 @@ def _test_spans(tree: ast.Module) -> list[tuple[int, int, str]]:
     ``Test*`` classes, named ``Class::test``) and their decorators."""
     out = []
     for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(
+            "test"
+        ):
             start = min([node.lineno] + [d.lineno for d in node.decorator_list])
             out.append((start, node.end_lineno, node.name))
         elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
             for sub in node.body:
-                if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)) and sub.name.startswith("test"):
+                if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)) and sub.name.startswith(
+                    "test"
+                ):
                     start = min([sub.lineno] + [d.lineno for d in sub.decorator_list])
                     out.append((start, sub.end_lineno, f"{node.name}::{sub.name}"))
     return out
@@ -632,13 +702,15 @@ def render_coverage() -> str:
     lines = [
         "# Rule coverage: the sources the tests cite",
         "",
-        (f"Generated by `{REGEN}` from the citations in `tests/**/*.py`; do not edit by hand. A "
-         "citation is a seed document and page (`seed 000 p. 30`, `seed 002, p. 26`, `p. 26-27`: "
-         "the four seeds' page ranges do not overlap, so a bare page names its seed; seed 003 has "
-         "no pages and is cited as a whole) or a section of the rules specification "
-         "(`RULES.md §8`, `§5.3`, `§4-§5`). A citation inside a test function counts for that "
-         "test; one outside every test (the module docstring, a shared table of cases) counts "
-         "for the module. [RULES.md](RULES.md) says what each section covers."),
+        (
+            f"Generated by `{REGEN}` from the citations in `tests/**/*.py`; do not edit by hand. A "
+            "citation is a seed document and page (`seed 000 p. 30`, `seed 002, p. 26`, `p. 26-27`: "
+            "the four seeds' page ranges do not overlap, so a bare page names its seed; seed 003 has "
+            "no pages and is cited as a whole) or a section of the rules specification "
+            "(`RULES.md §8`, `§5.3`, `§4-§5`). A citation inside a test function counts for that "
+            "test; one outside every test (the module docstring, a shared table of cases) counts "
+            "for the module. [RULES.md](RULES.md) says what each section covers."
+        ),
         "",
         "## Summary",
         "",
@@ -648,16 +720,31 @@ def render_coverage() -> str:
     for s in sources:
         tests = cov[s]
         files = {t.split("::")[0] for t in tests}
-        topic = (SEED_TOPICS[s.split()[1]] if s.startswith("seed")
-                 else RULES_SECTIONS[int(s.split("§")[1].split(".")[0])])
+        topic = (
+            SEED_TOPICS[s.split()[1]]
+            if s.startswith("seed")
+            else RULES_SECTIONS[int(s.split("§")[1].split(".")[0])]
+        )
         lines.append(f"| [{s}](#{_cov_anchor(s)}) | {topic} | {len(tests)} | {len(files)} |")
-    missing_pages = [f"seed {seed} p. {page}" for seed, pages in SEED_PAGES.items() for page in pages
-                     if f"seed {seed} p. {page}" not in cov]
-    missing_seeds = [f"seed {seed}" for seed, pages in SEED_PAGES.items() if not pages and f"seed {seed}" not in cov]
-    missing_secs = [f"RULES.md §{n} ({t})" for n, t in RULES_SECTIONS.items() if f"RULES.md §{n}" not in cov]
+    missing_pages = [
+        f"seed {seed} p. {page}"
+        for seed, pages in SEED_PAGES.items()
+        for page in pages
+        if f"seed {seed} p. {page}" not in cov
+    ]
+    missing_seeds = [
+        f"seed {seed}"
+        for seed, pages in SEED_PAGES.items()
+        if not pages and f"seed {seed}" not in cov
+    ]
+    missing_secs = [
+        f"RULES.md §{n} ({t})" for n, t in RULES_SECTIONS.items() if f"RULES.md §{n}" not in cov
+    ]
     lines += ["", "## Not cited by any test", ""]
-    lines.append("- seed pages (the pages each seed cites): "
-                 + (", ".join(missing_pages + missing_seeds) if missing_pages or missing_seeds else "none"))
+    lines.append(
+        "- seed pages (the pages each seed cites): "
+        + (", ".join(missing_pages + missing_seeds) if missing_pages or missing_seeds else "none")
+    )
     lines.append("- RULES.md sections: " + (", ".join(missing_secs) if missing_secs else "none"))
     lines += ["", "## Tests by source"]
     for s in sources:
@@ -709,12 +796,18 @@ def _block_orders() -> str:
     from ambush_env.core.model import orders
 
     comments = _order_comments()
-    lines = [f"`Discrete({orders.N_ORDERS})`: order number = `ORDER_BASE[kind] + arg`.", "",
-             "| kind | numbers | count | argument and meaning |", "|---|---|---:|---|"]
+    lines = [
+        f"`Discrete({orders.N_ORDERS})`: order number = `ORDER_BASE[kind] + arg`.",
+        "",
+        "| kind | numbers | count | argument and meaning |",
+        "|---|---|---:|---|",
+    ]
     for k in orders.OrderKind:
         base, n = orders.ORDER_BASE[k], orders.ORDER_COUNT[k]
         rng = f"{base}" if n == 1 else f"{base}–{base + n - 1}"
-        lines.append(f"| `{k.name}` | {rng} | {n} | {(comments.get(k.name) or ORDER_FALLBACK.get(k.name, '')).replace('|', '/')} |")
+        lines.append(
+            f"| `{k.name}` | {rng} | {n} | {(comments.get(k.name) or ORDER_FALLBACK.get(k.name, '')).replace('|', '/')} |"
+        )
     return "\n".join(lines)
 
 
@@ -727,13 +820,18 @@ def _block_rewards() -> str:
     lines = ["| scheme | weights (on top of the default) |", "|---|---|"]
     for name in sorted(cfg.schemes):
         w = cfg.schemes[name]
-        lines.append(f"| `{name}` | " + (", ".join(f"`{k}` = {v:g}" for k, v in w.items()) or "—") + " |")
-    lines += ["", f"Illegal order under `illegal_action=\"penalize\"`: {cfg.illegal_action:g}."]
+        lines.append(
+            f"| `{name}` | " + (", ".join(f"`{k}` = {v:g}" for k, v in w.items()) or "—") + " |"
+        )
+    lines += ["", f'Illegal order under `illegal_action="penalize"`: {cfg.illegal_action:g}.']
     reward = getattr(rules, "reward", None)
     if reward is not None:
         items = reward.model_dump() if hasattr(reward, "model_dump") else dict(reward)
-        lines.append("Default terms (`ambush_env/data/rules.yaml` `reward:`): "
-                     + ", ".join(f"`{k}` = {v}" for k, v in items.items()) + ".")
+        lines.append(
+            "Default terms (`ambush_env/data/rules.yaml` `reward:`): "
+            + ", ".join(f"`{k}` = {v}" for k, v in items.items())
+            + "."
+        )
     return "\n".join(lines)
 
 
@@ -788,18 +886,24 @@ def _block_position() -> str:
     from ambush_env.core.play import position as pos
 
     out = [f"Format tag: `{pos.FORMAT}`.", ""]
-    for title, model in (("top level (`PositionSpec`)", pos.PositionSpec), ("a unit (`units[]`, `UnitSpec`)", pos.UnitSpec),
-                         ("a vehicle (`vehicles[]`, `VehicleSpec`)", pos.VehicleSpec),
-                         ("the turn in progress (`turn`, `TurnSpec`)", pos.TurnSpec),
-                         ("a German's card row (`turn.card`, `CardSpec`)", pos.CardSpec),
-                         ("a minefield (`minefields[]`, `MineSpec`)", pos.MineSpec),
-                         ("a landmark (`landmarks[]`, `LandmarkSpec`)", pos.LandmarkSpec)):
+    for title, model in (
+        ("top level (`PositionSpec`)", pos.PositionSpec),
+        ("a unit (`units[]`, `UnitSpec`)", pos.UnitSpec),
+        ("a vehicle (`vehicles[]`, `VehicleSpec`)", pos.VehicleSpec),
+        ("the turn in progress (`turn`, `TurnSpec`)", pos.TurnSpec),
+        ("a German's card row (`turn.card`, `CardSpec`)", pos.CardSpec),
+        ("a minefield (`minefields[]`, `MineSpec`)", pos.MineSpec),
+        ("a landmark (`landmarks[]`, `LandmarkSpec`)", pos.LandmarkSpec),
+    ):
         out += [f"**{title}**", ""] + _model_table(model) + [""]
     return "\n".join(out).rstrip()
 
 
 def _block_suites() -> str:
-    lines = ["| suite | missions | opponents | rules | seeds | description |", "|---|---|---|---|---|---|"]
+    lines = [
+        "| suite | missions | opponents | rules | seeds | description |",
+        "|---|---|---|---|---|---|",
+    ]
     for p in sorted((ROOT / "configs/bench").glob("*.yaml")):
         d = _yaml(p.relative_to(ROOT).as_posix())
         blocks = d.get("parts") or [d]
@@ -815,8 +919,10 @@ def _block_suites() -> str:
         ms = "; ".join(fmt(b.get("missions", "")) for b in blocks)
         ops = "; ".join(fmt(b.get("opponents", "")) for b in blocks)
         sd = "; ".join(seeds(b.get("seeds", "")) for b in blocks)
-        lines.append(f"| [`{d.get('name', p.stem)}`](../configs/bench/{p.name}) | {ms} | {ops} | "
-                     f"{d.get('rules', 'standard')} | {sd} | {d.get('description', '')} |")
+        lines.append(
+            f"| [`{d.get('name', p.stem)}`](../configs/bench/{p.name}) | {ms} | {ops} | "
+            f"{d.get('rules', 'standard')} | {sd} | {d.get('description', '')} |"
+        )
     return "\n".join(lines)
 
 
@@ -830,20 +936,33 @@ def _yaml(rel: str):
 def _block_to_hit() -> str:
     d = _yaml("ambush_env/data/weapons.yaml")
     bands = [b["label"] for b in d["range_bands"]]
-    lines = ["| class | " + " | ".join(bands) + " | automatic | jams | explosive | crew | snap | damage row |",
-             "|---|" + "---:|" * len(bands) + "---|---|---|---|---|---|"]
+    lines = [
+        "| class | "
+        + " | ".join(bands)
+        + " | automatic | jams | explosive | crew | snap | damage row |",
+        "|---|" + "---:|" * len(bands) + "---|---|---|---|---|---|",
+    ]
     yn = {True: "yes", False: "—", None: "—"}
     for name, c in d["classes"].items():
         hits = ["—" if x is None else str(x) for x in c["to_hit"]]
-        lines.append(f"| `{name}` | " + " | ".join(hits) + f" | {yn[c.get('automatic', False)]} | "
-                     f"{yn[c.get('jams', False)]} | {yn[c.get('explosive', False)]} | {yn[c.get('crew', False)]} | "
-                     f"{yn[c.get('snap', True)]} | `{c.get('damage', '')}` |")
+        lines.append(
+            f"| `{name}` | " + " | ".join(hits) + f" | {yn[c.get('automatic', False)]} | "
+            f"{yn[c.get('jams', False)]} | {yn[c.get('explosive', False)]} | {yn[c.get('crew', False)]} | "
+            f"{yn[c.get('snap', True)]} | `{c.get('damage', '')}` |"
+        )
     mods = d["modifiers"]
     flat = []
     for k, v in mods.items():
-        flat.append(f"`{k}` " + (", ".join(f"{a} {b:+d}" for a, b in v.items()) if isinstance(v, dict) else f"{v:+d}"))
-    lines += ["", f"Jam: a d10 of {d['jam_on']} or more (weapons with `jams`). Modifiers (`modifiers:`): "
-              + "; ".join(flat) + "."]
+        flat.append(
+            f"`{k}` "
+            + (", ".join(f"{a} {b:+d}" for a, b in v.items()) if isinstance(v, dict) else f"{v:+d}")
+        )
+    lines += [
+        "",
+        f"Jam: a d10 of {d['jam_on']} or more (weapons with `jams`). Modifiers (`modifiers:`): "
+        + "; ".join(flat)
+        + ".",
+    ]
     return "\n".join(lines)
 
 
@@ -854,8 +973,14 @@ def _block_terrain() -> str:
         mp = "no entry" if t["mp"] is None else str(t["mp"])
         lines.append(f"| {name} | {mp} | {t['cover']:+d} | {t['sight']} |")
     mv = d["movement"]
-    lines += ["", "Extra MPs (`movement:`): " + ", ".join(f"`{k}` {v}" for k, v in mv.items())
-              + ". Wall cover (`walls:`): " + ", ".join(f"{k} {v['cover']:+d}" for k, v in d["walls"].items()) + "."]
+    lines += [
+        "",
+        "Extra MPs (`movement:`): "
+        + ", ".join(f"`{k}` {v}" for k, v in mv.items())
+        + ". Wall cover (`walls:`): "
+        + ", ".join(f"{k} {v['cover']:+d}" for k, v in d["walls"].items())
+        + ".",
+    ]
     return "\n".join(lines)
 
 
@@ -875,6 +1000,7 @@ def _numbers_block(rel: str) -> str:
     rows = _flat(_yaml(rel))
     lines = [f"`{rel}`:", "", "| key | value |", "|---|---|"]
     for k, v in rows:
+
         def one(x) -> str:
             if isinstance(x, dict):
                 return "{" + ", ".join(f"{a}: {b}" for a, b in x.items()) + "}"
@@ -895,16 +1021,32 @@ def _block_campaign_numbers() -> str:
 
 def _block_damage_rows() -> str:
     rows = _yaml("ambush_env/data/damage.yaml")["rows"]
-    short = {"none": "–", "panic": "P", "wound": "W", "incapacitated": "I", "kill": "K",
-             "light": "L", "medium": "M", "heavy": "H"}
-    lines = ["| row | reading | " + " | ".join(str(k) for k in range(10)) + " |",
-             "|---|---|" + "---|" * 10]
+    short = {
+        "none": "–",
+        "panic": "P",
+        "wound": "W",
+        "incapacitated": "I",
+        "kill": "K",
+        "light": "L",
+        "medium": "M",
+        "heavy": "H",
+    }
+    lines = [
+        "| row | reading | " + " | ".join(str(k) for k in range(10)) + " |",
+        "|---|---|" + "---|" * 10,
+    ]
     for name, r in rows.items():
         for reading in ("soldier", "penetration"):
             if r.get(reading):
-                lines.append(f"| `{name}` | {reading} | " + " | ".join(short.get(x, str(x)) for x in r[reading]) + " |")
-    key = ("Soldier results: – none, P panic, W wound, I incapacitated, K kill; penetration: – none, "
-           "L light, M medium, H heavy. The d10 is the column; a higher roll is worse for the target.")
+                lines.append(
+                    f"| `{name}` | {reading} | "
+                    + " | ".join(short.get(x, str(x)) for x in r[reading])
+                    + " |"
+                )
+    key = (
+        "Soldier results: – none, P panic, W wound, I incapacitated, K kill; penetration: – none, "
+        "L light, M medium, H heavy. The d10 is the column; a higher roll is worse for the target."
+    )
     lines += ["", key]
     return "\n".join(lines)
 
@@ -912,8 +1054,10 @@ def _block_damage_rows() -> str:
 def _block_penetration() -> str:
     pen = _yaml("ambush_env/data/damage.yaml")["penetration"]
     cols = list(next(iter(pen["plain"].values())))
-    lines = ["| weapon | level | " + " | ".join(c.replace("_", " ") for c in cols) + " |",
-             "|---|---|" + "---|" * len(cols)]
+    lines = [
+        "| weapon | level | " + " | ".join(c.replace("_", " ") for c in cols) + " |",
+        "|---|---|" + "---|" * len(cols),
+    ]
     for kind, rows in pen.items():
         for level, cells in rows.items():
             lines.append(f"| {kind} | {level} | " + " | ".join(cells[c] for c in cols) + " |")
@@ -922,51 +1066,74 @@ def _block_penetration() -> str:
 
 def _block_vehicle_types() -> str:
     d = _yaml("ambush_env/data/vehicles.yaml")
-    head = ("| type | name | kind | side | size | open at start | occupants | slow / fast MPA | "
-            "parts (armour) | other aspects |")
+    head = (
+        "| type | name | kind | side | size | open at start | occupants | slow / fast MPA | "
+        "parts (armour) | other aspects |"
+    )
     lines = [head, "|---|---|---|---|---|---|---:|---|---|---|"]
     for key, v in d["vehicles"].items():
         parts = ", ".join(f"{p} ({a})" for p, a in v.get("parts", {}).items())
-        other = "; ".join(f"{asp}: " + ", ".join(f"{p} ({a})" for p, a in arm.items())
-                          for asp, arm in (v.get("aspect_armour") or {}).items()) or "—"
-        lines.append(f"| `{key}` | {v.get('name', key)} | {v.get('kind', '')} | {v.get('side', '')} | "
-                     f"{v.get('size', '')} | {'yes' if v.get('open') else 'no'} | {v.get('occupants', '')} | "
-                     f"{v.get('slow_mpa', '')} / {v.get('fast_mpa', '')} | {parts} | {other} |")
+        other = (
+            "; ".join(
+                f"{asp}: " + ", ".join(f"{p} ({a})" for p, a in arm.items())
+                for asp, arm in (v.get("aspect_armour") or {}).items()
+            )
+            or "—"
+        )
+        lines.append(
+            f"| `{key}` | {v.get('name', key)} | {v.get('kind', '')} | {v.get('side', '')} | "
+            f"{v.get('size', '')} | {'yes' if v.get('open') else 'no'} | {v.get('occupants', '')} | "
+            f"{v.get('slow_mpa', '')} / {v.get('fast_mpa', '')} | {parts} | {other} |"
+        )
     mc = d["move_costs"]
-    lines += ["", "Vehicle MPs per hex (`move_costs:`): " + ", ".join(
-        f"{k} {'no entry' if v is None else v}" for k, v in mc.items())
+    lines += [
+        "",
+        "Vehicle MPs per hex (`move_costs:`): "
+        + ", ".join(f"{k} {'no entry' if v is None else v}" for k, v in mc.items())
         + f"; up a level +{d['up_level']}, embankment +{d['embankment']}, crest +{d['crest']}; "
         f"a forced crater {d['forced_crater_mp']} MPs and an Accident Check. Accident Table (d10 0-9, "
-        "`accident_table:`): " + ", ".join(d["accident_table"]) + "."]
+        "`accident_table:`): " + ", ".join(d["accident_table"]) + ".",
+    ]
     return "\n".join(lines)
 
 
 def _block_missions() -> str:
-    lines = ["| id | title | map | squad | Operations pulses / Rounds | decisive win / win / draw at VP | vehicles |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| id | title | map | squad | Operations pulses / Rounds | decisive win / win / draw at VP | vehicles |",
+        "|---|---|---|---|---|---|---|",
+    ]
     from ambush_env.core.world.missions import list_missions
 
     for mid in list_missions():
         d = _yaml(f"ambush_env/data/missions/{mid}.yaml")
         tl = d.get("time_limit", {})
         r = d.get("results", {})
-        veh = [x.get("vehicle", "") for x in (d.get("us_vehicles") or [])] + \
-              [x.get("vehicle", "") + " (German)" for x in (d.get("german_vehicles") or [])]
-        lines.append(f"| [`{mid}`](../ambush_env/data/missions/{mid}.yaml) | {d.get('title', '')} | {d.get('map', '')} | "
-                     f"{d.get('squad', '')} | {tl.get('operations_pulses', '')} / {tl.get('rounds', '')} | "
-                     f"{r.get('decisive_win', '')} / {r.get('win', '')} / {r.get('draw', '')} | {', '.join(veh) or '—'} |")
+        veh = [x.get("vehicle", "") for x in (d.get("us_vehicles") or [])] + [
+            x.get("vehicle", "") + " (German)" for x in (d.get("german_vehicles") or [])
+        ]
+        lines.append(
+            f"| [`{mid}`](../ambush_env/data/missions/{mid}.yaml) | {d.get('title', '')} | {d.get('map', '')} | "
+            f"{d.get('squad', '')} | {tl.get('operations_pulses', '')} / {tl.get('rounds', '')} | "
+            f"{r.get('decisive_win', '')} / {r.get('win', '')} / {r.get('draw', '')} | {', '.join(veh) or '—'} |"
+        )
     return "\n".join(lines)
 
 
 def _block_reference() -> str:
     d = _yaml("configs/bench/reference/vp.yaml")
     suite = d.get("suite", "standard")
-    lines = [f"Suite `{suite}`; mean VP per task ([`configs/bench/reference/vp.yaml`](../configs/bench/reference/vp.yaml)):",
-             "", "| task | random | heuristic | gap | episodes | seeds |", "|---|---:|---:|---:|---:|---|"]
+    lines = [
+        f"Suite `{suite}`; mean VP per task ([`configs/bench/reference/vp.yaml`](../configs/bench/reference/vp.yaml)):",
+        "",
+        "| task | random | heuristic | gap | episodes | seeds |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
     for task, r in sorted(d.get(suite, {}).items()):
         gap = r["heuristic"] - r["random"]
         seeds = "–".join(map(str, r.get("seeds", [])))
-        lines.append(f"| {task} | {r['random']:.2f} | {r['heuristic']:.2f} | {gap:.2f} | {r.get('episodes', '')} | {seeds} |")
+        lines.append(
+            f"| {task} | {r['random']:.2f} | {r['heuristic']:.2f} | {gap:.2f} | {r.get('episodes', '')} | {seeds} |"
+        )
     return "\n".join(lines)
 
 
@@ -981,32 +1148,56 @@ def _block_baseline() -> str:
     for r, p in zip(results, files):
         pv = r["provenance"]
         ns = r.get("normalised_score") or {}
-        iqm = (f"{ns['iqm']:.2f} [{ns['iqm_ci95'][0]:.2f}, {ns['iqm_ci95'][1]:.2f}]" if ns else "—")
+        iqm = f"{ns['iqm']:.2f} [{ns['iqm_ci95'][0]:.2f}, {ns['iqm_ci95'][1]:.2f}]" if ns else "—"
         n = sum(t["episodes"] for t in r["missions"].values())
-        lines.append(f"| [{r['agent']}@{pv['agent_sha256'][:8]}](../benchmarks/baseline/{p.name}) | "
-                     f"{pv['git_commit'][:7]} | {n} | {iqm} |")
+        lines.append(
+            f"| [{r['agent']}@{pv['agent_sha256'][:8]}](../benchmarks/baseline/{p.name}) | "
+            f"{pv['git_commit'][:7]} | {n} | {iqm} |"
+        )
     tasks = sorted({t for r in results for t in r["missions"]})
-    lines += ["", "Mean VP and win rate [95 % Wilson] per task:", "",
-              "| task | " + " | ".join(r["agent"] for r in results) + " |",
-              "|---|" + "---|" * len(results)]
+    lines += [
+        "",
+        "Mean VP and win rate [95 % Wilson] per task:",
+        "",
+        "| task | " + " | ".join(r["agent"] for r in results) + " |",
+        "|---|" + "---|" * len(results),
+    ]
     for t in tasks:
         cells = []
         for r in results:
             m = r["missions"].get(t)
-            cells.append("—" if m is None else
-                         f"{m['mean_vp']:.2f} VP, {m['win_rate']:.2f} [{m['win_rate_ci95'][0]:.2f}, {m['win_rate_ci95'][1]:.2f}]")
+            cells.append(
+                "—"
+                if m is None
+                else f"{m['mean_vp']:.2f} VP, {m['win_rate']:.2f} [{m['win_rate_ci95'][0]:.2f}, {m['win_rate_ci95'][1]:.2f}]"
+            )
         lines.append(f"| {t} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
 BLOCKS = {
-    "RULES.md": {"rules_numbers": _block_rules_numbers, "campaign_numbers": _block_campaign_numbers,
-                 "to_hit": _block_to_hit, "penetration": _block_penetration,
-                 "damage_rows": _block_damage_rows, "terrain": _block_terrain, "vehicle_types": _block_vehicle_types,
-                 "missions": _block_missions},
-    "OBSERVATION.md": {"observation": _block_observation, "orders": _block_orders, "rewards": _block_rewards,
-                       "ids": _block_ids, "position": _block_position},
-    "BENCHMARK.md": {"suites": _block_suites, "reference": _block_reference, "baseline": _block_baseline},
+    "RULES.md": {
+        "rules_numbers": _block_rules_numbers,
+        "campaign_numbers": _block_campaign_numbers,
+        "to_hit": _block_to_hit,
+        "penetration": _block_penetration,
+        "damage_rows": _block_damage_rows,
+        "terrain": _block_terrain,
+        "vehicle_types": _block_vehicle_types,
+        "missions": _block_missions,
+    },
+    "OBSERVATION.md": {
+        "observation": _block_observation,
+        "orders": _block_orders,
+        "rewards": _block_rewards,
+        "ids": _block_ids,
+        "position": _block_position,
+    },
+    "BENCHMARK.md": {
+        "suites": _block_suites,
+        "reference": _block_reference,
+        "baseline": _block_baseline,
+    },
 }
 
 
@@ -1014,9 +1205,13 @@ def fill_blocks(text: str, blocks: dict, name: str) -> str:
     """``text`` with each ``<!-- BEGIN GENERATED: k -->…<!-- END GENERATED: k -->`` block
     replaced by ``blocks[k]()``. Raises ValueError for a missing or unknown block."""
     for key, fn in blocks.items():
-        pat = re.compile(rf"(<!-- BEGIN GENERATED: {key} -->\n).*?(<!-- END GENERATED: {key} -->)", re.DOTALL)
+        pat = re.compile(
+            rf"(<!-- BEGIN GENERATED: {key} -->\n).*?(<!-- END GENERATED: {key} -->)", re.DOTALL
+        )
         if not pat.search(text):
-            raise ValueError(f"docs/{name} lacks the block <!-- BEGIN GENERATED: {key} --> … <!-- END GENERATED: {key} -->")
+            raise ValueError(
+                f"docs/{name} lacks the block <!-- BEGIN GENERATED: {key} --> … <!-- END GENERATED: {key} -->"
+            )
         body = fn().rstrip("\n")
         text = pat.sub(lambda m, body=body: m.group(1) + body + "\n" + m.group(2), text)
     return text
@@ -1044,7 +1239,9 @@ def stale() -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="exit 1 naming the stale docs; write nothing")
+    ap.add_argument(
+        "--check", action="store_true", help="exit 1 naming the stale docs; write nothing"
+    )
     args = ap.parse_args(argv)
     if args.check:
         bad = stale()

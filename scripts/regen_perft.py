@@ -50,8 +50,9 @@ import difflib
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -62,8 +63,8 @@ try:
 except ImportError:
     from ambush_env.core import Game
 
-from ambush_env.core.world.data import write_text_atomic
 from ambush_env.core.model.types import Phase, Side, Status
+from ambush_env.core.world.data import write_text_atomic
 
 MISSION = "farm_assault"
 DEPTH = 3
@@ -129,15 +130,22 @@ def counts(g: Any, depth: int = DEPTH) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- situations
 def _operations(g: Any, steps: int) -> bool:
-    return (g.state.phase == Phase.OPERATIONS and steps >= MIN_OPERATIONS_STEPS
-            and g.acting_unit() is not None)
+    return (
+        g.state.phase == Phase.OPERATIONS
+        and steps >= MIN_OPERATIONS_STEPS
+        and g.acting_unit() is not None
+    )
 
 
 def _rounds(g: Any, steps: int) -> bool:
     st = g.state
     u = g.acting_unit()
-    return (st.phase == Phase.ROUNDS and u is not None and u.side == Side.US
-            and any(st.units[c].side == Side.GERMAN for c in st.contacts))
+    return (
+        st.phase == Phase.ROUNDS
+        and u is not None
+        and u.side == Side.US
+        and any(st.units[c].side == Side.GERMAN for c in st.contacts)
+    )
 
 
 def _jeep(g: Any, steps: int) -> bool:
@@ -153,8 +161,14 @@ def _tank(g: Any, steps: int) -> bool:
     u = g.acting_unit()
     if u is None or u.side != Side.US or u.status != Status.ACTIVE:
         return False
-    return any(v.side == Side.GERMAN and v.unit >= 0 and v.hex >= 0 and not v.disabled
-               and v.unit in st.contacts for v in st.vehicles)
+    return any(
+        v.side == Side.GERMAN
+        and v.unit >= 0
+        and v.hex >= 0
+        and not v.disabled
+        and v.unit in st.contacts
+        for v in st.vehicles
+    )
 
 
 PREDICATES: dict[str, Callable[[Any, int], bool]] = {
@@ -205,8 +219,13 @@ def find(pred: Callable[[Any, int], bool], mission: str = MISSION) -> tuple[Any,
         texts: list[str] = []
         while not g.over and len(orders) < MAX_STEPS:
             if pred(g, len(orders)):
-                return g, {"reset_seed": reset_seed, "policy_seed": policy_seed,
-                           "steps": len(orders), "orders": orders, "order_texts": texts}
+                return g, {
+                    "reset_seed": reset_seed,
+                    "policy_seed": policy_seed,
+                    "steps": len(orders),
+                    "orders": orders,
+                    "order_texts": texts,
+                }
             legal = g.legal_actions()
             a = int(legal[int(rng.integers(len(legal)))])
             texts.append(g.describe_action(a))
@@ -233,9 +252,11 @@ def generate(verbose: bool = True, mission: str = MISSION) -> dict[str, Any]:
     out: dict[str, Any] = {
         "mission": mission,
         "depth": DEPTH,
-        "convention": ("perft(d) counts order sequences of length d; a sequence that ends "
-                       "the game earlier counts once as a leaf with no further orders. "
-                       "divide: per first order, perft(depth-1) below it."),
+        "convention": (
+            "perft(d) counts order sequences of length d; a sequence that ends "
+            "the game earlier counts once as a leaf with no further orders. "
+            "divide: per first order, perft(depth-1) below it."
+        ),
         "situations": {},
     }
     for name in MISSIONS[mission]:
@@ -246,9 +267,12 @@ def generate(verbose: bool = True, mission: str = MISSION) -> dict[str, Any]:
         rec.update(counts(g, DEPTH))
         out["situations"][name] = rec
         if verbose:
-            print(f"{mission} {name}: seeds ({rec['reset_seed']}, {rec['policy_seed']}) after "
-                  f"{rec['steps']} orders, {rec['acting']} acting, perft {rec['perft']} "
-                  f"({time.perf_counter() - t0:.1f} s)", file=sys.stderr)
+            print(
+                f"{mission} {name}: seeds ({rec['reset_seed']}, {rec['policy_seed']}) after "
+                f"{rec['steps']} orders, {rec['acting']} acting, perft {rec['perft']} "
+                f"({time.perf_counter() - t0:.1f} s)",
+                file=sys.stderr,
+            )
     return out
 
 
@@ -258,10 +282,16 @@ def dumps(data: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true",
-                    help="compare with the committed files; exit 1 with a diff when one differs")
-    ap.add_argument("--mission", action="append",
-                    help="only this mission (repeatable; default: every one of MISSIONS shipped)")
+    ap.add_argument(
+        "--check",
+        action="store_true",
+        help="compare with the committed files; exit 1 with a diff when one differs",
+    )
+    ap.add_argument(
+        "--mission",
+        action="append",
+        help="only this mission (repeatable; default: every one of MISSIONS shipped)",
+    )
     args = ap.parse_args(argv)
     rc = 0
     for mission in args.mission or shipped_missions():
@@ -272,11 +302,19 @@ def main(argv: list[str] | None = None) -> int:
             if old == text:
                 print(f"{path} is up to date")
                 continue
-            sys.stdout.writelines(difflib.unified_diff(
-                old.splitlines(True), text.splitlines(True), f"{path.name} (committed)",
-                f"{path.name} (current engine)"))
-            print("perft goldens differ: run python scripts/regen_perft.py and explain the "
-                  "difference in the commit message", file=sys.stderr)
+            sys.stdout.writelines(
+                difflib.unified_diff(
+                    old.splitlines(True),
+                    text.splitlines(True),
+                    f"{path.name} (committed)",
+                    f"{path.name} (current engine)",
+                )
+            )
+            print(
+                "perft goldens differ: run python scripts/regen_perft.py and explain the "
+                "difference in the commit message",
+                file=sys.stderr,
+            )
             rc = 1
             continue
         write_text_atomic(text, path, what="perft golden")  # whole or not at all

@@ -28,7 +28,9 @@ def test_parser_defaults(br):
     assert args.steps > 0 and args.repeats > 0
 
 
-@pytest.mark.parametrize("bad", [["--steps", "0"], ["--repeats", "-1"], ["--min-relative", "0"], ["--steps", "x"]])
+@pytest.mark.parametrize(
+    "bad", [["--steps", "0"], ["--repeats", "-1"], ["--min-relative", "0"], ["--steps", "x"]]
+)
 def test_parser_rejects(br, bad):
     with pytest.raises(SystemExit):
         br.build_parser().parse_args(bad)
@@ -47,9 +49,15 @@ def _m(r, side, cpu, wall=None):
 
 def test_summarise_arithmetic(br):
     ms = [
-        _m(0, "minigrid", 100), _m(0, "old", 200), _m(0, "new", 190),
-        _m(1, "minigrid", 50), _m(1, "old", 100), _m(1, "new", 80),   # a slow repeat: ratios hold
-        _m(2, "minigrid", 100), _m(2, "old", 300), _m(2, "new", 270),
+        _m(0, "minigrid", 100),
+        _m(0, "old", 200),
+        _m(0, "new", 190),
+        _m(1, "minigrid", 50),
+        _m(1, "old", 100),
+        _m(1, "new", 80),  # a slow repeat: ratios hold
+        _m(2, "minigrid", 100),
+        _m(2, "old", 300),
+        _m(2, "new", 270),
     ]
     s = br.summarise(ms)
     cpu = s["cpu"]
@@ -85,8 +93,22 @@ def test_real_run(br, tmp_path):
     out = tmp_path / "ratio.json"
     # Both sides as revisions (two temporary worktrees), so that half-done edits in the
     # checkout do not break this test.
-    rc = br.main(["--old", "HEAD", "--new", "HEAD", "--steps", "300", "--warmup", "10", "--repeats", "1",
-                  "--json", str(out)])
+    rc = br.main(
+        [
+            "--old",
+            "HEAD",
+            "--new",
+            "HEAD",
+            "--steps",
+            "300",
+            "--warmup",
+            "10",
+            "--repeats",
+            "1",
+            "--json",
+            str(out),
+        ]
+    )
     assert rc == 0
     data = json.loads(out.read_text())
     files = {m["side"]: Path(m["module_file"]) for m in data["measurements"]}

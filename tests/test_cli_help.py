@@ -34,15 +34,21 @@ def option_problems(parser: argparse.ArgumentParser, name: str) -> list[str]:
     formatter = HelpFormatter(prog=parser.prog)
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
-            helped = [action.choices[c.dest] for c in action._choices_actions
-                      if isinstance(c.help, str) and c.help.strip()]
+            helped = [
+                action.choices[c.dest]
+                for c in action._choices_actions
+                if isinstance(c.help, str) and c.help.strip()
+            ]
             for sub, sub_parser in action.choices.items():  # each its line in the list of commands
                 if not any(sub_parser is h for h in helped):
                     problems.append(f"{name} {sub}: subcommand without a help line")
             continue
         where = f"{name} {_label(action)}"
-        if (not isinstance(action.help, str) or not action.help.strip()
-                or action.help == argparse.SUPPRESS):
+        if (
+            not isinstance(action.help, str)
+            or not action.help.strip()
+            or action.help == argparse.SUPPRESS
+        ):
             problems.append(f"{where}: no help text")
             continue
         takes_value = action.option_strings and action.nargs != 0
@@ -57,8 +63,18 @@ SUBCOMMANDS = sorted(_subcommands(PARSER))
 
 
 def test_there_are_subcommands_to_walk():
-    assert {"bench", "plot", "speed", "train", "play", "replay", "render", "missions",
-            "campaign", "los"} <= set(SUBCOMMANDS)
+    assert {
+        "bench",
+        "plot",
+        "speed",
+        "train",
+        "play",
+        "replay",
+        "render",
+        "missions",
+        "campaign",
+        "los",
+    } <= set(SUBCOMMANDS)
 
 
 def test_the_top_level_parser_has_help_for_every_option_and_subcommand():
@@ -120,7 +136,8 @@ def test_the_walk_finds_an_option_without_help_or_default():
         "bad where: no help text",
     ]
     assert option_problems(subs["plain"], "plain") == [
-        "plain: formatter RawTextHelpFormatter shows no defaults"]
+        "plain: formatter RawTextHelpFormatter shows no defaults"
+    ]
     assert option_problems(subs["good"], "good") == []
     assert option_problems(p, "top") == ["top silent: subcommand without a help line"]
     assert "how many (default: 3)" in subs["good"].format_help()

@@ -20,10 +20,10 @@ import pytest
 import ambush_env
 from ambush_env import cli
 from ambush_env.cli import cmd_replay, main
-from ambush_env.core.world.board import list_maps, load_board
-from ambush_env.core.play.campaign import list_campaigns
 from ambush_env.core.model.errors import DataError
+from ambush_env.core.play.campaign import list_campaigns
 from ambush_env.core.play.procedural import HELD_OUT_SEEDS, TRAIN_SEEDS
+from ambush_env.core.world.board import list_maps, load_board
 from ambush_env.env.registration import CAMPAIGN_ID, ambush_id, env_id, procedural_id
 
 
@@ -37,8 +37,12 @@ def _ambush() -> str:
 
 def _piped(command: str) -> subprocess.CompletedProcess:
     """``command | head -1`` in bash with pipefail: the exit status is ambush's."""
-    return subprocess.run(["bash", "-c", f"set -o pipefail; {command} | head -1"],
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        ["bash", "-c", f"set -o pipefail; {command} | head -1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 # -- --version -------------------------------------------------------------------------------
@@ -57,22 +61,32 @@ def test_missions_lists_missions_then_procedural_and_campaign_ids(capsys):
     lines = capsys.readouterr().out.splitlines()
     missions = ambush_env.list_missions()
     # the shipped missions first, one line each, in the format of before
-    assert lines[:len(missions)] == [f"{m:<24} {env_id(m)}  (also {env_id(m, version=2)}, "
-                                     f"{env_id(m, version=1)}, {env_id(m, version=0)})"
-                                     for m in missions]
-    assert lines[0] == ("farm_assault             ambush/FarmAssault-v3  "
-                        "(also ambush/FarmAssault-v2, ambush/FarmAssault-v1, ambush/FarmAssault-v0)")
+    assert lines[: len(missions)] == [
+        f"{m:<24} {env_id(m)}  (also {env_id(m, version=2)}, "
+        f"{env_id(m, version=1)}, {env_id(m, version=0)})"
+        for m in missions
+    ]
+    assert lines[0] == (
+        "farm_assault             ambush/FarmAssault-v3  "
+        "(also ambush/FarmAssault-v2, ambush/FarmAssault-v1, ambush/FarmAssault-v0)"
+    )
     assert lines[len(missions)] == ""
-    rest = lines[len(missions) + 1:]
+    rest = lines[len(missions) + 1 :]
     any_line, proc_line, *campaign_lines = rest
     assert any_line.split()[2:4] == [ambush_id(), "(also"]
     assert proc_line.split()[:2] == ["procedural", procedural_id()]
-    assert f"(also {procedural_id(version=2)}, {procedural_id(version=1)}, {procedural_id(version=0)})" in proc_line
-    assert (f"train seeds {TRAIN_SEEDS.start}..{TRAIN_SEEDS.stop - 1}, "
-            f"held-out seeds {HELD_OUT_SEEDS.start}..{HELD_OUT_SEEDS.stop - 1}") in proc_line
+    assert (
+        f"(also {procedural_id(version=2)}, {procedural_id(version=1)}, {procedural_id(version=0)})"
+        in proc_line
+    )
+    assert (
+        f"train seeds {TRAIN_SEEDS.start}..{TRAIN_SEEDS.stop - 1}, "
+        f"held-out seeds {HELD_OUT_SEEDS.start}..{HELD_OUT_SEEDS.stop - 1}"
+    ) in proc_line
     assert "train seeds 0..999999, held-out seeds 1000000..1000999" in proc_line
-    assert campaign_lines == [f"{'campaign ' + c:<24} {CAMPAIGN_ID}  campaign={c}"
-                              for c in list_campaigns()]
+    assert campaign_lines == [
+        f"{'campaign ' + c:<24} {CAMPAIGN_ID}  campaign={c}" for c in list_campaigns()
+    ]
     assert "first_push" in list_campaigns()
 
 
@@ -94,8 +108,17 @@ def _long_replay(tmp_path: Path) -> Path:
         if term or trunc:
             break
     path = tmp_path / "replay.json"
-    path.write_text(json.dumps({"mission": "village_fight", "seed": 0, "opponent": "regular",
-                                "rules": "standard", "actions": actions}))
+    path.write_text(
+        json.dumps(
+            {
+                "mission": "village_fight",
+                "seed": 0,
+                "opponent": "regular",
+                "rules": "standard",
+                "actions": actions,
+            }
+        )
+    )
     return path
 
 
@@ -121,6 +144,7 @@ def test_short_output_into_head_exits_0(args):
 def test_a_broken_pipe_that_is_not_stdout_is_an_error(monkeypatch, capsys):
     """A BrokenPipeError while stdout is open (here captured, no pipe at all), e.g. a dead
     worker's pipe, is no quiet success: one error line and status 2."""
+
     def broken(args):
         raise BrokenPipeError(32, "Broken pipe")
 
@@ -131,12 +155,22 @@ def test_a_broken_pipe_that_is_not_stdout_is_an_error(monkeypatch, capsys):
 
 def test_a_broken_pipe_of_another_pipe_into_an_open_stdout_is_an_error(tmp_path):
     """The same through a real pipe that head keeps reading: status 2, no traceback."""
-    code = ("import sys; from ambush_env import cli\n"
-            "def broken(args): raise BrokenPipeError(32, 'Broken pipe')\n"
-            "cli.cmd_missions = broken\n"
-            "sys.exit(cli.main(['missions']))\n")
-    r = subprocess.run(["bash", "-c", f"set -o pipefail; {shlex.quote(sys.executable)} -c "
-                        f"{shlex.quote(code)} | cat"], capture_output=True, text=True, timeout=120)
+    code = (
+        "import sys; from ambush_env import cli\n"
+        "def broken(args): raise BrokenPipeError(32, 'Broken pipe')\n"
+        "cli.cmd_missions = broken\n"
+        "sys.exit(cli.main(['missions']))\n"
+    )
+    r = subprocess.run(
+        [
+            "bash",
+            "-c",
+            f"set -o pipefail; {shlex.quote(sys.executable)} -c {shlex.quote(code)} | cat",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 2 and r.stderr == "ambush: error: [Errno 32] Broken pipe\n"
 
 
@@ -144,8 +178,10 @@ def test_a_closed_stdout_stops_the_printing_not_the_work(tmp_path):
     """``ambush bench … | head -1``: the results file and the leaderboard are still written
     after the reader has gone (cli._ReaderGoneStdout)."""
     out = tmp_path / "out"
-    r = _piped(f"{_ambush()} bench --suite smoke --agent random --episodes 2 --no-progress "
-               f"--json {shlex.quote(str(tmp_path / 'r.json'))} --out-dir {shlex.quote(str(out))}")
+    r = _piped(
+        f"{_ambush()} bench --suite smoke --agent random --episodes 2 --no-progress "
+        f"--json {shlex.quote(str(tmp_path / 'r.json'))} --out-dir {shlex.quote(str(out))}"
+    )
     assert r.returncode == 0 and r.stderr == "", r.stderr
     assert json.loads((tmp_path / "r.json").read_text())["agent"] == "random"
     assert (out / "leaderboard.md").is_file()
@@ -155,13 +191,15 @@ def test_a_closed_stdout_keeps_the_commands_exit_status(tmp_path):
     """A command that prints far more than the pipe holds, then writes a file and fails
     (as a replay mismatch does): the file is written and the status is the command's, 1."""
     done = tmp_path / "done.txt"
-    code = ("import sys; from ambush_env import cli\n"
-            "def long(args):\n"
-            "    for k in range(50_000): print('line', k)\n"
-            f"    open({str(done)!r}, 'w').write('finished')\n"
-            "    return 1\n"
-            "cli.cmd_missions = long\n"
-            "sys.exit(cli.main(['missions']))\n")
+    code = (
+        "import sys; from ambush_env import cli\n"
+        "def long(args):\n"
+        "    for k in range(50_000): print('line', k)\n"
+        f"    open({str(done)!r}, 'w').write('finished')\n"
+        "    return 1\n"
+        "cli.cmd_missions = long\n"
+        "sys.exit(cli.main(['missions']))\n"
+    )
     r = _piped(f"{shlex.quote(sys.executable)} -c {shlex.quote(code)}")
     assert r.returncode == 1 and r.stderr == "", r.stderr
     assert r.stdout == "line 0\n"
@@ -178,12 +216,15 @@ def test_the_stdout_wrapper_is_removed_after_the_command(capsys):
 def test_an_unknown_map_lists_the_shipped_ones():
     shipped = list_maps()
     assert {"farm_assault", "los_village"} <= set(shipped)
-    assert shipped == sorted(p.stem for p in (Path(ambush_env.__file__).parent / "data" / "maps").glob("*.yaml"))
+    assert shipped == sorted(
+        p.stem for p in (Path(ambush_env.__file__).parent / "data" / "maps").glob("*.yaml")
+    )
     with pytest.raises(DataError) as e:
         load_board("no_such_map")
     assert e.value.field == "<file>"
-    assert e.value.problem == ("file not found, and no shipped map of that name "
-                               f"(shipped maps: {', '.join(shipped)})")
+    assert e.value.problem == (
+        f"file not found, and no shipped map of that name (shipped maps: {', '.join(shipped)})"
+    )
 
 
 def test_a_missing_map_path_also_lists_the_shipped_maps(tmp_path):
@@ -201,11 +242,23 @@ def test_ambush_los_with_an_unknown_map_names_the_shipped_ones(capsys):
     assert all(m in err for m in list_maps())
 
 
-@pytest.mark.parametrize("argv, says", [
-    (["render", "--mission", "operation_cobra"], "unknown mission 'operation_cobra'; known missions: farm_assault"),
-    (["campaign", "--squad-file", "{tmp}/squad.yaml", "--campaign", "no_such_chain"], "unknown campaign 'no_such_chain'; known: first_push"),
-    (["speed", "--mission", "no_such_mission", "--steps", "10"], "known missions: farm_assault"),
-])
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (
+            ["render", "--mission", "operation_cobra"],
+            "unknown mission 'operation_cobra'; known missions: farm_assault",
+        ),
+        (
+            ["campaign", "--squad-file", "{tmp}/squad.yaml", "--campaign", "no_such_chain"],
+            "unknown campaign 'no_such_chain'; known: first_push",
+        ),
+        (
+            ["speed", "--mission", "no_such_mission", "--steps", "10"],
+            "known missions: farm_assault",
+        ),
+    ],
+)
 def test_a_typed_error_is_one_line_and_exit_status_2(argv, says, tmp_path, capsys):
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
     if argv[0] == "render":
@@ -216,10 +269,16 @@ def test_a_typed_error_is_one_line_and_exit_status_2(argv, says, tmp_path, capsy
     assert says in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("agent, message", [
-    ("nosuch", "unknown agent 'nosuch': use random, do_nothing, heuristic or the path of a model .zip"),
-    ("nosuch.zip", "agent model 'nosuch.zip' not found"),
-])
+@pytest.mark.parametrize(
+    "agent, message",
+    [
+        (
+            "nosuch",
+            "unknown agent 'nosuch': use random, do_nothing, heuristic or the path of a model .zip",
+        ),
+        ("nosuch.zip", "agent model 'nosuch.zip' not found"),
+    ],
+)
 def test_a_bad_agent_fails_before_the_progress_bar(agent, message, capsys):
     """``ambush bench --agent X``: one error line and no progress bar (agents.check_agent_spec)."""
     assert main(["bench", "--agent", agent, "--episodes", "1"]) == 2

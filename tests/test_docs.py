@@ -33,9 +33,11 @@ regen = _load_regen()
 
 def test_generated_docs_are_fresh():
     bad = regen.stale()
-    assert not bad, (f"stale generated docs: {', '.join(bad)}. A ⚙ mark, a test citation, the "
-                     f"observation spec, the orders or a data file changed since they were "
-                     f"generated: run `{FIX}` and commit the result")
+    assert not bad, (
+        f"stale generated docs: {', '.join(bad)}. A ⚙ mark, a test citation, the "
+        f"observation spec, the orders or a data file changed since they were "
+        f"generated: run `{FIX}` and commit the result"
+    )
 
 
 def test_check_mode_names_stale_files_and_writes_nothing(tmp_path, monkeypatch, capsys):
@@ -114,7 +116,9 @@ def test_links_stay_in_the_repository_and_resolve(doc):
 def test_link_checker_catches_escapes_and_missing_files():
     """The checker itself: an escaping ``../`` and a missing file are both caught."""
     assert _links_of("see [spec](../../shared/spec/RULES.md) and [x](docs/nope.md)") == [
-        "../../shared/spec/RULES.md", "docs/nope.md"]
+        "../../shared/spec/RULES.md",
+        "docs/nope.md",
+    ]
     assert _slug("§5 Sequence of play") == "5-sequence-of-play"
     assert _slug("German card deck (RULES.md §14)") == "german-card-deck-rulesmd-14"
 
@@ -138,11 +142,17 @@ def test_every_choice_mark_is_listed_with_its_text():
 def test_rules_md_has_a_section_for_every_choice_area():
     rules = (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8")
     areas = {c["area"] for c in regen.collect_choices()}
-    missing = [a for a in sorted(areas) if f'<a id="{a}"></a>' not in rules and f'<a id="{a}">' not in rules]
+    missing = [
+        a
+        for a in sorted(areas)
+        if f'<a id="{a}"></a>' not in rules and f'<a id="{a}">' not in rules
+    ]
     assert not missing, f"docs/RULES.md has no section (anchor) for the ⚙ areas {missing}"
     for key, title, _ in regen.AREAS:
         if key in areas:
-            assert f"CHOICES.md#{key}" in rules, f"docs/RULES.md does not link to CHOICES.md#{key} ({title})"
+            assert f"CHOICES.md#{key}" in rules, (
+                f"docs/RULES.md does not link to CHOICES.md#{key} ({title})"
+            )
 
 
 def test_choice_anchors_are_names_not_line_numbers():
@@ -151,19 +161,22 @@ def test_choice_anchors_are_names_not_line_numbers():
 
 
 # ------------------------------------------------------------------------------ coverage
-@pytest.mark.parametrize("text, expected", [
-    ("seed 002, p. 26", {"seed 002 p. 26"}),
-    ("Seed 004 p. 18", {"seed 004 p. 18"}),
-    ("(p. 30-31: the vehicle)", {"seed 000 p. 30", "seed 000 p. 31"}),
-    ("seed 000 p. 30, 33", {"seed 000 p. 30", "seed 000 p. 33"}),
-    ("Seed 003 RAMMING", {"seed 003"}),
-    ("RULES.md §8", {"RULES.md §8"}),
-    ("RULES.md §5.3 acting order", {"RULES.md §5.3"}),
-    ("(§4-§5)", {"RULES.md §4", "RULES.md §5"}),
-    ("§2-3", {"RULES.md §2", "RULES.md §3"}),
-    ("INTERFACE.md §3", set()),
-    ("game seed 3 and p. 5 of nothing", set()),  # a game seed, and a page of no seed
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("seed 002, p. 26", {"seed 002 p. 26"}),
+        ("Seed 004 p. 18", {"seed 004 p. 18"}),
+        ("(p. 30-31: the vehicle)", {"seed 000 p. 30", "seed 000 p. 31"}),
+        ("seed 000 p. 30, 33", {"seed 000 p. 30", "seed 000 p. 33"}),
+        ("Seed 003 RAMMING", {"seed 003"}),
+        ("RULES.md §8", {"RULES.md §8"}),
+        ("RULES.md §5.3 acting order", {"RULES.md §5.3"}),
+        ("(§4-§5)", {"RULES.md §4", "RULES.md §5"}),
+        ("§2-3", {"RULES.md §2", "RULES.md §3"}),
+        ("INTERFACE.md §3", set()),
+        ("game seed 3 and p. 5 of nothing", set()),  # a game seed, and a page of no seed
+    ],
+)
 def test_citations_are_normalised(text, expected):
     assert {s for _, s in regen.citations(text)} == expected
 

@@ -19,8 +19,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.slow
 def test_a_fresh_quick_start_install_passes_both_checkers_on_every_id():
-    res = subprocess.run([sys.executable, "scripts/check_envs.py", "--fresh-venv"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=3600, check=False)
+    res = subprocess.run(
+        [sys.executable, "scripts/check_envs.py", "--fresh-venv"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        check=False,
+    )
     out = res.stdout + res.stderr
     assert res.returncode == 0, out[-8000:]
     assert "FAIL" not in res.stdout

@@ -31,13 +31,21 @@ seeds: {start: 10000, count: 1}
 """
 
 
-def ambush(*args: str, fault: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+def ambush(
+    *args: str, fault: str | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess:
     """``python -m ambush_env.cli ARGS`` with the fault hook set to ``fault`` (or unset)."""
     env = {k: v for k, v in os.environ.items() if k != FAULT_ENV}
     if fault:
         env[FAULT_ENV] = fault
-    return subprocess.run([sys.executable, "-m", "ambush_env.cli", *args], env=env, cwd=cwd,
-                          capture_output=True, text=True, timeout=180)
+    return subprocess.run(
+        [sys.executable, "-m", "ambush_env.cli", *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
 
 
 def strays(folder: Path) -> list[str]:
@@ -48,15 +56,25 @@ def strays(folder: Path) -> list[str]:
 def _bench(tmp_path: Path, *extra: str, fault: str | None = None) -> subprocess.CompletedProcess:
     suite = tmp_path / "one.yaml"
     suite.write_text(ONE_EPISODE, encoding="utf-8")
-    return ambush("bench", "--suite", str(suite), "--agent", "random", "--no-progress",
-                  "--out-dir", str(tmp_path / "res"), *extra, fault=fault)
+    return ambush(
+        "bench",
+        "--suite",
+        str(suite),
+        "--agent",
+        "random",
+        "--no-progress",
+        "--out-dir",
+        str(tmp_path / "res"),
+        *extra,
+        fault=fault,
+    )
 
 
 def test_bench_results_survive_a_kill_between_write_and_rename(tmp_path):
     res = tmp_path / "res"
     first = _bench(tmp_path)
     assert first.returncode == 0, first.stderr
-    result, = res.glob("*.json")
+    (result,) = res.glob("*.json")
     before = result.read_bytes()
     board = (res / "leaderboard.md").read_bytes()
     killed = _bench(tmp_path, fault="after_write:*.json")
@@ -77,7 +95,7 @@ def test_replays_survive_a_kill_absent_then_whole(tmp_path):
     assert list(reps.glob("*.jsonl")) == [] and strays(reps)  # no replay, not a partial one
     ok = _bench(tmp_path, "--save-replays", str(reps))
     assert ok.returncode == 0, ok.stderr
-    rep_file, = reps.glob("*.jsonl")
+    (rep_file,) = reps.glob("*.jsonl")
     before = rep_file.read_bytes()
     assert R.simulate(R.load(rep_file)).verified
     killed = _bench(tmp_path, "--save-replays", str(reps), fault="during_write:*.jsonl")

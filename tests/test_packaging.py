@@ -25,7 +25,9 @@ def installed(tmp_path_factory) -> Path:
     the tracked files (so that the build writes nothing into the checkout)."""
     tmp = tmp_path_factory.mktemp("install")
     src = tmp / "src"
-    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    files = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout
     for rel in filter(None, files.decode().split("\0")):
         p = ROOT / rel
         if p.is_symlink() or not p.is_file():
@@ -34,15 +36,33 @@ def installed(tmp_path_factory) -> Path:
         dst.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(p, dst)
     target = tmp / "site"
-    res = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
-                          "--no-index", "--target", str(target), str(src)], capture_output=True, text=True, check=False)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "--target",
+            str(target),
+            str(src),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     return target
 
 
 def _python(code: str, target: Path, cwd: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(target)}
-    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
 
 
 def test_installed_top_level_names_are_the_projects_own(installed):
@@ -59,12 +79,14 @@ def test_import_agents_fails_outside_the_repository(installed, tmp_path):
 
 
 def test_the_installed_agents_play(installed, tmp_path):
-    code = ("import ambush_env.agents as A, ambush_env.agents.heuristic as H\n"
-            "from ambush_env.env.ambush_env import AmbushEnv\n"
-            "env = AmbushEnv(mission='farm_assault'); obs, info = env.reset(seed=1)\n"
-            "agent = A.make_agent('heuristic'); agent.reset(env, 1)\n"
-            "a = agent.act(obs, info, env); assert info['action_mask'][a]\n"
-            "print(H.__file__)")
+    code = (
+        "import ambush_env.agents as A, ambush_env.agents.heuristic as H\n"
+        "from ambush_env.env.ambush_env import AmbushEnv\n"
+        "env = AmbushEnv(mission='farm_assault'); obs, info = env.reset(seed=1)\n"
+        "agent = A.make_agent('heuristic'); agent.reset(env, 1)\n"
+        "a = agent.act(obs, info, env); assert info['action_mask'][a]\n"
+        "print(H.__file__)"
+    )
     res = _python(code, installed, tmp_path)
     assert res.returncode == 0, res.stderr[-2000:]
     assert Path(res.stdout.strip()).is_relative_to(installed)
@@ -74,9 +96,13 @@ def test_shipped_model_loads_without_the_old_name():
     """The shipped zip pickles ``agents.maskable_ppo``; :func:`load_model` aliases that name
     while loading only."""
     pytest.importorskip("sb3_contrib")
-    code = ("import sys\nfrom ambush_env.agents import make_agent\n"
-            f"a = make_agent({str(ROOT / 'models' / 'maskable_ppo_farm_assault.zip')!r})\n"
-            "assert type(a).__module__ == 'ambush_env.agents.maskable_ppo'\n"
-            "assert not [m for m in sys.modules if m.split('.')[0] == 'agents'], 'alias left behind'\n")
-    res = subprocess.run([sys.executable, "-c", code], cwd=ROOT.parent, capture_output=True, text=True, check=False)
+    code = (
+        "import sys\nfrom ambush_env.agents import make_agent\n"
+        f"a = make_agent({str(ROOT / 'models' / 'maskable_ppo_farm_assault.zip')!r})\n"
+        "assert type(a).__module__ == 'ambush_env.agents.maskable_ppo'\n"
+        "assert not [m for m in sys.modules if m.split('.')[0] == 'agents'], 'alias left behind'\n"
+    )
+    res = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT.parent, capture_output=True, text=True, check=False
+    )
     assert res.returncode == 0, res.stderr[-2000:]

@@ -11,25 +11,53 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from ambush_env import plots  # noqa: E402
-from ambush_env.cli import main  # noqa: E402
+from ambush_env import plots
+from ambush_env.cli import main
 
 
-def _result(agent: str, sha: str, vps: dict[str, list[int]], suite: str = "tiny",
-            rules: str = "standard", wins: int = 0, norm: float | None = None) -> dict:
+def _result(
+    agent: str,
+    sha: str,
+    vps: dict[str, list[int]],
+    suite: str = "tiny",
+    rules: str = "standard",
+    wins: int = 0,
+    norm: float | None = None,
+) -> dict:
     missions = {}
     for k, v in vps.items():
-        missions[k] = {"episodes": len(v), "win_rate": wins / len(v), "win_rate_ci95": [0.0, 0.5],
-                       "mean_vp": sum(v) / len(v), "mean_result": -1.0, "mean_steps": 100.0,
-                       "us_killed": 0.0, "us_incapacitated": 0.0, "us_wounded": 0.0,
-                       "germans_killed": 0.0, "germans_captured": 0.0,
-                       "seeds": [10000, 10000 + len(v) - 1], "vp": v}
-    r = {"suite": suite, "agent": agent, "rules": rules, "missions": missions,
-         "steps_per_second": 1.0, "seeds": [10000, 10003], "version": "0.1.0",
-         "provenance": {"agent_sha256": sha * 64, "full_suite": True}}
+        missions[k] = {
+            "episodes": len(v),
+            "win_rate": wins / len(v),
+            "win_rate_ci95": [0.0, 0.5],
+            "mean_vp": sum(v) / len(v),
+            "mean_result": -1.0,
+            "mean_steps": 100.0,
+            "us_killed": 0.0,
+            "us_incapacitated": 0.0,
+            "us_wounded": 0.0,
+            "germans_killed": 0.0,
+            "germans_captured": 0.0,
+            "seeds": [10000, 10000 + len(v) - 1],
+            "vp": v,
+        }
+    r = {
+        "suite": suite,
+        "agent": agent,
+        "rules": rules,
+        "missions": missions,
+        "steps_per_second": 1.0,
+        "seeds": [10000, 10003],
+        "version": "0.1.0",
+        "provenance": {"agent_sha256": sha * 64, "full_suite": True},
+    }
     if norm is not None:
-        r["normalised_score"] = {"iqm": norm, "iqm_ci95": [norm - 0.2, norm + 0.1], "tasks": list(vps),
-                                 "episodes_per_task": 4}
+        r["normalised_score"] = {
+            "iqm": norm,
+            "iqm_ci95": [norm - 0.2, norm + 0.1],
+            "tasks": list(vps),
+            "episodes_per_task": 4,
+        }
     return r
 
 
@@ -45,8 +73,16 @@ def _nontrivial(path: Path) -> None:
 
 def test_one_titled_figure_per_suite_and_rule_set(tmp_path):
     results = [
-        _result("do_nothing", "0", {"a/regular": [0, 0, 0, 0], "b/regular": [0, 0, 0, 0]}, norm=-0.1),
-        _result("heuristic", "1", {"a/regular": [9, 12, 3, 20], "b/regular": [5, -2, 7, 1]}, wins=2, norm=1.0),
+        _result(
+            "do_nothing", "0", {"a/regular": [0, 0, 0, 0], "b/regular": [0, 0, 0, 0]}, norm=-0.1
+        ),
+        _result(
+            "heuristic",
+            "1",
+            {"a/regular": [9, 12, 3, 20], "b/regular": [5, -2, 7, 1]},
+            wins=2,
+            norm=1.0,
+        ),
         _result("random", "2", {"a/regular": [-3, 1, 0, -8]}, rules="d100"),
         _result("random", "2", {"a/regular": [-3, 1, 0, -8]}, suite="other"),
     ]
@@ -74,16 +110,23 @@ def _write_events(folder: Path, tag_values: dict[str, list[tuple[int, float]]]) 
     w = EventFileWriter(str(folder))
     for tag, values in tag_values.items():
         for step, v in values:
-            w.add_event(Event(step=step, wall_time=1.0 + step, summary=Summary(
-                value=[Summary.Value(tag=tag, simple_value=v)])))
+            w.add_event(
+                Event(
+                    step=step,
+                    wall_time=1.0 + step,
+                    summary=Summary(value=[Summary.Value(tag=tag, simple_value=v)]),
+                )
+            )
     w.close()
 
 
 def test_learning_curves_read_every_chunk_of_a_resumed_run(tmp_path):
     pytest.importorskip("tensorboard")
     tb = tmp_path / "runs" / "farm" / "tb"
-    _write_events(tb / "MaskablePPO_1", {"ambush/vp": [(100, -2.0), (200, 0.0)],
-                                         "ambush/win": [(100, 0.0), (200, 0.1)]})
+    _write_events(
+        tb / "MaskablePPO_1",
+        {"ambush/vp": [(100, -2.0), (200, 0.0)], "ambush/win": [(100, 0.0), (200, 0.1)]},
+    )
     _write_events(tb / "MaskablePPO_2", {"ambush/vp": [(300, 1.5), (400, 3.0)]})  # resumed
     scalars = plots.read_scalars(tb)
     assert scalars["ambush/vp"] == [(100, -2.0), (200, 0.0), (300, 1.5), (400, 3.0)]
@@ -99,13 +142,29 @@ def test_ambush_plot_writes_the_pngs(tmp_path, capsys):
     pytest.importorskip("tensorboard")
     res = tmp_path / "results"
     res.mkdir()
-    for r in (_result("random", "2", {"a/regular": [-3, 1, 0, -8]}),
-              _result("heuristic", "1", {"a/regular": [9, 12, 3, 20]}, wins=3)):
+    for r in (
+        _result("random", "2", {"a/regular": [-3, 1, 0, -8]}),
+        _result("heuristic", "1", {"a/regular": [9, 12, 3, 20]}, wins=3),
+    ):
         (res / f"tiny__{r['agent']}.json").write_text(json.dumps(r))
-    _write_events(tmp_path / "runs" / "farm" / "tb" / "MaskablePPO_1", {"ambush/vp": [(1, 0.0), (2, 1.0)]})
+    _write_events(
+        tmp_path / "runs" / "farm" / "tb" / "MaskablePPO_1", {"ambush/vp": [(1, 0.0), (2, 1.0)]}
+    )
     out = tmp_path / "png"
-    assert main(["plot", "--results", str(res), "--run", str(tmp_path / "runs" / "farm"),
-                 "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "plot",
+                "--results",
+                str(res),
+                "--run",
+                str(tmp_path / "runs" / "farm"),
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     assert sorted(p.name for p in out.glob("*.png")) == ["learning_curve__farm.png", "tiny.png"]
     for p in out.glob("*.png"):
         _nontrivial(p)

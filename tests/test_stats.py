@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("scipy")  # the stats extra (installed by .ci/run)
 
-from ambush_env import stats  # noqa: E402
+from ambush_env import stats
 
 #: one task's eight episodes: an outlier at each end
 A = [0, 1, 2, 3, 4, 5, 6, 100]
@@ -36,7 +36,7 @@ def _by_hand(samples, reps=2000, seed=0):
     drawn = [np.asarray(s, float)[rng.integers(0, len(s), (reps, len(s)))] for s in samples]
     pooled = np.concatenate(drawn, axis=-1)
     k = pooled.shape[1] // 4
-    iqms = np.sort(pooled, axis=1)[:, k:pooled.shape[1] - k].mean(axis=1)
+    iqms = np.sort(pooled, axis=1)[:, k : pooled.shape[1] - k].mean(axis=1)
     return tuple(np.percentile(iqms, [2.5, 97.5]))
 
 
@@ -82,8 +82,12 @@ def test_normalised_scores():
     assert stats.normalise([1, 2], 3.0, 3.5) is None  # gap below MIN_GAP: not normalised
     per, agg = stats.normalised_summary(
         {"m/regular": [-2, 8, 3, 18], "n/regular": [0, 0], "x/regular": [5]},
-        {"m/regular": ref, "n/regular": stats.Reference(random=0, heuristic=0.5, episodes=1,
-                                                        seeds=(1, 1))}, reps=500)
+        {
+            "m/regular": ref,
+            "n/regular": stats.Reference(random=0, heuristic=0.5, episodes=1, seeds=(1, 1)),
+        },
+        reps=500,
+    )
     assert set(per) == {"m/regular"}  # n: gap too small; x: no reference
     assert per["m/regular"]["mean"] == 0.875 and per["m/regular"]["iqm"] == 0.75
     lo, hi = per["m/regular"]["iqm_ci95"]
@@ -100,8 +104,11 @@ def test_the_reference_file_loads_and_a_bad_one_names_the_field(tmp_path):
         for key, r in table.items():
             assert "/" in key and r.episodes >= 1
     bad = tmp_path / "vp.yaml"
-    bad.write_text("suite: standard\nstandard:\n  farm_assault/regular: {random: x, episodes: 3, "
-                   "seeds: [1, 3]}\n", encoding="utf-8")
+    bad.write_text(
+        "suite: standard\nstandard:\n  farm_assault/regular: {random: x, episodes: 3, "
+        "seeds: [1, 3]}\n",
+        encoding="utf-8",
+    )
     with pytest.raises(DataError, match=r"vp\.yaml: standard\.farm_assault/regular\.random"):
         stats.load_reference(bad)
     assert stats.load_reference(tmp_path / "absent.yaml").standard == {}
@@ -109,13 +116,28 @@ def test_the_reference_file_loads_and_a_bad_one_names_the_field(tmp_path):
 
 def test_update_reference_keeps_the_other_agent(tmp_path):
     path = tmp_path / "vp.yaml"
-    res = {"suite": "tiny", "agent": "random", "rules": "standard", "seeds": [1, 4],
-           "provenance": {"full_suite": True, "agent_sha256": "a" * 64, "git_commit": "b" * 40,
-                          "git_dirty": True},
-           "missions": {"farm_assault/regular": {"episodes": 4, "mean_vp": -1.5, "seeds": [1, 4]}}}
+    res = {
+        "suite": "tiny",
+        "agent": "random",
+        "rules": "standard",
+        "seeds": [1, 4],
+        "provenance": {
+            "full_suite": True,
+            "agent_sha256": "a" * 64,
+            "git_commit": "b" * 40,
+            "git_dirty": True,
+        },
+        "missions": {"farm_assault/regular": {"episodes": 4, "mean_vp": -1.5, "seeds": [1, 4]}},
+    }
     stats.update_reference(res, path)
-    stats.update_reference({**res, "agent": "heuristic", "missions": {"farm_assault/regular": {
-        "episodes": 4, "mean_vp": 9.25, "seeds": [1, 4]}}}, path)
+    stats.update_reference(
+        {
+            **res,
+            "agent": "heuristic",
+            "missions": {"farm_assault/regular": {"episodes": 4, "mean_vp": 9.25, "seeds": [1, 4]}},
+        },
+        path,
+    )
     r = stats.references_for("standard", path)["farm_assault/regular"]
     assert (r.random, r.heuristic, r.episodes, r.seeds) == (-1.5, 9.25, 4, (1, 4))
     assert (r.random_sha256, r.random_commit) == ("a" * 16, "b" * 10 + "+")
@@ -138,6 +160,6 @@ def test_tasks_of_one_score_enter_every_resample_unchanged():
     drawn = np.asarray(A, float)[rng.integers(0, len(A), (2000, len(A)))]
     pooled = np.sort(np.concatenate([drawn, np.full((2000, 1), 50.0)], axis=1), axis=1)
     k = pooled.shape[1] // 4
-    by_hand = tuple(np.percentile(pooled[:, k:pooled.shape[1] - k].mean(axis=1), [2.5, 97.5]))
+    by_hand = tuple(np.percentile(pooled[:, k : pooled.shape[1] - k].mean(axis=1), [2.5, 97.5]))
     assert got == pytest.approx(by_hand)
     assert got != pytest.approx(stats.stratified_bootstrap_ci([A], reps=2000, seed=0))

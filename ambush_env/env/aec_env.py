@@ -92,12 +92,27 @@ class GermanView:
         return []  # the Germans never select: they act in card-number order (RULES.md §5)
 
 
-def aec_env(mission: str | None = None, rules: str = "standard", opponent: str = "regular",
-            german: str = "agent", reward: str = "default", max_steps: int | None = DEFAULT_MAX_STEPS,
-            render_mode: str | None = None, **unknown: Any) -> "AmbushAECEnv":
+def aec_env(
+    mission: str | None = None,
+    rules: str = "standard",
+    opponent: str = "regular",
+    german: str = "agent",
+    reward: str = "default",
+    max_steps: int | None = DEFAULT_MAX_STEPS,
+    render_mode: str | None = None,
+    **unknown: Any,
+) -> AmbushAECEnv:
     """The two-sided env (INTERFACE.md, binding): see :class:`AmbushAECEnv`."""
-    return AmbushAECEnv(mission=mission, rules=rules, opponent=opponent, german=german,
-                        reward=reward, max_steps=max_steps, render_mode=render_mode, **unknown)
+    return AmbushAECEnv(
+        mission=mission,
+        rules=rules,
+        opponent=opponent,
+        german=german,
+        reward=reward,
+        max_steps=max_steps,
+        render_mode=render_mode,
+        **unknown,
+    )
 
 
 class AmbushAECEnv(AECEnv):
@@ -118,14 +133,27 @@ class AmbushAECEnv(AECEnv):
 
     metadata = {"render_modes": ["ansi"], "name": "ambush_v0", "is_parallelizable": False}
 
-    def __init__(self, mission: str | None = None, rules: str = "standard",
-                 opponent: str = "regular", german: str = "agent", reward: str = "default",
-                 max_steps: int | None = DEFAULT_MAX_STEPS, render_mode: str | None = None,
-                 **unknown: Any) -> None:
+    def __init__(
+        self,
+        mission: str | None = None,
+        rules: str = "standard",
+        opponent: str = "regular",
+        german: str = "agent",
+        reward: str = "default",
+        max_steps: int | None = DEFAULT_MAX_STEPS,
+        render_mode: str | None = None,
+        **unknown: Any,
+    ) -> None:
         super().__init__()
-        _check_arguments("ambush_env.aec_env", unknown, ("mission", "rules", "opponent", "german",
-                         "reward", "max_steps", "render_mode"), mission=mission, rules=rules,
-                         opponent=opponent, reward=reward)
+        _check_arguments(
+            "ambush_env.aec_env",
+            unknown,
+            ("mission", "rules", "opponent", "german", "reward", "max_steps", "render_mode"),
+            mission=mission,
+            rules=rules,
+            opponent=opponent,
+            reward=reward,
+        )
         args.choice("german", german, GERMAN_MODES)
         args.choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
         self.german_mode = german
@@ -135,11 +163,14 @@ class AmbushAECEnv(AECEnv):
         self.game = Game(mission, rules=rules, opponent=opponent, german=german)
         self.reward_scheme = RewardScheme(reward)
         self.possible_agents = list(AGENTS) if german == "agent" else ["us"]
-        self._builders = {"us": ObservationBuilder(self.game),
-                          "german": ObservationBuilder(GermanView(self.game))}
+        self._builders = {
+            "us": ObservationBuilder(self.game),
+            "german": ObservationBuilder(GermanView(self.game)),
+        }
         obs_space = spec.observation_space()
-        self._obs_space = spaces.Dict({**obs_space.spaces, "action_mask": spaces.Box(
-            0, 1, (N_ORDERS,), dtype=np.int8)})
+        self._obs_space = spaces.Dict(
+            {**obs_space.spaces, "action_mask": spaces.Box(0, 1, (N_ORDERS,), dtype=np.int8)}
+        )
         self._act_space = spaces.Discrete(N_ORDERS)
         self._steps = 0
         self.agents: list[str] = []
@@ -170,22 +201,32 @@ class AmbushAECEnv(AECEnv):
         """
         seed = args.seed(seed)
         if options is not None and not isinstance(options, dict):
-            raise ConfigError("options", f"a dict of reset options or None; got {args.shown(options)}")
+            raise ConfigError(
+                "options", f"a dict of reset options or None; got {args.shown(options)}"
+            )
         position = (options or {}).get("position")
         if position is not None:
             game = Game.from_position(position, ctx=self.game.ctx)
             if game.german != self.german_mode:
-                raise ConfigError("options['position'].german", f"this env has german="
-                                  f"{self.german_mode!r}; the position says german: {game.german}")
+                raise ConfigError(
+                    "options['position'].german",
+                    f"this env has german="
+                    f"{self.german_mode!r}; the position says german: {game.german}",
+                )
             if self.mission_arg is not None and game.mission_id != self.game.mission_id:
-                raise ConfigError("options['position'].mission", f"a position of "
-                                  f"{game.mission_id!r}, but this env plays "
-                                  f"{self.game.mission_id!r}; build aec_env(mission="
-                                  f"{game.mission_id!r}), or aec_env() without mission= for a "
-                                  "position of any mission")
+                raise ConfigError(
+                    "options['position'].mission",
+                    f"a position of "
+                    f"{game.mission_id!r}, but this env plays "
+                    f"{self.game.mission_id!r}; build aec_env(mission="
+                    f"{game.mission_id!r}), or aec_env() without mission= for a "
+                    "position of any mission",
+                )
             self.game = game
-            self._builders = {"us": ObservationBuilder(self.game),
-                              "german": ObservationBuilder(GermanView(self.game))}
+            self._builders = {
+                "us": ObservationBuilder(self.game),
+                "german": ObservationBuilder(GermanView(self.game)),
+            }
         else:
             rng = np.random.default_rng(seed)
             self.game.reset(rng=rng)
@@ -222,8 +263,11 @@ class AmbushAECEnv(AECEnv):
         and the reason."""
         g = self.game
         for a in self.agents:
-            info = {"action_mask": self._mask(a), "vp": g.vp if a == "us" else -g.vp,
-                    "phase": int(g.state.phase)}
+            info = {
+                "action_mask": self._mask(a),
+                "vp": g.vp if a == "us" else -g.vp,
+                "phase": int(g.state.phase),
+            }
             if a == "us":
                 info["events"] = self._events
             if g.over:
@@ -254,8 +298,10 @@ class AmbushAECEnv(AECEnv):
         a = _order_index(action)
         if a not in self.game.legal_actions():
             g = self.game
-            raise IllegalActionError(f"{agent}: order {g.describe_action(a)!r} (#{a}) is not "
-                                     f"legal now for {g._actor_name()}: {g._why_not(a)}")
+            raise IllegalActionError(
+                f"{agent}: order {g.describe_action(a)!r} (#{a}) is not "
+                f"legal now for {g._actor_name()}: {g._why_not(a)}"
+            )
         self._cumulative_rewards[agent] = 0.0
         self._events = self.game.step(a)
         self._steps += 1

@@ -159,8 +159,10 @@ class AmbushEnv(gym.Env):
     #: builds every advertised mode, so a default install (no pygame, often no display) passes
     #: it on every id, and a headless training install carries no SDL. ``render_mode="human"``
     #: without pygame raises ``DependencyNotInstalled`` naming the extra.
-    metadata = {"render_modes": ["ansi", "rgb_array"] + (["human"] if _pygame_available() else []),
-                "render_fps": 4}
+    metadata = {
+        "render_modes": ["ansi", "rgb_array"] + (["human"] if _pygame_available() else []),
+        "render_fps": 4,
+    }
 
     def __init__(
         self,
@@ -178,27 +180,43 @@ class AmbushEnv(gym.Env):
         from ambush_env.core import Game
         from ambush_env.core.world.missions import list_missions
 
-        _check_arguments(type(self).__name__, unknown, mission=mission, rules=rules,
-                         opponent=opponent, reward=reward, illegal_action=illegal_action)
+        _check_arguments(
+            type(self).__name__,
+            unknown,
+            mission=mission,
+            rules=rules,
+            opponent=opponent,
+            reward=reward,
+            illegal_action=illegal_action,
+        )
         procedural = args.flag("procedural", procedural)
         if procedural and mission is not None:
-            raise ConfigError("mission", "a procedural env generates its mission at reset: "
-                              f"give no mission (got {args.shown(mission)})")
+            raise ConfigError(
+                "mission",
+                "a procedural env generates its mission at reset: "
+                f"give no mission (got {args.shown(mission)})",
+            )
         if mission is not None and not (mission.endswith((".yaml", ".yml")) or "/" in mission):
             known = list_missions()  # a path is validated by the loader instead
             if mission not in known:
-                raise ScenarioError(f"unknown mission {mission!r}; known missions: {', '.join(known)}")
+                raise ScenarioError(
+                    f"unknown mission {mission!r}; known missions: {', '.join(known)}"
+                )
         if render_mode == "human" and not _pygame_available():
             raise gym.error.DependencyNotInstalled(
-                'render_mode="human" needs pygame: pip install "ambush_env[window]"')
+                'render_mode="human" needs pygame: pip install "ambush_env[window]"'
+            )
         args.choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
         max_steps = args.max_steps(max_steps)
         from ambush_env.core.play.procedural import SEED_RANGES
 
         args.choice("mission_seeds", mission_seeds, tuple(SEED_RANGES))
         if not procedural and mission_seeds != "train":
-            raise ConfigError("mission_seeds", "only a procedural env (ambush/Procedural) draws "
-                              f"mission seeds; got {mission_seeds!r} for a shipped mission")
+            raise ConfigError(
+                "mission_seeds",
+                "only a procedural env (ambush/Procedural) draws "
+                f"mission seeds; got {mission_seeds!r} for a shipped mission",
+            )
         self._kwargs = dict(
             mission=mission,
             rules=rules,
@@ -259,8 +277,11 @@ class AmbushEnv(gym.Env):
         seed = args.seed(seed)
         options = args.options(options, self._reset_options(), self._where())
         if options.get("position") is not None and options.get("mission_seed") is not None:
-            raise ConfigError("options", "give 'position' or 'mission_seed', not both (a "
-                              "position names its own mission seed)")
+            raise ConfigError(
+                "options",
+                "give 'position' or 'mission_seed', not both (a "
+                "position names its own mission seed)",
+            )
         super().reset(seed=seed)
         position = options.get("position")
         if position is not None:  # INTERFACE.md: start the episode from a position
@@ -268,15 +289,20 @@ class AmbushEnv(gym.Env):
             if self.game.over:
                 from ambush_env.core.model.errors import DataError
 
-                raise DataError("<position>", "over", "the position's mission is over: "
-                                "an episode cannot start from it")
+                raise DataError(
+                    "<position>",
+                    "over",
+                    "the position's mission is over: an episode cannot start from it",
+                )
             self._steps = 0
             self._illegal_streak = 0
             self._needs_reset = self.game.over
             self.reward_scheme.reset(self.game)
             self._builder.reset()
             self._refresh()
-            return self._shown((self._obs_copy(), self._info(list(self.game._take_events()), {}, False)))
+            return self._shown(
+                (self._obs_copy(), self._info(list(self.game._take_events()), {}, False))
+            )
         if self.procedural:  # a new mission and map from the reset seed (ambush/Procedural-v0)
             self._use_procedural(self._mission_seed(options))
         elif self.game is not self._home[0]:  # a position of another mission was loaded
@@ -303,7 +329,9 @@ class AmbushEnv(gym.Env):
             gymnasium.error.ResetNeeded: when called after the episode ended.
         """
         if self._needs_reset:
-            raise gym.error.ResetNeeded("call reset() before step() (the episode is over or not started)")
+            raise gym.error.ResetNeeded(
+                "call reset() before step() (the episode is over or not started)"
+            )
         a = _order_index(action)
         if not self._mask[a]:
             return self._shown(self._illegal(a))
@@ -313,7 +341,9 @@ class AmbushEnv(gym.Env):
         self._refresh()
         reward, comps = self.reward_scheme(self.game, self._vp)
         terminated = self.game.over
-        truncated = (not terminated) and self.max_steps is not None and self._steps >= self.max_steps
+        truncated = (
+            (not terminated) and self.max_steps is not None and self._steps >= self.max_steps
+        )
         self._needs_reset = terminated or truncated
         info = self._info(events, comps, False)
         if truncated:
@@ -335,8 +365,11 @@ class AmbushEnv(gym.Env):
         """The ``(H, W, 3) uint8`` image of the game now (``ambush_env.render.image``)."""
         from ambush_env.render.image import event_caption, render_rgb
 
-        return render_rgb(self.game, last_shot=self._last_shot(),
-                          caption=event_caption(getattr(self, "_last_events", None) or []))
+        return render_rgb(
+            self.game,
+            last_shot=self._last_shot(),
+            caption=event_caption(getattr(self, "_last_events", None) or []),
+        )
 
     def _shown(self, out):
         """``out`` (a reset's or step's return), after showing the frame in ``"human"`` mode."""
@@ -344,7 +377,9 @@ class AmbushEnv(gym.Env):
             if self._window is None:
                 from ambush_env.render.window import MapWindow
 
-                self._window = MapWindow(f"ambush_env: {self.mission_id}", self.metadata["render_fps"])
+                self._window = MapWindow(
+                    f"ambush_env: {self.mission_id}", self.metadata["render_fps"]
+                )
             self._window.show(self._frame())
         return out
 
@@ -420,14 +455,17 @@ class AmbushEnv(gym.Env):
                 or ``.german``).
         """
         from ambush_env.core import Game
-        from ambush_env.core.play import position as P
         from ambush_env.core.model.errors import DataError
+        from ambush_env.core.play import position as P
 
         spec = P.parse(p)
         if spec.german != "cards":
-            raise ConfigError("options['position'].german", "the Gymnasium env plays the Germans "
-                              f"by their cards; a position with german: {spec.german} is played "
-                              "by ambush_env.aec_env(german='agent')")
+            raise ConfigError(
+                "options['position'].german",
+                "the Gymnasium env plays the Germans "
+                f"by their cards; a position with german: {spec.german} is played "
+                "by ambush_env.aec_env(german='agent')",
+            )
         if self.procedural and spec.procedural is not None:
             self._use_procedural(spec.procedural)
         try:
@@ -437,17 +475,26 @@ class AmbushEnv(gym.Env):
             if e.field != "mission":
                 raise
         if self.procedural and spec.procedural is None:  # (one of the mission played fits)
-            raise ConfigError("options['position'].mission", f"{self._where()} plays "
-                              f"generated missions; {_mission_name(spec.mission)} is not one "
-                              "(the position has no procedural seed)")
+            raise ConfigError(
+                "options['position'].mission",
+                f"{self._where()} plays "
+                f"generated missions; {_mission_name(spec.mission)} is not one "
+                "(the position has no procedural seed)",
+            )
         game = Game.from_position(p)
         home = self._home[0].mission_id
-        if not self.procedural and self._kwargs.get("mission") is not None \
-                and game.mission_id != home:
-            raise ConfigError("options['position'].mission", f"a position of {game.mission_id!r}, "
-                              f"but this env plays {home!r}; build an env of that mission "
-                              f"(AmbushEnv(mission={game.mission_id!r}) or its own id), or "
-                              "ambush/Ambush without mission= for a position of any mission")
+        if (
+            not self.procedural
+            and self._kwargs.get("mission") is not None
+            and game.mission_id != home
+        ):
+            raise ConfigError(
+                "options['position'].mission",
+                f"a position of {game.mission_id!r}, "
+                f"but this env plays {home!r}; build an env of that mission "
+                f"(AmbushEnv(mission={game.mission_id!r}) or its own id), or "
+                "ambush/Ambush without mission= for a position of any mission",
+            )
         self.game = game
         self.mission_id = self.game.mission_id
         self._builder = ObservationBuilder(self.game)
@@ -475,8 +522,9 @@ class AmbushEnv(gym.Env):
             from ambush_env.core.play.procedural import generate
 
             mission, board = generate(seed)
-            game = Game(mission, board=board, rules=self._kwargs["rules"],
-                        opponent=self._kwargs["opponent"])
+            game = Game(
+                mission, board=board, rules=self._kwargs["rules"], opponent=self._kwargs["opponent"]
+            )
             self._home = (game, ObservationBuilder(game))
             self._proc_seed = seed
         self.game, self._builder = self._home
@@ -491,7 +539,9 @@ class AmbushEnv(gym.Env):
         from ambush_env.core.model.errors import DataError
 
         if not isinstance(state, dict):
-            raise DataError("<state>", "<root>", f"a state is a position dict, got {type(state).__name__}")
+            raise DataError(
+                "<state>", "<root>", f"a state is a position dict, got {type(state).__name__}"
+            )
         env = state.get("env") or {}
         if not isinstance(env, dict):
             raise DataError("<state>", "env", "the env's counters are a mapping")
@@ -562,7 +612,9 @@ class AmbushEnv(gym.Env):
         if self.illegal_action == "raise":
             acting = self.game.acting_unit()
             who = acting.name if acting is not None else "the squad (a unit must be selected first)"
-            raise IllegalActionError(f"order #{a} ({self.describe_action(a)}) is not legal now for {who}")
+            raise IllegalActionError(
+                f"order #{a} ({self.describe_action(a)}) is not legal now for {who}"
+            )
         self._illegal_streak += 1
         self._steps += 1
         reward, comps = self.reward_scheme.illegal()
@@ -607,9 +659,17 @@ def _mission_name(mission: Any) -> str:
     return f"mission {mission!r}"
 
 
-def _check_arguments(where: str, unknown: dict[str, Any], known: Any = None, *,
-                     mission: Any, rules: Any, opponent: Any, reward: Any,
-                     illegal_action: Any = "penalize") -> None:
+def _check_arguments(
+    where: str,
+    unknown: dict[str, Any],
+    known: Any = None,
+    *,
+    mission: Any,
+    rules: Any,
+    opponent: Any,
+    reward: Any,
+    illegal_action: Any = "penalize",
+) -> None:
     """The arguments every env shares, checked before anything is built (docs/OBSERVATION.md
     "Errors"); ``unknown`` holds the keyword arguments the constructor does not take and
     ``known`` the ones it does (default: :class:`AmbushEnv`'s).
@@ -620,22 +680,31 @@ def _check_arguments(where: str, unknown: dict[str, Any], known: Any = None, *,
         ScenarioError: an unknown deck (the message starts ``opponent:``); an unknown mission
             id is refused by the caller (a mission file's path by its loader).
     """
-    from ambush_env.core.world.cards import load_deck
     from ambush_env.core.rules.ctx import RULES
+    from ambush_env.core.world.cards import load_deck
     from ambush_env.core.world.missions import list_missions
     from ambush_env.env.rewards import list_schemes
 
     if known is None:
-        known = [p for p in inspect.signature(AmbushEnv.__init__).parameters
-                 if p not in ("self", "unknown")]
+        known = [
+            p
+            for p in inspect.signature(AmbushEnv.__init__).parameters
+            if p not in ("self", "unknown")
+        ]
     args.no_unknown(where, unknown, known)
     if mission is not None and not isinstance(mission, str):
-        raise ConfigError("mission", f"a mission id ({', '.join(list_missions())}) or a mission "
-                          f"file's path, or None; got {args.shown(mission)}")
+        raise ConfigError(
+            "mission",
+            f"a mission id ({', '.join(list_missions())}) or a mission "
+            f"file's path, or None; got {args.shown(mission)}",
+        )
     args.choice("rules", rules, tuple(RULES))
     if not isinstance(opponent, str):
-        raise ConfigError("opponent", "a German deck id (green, regular, veteran) or a deck "
-                          f"file's path; got {args.shown(opponent)}")
+        raise ConfigError(
+            "opponent",
+            "a German deck id (green, regular, veteran) or a deck "
+            f"file's path; got {args.shown(opponent)}",
+        )
     try:
         load_deck(opponent)
     except ScenarioError as e:
@@ -659,10 +728,14 @@ def _order_index(action: Any) -> int:
         a = int(action)
         if 0 <= a < N_ORDERS:
             return a
-        raise IllegalActionError(f"action {a} is out of range: an order is an integer in 0..{N_ORDERS - 1}")
+        raise IllegalActionError(
+            f"action {a} is out of range: an order is an integer in 0..{N_ORDERS - 1}"
+        )
     if isinstance(action, np.ndarray):
         what = f"array of shape {action.shape}, dtype {action.dtype}: {np.array2string(action, threshold=8)}"
     else:
         what = f"{action!r} ({type(action).__name__})"
-    raise IllegalActionError(f"action {what} is not an order: an order is an integer in 0..{N_ORDERS - 1} "
-                             f"(a Python int, a numpy integer or a 0-d integer array)")
+    raise IllegalActionError(
+        f"action {what} is not an order: an order is an integer in 0..{N_ORDERS - 1} "
+        f"(a Python int, a numpy integer or a 0-d integer array)"
+    )

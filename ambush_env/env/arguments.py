@@ -9,7 +9,8 @@ Data ids keep their own errors: an unknown mission, deck, squad or campaign is a
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -22,10 +23,10 @@ def shown(value: Any) -> str:
     """A bad value as a message shows it: its repr, cut to 80 characters, and its type."""
     try:
         text = repr(value)
-    except Exception:  # noqa: BLE001 - a value whose repr fails is still named by its type
+    except Exception:
         text = "<unprintable>"
     if len(text) > _SHOWN:
-        text = text[:_SHOWN - 3] + "..."
+        text = text[: _SHOWN - 3] + "..."
     return f"{text} ({type(value).__name__})"
 
 
@@ -59,8 +60,11 @@ def integer(name: str, value: Any, low: int, what: str) -> int:
     Raises:
         ConfigError: anything else.
     """
-    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) \
-            and value >= low:
+    if (
+        isinstance(value, (int, np.integer))
+        and not isinstance(value, (bool, np.bool_))
+        and value >= low
+    ):
         return int(value)
     raise ConfigError(name, f"{what} (an integer >= {low}); got {shown(value)}")
 
@@ -106,8 +110,9 @@ def options(value: Any, known: Iterable[str], where: str) -> dict[str, Any]:
     for key in value:
         if key not in known:
             keys = ", ".join(repr(k) for k in known) or "none"
-            raise ConfigError(f"options[{key!r}]", f"not a reset option of {where}; "
-                              f"its options: {keys}")
+            raise ConfigError(
+                f"options[{key!r}]", f"not a reset option of {where}; its options: {keys}"
+            )
     return dict(value)
 
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import gymnasium as gym
 
-from ambush_env.core.play import campaign as C
 from ambush_env.core.model.errors import ConfigError, ScenarioError
+from ambush_env.core.play import campaign as C
 from ambush_env.env import arguments as args
 from ambush_env.env.ambush_env import DEFAULT_MAX_STEPS, END_MAX_STEPS, AmbushEnv
 from ambush_env.env.observation import ObservationBuilder
@@ -83,23 +83,51 @@ class CampaignEnv(AmbushEnv):
         max_steps: int | None = DEFAULT_MAX_STEPS,
         **unknown: Any,
     ) -> None:
-        args.no_unknown("CampaignEnv", unknown, ("campaign", "squad", "whole_chain", "reward",
-                                                 "render_mode", "illegal_action", "max_steps"))
+        args.no_unknown(
+            "CampaignEnv",
+            unknown,
+            (
+                "campaign",
+                "squad",
+                "whole_chain",
+                "reward",
+                "render_mode",
+                "illegal_action",
+                "max_steps",
+            ),
+        )
         if not isinstance(campaign, str):
-            raise ConfigError("campaign", f"a campaign id ({', '.join(C.list_campaigns())}) or a "
-                              f"chain file's path; got {args.shown(campaign)}")
+            raise ConfigError(
+                "campaign",
+                f"a campaign id ({', '.join(C.list_campaigns())}) or a "
+                f"chain file's path; got {args.shown(campaign)}",
+            )
         if squad is not None and not isinstance(squad, str):
-            raise ConfigError("squad", "a squad id, a squad file's path, 'random' or None; got "
-                              f"{args.shown(squad)}")
+            raise ConfigError(
+                "squad",
+                f"a squad id, a squad file's path, 'random' or None; got {args.shown(squad)}",
+            )
         whole_chain = args.flag("whole_chain", whole_chain)
         chain = C.load_chain(campaign)
         first = chain.missions[0]
-        super().__init__(mission=first.mission, rules=chain.rules, opponent=first.deck,
-                         reward=reward, render_mode=render_mode, illegal_action=illegal_action,
-                         max_steps=max_steps)
-        self._kwargs = dict(campaign=campaign, squad=squad, whole_chain=whole_chain, reward=reward,
-                            render_mode=render_mode, illegal_action=illegal_action,
-                            max_steps=max_steps)
+        super().__init__(
+            mission=first.mission,
+            rules=chain.rules,
+            opponent=first.deck,
+            reward=reward,
+            render_mode=render_mode,
+            illegal_action=illegal_action,
+            max_steps=max_steps,
+        )
+        self._kwargs = dict(
+            campaign=campaign,
+            squad=squad,
+            whole_chain=whole_chain,
+            reward=reward,
+            render_mode=render_mode,
+            illegal_action=illegal_action,
+            max_steps=max_steps,
+        )
         self.campaign = str(campaign)
         self.chain = chain
         self.squad_arg = squad
@@ -107,9 +135,13 @@ class CampaignEnv(AmbushEnv):
         self._episode_whole = self.whole_chain
         self._seed: int | None = None
         self._games: dict[tuple[str, str], tuple[Any, ObservationBuilder]] = {
-            (first.mission, first.deck): (self.game, self._builder)}
-        self.squad: C.CampaignSquad = C.new_campaign(campaign) if squad in (None, SQUAD_RANDOM) \
+            (first.mission, first.deck): (self.game, self._builder)
+        }
+        self.squad: C.CampaignSquad = (
+            C.new_campaign(campaign)
+            if squad in (None, SQUAD_RANDOM)
             else C.new_campaign(campaign, squad)
+        )
         self._use(self.squad)
 
     # ------------------------------------------------------------------ Gymnasium API
@@ -128,31 +160,40 @@ class CampaignEnv(AmbushEnv):
         """
         seed = args.seed(seed)
         if isinstance(options, dict) and "position" in options:
-            raise ConfigError("options['position']", "ambush/Campaign-v0 starts from a squad "
-                              "(options={'squad': ...}), not from a position")
+            raise ConfigError(
+                "options['position']",
+                "ambush/Campaign-v0 starts from a squad "
+                "(options={'squad': ...}), not from a position",
+            )
         options = args.options(options, ("squad", "whole_chain"), "ambush/Campaign-v0")
         gym.Env.reset(self, seed=seed)
         self._seed = seed
-        self._episode_whole = args.flag("options['whole_chain']",
-                                        options.get("whole_chain", self.whole_chain))
+        self._episode_whole = args.flag(
+            "options['whole_chain']", options.get("whole_chain", self.whole_chain)
+        )
         squad = options.get("squad")
         if squad is not None:
             cs = C.coerce_squad(squad)
             if Path(cs.campaign).stem != self.chain.id:
-                raise ScenarioError(f"the squad is in campaign {cs.campaign!r}, this env plays "
-                                    f"{self.chain.id!r}")
+                raise ScenarioError(
+                    f"the squad is in campaign {cs.campaign!r}, this env plays {self.chain.id!r}"
+                )
         elif self.squad_arg == SQUAD_RANDOM:
             from ambush_env.core.world.squads import generate_squad
 
-            cs = C.new_campaign(self.campaign, generate_squad(int(self.np_random.integers(2**31 - 1))))
+            cs = C.new_campaign(
+                self.campaign, generate_squad(int(self.np_random.integers(2**31 - 1)))
+            )
         elif self.squad_arg is not None:
             cs = C.new_campaign(self.campaign, self.squad_arg)
         else:
             cs = C.new_campaign(self.campaign)
         cs = self._skip_forfeits(cs)
         if cs.next >= len(self.chain.missions):
-            raise ScenarioError(f"campaign {self.chain.id!r} is over for this squad: all "
-                                f"{len(self.chain.missions)} missions played")
+            raise ScenarioError(
+                f"campaign {self.chain.id!r} is over for this squad: all "
+                f"{len(self.chain.missions)} missions played"
+            )
         self._steps = 0
         self._illegal_streak = 0
         events = self._start(cs)
@@ -169,8 +210,13 @@ class CampaignEnv(AmbushEnv):
             return obs, reward, terminated, truncated, info
         g = self.game
         outcome = C.outcome_of(g, self._squad_in, self._seed)
-        done = {"mission": self.mission_id, "result": outcome.result, "vp": outcome.vp,
-                "end_reason": g.state.end_reason, "stats": g.stats()}
+        done = {
+            "mission": self.mission_id,
+            "result": outcome.result,
+            "vp": outcome.vp,
+            "end_reason": g.state.end_reason,
+            "stats": g.stats(),
+        }
         cs = self._skip_forfeits(C.advance(self._squad_in, outcome))
         over = cs.next >= len(self.chain.missions)
         if self._episode_whole and not over:
@@ -195,8 +241,11 @@ class CampaignEnv(AmbushEnv):
         """:meth:`AmbushEnv.get_state` plus ``"campaign"``: the squad going into the mission
         being played, the reset seed and whether the episode plays the whole chain."""
         d = super().get_state()
-        d["campaign"] = {"squad": self._squad_in.to_dict(), "seed": self._seed,
-                         "whole_chain": self._episode_whole}
+        d["campaign"] = {
+            "squad": self._squad_in.to_dict(),
+            "seed": self._seed,
+            "whole_chain": self._episode_whole,
+        }
         return d
 
     def set_state(self, state: dict) -> None:
@@ -209,7 +258,9 @@ class CampaignEnv(AmbushEnv):
 
         camp = state.get("campaign") if isinstance(state, dict) else None
         if not isinstance(camp, dict) or "squad" not in camp:
-            raise DataError("<state>", "campaign", "a campaign state holds the squad ('campaign.squad')")
+            raise DataError(
+                "<state>", "campaign", "a campaign state holds the squad ('campaign.squad')"
+            )
         cs = C.coerce_squad(camp["squad"])
         self._seed = camp.get("seed")
         self._episode_whole = bool(camp.get("whole_chain", self.whole_chain))

@@ -40,8 +40,6 @@ from operator import attrgetter
 
 import numpy as np
 
-from ambush_env.core.world.board import DOOR, NO_WALL, WINDOW
-from ambush_env.core.rules.d100 import stats as d100_stats
 from ambush_env.core.model.errors import ScenarioError
 from ambush_env.core.model.orders import K_SLOTS, ORDER_BASE, U_SLOTS, V_SLOTS, OrderKind
 from ambush_env.core.model.state import known_vehicle
@@ -54,7 +52,9 @@ from ambush_env.core.model.types import (
     Status,
     Terrain,
 )
+from ambush_env.core.rules.d100 import stats as d100_stats
 from ambush_env.core.vehicles.vehicles import vtype
+from ambush_env.core.world.board import DOOR, NO_WALL, WINDOW
 from ambush_env.env.spec import (
     BOARD,
     BOARD_H,
@@ -79,11 +79,25 @@ _F32 = np.float32
 _U8 = OBSERVATION_SPEC["board"].dtype  # the board's stored integers (spec.py)
 _HW = BOARD_H * BOARD_W
 _C = len(BOARD_PLANES)
-_BD, _UD, _CD, _VD, _GD = (divisors(k) for k in ("board", "units", "contacts", "vehicles", "globals"))
-_SOLDIER_PLANES = ("us_standing", "us_crouching", "us_prone", "us_wounded", "us_down", "german_standing",
-                   "german_crouching", "german_prone", "german_aware", "german_down")
+_BD, _UD, _CD, _VD, _GD = (
+    divisors(k) for k in ("board", "units", "contacts", "vehicles", "globals")
+)
+_SOLDIER_PLANES = (
+    "us_standing",
+    "us_crouching",
+    "us_prone",
+    "us_wounded",
+    "us_down",
+    "german_standing",
+    "german_crouching",
+    "german_prone",
+    "german_aware",
+    "german_down",
+)
 _COUNT_MAX = int(_BD["us_standing"])  # a soldier count plane stores min(soldiers, this)
-assert all(_BD[p] == _COUNT_MAX for p in _SOLDIER_PLANES), "the soldier count planes share one divisor"
+assert all(_BD[p] == _COUNT_MAX for p in _SOLDIER_PLANES), (
+    "the soldier count planes share one divisor"
+)
 _LEVEL_MAX = int(_BD["level"])
 _FACING_MAX = int(_BD["vehicle_facing"])
 
@@ -91,31 +105,89 @@ _FACING_MAX = int(_BD["vehicle_facing"])
 _US_STANCE_OFF = tuple(BOARD[p] * _HW for p in ("us_standing", "us_crouching", "us_prone"))
 _US_WOUNDED_OFF = BOARD["us_wounded"] * _HW
 _US_DOWN_OFF = BOARD["us_down"] * _HW
-_G_STANCE_OFF = tuple(BOARD[p] * _HW for p in ("german_standing", "german_crouching", "german_prone"))
+_G_STANCE_OFF = tuple(
+    BOARD[p] * _HW for p in ("german_standing", "german_crouching", "german_prone")
+)
 _G_AWARE_OFF = BOARD["german_aware"] * _HW
 _G_DOWN_OFF = BOARD["german_down"] * _HW
 _SEEN_ACTING = BOARD["seen_by_acting"]
 _SEEN_US = BOARD["seen_by_us"]
 _ACTING_HEX = BOARD["acting_hex"]
 _TRIGGER = BOARD["trigger_checked"]
-_V_PLANES = tuple(BOARD[p] for p in ("vehicle_us", "vehicle_german", "vehicle_large", "vehicle_facing",
-                                     "vehicle_disabled"))
+_V_PLANES = tuple(
+    BOARD[p]
+    for p in ("vehicle_us", "vehicle_german", "vehicle_large", "vehicle_facing", "vehicle_disabled")
+)
 _V_US_PLANE, _V_GER_PLANE, _V_LARGE_PLANE, _V_FACING_PLANE, _V_DISABLED_PLANE = _V_PLANES
-_LANDMARK, _LANDMARK_BLOCKING, _MINES_AP, _MINES_AT, _TRAP_KNOWN = (BOARD[p] for p in (
-    "landmark", "landmark_blocking", "minefield_anti_personnel", "minefield_anti_tank", "booby_trap_known"))
+_LANDMARK, _LANDMARK_BLOCKING, _MINES_AP, _MINES_AT, _TRAP_KNOWN = (
+    BOARD[p]
+    for p in (
+        "landmark",
+        "landmark_blocking",
+        "minefield_anti_personnel",
+        "minefield_anti_tank",
+        "booby_trap_known",
+    )
+)
 _V_COUNT_MAX = int(_BD["vehicle_us"])  # at most two vehicles share a hex (seed 000 p. 30)
 assert _BD["vehicle_german"] == _BD["vehicle_disabled"] == _V_COUNT_MAX
 # the table columns' divisors (spec.py), bound once
 assert _UD["col"] == _CD["col"] == _VD["col"] and _UD["row"] == _CD["row"] == _VD["row"]
 _COL_DIV, _ROW_DIV = _UD["col"], _UD["row"]
-(_DIV_IN, _DIV_PC, _DIV_WS, _DIV_MV, _DIV_CR, _DIV_GRENADES, _DIV_SATCHELS, _DIV_CLIPS, _DIV_REACH, _DIV_NEAR,
- _DIV_MID) = (_UD[f] for f in ("IN", "PC", "WS", "MV", "CR", "grenades", "satchels", "clips", "weapon_reach",
-                                "weapon_to_hit_near", "weapon_to_hit_mid"))
+(
+    _DIV_IN,
+    _DIV_PC,
+    _DIV_WS,
+    _DIV_MV,
+    _DIV_CR,
+    _DIV_GRENADES,
+    _DIV_SATCHELS,
+    _DIV_CLIPS,
+    _DIV_REACH,
+    _DIV_NEAR,
+    _DIV_MID,
+) = (
+    _UD[f]
+    for f in (
+        "IN",
+        "PC",
+        "WS",
+        "MV",
+        "CR",
+        "grenades",
+        "satchels",
+        "clips",
+        "weapon_reach",
+        "weapon_to_hit_near",
+        "weapon_to_hit_mid",
+    )
+)
 _DIV_DISTANCE = _CD["distance"]
 _DIV_MP_SLOW, _DIV_MP_FAST = _VD["mp_slow"], _VD["mp_fast"]
-(_DIV_ROUND, _DIV_US_ROLL, _DIV_GERMAN_ROLL, _DIV_VP, _DIV_DRIVE_MP, _DIV_MP_LEFT, _DIV_HEXES_MOVED,
- _DIV_CONTACTS, _DIV_US_ACTIVE) = (_GD[f] for f in ("round", "us_roll", "german_roll", "vp", "drive_mp_left",
-                                                   "mp_left", "hexes_moved", "contacts_known", "us_active"))
+(
+    _DIV_ROUND,
+    _DIV_US_ROLL,
+    _DIV_GERMAN_ROLL,
+    _DIV_VP,
+    _DIV_DRIVE_MP,
+    _DIV_MP_LEFT,
+    _DIV_HEXES_MOVED,
+    _DIV_CONTACTS,
+    _DIV_US_ACTIVE,
+) = (
+    _GD[f]
+    for f in (
+        "round",
+        "us_roll",
+        "german_roll",
+        "vp",
+        "drive_mp_left",
+        "mp_left",
+        "hexes_moved",
+        "contacts_known",
+        "us_active",
+    )
+)
 
 _NU = len(UNIT_FEATURES)
 _NC = len(CONTACT_FEATURES)
@@ -152,53 +224,250 @@ _MODES = {
     "prisoner": GLOBAL["mode_prisoner"],
     "drive": GLOBAL["mode_drive"],
 }
-_G_SEAT_USED, _G_DRIVE_FAST, _G_DRIVE_MP = (GLOBAL[f] for f in ("seat_change_used", "drive_fast",
-                                                                  "drive_mp_left"))
+_G_SEAT_USED, _G_DRIVE_FAST, _G_DRIVE_MP = (
+    GLOBAL[f] for f in ("seat_change_used", "drive_fast", "drive_mp_left")
+)
 # column indices, bound once (the rows are rebuilt on the hot path)
-(_U_PRESENT, _U_EXITED, _U_WOUNDED, _U_PANICKED, _U_AWARE, _U_COL, _U_ROW, _U_IN, _U_PC, _U_WS, _U_MV,
- _U_CR, _U_COMMANDER, _U_HAS_AMMO, _U_JAMMED, _U_PREPARED, _U_GRENADES, _U_SATCHELS, _U_IN_VEHICLE,
- _U_ACTING, _U_ELIGIBLE) = (UNIT[f] for f in (
-    "present", "exited", "wounded", "panicked", "aware", "col", "row", "IN", "PC", "WS", "MV", "CR",
-    "commander", "has_ammo", "jammed", "prepared", "grenades", "satchels", "in_vehicle", "acting", "eligible"))
-(_C_PRESENT, _C_WOUNDED, _C_PANICKED, _C_AWARE, _C_COL, _C_ROW, _C_IN_BUILDING, _C_DISTANCE, _C_SAME_HEX,
- _C_ADJACENT, _C_SEEN_BY_ACTING, _C_SEEN_BY_US, _C_GUARDED, _C_ESCAPED) = (CONTACT[f] for f in (
-    "present", "wounded", "panicked", "aware", "col", "row", "in_building", "distance", "same_hex",
-    "adjacent", "seen_by_acting", "seen_by_us", "guarded", "escaped"))
-(_G_PHASE_OVER, _G_PHASE_ROUNDS, _G_PHASE_OPERATIONS, _G_ROUND, _G_INITIATIVE_US, _G_INITIATIVE_GERMAN,
- _G_US_ROLL, _G_GERMAN_ROLL, _G_PULSES_LEFT, _G_ROUNDS_LEFT, _G_VP, _G_SELECTING, _G_ACTING_SLOT,
- _G_TURN_SPACE_TWO, _G_TURN_SPACE_ONE, _G_MP_LEFT, _G_HEXES_MOVED, _G_STANCE_CHANGED, _G_CONTACTS_KNOWN,
- _G_US_ACTIVE) = (GLOBAL[f] for f in (
-    "phase_over", "phase_rounds", "phase_operations", "round", "initiative_us", "initiative_german",
-    "us_roll", "german_roll", "pulses_left", "rounds_left", "vp", "selecting", "acting_slot_0",
-    "turn_space_two", "turn_space_one", "mp_left", "hexes_moved", "stance_changed", "contacts_known",
-    "us_active"))
+(
+    _U_PRESENT,
+    _U_EXITED,
+    _U_WOUNDED,
+    _U_PANICKED,
+    _U_AWARE,
+    _U_COL,
+    _U_ROW,
+    _U_IN,
+    _U_PC,
+    _U_WS,
+    _U_MV,
+    _U_CR,
+    _U_COMMANDER,
+    _U_HAS_AMMO,
+    _U_JAMMED,
+    _U_PREPARED,
+    _U_GRENADES,
+    _U_SATCHELS,
+    _U_IN_VEHICLE,
+    _U_ACTING,
+    _U_ELIGIBLE,
+) = (
+    UNIT[f]
+    for f in (
+        "present",
+        "exited",
+        "wounded",
+        "panicked",
+        "aware",
+        "col",
+        "row",
+        "IN",
+        "PC",
+        "WS",
+        "MV",
+        "CR",
+        "commander",
+        "has_ammo",
+        "jammed",
+        "prepared",
+        "grenades",
+        "satchels",
+        "in_vehicle",
+        "acting",
+        "eligible",
+    )
+)
+(
+    _C_PRESENT,
+    _C_WOUNDED,
+    _C_PANICKED,
+    _C_AWARE,
+    _C_COL,
+    _C_ROW,
+    _C_IN_BUILDING,
+    _C_DISTANCE,
+    _C_SAME_HEX,
+    _C_ADJACENT,
+    _C_SEEN_BY_ACTING,
+    _C_SEEN_BY_US,
+    _C_GUARDED,
+    _C_ESCAPED,
+) = (
+    CONTACT[f]
+    for f in (
+        "present",
+        "wounded",
+        "panicked",
+        "aware",
+        "col",
+        "row",
+        "in_building",
+        "distance",
+        "same_hex",
+        "adjacent",
+        "seen_by_acting",
+        "seen_by_us",
+        "guarded",
+        "escaped",
+    )
+)
+(
+    _G_PHASE_OVER,
+    _G_PHASE_ROUNDS,
+    _G_PHASE_OPERATIONS,
+    _G_ROUND,
+    _G_INITIATIVE_US,
+    _G_INITIATIVE_GERMAN,
+    _G_US_ROLL,
+    _G_GERMAN_ROLL,
+    _G_PULSES_LEFT,
+    _G_ROUNDS_LEFT,
+    _G_VP,
+    _G_SELECTING,
+    _G_ACTING_SLOT,
+    _G_TURN_SPACE_TWO,
+    _G_TURN_SPACE_ONE,
+    _G_MP_LEFT,
+    _G_HEXES_MOVED,
+    _G_STANCE_CHANGED,
+    _G_CONTACTS_KNOWN,
+    _G_US_ACTIVE,
+) = (
+    GLOBAL[f]
+    for f in (
+        "phase_over",
+        "phase_rounds",
+        "phase_operations",
+        "round",
+        "initiative_us",
+        "initiative_german",
+        "us_roll",
+        "german_roll",
+        "pulses_left",
+        "rounds_left",
+        "vp",
+        "selecting",
+        "acting_slot_0",
+        "turn_space_two",
+        "turn_space_one",
+        "mp_left",
+        "hexes_moved",
+        "stance_changed",
+        "contacts_known",
+        "us_active",
+    )
+)
 assert all(GLOBAL[f"acting_slot_{k}"] == _G_ACTING_SLOT + k for k in range(U_SLOTS))
-(_U_W_AUTOMATIC, _U_W_EXPLOSIVE, _U_W_CREW, _U_W_PREPARE, _U_W_SNAP, _U_W_REACH, _U_W_NEAR, _U_W_MID,
- _U_CAPTURED_WEAPON) = (UNIT[f] for f in (
-    "weapon_automatic", "weapon_explosive", "weapon_crew", "weapon_needs_prepare", "weapon_snap",
-    "weapon_reach", "weapon_to_hit_near", "weapon_to_hit_mid", "captured_weapon"))
+(
+    _U_W_AUTOMATIC,
+    _U_W_EXPLOSIVE,
+    _U_W_CREW,
+    _U_W_PREPARE,
+    _U_W_SNAP,
+    _U_W_REACH,
+    _U_W_NEAR,
+    _U_W_MID,
+    _U_CAPTURED_WEAPON,
+) = (
+    UNIT[f]
+    for f in (
+        "weapon_automatic",
+        "weapon_explosive",
+        "weapon_crew",
+        "weapon_needs_prepare",
+        "weapon_snap",
+        "weapon_reach",
+        "weapon_to_hit_near",
+        "weapon_to_hit_mid",
+        "captured_weapon",
+    )
+)
 _U_CLIPS = UNIT["clips"]
 _U_IS_DRIVER = UNIT["is_driver"]
 _NV = len(VEHICLE_FEATURES)
-(_V_PRESENT, _V_US, _V_GERMAN, _V_LARGE, _V_COL, _V_ROW, _V_FACING, _V_DISABLED, _V_OPEN, _V_TANK,
- _V_CAPTURED, _V_EXITED, _V_IMMOBILISED, _V_TYRE_SHOT, _V_OCCUPANTS, _V_FULL, _V_DRIVER_PRESENT,
- _V_ACTING_ABOARD, _V_ACTING_IS_DRIVER, _V_SAME_HEX, _V_MP_SLOW, _V_MP_FAST) = (VEHICLE[f] for f in (
-    "present", "us", "german", "large", "col", "row", f"facing_{DIRECTION_NAMES[0]}", "disabled", "open",
-    "tank", "captured", "exited", "immobilised", "tyre_shot", "occupants", "full", "driver_present",
-    "acting_aboard", "acting_is_driver", "same_hex_as_acting", "mp_slow", "mp_fast"))
+(
+    _V_PRESENT,
+    _V_US,
+    _V_GERMAN,
+    _V_LARGE,
+    _V_COL,
+    _V_ROW,
+    _V_FACING,
+    _V_DISABLED,
+    _V_OPEN,
+    _V_TANK,
+    _V_CAPTURED,
+    _V_EXITED,
+    _V_IMMOBILISED,
+    _V_TYRE_SHOT,
+    _V_OCCUPANTS,
+    _V_FULL,
+    _V_DRIVER_PRESENT,
+    _V_ACTING_ABOARD,
+    _V_ACTING_IS_DRIVER,
+    _V_SAME_HEX,
+    _V_MP_SLOW,
+    _V_MP_FAST,
+) = (
+    VEHICLE[f]
+    for f in (
+        "present",
+        "us",
+        "german",
+        "large",
+        "col",
+        "row",
+        f"facing_{DIRECTION_NAMES[0]}",
+        "disabled",
+        "open",
+        "tank",
+        "captured",
+        "exited",
+        "immobilised",
+        "tyre_shot",
+        "occupants",
+        "full",
+        "driver_present",
+        "acting_aboard",
+        "acting_is_driver",
+        "same_hex_as_acting",
+        "mp_slow",
+        "mp_fast",
+    )
+)
 assert all(VEHICLE[f"facing_{d}"] == _V_FACING + k for k, d in enumerate(DIRECTION_NAMES))
-(_V_CREW, _V_CREW_POINTS, _V_CANNON_LOADED) = (VEHICLE[f] for f in ("crew", "crew_points", "cannon_loaded"))
+(_V_CREW, _V_CREW_POINTS, _V_CANNON_LOADED) = (
+    VEHICLE[f] for f in ("crew", "crew_points", "cannon_loaded")
+)
 _V_HP, _V_BURNING = VEHICLE["hp"], VEHICLE["burning"]
 _G_RULES_D100 = GLOBAL["rules_d100"]
 _V_TYPE = {t: VEHICLE[f"type_{t}"] for t in VEHICLE_TYPES}
 _V_LOST = {w: VEHICLE[f"lost_{w}"] for w in ("cannon", "coax", "bow")}
 _V_JAMMED = {w: VEHICLE[f"jammed_{w}"] for w in ("coax", "bow")}
 #: what a vehicle's planes and row depend on (besides its occupants and the acting soldier)
-_veh_sig = attrgetter("hex", "facing", "side", "driver", "disabled", "immobilised", "closed", "tyre_shot",
-                      "captured", "exited", "type", "crew", "cannon_loaded", "hp", "burning")
+_veh_sig = attrgetter(
+    "hex",
+    "facing",
+    "side",
+    "driver",
+    "disabled",
+    "immobilised",
+    "closed",
+    "tyre_shot",
+    "captured",
+    "exited",
+    "type",
+    "crew",
+    "cannon_loaded",
+    "hp",
+    "burning",
+)
 #: what the globals row depends on (besides VP, the acting soldier and the counts)
-_state_fields = attrgetter("over", "phase", "round", "initiative", "us_roll", "german_roll", "pulse", "rounds_total")
-_turn_fields = attrgetter("mode", "mp_left", "hexes_moved", "stance_changed", "boarded", "accident_checked")
+_state_fields = attrgetter(
+    "over", "phase", "round", "initiative", "us_roll", "german_roll", "pulse", "rounds_total"
+)
+_turn_fields = attrgetter(
+    "mode", "mp_left", "hexes_moved", "stance_changed", "boarded", "accident_checked"
+)
 _ACTIVE = int(Status.ACTIVE)
 _INCAP = int(Status.INCAPACITATED)
 _KILLED = int(Status.KILLED)
@@ -218,8 +487,23 @@ _SELECT_END = _SELECT_BASE + U_SLOTS
 #: what a unit's planes and row depend on, read in one C call (hex, stance, status, wounded
 #: first); ``equipment`` is compared by its size (the list is mutated in place); the ratings
 #: IN, PC, WS and CR are fixed for an episode (the row is built once at its start)
-_unit_sig = attrgetter("hex", "stance", "status", "wounded", "panicked", "aware", "ar", "ammo", "jammed",
-                       "prepared", "vehicle", "MV", "exited", "weapon", "captured_weapon")
+_unit_sig = attrgetter(
+    "hex",
+    "stance",
+    "status",
+    "wounded",
+    "panicked",
+    "aware",
+    "ar",
+    "ammo",
+    "jammed",
+    "prepared",
+    "vehicle",
+    "MV",
+    "exited",
+    "weapon",
+    "captured_weapon",
+)
 
 
 def _clip01(x: float) -> float:
@@ -271,20 +555,30 @@ class ObservationBuilder:
         self._seen_acting_row = self._template[_SEEN_ACTING]
         self._static_version: object = None
         self._static_sight: object = None
-        self._side_dirs: tuple[object, list[tuple[np.ndarray, np.ndarray]]] | None = None  # per board
+        self._side_dirs: tuple[object, list[tuple[np.ndarray, np.ndarray]]] | None = (
+            None  # per board
+        )
         self._planes: dict[tuple[int, int], np.ndarray] = {}
         self._units = np.zeros(OBSERVATION_SPEC["units"].shape, dtype=_F32)
         self._contacts = np.zeros(OBSERVATION_SPEC["contacts"].shape, dtype=_F32)
         self._vehicles = np.zeros(OBSERVATION_SPEC["vehicles"].shape, dtype=_F32)
-        self._vtypes: dict[str, tuple[float, float, float, float, int, bool, int, int]] = {}  # per type id
+        self._vtypes: dict[
+            str, tuple[float, float, float, float, int, bool, int, int]
+        ] = {}  # per type id
         self._seen_count = np.zeros(_HW, dtype=_U8)  # active US soldiers seeing each hex (≤ 12)
         self._weapon_features: dict[str, tuple[tuple[int, float], ...]] = {}
         self._kinds: dict[tuple[str, ...], tuple[int, int, int]] = {}  # port boxes -> item counts
         self._state_ref = None
         self._mission_ref: object = None  # the mission the precomputed planes below are of
-        self._lm_static: np.ndarray = np.zeros(0, dtype=np.intp)  # flat hexes of the map's landmarks
-        self._lm_static_blocking: np.ndarray = np.zeros(0, dtype=np.intp)  # those the mission blocks
-        self._known_traps: tuple[tuple[int, int], ...] = ()  # (hex, flat) of the mission's known traps
+        self._lm_static: np.ndarray = np.zeros(
+            0, dtype=np.intp
+        )  # flat hexes of the map's landmarks
+        self._lm_static_blocking: np.ndarray = np.zeros(
+            0, dtype=np.intp
+        )  # those the mission blocks
+        self._known_traps: tuple[
+            tuple[int, int], ...
+        ] = ()  # (hex, flat) of the mission's known traps
 
     # -- caches ----------------------------------------------------------------------------
     def reset(self) -> None:
@@ -299,7 +593,9 @@ class ObservationBuilder:
         self._contacts[:] = 0
         self._vehicles[:] = 0
         self._seen_count[:] = 0
-        self._us = sorted((u for u in st.units if u.side == _US and 0 <= u.slot < U_SLOTS), key=lambda u: u.slot)
+        self._us = sorted(
+            (u for u in st.units if u.side == _US and 0 <= u.slot < U_SLOTS), key=lambda u: u.slot
+        )
         self._usig: list[object] = [None] * len(self._us)
         self._ueq: list[int] = [-1] * len(self._us)
         self._ucontrib: list[tuple[int, ...]] = [()] * len(self._us)
@@ -345,8 +641,11 @@ class ObservationBuilder:
         self._lm_static = self.flat[marks]
         self._lm_static_blocking = self.flat[blocking]
         traps = getattr(g, "booby_traps", None) or {}
-        self._known_traps = tuple((h, self._flat[h]) for h, t in sorted(traps.items())
-                                  if getattr(t, "known", False) and 0 <= h < self.n)
+        self._known_traps = tuple(
+            (h, self._flat[h])
+            for h, t in sorted(traps.items())
+            if getattr(t, "known", False) and 0 <= h < self.n
+        )
 
     def _refresh_landmarks(self, lm: list) -> None:
         """Rewrite the landmark planes: the mission's, then ``state.landmarks`` (hex, name,
@@ -412,16 +711,24 @@ class ObservationBuilder:
         # the live hexside features (``Board.hexside``: wall, door, window, embankment, crest),
         # one direction at a time
         wall = np.asarray(board.side_wall, dtype=np.int8) != NO_WALL
-        wall &= ~np.asarray(board.side_destroyed, dtype=bool)  # a destroyed wall: clear (seed 002 p. 27)
+        wall &= ~np.asarray(
+            board.side_destroyed, dtype=bool
+        )  # a destroyed wall: clear (seed 002 p. 27)
         aperture = np.asarray(board.side_aperture, dtype=np.int8)
-        bits = {"wall": wall, "door": wall & (aperture == DOOR), "window": wall & (aperture == WINDOW),
-                "embankment": np.asarray(board.side_embankment, dtype=bool),
-                "crest": np.asarray(board.side_crest, dtype=bool)}
+        bits = {
+            "wall": wall,
+            "door": wall & (aperture == DOOR),
+            "window": wall & (aperture == WINDOW),
+            "embankment": np.asarray(board.side_embankment, dtype=bool),
+            "crest": np.asarray(board.side_crest, dtype=bool),
+        }
         if self._side_dirs is None or self._side_dirs[0] is not board:
             per_dir = []
             for d in range(6):
                 hexes = [i for i in range(self.n) if board.neighbors[i][d] >= 0]
-                per_dir.append((flat[hexes], np.asarray([board.side_id(i, d) for i in hexes], dtype=np.intp)))
+                per_dir.append(
+                    (flat[hexes], np.asarray([board.side_id(i, d) for i in hexes], dtype=np.intp))
+                )
             self._side_dirs = (board, per_dir)
         for d, (pos, sids) in enumerate(self._side_dirs[1]):
             for f in HEXSIDE_FEATURES:
@@ -436,7 +743,7 @@ class ObservationBuilder:
         if fired[: len(self._triggers)] != self._triggers:  # not an extension: rebuild
             plane[:] = 0
             self._triggers = []
-        for h in fired[len(self._triggers):]:
+        for h in fired[len(self._triggers) :]:
             if 0 <= h < self.n:
                 plane[self._flat[h]] = 1
         self._triggers = list(fired)
@@ -490,7 +797,9 @@ class ObservationBuilder:
         if lm != self._lm:
             self._refresh_landmarks(lm)
         km = st.known_mines
-        if (km or self._km) and (km != self._km or st.minefields != self._ap or st.at_minefields != self._at):
+        if (km or self._km) and (
+            km != self._km or st.minefields != self._ap or st.at_minefields != self._at
+        ):
             self._refresh_mines(km, st.minefields, st.at_minefields)
         if self._known_traps and st.traps_gone != self._gone:
             self._refresh_traps(st.traps_gone)
@@ -522,8 +831,11 @@ class ObservationBuilder:
                     p = flat[h]
                     if status == _ACTIVE:
                         key = (h, stance)
-                        contrib = (_US_STANCE_OFF[stance] + p, _US_WOUNDED_OFF + p) if wounded else (
-                            _US_STANCE_OFF[stance] + p,)
+                        contrib = (
+                            (_US_STANCE_OFF[stance] + p, _US_WOUNDED_OFF + p)
+                            if wounded
+                            else (_US_STANCE_OFF[stance] + p,)
+                        )
                     elif status == _INCAP or status == _KILLED:
                         contrib = (_US_DOWN_OFF + p,)
                 if contrib != self._ucontrib[i]:
@@ -545,7 +857,9 @@ class ObservationBuilder:
                     row[_U_COL] = self._colf[h]
                     row[_U_ROW] = self._rowf[h]
                 else:
-                    units[u.slot] = self._unit_row(u)  # acting/eligible flags cleared: rewritten below
+                    units[u.slot] = self._unit_row(
+                        u
+                    )  # acting/eligible flags cleared: rewritten below
                     rebuilt = True
             if seen_changed:
                 np.minimum(count, _ONES, out=self._seen_us_row)
@@ -617,8 +931,11 @@ class ObservationBuilder:
                 if h >= 0:
                     p = flat[h]
                     if status == _ACTIVE:
-                        contrib = (_G_STANCE_OFF[c.stance] + p, _G_AWARE_OFF + p) if c.aware else (
-                            _G_STANCE_OFF[c.stance] + p,)
+                        contrib = (
+                            (_G_STANCE_OFF[c.stance] + p, _G_AWARE_OFF + p)
+                            if c.aware
+                            else (_G_STANCE_OFF[c.stance] + p,)
+                        )
                     else:
                         contrib = (_G_DOWN_OFF + p,)
                 self._count(ccontrib[k], contrib)
@@ -687,10 +1004,18 @@ class ObservationBuilder:
         else:
             a = (-1, -1, -1)
         st = self.game.state if st is None else st
-        key = [(_veh_sig(v), len(v.passengers), units_all[v.driver].status if v.driver >= 0 else -1,
-                tuple(v.lost), tuple(v.jammed_mgs),
-                cp_left if cp_left >= 0 and uid >= 0 and v.unit == uid else v.crew, known_vehicle(st, v))
-               for v in vehicles]
+        key = [
+            (
+                _veh_sig(v),
+                len(v.passengers),
+                units_all[v.driver].status if v.driver >= 0 else -1,
+                tuple(v.lost),
+                tuple(v.jammed_mgs),
+                cp_left if cp_left >= 0 and uid >= 0 and v.unit == uid else v.crew,
+                known_vehicle(st, v),
+            )
+            for v in vehicles
+        ]
         if key == self._vkey:
             if a != self._vakey:  # only the acting soldier changed: his three columns
                 self._vakey = a
@@ -723,9 +1048,16 @@ class ObservationBuilder:
                     base_hp = int(d100_stats(v).hp)
                 except KeyError:  # a type without d100 numbers: shown undamaged ⚙
                     base_hp = 0
-                tp = self._vtypes[v.type] = (float(t.size == "large"), float(t.kind == "tank"),
-                                             t.slow_mpa / _DIV_MP_SLOW, t.fast_mpa / _DIV_MP_FAST, t.occupants,
-                                             t.open, _V_TYPE.get(v.type, -1), base_hp)
+                tp = self._vtypes[v.type] = (
+                    float(t.size == "large"),
+                    float(t.kind == "tank"),
+                    t.slow_mpa / _DIV_MP_SLOW,
+                    t.fast_mpa / _DIV_MP_FAST,
+                    t.occupants,
+                    t.open,
+                    _V_TYPE.get(v.type, -1),
+                    base_hp,
+                )
             large, tank, slow, fast, seats, open_, type_col, base_hp = tp
             r = rows[v.vid] if 0 <= v.vid < V_SLOTS else None
             if r is None:
@@ -736,7 +1068,8 @@ class ObservationBuilder:
             if tank:
                 r[_V_CREW] = _clip01(v.crew / seats)
                 r[_V_CREW_POINTS] = _clip01(
-                    (cp_left if cp_left >= 0 and a_uid >= 0 and v.unit == a_uid else v.crew) / seats)
+                    (cp_left if cp_left >= 0 and a_uid >= 0 and v.unit == a_uid else v.crew) / seats
+                )
                 r[_V_CANNON_LOADED] = float(v.cannon_loaded)
                 for w in v.lost:
                     r[_V_LOST[w]] = 1.0
@@ -776,7 +1109,9 @@ class ObservationBuilder:
             first = p not in written
             if first:
                 written.append(p)
-                tf[_V_FACING_PLANE, p] = v.facing if 0 <= v.facing <= _FACING_MAX else 0  # the lowest slot
+                tf[_V_FACING_PLANE, p] = (
+                    v.facing if 0 <= v.facing <= _FACING_MAX else 0
+                )  # the lowest slot
             c = _V_US_PLANE if us else (_V_GER_PLANE if v.side == _GER else -1)
             if c >= 0:
                 tf[c, p] = min(_V_COUNT_MAX, int(tf[c, p]) + 1)

@@ -43,8 +43,10 @@ def _version(version: Any) -> int:
     from ambush_env.core.model.errors import ConfigError
 
     if isinstance(version, bool) or not isinstance(version, int) or version not in VERSIONS:
-        raise ConfigError("version", f"a registered version, one of {', '.join(map(str, VERSIONS))}; "
-                          f"got {version!r}")
+        raise ConfigError(
+            "version",
+            f"a registered version, one of {', '.join(map(str, VERSIONS))}; got {version!r}",
+        )
     return version
 
 
@@ -138,9 +140,15 @@ def order_text(action: int) -> str:
     units = {K.SELECT_UNIT, K.GIVE_TURN, K.HAND_OVER}
     vehicles = {K.LOAD, K.BOARD_VEHICLE, K.GRENADE_INTO, K.MOLOTOV, K.RAM, K.RAM_OFF_ROAD}
     items = {K.PICK_UP, K.DROP}
-    aspects = {K.FIRE_AIMED_VEHICLE, K.FIRE_SNAP_VEHICLE, K.CANNON_VEHICLE,
-               K.BOW_MG_AIMED_VEHICLE, K.BOW_MG_SNAP_VEHICLE, K.COAX_MG_AIMED_VEHICLE,
-               K.COAX_MG_SNAP_VEHICLE}
+    aspects = {
+        K.FIRE_AIMED_VEHICLE,
+        K.FIRE_SNAP_VEHICLE,
+        K.CANNON_VEHICLE,
+        K.BOW_MG_AIMED_VEHICLE,
+        K.BOW_MG_SNAP_VEHICLE,
+        K.COAX_MG_AIMED_VEHICLE,
+        K.COAX_MG_SNAP_VEHICLE,
+    }
     if kind in offsets:
         dq, dr = O.HEX_OFFSETS[arg]
         return f"{name} offset ({dq:+d},{dr:+d})"
@@ -201,5 +209,9 @@ def spec_snapshot() -> dict[str, Any]:
             "features": [[ft.name, ft.div] for ft in f.features],
         }
     env.close()
-    return {"version": VERSION, "n_actions": n, "orders": [order_text(a) for a in range(n)],
-            "observation": obs}
+    return {
+        "version": VERSION,
+        "n_actions": n,
+        "orders": [order_text(a) for a in range(n)],
+        "observation": obs,
+    }

@@ -15,19 +15,26 @@ the optimal policies stay those of the unshaped reward. The benchmark scores VP,
 from __future__ import annotations
 
 import weakref
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ambush_env.core.world.data import Frozen, load_model
 from ambush_env.core.model.errors import ConfigError, DataError
-from ambush_env.core.world.rules_data import load_rules_data
 from ambush_env.core.model.types import RESULT_NAMES, Status
+from ambush_env.core.world.data import Frozen, load_model
+from ambush_env.core.world.rules_data import load_rules_data
 
 REWARDS_FILE = Path(__file__).with_name("rewards.yaml")
 
 #: counters of ``Game.stats()`` a scheme may weight
-STAT_TERMS = ("germans_killed", "germans_captured", "us_killed", "us_incapacitated", "us_wounded", "us_exited")
+STAT_TERMS = (
+    "germans_killed",
+    "germans_captured",
+    "us_killed",
+    "us_incapacitated",
+    "us_wounded",
+    "us_exited",
+)
 #: the potential-based shaping terms: ``progress`` (reward per hex of the squad's mean
 #: remaining route) and ``gamma`` (the γ of ``γ·Φ(s') − Φ(s)``: the learner's discount)
 SHAPING_TERMS = ("progress", "gamma")
@@ -40,7 +47,7 @@ class RewardsFile(Frozen):
     schemes: dict[str, dict[str, float]]
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_rewards(path: str | Path = REWARDS_FILE) -> RewardsFile:
     """Load and validate a rewards file. Raises DataError naming the file and field."""
     cfg = load_model(RewardsFile, path)
@@ -50,7 +57,9 @@ def load_rewards(path: str | Path = REWARDS_FILE) -> RewardsFile:
         for term in weights:
             if term not in ("vp", "result") and term not in STAT_TERMS + SHAPING_TERMS:
                 known = ", ".join(("vp", "result") + STAT_TERMS + SHAPING_TERMS)
-                raise DataError(path, f"schemes.{name}.{term}", f"unknown reward term; known: {known}")
+                raise DataError(
+                    path, f"schemes.{name}.{term}", f"unknown reward term; known: {known}"
+                )
     return cfg
 
 
@@ -148,15 +157,18 @@ class RewardScheme:
     def __init__(self, name: str = "default") -> None:
         cfg = load_rewards()
         if not isinstance(name, str) or name not in cfg.schemes:
-            raise ConfigError("reward", f"unknown reward scheme {name!r}; known: "
-                              f"{', '.join(sorted(cfg.schemes))}")
+            raise ConfigError(
+                "reward", f"unknown reward scheme {name!r}; known: {', '.join(sorted(cfg.schemes))}"
+            )
         self.name = name
         weights = cfg.schemes[name]
         base = load_rules_data().reward
         self.vp_weight = float(weights.get("vp", base.vp_scale))
         k = float(weights.get("result", 1.0))
         self.result_values = tuple(k * float(getattr(base, r)) for r in RESULT_NAMES)
-        self.stat_weights = {t: float(v) for t, v in weights.items() if t in STAT_TERMS and v != 0.0}
+        self.stat_weights = {
+            t: float(v) for t, v in weights.items() if t in STAT_TERMS and v != 0.0
+        }
         self.illegal_value = float(cfg.illegal_action)
         self.progress_weight = float(weights.get("progress", 0.0))
         self.gamma = float(weights.get("gamma", 1.0))

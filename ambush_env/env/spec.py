@@ -52,8 +52,14 @@ SIDES = ("us", "german")
 #: grows. A type outside them (the motorcycle ⚙) has every ``type_*`` column 0 and is told apart
 #: by its other columns (``tank``, ``large``, ``mp_slow``, ``mp_fast``); giving it a column of
 #: its own means adding it here, which widens the vehicle table by one column.
-VEHICLE_TYPES: tuple[str, ...] = ("jeep", "kubelwagen", "staff_car", "panzer_iv", "sherman",
-                                  "jagdpanther")
+VEHICLE_TYPES: tuple[str, ...] = (
+    "jeep",
+    "kubelwagen",
+    "staff_car",
+    "panzer_iv",
+    "sherman",
+    "jagdpanther",
+)
 _unknown = [t for t in VEHICLE_TYPES if t not in shipped_vehicle_data().vehicles]
 if _unknown:  # pragma: no cover - a renamed type in data/vehicles.yaml
     raise ValueError(f"spec.VEHICLE_TYPES names types data/vehicles.yaml lacks: {_unknown}")
@@ -99,8 +105,10 @@ _ROW = _F("row", BOARD_H - 1, "row")
 # --- board planes (C, H, W): one per channel, in channel order ------------------------------
 TERRAIN_PLANES = _flags(*(f"terrain_{t}" for t in TERRAIN_NAMES), doc="the hex's terrain (one-hot)")
 HEXSIDE_FEATURES = ("wall", "door", "window", "embankment", "crest")
-HEXSIDE_PLANES = _flags(*(f"{f}_{d}" for f in HEXSIDE_FEATURES for d in DIRECTION_NAMES),
-                        doc="the hexside towards that direction has the feature")
+HEXSIDE_PLANES = _flags(
+    *(f"{f}_{d}" for f in HEXSIDE_FEATURES for d in DIRECTION_NAMES),
+    doc="the hexside towards that direction has the feature",
+)
 #: planes that depend only on the map (refreshed when walls fall or buildings collapse)
 STATIC_PLANE_SPEC = (
     *TERRAIN_PLANES,
@@ -122,10 +130,20 @@ DYNAMIC_PLANE_SPEC = (
     _F("german_prone", 4, "soldiers", "known active Germans prone in the hex"),
     _F("german_aware", 4, "soldiers", "known aware active Germans in the hex"),
     _F("german_down", 4, "soldiers", "known incapacitated, killed or captured Germans in the hex"),
-    _F("vehicle_us", 2, "vehicles", "vehicles held by the US, wrecks included (two share a hex at most)"),
+    _F(
+        "vehicle_us",
+        2,
+        "vehicles",
+        "vehicles held by the US, wrecks included (two share a hex at most)",
+    ),
     _F("vehicle_german", 2, "vehicles", "vehicles held by the Germans, wrecks included"),
     _F("vehicle_large", doc="a large vehicle (tank) is in the hex"),
-    _F("vehicle_facing", 5, "facing", "facing (N = 0 … NW = 5) of the lowest-slot vehicle in the hex"),
+    _F(
+        "vehicle_facing",
+        5,
+        "facing",
+        "facing (N = 0 … NW = 5) of the lowest-slot vehicle in the hex",
+    ),
     _F("vehicle_disabled", 2, "vehicles", "disabled vehicles (wrecks) in the hex"),
     _F("seen_by_acting", doc="hexes the acting unit sees (a standing target)"),
     _F("seen_by_us", doc="hexes any active US soldier sees (a standing target)"),
@@ -133,13 +151,24 @@ DYNAMIC_PLANE_SPEC = (
     _F("acting_hex", doc="the acting unit's hex"),
     # the mission language's map features (RULES.md §3, §15; appended before the first v1
     # baseline, README "Version history"): only what the US knows
-    _F("landmark", doc="a landmark stands in the hex (the map's, or one a `landmark` paragraph made appear)"),
-    _F("landmark_blocking", doc="that landmark blocks sight (the mission's `blocking_landmarks`, or a "
-                                "blocking `landmark` paragraph)"),
-    _F("minefield_anti_personnel", doc="a minefield the US knows of, anti-personnel (module mines)"),
+    _F(
+        "landmark",
+        doc="a landmark stands in the hex (the map's, or one a `landmark` paragraph made appear)",
+    ),
+    _F(
+        "landmark_blocking",
+        doc="that landmark blocks sight (the mission's `blocking_landmarks`, or a "
+        "blocking `landmark` paragraph)",
+    ),
+    _F(
+        "minefield_anti_personnel", doc="a minefield the US knows of, anti-personnel (module mines)"
+    ),
     _F("minefield_anti_tank", doc="a minefield the US knows of, anti-tank (module mines)"),
-    _F("booby_trap_known", doc="a map booby trap the briefing marks (`known`) that has not gone off, been "
-                               "disarmed or eliminated (module traps); unknown traps never show"),
+    _F(
+        "booby_trap_known",
+        doc="a map booby trap the briefing marks (`known`) that has not gone off, been "
+        "disarmed or eliminated (module traps); unknown traps never show",
+    ),
 )
 BOARD_PLANE_SPEC = STATIC_PLANE_SPEC + DYNAMIC_PLANE_SPEC
 
@@ -152,8 +181,15 @@ UNIT_SPEC = (
     *_flags("standing", "crouching", "prone", doc="stance"),
     _COL,
     _ROW,
-    *_flags("ar_none", "ar_two_turn", "ar_one_turn", "ar_complete", "ar_panic", "ar_inactive",
-            doc="Action Round track space (RULES.md §5)"),
+    *_flags(
+        "ar_none",
+        "ar_two_turn",
+        "ar_one_turn",
+        "ar_complete",
+        "ar_panic",
+        "ar_inactive",
+        doc="Action Round track space (RULES.md §5)",
+    ),
     _F("acting", doc="this soldier decides now"),
     _F("eligible", doc="`select unit` may pick him now"),
     _F("IN", 4, "IN"),
@@ -169,8 +205,13 @@ UNIT_SPEC = (
     _F("clips", 4, "spare clips carried"),
     _F("in_vehicle", doc="rides a vehicle (Unit.vehicle ≥ 0)"),
     _F("is_driver", doc="sits in its driver's seat"),
-    *_flags("weapon_automatic", "weapon_explosive", "weapon_crew", "weapon_needs_prepare",
-            doc="weapon class flags (data/weapons.yaml)"),
+    *_flags(
+        "weapon_automatic",
+        "weapon_explosive",
+        "weapon_crew",
+        "weapon_needs_prepare",
+        doc="weapon class flags (data/weapons.yaml)",
+    ),
     _F("weapon_snap", doc="may snap fire"),
     _F("weapon_reach", 7, "range bands the weapon reaches"),
     _F("weapon_to_hit_near", 9, "base to-hit at 1 hex"),
@@ -217,20 +258,34 @@ VEHICLE_SPEC = (
     _F("mp_slow", 10, "the type's slow MPA"),
     _F("mp_fast", 10, "the type's fast MPA"),
     # the tank's state (issue 11; seed 000 p. 31-33); 0 for cars
-    *_flags(*(f"type_{t}" for t in VEHICLE_TYPES),
-            doc="vehicle type (one-hot over VEHICLE_TYPES; all 0 for a type outside them)"),
-    _F("crew", None, "active crew / the type's crew (occupants)",
-       "a tank's active crew (it sets the tank's IN, PC, WS and DS); 0 for cars"),
-    _F("crew_points", None, "Crew Points / the type's crew (occupants)",
-       "⚙ while its own unit is the acting unit: the Crew Points left this turn "
-       "(TurnState.cp_left, once counted); otherwise those its next turn starts with, one per "
-       "active crewman (seed 000 p. 33); 0 for cars"),
+    *_flags(
+        *(f"type_{t}" for t in VEHICLE_TYPES),
+        doc="vehicle type (one-hot over VEHICLE_TYPES; all 0 for a type outside them)",
+    ),
+    _F(
+        "crew",
+        None,
+        "active crew / the type's crew (occupants)",
+        "a tank's active crew (it sets the tank's IN, PC, WS and DS); 0 for cars",
+    ),
+    _F(
+        "crew_points",
+        None,
+        "Crew Points / the type's crew (occupants)",
+        "⚙ while its own unit is the acting unit: the Crew Points left this turn "
+        "(TurnState.cp_left, once counted); otherwise those its next turn starts with, one per "
+        "active crewman (seed 000 p. 33); 0 for cars",
+    ),
     _F("cannon_loaded", doc="the tank's cannon holds a round (it must, to fire; seed 000 p. 33)"),
     *_flags("lost_cannon", "lost_coax", "lost_bow", doc="the tank's weapon is out of action"),
     *_flags("jammed_coax", "jammed_bow", doc="the tank's machine gun is jammed"),
     # the d100 module's damage (RULES.md §13; seed 003): constant under the standard rules
-    _F("hp", None, "Base HP left / the type's Base HP (d100.yaml)",
-       "1 undamaged (always under the standard rules ⚙: they have no Base HP)"),
+    _F(
+        "hp",
+        None,
+        "Base HP left / the type's Base HP (d100.yaml)",
+        "1 undamaged (always under the standard rules ⚙: they have no Base HP)",
+    ),
     _F("burning", doc="on fire (d100: rolls the Vehicle Fire Table each Round)"),
 )
 GLOBAL_SPEC = (
@@ -246,8 +301,14 @@ GLOBAL_SPEC = (
     *_flags(*(f"acting_slot_{k}" for k in range(U_SLOTS)), doc="the acting unit's slot (one-hot)"),
     _F("turn_space_two", doc="the acting unit's AR space: 2-Turn"),
     _F("turn_space_one", doc="1-Turn"),
-    *_flags("mode_choose", "mode_move", "mode_snap2", "mode_move_snap", "mode_charge",
-            doc="what the acting unit is in the middle of (TurnState.mode)"),
+    *_flags(
+        "mode_choose",
+        "mode_move",
+        "mode_snap2",
+        "mode_move_snap",
+        "mode_charge",
+        doc="what the acting unit is in the middle of (TurnState.mode)",
+    ),
     _F("mode_prisoner", doc="moving a prisoner (seed 002 p. 25)"),
     _F("mode_drive", doc="driving a vehicle (seed 000 p. 30)"),
     _F("seat_change_used", doc="the free get-in / get-out / seat change of an Operations action"),
@@ -258,8 +319,11 @@ GLOBAL_SPEC = (
     _F("stance_changed"),
     _F("contacts_known", K_SLOTS, "known Germans"),
     _F("us_active", U_SLOTS, "active US soldiers"),
-    _F("rules_d100", doc="the env plays the d100 module (rules=\"d100\", RULES.md §13; else the "
-                         "standard Hit Charts)"),
+    _F(
+        "rules_d100",
+        doc='the env plays the d100 module (rules="d100", RULES.md §13; else the '
+        "standard Hit Charts)",
+    ),
 )
 
 
@@ -306,14 +370,22 @@ class ObsField:
 
     def __post_init__(self) -> None:
         if self.shape[self.feature_axis] != len(self.features):
-            raise AssertionError(f"{self.name}: {len(self.features)} features for shape {self.shape}")
+            raise AssertionError(
+                f"{self.name}: {len(self.features)} features for shape {self.shape}"
+            )
         if len(self.axes) != len(self.shape):
             raise AssertionError(f"{self.name}: {len(self.axes)} axis names for shape {self.shape}")
         if np.issubdtype(self.dtype, np.integer):
             for f in self.features:
-                if f.div is None or f.div != int(f.div) or not 1 <= f.div * self.high <= np.iinfo(self.dtype).max:
-                    raise AssertionError(f"{self.name}.{f.name}: an integer plane needs an integer divisor "
-                                         f"that fits {np.dtype(self.dtype).name}, got {f.div!r}")
+                if (
+                    f.div is None
+                    or f.div != int(f.div)
+                    or not 1 <= f.div * self.high <= np.iinfo(self.dtype).max
+                ):
+                    raise AssertionError(
+                        f"{self.name}.{f.name}: an integer plane needs an integer divisor "
+                        f"that fits {np.dtype(self.dtype).name}, got {f.div!r}"
+                    )
 
     @property
     def integer(self) -> bool:
@@ -340,7 +412,10 @@ class ObsField:
             low = self._along_features(np.round(self.low * div)).astype(self.dtype)
             high = self._along_features(np.round(self.high * div)).astype(self.dtype)
             return low, high
-        return (np.full(self.shape, self.low, dtype=self.dtype), np.full(self.shape, self.high, dtype=self.dtype))
+        return (
+            np.full(self.shape, self.low, dtype=self.dtype),
+            np.full(self.shape, self.high, dtype=self.dtype),
+        )
 
     def value(self, stored: np.ndarray) -> np.ndarray:
         """The ``float32`` values of a stored array (this field's shape, or with leading
@@ -489,14 +564,24 @@ def describe(side: str = "us") -> str:
     sizes = observation_nbytes(side)
     lines = ["| key | shape | dtype | value bounds | bytes | axes |", "|---|---|---|---|---|---|"]
     for f in spec.values():
-        lines.append(f"| `{f.name}` | {f.shape} | {np.dtype(f.dtype).name} | [{f.low:g}, {f.high:g}] | "
-                     f"{f.nbytes} | {' × '.join(f.axes)} |")
+        lines.append(
+            f"| `{f.name}` | {f.shape} | {np.dtype(f.dtype).name} | [{f.low:g}, {f.high:g}] | "
+            f"{f.nbytes} | {' × '.join(f.axes)} |"
+        )
     lines.append(f"| total | | | | {sizes['total']} | |")
     for f in spec.values():
-        stored = ("stored integer = min(quantity, div); value = stored / div" if f.integer
-                  else "stored = value = quantity / div, clipped")
-        lines += ["", f"`{f.name}` ({f.doc}; {stored}):", "", "| # | feature | scale | meaning |",
-                  "|---|---|---|---|"]
+        stored = (
+            "stored integer = min(quantity, div); value = stored / div"
+            if f.integer
+            else "stored = value = quantity / div, clipped"
+        )
+        lines += [
+            "",
+            f"`{f.name}` ({f.doc}; {stored}):",
+            "",
+            "| # | feature | scale | meaning |",
+            "|---|---|---|---|",
+        ]
         for i, feat in enumerate(f.features):
             lines.append(f"| {i} | `{feat.name}` | {feat.scale} | {feat.doc} |")
     return "\n".join(lines)

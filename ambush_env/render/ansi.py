@@ -10,7 +10,6 @@ crew is hidden (:func:`~ambush_env.core.model.state.known_vehicle`).
 
 from __future__ import annotations
 
-from ambush_env.core.world.hexgrid import col_letters
 from ambush_env.core.model.types import (
     DIRECTION_NAMES,
     RESULT_NAMES,
@@ -20,6 +19,7 @@ from ambush_env.core.model.types import (
     Status,
     Terrain,
 )
+from ambush_env.core.world.hexgrid import col_letters
 
 TERRAIN_GLYPH = {
     Terrain.CLEAR: ".",
@@ -60,15 +60,17 @@ def legend() -> str:
     terrain = ", ".join(f"{g} {t.name.lower()}" for t, g in TERRAIN_GLYPH.items())
     occ = ", ".join(f"{g} {m}" for g, m in OCCUPANT_GLYPHS)
     veh = ", ".join(f"{g} {m}" for g, m in VEHICLE_GLYPHS)
-    return "\n".join([
-        "Legend: each hex is three characters: terrain, occupant, vehicle; even columns on the "
-        "first line of a row, odd columns half a hex lower on the second.",
-        f"  terrain: {terrain}",
-        f"  occupant: {occ}",
-        f"  vehicle: {veh}",
-        "  Below the map: the squad, the contacts K0, K1, ... (the fire orders' slots) and the "
-        "vehicles. Hidden Germans never show.",
-    ])
+    return "\n".join(
+        [
+            "Legend: each hex is three characters: terrain, occupant, vehicle; even columns on the "
+            "first line of a row, odd columns half a hex lower on the second.",
+            f"  terrain: {terrain}",
+            f"  occupant: {occ}",
+            f"  vehicle: {veh}",
+            "  Below the map: the squad, the contacts K0, K1, ... (the fire orders' slots) and the "
+            "vehicles. Hidden Germans never show.",
+        ]
+    )
 
 
 def format_event(ev: dict) -> str:
@@ -148,12 +150,23 @@ def _vehicle_line(game, v) -> str:
     if v.driver >= 0:
         aboard.append(f"{name(v.driver)} (driver)")
     aboard += [name(uid) for uid in v.passengers]
-    flags = [f for f, on_ in (("disabled", v.disabled), ("captured", v.captured), ("exited", v.exited),
-                              ("immobilised", v.immobilised), ("tyre shot", v.tyre_shot), ("closed", v.closed))
-             if on_]
-    return (f"  {v.name:<5} {where:<7} {t.name:<11} {side:<6} facing {facing:<2} "
-            f"occupants {len(v.occupants)}/{t.occupants}"
-            f"{': ' + ', '.join(aboard) if aboard else ''}{' ' + ' '.join(flags) if flags else ''}")
+    flags = [
+        f
+        for f, on_ in (
+            ("disabled", v.disabled),
+            ("captured", v.captured),
+            ("exited", v.exited),
+            ("immobilised", v.immobilised),
+            ("tyre shot", v.tyre_shot),
+            ("closed", v.closed),
+        )
+        if on_
+    ]
+    return (
+        f"  {v.name:<5} {where:<7} {t.name:<11} {side:<6} facing {facing:<2} "
+        f"occupants {len(v.occupants)}/{t.occupants}"
+        f"{': ' + ', '.join(aboard) if aboard else ''}{' ' + ' '.join(flags) if flags else ''}"
+    )
 
 
 def render_ansi(game) -> str:
@@ -213,10 +226,14 @@ def render_ansi(game) -> str:
         if 0 <= u.vehicle < len(st.vehicles):
             v = st.vehicles[u.vehicle]
             flags.append(f"{'driving' if v.driver == u.uid else 'in'} {v.name}")
-        lines.append(f"  {u.name:<5} {where:<5} {STANCE_NAMES[u.stance]:<9} {u.weapon:<14} {' '.join(flags)}")
+        lines.append(
+            f"  {u.name:<5} {where:<5} {STANCE_NAMES[u.stance]:<9} {u.weapon:<14} {' '.join(flags)}"
+        )
     for k, g in enumerate(game.contact_units()):
         where = b.label(g.hex) if g.hex >= 0 else "off map"
-        lines.append(f"  K{k} {g.name:<5} {where:<5} {STANCE_NAMES[g.stance]:<9} {Status(g.status).name.lower()}")
+        lines.append(
+            f"  K{k} {g.name:<5} {where:<5} {STANCE_NAMES[g.stance]:<9} {Status(g.status).name.lower()}"
+        )
     from ambush_env.core.model.state import known_vehicle
 
     for v in st.vehicles:

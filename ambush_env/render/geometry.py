@@ -27,8 +27,10 @@ def hex_centre(col: int, row0: int, size: float) -> tuple[float, float]:
 
 def hex_corners(cx: float, cy: float, size: float) -> list[tuple[float, float]]:
     """The six corners of a flat-topped hex, starting east, clockwise (y down)."""
-    return [(cx + size * math.cos(math.radians(60 * k)), cy + size * math.sin(math.radians(60 * k)))
-            for k in range(6)]
+    return [
+        (cx + size * math.cos(math.radians(60 * k)), cy + size * math.sin(math.radians(60 * k)))
+        for k in range(6)
+    ]
 
 
 def map_size(columns: int, rows: int, size: float) -> tuple[int, int]:
@@ -36,8 +38,9 @@ def map_size(columns: int, rows: int, size: float) -> tuple[int, int]:
     return int(1.5 * size * (columns - 1) + 2 * size) + 2, int(SQRT3 * size * (rows + 0.5)) + 2
 
 
-def hexside_segments(board: Any, size: float) -> Iterator[tuple[int, int, Any, tuple[float, float],
-                                                              tuple[float, float]]]:
+def hexside_segments(
+    board: Any, size: float
+) -> Iterator[tuple[int, int, Any, tuple[float, float], tuple[float, float]]]:
     """Every hexside of ``board`` that carries something (``board.hexside(i, j)`` not None),
     once, with the segment it is drawn as: ``(i, j, hexside, a, z)``, ``i < j`` the two hexes,
     ``a`` and ``z`` the pixel corners bounding direction ``d`` of hex ``i`` (:data:`SIDE_CORNERS`)."""

@@ -61,12 +61,16 @@ def map_data(game: Any) -> dict[str, Any]:
         fill = _rgb(TERRAIN_RGB.get(t, (200, 200, 200)), 1.0 - 0.12 * int(b.level[i]))
         pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in hex_corners(cx, cy, s))
         cls = "hex" + (" exit" if i in exits else "") + (" objective" if i in objectives else "")
-        parts.append(f'<polygon class="{cls}" id="hex-{i}" points="{pts}" fill="{fill}">'
-                     f'<title>{b.label(i)} {t.name.lower()} level {int(b.level[i])}</title></polygon>')
+        parts.append(
+            f'<polygon class="{cls}" id="hex-{i}" points="{pts}" fill="{fill}">'
+            f"<title>{b.label(i)} {t.name.lower()} level {int(b.level[i])}</title></polygon>"
+        )
         if i in objectives:
             inner = " ".join(f"{x:.1f},{y:.1f}" for x, y in hex_corners(cx, cy, s * 0.82))
             parts.append(f'<polygon class="objective-mark" points="{inner}"/>')
-        parts.append(f'<text class="hexlabel" x="{cx:.1f}" y="{cy - s * 0.55:.1f}">{b.label(i)}</text>')
+        parts.append(
+            f'<text class="hexlabel" x="{cx:.1f}" y="{cy - s * 0.55:.1f}">{b.label(i)}</text>'
+        )
     for i, j, hs, (x1, y1), (x2, y2) in hexside_segments(b, s):
         xy = f'x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"'
         if hs.wall is not None:
@@ -74,14 +78,24 @@ def map_data(game: Any) -> dict[str, Any]:
             if hs.aperture in ("door", "window"):
                 mx, my = (x1 + x2) / 2, (y1 + y2) / 2
                 hx, hy = (x2 - x1) / 4, (y2 - y1) / 4
-                parts.append(f'<line class="{hs.aperture}" x1="{mx - hx:.1f}" y1="{my - hy:.1f}" '
-                             f'x2="{mx + hx:.1f}" y2="{my + hy:.1f}"/>')
+                parts.append(
+                    f'<line class="{hs.aperture}" x1="{mx - hx:.1f}" y1="{my - hy:.1f}" '
+                    f'x2="{mx + hx:.1f}" y2="{my + hy:.1f}"/>'
+                )
         if hs.embankment:
             parts.append(f'<line class="embankment" {xy}/>')
         if hs.crest:
             parts.append(f'<line class="crest" {xy}/>')
-    return {"name": b.name, "columns": int(b.columns), "rows": int(b.rows), "size": s,
-            "width": w, "height": h, "centres": centres, "svg": "".join(parts)}
+    return {
+        "name": b.name,
+        "columns": int(b.columns),
+        "rows": int(b.rows),
+        "size": s,
+        "width": w,
+        "height": h,
+        "centres": centres,
+        "svg": "".join(parts),
+    }
 
 
 def _phase_text(game: Any) -> str:
@@ -93,8 +107,14 @@ def _phase_text(game: Any) -> str:
     return f"Operations, pulse {st.pulse + 1}"
 
 
-def frame(game: Any, events: list[dict], step: int = 0, order: str | None = None,
-          unit: str | None = None, illegal: bool = False) -> dict[str, Any]:
+def frame(
+    game: Any,
+    events: list[dict],
+    step: int = 0,
+    order: str | None = None,
+    unit: str | None = None,
+    illegal: bool = False,
+) -> dict[str, Any]:
     """What the viewer shows after one step (``step`` 0: after the reset).
 
     Args:
@@ -129,7 +149,9 @@ def frame(game: Any, events: list[dict], step: int = 0, order: str | None = None
         if acting is not None and u.uid == acting.uid:
             flags |= ACTING
         veh = st.vehicles[u.vehicle].name if 0 <= u.vehicle < len(st.vehicles) else ""
-        units.append([u.uid, u.name, int(u.side), int(u.hex), int(u.status), int(u.stance), flags, veh])
+        units.append(
+            [u.uid, u.name, int(u.side), int(u.hex), int(u.status), int(u.stance), flags, veh]
+        )
     vehicles = []
     if st.vehicles:
         from ambush_env.core.model.state import known_vehicle
@@ -139,24 +161,50 @@ def frame(game: Any, events: list[dict], step: int = 0, order: str | None = None
             if v.hex < 0 or v.exited:
                 continue
             t = vtype(v)
-            aboard = ([st.units[v.driver].name] if v.driver >= 0 else []) + \
-                [st.units[k].name for k in v.passengers]
+            aboard = ([st.units[v.driver].name] if v.driver >= 0 else []) + [
+                st.units[k].name for k in v.passengers
+            ]
             # a tank's own unit (its crew as one unit) drives it: "crew", not "driver"
             crew = v.driver >= 0 and st.units[v.driver].role == "tank"
-            seats = [f"{aboard[0]} {'crew' if crew else 'driver'}", *aboard[1:]] if v.driver >= 0 else aboard
-            text = f"{v.name} {t.name} ({b.label(v.hex)})" + \
-                (f": {', '.join(seats)}" if seats else ": empty") + (", disabled" if v.disabled else "")
+            seats = (
+                [f"{aboard[0]} {'crew' if crew else 'driver'}", *aboard[1:]]
+                if v.driver >= 0
+                else aboard
+            )
+            text = (
+                f"{v.name} {t.name} ({b.label(v.hex)})"
+                + (f": {', '.join(seats)}" if seats else ": empty")
+                + (", disabled" if v.disabled else "")
+            )
             shown = known_vehicle(st, v)
             if not shown:  # hidden with its crew: as a hidden German, faded, no names ⚙
                 text = f"{v.name} {t.name} ({b.label(v.hex)}) (unknown to the US)"
-            vehicles.append([v.vid, v.name, int(v.side), int(v.hex), int(v.facing) % 6,
-                             bool(v.disabled), t.size == "large", text, aboard, shown])
+            vehicles.append(
+                [
+                    v.vid,
+                    v.name,
+                    int(v.side),
+                    int(v.hex),
+                    int(v.facing) % 6,
+                    bool(v.disabled),
+                    t.size == "large",
+                    text,
+                    aboard,
+                    shown,
+                ]
+            )
     pristine = b._pristine[0] if hasattr(b, "_pristine") else b.terrain
     return {
-        "step": step, "order": order, "unit": unit, "illegal": bool(illegal),
-        "phase": _phase_text(game), "vp": int(game.vp),
+        "step": step,
+        "order": order,
+        "unit": unit,
+        "illegal": bool(illegal),
+        "phase": _phase_text(game),
+        "vp": int(game.vp),
         "acting": acting.name if acting is not None else None,
-        "units": units, "vehicles": vehicles, "shot": _last_shot(game, events),
+        "units": units,
+        "vehicles": vehicles,
+        "shot": _last_shot(game, events),
         "log": [format_event(e) for e in events],
         "destroyed": [k for k, g in enumerate(b.side_destroyed) if g],
         "collapsed": [i for i in range(b.n) if b.terrain[i] != pristine[i]],
@@ -176,37 +224,52 @@ def _last_shot(game: Any, events: list[dict]) -> list[float] | None:
             continue
         a = by_name.get(e.get("shooter"), -1)
         if e["type"] == "fire_vehicle":
-            pts = [hex_centre(*b.coords(h), s) for h in (a, veh.get(e.get("vehicle"), -1)) if h >= 0]
+            pts = [
+                hex_centre(*b.coords(h), s) for h in (a, veh.get(e.get("vehicle"), -1)) if h >= 0
+            ]
         elif e["type"] == "fire_wall":
             try:
                 i, j = (b.index(x) for x in str(e.get("target", "")).split("/"))
-            except Exception:  # noqa: BLE001 - a label the board does not know: no line
+            except Exception:
                 continue
             (x1, y1), (x2, y2) = (hex_centre(*b.coords(h), s) for h in (i, j))
-            pts = ([hex_centre(*b.coords(a), s)] if a >= 0 else []) + [((x1 + x2) / 2, (y1 + y2) / 2)]
+            pts = ([hex_centre(*b.coords(a), s)] if a >= 0 else []) + [
+                ((x1 + x2) / 2, (y1 + y2) / 2)
+            ]
         else:
-            pts = [hex_centre(*b.coords(h), s) for h in (a, by_name.get(e.get("target"), -1)) if h >= 0]
+            pts = [
+                hex_centre(*b.coords(h), s) for h in (a, by_name.get(e.get("target"), -1)) if h >= 0
+            ]
         if len(pts) == 2:
-            return [round(pts[0][0], 1), round(pts[0][1], 1), round(pts[1][0], 1), round(pts[1][1], 1)]
+            return [
+                round(pts[0][0], 1),
+                round(pts[0][1], 1),
+                round(pts[1][0], 1),
+                round(pts[1][1], 1),
+            ]
     return None
 
 
 def legend_html() -> str:
     """The viewer's legend (terrain colours and marks)."""
-    sw = "".join(f'<span class="sw" style="background:{_rgb(c)}"></span>{t.name.lower()} '
-                 for t, c in TERRAIN_RGB.items())
-    return (f"<div>{sw}</div><div>"
-            '<span class="dot us"></span>US soldier '
-            '<span class="dot ger"></span>known German '
-            '<span class="dot ger hid"></span>hidden German (faded) '
-            '<span class="dot acting"></span>acting soldier (also inside a vehicle); white edge: aboard a vehicle (drawn inside it); '
-            "size: standing &gt; crouching &gt; prone; &#x2715; down; yellow ring: captured; "
-            "white dot: wounded</div><div>"
-            '<span class="sw veh us"></span>US vehicle <span class="sw veh ger"></span>German '
-            'vehicle <span class="sw veh off"></span>disabled; '
-            '<span class="sw line wall"></span>wall (door brown, window blue) '
-            '<span class="sw line shot"></span>last shot; gold outline: objective; '
-            "green edge: exit</div>")
+    sw = "".join(
+        f'<span class="sw" style="background:{_rgb(c)}"></span>{t.name.lower()} '
+        for t, c in TERRAIN_RGB.items()
+    )
+    return (
+        f"<div>{sw}</div><div>"
+        '<span class="dot us"></span>US soldier '
+        '<span class="dot ger"></span>known German '
+        '<span class="dot ger hid"></span>hidden German (faded) '
+        '<span class="dot acting"></span>acting soldier (also inside a vehicle); white edge: aboard a vehicle (drawn inside it); '
+        "size: standing &gt; crouching &gt; prone; &#x2715; down; yellow ring: captured; "
+        "white dot: wounded</div><div>"
+        '<span class="sw veh us"></span>US vehicle <span class="sw veh ger"></span>German '
+        'vehicle <span class="sw veh off"></span>disabled; '
+        '<span class="sw line wall"></span>wall (door brown, window blue) '
+        '<span class="sw line shot"></span>last shot; gold outline: objective; '
+        "green edge: exit</div>"
+    )
 
 
 _CSS = """
@@ -421,8 +484,12 @@ render(0);
 """
 
 
-def viewer_html(title: str, map_: dict[str, Any], frames: list[dict[str, Any]],
-                meta: dict[str, Any] | None = None) -> str:
+def viewer_html(
+    title: str,
+    map_: dict[str, Any],
+    frames: list[dict[str, Any]],
+    meta: dict[str, Any] | None = None,
+) -> str:
     """The viewer page as text (see the module docstring).
 
     Args:
@@ -430,10 +497,15 @@ def viewer_html(title: str, map_: dict[str, Any], frames: list[dict[str, Any]],
         map_: :func:`map_data`; frames: :func:`frame` of the start and of each step.
         meta: a few key/value facts shown under the title (mission, seed, agent, result).
     """
-    data = {"map": {k: map_[k] for k in ("name", "columns", "rows", "size", "centres")},
-            "frames": frames, "meta": meta or {}}
+    data = {
+        "map": {k: map_[k] for k in ("name", "columns", "rows", "size", "centres")},
+        "frames": frames,
+        "meta": meta or {},
+    }
     blob = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
-    facts = " | ".join(f"{html.escape(str(k))}: {html.escape(str(v))}" for k, v in (meta or {}).items())
+    facts = " | ".join(
+        f"{html.escape(str(k))}: {html.escape(str(v))}" for k, v in (meta or {}).items()
+    )
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>{html.escape(title)}</title>
@@ -442,8 +514,8 @@ def viewer_html(title: str, map_: dict[str, Any], frames: list[dict[str, Any]],
 <h3 id="title">{html.escape(title)}</h3>
 <div id="meta">{facts}</div>
 <div id="top">
-<div id="mapbox"><svg id="map" xmlns="http://www.w3.org/2000/svg" width="{map_['width']}" height="{map_['height']}"
- viewBox="0 0 {map_['width']} {map_['height']}"><g id="static">{map_['svg']}</g><g id="dynamic"></g>
+<div id="mapbox"><svg id="map" xmlns="http://www.w3.org/2000/svg" width="{map_["width"]}" height="{map_["height"]}"
+ viewBox="0 0 {map_["width"]} {map_["height"]}"><g id="static">{map_["svg"]}</g><g id="dynamic"></g>
 <line id="last-shot" x1="0" y1="0" x2="0" y2="0" style="display:none"/></svg></div>
 <div id="side">
 <div id="controls"><button id="first" title="first step">|&lt;</button><button id="prev" title="previous step (left arrow)">prev</button><button id="play" title="play / pause (space)">play</button><button id="next" title="next step (right arrow)">next</button><button id="last" title="last step">&gt;|</button>
@@ -462,8 +534,13 @@ def viewer_html(title: str, map_: dict[str, Any], frames: list[dict[str, Any]],
 """
 
 
-def write_viewer(path: str | Path, title: str, map_: dict[str, Any], frames: list[dict[str, Any]],
-                 meta: dict[str, Any] | None = None) -> Path:
+def write_viewer(
+    path: str | Path,
+    title: str,
+    map_: dict[str, Any],
+    frames: list[dict[str, Any]],
+    meta: dict[str, Any] | None = None,
+) -> Path:
     """Write :func:`viewer_html` to ``path`` atomically (a temporary file renamed over it).
 
     Raises:

@@ -48,8 +48,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ambush_env.core.world.hexgrid import make_label
 from ambush_env.core.model.types import STANCE_NAMES, ARSpace, Phase, Side, Stance, Status, Terrain
+from ambush_env.core.world.hexgrid import make_label
 from ambush_env.render.geometry import hex_centre, hex_corners, hexside_segments, map_size
 
 if TYPE_CHECKING:
@@ -157,8 +157,14 @@ _LEGEND_ROWS = 24  # lines in the legend panel (title and blank lines included)
 
 
 @lru_cache(maxsize=64)
-def frame_layout(columns: int, rows: int, hex_size: int = DEFAULT_HEX_SIZE, *, hud: bool = True,
-                 legend: bool = True) -> FrameLayout:
+def frame_layout(
+    columns: int,
+    rows: int,
+    hex_size: int = DEFAULT_HEX_SIZE,
+    *,
+    hud: bool = True,
+    legend: bool = True,
+) -> FrameLayout:
     """The layout of a frame of a ``columns`` x ``rows`` map.
 
     Args:
@@ -182,8 +188,18 @@ def frame_layout(columns: int, rows: int, hex_size: int = DEFAULT_HEX_SIZE, *, h
     hud_h = 3 * line_h + 8 if hud else 0
     width = panel_x + panel_w
     height = body_h + hud_h
-    return FrameLayout(s, map_w, map_h, panel_x, panel_w, body_h, hud_h, width + (width & 1),
-                       height + (height & 1), line_h)
+    return FrameLayout(
+        s,
+        map_w,
+        map_h,
+        panel_x,
+        panel_w,
+        body_h,
+        hud_h,
+        width + (width & 1),
+        height + (height & 1),
+        line_h,
+    )
 
 
 # ------------------------------------------------------------------ the static layer
@@ -203,7 +219,7 @@ def _fill_of(b, i: int) -> tuple[int, int, int]:
     return tuple(int(v * k) for v in base)
 
 
-def _draw_map(dr, game: "Game", s: int) -> None:
+def _draw_map(dr, game: Game, s: int) -> None:
     b = game.board
     label_font = _font(_label_px(s))
     for i in range(b.n):
@@ -215,15 +231,40 @@ def _draw_map(dr, game: "Game", s: int) -> None:
         if i in game.objective_hexes:
             dr.polygon(hex_corners(cx, cy, s * 0.85), outline=_OBJECTIVE_RGB)
         dark = sum(fill) < 330
-        _text(dr, (cx, cy - 0.62 * s), make_label(c, r), label_font,
-              (225, 230, 215) if dark else (70, 72, 60), centre=True)
+        _text(
+            dr,
+            (cx, cy - 0.62 * s),
+            make_label(c, r),
+            label_font,
+            (225, 230, 215) if dark else (70, 72, 60),
+            centre=True,
+        )
     for _i, _j, hs, a, z in hexside_segments(b, s):
-        _draw_hexside(dr, a, z, s, wall=hs.wall is not None, destroyed=hs.destroyed,
-                      aperture=hs.aperture, embankment=hs.embankment, crest=hs.crest)
+        _draw_hexside(
+            dr,
+            a,
+            z,
+            s,
+            wall=hs.wall is not None,
+            destroyed=hs.destroyed,
+            aperture=hs.aperture,
+            embankment=hs.embankment,
+            crest=hs.crest,
+        )
 
 
-def _draw_hexside(dr, a, z, s: int, *, wall: bool = False, destroyed: bool = False,
-                  aperture: str | None = None, embankment: bool = False, crest: bool = False) -> None:
+def _draw_hexside(
+    dr,
+    a,
+    z,
+    s: int,
+    *,
+    wall: bool = False,
+    destroyed: bool = False,
+    aperture: str | None = None,
+    embankment: bool = False,
+    crest: bool = False,
+) -> None:
     if wall:
         if destroyed:
             dr.line([a, z], fill=_RUINED_WALL_RGB, width=1)
@@ -232,8 +273,11 @@ def _draw_hexside(dr, a, z, s: int, *, wall: bool = False, destroyed: bool = Fal
             if aperture in ("door", "window"):
                 mx, my = (a[0] + z[0]) / 2, (a[1] + z[1]) / 2
                 half = ((z[0] - a[0]) / 4, (z[1] - a[1]) / 4)
-                dr.line([(mx - half[0], my - half[1]), (mx + half[0], my + half[1])],
-                        fill=_DOOR_RGB if aperture == "door" else _WINDOW_RGB, width=max(2, s // 5))
+                dr.line(
+                    [(mx - half[0], my - half[1]), (mx + half[0], my + half[1])],
+                    fill=_DOOR_RGB if aperture == "door" else _WINDOW_RGB,
+                    width=max(2, s // 5),
+                )
     if embankment:
         dr.line([a, z], fill=_EMBANKMENT_RGB, width=max(2, s // 6))
     if crest:
@@ -303,12 +347,15 @@ def _draw_legend(dr, lay: FrameLayout) -> None:
     dr.ellipse([sx - rad - 1, cy - rad - 1, sx + rad + 1, cy + rad + 1], outline=(255, 255, 255))
     line("acting unit")
     y += lh
+
     def swatch() -> None:  # a patch of clear ground under a symbol drawn as on the map
         dr.rectangle([x0 - 2, y + 1, x0 + 2 * sym - 4, y + lh - 1], fill=TERRAIN_RGB[Terrain.CLEAR])
 
-    for text, fill, disabled in (("US vehicle, crew aboard", _VEHICLE_RGB[int(Side.US)], False),
-                                 ("German vehicle", _VEHICLE_RGB[int(Side.GERMAN)], False),
-                                 ("disabled vehicle", _DISABLED_RGB, True)):
+    for text, fill, disabled in (
+        ("US vehicle, crew aboard", _VEHICLE_RGB[int(Side.US)], False),
+        ("German vehicle", _VEHICLE_RGB[int(Side.GERMAN)], False),
+        ("disabled vehicle", _DISABLED_RGB, True),
+    ):
         swatch()
         vx, vy = x0 + sym - 4, y + lh / 2
         _vehicle_shape(dr, vx, vy, lh * 0.95, facing=2, large=False, fill=fill, disabled=disabled)
@@ -317,10 +364,14 @@ def _draw_legend(dr, lay: FrameLayout) -> None:
                 disc(px, py, max(1.5, lh * 0.95 * _SEAT_R), _UNIT_RGB[int(Side.US)])
         line(text)
         y += lh
-    for text, kw in (("wall", dict(wall=True)), ("door", dict(wall=True, aperture="door")),
-                     ("window", dict(wall=True, aperture="window")),
-                     ("destroyed wall", dict(wall=True, destroyed=True)),
-                     ("embankment", dict(embankment=True)), ("crest", dict(crest=True))):
+    for text, kw in (
+        ("wall", dict(wall=True)),
+        ("door", dict(wall=True, aperture="door")),
+        ("window", dict(wall=True, aperture="window")),
+        ("destroyed wall", dict(wall=True, destroyed=True)),
+        ("embankment", dict(embankment=True)),
+        ("crest", dict(crest=True)),
+    ):
         swatch()
         _draw_hexside(dr, (x0, y + lh / 2), (x0 + 2 * sym - 6, y + lh / 2), lay.hex_size, **kw)
         line(text)
@@ -337,7 +388,7 @@ def _draw_legend(dr, lay: FrameLayout) -> None:
     line("last shot")
 
 
-def _static(game: "Game", lay: FrameLayout, hud: bool, legend: bool):
+def _static(game: Game, lay: FrameLayout, hud: bool, legend: bool):
     """The cached static layer (map, labels, legend, HUD background and title)."""
     from PIL import Image, ImageDraw
 
@@ -385,8 +436,19 @@ def _body_half(s: float, large: bool) -> tuple[float, float]:
     return s * (0.5 if large else 0.42), s * (0.3 if large else 0.25)
 
 
-def _vehicle_shape(dr, cx: float, cy: float, s: float, *, facing: int, large: bool, fill,
-                   disabled: bool, outline=(20, 20, 20), outline_width: int = 1) -> None:
+def _vehicle_shape(
+    dr,
+    cx: float,
+    cy: float,
+    s: float,
+    *,
+    facing: int,
+    large: bool,
+    fill,
+    disabled: bool,
+    outline=(20, 20, 20),
+    outline_width: int = 1,
+) -> None:
     """A vehicle body along its facing with an arrow head at the front; crossed out when
     disabled."""
     ux, uy, px, py = _axes(facing)
@@ -397,7 +459,11 @@ def _vehicle_shape(dr, cx: float, cy: float, s: float, *, facing: int, large: bo
 
     body = [pt(half_l, half_w), pt(half_l, -half_w), pt(-half_l, -half_w), pt(-half_l, half_w)]
     dr.polygon(body, fill=fill, outline=outline, width=outline_width)
-    tip = [pt(half_l + s * 0.22, 0.0), pt(half_l - s * 0.04, half_w * 0.9), pt(half_l - s * 0.04, -half_w * 0.9)]
+    tip = [
+        pt(half_l + s * 0.22, 0.0),
+        pt(half_l - s * 0.04, half_w * 0.9),
+        pt(half_l - s * 0.04, -half_w * 0.9),
+    ]
     dr.polygon(tip, fill=(20, 20, 20))
     if disabled:
         dr.line([body[0], body[2]], fill=(20, 20, 20), width=2)
@@ -410,11 +476,15 @@ def _vehicle_shape(dr, cx: float, cy: float, s: float, *, facing: int, large: bo
 _SEATS = ((0.55, 0.5), (0.55, -0.5), (-0.55, 0.5), (-0.55, -0.5), (0.0, 0.5), (0.0, -0.5))
 
 
-def _seat_points(cx: float, cy: float, s: float, facing: int, large: bool, n: int) -> list[tuple[float, float]]:
+def _seat_points(
+    cx: float, cy: float, s: float, facing: int, large: bool, n: int
+) -> list[tuple[float, float]]:
     ux, uy, px, py = _axes(facing)
     half_l, half_w = _body_half(s, large)
-    return [(cx + ux * a * half_l + px * b * half_w, cy + uy * a * half_l + py * b * half_w)
-            for a, b in _SEATS[:n]]
+    return [
+        (cx + ux * a * half_l + px * b * half_w, cy + uy * a * half_l + py * b * half_w)
+        for a, b in _SEATS[:n]
+    ]
 
 
 def _beside(cx: float, cy: float, s: float, facing: int, n: int) -> list[tuple[float, float]]:
@@ -459,7 +529,7 @@ def _count(dr, x: float, y: float, n: int, s: int) -> None:
     _text(dr, (x, y), f"+{n}", _font(_label_px(s)), (255, 255, 255), centre=True)
 
 
-def _draw_units(dr, game: "Game", s: int) -> None:
+def _draw_units(dr, game: Game, s: int) -> None:
     from ambush_env.core.model.state import known_vehicle
     from ambush_env.core.vehicles.vehicles import vtype
 
@@ -499,11 +569,25 @@ def _draw_units(dr, game: "Game", s: int) -> None:
         large = vtype(v).size == "large"
         is_acting = acting is not None and acting.role == "tank" and acting.vehicle == v.vid
         fill = _DISABLED_RGB if v.disabled else _VEHICLE_RGB.get(v.side, (200, 200, 200))
-        _vehicle_shape(dr, cx, cy, s, facing=v.facing, large=large, fill=fill, disabled=v.disabled,
-                       outline=(255, 255, 255) if is_acting else (20, 20, 20),
-                       outline_width=2 if is_acting else 1)
+        _vehicle_shape(
+            dr,
+            cx,
+            cy,
+            s,
+            facing=v.facing,
+            large=large,
+            fill=fill,
+            disabled=v.disabled,
+            outline=(255, 255, 255) if is_acting else (20, 20, 20),
+            outline_width=2 if is_acting else 1,
+        )
         seated = aboard.get(v.vid, [])
-        seated.sort(key=lambda u: (u.uid != v.driver, v.passengers.index(u.uid) if u.uid in v.passengers else 99))
+        seated.sort(
+            key=lambda u: (
+                u.uid != v.driver,
+                v.passengers.index(u.uid) if u.uid in v.passengers else 99,
+            )
+        )
         pts = _seat_points(cx, cy, s, v.facing, large, min(len(seated), len(_SEATS)))
         for u, (x, y) in zip(seated, pts):
             _draw_soldier(dr, u, x, y, max(1.5, s * _SEAT_R), acting is u)
@@ -527,7 +611,7 @@ def _draw_units(dr, game: "Game", s: int) -> None:
 
 
 # ------------------------------------------------------------------ the HUD
-def _phase_text(game: "Game") -> str:
+def _phase_text(game: Game) -> str:
     st = game.state
     if game.over:
         from ambush_env.core.model.types import RESULT_NAMES
@@ -543,15 +627,17 @@ def _phase_text(game: "Game") -> str:
 _AR_TEXT = {int(ARSpace.TWO_TURN): "2-Turn", int(ARSpace.ONE_TURN): "1-Turn"}
 
 
-def hud_lines(game: "Game", caption: str | None = None) -> tuple[str, str, str]:
+def hud_lines(game: Game, caption: str | None = None) -> tuple[str, str, str]:
     """The HUD's three lines: mission, phase (Operations pulse, or Round and initiative) and
     time left; VP, the acting unit (name, slot, hex, stance, wounded, its Action Round track
     space), the US soldiers up and the contacts; the caption (``""`` when None)."""
     st = game.state
     pulses, rounds_left = game.time_left()
     title = getattr(getattr(game, "mission", None), "title", game.mission_id)
-    first = (f"{title} ({game.mission_id})  |  {_phase_text(game)}  |  time left: "
-             f"{pulses} pulses, {rounds_left} Rounds")
+    first = (
+        f"{title} ({game.mission_id})  |  {_phase_text(game)}  |  time left: "
+        f"{pulses} pulses, {rounds_left} Rounds"
+    )
     acting = game.acting_unit()
     if acting is None:
         who = "-- (select a unit)" if not game.over else "--"
@@ -562,9 +648,11 @@ def hud_lines(game: "Game", caption: str | None = None) -> tuple[str, str, str]:
             who += ", wounded"
         if game.state.phase == Phase.ROUNDS and acting.ar in _AR_TEXT:
             who += f", {_AR_TEXT[acting.ar]}"
-    second = f"VP {int(game.vp)}  |  acting: {who}  |  US up: " \
-             f"{sum(1 for u in st.units if u.side == Side.US and u.status == Status.ACTIVE and u.hex >= 0)}" \
-             f"  |  contacts: {len(st.contacts)}"
+    second = (
+        f"VP {int(game.vp)}  |  acting: {who}  |  US up: "
+        f"{sum(1 for u in st.units if u.side == Side.US and u.status == Status.ACTIVE and u.hex >= 0)}"
+        f"  |  contacts: {len(st.contacts)}"
+    )
     return first, second, caption or ""
 
 
@@ -590,21 +678,32 @@ def _hud_line(text: str, px: int, width: int, height: int, dim: bool):
 
     font = _font(px)
     img = Image.new("RGB", (width, height), _PANEL_RGB)
-    ImageDraw.Draw(img).text((0, 0), _fit(text, font, width), font=font,
-                             fill=_DIM_TEXT_RGB if dim else _TEXT_RGB)
+    ImageDraw.Draw(img).text(
+        (0, 0), _fit(text, font, width), font=font, fill=_DIM_TEXT_RGB if dim else _TEXT_RGB
+    )
     return img
 
 
-def _draw_hud(img, game: "Game", lay: FrameLayout, caption: str | None) -> None:
+def _draw_hud(img, game: Game, lay: FrameLayout, caption: str | None) -> None:
     px = _text_px(lay.hex_size)
     for k, text in enumerate(hud_lines(game, caption)):
         if text:
-            img.paste(_hud_line(text, px, lay.width - 16, lay.line_h, k == 2), (8, lay.hud_y + 4 + k * lay.line_h))
+            img.paste(
+                _hud_line(text, px, lay.width - 16, lay.line_h, k == 2),
+                (8, lay.hud_y + 4 + k * lay.line_h),
+            )
 
 
 # ------------------------------------------------------------------ the frame
-def render_rgb(game: "Game", *, hex_size: int = DEFAULT_HEX_SIZE, last_shot: tuple[int, int] | None = None,
-               caption: str | None = None, hud: bool = True, legend: bool = True) -> np.ndarray:
+def render_rgb(
+    game: Game,
+    *,
+    hex_size: int = DEFAULT_HEX_SIZE,
+    last_shot: tuple[int, int] | None = None,
+    caption: str | None = None,
+    hud: bool = True,
+    legend: bool = True,
+) -> np.ndarray:
     """The current map as an image (module docstring: what is drawn, and where).
 
     Args:
@@ -647,6 +746,9 @@ def event_caption(events: list[dict]) -> str:
     e = events[-1]
     if e.get("type") == "message":
         return f"last: {e.get('text', '')}"
-    parts = [f"{k}={v}" for k, v in e.items()
-             if k != "type" and isinstance(v, (str, int, float, bool)) and not isinstance(v, dict)]
+    parts = [
+        f"{k}={v}"
+        for k, v in e.items()
+        if k != "type" and isinstance(v, (str, int, float, bool)) and not isinstance(v, dict)
+    ]
     return "last: " + " ".join([str(e.get("type", "?")), *parts])

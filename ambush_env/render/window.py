@@ -89,8 +89,10 @@ class MapWindow:
             try:
                 pg.display.init()
             except pg.error as e:
-                raise RuntimeError(f"cannot open a window ({e}); without a display use "
-                                   'render_mode="rgb_array", or SDL_VIDEODRIVER=dummy') from e
+                raise RuntimeError(
+                    f"cannot open a window ({e}); without a display use "
+                    'render_mode="rgb_array", or SDL_VIDEODRIVER=dummy'
+                ) from e
             self._pg = pg
             pg.display.set_caption(self.title)
             self._clock = pg.time.Clock()
@@ -103,8 +105,10 @@ class MapWindow:
             try:
                 self._screen = pg.display.set_mode((w, h))
             except pg.error as e:
-                raise RuntimeError(f"cannot open a window ({e}); without a display use "
-                                   'render_mode="rgb_array", or SDL_VIDEODRIVER=dummy') from e
+                raise RuntimeError(
+                    f"cannot open a window ({e}); without a display use "
+                    'render_mode="rgb_array", or SDL_VIDEODRIVER=dummy'
+                ) from e
             self.size = (w, h)
         self._screen.blit(pg.image.frombuffer(frame.tobytes(), (w, h), "RGB"), (0, 0))
         pg.display.flip()

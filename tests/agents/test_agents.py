@@ -98,9 +98,11 @@ def test_the_heuristic_hunts_the_tank_and_drives_the_jeeps():
                 for e in info["events"]:
                     if e["type"] == "drive" and e["unit"].startswith("US"):
                         drove = True
-                    if ((e["type"] == "fire_vehicle" and e["weapon"] == "bazooka")
-                            or e["type"] == "throw_into"
-                            or (e["type"] == "blast_vehicle" and e.get("item") == "satchel")):
+                    if (
+                        (e["type"] == "fire_vehicle" and e["weapon"] == "bazooka")
+                        or e["type"] == "throw_into"
+                        or (e["type"] == "blast_vehicle" and e.get("item") == "satchel")
+                    ):
                         hit_tank = True
             attacks += hit_tank
             drives += drove

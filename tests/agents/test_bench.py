@@ -10,8 +10,16 @@ import pytest
 from ambush_env import bench
 from ambush_env.core.model.errors import ScenarioError
 
-SCHEMA_TOP = {"suite", "agent", "rules", "missions", "steps_per_second", "seeds", "version",
-              "provenance"}
+SCHEMA_TOP = {
+    "suite",
+    "agent",
+    "rules",
+    "missions",
+    "steps_per_second",
+    "seeds",
+    "version",
+    "provenance",
+}
 SCHEMA_FILE = Path(__file__).resolve().parents[2] / "docs" / "result.schema.json"
 
 
@@ -24,8 +32,23 @@ def validate_results(folder: Path) -> int:
         jsonschema.validate(json.loads(p.read_text(encoding="utf-8")), schema)
         n += 1
     return n
-SCHEMA_MISSION = {"episodes", "win_rate", "win_rate_ci95", "mean_vp", "mean_result", "mean_steps", "us_killed", "seeds", "vp",
-                  "us_incapacitated", "us_wounded", "germans_killed", "germans_captured"}
+
+
+SCHEMA_MISSION = {
+    "episodes",
+    "win_rate",
+    "win_rate_ci95",
+    "mean_vp",
+    "mean_result",
+    "mean_steps",
+    "us_killed",
+    "seeds",
+    "vp",
+    "us_incapacitated",
+    "us_wounded",
+    "germans_killed",
+    "germans_captured",
+}
 
 
 def test_wilson_interval_matches_known_values():
@@ -60,7 +83,9 @@ def test_run_bench_writes_the_interface_schema_atomically(tmp_path):
         assert 0 <= lo <= m["win_rate"] <= hi <= 1
     assert not list(tmp_path.glob(".*tmp"))  # no temporary file left behind
     key = data["provenance"]["agent_sha256"][:8]
-    assert (tmp_path / "leaderboard.md").read_text().count(f"| random@{key} |") == len(data["missions"])
+    assert (tmp_path / "leaderboard.md").read_text().count(f"| random@{key} |") == len(
+        data["missions"]
+    )
     assert "farm_assault/regular" in bench.format_table(res)
     assert validate_results(tmp_path) == 1  # r.json, in the results folder itself
 
@@ -100,16 +125,28 @@ def test_vehicle_pair_results_sit_side_by_side_on_the_leaderboard(tmp_path):
         res = bench.run_bench("random", name, episodes=2, progress=False)
         paths.append(bench.write_outputs(res, out_dir=tmp_path))
     key = bench.agent_sha256("random")[:8]
-    assert [p.name for p in paths] == [f"vehicles__random__{key}__partial-2.json",
-                                       f"vehicles_d100__random__{key}__d100__partial-2.json"]
+    assert [p.name for p in paths] == [
+        f"vehicles__random__{key}__partial-2.json",
+        f"vehicles_d100__random__{key}__d100__partial-2.json",
+    ]
     for p, rules in zip(paths, ("standard", "d100")):
         data = json.loads(p.read_text())
-        assert SCHEMA_TOP <= set(data) <= SCHEMA_TOP | {"normalised_score"} and data["rules"] == rules and data["seeds"] == [10000, 10001]
+        assert (
+            SCHEMA_TOP <= set(data) <= SCHEMA_TOP | {"normalised_score"}
+            and data["rules"] == rules
+            and data["seeds"] == [10000, 10001]
+        )
     md = (tmp_path / "leaderboard.md").read_text()
-    rows = [line.split(" | ") for line in md.splitlines() if line.startswith("| ") and "/regular" in line]
+    rows = [
+        line.split(" | ")
+        for line in md.splitlines()
+        if line.startswith("| ") and "/regular" in line
+    ]
     assert {(r[0].lstrip("| "), r[1], r[2]) for r in rows} == {
-        (m, f"random@{key}", rules) for m in ("jeep_run/regular", "tank_hunt/regular")
-        for rules in ("standard", "d100")}
+        (m, f"random@{key}", rules)
+        for m in ("jeep_run/regular", "tank_hunt/regular")
+        for rules in ("standard", "d100")
+    }
     assert validate_results(tmp_path) == 2
     header = next(line for line in md.splitlines() if line.startswith("| mission/opponent"))
     assert header.split(" | ")[2] == "rules"
@@ -136,12 +173,14 @@ def test_a_suite_with_unknown_rules_names_the_file_and_field(tmp_path):
     assert e.value.field == "rules"
 
 
-
 # -- provenance, keys, partial runs (issue 14) ----------------------------------------------------
 def _tiny_suite(tmp_path: Path, count: int = 2) -> Path:
     p = tmp_path / "tiny.yaml"
-    p.write_text(f"name: tiny\nmissions: [farm_assault]\nopponents: [regular]\nrules: standard\n"
-                 f"seeds: {{start: 10000, count: {count}}}\n", encoding="utf-8")
+    p.write_text(
+        f"name: tiny\nmissions: [farm_assault]\nopponents: [regular]\nrules: standard\n"
+        f"seeds: {{start: 10000, count: {count}}}\n",
+        encoding="utf-8",
+    )
     return p
 
 
@@ -150,10 +189,14 @@ def test_every_result_carries_its_provenance(tmp_path):
     commit, the date, the policy, full suite or partial, the env ids with their version."""
     res = bench.public(bench.run_bench("heuristic", str(_tiny_suite(tmp_path)), progress=False))
     prov = res["provenance"]
-    assert prov["agent_sha256"] == bench.agent_sha256("heuristic") and len(prov["agent_sha256"]) == 64
+    assert (
+        prov["agent_sha256"] == bench.agent_sha256("heuristic") and len(prov["agent_sha256"]) == 64
+    )
     assert prov["agent_sha256"] != bench.agent_sha256("random")
     assert prov["full_suite"] is True and prov["episodes_per_task"] == 2
-    assert prov["env_ids"] == {"farm_assault": "ambush/FarmAssault-v3"} and prov["env_version"] == "v3"
+    assert (
+        prov["env_ids"] == {"farm_assault": "ambush/FarmAssault-v3"} and prov["env_version"] == "v3"
+    )
     assert prov["deterministic_policy"] is False  # seeded random tie-breaks
     assert prov["git_commit"] == "unknown" or len(prov["git_commit"]) == 40
     assert prov["created"].endswith("Z")
@@ -166,8 +209,11 @@ def test_a_partial_run_never_replaces_a_full_suite_result(tmp_path):
     out = tmp_path / "results"
     full = bench.write_outputs(bench.run_bench("random", suite, progress=False), out_dir=out)
     before = full.read_text()
-    part = bench.write_outputs(bench.run_bench("random", suite, episodes=1, progress=False),
-                               json_path=tmp_path / "elsewhere.json", out_dir=out)
+    part = bench.write_outputs(
+        bench.run_bench("random", suite, episodes=1, progress=False),
+        json_path=tmp_path / "elsewhere.json",
+        out_dir=out,
+    )
     assert full.read_text() == before and json.loads(before)["seeds"] == [10000, 10001]
     copies = sorted(p.name for p in out.glob("*.json"))
     assert len(copies) == 2 and any(n.endswith("__partial-1.json") for n in copies)
@@ -187,10 +233,15 @@ def test_two_models_under_one_label_get_two_rows(tmp_path):
     other = dict(res, provenance=dict(res["provenance"], agent_sha256="f" * 64))
     bench.write_outputs(other, out_dir=out)
     assert len(list(out.glob("*.json"))) == 2
-    rows = [line for line in (out / "leaderboard.md").read_text().splitlines()
-            if line.startswith("| farm_assault/regular |")]
+    rows = [
+        line
+        for line in (out / "leaderboard.md").read_text().splitlines()
+        if line.startswith("| farm_assault/regular |")
+    ]
     assert len(rows) == 2 and {r.split("|")[2].strip() for r in rows} == {
-        f"random@{res['provenance']['agent_sha256'][:8]}", "random@ffffffff"}
+        f"random@{res['provenance']['agent_sha256'][:8]}",
+        "random@ffffffff",
+    }
     assert validate_results(out) == 2
 
 
@@ -242,8 +293,17 @@ def test_ambush_bench_update_reference_stores_full_runs_only(tmp_path, monkeypat
     ref = tmp_path / "vp.yaml"
     monkeypatch.setattr(stats, "reference_path", lambda: ref)
     suite = str(_tiny_suite(tmp_path))
-    args = ["bench", "--suite", suite, "--agent", "random", "--no-progress",
-            "--out-dir", str(tmp_path / "out"), "--update-reference"]
+    args = [
+        "bench",
+        "--suite",
+        suite,
+        "--agent",
+        "random",
+        "--no-progress",
+        "--out-dir",
+        str(tmp_path / "out"),
+        "--update-reference",
+    ]
     assert main(args) == 0 and "updated the reference mean VPs of random" in capsys.readouterr().out
     r = stats.references_for("standard", ref)["farm_assault/regular"]
     assert r.random is not None and r.heuristic is None and r.seeds == (10000, 10001)

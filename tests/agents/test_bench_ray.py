@@ -32,8 +32,18 @@ def _comparable(path) -> dict:
 def test_ray_backend_gives_the_local_results(tmp_path):
     _need_ray()
     ray_json, local_json = tmp_path / "ray.json", tmp_path / "local.json"
-    common = ["bench", "--suite", "smoke", "--episodes", "2", "--agent", "heuristic",
-              "--no-progress", "--out-dir", str(tmp_path / "results")]
+    common = [
+        "bench",
+        "--suite",
+        "smoke",
+        "--episodes",
+        "2",
+        "--agent",
+        "heuristic",
+        "--no-progress",
+        "--out-dir",
+        str(tmp_path / "results"),
+    ]
     assert main([*common, "--backend", "ray", "--workers", "2", "--json", str(ray_json)]) == 0
     assert main([*common, "--workers", "1", "--json", str(local_json)]) == 0
     ray_res, local_res = _comparable(ray_json), _comparable(local_json)

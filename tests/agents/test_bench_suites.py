@@ -20,8 +20,9 @@ def test_the_baseline_suite_is_every_mission_on_100_seeds_and_farm_assault_on_40
     s = bench.load_suite("baseline")
     plan = s.tasks()
     want = {(m, "regular"): list(range(10000, 10100)) for m in list_missions()}
-    want.update({("farm_assault", o): list(range(10000, 10400))
-                 for o in ("green", "regular", "veteran")})  # farm_assault/regular: the union
+    want.update(
+        {("farm_assault", o): list(range(10000, 10400)) for o in ("green", "regular", "veteran")}
+    )  # farm_assault/regular: the union
     assert plan == want
     assert s.max_count() == 400 and s.rules == "standard"
     assert {k: len(v) for k, v in s.tasks(episodes=2).items()} == {k: 2 for k in want}
@@ -34,14 +35,23 @@ def _suite(tmp_path: Path, body: str) -> str:
     return str(p)
 
 
-@pytest.mark.parametrize("body, field", [
-    ("missions: [farm_assault]\nseeds: {start: 1, count: 1}\nparts:\n"
-     "  - {missions: [farm_assault], seeds: {start: 1, count: 1}}\n", "parts"),   # both forms
-    ("missions: [farm_assault]\n", "seeds"),                                      # no seeds
-    ("opponents: [regular]\n", "missions"),                                       # nothing to play
-    ("parts: []\n", "parts"),
-    ("parts:\n  - {missions: [farm_assault], seeds: {start: 1, count: 0}}\n", "parts.0.seeds.count"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        (
+            "missions: [farm_assault]\nseeds: {start: 1, count: 1}\nparts:\n"
+            "  - {missions: [farm_assault], seeds: {start: 1, count: 1}}\n",
+            "parts",
+        ),  # both forms
+        ("missions: [farm_assault]\n", "seeds"),  # no seeds
+        ("opponents: [regular]\n", "missions"),  # nothing to play
+        ("parts: []\n", "parts"),
+        (
+            "parts:\n  - {missions: [farm_assault], seeds: {start: 1, count: 0}}\n",
+            "parts.0.seeds.count",
+        ),
+    ],
+)
 def test_a_malformed_suite_names_the_field(tmp_path, body, field):
     with pytest.raises(DataError) as e:
         bench.load_suite(_suite(tmp_path, body))
@@ -54,9 +64,12 @@ def test_procedural_missions_and_a_mission_file_by_path_run(tmp_path):
     keyed by the mission's id, names its env id, and the result validates."""
     (tmp_path / "missions").mkdir()
     (tmp_path / "missions" / "jeep_run.yaml").write_bytes((MISSIONS / "jeep_run.yaml").read_bytes())
-    suite = _suite(tmp_path, "parts:\n"
-                   "  - {missions: [procedural], opponents: [regular], seeds: {start: 10000, count: 2}}\n"
-                   "  - {missions: [missions/jeep_run.yaml], opponents: [green], seeds: {start: 10000, count: 1}}\n")
+    suite = _suite(
+        tmp_path,
+        "parts:\n"
+        "  - {missions: [procedural], opponents: [regular], seeds: {start: 10000, count: 2}}\n"
+        "  - {missions: [missions/jeep_run.yaml], opponents: [green], seeds: {start: 10000, count: 1}}\n",
+    )
     res = bench.run_bench("random", suite, progress=False)
     assert set(res["missions"]) == {"procedural/regular", "jeep_run/green"}
     assert res["missions"]["procedural/regular"]["episodes"] == 2
@@ -77,10 +90,15 @@ def test_procedural_missions_and_a_mission_file_by_path_run(tmp_path):
 
 
 def test_a_mission_file_with_a_shipped_id_beside_that_mission_is_refused(tmp_path):
-    suite = _suite(tmp_path, f"missions: [jeep_run, {MISSIONS / 'jeep_run.yaml'}]\n"
-                   "seeds: {start: 10000, count: 1}\n")
+    suite = _suite(
+        tmp_path,
+        f"missions: [jeep_run, {MISSIONS / 'jeep_run.yaml'}]\nseeds: {{start: 10000, count: 1}}\n",
+    )
     with pytest.raises(ScenarioError, match="both 'jeep_run'"):
         bench.run_bench("random", suite, progress=False)
     with pytest.raises(ScenarioError, match="unknown missions"):
-        bench.run_bench("random", _suite(tmp_path, "missions: [nowhere]\nseeds: {start: 1, count: 1}\n"),
-                        progress=False)
+        bench.run_bench(
+            "random",
+            _suite(tmp_path, "missions: [nowhere]\nseeds: {start: 1, count: 1}\n"),
+            progress=False,
+        )

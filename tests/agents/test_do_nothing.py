@@ -18,13 +18,27 @@ def _mask(*legal: int) -> dict:
     return {"action_mask": m}
 
 
-@pytest.mark.parametrize("legal, expected", [
-    ((END_TURN,), END_TURN),                                           # only end turn
-    ((encode(OrderKind.SELECT_UNIT, 3), END_TURN, encode(OrderKind.MOVE, 2)), END_TURN),  # end turn first
-    ((encode(OrderKind.MOVE, 4), encode(OrderKind.SELECT_UNIT, 5)),    # no end turn: the lowest index
-     encode(OrderKind.SELECT_UNIT, 5)),
-    ((encode(OrderKind.FIRE_AIMED, 7), encode(OrderKind.STANCE, 1)), encode(OrderKind.STANCE, 1)),
-])
+@pytest.mark.parametrize(
+    "legal, expected",
+    [
+        ((END_TURN,), END_TURN),  # only end turn
+        (
+            (encode(OrderKind.SELECT_UNIT, 3), END_TURN, encode(OrderKind.MOVE, 2)),
+            END_TURN,
+        ),  # end turn first
+        (
+            (
+                encode(OrderKind.MOVE, 4),
+                encode(OrderKind.SELECT_UNIT, 5),
+            ),  # no end turn: the lowest index
+            encode(OrderKind.SELECT_UNIT, 5),
+        ),
+        (
+            (encode(OrderKind.FIRE_AIMED, 7), encode(OrderKind.STANCE, 1)),
+            encode(OrderKind.STANCE, 1),
+        ),
+    ],
+)
 def test_end_turn_when_legal_else_the_first_legal_order(legal, expected):
     assert decode(END_TURN) == (OrderKind.END_TURN, 0)
     assert DoNothingAgent().act({}, _mask(*legal), None) == expected
@@ -41,8 +55,10 @@ def test_registered_by_name_and_with_the_benchmark():
     assert "do_nothing" in AGENT_NAMES
     agent = make_agent("do_nothing")
     assert isinstance(agent, DoNothingAgent) and agent.deterministic
-    assert bench.agent_sha256("do_nothing") not in (bench.agent_sha256("random"),
-                                                   bench.agent_sha256("heuristic"))
+    assert bench.agent_sha256("do_nothing") not in (
+        bench.agent_sha256("random"),
+        bench.agent_sha256("heuristic"),
+    )
 
 
 def test_a_whole_episode_follows_the_rule_and_repeats_exactly():
@@ -64,5 +80,7 @@ def test_a_whole_episode_follows_the_rule_and_repeats_exactly():
     assert term and not trunc and ended > steps / 2
     first = run_episode(make_env("farm_assault"), make_agent("do_nothing"), 10000)
     again = run_episode(make_env("farm_assault"), make_agent("do_nothing"), 10000)
-    assert first.steps == again.steps == steps and first.vp == again.vp == int(env.unwrapped.game.vp)
+    assert first.steps == again.steps == steps and first.vp == again.vp == int(
+        env.unwrapped.game.vp
+    )
     assert not first.won

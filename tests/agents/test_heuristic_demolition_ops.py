@@ -23,8 +23,13 @@ def _ops(kind: str, ready: bool) -> Game:
     m["us_vehicles"], m["german_vehicles"] = [], []
     m = copy.deepcopy(m)
     m["objective"] = {"name": "farm", "hexes": ["J2", "J3"], "kind": kind}
-    g = Game.from_position({"mission": m, "contacts": [],
-                            "units": [{"name": "US6", "hex": "J4", "satchel_ready": ready}]})
+    g = Game.from_position(
+        {
+            "mission": m,
+            "contacts": [],
+            "units": [{"name": "US6", "hex": "J4", "satchel_ready": ready}],
+        }
+    )
     if g.acting_unit() is None:
         g.play("select US6")
     return g
@@ -37,8 +42,9 @@ def _choose(g: Game) -> str:
     return g.describe_action(HeuristicAgent(seed=0).act({}, {"action_mask": mask}, env))
 
 
-@pytest.mark.parametrize("ready, order", [(False, "US6 prepare/reload"),
-                                          (True, "US6 throw a satchel charge at J3")])
+@pytest.mark.parametrize(
+    "ready, order", [(False, "US6 prepare/reload"), (True, "US6 throw a satchel charge at J3")]
+)
 def test_the_heuristic_sets_the_charge_in_operations(ready, order):
     assert _choose(_ops("demolish", ready)) == order
 

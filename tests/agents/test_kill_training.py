@@ -25,35 +25,49 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from ambush_env.agents.maskable_ppo import (  # noqa: E402
+from ambush_env.agents.maskable_ppo import (
     TrainConfig,
     checkpoint_problem,
     latest_checkpoint,
     new_model,
     save_model,
 )
-from ambush_env.core.world.data import FAULT_ENV  # noqa: E402
-from ambush_env.core.model.errors import DataError  # noqa: E402
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.world.data import FAULT_ENV
 
 KILLED = -signal.SIGKILL
 
 #: a tiny run: rollouts of 2 envs x 32 steps = 64 steps, a checkpoint after each
-TINY = ("mission: farm_assault\nn_envs: 2\nn_steps: 32\nbatch_size: 32\nn_epochs: 1\n"
-        "features_dim: 16\ncnn_channels: [4, 4]\nnet_arch: [8]\ncheckpoint_freq: 64\n"
-        "progress_bar: false\n")
+TINY = (
+    "mission: farm_assault\nn_envs: 2\nn_steps: 32\nbatch_size: 32\nn_epochs: 1\n"
+    "features_dim: 16\ncnn_channels: [4, 4]\nnet_arch: [8]\ncheckpoint_freq: 64\n"
+    "progress_bar: false\n"
+)
 
 
 #: rollouts of 2 x 8 steps, a checkpoint after each: about half the time goes to writing them
 #: (measured: a 1-2 MB zip in ~65 ms), so a kill at a random moment often lands in a write
 FREQUENT = TINY.replace("n_steps: 32\nbatch_size: 32", "n_steps: 8\nbatch_size: 16").replace(
-    "checkpoint_freq: 64", "checkpoint_freq: 16")
+    "checkpoint_freq: 64", "checkpoint_freq: 16"
+)
 
 
 def _cmd(tmp_path: Path, total: int, *extra: str, config: str = TINY) -> list[str]:
     cfg = tmp_path / "tiny.yaml"
     cfg.write_text(config + f"total_timesteps: {total}\n", encoding="utf-8")
-    return [sys.executable, "-m", "ambush_env.cli", "train", "--config", str(cfg),
-            "--log-dir", str(tmp_path / "runs"), "--run-name", "k", *extra]
+    return [
+        sys.executable,
+        "-m",
+        "ambush_env.cli",
+        "train",
+        "--config",
+        str(cfg),
+        "--log-dir",
+        str(tmp_path / "runs"),
+        "--run-name",
+        "k",
+        *extra,
+    ]
 
 
 def _env(fault: str | None = None) -> dict[str, str]:
@@ -63,10 +77,13 @@ def _env(fault: str | None = None) -> dict[str, str]:
     return env
 
 
-def train(tmp_path: Path, total: int, *extra: str, fault: str | None = None) -> subprocess.CompletedProcess:
+def train(
+    tmp_path: Path, total: int, *extra: str, fault: str | None = None
+) -> subprocess.CompletedProcess:
     """``ambush train`` of the tiny run ``k`` up to ``total`` steps, in a subprocess."""
-    return subprocess.run(_cmd(tmp_path, total, *extra), env=_env(fault), capture_output=True,
-                          text=True, timeout=240)
+    return subprocess.run(
+        _cmd(tmp_path, total, *extra), env=_env(fault), capture_output=True, text=True, timeout=240
+    )
 
 
 def steps_of(model_zip: Path) -> int:
@@ -87,7 +104,7 @@ def test_a_kill_between_a_checkpoints_write_and_rename_then_resume_latest(tmp_pa
     killed = train(tmp_path, 128, fault="after_write:*_128_steps.zip")
     assert killed.returncode == KILLED, killed.stderr
     assert sorted(p.name for p in ck.glob("*_steps.zip")) == ["k_64_steps.zip"]
-    stray, = ck.glob(".k_128_steps.zip.*.tmp")
+    (stray,) = ck.glob(".k_128_steps.zip.*.tmp")
     (ck / "k_999_steps.zip").write_bytes(b"")  # what SB3's in-place save left before the fix
     whole = (ck / "k_64_steps.zip").read_bytes()
     (ck / "k_500_steps.zip").write_bytes(whole[: len(whole) // 2])  # a cut-off zip
@@ -106,7 +123,7 @@ def test_a_kill_while_the_final_model_is_written_then_resume_latest(tmp_path):
     killed = train(tmp_path, 128, fault="during_write:final_model.zip")
     assert killed.returncode == KILLED, killed.stderr
     assert not (run / "final_model.zip").exists()  # absent, not partial
-    stray, = run.glob(".final_model.zip.*.tmp")
+    (stray,) = run.glob(".final_model.zip.*.tmp")
     assert checkpoint_problem(stray) is not None  # what the kill cut off
     assert checkpoint_problem(run / "checkpoints" / "k_128_steps.zip") is None
     done = train(tmp_path, 192, "--resume", "latest")
@@ -122,8 +139,17 @@ def test_latest_checkpoint_skips_and_names_every_unreadable_kind(tmp_path):
     Resuming from such a file by name is a DataError naming it."""
     cfg = _cfg(tmp_path)
     ck = cfg.run_dir / "checkpoints"
-    tiny = TrainConfig(**{**cfg.model_dump(), "n_envs": 1, "n_steps": 8, "batch_size": 8,
-                          "features_dim": 8, "cnn_channels": (2, 2), "net_arch": [4]})
+    tiny = TrainConfig(
+        **{
+            **cfg.model_dump(),
+            "n_envs": 1,
+            "n_steps": 8,
+            "batch_size": 8,
+            "features_dim": 8,
+            "cnn_channels": (2, 2),
+            "net_arch": [4],
+        }
+    )
     from ambush_env.agents.maskable_ppo import make_vec_env
 
     env = make_vec_env(tiny)
@@ -139,7 +165,9 @@ def test_latest_checkpoint_skips_and_names_every_unreadable_kind(tmp_path):
     with zipfile.ZipFile(good) as z:  # flip a byte inside policy.pth's stored data
         info = z.getinfo("policy.pth")
     assert info.compress_type == zipfile.ZIP_STORED
-    name_len, extra_len = struct.unpack("<HH", whole[info.header_offset + 26: info.header_offset + 30])
+    name_len, extra_len = struct.unpack(
+        "<HH", whole[info.header_offset + 26 : info.header_offset + 30]
+    )
     at = info.header_offset + 30 + name_len + extra_len + info.file_size // 2
     damaged = bytearray(whole)
     damaged[at] ^= 0xFF
@@ -147,15 +175,21 @@ def test_latest_checkpoint_skips_and_names_every_unreadable_kind(tmp_path):
     (ck / ".k_1000_steps.zip.abc123.tmp").write_bytes(whole[:100])
     said: list[str] = []
     assert latest_checkpoint(cfg, warn=said.append) == good
-    assert said[0] == (f"ignored {ck / '.k_1000_steps.zip.abc123.tmp'}: a temporary file left by an "
-                       "interrupted write (safe to delete)")
+    assert said[0] == (
+        f"ignored {ck / '.k_1000_steps.zip.abc123.tmp'}: a temporary file left by an "
+        "interrupted write (safe to delete)"
+    )
     why = [s.split(": ", 1)[1].split(";")[0] for s in said[1:]]
-    assert [s.split(": ")[0] for s in said[1:]] == [f"ignored checkpoint {ck / f'k_{n}_steps.zip'}"
-                                                    for n in (900, 800, 700, 600, 500)]
+    assert [s.split(": ")[0] for s in said[1:]] == [
+        f"ignored checkpoint {ck / f'k_{n}_steps.zip'}" for n in (900, 800, 700, 600, 500)
+    ]
     assert why[0] == "empty (0 bytes)"
     assert why[1].startswith("not a whole ")  # cut off: the zip directory found is torch's
     assert why[2] == "not a whole zip file (cut off, or not a model)"
-    assert why[3] == "not a whole model zip: no policy.pth, policy.optimizer.pth (cut off, or not a model)"
+    assert (
+        why[3]
+        == "not a whole model zip: no policy.pth, policy.optimizer.pth (cut off, or not a model)"
+    )
     assert why[4] == "damaged: member policy.pth fails its CRC check"
     from ambush_env.agents.maskable_ppo import train as train_in_process
 
@@ -177,7 +211,9 @@ def test_kills_at_random_moments_of_a_real_run_never_block_a_resume(tmp_path):
     cmd = _cmd(tmp_path, 1_000_000, "--resume", "latest", config=FREQUENT)
     for _ in range(3):
         seen = set(ck.glob("*_steps.zip"))
-        proc = subprocess.Popen(cmd, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            cmd, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
         deadline = time.time() + 120
         while not set(ck.glob("*_steps.zip")) - seen and time.time() < deadline:
             assert proc.poll() is None, proc.communicate()[1]  # a resume that fails fails fast
@@ -190,8 +226,13 @@ def test_kills_at_random_moments_of_a_real_run_never_block_a_resume(tmp_path):
         assert all(checkpoint_problem(p) is None for p in ck.glob("*_steps.zip"))
     newest = latest_checkpoint(cfg, warn=lambda _m: None)
     steps = steps_of(newest)
-    done = subprocess.run(_cmd(tmp_path, steps + 16, "--resume", "latest", config=FREQUENT), env=_env(),
-                          capture_output=True, text=True, timeout=240)
+    done = subprocess.run(
+        _cmd(tmp_path, steps + 16, "--resume", "latest", config=FREQUENT),
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert done.returncode == 0, done.stderr
     assert f"resuming from {newest} ({steps} steps)" in done.stdout
     assert steps_of(cfg.run_dir / "final_model.zip") == steps + 16

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from ambush_env.agents.maskable_ppo import (  # noqa: E402
+from ambush_env.agents.maskable_ppo import (
     PPOAgent,
     TrainConfig,
     input_divisor,
@@ -20,13 +20,24 @@ from ambush_env.agents.maskable_ppo import (  # noqa: E402
     new_model,
     train,
 )
-from ambush_env.core.model.errors import DataError  # noqa: E402
-from ambush_env.env import spec  # noqa: E402
+from ambush_env.core.model.errors import DataError
+from ambush_env.env import spec
 
 REPO = Path(__file__).resolve().parents[2]
 
-TINY = dict(mission="farm_assault", total_timesteps=256, n_envs=2, n_steps=64, batch_size=64, n_epochs=1,
-            features_dim=32, cnn_channels=(4, 8), net_arch=[16], checkpoint_freq=128, progress_bar=False)
+TINY = dict(
+    mission="farm_assault",
+    total_timesteps=256,
+    n_envs=2,
+    n_steps=64,
+    batch_size=64,
+    n_epochs=1,
+    features_dim=32,
+    cnn_channels=(4, 8),
+    net_arch=[16],
+    checkpoint_freq=128,
+    progress_bar=False,
+)
 
 
 def test_shipped_train_configs_are_valid():
@@ -65,8 +76,12 @@ def test_the_extractor_reads_the_declared_values_of_the_uint8_board():
     assert divs.shape == (board.shape[0], 1, 1)
     np.testing.assert_array_equal(divs[:, 0, 0], [f.div for f in board.features])
     seen = {}
-    ext.cnn.register_forward_pre_hook(lambda m, args: seen.__setitem__("board", args[0].detach().numpy().copy()))
-    ext.tables.register_forward_pre_hook(lambda m, args: seen.__setitem__("tables", args[0].detach().numpy().copy()))
+    ext.cnn.register_forward_pre_hook(
+        lambda m, args: seen.__setitem__("board", args[0].detach().numpy().copy())
+    )
+    ext.tables.register_forward_pre_hook(
+        lambda m, args: seen.__setitem__("tables", args[0].detach().numpy().copy())
+    )
     obs = env.reset()
     for _ in range(30):
         action, _ = model.predict(obs, action_masks=get_action_masks(env))
@@ -81,7 +96,7 @@ def test_the_extractor_reads_the_declared_values_of_the_uint8_board():
     for i in range(game.board.n):
         c, r = game.board.coords(i)
         assert level[r, c] == np.float32(game.board.level[i] / 3)
-    assert 0.0 <= seen["board"].min() and seen["board"].max() <= 1.0
+    assert seen["board"].min() >= 0.0 and seen["board"].max() <= 1.0
     env.close()
 
 
@@ -92,7 +107,9 @@ def test_tiny_training_saves_checkpoints_resumes_and_plays(tmp_path):
     assert latest_checkpoint(cfg).name == "tiny_256_steps.zip"  # checkpoints carry the run name
     assert any((tmp_path / "tiny" / "tb").rglob("events.out.tfevents*"))
     # resume from the latest checkpoint up to 384 steps
-    cfg2 = TrainConfig(run_name="tiny", log_dir=str(tmp_path), **{**TINY, "total_timesteps": 384}, resume="latest")
+    cfg2 = TrainConfig(
+        run_name="tiny", log_dir=str(tmp_path), **{**TINY, "total_timesteps": 384}, resume="latest"
+    )
     train(cfg2)
     assert latest_checkpoint(cfg2).name == "tiny_384_steps.zip"
     # the model plays legal orders to the end of an episode
@@ -114,7 +131,12 @@ def test_smoke_config_trains_20000_steps_and_the_model_is_benchmarked(tmp_path):
     model = tmp_path / "runs" / "smoke" / "final_model.zip"
     assert model.exists()
     out = tmp_path / "bench.json"
-    assert main(["bench", "--agent", str(model), "--episodes", "5", "--json", str(out), "--no-progress"]) == 0
+    assert (
+        main(
+            ["bench", "--agent", str(model), "--episodes", "5", "--json", str(out), "--no-progress"]
+        )
+        == 0
+    )
     data = json.loads(out.read_text())
     assert data["agent"] == "ppo-smoke"
     assert all(np.isfinite(m["mean_vp"]) for m in data["missions"].values())
@@ -130,8 +152,9 @@ def test_a_run_folder_is_never_overwritten_without_resume_or_force(tmp_path):
     with pytest.raises(RunExistsError, match="--resume latest.*--force"):
         train(cfg)
     assert (tmp_path / "again" / "final_model.zip").exists()
-    forced = TrainConfig(run_name="again", log_dir=str(tmp_path),
-                         **{**TINY, "total_timesteps": 128}, force=True)
+    forced = TrainConfig(
+        run_name="again", log_dir=str(tmp_path), **{**TINY, "total_timesteps": 128}, force=True
+    )
     assert train(forced).exists()
 
 
@@ -145,11 +168,24 @@ def test_sigint_saves_a_checkpoint_and_the_run_resumes_from_it(tmp_path):
     import time
 
     cfg = tmp_path / "long.yaml"
-    cfg.write_text("mission: farm_assault\ntotal_timesteps: 1000000\nn_envs: 2\nn_steps: 32\n"
-                   "batch_size: 32\nn_epochs: 1\nfeatures_dim: 16\ncnn_channels: [4, 4]\n"
-                   "net_arch: [8]\ncheckpoint_freq: 0\nprogress_bar: false\n", encoding="utf-8")
-    cmd = [sys.executable, "-m", "ambush_env.cli", "train", "--config", str(cfg),
-           "--log-dir", str(tmp_path / "runs"), "--run-name", "sig"]
+    cfg.write_text(
+        "mission: farm_assault\ntotal_timesteps: 1000000\nn_envs: 2\nn_steps: 32\n"
+        "batch_size: 32\nn_epochs: 1\nfeatures_dim: 16\ncnn_channels: [4, 4]\n"
+        "net_arch: [8]\ncheckpoint_freq: 0\nprogress_bar: false\n",
+        encoding="utf-8",
+    )
+    cmd = [
+        sys.executable,
+        "-m",
+        "ambush_env.cli",
+        "train",
+        "--config",
+        str(cfg),
+        "--log-dir",
+        str(tmp_path / "runs"),
+        "--run-name",
+        "sig",
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     tb = tmp_path / "runs" / "sig" / "tb"
     deadline = time.time() + 120
@@ -165,8 +201,12 @@ def test_sigint_saves_a_checkpoint_and_the_run_resumes_from_it(tmp_path):
     assert saved > 0
     again = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert again.returncode == 2 and "holds an earlier run" in again.stderr
-    done = subprocess.run(cmd + ["--resume", "latest", "--total-timesteps", str(saved + 64)],
-                          capture_output=True, text=True, timeout=180)
+    done = subprocess.run(
+        cmd + ["--resume", "latest", "--total-timesteps", str(saved + 64)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert done.returncode == 0, done.stderr
     from sb3_contrib import MaskablePPO
 
@@ -200,9 +240,14 @@ def test_export_weights_drops_the_optimizer_state_and_plays_the_same(tmp_path):
 
     from ambush_env.agents.maskable_ppo import export_weights
 
-    cfg = TrainConfig(**{**TINY, "total_timesteps": 128, "checkpoint_freq": 0}, log_dir=str(tmp_path), run_name="x")
+    cfg = TrainConfig(
+        **{**TINY, "total_timesteps": 128, "checkpoint_freq": 0},
+        log_dir=str(tmp_path),
+        run_name="x",
+    )
     src = train(cfg)
     dst = export_weights(src, tmp_path / "models" / "x.zip")
+
     def optimizer(path):
         with zipfile.ZipFile(path) as z:
             return th.load(z.open("policy.optimizer.pth"), weights_only=False)
@@ -229,5 +274,9 @@ def test_training_never_passes_the_budget(tmp_path):
     never 256 (issue 14: at most 500 k steps)."""
     from sb3_contrib import MaskablePPO
 
-    cfg = TrainConfig(**{**TINY, "total_timesteps": 200, "checkpoint_freq": 0}, log_dir=str(tmp_path), run_name="b")
+    cfg = TrainConfig(
+        **{**TINY, "total_timesteps": 200, "checkpoint_freq": 0},
+        log_dir=str(tmp_path),
+        run_name="b",
+    )
     assert MaskablePPO.load(train(cfg)).num_timesteps == 128

@@ -6,8 +6,8 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from ambush_env.core.model.dice import Dice
 from ambush_env.core import Game
+from ambush_env.core.model.dice import Dice
 from ambush_env.core.model.state import TurnState, Unit
 from ambush_env.core.model.types import ARSpace, Phase, Side, Stance, Status
 
@@ -64,14 +64,33 @@ def put(game: Game, slot: int, label: str, stance: int = Stance.STANDING) -> Uni
     return u
 
 
-def add_german(game: Game, card: str, label: str, *, stance: int = Stance.STANDING,
-               aware: bool = True, known: bool = True) -> Unit:
+def add_german(
+    game: Game,
+    card: str,
+    label: str,
+    *,
+    stance: int = Stance.STANDING,
+    aware: bool = True,
+    known: bool = True,
+) -> Unit:
     """Put a German from the deck on the map directly (no paragraph, no sighting)."""
     c = game.cards[card]
     st = game.state
-    g = Unit(uid=len(st.units), side=int(Side.GERMAN), name=f"G{st.next_german}", role=c.id,
-             hex=game.board.index(label), stance=int(stance), IN=c.IN, PC=c.PC, WS=c.WS, MV=c.MV,
-             weapon=c.weapon, equipment=list(c.equipment), aware=aware)
+    g = Unit(
+        uid=len(st.units),
+        side=int(Side.GERMAN),
+        name=f"G{st.next_german}",
+        role=c.id,
+        hex=game.board.index(label),
+        stance=int(stance),
+        IN=c.IN,
+        PC=c.PC,
+        WS=c.WS,
+        MV=c.MV,
+        weapon=c.weapon,
+        equipment=list(c.equipment),
+        aware=aware,
+    )
     g.ammo = game.weapon(c.weapon).clip
     st.next_german += 1
     st.units.append(g)
@@ -133,10 +152,10 @@ def german_action(game: Game, g: Unit, name: str, args: dict | None = None) -> b
     starts, the action's orders are chosen from his legal orders and applied one by one,
     their interruptions resolved. Returns whether the action gave any order (False: it was
     skipped)."""
+    from ambush_env.core.model.orders import decode
     from ambush_env.core.play import german
     from ambush_env.core.play.apply import apply_order
     from ambush_env.core.play.legal import legal_orders
-    from ambush_env.core.model.orders import decode
     from ambush_env.core.rules.turns import start_turn
 
     if game.state.turn.uid != g.uid:
@@ -163,8 +182,9 @@ def find_in_order(events: list[dict], expected: list[tuple[str, dict]]) -> None:
     equal values; a dict value must equal the event's whole dict)."""
     k = 0
     for typ, fields in expected:
-        while k < len(events) and not (events[k]["type"] == typ and all(
-                events[k].get(f) == v for f, v in fields.items())):
+        while k < len(events) and not (
+            events[k]["type"] == typ and all(events[k].get(f) == v for f, v in fields.items())
+        ):
             k += 1
         assert k < len(events), f"no {typ} event with {fields} (in order) among {events}"
         k += 1

@@ -10,14 +10,22 @@ WS 0 MV 5, US7 WS 0 MV 4, US8 WS −1; the German rifleman WS 0 MV 4, the NCO (n
 from __future__ import annotations
 
 import pytest
+from engine_helpers import (
+    add_german,
+    clear_board,
+    force,
+    fresh_game,
+    german_action,
+    give_turn,
+    put,
+    rounds,
+)
 
 from ambush_env.core.model import orders as O
-from ambush_env.core.rules.assault import chance
 from ambush_env.core.model.errors import IllegalActionError
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.types import ARSpace, Direction, Phase, Stance, Status
-
-from engine_helpers import add_german, german_action, clear_board, force, fresh_game, give_turn, put, rounds
+from ambush_env.core.rules.assault import chance
 
 S, C, P = Stance.STANDING, Stance.CROUCHING, Stance.PRONE
 US1, US4, US7, US8 = 0, 3, 6, 7  # squad slots
@@ -72,20 +80,51 @@ CHANCE_CASES = [
     ("base", US4, [], False, "rifleman", {}, 5, {"base": 5}),
     ("attacker WS +1", US1, [], False, "rifleman", {}, 6, {"base": 5, "attacker_ws": 1}),
     ("attacker WS -1", US8, [], False, "rifleman", {}, 4, {"base": 5, "attacker_ws": -1}),
-    ("one extra attacker", US4, [US7], False, "rifleman", {}, 6,
-     {"base": 5, "extra_attackers": 1}),
-    ("two extra attackers", US4, [US7, US1], False, "rifleman", {}, 7,
-     {"base": 5, "extra_attackers": 2}),
+    ("one extra attacker", US4, [US7], False, "rifleman", {}, 6, {"base": 5, "extra_attackers": 1}),
+    (
+        "two extra attackers",
+        US4,
+        [US7, US1],
+        False,
+        "rifleman",
+        {},
+        7,
+        {"base": 5, "extra_attackers": 2},
+    ),
     ("wounded attacker", US4, [], True, "rifleman", {}, 3, {"base": 5, "wounded": -2}),
     ("defender WS +1", US4, [], False, "nco_smg", {}, 4, {"base": 5, "defender_ws": -1}),
     ("defender WS +1 wounded", US4, [], False, "nco_smg", {"wounded": True}, 5, {"base": 5}),
-    ("defender WS +1 panicked", US4, [], False, "nco_smg", {"panicked": True}, 7,
-     {"base": 5, "unaware_or_panicked_defender": 2}),
-    ("defender WS +1 unaware", US4, [], False, "nco_smg", {"aware": False}, 6,
-     {"base": 5, "defender_ws": -1, "unaware_or_panicked_defender": 2}),
+    (
+        "defender WS +1 panicked",
+        US4,
+        [],
+        False,
+        "nco_smg",
+        {"panicked": True},
+        7,
+        {"base": 5, "unaware_or_panicked_defender": 2},
+    ),
+    (
+        "defender WS +1 unaware",
+        US4,
+        [],
+        False,
+        "nco_smg",
+        {"aware": False},
+        6,
+        {"base": 5, "defender_ws": -1, "unaware_or_panicked_defender": 2},
+    ),
     ("defender WS -1 gives nothing", US4, [], False, "rifleman", {"WS": -1}, 5, {"base": 5}),
-    ("unaware defender", US4, [], False, "rifleman", {"aware": False}, 7,
-     {"base": 5, "unaware_or_panicked_defender": 2}),
+    (
+        "unaware defender",
+        US4,
+        [],
+        False,
+        "rifleman",
+        {"aware": False},
+        7,
+        {"base": 5, "unaware_or_panicked_defender": 2},
+    ),
 ]
 
 
@@ -137,8 +176,15 @@ def test_incapacitated_extra_soldier_is_no_extra_attacker():
 # ---------------------------------------------------------------------------- kill and capture
 @pytest.mark.parametrize(
     "damage_roll, result",
-    [(0, "panic"), (1, "wound"), (2, "wound"), (3, "incapacitated"), (5, "incapacitated"),
-     (6, "kill"), (9, "kill")],
+    [
+        (0, "panic"),
+        (1, "wound"),
+        (2, "wound"),
+        (3, "incapacitated"),
+        (5, "incapacitated"),
+        (6, "kill"),
+        (9, "kill"),
+    ],
 )
 def test_kill_assault_rolls_on_the_assault_row(damage_roll, result):
     """RULES.md §10: a successful Kill assault rolls on the assault row (damage.yaml: 0 panic,
@@ -312,7 +358,7 @@ def test_charge_allowance_is_half_mv_rounded_down(slot, mv, charge_mp):
     from ambush_env.core.play.legal import charge_allowance
 
     g, u, _ = _charge_scene("E6", "E8", slot=slot)
-    assert u.MV == mv and charge_allowance(g, u) == charge_mp
+    assert mv == u.MV and charge_allowance(g, u) == charge_mp
 
 
 def test_wounded_soldier_charges_one_mp():

@@ -15,15 +15,15 @@ import pytest
 
 from ambush_env.core import Game
 from ambush_env.core.model import orders as O
+from ambush_env.core.model.errors import DataError, IllegalActionError
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.types import TERRAIN_NAMES, Status
+from ambush_env.core.play.position import write_position
+from ambush_env.core.rules.ctx import Ctx
+from ambush_env.core.rules.mines import known_minefields, minefield_kind
 from ambush_env.core.vehicles import vehicles as V
 from ambush_env.core.world.board import load_board
-from ambush_env.core.rules.ctx import Ctx
 from ambush_env.core.world.data import data_path, read_yaml
-from ambush_env.core.model.errors import DataError, IllegalActionError
-from ambush_env.core.rules.mines import known_minefields, minefield_kind
-from ambush_env.core.model.orders import OrderKind as K
-from ambush_env.core.play.position import write_position
-from ambush_env.core.model.types import TERRAIN_NAMES, Status
 
 MISSION = "farm_assault"
 FAR_GERMAN = {"name": "G9", "role": "rifleman", "hex": "P2", "ar": "complete"}
@@ -31,27 +31,52 @@ FAR_GERMAN = {"name": "G9", "role": "rifleman", "hex": "P2", "ar": "complete"}
 WAITING = {"name": "US8", "hex": "R14", "ar": "1-turn"}
 
 
-def _rounds(units: list[dict], vehicles: list[dict] | None = None, *, mission: Any = MISSION,
-            ctx: Ctx | None = None, **extra: Any) -> Game:
+def _rounds(
+    units: list[dict],
+    vehicles: list[dict] | None = None,
+    *,
+    mission: Any = MISSION,
+    ctx: Ctx | None = None,
+    **extra: Any,
+) -> Game:
     """Rounds, the first unit's turn (a 1-turn marker); a far German keeps Rounds going."""
-    p: dict[str, Any] = {"mission": mission, "phase": "rounds", "round": 3, "rounds_total": 3,
-                         "initiative": "us", "turn": {"unit": units[0]["name"]},
-                         "units": [{"ar": "1-turn", **units[0]}, *units[1:], FAR_GERMAN,
-                                   WAITING],
-                         **extra}
+    p: dict[str, Any] = {
+        "mission": mission,
+        "phase": "rounds",
+        "round": 3,
+        "rounds_total": 3,
+        "initiative": "us",
+        "turn": {"unit": units[0]["name"]},
+        "units": [{"ar": "1-turn", **units[0]}, *units[1:], FAR_GERMAN, WAITING],
+        **extra,
+    }
     if vehicles is not None:
         p["vehicles"] = vehicles
     return Game.from_position(p, ctx=ctx)
 
 
 def _tank(hex_: str = "C1", **kw: Any) -> dict:
-    return {"name": "V1", "type": "panzer_iv", "side": "german", "hex": hex_, "facing": "S",
-            "crew": 5, **kw}
+    return {
+        "name": "V1",
+        "type": "panzer_iv",
+        "side": "german",
+        "hex": hex_,
+        "facing": "S",
+        "crew": 5,
+        **kw,
+    }
 
 
 def _kubel(hex_: str = "C1", driver: str | None = "G2", **kw: Any) -> dict:
-    return {"name": "V1", "type": "kubelwagen", "side": "german", "hex": hex_, "facing": "S",
-            "driver": driver, **kw}
+    return {
+        "name": "V1",
+        "type": "kubelwagen",
+        "side": "german",
+        "hex": hex_,
+        "facing": "S",
+        "driver": driver,
+        **kw,
+    }
 
 
 def _events(g: Game, kind: str) -> list[dict]:
@@ -133,8 +158,11 @@ def test_a_grenade_outside_a_tank_does_nothing_to_it():
 
 def test_german_soldiers_may_throw_a_grenade_into_a_vehicle():
     """Both sides: legal() lists GRENADE_INTO for a German soldier (an open US tank)."""
-    g = _rounds([{"name": "G2", "role": "rifleman", "hex": "B1", "equipment": ["grenade"]}],
-                [{**_tank(), "side": "us", "type": "sherman"}], german="agent")
+    g = _rounds(
+        [{"name": "G2", "role": "rifleman", "hex": "B1", "equipment": ["grenade"]}],
+        [{**_tank(), "side": "us", "type": "sherman"}],
+        german="agent",
+    )
     assert g.acting_unit().name == "G2"
     assert _into(g) in g.legal_actions()
 
@@ -143,21 +171,32 @@ def test_german_soldiers_may_throw_a_grenade_into_a_vehicle():
 def test_grenade_inside_a_car_disables_it_and_occupants_roll_inside_as_prone():
     """seed 000 p. 32: "a grenade inside disables it and the occupants roll Grenade Inside as
     prone" (roll 8 − 2 = 6: kill)."""
-    g = _rounds([{"name": "US1", "hex": "C1"}, {"name": "G2", "role": "rifleman", "hex": "C1",
-                                                "vehicle": "V1"}], [_kubel()])
+    g = _rounds(
+        [
+            {"name": "US1", "hex": "C1"},
+            {"name": "G2", "role": "rifleman", "hex": "C1", "vehicle": "V1"},
+        ],
+        [_kubel()],
+    )
     g.force_rolls([3, 8])
     g.play("US1 throw a grenade into V1")
     d = _events(g, "damage_roll")
     assert [(e["unit"], e["row"], e["modifier"], e["result"]) for e in d] == [
-        ("G2", "grenade_inside", -2, "kill")]
+        ("G2", "grenade_inside", -2, "kill")
+    ]
     assert g.state.vehicles[0].disabled and g.state.units[1].status == Status.KILLED
 
 
 def test_failed_throw_from_the_cars_hex_drops_outside_and_the_thrower_reacts():
     """seed 000 p. 33: from the vehicle's hex, 6-9 drops the grenade in that hex outside the
     vehicle and the thrower may react without a check: ⚙ he throws it clear, nobody hurt."""
-    g = _rounds([{"name": "US1", "hex": "C1"}, {"name": "G2", "role": "rifleman", "hex": "C1",
-                                                "vehicle": "V1"}], [_kubel()])
+    g = _rounds(
+        [
+            {"name": "US1", "hex": "C1"},
+            {"name": "G2", "role": "rifleman", "hex": "C1", "vehicle": "V1"},
+        ],
+        [_kubel()],
+    )
     g.force_rolls([7, 6])  # the throw fails (need 6), the scatter drops it in C1
     g.play("US1 throw a grenade into V1")
     ev = _events(g, "throw_into")[0]
@@ -171,8 +210,13 @@ def test_failed_throw_from_the_next_hex_lands_in_the_vehicles_hex_on_6_to_9(scat
     """seed 000 p. 33: from an adjacent hex, 6-9 lands in the vehicle's hex (outside it: never
     back into a vehicle), where the car rolls Grenade Outside (7: disabled) and then its
     driver; 0-5 reads Diagram A (5: ahead right)."""
-    g = _rounds([{"name": "US1", "hex": "B1"}, {"name": "G2", "role": "rifleman", "hex": "C1",
-                                                "vehicle": "V1"}], [_kubel()])
+    g = _rounds(
+        [
+            {"name": "US1", "hex": "B1"},
+            {"name": "G2", "role": "rifleman", "hex": "C1", "vehicle": "V1"},
+        ],
+        [_kubel()],
+    )
     g.force_rolls([5, scatter] + ([7, 0] if landing else [0, 0, 0, 0]))
     g.play("US1 throw a grenade into V1")
     ev = _events(g, "throw_into")[0]
@@ -205,8 +249,10 @@ def test_a_satchel_in_a_tanks_hex_rolls_satchel_outside(roll, disabled, closed):
     """seed 000 p. 32: "A satchel charge landing in the tank's hex disables it on an
     incapacitated or kill result on the Satchel Charge Outside row" (4: incapacitated;
     3: wound); closed or open, the charge is outside."""
-    g = _rounds([{"name": "US1", "hex": "B1", "equipment": ["satchel"], "satchel_ready": True}],
-                [_tank(closed=closed)])
+    g = _rounds(
+        [{"name": "US1", "hex": "B1", "equipment": ["satchel"], "satchel_ready": True}],
+        [_tank(closed=closed)],
+    )
     g.force_rolls([0, roll])
     g.play("US1 throw a satchel charge at C1")
     assert _events(g, "blast_vehicle")[0]["item"] == "satchel"
@@ -216,8 +262,9 @@ def test_a_satchel_in_a_tanks_hex_rolls_satchel_outside(roll, disabled, closed):
 
 def test_a_satchel_next_to_a_tank_does_nothing_to_it():
     """⚙: "into or next to" is the car rule (seed 000 p. 33); a tank needs it in its hex."""
-    g = _rounds([{"name": "US1", "hex": "A1", "equipment": ["satchel"], "satchel_ready": True}],
-                [_tank()])
+    g = _rounds(
+        [{"name": "US1", "hex": "A1", "equipment": ["satchel"], "satchel_ready": True}], [_tank()]
+    )
     g.force_rolls([0])
     g.play("US1 throw a satchel charge at B1")
     assert not _events(g, "blast_vehicle") and not g.state.vehicles[0].disabled
@@ -225,8 +272,10 @@ def test_a_satchel_next_to_a_tank_does_nothing_to_it():
 
 def test_a_satchel_next_to_a_car_always_disables_it():
     """seed 000 p. 33: "A satchel charge into or next to a car always disables it"."""
-    g = _rounds([{"name": "US1", "hex": "A1", "equipment": ["satchel"], "satchel_ready": True}],
-                [_kubel(driver=None)])
+    g = _rounds(
+        [{"name": "US1", "hex": "A1", "equipment": ["satchel"], "satchel_ready": True}],
+        [_kubel(driver=None)],
+    )
     g.force_rolls([0])
     g.play("US1 throw a satchel charge at B1")
     assert g.state.vehicles[0].disabled
@@ -235,11 +284,25 @@ def test_a_satchel_next_to_a_car_always_disables_it():
 # ================================================================ seed 000 p. 32: from a car
 def _rider(mission: Any, **us1: Any) -> Game:
     """US1 rides as passenger in the US jeep V1 at A1 (US2 drives); a German car stands at C1."""
-    return _rounds([{"name": "US1", "hex": "A1", "vehicle": "V1", **us1},
-                    {"name": "US2", "hex": "A1", "vehicle": "V1"}],
-                   [{"name": "V1", "type": "jeep", "side": "us", "hex": "A1", "facing": "NE",
-                     "driver": "US2", "passengers": ["US1"]},
-                    {**_kubel(driver=None), "name": "V2"}], mission=mission)
+    return _rounds(
+        [
+            {"name": "US1", "hex": "A1", "vehicle": "V1", **us1},
+            {"name": "US2", "hex": "A1", "vehicle": "V1"},
+        ],
+        [
+            {
+                "name": "V1",
+                "type": "jeep",
+                "side": "us",
+                "hex": "A1",
+                "facing": "NE",
+                "driver": "US2",
+                "passengers": ["US1"],
+            },
+            {**_kubel(driver=None), "name": "V2"},
+        ],
+        mission=mission,
+    )
 
 
 def test_no_grenades_or_satchels_from_a_car_unless_the_briefing_says_so():
@@ -251,8 +314,11 @@ def test_no_grenades_or_satchels_from_a_car_unless_the_briefing_says_so():
     assert not ks & {K.GRENADE, K.SATCHEL, K.GRENADE_INTO}
     with pytest.raises(IllegalActionError):
         g.step(O.encode(K.GRENADE_INTO, 1))
-    g = _rider(_mission_with(heavy_weapons_from_cars=True), equipment=["grenade", "satchel"],
-               satchel_ready=True)
+    g = _rider(
+        _mission_with(heavy_weapons_from_cars=True),
+        equipment=["grenade", "satchel"],
+        satchel_ready=True,
+    )
     ks = {O.decode(a)[0] for a in g.legal_actions()}
     assert {K.GRENADE, K.SATCHEL, K.GRENADE_INTO} <= ks
     g.force_rolls([0])
@@ -266,11 +332,25 @@ def test_no_bazooka_from_a_car_unless_the_briefing_says_so():
     german = {"name": "G2", "role": "rifleman", "hex": "C1"}
 
     def game(mission: Any) -> Game:
-        return _rounds([{"name": "US1", "hex": "A1", "vehicle": "V1", **us1},
-                        {"name": "US2", "hex": "A1", "vehicle": "V1"}, german],
-                       [{"name": "V1", "type": "jeep", "side": "us", "hex": "A1",
-                         "facing": "NE", "driver": "US2", "passengers": ["US1"]}],
-                       mission=mission)
+        return _rounds(
+            [
+                {"name": "US1", "hex": "A1", "vehicle": "V1", **us1},
+                {"name": "US2", "hex": "A1", "vehicle": "V1"},
+                german,
+            ],
+            [
+                {
+                    "name": "V1",
+                    "type": "jeep",
+                    "side": "us",
+                    "hex": "A1",
+                    "facing": "NE",
+                    "driver": "US2",
+                    "passengers": ["US1"],
+                }
+            ],
+            mission=mission,
+        )
 
     assert not any("G2" in t and "fire" in t for t in game(MISSION).legal_orders())
     allowed = game(_mission_with(heavy_weapons_from_cars=True))
@@ -279,10 +359,21 @@ def test_no_bazooka_from_a_car_unless_the_briefing_says_so():
 
 def test_the_driver_never_throws_even_with_the_rule():
     """⚙ the driver keeps his one snap fire (seed 000 p. 32)."""
-    g = _rounds([{"name": "US2", "hex": "A1", "vehicle": "V1", "equipment": ["grenade"]}],
-                [{"name": "V1", "type": "jeep", "side": "us", "hex": "A1", "facing": "NE",
-                  "driver": "US2"}, {**_kubel(driver=None), "name": "V2"}],
-                mission=_mission_with(heavy_weapons_from_cars=True))
+    g = _rounds(
+        [{"name": "US2", "hex": "A1", "vehicle": "V1", "equipment": ["grenade"]}],
+        [
+            {
+                "name": "V1",
+                "type": "jeep",
+                "side": "us",
+                "hex": "A1",
+                "facing": "NE",
+                "driver": "US2",
+            },
+            {**_kubel(driver=None), "name": "V2"},
+        ],
+        mission=_mission_with(heavy_weapons_from_cars=True),
+    )
     ks = {O.decode(a)[0] for a in g.legal_actions()}
     assert not ks & {K.GRENADE, K.GRENADE_INTO}
 
@@ -292,8 +383,10 @@ def test_the_driver_never_throws_even_with_the_rule():
 def test_a_soldier_entering_an_anti_personnel_minefield_rolls_grenade_outside(roll, result):
     """⚙ (seed 000 p. 32 gives vehicles only): one d10 on Grenade Outside, stance ignored;
     the hidden field is known from then on."""
-    g = _rounds([{"name": "US1", "hex": "A1", "stance": "prone"}],
-                minefields=[{"hex": "B1", "known": False}])
+    g = _rounds(
+        [{"name": "US1", "hex": "A1", "stance": "prone"}],
+        minefields=[{"hex": "B1", "known": False}],
+    )
     assert known_minefields(g) == {}
     g.force_rolls([roll])
     g.play("US1 move SE to B1")
@@ -330,12 +423,16 @@ def test_a_minefield_effect_lays_a_live_minefield():
 
 
 def test_minefields_travel_in_positions():
-    g = _rounds([{"name": "US1", "hex": "A1"}],
-                minefields=[{"hex": "B1", "known": False}, {"hex": "C1", "kind": "anti_tank"}],
-                dead_triggers=["G8"])
+    g = _rounds(
+        [{"name": "US1", "hex": "A1"}],
+        minefields=[{"hex": "B1", "known": False}, {"hex": "C1", "kind": "anti_tank"}],
+        dead_triggers=["G8"],
+    )
     w = write_position(g.ctx, g.state, g.dice, "cards", MISSION)
-    assert w["minefields"] == [{"hex": "B1", "kind": "anti_personnel", "known": False},
-                               {"hex": "C1", "kind": "anti_tank", "known": True}]
+    assert w["minefields"] == [
+        {"hex": "B1", "kind": "anti_personnel", "known": False},
+        {"hex": "C1", "kind": "anti_tank", "known": True},
+    ]
     assert w["dead_triggers"] == ["G8"]
     g2 = Game.from_position(w)
     assert g2.state.minefields == g.state.minefields
@@ -348,14 +445,26 @@ def test_minefields_travel_in_positions():
 # ================================================================ minefields: vehicles
 def _jeep_ops(mines: list[dict], phase: str = "operations", rules: str = "standard") -> Game:
     """US4 drives the jeep from A1 with US2 aboard (Operations, or his Rounds turn)."""
-    units = [{"name": "US4", "hex": "A1", "vehicle": "V1"},
-             {"name": "US2", "hex": "A1", "vehicle": "V1"}]
-    jeep = [{"name": "V1", "type": "jeep", "side": "us", "hex": "A1", "facing": "NE",
-             "driver": "US4", "passengers": ["US2"]}]
+    units = [
+        {"name": "US4", "hex": "A1", "vehicle": "V1"},
+        {"name": "US2", "hex": "A1", "vehicle": "V1"},
+    ]
+    jeep = [
+        {
+            "name": "V1",
+            "type": "jeep",
+            "side": "us",
+            "hex": "A1",
+            "facing": "NE",
+            "driver": "US4",
+            "passengers": ["US2"],
+        }
+    ]
     if phase == "rounds":
         return _rounds(units, jeep, minefields=mines, rules=rules)
-    g = Game.from_position({"mission": MISSION, "rules": rules, "minefields": mines,
-                            "units": units, "vehicles": jeep})
+    g = Game.from_position(
+        {"mission": MISSION, "rules": rules, "minefields": mines, "units": units, "vehicles": jeep}
+    )
     if g.acting_unit() is None:
         g.play("select US4")
     return g
@@ -367,8 +476,9 @@ def _jeep_ops(mines: list[dict], phase: str = "operations", rules: str = "standa
 _D100_AP = {"headlamps": [1, 1, 2, 1], "front_seat": [1, 1, 2, 85]}
 
 
-@pytest.mark.parametrize("rules,where", [("standard", None), ("d100", "headlamps"),
-                                         ("d100", "front_seat")])
+@pytest.mark.parametrize(
+    "rules,where", [("standard", None), ("d100", "headlamps"), ("d100", "front_seat")]
+)
 def test_a_car_detonates_a_minefield_automatically_disabled_occupants_panic(rules, where):
     """seed 000 p. 32: "Cars detonate a minefield automatically, with no check: the car is
     disabled and every occupant panics" — under both rule sets: the mine is not a hit, and
@@ -424,19 +534,35 @@ def test_an_anti_tank_minefield_disables_a_car_without_panic(rules, sixes):
 
 def _sherman_on(kind: str, rules: str) -> Game:
     """T1's Sherman in A1, its drive SE into the minefield B1 to come (Rounds)."""
-    return _rounds([{"name": "T1", "hex": "A1", "vehicle": "V1", "role": "tank", "side": "us"}],
-                   [{"name": "V1", "type": "sherman", "side": "us", "hex": "A1", "facing": "NE",
-                     "crew": 5, "unit": "T1", "driver": "T1"}],
-                   minefields=[{"hex": "B1", "kind": kind}], rules=rules)
+    return _rounds(
+        [{"name": "T1", "hex": "A1", "vehicle": "V1", "role": "tank", "side": "us"}],
+        [
+            {
+                "name": "V1",
+                "type": "sherman",
+                "side": "us",
+                "hex": "A1",
+                "facing": "NE",
+                "crew": 5,
+                "unit": "T1",
+                "driver": "T1",
+            }
+        ],
+        minefields=[{"hex": "B1", "kind": kind}],
+        rules=rules,
+    )
 
 
-@pytest.mark.parametrize("rules,kind,rolls,result", [
-    ("standard", "anti_personnel", [], "ignored"),
-    ("d100", "anti_personnel", [], "ignored"),
-    ("standard", "anti_tank", [], "immobilised"),
-    ("d100", "anti_tank", [1] * 10, "immobilised"),       # 10 halved = 5 ≤ 9: not through
-    ("d100", "anti_tank", [6] * 10 + [97], "immobilised"),  # 60 halved = 30 > 9: 21 through
-])
+@pytest.mark.parametrize(
+    "rules,kind,rolls,result",
+    [
+        ("standard", "anti_personnel", [], "ignored"),
+        ("d100", "anti_personnel", [], "ignored"),
+        ("standard", "anti_tank", [], "immobilised"),
+        ("d100", "anti_tank", [1] * 10, "immobilised"),  # 10 halved = 5 ≤ 9: not through
+        ("d100", "anti_tank", [6] * 10 + [97], "immobilised"),  # 60 halved = 30 > 9: 21 through
+    ],
+)
 def test_tanks_ignore_minefields_except_anti_tank_mines(rules, kind, rolls, result):
     """seed 000 p. 32: "Tanks ignore minefields and boobytraps; ... the minefield stays.
     Mission 7's anti-tank mines ... go off only under a tank, immobilising it" — under both
@@ -463,14 +589,30 @@ def test_tanks_ignore_minefields_except_anti_tank_mines(rules, kind, rolls, resu
 
 def test_no_passing_through_a_full_hex_that_is_mined():
     """⚙ vehicles.drive_targets: a mine could stop the car in the full hex: not passable."""
-    others = [{"name": "V2", "type": "kubelwagen", "side": "german", "hex": "B7"},
-              {"name": "V3", "type": "staff_car", "side": "german", "hex": "B7",
-               "disabled": True}]
-    base = {"mission": MISSION, "phase": "rounds", "round": 3, "rounds_total": 3,
-            "initiative": "us", "turn": {"unit": "US4"},
-            "units": [{"name": "US4", "hex": "A8", "vehicle": "V1", "ar": "1-turn"}, FAR_GERMAN],
-            "vehicles": [{"name": "V1", "type": "jeep", "side": "us", "hex": "A8",
-                          "facing": "NE", "driver": "US4"}, *others]}
+    others = [
+        {"name": "V2", "type": "kubelwagen", "side": "german", "hex": "B7"},
+        {"name": "V3", "type": "staff_car", "side": "german", "hex": "B7", "disabled": True},
+    ]
+    base = {
+        "mission": MISSION,
+        "phase": "rounds",
+        "round": 3,
+        "rounds_total": 3,
+        "initiative": "us",
+        "turn": {"unit": "US4"},
+        "units": [{"name": "US4", "hex": "A8", "vehicle": "V1", "ar": "1-turn"}, FAR_GERMAN],
+        "vehicles": [
+            {
+                "name": "V1",
+                "type": "jeep",
+                "side": "us",
+                "hex": "A8",
+                "facing": "NE",
+                "driver": "US4",
+            },
+            *others,
+        ],
+    }
     assert "US4 drive NE to B7" in Game.from_position(base).legal_orders()
     mined = Game.from_position({**base, "minefields": [{"hex": "B7", "known": False}]})
     assert "US4 drive NE to B7" not in mined.legal_orders()
@@ -482,9 +624,21 @@ def test_a_boobytrap_under_a_tank_is_eliminated():
     and the trigger hex never fires again (even a repeating one)."""
     from engine_helpers import paragraph_check, run_paragraph
 
-    g = _rounds([{"name": "US5", "hex": "G8", "vehicle": "V1", "role": "tank"}],
-                [{"name": "V1", "type": "sherman", "side": "us", "hex": "G8", "facing": "N",
-                  "crew": 5, "driver": "US5", "unit": "US5"}])
+    g = _rounds(
+        [{"name": "US5", "hex": "G8", "vehicle": "V1", "role": "tank"}],
+        [
+            {
+                "name": "V1",
+                "type": "sherman",
+                "side": "us",
+                "hex": "G8",
+                "facing": "N",
+                "crew": 5,
+                "driver": "US5",
+                "unit": "US5",
+            }
+        ],
+    )
     tu = g.state.units[0]
     g.force_rolls([])
     run_paragraph(g, 53, tu)  # Farm Assault 53: the boobytrap goes off
@@ -499,9 +653,20 @@ def test_a_boobytrap_under_a_tank_is_eliminated():
 
 # ================================================================ seed 002 p. 25: prisoners
 def _guard(mines: list[dict]) -> Game:
-    return _rounds([{"name": "US4", "hex": "G9"},
-                    {"name": "G1", "role": "rifleman", "hex": "G9", "status": "captured",
-                     "guard": "US4", "stance": "prone"}], minefields=mines)
+    return _rounds(
+        [
+            {"name": "US4", "hex": "G9"},
+            {
+                "name": "G1",
+                "role": "rifleman",
+                "hex": "G9",
+                "status": "captured",
+                "guard": "US4",
+                "stance": "prone",
+            },
+        ],
+        minefields=mines,
+    )
 
 
 def test_a_prisoner_is_never_marched_into_a_known_minefield():
@@ -531,12 +696,28 @@ def _crater_game(crater: bool) -> Game:
         terr[i] = t
         b._pristine = (terr, *b._pristine[1:])
     ctx = Ctx(MISSION, board=b)
-    return Game.from_position({
-        "mission": MISSION, "phase": "rounds", "round": 3, "rounds_total": 3,
-        "initiative": "us", "turn": {"unit": "US4"},
-        "units": [{"name": "US4", "hex": "B1", "vehicle": "V1", "ar": "1-turn"}, FAR_GERMAN],
-        "vehicles": [{"name": "V1", "type": "jeep", "side": "us", "hex": "B1", "facing": "NE",
-                      "driver": "US4"}]}, ctx=ctx)
+    return Game.from_position(
+        {
+            "mission": MISSION,
+            "phase": "rounds",
+            "round": 3,
+            "rounds_total": 3,
+            "initiative": "us",
+            "turn": {"unit": "US4"},
+            "units": [{"name": "US4", "hex": "B1", "vehicle": "V1", "ar": "1-turn"}, FAR_GERMAN],
+            "vehicles": [
+                {
+                    "name": "V1",
+                    "type": "jeep",
+                    "side": "us",
+                    "hex": "B1",
+                    "facing": "NE",
+                    "driver": "US4",
+                }
+            ],
+        },
+        ctx=ctx,
+    )
 
 
 def test_never_drive_into_a_crater_on_purpose():

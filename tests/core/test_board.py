@@ -9,9 +9,9 @@ import warnings
 import pytest
 import yaml
 
-from ambush_env.core.world.board import Board, board_from_dict, load_board
 from ambush_env.core.model.errors import AmbushError, DataError
 from ambush_env.core.model.types import Direction, Terrain
+from ambush_env.core.world.board import Board, board_from_dict, load_board
 
 # The map-file example of RULES.md §15.
 EXAMPLE = """
@@ -83,9 +83,16 @@ def test_building_hexes_are_walled_round(example):
 def test_hexes_of_one_building_are_open_between_them():
     """RULES.md §2: hexsides between two hexes of the same building are open."""
     b = board_from_dict(
-        {"name": "t", "columns": 5, "rows": 5,
-         "hexes": {"B2": {"building": "barn"}, "B3": {"terrain": "building", "building": "barn"},
-                   "C3": {"terrain": "building", "building": "shed"}}}
+        {
+            "name": "t",
+            "columns": 5,
+            "rows": 5,
+            "hexes": {
+                "B2": {"building": "barn"},
+                "B3": {"terrain": "building", "building": "barn"},
+                "C3": {"terrain": "building", "building": "shed"},
+            },
+        }
     )
     assert b.hexside(b.index("B2"), b.index("B3")).wall is None
     assert b.hexside(b.index("B3"), b.index("C3")).wall == "stone"  # two buildings
@@ -93,14 +100,21 @@ def test_hexes_of_one_building_are_open_between_them():
 
 
 def test_single_building_hex_gets_its_label_as_id():
-    b = board_from_dict({"name": "t", "columns": 3, "rows": 3, "hexes": {"B2": {"terrain": "building"}}})
+    b = board_from_dict(
+        {"name": "t", "columns": 3, "rows": 3, "hexes": {"B2": {"terrain": "building"}}}
+    )
     assert b.building[b.index("B2")] == "B2"
 
 
 def test_wall_none_opens_a_building_side_and_field_walls_are_allowed():
     b = board_from_dict(
-        {"name": "t", "columns": 4, "rows": 4, "hexes": {"B2": {"terrain": "building"}},
-         "hexsides": {"B2/B3": {"wall": "none"}, "C3/C4": "wall"}}
+        {
+            "name": "t",
+            "columns": 4,
+            "rows": 4,
+            "hexes": {"B2": {"terrain": "building"}},
+            "hexsides": {"B2/B3": {"wall": "none"}, "C3/C4": "wall"},
+        }
     )
     assert b.hexside(b.index("B2"), b.index("B3")).wall is None
     assert b.hexside(b.index("C3"), b.index("C4")).wall == "stone"
@@ -115,7 +129,11 @@ def test_wall_none_opens_a_building_side_and_field_walls_are_allowed():
         ({"hexes": {"C4": {"level": -1}}}, "hexes.C4.level", "outside 0-3"),
         ({"hexes": {"Z99": {"level": 1}}}, "hexes.Z99", "off the board"),
         ({"hexes": {"c4": {"level": 1}}}, "hexes.c4", "malformed"),
-        ({"hexes": {"C4": {"building": "x"}, "G6": {"level": 1}}}, None, None),  # implies building terrain
+        (
+            {"hexes": {"C4": {"building": "x"}, "G6": {"level": 1}}},
+            None,
+            None,
+        ),  # implies building terrain
         ({"hexes": {"C4": {"terrain": "woods", "building": "x"}}}, "hexes.C4.building", "woods"),
         ({"hexes": {"C4": {"rise": 1}}}, "hexes.C4.rise", "only building"),
         ({"hexes": {"C4": {"terrain": "building", "rise": 5}}}, "hexes.C4.rise", "outside 0-3"),
@@ -131,7 +149,11 @@ def test_wall_none_opens_a_building_side_and_field_walls_are_allowed():
         ({"default": {"terrain": "building"}}, "default.terrain", "cannot be building"),
         ({"default": {"level": 7}}, "default.level", "outside 0-3"),
         ({"columns": 0}, "columns", None),
-        ({"rows": 999}, "rows", None),  # beyond the observation (and the memory of the sight tables)
+        (
+            {"rows": 999},
+            "rows",
+            None,
+        ),  # beyond the observation (and the memory of the sight tables)
         ({"columns": 33}, "columns", None),
     ],
 )
@@ -163,15 +185,24 @@ def test_missing_file_is_a_data_error(tmp_path):
 def test_embankment_between_equal_levels_warns_but_loads():
     """RULES.md §2: an embankment between hexes of one level is allowed; the loader warns."""
     with pytest.warns(UserWarning, match="hexsides.A1/A2: embankment between two hexes of level 0"):
-        b = board_from_dict({"name": "t", "columns": 3, "rows": 3, "hexsides": {"A1/A2": "embankment"}})
+        b = board_from_dict(
+            {"name": "t", "columns": 3, "rows": 3, "hexsides": {"A1/A2": "embankment"}}
+        )
     assert b.hexside(0, 3).embankment
 
 
 def test_level_difference_embankment_does_not_warn():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        board_from_dict({"name": "t", "columns": 3, "rows": 3, "hexes": {"A1": {"level": 1}},
-                         "hexsides": {"A1/A2": "embankment"}})
+        board_from_dict(
+            {
+                "name": "t",
+                "columns": 3,
+                "rows": 3,
+                "hexes": {"A1": {"level": 1}},
+                "hexsides": {"A1/A2": "embankment"},
+            }
+        )
 
 
 def test_shipped_map_loads_by_name():
@@ -312,7 +343,6 @@ def test_distance_row_matches_distance(example):
     b2 = b.copy()
     b2._drows = None  # a map too large for the precomputed rows computes them
     assert b2.distance_row(3) == b.distance_row(3)
-
 
 
 def test_the_largest_map_is_the_one_the_observation_holds():

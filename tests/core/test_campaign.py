@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ambush_env.core.play import campaign as C
 from ambush_env.core.model.errors import DataError, ScenarioError
+from ambush_env.core.model.types import RESULT_NAMES, Status
+from ambush_env.core.play import campaign as C
 from ambush_env.core.world.squads import (
     Squad,
     generate_squad,
@@ -19,7 +20,6 @@ from ambush_env.core.world.squads import (
     load_squad_points,
     squad_cost,
 )
-from ambush_env.core.model.types import RESULT_NAMES, Status
 
 RATINGS = ("IN", "PC", "WS", "DS", "MV", "CR")
 
@@ -36,25 +36,38 @@ def test_campaign_rules_are_rules_16():
     assert r.experience == {"loss": 2, "draw": 2, "win": 4, "decisive_win": 4}
     assert r.price == 6
     assert [(i.rating, i.cap) for i in r.improve] == [("WS", 2), ("PC", 7), ("IN", 4)]
-    assert r.replacement["private"].model_dump() == {"IN": 1, "PC": 4, "WS": -1, "DS": 1, "MV": 5, "CR": 0}
+    assert r.replacement["private"].model_dump() == {
+        "IN": 1,
+        "PC": 4,
+        "WS": -1,
+        "DS": 1,
+        "MV": 5,
+        "CR": 0,
+    }
 
 
 def test_shipped_chain_lists_the_three_missions():
     assert "first_push" in C.list_campaigns()
     ch = C.load_chain("first_push")
     assert [(m.mission, m.deck) for m in ch.missions] == [
-        ("farm_assault", "regular"), ("jeep_run", "regular"), ("tank_hunt", "regular")]
+        ("farm_assault", "regular"),
+        ("jeep_run", "regular"),
+        ("tank_hunt", "regular"),
+    ]
     assert ch.squad == "standard" and ch.rules == "standard"
 
 
-@pytest.mark.parametrize("edit, field", [
-    (lambda d: d["missions"][1].update(mission="no_such_mission"), "missions.1.mission"),
-    (lambda d: d["missions"][0].update(deck="elite"), "missions.0.deck"),
-    (lambda d: d.update(missions=[]), "missions"),
-    (lambda d: d.update(squad="no_such_squad"), "squad"),
-    (lambda d: d.update(id="other"), "id"),
-    (lambda d: d["missions"][0].update(turns=3), "missions.0.turns"),
-])
+@pytest.mark.parametrize(
+    "edit, field",
+    [
+        (lambda d: d["missions"][1].update(mission="no_such_mission"), "missions.1.mission"),
+        (lambda d: d["missions"][0].update(deck="elite"), "missions.0.deck"),
+        (lambda d: d.update(missions=[]), "missions"),
+        (lambda d: d.update(squad="no_such_squad"), "squad"),
+        (lambda d: d.update(id="other"), "id"),
+        (lambda d: d["missions"][0].update(turns=3), "missions.0.turns"),
+    ],
+)
 def test_a_bad_chain_file_is_a_data_error_naming_the_field(tmp_path, edit, field):
     raw = yaml.safe_load((C.CAMPAIGNS_DIR / "first_push.yaml").read_text(encoding="utf-8"))
     edit(raw)
@@ -72,19 +85,22 @@ def test_unknown_chain_lists_the_known_ones():
 
 
 # -- experience --------------------------------------------------------------------------------
-@pytest.mark.parametrize("start, choice, end", [
-    # RULES.md §16: 6 points buy +1, 5 do not (both sides of the threshold)
-    ({"xp": 5, "WS": 0, "PC": 5, "IN": 1}, None, {"xp": 5, "WS": 0, "PC": 5, "IN": 1}),
-    ({"xp": 6, "WS": 0, "PC": 5, "IN": 1}, None, {"xp": 0, "WS": 1, "PC": 5, "IN": 1}),
-    ({"xp": 13, "WS": 0, "PC": 5, "IN": 1}, None, {"xp": 1, "WS": 2, "PC": 5, "IN": 1}),
-    # ⚙ the default order WS, PC, IN: past a cap the next rating
-    ({"xp": 12, "WS": 2, "PC": 6, "IN": 1}, None, {"xp": 0, "WS": 2, "PC": 7, "IN": 2}),
-    # a choice is honoured while below its cap, then the default order
-    ({"xp": 12, "WS": 0, "PC": 6, "IN": 1}, "PC", {"xp": 0, "WS": 1, "PC": 7, "IN": 1}),
-    ({"xp": 6, "WS": 0, "PC": 5, "IN": 1}, "IN", {"xp": 0, "WS": 0, "PC": 5, "IN": 2}),
-    # every rating capped: the points are kept
-    ({"xp": 9, "WS": 2, "PC": 7, "IN": 4}, None, {"xp": 9, "WS": 2, "PC": 7, "IN": 4}),
-])
+@pytest.mark.parametrize(
+    "start, choice, end",
+    [
+        # RULES.md §16: 6 points buy +1, 5 do not (both sides of the threshold)
+        ({"xp": 5, "WS": 0, "PC": 5, "IN": 1}, None, {"xp": 5, "WS": 0, "PC": 5, "IN": 1}),
+        ({"xp": 6, "WS": 0, "PC": 5, "IN": 1}, None, {"xp": 0, "WS": 1, "PC": 5, "IN": 1}),
+        ({"xp": 13, "WS": 0, "PC": 5, "IN": 1}, None, {"xp": 1, "WS": 2, "PC": 5, "IN": 1}),
+        # ⚙ the default order WS, PC, IN: past a cap the next rating
+        ({"xp": 12, "WS": 2, "PC": 6, "IN": 1}, None, {"xp": 0, "WS": 2, "PC": 7, "IN": 2}),
+        # a choice is honoured while below its cap, then the default order
+        ({"xp": 12, "WS": 0, "PC": 6, "IN": 1}, "PC", {"xp": 0, "WS": 1, "PC": 7, "IN": 1}),
+        ({"xp": 6, "WS": 0, "PC": 5, "IN": 1}, "IN", {"xp": 0, "WS": 0, "PC": 5, "IN": 2}),
+        # every rating capped: the points are kept
+        ({"xp": 9, "WS": 2, "PC": 7, "IN": 4}, None, {"xp": 9, "WS": 2, "PC": 7, "IN": 4}),
+    ],
+)
 def test_six_points_buy_one_rating(start, choice, end):
     v = dict(start)
     C.spend(v, C.load_campaign_rules(), choice)
@@ -103,8 +119,13 @@ def forced(result: str, fates: dict[str, str], seen: list):
             if fate == "wounded":
                 u.wounded = True
             elif fate != "fit":
-                u.status = int({"incapacitated": Status.INCAPACITATED, "killed": Status.KILLED,
-                                "captured": Status.CAPTURED}[fate])
+                u.status = int(
+                    {
+                        "incapacitated": Status.INCAPACITATED,
+                        "killed": Status.KILLED,
+                        "captured": Status.CAPTURED,
+                    }[fate]
+                )
         game.state.over = True
         game.state.result = RESULT_NAMES.index(result)
 
@@ -123,24 +144,35 @@ def test_three_mission_campaign_recovery_experience_replacements():
     seen: list = []
 
     # mission 1, farm_assault: a win; US2 wounded, US3 (the BAR man) killed, US4 incapacitated
-    cs1 = C.play_next(cs, forced("win", {"US2": "wounded", "US3": "killed",
-                                         "US4": "incapacitated"}, seen), seed=1)
+    cs1 = C.play_next(
+        cs, forced("win", {"US2": "wounded", "US3": "killed", "US4": "incapacitated"}, seen), seed=1
+    )
     assert [n for n, *_ in seen[0]] == [f"US{i}" for i in range(1, 9)]
     assert [s.id for s in cs1.soldiers] == [1, 2, 9, 4, 5, 6, 7, 8]
     v = {s.id: s for s in cs1.soldiers}
     assert (v[1].xp, v[1].missions, v[1].wounds, v[1].out) == (4, 1, 0, False)
     assert ratings(v[1]) == ratings(std.soldiers[0])  # 4 points buy nothing
     assert (v[2].xp, v[2].wounds, v[2].out) == (4, 1, False)  # the wound heals
-    assert (v[4].xp, v[4].wounds, v[4].out) == (4, 1, True)   # misses the next mission
+    assert (v[4].xp, v[4].wounds, v[4].out) == (4, 1, True)  # misses the next mission
     rep = v[9]
-    assert rep.role == "private" and rep.weapon == "bar" and rep.equipment == std.soldiers[2].equipment
+    assert (
+        rep.role == "private" and rep.weapon == "bar" and rep.equipment == std.soldiers[2].equipment
+    )
     assert ratings(rep) == {"IN": 1, "PC": 4, "WS": -1, "DS": 1, "MV": 5, "CR": 0}
     assert (rep.xp, rep.missions) == (0, 0)
     assert cs1.next == 1 and cs1.next_id == 10
     h = cs1.history[0]
     assert (h.mission, h.deck, h.seed, h.result) == ("farm_assault", "regular", 1, "win")
-    assert h.fates == {1: "fit", 2: "wounded", 3: "killed", 4: "incapacitated",
-                       5: "fit", 6: "fit", 7: "fit", 8: "fit"}
+    assert h.fates == {
+        1: "fit",
+        2: "wounded",
+        3: "killed",
+        4: "incapacitated",
+        5: "fit",
+        6: "fit",
+        7: "fit",
+        8: "fit",
+    }
 
     # mission 2, jeep_run: #4 is out (7 men); a loss; the sergeant incapacitated, US2 captured
     cs2 = C.play_next(cs1, forced("loss", {"US1": "incapacitated", "US2": "captured"}, seen))
@@ -155,8 +187,15 @@ def test_three_mission_campaign_recovery_experience_replacements():
     assert (v[4].xp, v[4].missed, v[4].missions, v[4].out) == (4, 1, 1, False)  # back, no points
     for sid, ws in ((5, 1), (6, 1), (7, 1), (8, 0)):  # 6 points each: WS +1
         assert (v[sid].xp, v[sid].WS) == (0, ws)
-    assert cs2.history[1].fates == {1: "incapacitated", 2: "captured", 9: "fit", 5: "fit",
-                                    6: "fit", 7: "fit", 8: "fit"}
+    assert cs2.history[1].fates == {
+        1: "incapacitated",
+        2: "captured",
+        9: "fit",
+        5: "fit",
+        6: "fit",
+        7: "fit",
+        8: "fit",
+    }
 
     # mission 3, tank_hunt: the sergeant is out, the corporal #10 leads; a decisive win, US4
     # (#5) killed; #4 chooses PC
@@ -167,7 +206,7 @@ def test_three_mission_campaign_recovery_experience_replacements():
     v = {s.id: s for s in cs3.soldiers}
     assert (v[1].out, v[1].missed, v[1].xp, v[1].WS) == (False, 1, 0, 2)
     assert v[10].role == "corporal" and v[10].CR == 1 and v[10].xp == 4
-    assert (v[9].xp, v[9].WS, v[9].missions) == (0, 0, 2)     # 2 + 4 = 6: WS -1 -> 0
+    assert (v[9].xp, v[9].WS, v[9].missions) == (0, 0, 2)  # 2 + 4 = 6: WS -1 -> 0
     assert (v[4].xp, v[4].PC, v[4].WS, v[4].missions) == (2, 6, 0, 2)  # 4 + 4 = 8: PC 5 -> 6
     assert v[11].weapon == "thompson" and ratings(v[11])["WS"] == -1
     assert (v[6].xp, v[6].WS) == (4, 1)
@@ -181,8 +220,9 @@ def test_a_mission_nobody_can_play_is_forfeited():
     """⚙ With every soldier recovering, the mission is a loss nobody earns from; they are fit
     for the one after."""
     cs = C.new_campaign("first_push")
-    out = C.CampaignSquad(**{**cs.to_dict(), "soldiers": [{**s.model_dump(), "out": True}
-                                                         for s in cs.soldiers]})
+    out = C.CampaignSquad(
+        **{**cs.to_dict(), "soldiers": [{**s.model_dump(), "out": True} for s in cs.soldiers]}
+    )
     assert C.mission_squad(out) is None
     after = C.play_next(out, lambda g: pytest.fail("nobody plays"))
     assert after.history[0].result == "loss" and after.history[0].fates == {}
@@ -199,8 +239,14 @@ def test_outcome_must_name_the_soldiers_who_played():
 
 def test_the_mission_game_fields_the_campaign_squad_with_its_ratings():
     cs = C.new_campaign("first_push")
-    better = C.CampaignSquad(**{**cs.to_dict(), "soldiers": [
-        {**s.model_dump(), "WS": 2} if s.id == 8 else s.model_dump() for s in cs.soldiers]})
+    better = C.CampaignSquad(
+        **{
+            **cs.to_dict(),
+            "soldiers": [
+                {**s.model_dump(), "WS": 2} if s.id == 8 else s.model_dump() for s in cs.soldiers
+            ],
+        }
+    )
     from ambush_env.core import Game
 
     g = Game(ctx=C.mission_ctx(better), seed=0)
@@ -231,6 +277,7 @@ def test_an_interrupted_save_leaves_the_old_file_whole(tmp_path, monkeypatch):
     before = path.read_bytes()
     later = C.play_next(cs, forced("loss", {}, []))
     for name in ("fsync", "replace"):
+
         def crash(*a, name=name, **k):
             raise OSError(f"simulated crash in os.{name}")
 
@@ -305,9 +352,11 @@ def test_corrupted_squad_files_name_the_line(tmp_path):
     start = max(i for i in range(third) if lines[i].startswith("- id:"))
     assert e.value.field == f"soldiers.2.WS (line {start + 1})" and "required" in e.value.problem
     # an unknown weapon, a chain position that does not match the history, an unknown chain
-    for old, new, field, at in (("weapon: bar", "weapon: lance", "soldiers.2.weapon", "weapon: bar"),
-                                ("next: 1", "next: 7", "history", "history:"),
-                                ("campaign: first_push", "campaign: nowhere", "campaign", "campaign:")):
+    for old, new, field, at in (
+        ("weapon: bar", "weapon: lance", "soldiers.2.weapon", "weapon: bar"),
+        ("next: 1", "next: 7", "history", "history:"),
+        ("campaign: first_push", "campaign: nowhere", "campaign", "campaign:"),
+    ):
         path.write_text(text.replace(old, new, 1), encoding="utf-8")
         with pytest.raises(DataError) as e:
             C.read_squad_file(path)
@@ -396,7 +445,7 @@ def test_save_is_atomic_by_os_replace(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "replace", lambda a, b: (calls.append((Path(a), Path(b))), real(a, b)))
     cs = C.new_campaign("first_push")
     C.save_squad_file(cs, tmp_path / "s.yaml")
-    (src, dst), = calls
+    ((src, dst),) = calls
     assert src.parent == dst.parent == tmp_path and dst.name == "s.yaml" and not src.exists()
 
 
@@ -426,10 +475,21 @@ def test_mutated_squad_files_load_or_raise_data_error(tmp_path):
     spots = [p for p in _paths(base) if p]
     out = tmp_path / "mutated.yaml"
 
-    @settings(max_examples=60, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.function_scoped_fixture])
-    @given(st.lists(st.tuples(st.sampled_from(spots), st.sampled_from(["delete", "set"]),
-                              st.sampled_from(_VALUES)), min_size=1, max_size=3))
+    @settings(
+        max_examples=60,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture],
+    )
+    @given(
+        st.lists(
+            st.tuples(
+                st.sampled_from(spots), st.sampled_from(["delete", "set"]), st.sampled_from(_VALUES)
+            ),
+            min_size=1,
+            max_size=3,
+        )
+    )
     def check(muts):
         raw = yaml.safe_load(yaml.safe_dump(base, sort_keys=False))
         for where, how, value in muts:

@@ -42,18 +42,17 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import pytest
+from engine_helpers import add_german, rounds
 
 from ambush_env.core import Game
-from ambush_env.core.play import german
 from ambush_env.core.model import orders as O
-from ambush_env.core.world.cards import COLUMN_NAMES, list_decks
 from ambush_env.core.model.dice import Dice
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.state import Unit
-from ambush_env.core.rules.turns import start_turn
 from ambush_env.core.model.types import ARSpace, Side, Stance, Status, Terrain
-
-from engine_helpers import add_german, rounds
+from ambush_env.core.play import german
+from ambush_env.core.rules.turns import start_turn
+from ambush_env.core.world.cards import COLUMN_NAMES, list_decks
 
 DECKS = list_decks()
 US = int(Side.US)
@@ -64,13 +63,29 @@ SLOW_SITUATIONS = 60
 MIN_DRAWS = 1000  # issue 13: "over 1 000 forced draws"
 
 #: Every order by which a soldier fires, throws or assaults (RULES.md §5: not an unaware one).
-HOSTILE_KINDS = frozenset({
-    K.FIRE_AIMED, K.FIRE_SNAP, K.FIRE_WALL, K.FIRE_HEX, K.GRENADE, K.SATCHEL, K.ASSAULT_KILL,
-    K.ASSAULT_CAPTURE, K.FIRE_AIMED_VEHICLE, K.FIRE_SNAP_VEHICLE, K.GRENADE_INTO,
-    K.CHARGE_UNDER, K.CHARGE_TREADS, K.MOLOTOV, K.FIRE_CALLED})
+HOSTILE_KINDS = frozenset(
+    {
+        K.FIRE_AIMED,
+        K.FIRE_SNAP,
+        K.FIRE_WALL,
+        K.FIRE_HEX,
+        K.GRENADE,
+        K.SATCHEL,
+        K.ASSAULT_KILL,
+        K.ASSAULT_CAPTURE,
+        K.FIRE_AIMED_VEHICLE,
+        K.FIRE_SNAP_VEHICLE,
+        K.GRENADE_INTO,
+        K.CHARGE_UNDER,
+        K.CHARGE_TREADS,
+        K.MOLOTOV,
+        K.FIRE_CALLED,
+    }
+)
 #: Events whose ``shooter`` / ``unit`` fired, threw or assaulted.
-HOSTILE_EVENTS = frozenset({"fire", "fire_chain", "fire_wall", "fire_vehicle", "throw",
-                            "throw_into", "assault"})
+HOSTILE_EVENTS = frozenset(
+    {"fire", "fire_chain", "fire_wall", "fire_vehicle", "throw", "throw_into", "assault"}
+)
 #: Card actions that fire, throw or assault (an Unaware row names none of them).
 HOSTILE_ACTIONS = frozenset({"fire", "snap_fire", "throw_grenade", "throw_satchel", "assault"})
 COVER = (Terrain.WOODS, Terrain.BRUSH, Terrain.BUILDING, Terrain.RUBBLE)
@@ -102,23 +117,29 @@ class Turn:
     roll: int
     armed: bool
     start: str
-    near0: int                      # his distance to the nearest active US soldier at the start
-    us: list[int]                   # the active US soldiers' hexes at the start
-    visible: bool                   # he could see a US soldier at the start
+    near0: int  # his distance to the nearest active US soldier at the start
+    us: list[int]  # the active US soldiers' hexes at the start
+    visible: bool  # he could see a US soldier at the start
     orders: list[K] = field(default_factory=list)
     events: list[dict] = field(default_factory=list)
 
     @property
     def what(self) -> str:
-        return (f"{self.deck} {self.card} {self.column} roll {self.roll}"
-                f"{' (armed)' if self.armed else ''} from {self.start}")
+        return (
+            f"{self.deck} {self.card} {self.column} roll {self.roll}"
+            f"{' (armed)' if self.armed else ''} from {self.start}"
+        )
 
 
 def _hexes_at(g: Game, centre: int, lo: int, hi: int) -> list[int]:
     row = g.board.distance_row(centre)
-    return [h for h in range(g.board.n) if lo <= row[h] <= hi
-            and g.tables.terrain_mp[g.board.terrain[h]] is not None
-            and g.tables.terrain_mp[g.board.terrain[h]] >= 0]
+    return [
+        h
+        for h in range(g.board.n)
+        if lo <= row[h] <= hi
+        and g.tables.terrain_mp[g.board.terrain[h]] is not None
+        and g.tables.terrain_mp[g.board.terrain[h]] >= 0
+    ]
 
 
 def _place_us(g: Game, hexes: list[tuple[int, int]]) -> None:
@@ -137,8 +158,9 @@ def _jeep_near(g: Game, here: int, rng: random.Random) -> None:
     """The mission's US jeep (vehicle 0) 2-6 hexes from ``here`` on a hex it may stand on,
     the first active US soldier at its wheel."""
     v = g.state.vehicles[0]
-    road = [h for h in _hexes_at(g, here, 2, 6) if g.board.terrain[h] in (Terrain.ROAD,
-                                                                          Terrain.CLEAR)]
+    road = [
+        h for h in _hexes_at(g, here, 2, 6) if g.board.terrain[h] in (Terrain.ROAD, Terrain.CLEAR)
+    ]
     drv = next((o for o in g.state.units if o.side == US and o.status == ACTIVE), None)
     if not road or drv is None or v.side != US:
         return
@@ -152,7 +174,7 @@ def wound(g: Game, u: Unit) -> None:
     u.wounded = True
     u.MV = min(u.MV, rules.mv)
     u.port_boxes = min(u.port_boxes, rules.port_boxes)
-    del u.equipment[u.port_boxes:]
+    del u.equipment[u.port_boxes :]
 
 
 def situation(g: Game, card: str, column: str, rng: random.Random) -> Unit | None:
@@ -161,8 +183,11 @@ def situation(g: Game, card: str, column: str, rng: random.Random) -> Unit | Non
     b = g.board
     g.reset(seed=rng.randrange(1 << 30))
     here = rng.choice(_hexes_at(g, b.index("I7"), 0, 6))
-    way = rng.choice(("wounded", "wounded", "outnumbered", "both", "same_hex")) \
-        if column == "self_preservation" else "plain"
+    way = (
+        rng.choice(("wounded", "wounded", "outnumbered", "both", "same_hex"))
+        if column == "self_preservation"
+        else "plain"
+    )
     # the MG gunner with his loader, most times (a crew weapon needs both, RULES.md §8)
     crew = card == "mg_gunner" and "mg_loader" in g.cards and rng.random() < 0.75
     ours = 2 if crew else 1
@@ -200,8 +225,15 @@ def situation(g: Game, card: str, column: str, rng: random.Random) -> Unit | Non
     return ger if german.column_for(g, ger) == column else None
 
 
-def play(deck: str, card: str, column: str, roll: int, rng: random.Random, armed: bool,
-         monkeypatch: pytest.MonkeyPatch) -> Turn:
+def play(
+    deck: str,
+    card: str,
+    column: str,
+    roll: int,
+    rng: random.Random,
+    armed: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Turn:
     """One German turn of ``card`` on ``column`` with the card roll forced to ``roll``."""
     g = game_for(deck)
     for _ in range(50):
@@ -212,9 +244,17 @@ def play(deck: str, card: str, column: str, roll: int, rng: random.Random, armed
         raise AssertionError(f"no situation gives {deck} {card} its {column} column")
     us = [o for o in g.state.units if o.side == US and o.status == ACTIVE and o.hex >= 0]
     b = g.board
-    turn = Turn(deck, card, column, roll, armed, b.label(ger.hex),
-                min(b.distance(ger.hex, o.hex) for o in us), [o.hex for o in us],
-                any(g.can_see(ger, o) for o in us))
+    turn = Turn(
+        deck,
+        card,
+        column,
+        roll,
+        armed,
+        b.label(ger.hex),
+        min(b.distance(ger.hex, o.hex) for o in us),
+        [o.hex for o in us],
+        any(g.can_see(ger, o) for o in us),
+    )
     g.dice = Dice(seed=rng.randrange(1 << 30))
     g.dice.force([roll])  # the card roll; the later dice come from the seeded stream
     g.invalidate()
@@ -317,10 +357,12 @@ def _self_preservation(situations: int, monkeypatch: pytest.MonkeyPatch) -> None
                 near = min(b.distance(to, h) for h in t.us)
                 assert near >= t.near0, (
                     f"{t.what}: moved to {e['to']}, {near} from the nearest US soldier "
-                    f"(started {t.near0} away; US at {[b.label(h) for h in t.us]})")
+                    f"(started {t.near0} away; US at {[b.label(h) for h in t.us]})"
+                )
                 moves += 1
-        surrendered += any(e["type"] in ("surrender", "captured") for e in t.events) or \
-            K.SURRENDER in t.orders
+        surrendered += (
+            any(e["type"] in ("surrender", "captured") for e in t.events) or K.SURRENDER in t.orders
+        )
         draws += 1
     assert draws >= MIN_DRAWS
     assert moves >= draws // 4  # cover and fall-back moves are actually walked
@@ -359,8 +401,9 @@ def test_an_aware_column_fires_at_a_visible_target(monkeypatch):
 
 
 # ------------------------------------------------------------------------------ positions
-def _position(deck: str, card: str, at: str, us: list[str], stance: int = Stance.STANDING
-              ) -> tuple[Game, Unit]:
+def _position(
+    deck: str, card: str, at: str, us: list[str], stance: int = Stance.STANDING
+) -> tuple[Game, Unit]:
     g = game_for(deck)
     g.reset(seed=0)
     b = g.board
@@ -373,8 +416,11 @@ def _position(deck: str, card: str, at: str, us: list[str], stance: int = Stance
 
 
 def _nearest(g: Game, h: int) -> int:
-    return min(g.board.distance(h, o.hex) for o in g.state.units
-               if o.side == US and o.status == ACTIVE and o.hex >= 0)
+    return min(
+        g.board.distance(h, o.hex)
+        for o in g.state.units
+        if o.side == US and o.status == ACTIVE and o.hex >= 0
+    )
 
 
 def test_a_self_preservation_move_to_cover_does_not_step_nearer():
@@ -384,8 +430,13 @@ def test_a_self_preservation_move_to_cover_does_not_step_nearer():
     building, three hexes from I7) and step onto the road of L8 (three off); now no cover is
     in reach without closing in, so he falls back to the hex of his reach farthest from them
     (M10, five off) instead."""
-    g, ger = _position("regular", "mg_loader", "L9", ["B9", "I7", "D1", "A6", "B2", "H9", "C3"],
-                        stance=Stance.PRONE)
+    g, ger = _position(
+        "regular",
+        "mg_loader",
+        "L9",
+        ["B9", "I7", "D1", "A6", "B2", "H9", "C3"],
+        stance=Stance.PRONE,
+    )
     assert _nearest(g, ger.hex) == 4
     assert _nearest(g, g.board.index("L7")) == _nearest(g, g.board.index("L8")) == 3
     g.dice = Dice(seed=1)

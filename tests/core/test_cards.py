@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from ambush_env.core.model.errors import DataError, ScenarioError
 from ambush_env.core.world.cards import (
     COLUMN_NAMES,
     Assault,
@@ -24,7 +25,6 @@ from ambush_env.core.world.cards import (
     load_deck,
 )
 from ambush_env.core.world.data import data_path
-from ambush_env.core.model.errors import DataError, ScenarioError
 
 DECKS = ("green", "regular", "veteran")
 FIGHT = (Fire, SnapFire, ThrowGrenade, Assault)

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core.rules import d100 as D
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.errors import DataError
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.types import Status
+from ambush_env.core.rules import d100 as D
 
 MISSION = "farm_assault"
 FAR_GERMAN = {"name": "G9", "role": "rifleman", "hex": "P2", "ar": "complete"}
@@ -24,11 +24,20 @@ FAR_US = {"name": "US8", "hex": "A1", "ar": "1-turn"}
 B = O.ORDER_BASE
 
 
-def _game(units: list[dict], vehicles: list[dict], *, rules: str = "d100", turn: str = "US1"
-          ) -> Game:
-    p: dict[str, Any] = {"mission": MISSION, "rules": rules, "phase": "rounds", "round": 3,
-                         "rounds_total": 3, "initiative": "us", "turn": {"unit": turn},
-                         "units": units + [FAR_GERMAN, FAR_US], "vehicles": vehicles}
+def _game(
+    units: list[dict], vehicles: list[dict], *, rules: str = "d100", turn: str = "US1"
+) -> Game:
+    p: dict[str, Any] = {
+        "mission": MISSION,
+        "rules": rules,
+        "phase": "rounds",
+        "round": 3,
+        "rounds_total": 3,
+        "initiative": "us",
+        "turn": {"unit": turn},
+        "units": units + [FAR_GERMAN, FAR_US],
+        "vehicles": vehicles,
+    }
     return Game.from_position(p)
 
 
@@ -77,9 +86,11 @@ def test_d100_gear_in_a_standard_squad_file_is_a_data_error(tmp_path: Path):
     from ambush_env.core.world.tables import load_tables
 
     p = tmp_path / "antitank.yaml"
-    p.write_text("id: antitank\nsoldiers:\n  - {name: US1, role: sergeant, IN: 3, PC: 6, WS: 1,"
-                 " DS: 3, MV: 5, CR: 2, weapon: boys_at_rifle, equipment: [grenade]}\n",
-                 encoding="utf-8")
+    p.write_text(
+        "id: antitank\nsoldiers:\n  - {name: US1, role: sergeant, IN: 3, PC: 6, WS: 1,"
+        " DS: 3, MV: 5, CR: 2, weapon: boys_at_rifle, equipment: [grenade]}\n",
+        encoding="utf-8",
+    )
     with pytest.raises(DataError) as e:
         _standard_gear(load_squad(p), load_tables())
     assert e.value.field == "soldiers.0.weapon" and "boys_at_rifle" in e.value.problem
@@ -88,8 +99,7 @@ def test_d100_gear_in_a_standard_squad_file_is_a_data_error(tmp_path: Path):
 def test_special_orders_only_under_d100():
     """The special-attack orders are never legal under standard rules (the layout is the same)."""
     units = [_soldier(equipment=["satchel", "molotov", "sticky_grenade"], satchel_ready=True)]
-    std = _game([_soldier(equipment=["satchel"], satchel_ready=True)], [_tank()],
-                rules="standard")
+    std = _game([_soldier(equipment=["satchel"], satchel_ready=True)], [_tank()], rules="standard")
     assert not [a for a in std.legal_actions() if O.decode(a)[0].value >= K.CHARGE_UNDER]
     g = _game(units, [_tank()])
     kinds = {O.decode(a)[0] for a in g.legal_actions()}
@@ -174,16 +184,29 @@ def test_molotov_luck_sets_fire_then_the_fire_must_beat_the_armour():
             g.force_rolls([6, 6] + ([] if v.type == "panzer_iv" else [1]))
             D.tick(g)
             fire = [e.to_dict() for e in g.log if e.type == "d100_fire"][-1]
-            assert fire["result"] == ("burns on the hull (14 <= 30)" if v.type == "panzer_iv"
-                                      else "minor_fire")
+            assert fire["result"] == (
+                "burns on the hull (14 <= 30)" if v.type == "panzer_iv" else "minor_fire"
+            )
 
 
 def test_flamethrower_sets_fire_no_hit_location():
     """Seed 003 Flamethrowers: a hit, then Luck; no hit-location roll."""
-    g = _game([_soldier(weapon="m2_flamethrower"),
-               {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "complete", "vehicle": "V1"}],
-              [{"name": "V1", "type": "kubelwagen", "side": "german", "hex": "E7", "facing": "N",
-                "driver": "G1"}])
+    g = _game(
+        [
+            _soldier(weapon="m2_flamethrower"),
+            {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "complete", "vehicle": "V1"},
+        ],
+        [
+            {
+                "name": "V1",
+                "type": "kubelwagen",
+                "side": "german",
+                "hex": "E7",
+                "facing": "N",
+                "driver": "G1",
+            }
+        ],
+    )
     aimed = B[K.FIRE_AIMED_VEHICLE] + 0 * 3 + O.ASPECTS.index("rear")
     assert aimed in g.legal_actions()
     evs = _play(g, aimed, [0, 10, 3, 3])  # hit, Luck 10, 2d6+4 = 10 > 2
@@ -247,8 +270,10 @@ def test_anti_tank_mine_under_d100_halves_the_armour():
 def test_called_shot_at_a_car_driver():
     """Seed 003 Called Shot: −20 % (−2) to hit; the location is the driver, no roll; the driver
     is exposed (no armour); then Vehicle Trouble +5."""
-    units = [_soldier("E9", weapon="m1_garand"),
-             {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "complete", "vehicle": "V1"}]
+    units = [
+        _soldier("E9", weapon="m1_garand"),
+        {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "complete", "vehicle": "V1"},
+    ]
     car = {"name": "V1", "type": "kubelwagen", "side": "german", "hex": "E7", "driver": "G1"}
     g = _game(units, [car])
     called = B[K.FIRE_CALLED] + 0 * len(O.CALLED) + O.CALLED.index("driver")
@@ -260,19 +285,35 @@ def test_called_shot_at_a_car_driver():
     assert att["armour"] == 0 and att["component"] == "Driver" and "location_roll" not in att
     assert _unit(g, "G1").status == Status.INCAPACITATED  # 10 damage: 6-11
     # nobody else aboard to take the wheel (seed 003): the Trouble roll is +10
-    assert _of(evs, "d100_take_wheel") == [{"type": "d100_take_wheel", "vehicle": "V1",
-                                            "unit": "", "result": "nobody to take it"}]
+    assert _of(evs, "d100_take_wheel") == [
+        {"type": "d100_take_wheel", "vehicle": "V1", "unit": "", "result": "nobody to take it"}
+    ]
     assert _of(evs, "d100_trouble")[0]["bonus"] == 10
 
 
 def _driver_and_passenger(**g2: Any) -> Game:
     """US1 (M1 Garand, E9) aims at the driver G1 of a Kübelwagen on E7, G2 (DS 3) beside him."""
-    units = [_soldier("E9", weapon="m1_garand"),
-             {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "complete", "vehicle": "V1"},
-             {"name": "G2", "role": "rifleman", "hex": "E7", "ar": "complete", "vehicle": "V1",
-              "DS": 3, **g2}]
-    car = {"name": "V1", "type": "kubelwagen", "side": "german", "hex": "E7", "driver": "G1",
-           "passengers": ["G2"]}
+    units = [
+        _soldier("E9", weapon="m1_garand"),
+        {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "complete", "vehicle": "V1"},
+        {
+            "name": "G2",
+            "role": "rifleman",
+            "hex": "E7",
+            "ar": "complete",
+            "vehicle": "V1",
+            "DS": 3,
+            **g2,
+        },
+    ]
+    car = {
+        "name": "V1",
+        "type": "kubelwagen",
+        "side": "german",
+        "hex": "E7",
+        "driver": "G1",
+        "passengers": ["G2"],
+    }
     return _game(units, [car])
 
 
@@ -289,9 +330,16 @@ def test_someone_takes_the_wheel_before_the_trouble_roll(roll, took):
     assert g.dice.forced_left == 0
     assert _unit(g, "G1").status == Status.KILLED
     wheel = _of(evs, "d100_take_wheel")
-    assert wheel == [{"type": "d100_take_wheel", "vehicle": "V1", "unit": "G2",
-                      "result": "took the wheel" if took else "failed", "roll": roll,
-                      "need": 15}]
+    assert wheel == [
+        {
+            "type": "d100_take_wheel",
+            "vehicle": "V1",
+            "unit": "G2",
+            "result": "took the wheel" if took else "failed",
+            "roll": roll,
+            "need": 15,
+        }
+    ]
     types = [e["type"] for e in evs]
     assert types.index("d100_take_wheel") < types.index("d100_trouble")
     trouble = _of(evs, "d100_trouble")[0]
@@ -310,8 +358,15 @@ def test_the_take_the_wheel_roll_is_labelled():
     v = g.state.vehicles[0]
     g.dice.log = []
     g.force_rolls([15, 0])  # 6 damage on an exposed driver: incapacitated; 15: G2 takes it
-    D.attack(g, v, D.weapon_damage(g, "m1_garand"), "bolt_rifle", armour=0, rolled=6,
-             location=D.row_of(v, "driver"))
+    D.attack(
+        g,
+        v,
+        D.weapon_damage(g, "m1_garand"),
+        "bolt_rifle",
+        armour=0,
+        rolled=6,
+        location=D.row_of(v, "driver"),
+    )
     labels = [why for why, _ in g.dice.log]
     assert labels == ["G2 takes the wheel of V1 (Drive Auto -20%)", "V1 vehicle trouble"]
 
@@ -338,12 +393,20 @@ def test_a_driver_who_keeps_going_needs_nobody_at_the_wheel(damage, check):
     g = _driver_and_passenger()
     v = g.state.vehicles[0]
     g.force_rolls(([15] if check else []) + [0])
-    D.attack(g, v, D.weapon_damage(g, "m1_garand"), "bolt_rifle", armour=0, rolled=damage,
-             location=D.row_of(v, "driver"))
+    D.attack(
+        g,
+        v,
+        D.weapon_damage(g, "m1_garand"),
+        "bolt_rifle",
+        armour=0,
+        rolled=damage,
+        location=D.row_of(v, "driver"),
+    )
     assert g.dice.forced_left == 0
     evs = [e.to_dict() for e in g.log]
-    assert [e["result"] for e in _of(evs, "d100_take_wheel")] == (["took the wheel"] if check
-                                                                 else [])
+    assert [e["result"] for e in _of(evs, "d100_take_wheel")] == (
+        ["took the wheel"] if check else []
+    )
     assert _of(evs, "d100_trouble")[0]["bonus"] == 5
 
 
@@ -356,13 +419,27 @@ def test_a_turret_crewman_takes_a_tanks_wheel(roll, took):
     g = _game([_soldier()], [_tank()])
     v = g.state.vehicles[0]
     g.force_rolls([roll, 0])
-    out = D.attack(g, v, D.weapon_damage(g, "kwk40"), "tank_gun", armour=0, rolled=10,
-                   location=D.row_of(v, "hull"))
+    out = D.attack(
+        g,
+        v,
+        D.weapon_damage(g, "kwk40"),
+        "tank_gun",
+        armour=0,
+        rolled=10,
+        location=D.row_of(v, "hull"),
+    )
     assert g.dice.forced_left == 0
     evs = [e.to_dict() for e in g.log]
-    assert _of(evs, "d100_take_wheel") == [{
-        "type": "d100_take_wheel", "vehicle": "V1", "unit": "crew",
-        "result": "took the wheel" if took else "failed", "roll": roll, "need": 15}]
+    assert _of(evs, "d100_take_wheel") == [
+        {
+            "type": "d100_take_wheel",
+            "vehicle": "V1",
+            "unit": "crew",
+            "result": "took the wheel" if took else "failed",
+            "roll": roll,
+            "need": 15,
+        }
+    ]
     assert _of(evs, "d100_trouble")[0]["bonus"] == (5 if took else 10)
     assert ("crew", 3) in out and v.hull_crew == (1 if took else 0)
 
@@ -376,12 +453,29 @@ def test_no_called_shot_at_a_tank_driver():
 
 # ============================================================================ ramming
 def _ram_game(**jeep: Any) -> Game:
-    units = [_soldier("E8", vehicle="V1", DS=5),
-             {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "complete", "vehicle": "V2"}]
-    vs = [{"name": "V1", "type": "jeep", "side": "us", "hex": "E8", "facing": "N",
-           "driver": "US1", **jeep},
-          {"name": "V2", "type": "kubelwagen", "side": "german", "hex": "E7", "facing": "S",
-           "driver": "G1"}]
+    units = [
+        _soldier("E8", vehicle="V1", DS=5),
+        {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "complete", "vehicle": "V2"},
+    ]
+    vs = [
+        {
+            "name": "V1",
+            "type": "jeep",
+            "side": "us",
+            "hex": "E8",
+            "facing": "N",
+            "driver": "US1",
+            **jeep,
+        },
+        {
+            "name": "V2",
+            "type": "kubelwagen",
+            "side": "german",
+            "hex": "E7",
+            "facing": "S",
+            "driver": "G1",
+        },
+    ]
     return _game(units, vs)
 
 
@@ -420,8 +514,10 @@ def test_no_ramming_under_standard_rules_or_from_afar():
     g = _ram_game()
     assert B[K.RAM] + 1 in g.legal_actions()
     units = [_soldier("E9", vehicle="V1")]
-    vs = [{"name": "V1", "type": "jeep", "side": "us", "hex": "E9", "driver": "US1"},
-          {"name": "V2", "type": "kubelwagen", "side": "german", "hex": "E7"}]
+    vs = [
+        {"name": "V1", "type": "jeep", "side": "us", "hex": "E9", "driver": "US1"},
+        {"name": "V2", "type": "kubelwagen", "side": "german", "hex": "E7"},
+    ]
     assert B[K.RAM] + 1 not in _game(units, vs).legal_actions()
 
 
@@ -451,11 +547,21 @@ def test_called_shot_at_a_tread_must_beat_the_armour():
 def test_a_tank_rams():
     """Seed 003 RAMMING "(or Operate Heavy Machinery for tanks)" ⚙ the same skill from the
     crew's DS (5 crew: DS 5 → 55 %); the Move Crew Points are paid as for a drive."""
-    units = [{"name": "T1", "side": "us", "role": "tank", "hex": "E8", "ar": "1-turn",
-              "vehicle": "V1", "aware": True}]
-    vs = [{"name": "V1", "type": "sherman", "side": "us", "hex": "E8", "facing": "N",
-           "unit": "T1"},
-          {"name": "V2", "type": "kubelwagen", "side": "german", "hex": "E7", "facing": "S"}]
+    units = [
+        {
+            "name": "T1",
+            "side": "us",
+            "role": "tank",
+            "hex": "E8",
+            "ar": "1-turn",
+            "vehicle": "V1",
+            "aware": True,
+        }
+    ]
+    vs = [
+        {"name": "V1", "type": "sherman", "side": "us", "hex": "E8", "facing": "N", "unit": "T1"},
+        {"name": "V2", "type": "kubelwagen", "side": "german", "hex": "E7", "facing": "S"},
+    ]
     g = _game(units, vs, turn="T1")
     ram = B[K.RAM] + 1
     assert ram in g.legal_actions()
@@ -464,7 +570,9 @@ def test_a_tank_rams():
     assert _of(evs, "d100_special")[0]["need"] == 55
     att = _of(evs, "d100_attack")
     assert [(a["vehicle"], a["damage"], a["penetrated"]) for a in att] == [
-        ("V2", [4], [2]), ("V1", [1], [])]
+        ("V2", [4], [2]),
+        ("V1", [1], []),
+    ]
     assert [e["task"] for e in _of(evs, "tank_task")] == ["move_slow"]  # the drive's Crew Points
 
 
@@ -484,8 +592,10 @@ def test_at_gun_through_an_order_and_point_blank():
     (WS −2) at the Panzer IV (large +2), 2 hexes: 6 − 2 + 2 = 6, doubled: 9 (+3)."""
     from ambush_env.core.vehicles import vehicle_fire as VF
 
-    units = [_soldier("E9", weapon="m3_37mm", prepared=True, ammo=1, WS=-2),
-             {"name": "US2", "hex": "E9", "ar": "1-turn", "aware": True}]
+    units = [
+        _soldier("E9", weapon="m3_37mm", prepared=True, ammo=1, WS=-2),
+        {"name": "US2", "hex": "E9", "ar": "1-turn", "aware": True},
+    ]
     g = _game(units, [_tank()])
     legal = [a for a in g.legal_actions() if O.decode(a)[0] == K.FIRE_AIMED_VEHICLE]
     assert len(legal) == 1

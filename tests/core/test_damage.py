@@ -6,15 +6,15 @@ The game is a minimal fake (state, tables, dice, emit, in_rounds): damage needs 
 from __future__ import annotations
 
 import pytest
+from engine_helpers import dict_forms
 
-from ambush_env.core.rules import damage
 from ambush_env.core.model.dice import Dice
 from ambush_env.core.model.errors import AmbushError
 from ambush_env.core.model.events import Event
 from ambush_env.core.model.state import GameState, Unit
-from ambush_env.core.world.tables import load_tables
 from ambush_env.core.model.types import ARSpace, Side, Stance, Status
-from engine_helpers import dict_forms
+from ambush_env.core.rules import damage
+from ambush_env.core.world.tables import load_tables
 
 # the rules return typed events; these tests read their dict forms (info["events"])
 apply_damage = dict_forms(damage.apply_damage)
@@ -39,9 +39,16 @@ class FakeGame:
         return [e.to_dict() for e in self.log]
 
     def add(self, **kw) -> Unit:
-        u = Unit(uid=len(self.state.units), side=int(kw.pop("side", Side.US)),
-                 name=kw.pop("name", f"U{len(self.state.units)}"), role="", hex=kw.pop("hex", 7),
-                 stance=int(Stance.STANDING), ar=int(kw.pop("ar", ARSpace.ONE_TURN)), MV=5)
+        u = Unit(
+            uid=len(self.state.units),
+            side=int(kw.pop("side", Side.US)),
+            name=kw.pop("name", f"U{len(self.state.units)}"),
+            role="",
+            hex=kw.pop("hex", 7),
+            stance=int(Stance.STANDING),
+            ar=int(kw.pop("ar", ARSpace.ONE_TURN)),
+            MV=5,
+        )
         for k, v in kw.items():
             setattr(u, k, v)
         self.state.units.append(u)
@@ -57,7 +64,9 @@ def test_panic_in_rounds():
     u = g.add(ar=ARSpace.TWO_TURN)
     ev = apply_damage(g, u.uid, "panic")
     assert u.ar == ARSpace.PANIC and u.panicked
-    assert ev == g.events == [{"type": "damage", "unit": "U0", "result": "panic", "effect": "panic"}]
+    assert (
+        ev == g.events == [{"type": "damage", "unit": "U0", "result": "panic", "effect": "panic"}]
+    )
 
 
 def test_panic_in_operations_has_no_effect():
@@ -81,11 +90,16 @@ def test_panic_does_nothing_to_the_inactive(status):
 # ------------------------------------------------------------------------------------------
 # Wounded
 # ------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("before,after", [
-    (ARSpace.TWO_TURN, ARSpace.COMPLETE), (ARSpace.ONE_TURN, ARSpace.COMPLETE),
-    (ARSpace.COMPLETE, ARSpace.COMPLETE), (ARSpace.PANIC, ARSpace.PANIC),
-    (ARSpace.NONE, ARSpace.NONE),
-])
+@pytest.mark.parametrize(
+    "before,after",
+    [
+        (ARSpace.TWO_TURN, ARSpace.COMPLETE),
+        (ARSpace.ONE_TURN, ARSpace.COMPLETE),
+        (ARSpace.COMPLETE, ARSpace.COMPLETE),
+        (ARSpace.PANIC, ARSpace.PANIC),
+        (ARSpace.NONE, ARSpace.NONE),
+    ],
+)
 def test_wound_marker_to_complete(before, after):
     """seed 002 p. 26: wounded, he loses his remaining turns (marker to Complete); a panicked
     soldier stays in Panic; outside the AR track (Operations) nothing moves."""
@@ -219,13 +233,20 @@ def test_unknown_result_is_refused():
 def test_prisoner_is_wounded_and_stays_captured():
     """seed 002 p. 25: automatic fire or a grenade into the hex hurts prisoner and guard alike."""
     g = FakeGame()
-    p = g.add(side=Side.GERMAN, status=int(Status.CAPTURED), ar=ARSpace.INACTIVE, guard=3,
-              stance=int(Stance.PRONE))
+    p = g.add(
+        side=Side.GERMAN,
+        status=int(Status.CAPTURED),
+        ar=ARSpace.INACTIVE,
+        guard=3,
+        stance=int(Stance.PRONE),
+    )
     apply_damage(g, p.uid, "wound")
     assert p.wounded and p.status == Status.CAPTURED and p.ar == ARSpace.INACTIVE and p.guard == 3
 
 
-@pytest.mark.parametrize("result,status", [("incapacitated", Status.INCAPACITATED), ("kill", Status.KILLED)])
+@pytest.mark.parametrize(
+    "result,status", [("incapacitated", Status.INCAPACITATED), ("kill", Status.KILLED)]
+)
 def test_prisoner_incapacitated_or_killed_is_no_longer_guarded(result, status):
     """seed 002 p. 25-26: an incapacitated or killed prisoner is no longer a prisoner."""
     g = FakeGame()
@@ -237,9 +258,16 @@ def test_prisoner_incapacitated_or_killed_is_no_longer_guarded(result, status):
 # ------------------------------------------------------------------------------------------
 # Rolling on a row; dragging
 # ------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("roll,modifier,result", [
-    (9, 0, "kill"), (9, -2, "incapacitated"), (1, -2, "none"), (0, 5, "wound"), (8, 5, "kill"),
-])
+@pytest.mark.parametrize(
+    "roll,modifier,result",
+    [
+        (9, 0, "kill"),
+        (9, -2, "incapacitated"),
+        (1, -2, "none"),
+        (0, 5, "wound"),
+        (8, 5, "kill"),
+    ],
+)
 def test_roll_damage_with_modifier(roll, modifier, result):
     """RULES.md §9: prone soldiers roll at −2 on the grenade rows (clamped to 0-9; seed 002
     p. 26 results)."""
@@ -247,8 +275,14 @@ def test_roll_damage_with_modifier(roll, modifier, result):
     u = g.add()
     r, res, ev = roll_damage(g, u.uid, "grenade_outside", modifier=modifier)
     assert (r, res) == (roll, result)
-    assert ev[0] == {"type": "damage_roll", "unit": "U0", "row": "grenade_outside", "roll": roll,
-                     "modifier": modifier, "result": result}
+    assert ev[0] == {
+        "type": "damage_roll",
+        "unit": "U0",
+        "row": "grenade_outside",
+        "roll": roll,
+        "modifier": modifier,
+        "result": result,
+    }
 
 
 @pytest.mark.parametrize("roll,killed", [(0, True), (1, False)])

@@ -13,24 +13,22 @@ from typing import Any
 
 import pytest
 import yaml
-
-from ambush_env.core.play import sequence
-from ambush_env.core.rules import prisoners
-from ambush_env.core.model import orders as O
-from ambush_env.core.world import vehicle_data
-from ambush_env.core.vehicles import vehicles
-from ambush_env.core.world.data import data_path, list_data, load_data, read_yaml
-from ambush_env.core.model.errors import DataError, ScenarioError
-from ambush_env.core.rules.fire import SURFACES, fire_at_wall, penetrates
-from ambush_env.core.world.missions import list_missions, load_mission, reference_mission
-from ambush_env.core.model.orders import OrderKind as K
-from ambush_env.core.world.rules_data import RulesData, load_rules_data
-from ambush_env.core.model.state import Vehicle
-from ambush_env.core.world.tables import PENETRATION_LEVELS, load_tables
-from ambush_env.core.model.types import ARSpace, Direction, Phase, Stance
-
 from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, rounds
 from test_fire import _house
+
+from ambush_env.core.model import orders as O
+from ambush_env.core.model.errors import DataError, ScenarioError
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.state import Vehicle
+from ambush_env.core.model.types import ARSpace, Direction, Phase, Stance
+from ambush_env.core.play import sequence
+from ambush_env.core.rules.fire import SURFACES, fire_at_wall, penetrates
+from ambush_env.core.vehicles import vehicles
+from ambush_env.core.world import vehicle_data
+from ambush_env.core.world.data import data_path, list_data, load_data, read_yaml
+from ambush_env.core.world.missions import list_missions, load_mission, reference_mission
+from ambush_env.core.world.rules_data import RulesData, load_rules_data
+from ambush_env.core.world.tables import PENETRATION_LEVELS, load_tables
 
 Change = Callable[[dict[str, Any]], None]
 
@@ -71,6 +69,7 @@ def _set(*keys: str, value: Any) -> Change:
         for k in keys[:-1]:
             d = d[k]
         d[keys[-1]] = value
+
     return change
 
 
@@ -95,8 +94,9 @@ def test_awareness_rounds_follow_the_data(monkeypatch, tmp_path):
     """RULES.md §5 awareness (rules.yaml awareness): with check_round 3 and aware_round 4, the
     unaware make no check in Round 2, the PC check in Round 3, and are all aware in Round 4."""
     g = fresh_game()
-    install_rules(monkeypatch, tmp_path, g, _set("awareness", value={"check_round": 3,
-                                                                     "aware_round": 4}))
+    install_rules(
+        monkeypatch, tmp_path, g, _set("awareness", value={"check_round": 3, "aware_round": 4})
+    )
     clear_board(g, keep=1)
     u = put(g, 0, "A1")
     u.aware = False
@@ -198,13 +198,15 @@ def test_vehicles_in_a_hex_follow_the_data(monkeypatch, tmp_path):
     drv.vehicle, v.driver = v.vid, drv.uid
     b1 = g.board.index("B1")
     g.state.vehicles[1].hex = b1
-    g.state.vehicles.append(Vehicle(vid=2, type="staff_car", side=1, name="V3", hex=b1,
-                                    disabled=True))
+    g.state.vehicles.append(
+        Vehicle(vid=2, type="staff_car", side=1, name="V3", hex=b1, disabled=True)
+    )
     g.invalidate()
     g.step(enc(K.SELECT_UNIT, 0))
     assert enc(K.DRIVE, Direction.SE) in g.legal_actions()  # two there: may enter
-    g.state.vehicles.append(Vehicle(vid=3, type="staff_car", side=1, name="V4", hex=b1,
-                                    disabled=True))
+    g.state.vehicles.append(
+        Vehicle(vid=3, type="staff_car", side=1, name="V4", hex=b1, disabled=True)
+    )
     g.invalidate()
     assert enc(K.DRIVE, Direction.SE) not in g.legal_actions()
 
@@ -267,8 +269,9 @@ def test_wall_fire_follows_a_changed_penetration_cell(tmp_path):
     g.force(0, 5)  # hit, penetration 5 = light
     assert fire_at_wall(g, us.uid, h)[0].result == "none"
     g, us, h = _house(wall="stone")
-    g.tables = changed_tables(tmp_path, _set("penetration", "plain", "light", "stone_wall",
-                                             value="pass"))
+    g.tables = changed_tables(
+        tmp_path, _set("penetration", "plain", "light", "stone_wall", value="pass")
+    )
     assert penetrates("light", False, "stone_wall", g.tables) == "pass"
     g.force(0, 5)
     assert fire_at_wall(g, us.uid, h)[0].result == "pass"
@@ -276,8 +279,10 @@ def test_wall_fire_follows_a_changed_penetration_cell(tmp_path):
 
 def test_missing_penetration_cell_is_a_data_error(tmp_path):
     """RULES.md §11: every cell of the penetration table must be present."""
+
     def drop(raw):
         del raw["penetration"]["explosive"]["medium"]["heavy"]
+
     with pytest.raises(DataError) as e:
         changed_tables(tmp_path, drop)
     assert e.value.field == "penetration.explosive.medium.heavy"
@@ -287,16 +292,16 @@ def test_missing_penetration_cell_is_a_data_error(tmp_path):
 def test_bad_penetration_value_is_a_data_error(tmp_path):
     """RULES.md §11: a cell is none, pass or destroyed."""
     with pytest.raises(DataError) as e:
-        changed_tables(tmp_path, _set("penetration", "plain", "light", "wood_wall",
-                                      value="passes"))
+        changed_tables(tmp_path, _set("penetration", "plain", "light", "wood_wall", value="passes"))
     assert e.value.field == "penetration.plain.light.wood_wall"
 
 
 def test_unknown_penetration_level_is_a_data_error(tmp_path):
     """RULES.md §11: the levels are none, light, medium, heavy; no others."""
     with pytest.raises(DataError) as e:
-        changed_tables(tmp_path, _set("penetration", "plain", "extreme",
-                                      value={s: "none" for s in SURFACES}))
+        changed_tables(
+            tmp_path, _set("penetration", "plain", "extreme", value={s: "none" for s in SURFACES})
+        )
     assert e.value.field == "penetration.plain.extreme"
 
 
@@ -334,11 +339,13 @@ def test_bad_vehicle_numbers_are_data_errors(tmp_path):
 
 def test_bad_rules_numbers_are_data_errors(tmp_path):
     """RULES.md §5, §6; seed 002 p. 25-26; seed 000 p. 31: the rules.yaml numbers validate."""
-    for keys, bad, field in ((("awareness", "aware_round"), 2, "awareness"),
-                             (("fire", "snap_shots"), 0, "fire.snap_shots"),
-                             (("fire", "move_snap_fraction"), 1.5, "fire.move_snap_fraction"),
-                             (("movement", "seat_change_mp"), -1, "movement.seat_change_mp"),
-                             (("prisoners", "mv"), 0, "prisoners.mv")):
+    for keys, bad, field in (
+        (("awareness", "aware_round"), 2, "awareness"),
+        (("fire", "snap_shots"), 0, "fire.snap_shots"),
+        (("fire", "move_snap_fraction"), 1.5, "fire.move_snap_fraction"),
+        (("movement", "seat_change_mp"), -1, "movement.seat_change_mp"),
+        (("prisoners", "mv"), 0, "prisoners.mv"),
+    ):
         path = changed_copy(tmp_path, "rules.yaml", _set(*keys, value=bad))
         with pytest.raises(DataError) as e:
             load_rules_data(path)

@@ -21,8 +21,9 @@ from types import SimpleNamespace
 import numpy as np
 
 from ambush_env.core import Game
-from ambush_env.core.rules import ctx as C, fire
 from ambush_env.core.play import legal
+from ambush_env.core.rules import ctx as C
+from ambush_env.core.rules import fire
 from ambush_env.core.vehicles import vehicles
 from ambush_env.core.world.data import data_path
 
@@ -100,7 +101,7 @@ def test_vehicle_cost_rows_stay_under_their_cap_and_key_by_value():
     g = Game("village_fight", seed=0)
     board, cache = g.board, g.ctx.vehicle_costs
     rows = []
-    for wall in _walls(board)[:3 * C.VEHICLE_COSTS_MAX]:
+    for wall in _walls(board)[: 3 * C.VEHICLE_COSTS_MAX]:
         assert board.destroy_wall(*wall)
         for large in (False, True):
             rows.append(vehicles.cost_row(g, large))
@@ -132,9 +133,12 @@ def test_card_row_cache_pins_no_card_data_of_a_game_that_is_gone(tmp_path):
     assert g.ctx.deck is not Game("farm_assault", seed=3).ctx.deck
     _play_until_a_german_card(g, np.random.default_rng(3))
     keys = list(g.ctx.card_rows)  # the rows the interpreter worked out, on the context
-    rows = [weakref.ref(r) for c in g.ctx.deck.cards
-            for col in ("unaware", "aware", "self_preservation")
-            for r in getattr(c.columns, col)]
+    rows = [
+        weakref.ref(r)
+        for c in g.ctx.deck.cards
+        for col in ("unaware", "aware", "self_preservation")
+        for r in getattr(c.columns, col)
+    ]
     del g
     gc.collect()
     assert [r for r in rows if r() is not None] == []

@@ -8,22 +8,28 @@ import re
 from pathlib import Path
 
 import pytest
+from test_fire import _duel
 
 import ambush_env.core as core
-from ambush_env.core.model import events as E
-from ambush_env.core.rules import fire as fire_rules
 from ambush_env.core import Game
+from ambush_env.core.model import events as E
 from ambush_env.core.model.errors import AmbushError, DataError
-from test_fire import _duel
+from ambush_env.core.rules import fire as fire_rules
 
 KINDS = sorted(E.EVENT_TYPES)
 CORE = Path(core.__file__).parent
 
 # a value of each field type used by the event classes (their annotations, as written)
 SAMPLE = {
-    "str": "G1", "int": 3, "bool": True, "list[str]": ["US1", "US2"], "list[int]": [3, 7],
+    "str": "G1",
+    "int": 3,
+    "bool": True,
+    "list[str]": ["US1", "US2"],
+    "list[int]": [3, 7],
     "list[list[int]]": [[1, 6], [4]],
-    "dict[str, int]": {"hit": 4, "damage": 7}, "int | None": None, "str | None": None,
+    "dict[str, int]": {"hit": 4, "damage": 7},
+    "int | None": None,
+    "str | None": None,
 }
 
 
@@ -35,8 +41,9 @@ def _fields(cls: type[E.Event]) -> dict[str, str]:
 def _full(cls: type[E.Event], *, required_only: bool = False) -> E.Event:
     """An event of the kind with every field (or only the required ones) set."""
     required = set(cls._required)
-    kw = {a: SAMPLE[t] for a, t in _fields(cls).items()
-          if not required_only or E._key(a) in required}
+    kw = {
+        a: SAMPLE[t] for a, t in _fields(cls).items() if not required_only or E._key(a) in required
+    }
     return cls(**kw)
 
 
@@ -98,23 +105,42 @@ def test_every_kind_the_rules_emit_is_registered():
 def test_absent_fields_stay_out_of_the_dict_and_none_stays_in():
     """A field only sometimes present is left out when absent; None is a value."""
     assert E.Move(unit="US1", to="F5", mp=0).to_dict() == {
-        "type": "move", "unit": "US1", "to": "F5", "mp": 0}
+        "type": "move",
+        "unit": "US1",
+        "to": "F5",
+        "mp": 0,
+    }
     assert E.Move(unit="US1", to="F5", mp=2, charge=False).to_dict()["charge"] is False
     d = E.EventRoll(hex="G8", unit="US1", roll=2, paragraph=None).to_dict()
     assert "paragraph" in d and d["paragraph"] is None
     e = E.AccidentCheck(vehicle="V1", why="driver hit")
     assert not e.has("roll") and e.to_dict() == {
-        "type": "accident_check", "vehicle": "V1", "why": "driver hit"}
+        "type": "accident_check",
+        "vehicle": "V1",
+        "why": "driver hit",
+    }
 
 
 def test_keys_that_are_no_attribute_names():
     """``from`` (a keyword) is the attribute ``from_``, ``rolls`` (the method) ``rolls_``."""
     assert E.Stance(unit="US1", from_=0, to=2).to_dict() == {
-        "type": "stance", "unit": "US1", "from": 0, "to": 2}
+        "type": "stance",
+        "unit": "US1",
+        "from": 0,
+        "to": 2,
+    }
     e = E.event_from_dict({"type": "pick_up", "unit": "US1", "item": "grenade", "from": "US2"})
     assert isinstance(e, E.PickUp) and e.from_ == "US2"
-    b = E.event_from_dict({"type": "blast", "unit": "G1", "item": "grenade", "inside": False,
-                           "rolls": {"damage": 6}, "result": "wound"})
+    b = E.event_from_dict(
+        {
+            "type": "blast",
+            "unit": "G1",
+            "item": "grenade",
+            "inside": False,
+            "rolls": {"damage": 6},
+            "result": "wound",
+        }
+    )
     assert b.rolls_ == {"damage": 6} and b.rolls() == {"damage": 6}
 
 
@@ -135,8 +161,9 @@ def test_unknown_field_is_a_data_error_naming_kind_and_field():
 
 def test_missing_required_field_is_a_data_error():
     with pytest.raises(DataError, match=r"event 'sighting': roll: missing"):
-        E.event_from_dict({"type": "sighting", "unit": "US1", "target": "G1", "pc": 6,
-                           "passed": True})
+        E.event_from_dict(
+            {"type": "sighting", "unit": "US1", "target": "G1", "pc": 6, "passed": True}
+        )
 
 
 # ------------------------------------------------------------------------------- rolls
@@ -155,8 +182,9 @@ def test_rolls_of_a_sighting_event_is_its_pc_check():
     """RULES.md §7: a sighting is decided by one d10 PC check."""
     e = E.Sighting(unit="US1", target="G1", roll=4, pc=6, passed=True)
     assert e.rolls() == {"roll": 4}
-    a = E.AccidentCheck(vehicle="V1", why="moving fast", roll=7, need=5, table_roll=2,
-                        result="skid")
+    a = E.AccidentCheck(
+        vehicle="V1", why="moving fast", roll=7, need=5, table_roll=2, result="skid"
+    )
     assert a.rolls() == {"roll": 7, "table_roll": 2}
     assert E.EndTurn(unit="US1").rolls() == {}
 

@@ -8,13 +8,15 @@ dict), the shipped tables and a fake sight cache (everything visible unless bloc
 from __future__ import annotations
 
 import pytest
+from engine_helpers import dict_forms
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ambush_env.core.world.board import board_from_dict
 from ambush_env.core.model.dice import Dice
 from ambush_env.core.model.errors import AmbushError, DiceExhaustedError, IllegalActionError
 from ambush_env.core.model.events import Event
+from ambush_env.core.model.state import GameState, Unit
+from ambush_env.core.model.types import ARSpace, Side, Stance, Status, Terrain
 from ambush_env.core.rules import fire as fire_rules
 from ambush_env.core.rules.fire import (
     SURFACES,
@@ -27,10 +29,8 @@ from ambush_env.core.rules.fire import (
     to_hit_wall,
     wall_refusal,
 )
-from ambush_env.core.model.state import GameState, Unit
+from ambush_env.core.world.board import board_from_dict
 from ambush_env.core.world.tables import load_tables
-from ambush_env.core.model.types import ARSpace, Side, Stance, Status, Terrain
-from engine_helpers import dict_forms
 
 # the shots return typed events; these tests read their dict forms (info["events"])
 fire = dict_forms(fire_rules.fire)
@@ -54,10 +54,15 @@ class FakeSight:
 
 class FakeGame:
     def __init__(self, rolls=(), *, hexes=None, hexsides=None, in_rounds=True) -> None:
-        self.board = board_from_dict({
-            "name": "test", "columns": 12, "rows": 20,
-            "hexes": hexes or {}, "hexsides": hexsides or {},
-        })
+        self.board = board_from_dict(
+            {
+                "name": "test",
+                "columns": 12,
+                "rows": 20,
+                "hexes": hexes or {},
+                "hexsides": hexsides or {},
+            }
+        )
         self.tables = load_tables()
         self.dice = Dice.scripted(rolls)
         self.sight = FakeSight()
@@ -77,8 +82,17 @@ class FakeGame:
         return [u for u in self.state.units if u.hex == hex_ and u.status != Status.HIDDEN]
 
     def add(self, name: str, at: str, *, side=Side.US, weapon="m1_garand", stance=S, **kw) -> Unit:
-        u = Unit(uid=len(self.state.units), side=int(side), name=name, role="", hex=self.board.index(at),
-                 stance=int(stance), weapon=weapon, ar=int(ARSpace.ONE_TURN), aware=True)
+        u = Unit(
+            uid=len(self.state.units),
+            side=int(side),
+            name=name,
+            role="",
+            hex=self.board.index(at),
+            stance=int(stance),
+            weapon=weapon,
+            ar=int(ARSpace.ONE_TURN),
+            aware=True,
+        )
         u.ammo = self.tables.weapons.weapons[weapon].clip
         for k, v in kw.items():
             setattr(u, k, v)
@@ -97,12 +111,27 @@ def german(g: FakeGame, name: str, at: str, **kw) -> Unit:
 T = load_tables()
 BAND_DISTANCES = (0, 1, 3, 6, 10, 15, 16)  # one distance in each band, hexes
 
+
 # ------------------------------------------------------------------------------------------
 # Range bands and base to-hit numbers
 # ------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("distance,band", [
-    (0, 0), (1, 1), (2, 2), (3, 2), (4, 3), (6, 3), (7, 4), (10, 4), (11, 5), (15, 5), (16, 6), (99, 6),
-])
+@pytest.mark.parametrize(
+    "distance,band",
+    [
+        (0, 0),
+        (1, 1),
+        (2, 2),
+        (3, 2),
+        (4, 3),
+        (6, 3),
+        (7, 4),
+        (10, 4),
+        (11, 5),
+        (15, 5),
+        (16, 6),
+        (99, 6),
+    ],
+)
 def test_range_bands(distance, band):
     """RULES.md §8: bands same hex, 1, 2-3, 4-6, 7-10, 11-15, 16+."""
     assert range_band(distance) == band
@@ -111,17 +140,17 @@ def test_range_bands(distance, band):
 
 # The data, restated: a change to weapons.yaml must change this table too (and say why there).
 BASE = {
-    "pistol":          (7, 6, 4, 2, None, None, None),
-    "bolt_rifle":      (5, 5, 5, 5, 4, 3, 2),
+    "pistol": (7, 6, 4, 2, None, None, None),
+    "bolt_rifle": (5, 5, 5, 5, 4, 3, 2),
     "semi_auto_rifle": (6, 6, 5, 5, 4, 3, 2),
-    "smg":             (8, 7, 6, 4, 1, None, None),
+    "smg": (8, 7, 6, 4, 1, None, None),
     "automatic_rifle": (7, 7, 6, 5, 4, 3, 2),
-    "lmg":             (7, 7, 7, 6, 5, 4, 3),
-    "hmg":             (7, 7, 7, 6, 6, 5, 4),
-    "bazooka":         (6, 6, 6, 5, 3, 1, None),
-    "panzerfaust":     (6, 6, 5, 3, None, None, None),
-    "tank_gun":        (6, 6, 6, 6, 5, 4, 3),
-    "tank_mg":         (7, 7, 7, 6, 5, 4, 3),
+    "lmg": (7, 7, 7, 6, 5, 4, 3),
+    "hmg": (7, 7, 7, 6, 6, 5, 4),
+    "bazooka": (6, 6, 6, 5, 3, 1, None),
+    "panzerfaust": (6, 6, 5, 3, None, None, None),
+    "tank_gun": (6, 6, 6, 6, 5, 4, 3),
+    "tank_mg": (7, 7, 7, 6, 5, 4, 3),
 }
 
 
@@ -132,9 +161,15 @@ def test_base_to_hit_table(cls, band):
     assert base_to_hit(T, cls, BAND_DISTANCES[band]) == BASE[cls][band]
 
 
-@pytest.mark.parametrize("cls,max_range", [
-    ("pistol", 6), ("smg", 10), ("panzerfaust", 6), ("bazooka", 15),
-])
+@pytest.mark.parametrize(
+    "cls,max_range",
+    [
+        ("pistol", 6),
+        ("smg", 10),
+        ("panzerfaust", 6),
+        ("bazooka", 15),
+    ],
+)
 def test_beyond_max_range_is_none(cls, max_range):
     """RULES.md §8: beyond maximum range no fire (base_to_hit returns None)."""
     assert T.max_range[cls] == max_range
@@ -170,14 +205,37 @@ MODIFIER_CASES = [
     ("woods", {}, {"stance": C}, False, {"F6": {"terrain": "woods"}}, {}, {"cover_woods": -2}),
     ("rubble", {}, {"stance": C}, False, {"F6": {"terrain": "rubble"}}, {}, {"cover_rubble": -2}),
     ("brush", {}, {"stance": C}, False, {"F6": {"terrain": "brush"}}, {}, {"cover_brush": -1}),
-    ("building_window", {}, {"stance": C}, False, {"F6": {"terrain": "building"}},
-     {"F5/F6": {"wall": "stone", "aperture": "window"}}, {"cover_building": -2}),
+    (
+        "building_window",
+        {},
+        {"stance": C},
+        False,
+        {"F6": {"terrain": "building"}},
+        {"F5/F6": {"wall": "stone", "aperture": "window"}},
+        {"cover_building": -2},
+    ),
     ("stone_field_wall", {}, {"stance": C}, False, {}, {"F5/F6": "wall"}, {"wall_stone": -2}),
-    ("wood_field_wall", {}, {"stance": C}, False, {}, {"F5/F6": {"wall": "wood"}}, {"wall_wood": -1}),
+    (
+        "wood_field_wall",
+        {},
+        {"stance": C},
+        False,
+        {},
+        {"F5/F6": {"wall": "wood"}},
+        {"wall_wood": -1},
+    ),
     ("ws_plus", {"WS": 2}, {"stance": C}, False, {}, {}, {"ws": 2}),
     ("ws_minus", {"WS": -1}, {"stance": C}, False, {}, {}, {"ws": -1}),
     ("wounded", {"wounded": True}, {"stance": C}, False, {}, {}, {"wounded": -1}),
-    ("captured_weapon", {"captured_weapon": True}, {"stance": C}, False, {}, {}, {"captured_weapon": -1}),
+    (
+        "captured_weapon",
+        {"captured_weapon": True},
+        {"stance": C},
+        False,
+        {},
+        {},
+        {"captured_weapon": -1},
+    ),
     ("from_car", {"vehicle": 0}, {"stance": C}, False, {}, {}, {"from_car": -2}),
 ]
 
@@ -227,8 +285,10 @@ def test_wall_cover_tie_goes_to_the_open_hexside():
 
 def test_wall_cover_tie_prefers_a_window_to_a_solid_wall():
     """RULES.md §8 (our reading): on a tie the line enters by the window, not the solid wall."""
-    g = FakeGame(hexes={"F8": {"terrain": "building"}},
-                 hexsides={"F8/G9": {"wall": "stone", "aperture": "window"}})
+    g = FakeGame(
+        hexes={"F8": {"terrain": "building"}},
+        hexsides={"F8/G9": {"wall": "stone", "aperture": "window"}},
+    )
     us = g.add("US1", "H8")
     ge = german(g, "G1", "F8", stance=C)
     assert dict(to_hit(g, us, ge, snap=False)[1]) == {"cover_building": -2}
@@ -258,16 +318,33 @@ def test_wall_and_vehicle_targets():
     g = FakeGame(hexes={"F6": {"terrain": "building"}, "F5": {"terrain": "woods"}})
     us = g.add("US1", "F2")
     assert to_hit_wall(g, us, g.board.index("F6")) == (9, [("wall_target", 4)])
-    assert to_hit_vehicle(g, us, g.board.index("F4"), "small", snap=False) == (6, [("vehicle_small", 1)])
-    assert to_hit_vehicle(g, us, g.board.index("F4"), "large", snap=True) == (5, [("snap", -2), ("vehicle_large", 2)])
+    assert to_hit_vehicle(g, us, g.board.index("F4"), "small", snap=False) == (
+        6,
+        [("vehicle_small", 1)],
+    )
+    assert to_hit_vehicle(g, us, g.board.index("F4"), "large", snap=True) == (
+        5,
+        [("snap", -2), ("vehicle_large", 2)],
+    )
     assert to_hit_vehicle(g, us, g.board.index("F5"), "small", snap=False) == (
-        4, [("vehicle_small", 1), ("cover_woods", -2)])
+        4,
+        [("vehicle_small", 1), ("cover_woods", -2)],
+    )
     with pytest.raises(AmbushError):
         to_hit_vehicle(g, us, g.board.index("F6"), "huge", snap=False)
 
 
-KNOWN_MODS = {"snap", "ws", "wounded", "captured_weapon", "from_car", "target_standing",
-              "target_prone", "wall_stone", "wall_wood"} | {f"cover_{t}" for t in T.terrain_name.values()}
+KNOWN_MODS = {
+    "snap",
+    "ws",
+    "wounded",
+    "captured_weapon",
+    "from_car",
+    "target_standing",
+    "target_prone",
+    "wall_stone",
+    "wall_wood",
+} | {f"cover_{t}" for t in T.terrain_name.values()}
 
 
 @settings(max_examples=200, deadline=None)
@@ -282,8 +359,9 @@ KNOWN_MODS = {"snap", "ws", "wounded", "captured_weapon", "from_car", "target_st
     captured=st.booleans(),
     snap=st.booleans(),
 )
-def test_to_hit_is_base_plus_named_modifiers(weapon, distance, terrain, wall, stance, ws,
-                                             wounded, captured, snap):
+def test_to_hit_is_base_plus_named_modifiers(
+    weapon, distance, terrain, wall, stance, ws, wounded, captured, snap
+):
     """RULES.md §8: the to-hit number is the class's base for the band plus the modifiers
     listed, each named, none zero; beyond maximum range there is no number."""
     hexes = {f"F{2 + distance}": {"terrain": terrain}} if distance else {}
@@ -340,18 +418,33 @@ def test_miss_one_above_the_number():
     assert ge.status == Status.ACTIVE
 
 
-@pytest.mark.parametrize("roll,result", [
-    (0, "none"), (2, "none"), (3, "panic"), (4, "panic"), (5, "wound"), (6, "wound"),
-    (7, "incapacitated"), (8, "incapacitated"), (9, "kill"),
-])
+@pytest.mark.parametrize(
+    "roll,result",
+    [
+        (0, "none"),
+        (2, "none"),
+        (3, "panic"),
+        (4, "panic"),
+        (5, "wound"),
+        (6, "wound"),
+        (7, "incapacitated"),
+        (8, "incapacitated"),
+        (9, "kill"),
+    ],
+)
 def test_each_damage_result(roll, result):
     """seed 002 p. 26: the damage roll reads the class's row (semi-automatic rifle)."""
     g, us, ge = _duel()
     g.force(0, roll)
     ev = fire(g, us.uid, ge.uid, snap=False)
     assert ev[0]["result"] == result
-    expect = {"none": Status.ACTIVE, "panic": Status.ACTIVE, "wound": Status.ACTIVE,
-              "incapacitated": Status.INCAPACITATED, "kill": Status.KILLED}[result]
+    expect = {
+        "none": Status.ACTIVE,
+        "panic": Status.ACTIVE,
+        "wound": Status.ACTIVE,
+        "incapacitated": Status.INCAPACITATED,
+        "kill": Status.KILLED,
+    }[result]
     assert ge.status == expect
     assert ge.wounded == (result == "wound")
     assert ge.panicked == (result == "panic")
@@ -410,9 +503,18 @@ def test_fire_event_shape_and_emission():
     g, us, ge = _duel()
     g.force(1, 5)
     ev = fire(g, us.uid, ge.uid, snap=True)
-    assert ev[0] == {"type": "fire", "shooter": "US1", "target": "G1", "weapon": "m1_garand",
-                     "mode": "snap", "hex": "F6", "to_hit": 3, "modifiers": {"snap": -2},
-                     "rolls": {"hit": 1, "damage": 5}, "result": "wound"}
+    assert ev[0] == {
+        "type": "fire",
+        "shooter": "US1",
+        "target": "G1",
+        "weapon": "m1_garand",
+        "mode": "snap",
+        "hex": "F6",
+        "to_hit": 3,
+        "modifiers": {"snap": -2},
+        "rolls": {"hit": 1, "damage": 5},
+        "result": "wound",
+    }
     assert ev == g.events
     assert ev[1]["type"] == "damage" and ev[1]["effect"] == "wound"
 
@@ -502,7 +604,9 @@ def test_chain_continues_on_a_lower_roll_and_stops_on_an_equal_one():
     ev = fire(g, us.uid, prone.uid, snap=False)
     chain = [e for e in ev if e["type"] == "fire_chain"]
     assert [(e["target"], e["rolls"]["damage"], e["result"]) for e in chain] == [
-        ("Gs", 6, "wound"), ("Gc", 6, "stopped")]
+        ("Gs", 6, "wound"),
+        ("Gc", 6, "stopped"),
+    ]
     assert prone.status == Status.KILLED  # BAR row 8 = kill
     assert stand.wounded and not crouch.wounded
 
@@ -581,8 +685,11 @@ PENETRATION_TABLE = {
     ("medium", True): (D, D, D, D, D, N),
     ("heavy", True): (D, D, D, D, D, D),
 }
-PEN_CASES = [(lvl, exp, s, PENETRATION_TABLE[(lvl, exp)][k])
-             for (lvl, exp) in PENETRATION_TABLE for k, s in enumerate(SURFACES)]
+PEN_CASES = [
+    (lvl, exp, s, PENETRATION_TABLE[(lvl, exp)][k])
+    for (lvl, exp) in PENETRATION_TABLE
+    for k, s in enumerate(SURFACES)
+]
 
 
 @pytest.mark.parametrize("level,explosive,surface,expected", PEN_CASES)

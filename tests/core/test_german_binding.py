@@ -43,13 +43,20 @@ door into the farmhouse hex L7 (building, 1 MP).
 from __future__ import annotations
 
 import pytest
+from engine_helpers import (
+    add_german,
+    clear_board,
+    force,
+    fresh_game,
+    german_action,
+    give_turn,
+    put,
+    rounds,
+)
 
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.types import Stance, Status
-
-from engine_helpers import (add_german, clear_board, force, fresh_game, german_action, give_turn,
-                            put, rounds)
 
 S, C, P = int(Stance.STANDING), int(Stance.CROUCHING), int(Stance.PRONE)
 US1, US2, US3, US4 = 0, 1, 2, 3  # squad slots
@@ -92,10 +99,13 @@ def walk(g) -> list[tuple[str, int]]:
 
 
 # ------------------------------------------------------------------ 1 prone: one hex per move
-@pytest.mark.parametrize("stance, path", [
-    (S, [("K2", 1), ("L1", 1), ("M1", 1), ("N1", 1)]),
-    (P, [("K2", 1)]),
-])
+@pytest.mark.parametrize(
+    "stance, path",
+    [
+        (S, [("K2", 1), ("L1", 1), ("M1", 1), ("N1", 1)]),
+        (P, [("K2", 1)]),
+    ],
+)
 def test_a_prone_german_enters_one_hex_per_move_action(stance, path):
     """RULES.md §6 "prone: one hex per move action". Self-Preservation 3-5 of the regular
     rifleman is ``move {toward: away, max: 4}``: standing he walks four clear hexes away (4
@@ -113,10 +123,13 @@ def test_a_prone_german_enters_one_hex_per_move_action(stance, path):
 
 
 # ---------------------------------------------------------- 2 MP costs: crouching +1 per hex
-@pytest.mark.parametrize("stance, path", [
-    (S, [("K2", 1), ("L1", 1), ("M1", 1), ("N1", 1)]),
-    (C, [("K2", 2), ("L1", 2)]),
-])
+@pytest.mark.parametrize(
+    "stance, path",
+    [
+        (S, [("K2", 1), ("L1", 1), ("M1", 1), ("N1", 1)]),
+        (C, [("K2", 2), ("L1", 2)]),
+    ],
+)
 def test_a_crouching_german_pays_one_more_mp_per_hex(stance, path):
     """RULES.md §6 MP costs: clear 1, crouching +1 per hex, and a move action's MPs are his MV.
     The same card (Self-Preservation 3-5, ``move {toward: away, max: 4}``) takes a standing
@@ -206,12 +219,15 @@ def test_a_german_charges_only_within_the_charge_allowance(stance, charges):
 
 
 # ------------------------------------------------------------------ 5 one action per turn
-@pytest.mark.parametrize("state, rolls, expect", [
-    ("jammed", [0, 3], "clear_jam"),  # PC check 3 <= 5: cleared
-    ("jammed", [0, 6], "clear_jam"),  # 6 > 5: still jammed
-    ("dry", [0], "reload"),
-    ("ready", [0, 0, 9], "fire"),  # jam check 0, hit roll 9: a miss
-])
+@pytest.mark.parametrize(
+    "state, rolls, expect",
+    [
+        ("jammed", [0, 3], "clear_jam"),  # PC check 3 <= 5: cleared
+        ("jammed", [0, 6], "clear_jam"),  # 6 > 5: still jammed
+        ("dry", [0], "reload"),
+        ("ready", [0, 0, 9], "fire"),  # jam check 0, hit roll 9: a miss
+    ],
+)
 def test_the_mg_gunner_does_one_thing_a_turn(state, rolls, expect):
     """RULES.md §6 "One action per turn": clearing a jam, preparing (here reloading a dry
     MG42 from the clip he carries) and aimed fire are each a whole action. Aware 0-5 of the
@@ -303,12 +319,15 @@ def test_a_wounded_german_gets_one_turn_a_round(wounded, turns):
     assert g.dice.forced_left == 0
 
 
-@pytest.mark.parametrize("start, us_at, cover, mp, prone", [
-    # through the door: 1 MP, 1 left for the stance (the US soldier at R8 is as far from L7
-    # as from L8: a Self-Preservation move never goes nearer the US, german._move)
-    ("L8", "R8", "L7", 1, True),
-    ("J4", "J8", "K4", 2, False),  # into the brush: 2 MPs, none left
-])
+@pytest.mark.parametrize(
+    "start, us_at, cover, mp, prone",
+    [
+        # through the door: 1 MP, 1 left for the stance (the US soldier at R8 is as far from L7
+        # as from L8: a Self-Preservation move never goes nearer the US, german._move)
+        ("L8", "R8", "L7", 1, True),
+        ("J4", "J8", "K4", 2, False),  # into the brush: 2 MPs, none left
+    ],
+)
 def test_a_wounded_german_pays_a_mp_for_the_stance_his_card_names(start, us_at, cover, mp, prone):
     """Seed 002 p. 26 (Wounded: "Movement reduced to 2 ...; no free stance change, each change
     costs a Movement Point"; ``rules.yaml: movement.wounded_stance_mp``). A wounded rifleman
@@ -415,7 +434,8 @@ def test_one_free_stance_change_a_turn(wounded):
         assert german_action(g, ger, "stance", {"to": "standing"}) is True
         assert ger.stance == S and t().uid != ger.uid  # 2 MPs: the move action and turn end
     assert [(e["from"], e["to"]) for e in log(g, "stance")] == (
-        [(S, C)] if not wounded else [(P, C), (C, S)])
+        [(S, C)] if not wounded else [(P, C), (C, S)]
+    )
 
 
 def test_the_free_stance_change_leaves_the_turn_its_action():

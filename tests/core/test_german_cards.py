@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
-
-from ambush_env.core.rules import prisoners
-from ambush_env.core.play import german
-from ambush_env.core.model.types import Stance, Status, Terrain
-
 from engine_helpers import add_german, clear_board, force, fresh_game, put, rounds
+
+from ambush_env.core.model.types import Stance, Status, Terrain
+from ambush_env.core.play import german
+from ambush_env.core.rules import prisoners
 
 
 def _events(g, kind):
@@ -97,8 +96,12 @@ def test_move_to_cover_prefers_cover_terrain():
     ger.wounded = True  # self-preservation column
     force(g, [0])  # 0-2: move to cover max 2, then prone
     g.german_turn(ger)
-    assert g.board.terrain[ger.hex] in (Terrain.WOODS, Terrain.BUILDING, Terrain.RUBBLE,
-                                        Terrain.BRUSH)
+    assert g.board.terrain[ger.hex] in (
+        Terrain.WOODS,
+        Terrain.BUILDING,
+        Terrain.RUBBLE,
+        Terrain.BRUSH,
+    )
     assert ger.stance == Stance.PRONE
 
 

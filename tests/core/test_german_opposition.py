@@ -40,45 +40,66 @@ from engine_helpers import (
 )
 
 from ambush_env.core import Game
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.model.types import Stance, Status
 from ambush_env.core.play import german
 from ambush_env.core.world.cards import Deck, load_deck, read_deck
 from ambush_env.core.world.data import data_path
-from ambush_env.core.model.errors import DataError
-from ambush_env.core.model.types import Stance, Status
 
 S, C, P = int(Stance.STANDING), int(Stance.CROUCHING), int(Stance.PRONE)
 
 
-def _probe(card_id: str, weapon: str, aware: list, equipment: list[str] | None = None,
-           sp: list | None = None, WS: int = 0, PC: int = 5) -> dict:
+def _probe(
+    card_id: str,
+    weapon: str,
+    aware: list,
+    equipment: list[str] | None = None,
+    sp: list | None = None,
+    WS: int = 0,
+    PC: int = 5,
+) -> dict:
     """A probe card: ``aware`` on every face of its Aware column (``sp`` likewise)."""
     return {
-        "id": card_id, "rank": "Probe", "weapon": weapon, "IN": 1, "PC": PC, "WS": WS,
-        "MV": 4, "equipment": equipment or [],
-        "columns": {"unaware": [{"rolls": [0, 9], "do": ["hold"]}],
-                    "aware": [{"rolls": [0, 9], "do": aware}],
-                    "self_preservation": [{"rolls": [0, 9], "do": sp or ["hold"]}]},
+        "id": card_id,
+        "rank": "Probe",
+        "weapon": weapon,
+        "IN": 1,
+        "PC": PC,
+        "WS": WS,
+        "MV": 4,
+        "equipment": equipment or [],
+        "columns": {
+            "unaware": [{"rolls": [0, 9], "do": ["hold"]}],
+            "aware": [{"rolls": [0, 9], "do": aware}],
+            "self_preservation": [{"rolls": [0, 9], "do": sp or ["hold"]}],
+        },
     }
 
 
 PROBES = [
     _probe("p_wall_pf", "panzerfaust", [{"fire": {"at": "wall_of_building_with_us"}}]),
-    _probe("p_wall_mg", "mg42", [{"fire": {"at": "wall_of_building_with_us"}}],
-           ["clip_mg42"]),
+    _probe("p_wall_mg", "mg42", [{"fire": {"at": "wall_of_building_with_us"}}], ["clip_mg42"]),
     _probe("p_vehicle", "panzerfaust", [{"fire": {"at": "nearest_vehicle"}}]),
     _probe("p_nearest", "panzerfaust", [{"fire": {"at": "nearest_visible"}}]),
     _probe("p_nco", "kar98_zf", [{"fire": {"at": "nco_first"}}], WS=2),
     _probe("p_near_rifle", "kar98_zf", [{"fire": {"at": "nearest_visible"}}], WS=2),
-    _probe("p_conceal", "kar98_zf", [{"move": {"toward": "concealed", "max": 3}}],
-           sp=[{"move": {"toward": "concealed", "max": 3}}]),
+    _probe(
+        "p_conceal",
+        "kar98_zf",
+        [{"move": {"toward": "concealed", "max": 3}}],
+        sp=[{"move": {"toward": "concealed", "max": 3}}],
+    ),
     _probe("p_cover", "kar98_zf", [{"move": {"toward": "cover", "max": 3}}]),
-    _probe("p_satchel", "kar98", [{"stance": "standing"},
-                                  {"throw_satchel": {"at": "building_with_us"}}],
-           ["satchel"]),
-    _probe("p_satchel_group", "kar98", [{"throw_satchel": {"at": "largest_group"}}],
-           ["satchel"]),
-    _probe("p_satchel_vehicle", "kar98", [{"throw_satchel": {"at": "nearest_vehicle"}}],
-           ["satchel"]),
+    _probe(
+        "p_satchel",
+        "kar98",
+        [{"stance": "standing"}, {"throw_satchel": {"at": "building_with_us"}}],
+        ["satchel"],
+    ),
+    _probe("p_satchel_group", "kar98", [{"throw_satchel": {"at": "largest_group"}}], ["satchel"]),
+    _probe(
+        "p_satchel_vehicle", "kar98", [{"throw_satchel": {"at": "nearest_vehicle"}}], ["satchel"]
+    ),
 ]
 
 
@@ -97,10 +118,10 @@ def of(evs: list[dict], kind: str) -> list[dict]:
 
 
 # ------------------------------------------------------------------ fire at a wall
-@pytest.mark.parametrize("hit, pen, expected", [(7, 1, "destroyed"), (7, 0, "none"),
-                                                (8, None, "miss")])
-def test_wall_panzerfaust_fires_at_the_wall_with_the_most_us_behind_it(game, hit, pen,
-                                                                      expected):
+@pytest.mark.parametrize(
+    "hit, pen, expected", [(7, 1, "destroyed"), (7, 0, "none"), (8, None, "miss")]
+)
+def test_wall_panzerfaust_fires_at_the_wall_with_the_most_us_behind_it(game, hit, pen, expected):
     """RULES.md §8, §11; seed 002 p. 26-27. A Panzerfaust man at H8 out of sight of everyone:
     US1 in the farmhouse L7 (4 hexes), US2 and US3 in the barn N7 (6 hexes); the farmhouse
     L6 (empty) is a wall target too. He fires at the barn's wall (two inside). To-hit: the
@@ -112,8 +133,9 @@ def test_wall_panzerfaust_fires_at_the_wall_with_the_most_us_behind_it(game, hit
     us = setup(g, [("L7", S), ("N7", S), ("N7", S)])
     ger = add_german(g, "p_wall_pf", "H8")
     assert not any(g.can_see(ger, o) for o in us)
-    rolls = [0, hit] + ([pen] if pen is not None else []) + \
-        ([0, 0] if expected == "destroyed" else [])
+    rolls = (
+        [0, hit] + ([pen] if pen is not None else []) + ([0, 0] if expected == "destroyed" else [])
+    )
     evs = turn(g, ger, rolls)
     (fw,) = of(evs, "fire_wall")
     assert fw["hex"] == "N7" and fw["to_hit"] == 7 and fw["wall"] == "wood"
@@ -147,12 +169,15 @@ def test_wall_fire_is_skipped_without_us_in_a_building(game):
     assert of(evs, "german_skip")[0]["action"] == "fire"
 
 
-@pytest.mark.parametrize("ger_hex, us_hex, wall, jam, pen, result", [
-    ("K9", "L7", "stone", 8, 9, "none"),    # Light, the row's best: no effect on stone
-    ("K9", "L7", "stone", 9, None, "jammed"),
-    ("N9", "N7", "wood", 8, 4, "pass"),     # Light passes a wooden wall
-    ("N9", "N7", "wood", 8, 3, "none"),     # none
-])
+@pytest.mark.parametrize(
+    "ger_hex, us_hex, wall, jam, pen, result",
+    [
+        ("K9", "L7", "stone", 8, 9, "none"),  # Light, the row's best: no effect on stone
+        ("K9", "L7", "stone", 9, None, "jammed"),
+        ("N9", "N7", "wood", 8, 4, "pass"),  # Light passes a wooden wall
+        ("N9", "N7", "wood", 8, 3, "none"),  # none
+    ],
+)
 def test_wall_mg_bullets_pass_or_the_gun_jams(game, ger_hex, us_hex, wall, jam, pen, result):
     """RULES.md §8 (the jam check: a 9 jams), §11 (non-explosive: Light passes wooden walls
     only, Medium any wall; the lmg's row reaches Light at most, damage.yaml ⚙). An MG42 gunner
@@ -223,13 +248,15 @@ def test_panzerfaust_nearest_visible_fires_at_the_soldier_and_no_vehicle_is_skip
 
 
 # ------------------------------------------------------------------ the sniper's selector
-@pytest.mark.parametrize("card, hit, target, result_miss", [
-    ("p_nco", 7, "US1", False),
-    ("p_nco", 8, "US1", True),
-    ("p_near_rifle", 9, "US3", True),
-])
-def test_nco_first_takes_the_sergeant_over_a_nearer_private(game, card, hit, target,
-                                                            result_miss):
+@pytest.mark.parametrize(
+    "card, hit, target, result_miss",
+    [
+        ("p_nco", 7, "US1", False),
+        ("p_nco", 8, "US1", True),
+        ("p_near_rifle", 9, "US3", True),
+    ],
+)
+def test_nco_first_takes_the_sergeant_over_a_nearer_private(game, card, hit, target, result_miss):
     """⚙ ``nco_first``: a commander (CR 1 or more) before any private, then the nearest. A
     sniper (WS 2) at R8 sees down the road the sergeant US1 (CR 2) at I8, 9 hexes, and the
     private US3 at M8, 5 hexes; ``nearest_visible`` takes the private (excluded case).
@@ -362,13 +389,16 @@ def test_satchel_nearest_vehicle_disables_the_jeep(game):
 
 
 # ------------------------------------------------------------------ the card language
-@pytest.mark.parametrize("action, problem", [
-    ({"throw_satchel": {"at": "largest_group"}}, "carries no satchel"),
-    ({"fire": {"mode": "snap", "at": "wall_of_building_with_us"}}, "aimed fire"),
-    ({"snap_fire": {"at": "wall_of_building_with_us"}}, "snap_fire"),
-    ({"throw_satchel": {"within": 4}}, "within"),
-    ({"move": {"toward": "hidden"}}, "toward"),
-])
+@pytest.mark.parametrize(
+    "action, problem",
+    [
+        ({"throw_satchel": {"at": "largest_group"}}, "carries no satchel"),
+        ({"fire": {"mode": "snap", "at": "wall_of_building_with_us"}}, "aimed fire"),
+        ({"snap_fire": {"at": "wall_of_building_with_us"}}, "snap_fire"),
+        ({"throw_satchel": {"within": 4}}, "within"),
+        ({"move": {"toward": "hidden"}}, "toward"),
+    ],
+)
 def test_bad_new_actions_are_data_errors(tmp_path, action, problem):
     """The loader refuses what the interpreter cannot do, naming the file and field: a satchel
     throw by a card without a satchel, fire at a wall as snap fire, a satchel beyond 3 hexes
@@ -389,8 +419,7 @@ NEW_CARDS = ("officer", "sniper", "panzerfaust", "panzerschreck")
 
 
 def _actions(deck: Deck, card: str, column: str) -> list[tuple[str, dict]]:
-    return [german.normalize(a) for row in getattr(deck.card(card).columns, column)
-            for a in row.do]
+    return [german.normalize(a) for row in getattr(deck.card(card).columns, column) for a in row.do]
 
 
 @pytest.mark.parametrize("name", ("green", "regular", "veteran"))
@@ -411,10 +440,15 @@ def test_every_deck_has_the_new_cards_using_the_new_verbs(name):
     for card in ("panzerfaust", "panzerschreck"):
         at = [a.get("at") for n, a in _actions(deck, card, "aware") if n == "fire"]
         assert "nearest_vehicle" in at and "wall_of_building_with_us" in at, (name, card)
+
     # the officer surrenders more readily than the rifleman beside him
     def faces(card: str) -> int:
-        return sum(r.rolls[1] - r.rolls[0] + 1 for r in deck.card(card).columns.self_preservation
-                   if any(german.normalize(a)[0] == "surrender" for a in r.do))
+        return sum(
+            r.rolls[1] - r.rolls[0] + 1
+            for r in deck.card(card).columns.self_preservation
+            if any(german.normalize(a)[0] == "surrender" for a in r.do)
+        )
+
     assert faces("officer") > faces("rifleman")
 
 
@@ -442,8 +476,9 @@ def test_the_officer_alerts_the_germans_within_six_hexes(far, woken):
     assert of(evs, "german_skip")[-1]["action"] == "fire" and not of(evs, "fire")
 
 
-@pytest.mark.parametrize("card, roll, captured", [
-    ("officer", 4, True), ("rifleman", 4, False), ("officer", 7, False)])
+@pytest.mark.parametrize(
+    "card, roll, captured", [("officer", 4, True), ("rifleman", 4, False), ("officer", 7, False)]
+)
 def test_the_officer_surrenders_more_readily_than_a_rifleman(card, roll, captured):
     """RULES.md §10, §14 (regular deck): outnumbered three to one with US1 in his hex (P5),
     the officer's Self-Preservation faces 0-6 surrender; the rifleman's 4 is a move away

@@ -16,16 +16,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from engine_helpers import force, give_turn, resolve
 
 from ambush_env.core import Game
-from ambush_env.core.play import german, paragraphs
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.errors import DataError
-from ambush_env.core.world.missions import Mission, check_references, load_mission
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.state import Vehicle
-
-from engine_helpers import force, give_turn, resolve
+from ambush_env.core.play import german, paragraphs
+from ambush_env.core.world.missions import Mission, check_references, load_mission
 
 B = O.ORDER_BASE
 MISSION = "farm_assault"
@@ -35,14 +34,35 @@ def _car_game(german_mode: str = "cards", us_hex: str = "C8") -> Game:
     """G1 (rifleman) drives the Kübelwagen V2 at K8 facing SW; US1 at ``us_hex``; Rounds,
     US to act first (so the position does not play G1's turn)."""
     p: dict[str, Any] = {
-        "mission": MISSION, "phase": "rounds", "round": 3, "rounds_total": 3,
-        "initiative": "us", "german": german_mode,
-        "units": [{"name": "US1", "hex": us_hex, "ar": "1-turn"},
-                  {"name": "G1", "side": "german", "role": "rifleman", "hex": "K8",
-                   "vehicle": "V2", "ar": "1-turn"}],
-        "vehicles": [{"name": "V1", "type": "jeep", "side": "us", "hex": "A2"},
-                     {"name": "V2", "type": "kubelwagen", "side": "german", "hex": "K8",
-                      "facing": "SW", "driver": "G1"}]}
+        "mission": MISSION,
+        "phase": "rounds",
+        "round": 3,
+        "rounds_total": 3,
+        "initiative": "us",
+        "german": german_mode,
+        "units": [
+            {"name": "US1", "hex": us_hex, "ar": "1-turn"},
+            {
+                "name": "G1",
+                "side": "german",
+                "role": "rifleman",
+                "hex": "K8",
+                "vehicle": "V2",
+                "ar": "1-turn",
+            },
+        ],
+        "vehicles": [
+            {"name": "V1", "type": "jeep", "side": "us", "hex": "A2"},
+            {
+                "name": "V2",
+                "type": "kubelwagen",
+                "side": "german",
+                "hex": "K8",
+                "facing": "SW",
+                "driver": "G1",
+            },
+        ],
+    }
     return Game.from_position(p)
 
 
@@ -66,7 +86,9 @@ def test_a_german_car_acts_on_its_drivers_driving_column():
     g.german_turn(g1)
     ev = _types(g)
     card = next(e for e in ev if e["type"] == "german_card")
-    assert card["column"] == "driving" and card["roll"] == 0 and card["actions"] == ["drive", "fire"]
+    assert (
+        card["column"] == "driving" and card["roll"] == 0 and card["actions"] == ["drive", "fire"]
+    )
     drives = [e for e in ev if e["type"] == "drive"]
     assert len(drives) == 5 and sum(e["mp"] for e in drives) == 5
     assert [e["to"] for e in drives] == ["J8", "I8", "H8", "G8", "F8"]
@@ -141,9 +163,17 @@ def test_a_vehicle_arriving_by_paragraph_puts_its_germans_aboard():
     m = _mission_with()
     g = Game(m, seed=3)
     n_units = len(g.state.units)
-    v = paragraphs.put_vehicle(g, {"vehicle": "kubelwagen", "hex": "P8", "facing": "SW",
-                                   "driver": "nco_smg", "passengers": ["rifleman"],
-                                   "aware": True})
+    v = paragraphs.put_vehicle(
+        g,
+        {
+            "vehicle": "kubelwagen",
+            "hex": "P8",
+            "facing": "SW",
+            "driver": "nco_smg",
+            "passengers": ["rifleman"],
+            "aware": True,
+        },
+    )
     resolve(g)
     units = g.state.units
     assert v.name == "V3" and g.board.label(v.hex) == "P8" and v.side == 1
@@ -163,9 +193,10 @@ def test_a_place_vehicle_effect_runs_from_a_paragraph():
     m = load_mission(MISSION)
     raw = m.model_dump(mode="json", by_alias=True)
     some = sorted(raw["paragraphs"], key=int)[0]
-    raw["paragraphs"][some] = [{"place_vehicle": {"vehicle": "staff_car", "hex": "R14",
-                                                  "driver": "rifleman"}},
-                               *raw["paragraphs"][some]]
+    raw["paragraphs"][some] = [
+        {"place_vehicle": {"vehicle": "staff_car", "hex": "R14", "driver": "rifleman"}},
+        *raw["paragraphs"][some],
+    ]
     g = Game(Mission.model_validate(raw), seed=1)
     n = len(g.state.vehicles)
     g.request("paragraph", int(some), 0, -1, 0)
@@ -188,15 +219,25 @@ def test_a_crewed_german_vehicle_at_setup():
     assert units[v.driver].route == [g.board.index("P8")]
 
 
-@pytest.mark.parametrize("gv, field", [
-    ({"vehicle": "kubelwagen", "hex": "P8", "driver": "general"}, "german_vehicles.0.driver"),
-    ({"vehicle": "kubelwagen", "hex": "P8", "driver": "rifleman",
-      "passengers": ["rifleman"] * 4}, "german_vehicles.0.passengers"),
-    ({"vehicle": "kubelwagen", "hex": "P8", "card": "panzer_iv"}, "german_vehicles.0.card"),
-    ({"vehicle": "panzer_iv", "hex": "P8", "driver": "rifleman"}, "german_vehicles.0.driver"),
-    ({"vehicle": "panzer_iv", "hex": "P8", "card": "jagdpanther"}, "german_vehicles.0.card"),
-    ({"vehicle": "panzer_iv", "hex": "P8", "card": "tiger"}, "german_vehicles.0.card"),
-])
+@pytest.mark.parametrize(
+    "gv, field",
+    [
+        ({"vehicle": "kubelwagen", "hex": "P8", "driver": "general"}, "german_vehicles.0.driver"),
+        (
+            {
+                "vehicle": "kubelwagen",
+                "hex": "P8",
+                "driver": "rifleman",
+                "passengers": ["rifleman"] * 4,
+            },
+            "german_vehicles.0.passengers",
+        ),
+        ({"vehicle": "kubelwagen", "hex": "P8", "card": "panzer_iv"}, "german_vehicles.0.card"),
+        ({"vehicle": "panzer_iv", "hex": "P8", "driver": "rifleman"}, "german_vehicles.0.driver"),
+        ({"vehicle": "panzer_iv", "hex": "P8", "card": "jagdpanther"}, "german_vehicles.0.card"),
+        ({"vehicle": "panzer_iv", "hex": "P8", "card": "tiger"}, "german_vehicles.0.card"),
+    ],
+)
 def test_mission_crew_errors_name_the_field(gv, field):
     """Seed 000 p. 31: seats (driver included) and crews; an unknown card; nobody boards a tank."""
     with pytest.raises(DataError, match=field.replace(".", r"\.")):
@@ -207,9 +248,10 @@ def test_place_vehicle_errors_name_the_paragraph_field():
     m = load_mission(MISSION)
     raw = m.model_dump(mode="json", by_alias=True)
     some = sorted(raw["paragraphs"], key=int)[0]
-    raw["paragraphs"][some] = [{"place_vehicle": {"vehicle": "kubelwagen", "hex": "P8",
-                                                  "driver": "nobody"}},
-                               *raw["paragraphs"][some]]
+    raw["paragraphs"][some] = [
+        {"place_vehicle": {"vehicle": "kubelwagen", "hex": "P8", "driver": "nobody"}},
+        *raw["paragraphs"][some],
+    ]
     with pytest.raises(DataError, match=rf"paragraphs\.{some}\.0\.place_vehicle\.driver"):
         check_references(Mission.model_validate(raw), "test.yaml")
 
@@ -223,8 +265,11 @@ def _tank_game(tank_hex: str = "M3", facing: str = "S", crew: int = 5) -> tuple[
         if u.slot >= 1:
             u.hex = -1
             u.status = 4  # removed
-    v = paragraphs.put_vehicle(g, {"vehicle": "panzer_iv", "hex": tank_hex, "facing": facing,
-                                   "crew": crew, "aware": True}, request=False)
+    v = paragraphs.put_vehicle(
+        g,
+        {"vehicle": "panzer_iv", "hex": tank_hex, "facing": facing, "crew": crew, "aware": True},
+        request=False,
+    )
     st.phase = 1
     st.pending = []
     tu = st.units[v.unit]
@@ -246,16 +291,29 @@ def test_a_german_tank_makes_its_unit_and_reads_the_row_for_its_crew():
     ends."""
     g, tu, v = _tank_game()
     assert (tu.role, tu.name, tu.vehicle, v.unit, v.driver, v.card, v.crew) == (
-        "tank", v.name, v.vid, tu.uid, tu.uid, "panzer_iv", 5)
+        "tank",
+        v.name,
+        v.vid,
+        tu.uid,
+        tu.uid,
+        "panzer_iv",
+        5,
+    )
     _us1(g, "M5")
     k = g.enemy_slots(1).index(0)
     force(g, [0])
-    first = german.choose(g, tu, [B[K.END_TURN], B[K.CANNON_FIRE] + k, B[K.BOW_MG_AIMED] + k,
-                                  B[K.LOAD_CANNON]])
+    first = german.choose(
+        g, tu, [B[K.END_TURN], B[K.CANNON_FIRE] + k, B[K.BOW_MG_AIMED] + k, B[K.LOAD_CANNON]]
+    )
     card = next(e.to_dict() for e in g.log if e.type == "german_card")
-    assert card == {"type": "german_card", "unit": v.name, "card": "panzer_iv",
-                    "column": "crew_5", "roll": 0,
-                    "actions": ["fire_cannon", "fire_mg", "load"]}
+    assert card == {
+        "type": "german_card",
+        "unit": v.name,
+        "card": "panzer_iv",
+        "column": "crew_5",
+        "roll": 0,
+        "actions": ["fire_cannon", "fire_mg", "load"],
+    }
     assert first == B[K.CANNON_FIRE] + k
     assert german.choose(g, tu, [B[K.END_TURN], B[K.BOW_MG_AIMED] + k]) == B[K.BOW_MG_AIMED] + k
     assert german.choose(g, tu, [B[K.END_TURN]]) == B[K.END_TURN]
@@ -280,7 +338,9 @@ def test_a_soldier_in_a_building_draws_the_main_gun_at_its_wall():
     k = g.enemy_slots(1).index(us.uid)
     offered = {B[K.END_TURN], B[K.CANNON_WALL] + off, B[K.CANNON_FIRE] + k}
     assert german._fire_cannon(g, tu, {"at": "nearest_visible"}, offered) == (
-        B[K.CANNON_WALL] + off, True)
+        B[K.CANNON_WALL] + off,
+        True,
+    )
     _us1(g, "L4")
     offered = {B[K.END_TURN], B[K.CANNON_WALL] + off, B[K.CANNON_FIRE] + k}
     assert german._fire_cannon(g, tu, {}, offered) == (B[K.CANNON_FIRE] + k, True)
@@ -326,8 +386,15 @@ def test_no_german_fires_at_a_closed_tank_he_cannot_penetrate():
 
     g = _car_game()
     st = g.state
-    sherman = Vehicle(vid=len(st.vehicles), type="sherman", side=0, name="V3",
-                      hex=g.board.index("H8"), closed=True, crew=5)
+    sherman = Vehicle(
+        vid=len(st.vehicles),
+        type="sherman",
+        side=0,
+        name="V3",
+        hex=g.board.index("H8"),
+        closed=True,
+        crew=5,
+    )
     st.vehicles.append(sherman)
     g1 = st.units[1]
     g1.weapon, g1.ammo = "mp40", g.weapon("mp40").clip

@@ -13,14 +13,21 @@ a satchel charge and a grenade; the German rifleman and MG loader have PC 5.
 from __future__ import annotations
 
 import pytest
+from engine_helpers import (
+    add_german,
+    clear_board,
+    force,
+    fresh_game,
+    german_turn,
+    give_turn,
+    put,
+    rounds,
+)
 
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.errors import IllegalActionError
-from engine_helpers import german_turn
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.types import ARSpace, Stance, Status
-
-from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, rounds
 
 S, C, P = Stance.STANDING, Stance.CROUCHING, Stance.PRONE
 US4, US6 = 3, 5  # squad slots
@@ -187,14 +194,14 @@ def test_adjacent_window_no_penalty(roll, lands):
 @pytest.mark.parametrize(
     "src, dest, offered",
     [
-        ("K6", "L6", True),    # across the window K6/L6
-        ("K7", "L6", False),   # across the blank stone wall K7/L6
-        ("M6", "L6", True),    # across the door L6/M6
-        ("O6", "N6", True),    # across the barn window N6/O6
-        ("M6", "N6", False),   # across the blank wooden wall M6/N6
-        ("L6", "K6", True),    # out of the farmhouse through its window
-        ("L6", "K7", False),   # out through the blank wall
-        ("L6", "J7", True),    # out to a hex two away: the hex has an aperture (at -2)
+        ("K6", "L6", True),  # across the window K6/L6
+        ("K7", "L6", False),  # across the blank stone wall K7/L6
+        ("M6", "L6", True),  # across the door L6/M6
+        ("O6", "N6", True),  # across the barn window N6/O6
+        ("M6", "N6", False),  # across the blank wooden wall M6/N6
+        ("L6", "K6", True),  # out of the farmhouse through its window
+        ("L6", "K7", False),  # out through the blank wall
+        ("L6", "J7", True),  # out to a hex two away: the hex has an aperture (at -2)
     ],
 )
 def test_building_walls_bar_throws(src, dest, offered):
@@ -225,14 +232,14 @@ def test_destroyed_wall_opens_the_hexside_to_throws():
 @pytest.mark.parametrize(
     "target, scatter_roll, landing, reading",
     [
-        ("E7", 4, "D6", "ahead_left"),   # Diagram A[4]
-        ("E6", 4, "D6", "back_left"),    # Diagram B[4]
-        ("E7", 6, "D7", "back_left"),    # Diagram A[6]
-        ("E6", 6, "E7", "short"),        # Diagram B[6]
-        ("E7", 8, "E8", "short"),        # Diagram A[8]: short of an adjacent target = his hex
-        ("E6", 8, "D5", "ahead_left"),   # Diagram B[8]
+        ("E7", 4, "D6", "ahead_left"),  # Diagram A[4]
+        ("E6", 4, "D6", "back_left"),  # Diagram B[4]
+        ("E7", 6, "D7", "back_left"),  # Diagram A[6]
+        ("E6", 6, "E7", "short"),  # Diagram B[6]
+        ("E7", 8, "E8", "short"),  # Diagram A[8]: short of an adjacent target = his hex
+        ("E6", 8, "D5", "ahead_left"),  # Diagram B[8]
         ("E7", 3, "F6", "ahead_right"),  # Diagram A[3]
-        ("E6", 5, "F6", "back_right"),   # Diagram B[5]
+        ("E6", 5, "F6", "back_right"),  # Diagram B[5]
     ],
 )
 def test_scatter_diagram_a_adjacent_b_further(target, scatter_roll, landing, reading):
@@ -373,8 +380,13 @@ def test_throw_out_a_live_grenade(roll, thrown_out):
     force(g, [5, roll, 5])
     events = g.step(throw(g, "K6", "K5"))
     out = event(events, "throw_out")
-    assert out == {"type": "throw_out", "unit": ger.name, "roll": roll, "need": 3,
-                   "success": thrown_out}
+    assert out == {
+        "type": "throw_out",
+        "unit": ger.name,
+        "roll": roll,
+        "need": 3,
+        "success": thrown_out,
+    }
     blast = event(events, "blast")
     if thrown_out:
         assert blast["unit"] == "US4" and u.wounded and not ger.wounded

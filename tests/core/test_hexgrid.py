@@ -7,15 +7,22 @@ import math
 import numpy as np
 import pytest
 
-from ambush_env.core.world import hexgrid as hg
 from ambush_env.core.model.errors import AmbushError
 from ambush_env.core.model.types import Direction
+from ambush_env.core.world import hexgrid as hg
 
 
 def test_column_letters_run_a_to_z_then_aa():
     """RULES.md §2: columns are lettered A..Z, AA, AB..."""
     assert [hg.col_letters(c) for c in (0, 1, 25, 26, 27, 51, 52, 701)] == [
-        "A", "B", "Z", "AA", "AB", "AZ", "BA", "ZZ",
+        "A",
+        "B",
+        "Z",
+        "AA",
+        "AB",
+        "AZ",
+        "BA",
+        "ZZ",
     ]
     for c in range(800):
         assert hg.col_index(hg.col_letters(c)) == c
@@ -88,7 +95,10 @@ def test_lattice_vertices_are_shared_between_neighbours():
     for c in (4, 5):
         cx, cy = hg.lattice_centre(c, 3)
         for k, d in enumerate(hg.SIDE_OF_VERTEX_PAIR):
-            v = [(cx + hg.VERTEX_OFFSETS[m][0], cy + hg.VERTEX_OFFSETS[m][1]) for m in (k, (k + 1) % 6)]
+            v = [
+                (cx + hg.VERTEX_OFFSETS[m][0], cy + hg.VERTEX_OFFSETS[m][1])
+                for m in (k, (k + 1) % 6)
+            ]
             nx, ny = hg.lattice_centre(*hg.neighbor_cr(c, 3, d))
             theirs = {(nx + ox, ny + oy) for ox, oy in hg.VERTEX_OFFSETS}
             assert set(v) <= theirs
@@ -140,7 +150,10 @@ def test_traces_match_a_dense_sampling_of_the_real_line():
     """The exact integer tracer agrees with sampling the real segment, nudged both ways."""
     rng = np.random.default_rng(7)
     pairs = [((0, 1), (2, 1)), ((0, 2), (1, 6)), ((2, 10), (3, 14)), ((3, 3), (9, 6))]
-    pairs += [(tuple(int(v) for v in rng.integers(2, 8, 2)), tuple(int(v) for v in rng.integers(2, 8, 2))) for _ in range(12)]
+    pairs += [
+        (tuple(int(v) for v in rng.integers(2, 8, 2)), tuple(int(v) for v in rng.integers(2, 8, 2)))
+        for _ in range(12)
+    ]
     for a, b in pairs:
         if a == b:
             continue
@@ -160,7 +173,9 @@ def test_vectorised_table_equals_the_scalar_tracer():
                 got = []
                 for k in range(int(tt.tmpl_count[t])):
                     tr = int(tt.tmpl_first[t]) + k
-                    got.append(tuple(int(x) for x in tt.step_dir[tt.trace_ptr[tr] : tt.trace_ptr[tr + 1]]))
+                    got.append(
+                        tuple(int(x) for x in tt.step_dir[tt.trace_ptr[tr] : tt.trace_ptr[tr + 1]])
+                    )
                 want = hg.traces((p, 0), (p + dc, dr)) if (dc, dr) != (0, 0) else ()
                 assert tuple(got) == want, (p, dc, dr)
                 for k, dirs in enumerate(want):
@@ -168,7 +183,9 @@ def test_vectorised_table_equals_the_scalar_tracer():
                     hexes = hg.walk_hexes((p, 0), dirs)[1:]
                     sl = slice(tt.trace_ptr[tr], tt.trace_ptr[tr + 1])
                     assert list(zip(tt.step_dc[sl] + p, tt.step_dr[sl])) == hexes
-                    assert list(tt.step_dist_t[sl]) == [hg.distance_cr(h, (p + dc, dr)) for h in hexes]
+                    assert list(tt.step_dist_t[sl]) == [
+                        hg.distance_cr(h, (p + dc, dr)) for h in hexes
+                    ]
 
 
 def test_traces_are_reciprocal():

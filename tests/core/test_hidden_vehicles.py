@@ -12,23 +12,28 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from engine_helpers import force, give_turn, put, resolve, rounds
 
 from ambush_env.core import Game
-from ambush_env.core.play import paragraphs
 from ambush_env.core.combat import strikes
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.state import Unit, known_vehicle
 from ambush_env.core.model.types import Side, Status
+from ambush_env.core.play import paragraphs
 from ambush_env.env.aec_env import GermanView
 from ambush_env.env.observation import ObservationBuilder
 from ambush_env.env.spec import BOARD, VEHICLE
 from ambush_env.render.ansi import render_ansi
 
-from engine_helpers import force, give_turn, put, resolve, rounds
-
-TANK = {"vehicle": "panzer_iv", "hex": "H7", "facing": "S", "card": "panzer_iv", "crew": 5,
-        "aware": False}
+TANK = {
+    "vehicle": "panzer_iv",
+    "hex": "H7",
+    "facing": "S",
+    "card": "panzer_iv",
+    "crew": 5,
+    "aware": False,
+}
 
 
 def _hidden_tank() -> tuple[Game, object]:
@@ -50,10 +55,12 @@ def _shown(g: Game, v, builder: ObservationBuilder | None = None) -> dict[str, b
     r, c = g.board.coords(v.hex)[::-1]
     plane = "vehicle_us" if v.side == Side.US else "vehicle_german"
     text = render_ansi(g)
-    return {"row": bool(ob["vehicles"][v.vid, VEHICLE["present"]]),
-            "plane": bool(ob["board"][BOARD[plane], r, c]),
-            "large": bool(ob["board"][BOARD["vehicle_large"], r, c]),
-            "ansi": f"  {v.name} " in text}
+    return {
+        "row": bool(ob["vehicles"][v.vid, VEHICLE["present"]]),
+        "plane": bool(ob["board"][BOARD[plane], r, c]),
+        "large": bool(ob["board"][BOARD["vehicle_large"], r, c]),
+        "ansi": f"  {v.name} " in text,
+    }
 
 
 def test_a_tank_placed_unaware_out_of_sight_is_hidden_everywhere():
@@ -143,8 +150,15 @@ def test_a_car_and_its_crew_are_known_together():
     jeep, kubel = st.vehicles
     assert known_vehicle(st, jeep) and known_vehicle(st, kubel)
     assert _shown(g, jeep)["row"] and _shown(g, jeep)["plane"] and _shown(g, kubel)["plane"]
-    ger = Unit(uid=len(st.units), side=int(Side.GERMAN), name="G9", role="rifleman",
-               hex=kubel.hex, weapon="kar98", vehicle=kubel.vid)
+    ger = Unit(
+        uid=len(st.units),
+        side=int(Side.GERMAN),
+        name="G9",
+        role="rifleman",
+        hex=kubel.hex,
+        weapon="kar98",
+        vehicle=kubel.vid,
+    )
     st.units.append(ger)
     kubel.driver = ger.uid
     g.invalidate()
@@ -173,7 +187,9 @@ def test_the_german_seat_sees_its_own_hidden_tank():
     jr, jc = f.board.coords(jeep.hex)[::-1]
 
     def seen() -> bool:
-        return bool(ObservationBuilder(GermanView(f)).build()["board"][BOARD["vehicle_german"], jr, jc])
+        return bool(
+            ObservationBuilder(GermanView(f)).build()["board"][BOARD["vehicle_german"], jr, jc]
+        )
 
     assert seen()  # empty
     jeep.driver, us1.vehicle, us1.hex = us1.uid, jeep.vid, jeep.hex
@@ -191,8 +207,15 @@ def test_the_replay_viewer_fades_a_hidden_car_and_names_nobody_aboard():
     g = Game("farm_assault", seed=1)
     st = g.state
     kubel = st.vehicles[1]
-    ger = Unit(uid=len(st.units), side=int(Side.GERMAN), name="G9", role="rifleman",
-               hex=kubel.hex, weapon="kar98", vehicle=kubel.vid)
+    ger = Unit(
+        uid=len(st.units),
+        side=int(Side.GERMAN),
+        name="G9",
+        role="rifleman",
+        hex=kubel.hex,
+        weapon="kar98",
+        vehicle=kubel.vid,
+    )
     st.units.append(ger)
     kubel.driver = ger.uid
     row = next(r for r in frame(g, [])["vehicles"] if r[1] == kubel.name)

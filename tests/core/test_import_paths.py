@@ -41,7 +41,8 @@ def test_alias_modules_export_every_public_name_of_their_owner(shim: str) -> Non
     alias = importlib.import_module(f"ambush_env.core.{shim}")
     owner = importlib.import_module(alias.__doc__.split(":mod:`")[1].split("`")[0])
     public = getattr(owner, "__all__", None) or [
-        n for n, v in vars(owner).items()
+        n
+        for n, v in vars(owner).items()
         if not n.startswith("_") and getattr(v, "__module__", None) == owner.__name__
     ]
     missing = [n for n in public if getattr(alias, n, None) is not getattr(owner, n)]

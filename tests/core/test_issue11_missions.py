@@ -88,8 +88,8 @@ def test_sight_with_a_vehicle_endpoint_is_traced_only_next_to_it():
     import itertools
     import random
 
-    from ambush_env.core.rules.ctx import Ctx
     from ambush_env.core.model.errors import AmbushError
+    from ambush_env.core.rules.ctx import Ctx
     from ambush_env.core.world.los import SightCache
 
     c = Ctx("tank_hunt")
@@ -101,8 +101,9 @@ def test_sight_with_a_vehicle_endpoint_is_traced_only_next_to_it():
     pairs += [(j, i) for i, j in pairs]
     pairs += [(rng.randrange(b.n), rng.randrange(b.n)) for _ in range(300)]
     checked = 0
-    for (i, j), ss, st, vs, vt in itertools.product(pairs, range(3), range(3),
-                                                    (None, "small", "large"), (None, "large")):
+    for (i, j), ss, st, vs, vt in itertools.product(
+        pairs, range(3), range(3), (None, "small", "large"), (None, "large")
+    ):
         if vs is None and vt is None:
             continue
         try:

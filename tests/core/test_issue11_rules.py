@@ -16,16 +16,33 @@ FAR_GERMAN = {"name": "G1", "role": "rifleman", "hex": "P2", "ar": "complete"}
 
 def _jeep(phase: str = "rounds", turn: dict[str, Any] | None = None, b7: int = 2) -> Game:
     """US4 drives the jeep V1 from A8 (facing NE); B7 holds ``b7`` other vehicles."""
-    others = [{"name": "V2", "type": "kubelwagen", "side": "german", "hex": "B7", "facing": "SE"},
-              {"name": "V3", "type": "staff_car", "side": "german", "hex": "B7", "disabled": True}]
+    others = [
+        {"name": "V2", "type": "kubelwagen", "side": "german", "hex": "B7", "facing": "SE"},
+        {"name": "V3", "type": "staff_car", "side": "german", "hex": "B7", "disabled": True},
+    ]
     p: dict[str, Any] = {
         "mission": MISSION,
         "units": [{"name": "US4", "hex": "A8", "vehicle": "V1", "ar": "1-turn"}],
-        "vehicles": [{"name": "V1", "type": "jeep", "side": "us", "hex": "A8", "facing": "NE",
-                      "driver": "US4"}] + others[:b7]}
+        "vehicles": [
+            {
+                "name": "V1",
+                "type": "jeep",
+                "side": "us",
+                "hex": "A8",
+                "facing": "NE",
+                "driver": "US4",
+            }
+        ]
+        + others[:b7],
+    }
     if phase == "rounds":
-        p.update(phase="rounds", round=3, rounds_total=3, initiative="us",
-                 turn={"unit": "US4", **(turn or {})})
+        p.update(
+            phase="rounds",
+            round=3,
+            rounds_total=3,
+            initiative="us",
+            turn={"unit": "US4", **(turn or {})},
+        )
         p["units"].append(FAR_GERMAN)
     g = Game.from_position(p)
     if phase != "rounds" and g.acting_unit() is None:
@@ -70,16 +87,30 @@ def test_no_pass_through_when_the_drive_could_end_there():
     g.play("US4 drive NE to B7")
     cost = g.state.turn.mp_spent
     # no MPs to leave B7 after entering it
-    g = _jeep(turn={"mode": "drive", "mp_left": cost, "mp_spent": 9 - cost, "hexes_moved": 1,
-                    "accident_checked": True})
+    g = _jeep(
+        turn={
+            "mode": "drive",
+            "mp_left": cost,
+            "mp_spent": 9 - cost,
+            "hexes_moved": 1,
+            "accident_checked": True,
+        }
+    )
     assert "US4 drive NE to B7" not in g.legal_orders()
     assert "US4 drive N to A7" in g.legal_orders() or "US4 drive S to A9" in g.legal_orders()
     # enough MPs, but entering B7 would first exceed the slow MPA (5): an Accident Check
     g = _jeep(turn={"mode": "drive", "mp_left": 6, "mp_spent": 4, "hexes_moved": 1})
     assert "US4 drive NE to B7" not in g.legal_orders()
     # the same with the check made already: nothing can stop the car in B7
-    g = _jeep(turn={"mode": "drive", "mp_left": 6, "mp_spent": 4, "hexes_moved": 1,
-                    "accident_checked": True})
+    g = _jeep(
+        turn={
+            "mode": "drive",
+            "mp_left": 6,
+            "mp_spent": 4,
+            "hexes_moved": 1,
+            "accident_checked": True,
+        }
+    )
     assert "US4 drive NE to B7" in g.legal_orders()
 
 
@@ -109,11 +140,20 @@ def _guard(phase: str = "rounds", **us2: Any) -> Game:
     """US4 guards the captured G1 in G9; US2 stands there too (Rounds: US4's turn)."""
     p: dict[str, Any] = {
         "mission": MISSION,
-        "units": [{"name": "US4", "hex": "G9", "ar": "1-turn"},
-                  {"name": "US2", "hex": "G9", "ar": "1-turn", **us2},
-                  {"name": "G1", "role": "rifleman", "hex": "G9", "status": "captured",
-                   "guard": "US4", "stance": "prone"},
-                  {"name": "G2", "role": "rifleman", "hex": "P2", "ar": "complete"}]}
+        "units": [
+            {"name": "US4", "hex": "G9", "ar": "1-turn"},
+            {"name": "US2", "hex": "G9", "ar": "1-turn", **us2},
+            {
+                "name": "G1",
+                "role": "rifleman",
+                "hex": "G9",
+                "status": "captured",
+                "guard": "US4",
+                "stance": "prone",
+            },
+            {"name": "G2", "role": "rifleman", "hex": "P2", "ar": "complete"},
+        ],
+    }
     if phase == "rounds":
         p.update(phase="rounds", round=3, rounds_total=3, initiative="us", turn={"unit": "US4"})
     g = Game.from_position(p)

@@ -29,13 +29,13 @@ from engine_helpers import (
 )
 
 from ambush_env.core import Game
-from ambush_env.core.play import german
 from ambush_env.core.model import orders as O
-from ambush_env.core.world.data import data_path
 from ambush_env.core.model.errors import DataError
-from ambush_env.core.world.missions import Mission, load_mission
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.types import RESULT_NAMES, Stance, Status
+from ambush_env.core.play import german
+from ambush_env.core.world.data import data_path
+from ambush_env.core.world.missions import Mission, load_mission
 
 S = int(Stance.STANDING)
 B = O.ORDER_BASE
@@ -52,8 +52,10 @@ def _variant(extra: str) -> Mission:
 
 def mission_game(paragraphs: dict, triggers: dict) -> Game:
     """A reset game of farm_assault with ``paragraphs`` and ``triggers`` added."""
-    g = Game(_variant(json.dumps({"paragraphs": paragraphs, "triggers": triggers},
-                                 sort_keys=True)), seed=0)
+    g = Game(
+        _variant(json.dumps({"paragraphs": paragraphs, "triggers": triggers}, sort_keys=True)),
+        seed=0,
+    )
     g.reset(seed=0)
     return g
 
@@ -64,8 +66,10 @@ def events(g: Game, *kinds: str) -> list[dict]:
 
 # ------------------------------------------------------------------------------ paragraph effects
 FLOW = {
-    "90": [{"message": "The church bell tolls."},
-           {"if_flag": {"flag": "bell_heard", "then": 92, "else": 91}}],
+    "90": [
+        {"message": "The church bell tolls."},
+        {"if_flag": {"flag": "bell_heard", "then": 92, "else": 91}},
+    ],
     "91": [{"set": "bell_heard"}, {"vp": {"amount": 3, "reason": "bell tower scouted"}}],
     "92": [{"vp": {"amount": 1, "reason": "bell rung"}}, {"goto": 93}],
     "93": [{"message": "The tower is empty."}],
@@ -83,14 +87,16 @@ def test_message_set_if_flag_goto_and_vp_run_in_order():
     run_paragraph(g, 90, u)
     assert events(g, "message", "vp") == [
         {"type": "message", "text": "The church bell tolls."},
-        {"type": "vp", "amount": 3, "reason": "bell tower scouted", "total": 3}]
+        {"type": "vp", "amount": 3, "reason": "bell tower scouted", "total": 3},
+    ]
     assert g.state.flags == ["bell_heard"]
     g.log.clear()
     run_paragraph(g, 90, u)
     assert events(g, "message", "vp") == [
         {"type": "message", "text": "The church bell tolls."},
         {"type": "vp", "amount": 1, "reason": "bell rung", "total": 4},
-        {"type": "message", "text": "The tower is empty."}]
+        {"type": "message", "text": "The tower is empty."},
+    ]
     assert g.state.flags == ["bell_heard"] and g.state.vp == 4
 
 
@@ -122,13 +128,16 @@ def test_end_mission_effect_ends_and_scores_at_once(vp, result):
 
 
 # grenade_outside: none x3 (0-2), panic (3-4), wound (5-6), incapacitated (7-8), kill (9)
-@pytest.mark.parametrize("roll, result, status, wounded", [
-    (2, "none", Status.ACTIVE, False),
-    (5, "wound", Status.ACTIVE, True),
-    (6, "wound", Status.ACTIVE, True),
-    (7, "incapacitated", Status.INCAPACITATED, False),
-    (9, "kill", Status.KILLED, False),
-])
+@pytest.mark.parametrize(
+    "roll, result, status, wounded",
+    [
+        (2, "none", Status.ACTIVE, False),
+        (5, "wound", Status.ACTIVE, True),
+        (6, "wound", Status.ACTIVE, True),
+        (7, "incapacitated", Status.INCAPACITATED, False),
+        (9, "kill", Status.KILLED, False),
+    ],
+)
 def test_booby_trap_effect_rolls_the_triggering_soldiers_row(roll, result, status, wounded):
     """RULES.md §15 / seed 000 p. 32 ``booby_trap {row}``: the soldier who triggered the
     paragraph rolls one d10 on the damage row (farm_assault paragraph 53: grenade_outside;
@@ -141,9 +150,15 @@ def test_booby_trap_effect_rolls_the_triggering_soldiers_row(roll, result, statu
     assert g.tables.soldier_row["grenade_outside"][roll] == result
     force(g, [roll])
     run_paragraph(g, 95, u)
-    assert events(g, "booby_trap") == [{"type": "booby_trap", "unit": u.name,
-                                        "row": "grenade_outside", "roll": roll,
-                                        "result": result}]
+    assert events(g, "booby_trap") == [
+        {
+            "type": "booby_trap",
+            "unit": u.name,
+            "row": "grenade_outside",
+            "roll": roll,
+            "result": result,
+        }
+    ]
     assert u.status == status and u.wounded is wounded
     assert "trap_sprung" in g.state.flags
 
@@ -177,11 +192,19 @@ def test_farm_assault_paragraph_53_sets_off_the_trap():
 # ------------------------------------------------------------------------------ German probes
 def _probe(card_id: str, weapon: str, aware: list, WS: int = 0, sp: list | None = None) -> dict:
     return {
-        "id": card_id, "rank": "Probe", "weapon": weapon, "IN": 1, "PC": 5, "WS": WS,
-        "MV": 4, "equipment": [],
-        "columns": {"unaware": [{"rolls": [0, 9], "do": ["hold"]}],
-                    "aware": [{"rolls": [0, 9], "do": aware}],
-                    "self_preservation": [{"rolls": [0, 9], "do": sp or ["hold"]}]},
+        "id": card_id,
+        "rank": "Probe",
+        "weapon": weapon,
+        "IN": 1,
+        "PC": 5,
+        "WS": WS,
+        "MV": 4,
+        "equipment": [],
+        "columns": {
+            "unaware": [{"rolls": [0, 9], "do": ["hold"]}],
+            "aware": [{"rolls": [0, 9], "do": aware}],
+            "self_preservation": [{"rolls": [0, 9], "do": sp or ["hold"]}],
+        },
     }
 
 
@@ -193,8 +216,12 @@ PROBES = [
     _probe("p_away2", "kar98", [{"move": {"toward": "away", "max": 2}}]),
     _probe("p_route", "kar98", [{"move": {"toward": "route", "max": 3}}]),
     # outnumbered puts him on Self-Preservation (german.py), so the row is in both columns
-    _probe("p_surrender", "kar98", [{"surrender": {"if": "outnumbered"}}],
-           sp=[{"surrender": {"if": "outnumbered"}}]),
+    _probe(
+        "p_surrender",
+        "kar98",
+        [{"surrender": {"if": "outnumbered"}}],
+        sp=[{"surrender": {"if": "outnumbered"}}],
+    ),
 ]
 
 
@@ -253,10 +280,13 @@ def test_move_toward_nearest_us_closes_two_hexes(pg):
     assert moves(evs) == ["Q8", "P7"] and g.board.distance(ger.hex, us.hex) == 7
 
 
-@pytest.mark.parametrize("card, path, dist", [
-    ("p_away", ["L12", "M13", "N13", "N14"], 9),
-    ("p_away2", ["L12", "L13"], 7),
-])
+@pytest.mark.parametrize(
+    "card, path, dist",
+    [
+        ("p_away", ["L12", "M13", "N13", "N14"], 9),
+        ("p_away2", ["L12", "L13"], 7),
+    ],
+)
 def test_move_without_max_goes_as_far_as_the_mps_allow(pg, card, path, dist):
     """cards.py ``move``: ``max`` none means as far as his MPs allow (MV 4, clear ground 1 MP a
     hex: four hexes); ``max: 2`` stops at two (excluded case). K12, 5 hexes from US1 at I8,
@@ -290,7 +320,9 @@ def test_surrender_is_only_ever_outnumbered(tmp_path):
     a surrender one to one, so such a card would silently mean ``outnumbered``)."""
     raw = yaml.safe_load(data_path("cards/regular.yaml").read_text(encoding="utf-8"))
     raw["id"] = "probe_always"
-    raw["cards"] = raw["cards"] + [_probe("p_surrender", "kar98", [{"surrender": {"if": "always"}}])]
+    raw["cards"] = raw["cards"] + [
+        _probe("p_surrender", "kar98", [{"surrender": {"if": "always"}}])
+    ]
     path = tmp_path / "probe_always.yaml"
     path.write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
     with pytest.raises(DataError) as e:
@@ -366,7 +398,11 @@ def test_german_same_hex_kill_assault_both_sides_of_the_chance(roll, killed):
     assert german_action(g, ger, "assault", {"at": "same_hex", "kind": "kill"}) is True
     (a,) = [e.to_dict() for e in g.log[first:] if e.type == "assault" and e.unit == ger.name]
     assert (a["target"], a["chance"], a["rolls"]["assault"], a["success"]) == (
-        "US4", 5, roll, killed)
+        "US4",
+        5,
+        roll,
+        killed,
+    )
     assert u.status == (Status.KILLED if killed else Status.ACTIVE)
     assert ger.status == Status.ACTIVE and g.dice.forced_left == 0
 
@@ -437,8 +473,9 @@ def test_drive_fast_past_the_slow_allowance_makes_an_accident_check(roll, passed
         assert g.dice.forced_left == 0
 
 
-@pytest.mark.parametrize("route, drives", [(["K2"], ["K7", "K6"]),
-                                           ([], ["J8", "I8", "H8", "G8", "F8"])])
+@pytest.mark.parametrize(
+    "route, drives", [(["K2"], ["K7", "K6"]), ([], ["J8", "I8", "H8", "G8", "F8"])]
+)
 def test_drive_toward_route_else_the_rows_next_drive(route, drives):
     """Seed 000 p. 32; driving_default row 6 ``[drive {toward: route}, drive {toward:
     nearest_us}]``: with a placement route the car heads for its waypoint (K8 → K6 on the way
@@ -481,7 +518,8 @@ def test_leave_vehicle_gets_the_driver_out_when_legal(offered, leaves):
     first = len(g.log)
     assert german_action(g, g1, "leave_vehicle") is leaves
     assert [e.to_dict() for e in g.log[first:] if e.type == "leave_vehicle"] == [
-        {"type": "leave_vehicle", "unit": "G1", "vehicle": "V2"}]
+        {"type": "leave_vehicle", "unit": "G1", "vehicle": "V2"}
+    ]
     assert (g1.vehicle, g.board.label(g1.hex), v.driver) == (-1, "K8", -1)
 
 

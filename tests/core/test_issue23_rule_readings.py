@@ -18,9 +18,9 @@ import pytest
 
 from ambush_env.core import Game
 from ambush_env.core.model import orders as O
-from ambush_env.core.vehicles import vehicle_fire as VF
 from ambush_env.core.model.errors import IllegalActionError
 from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.vehicles import vehicle_fire as VF
 from ambush_env.core.world.tables import load_tables
 
 MISSION = "farm_assault"
@@ -40,19 +40,37 @@ def _events(evs: list[dict], kind: str) -> list[dict]:
 def _jammed(captured: bool, weapon: str, pc: int = 6, near: dict | None = None) -> Game:
     """US1 (PC ``pc``) holds a jammed ``weapon`` (a captured one when ``captured``), his turn
     in Rounds."""
-    us1 = {"name": "US1", "hex": "E10", "ar": "1-turn", "weapon": weapon, "jammed": True,
-           "captured_weapon": captured, "PC": pc}
-    return Game.from_position({"mission": MISSION, "phase": "rounds", "round": 3,
-                               "rounds_total": 3, "initiative": "us", "turn": {"unit": "US1"},
-                               "units": [us1, FAR_GERMAN, FAR_US] + ([near] if near else [])})
+    us1 = {
+        "name": "US1",
+        "hex": "E10",
+        "ar": "1-turn",
+        "weapon": weapon,
+        "jammed": True,
+        "captured_weapon": captured,
+        "PC": pc,
+    }
+    return Game.from_position(
+        {
+            "mission": MISSION,
+            "phase": "rounds",
+            "round": 3,
+            "rounds_total": 3,
+            "initiative": "us",
+            "turn": {"unit": "US1"},
+            "units": [us1, FAR_GERMAN, FAR_US] + ([near] if near else []),
+        }
+    )
 
 
-@pytest.mark.parametrize("captured, weapon, roll, cleared", [
-    (True, "mp40", 5, True),       # 5 <= PC 6 - 1
-    (True, "mp40", 6, False),      # 6 > 5: the captured weapon's user counts 1 lower
-    (False, "thompson", 6, True),  # his own weapon: the full PC 6
-    (False, "thompson", 7, False),
-])
+@pytest.mark.parametrize(
+    "captured, weapon, roll, cleared",
+    [
+        (True, "mp40", 5, True),  # 5 <= PC 6 - 1
+        (True, "mp40", 6, False),  # 6 > 5: the captured weapon's user counts 1 lower
+        (False, "thompson", 6, True),  # his own weapon: the full PC 6
+        (False, "thompson", 7, False),
+    ],
+)
 def test_clearing_a_jam_of_a_captured_weapon_counts_1_lower(captured, weapon, roll, cleared):
     """Seed 002 p. 27: with a captured personal or crew weapon "the user's counts as 1
     lower" — every rating the weapon's use reads, so the PC check that clears its jam
@@ -61,8 +79,13 @@ def test_clearing_a_jam_of_a_captured_weapon_counts_1_lower(captured, weapon, ro
     g.force_rolls([roll])
     evs = g.play("US1 clear jam")
     (cj,) = _events(evs, "clear_jam")
-    assert cj == {"type": "clear_jam", "unit": "US1", "roll": roll,
-                  "pc": 5 if captured else 6, "cleared": cleared}
+    assert cj == {
+        "type": "clear_jam",
+        "unit": "US1",
+        "roll": roll,
+        "pc": 5 if captured else 6,
+        "cleared": cleared,
+    }
     assert _unit(g, "US1").jammed is not cleared
     assert g.dice.forced_left == 0
 
@@ -84,24 +107,32 @@ def test_the_captured_weapon_still_counts_1_lower_when_fired():
 def _at_vehicle(weapon: str, vehicle: dict, **us1: Any) -> Game:
     """US1 with ``weapon`` at E10, his turn in Rounds, ``vehicle`` (V1) at E7 facing S: the
     line from E10 crosses the hexside it faces, so the attack hits its front."""
-    units = [{"name": "US1", "hex": "E10", "ar": "1-turn", "weapon": weapon, **us1},
-             FAR_GERMAN, FAR_US]
+    units = [
+        {"name": "US1", "hex": "E10", "ar": "1-turn", "weapon": weapon, **us1},
+        FAR_GERMAN,
+        FAR_US,
+    ]
     if vehicle.get("driver"):
-        units.append({"name": vehicle["driver"], "role": "rifleman", "hex": "E7",
-                      "vehicle": "V1"})
-    return Game.from_position({"mission": MISSION, "phase": "rounds", "round": 3,
-                               "rounds_total": 3, "initiative": "us", "turn": {"unit": "US1"},
-                               "units": units,
-                               "vehicles": [{"name": "V1", "hex": "E7", "facing": "S",
-                                             "side": "german", **vehicle}]})
+        units.append({"name": vehicle["driver"], "role": "rifleman", "hex": "E7", "vehicle": "V1"})
+    return Game.from_position(
+        {
+            "mission": MISSION,
+            "phase": "rounds",
+            "round": 3,
+            "rounds_total": 3,
+            "initiative": "us",
+            "turn": {"unit": "US1"},
+            "units": units,
+            "vehicles": [{"name": "V1", "hex": "E7", "facing": "S", "side": "german", **vehicle}],
+        }
+    )
 
 
 def _shot(g: Game, rolls: list[int]) -> dict:
     """US1 fires aimed at V1's front with exactly these dice (hit, Hit Chart, penetration,
     then whatever the result needs); the fire_vehicle event."""
     g.force_rolls(rolls)
-    evs = VF.fire_at_vehicle(g, _unit(g, "US1"), g.state.vehicles[0], snap=False,
-                             aspect="front")
+    evs = VF.fire_at_vehicle(g, _unit(g, "US1"), g.state.vehicles[0], snap=False, aspect="front")
     assert g.dice.forced_left == 0
     return evs[0].to_dict()
 
@@ -124,12 +155,15 @@ def test_a_rifle_never_passes_a_tanks_armour(chart, part, pen):
     assert not (v.disabled or v.immobilised or v.lost)
 
 
-@pytest.mark.parametrize("chart, pen, level, effect", [
-    (1, 0, "none", None),            # tread (light armour): a 0 reads none
-    (1, 1, "light", "immobilised"),  # Light equals light armour: the tread is destroyed
-    (3, 2, "light", None),           # body (medium armour): Light is below medium
-    (3, 3, "medium", "disabled"),    # Medium equals medium: the body is destroyed
-])
+@pytest.mark.parametrize(
+    "chart, pen, level, effect",
+    [
+        (1, 0, "none", None),  # tread (light armour): a 0 reads none
+        (1, 1, "light", "immobilised"),  # Light equals light armour: the tread is destroyed
+        (3, 2, "light", None),  # body (medium armour): Light is below medium
+        (3, 3, "medium", "disabled"),  # Medium equals medium: the body is destroyed
+    ],
+)
 def test_a_bazooka_passes_a_tanks_armour_from_its_level(chart, pen, level, effect):
     """Seed 000 p. 30-31 + RULES.md §11 (explosive: a part is destroyed when the level equals
     or exceeds its armour): the bazooka's row (none, light 1-2, medium 3-5, heavy 6-9) on
@@ -151,11 +185,14 @@ def test_a_bazooka_needs_heavy_for_a_heavy_part(pen, level):
     assert g.state.vehicles[0].disabled is (level == "heavy")
 
 
-@pytest.mark.parametrize("chart, pen, shot", [
-    (5, 4, False),   # tyres: none
-    (5, 5, True),    # Light passes an unarmoured surface: the tyre is shot
-    (5, 9, True),    # the row's best, Light (Medium before): passes as before
-])
+@pytest.mark.parametrize(
+    "chart, pen, shot",
+    [
+        (5, 4, False),  # tyres: none
+        (5, 5, True),  # Light passes an unarmoured surface: the tyre is shot
+        (5, 9, True),  # the row's best, Light (Medium before): passes as before
+    ],
+)
 def test_a_rifle_at_a_cars_tyres_is_unchanged(chart, pen, shot):
     """RULES.md §11: Light passes an unarmoured surface, as Medium did; a car's tyres are shot
     from the rifle's first Light (a 5), not on a 4 (seed 000 p. 31: a tyre hit makes an
@@ -193,9 +230,19 @@ PANZER_V2 = {"name": "V2", "type": "panzer_iv", "side": "german", "hex": "E7", "
 def _german_seat(shooter: dict, vehicles: list[dict], turn: str = "G1") -> Game:
     """The German seat played by an agent (``german="agent"``), ``turn``'s turn in Rounds."""
     units = [shooter, {"name": "US8", "hex": "A1", "ar": "1-turn"}]
-    return Game.from_position({"mission": MISSION, "german": "agent", "phase": "rounds",
-                               "round": 3, "rounds_total": 3, "initiative": "german",
-                               "turn": {"unit": turn}, "units": units, "vehicles": vehicles})
+    return Game.from_position(
+        {
+            "mission": MISSION,
+            "german": "agent",
+            "phase": "rounds",
+            "round": 3,
+            "rounds_total": 3,
+            "initiative": "german",
+            "turn": {"unit": turn},
+            "units": units,
+            "vehicles": vehicles,
+        }
+    )
 
 
 def _shots_at(g: Game, kind: K, vid: int) -> list[int]:
@@ -207,19 +254,28 @@ def _shots_at(g: Game, kind: K, vid: int) -> list[int]:
 REAR = O.ASPECTS.index("rear")  # E10 lies behind a vehicle at E7 facing N
 
 
-@pytest.mark.parametrize("weapon, closed, offered", [
-    ("kar98", True, False),        # a rifle's row reaches Light: nothing of a Sherman
-    ("kar98", False, True),        # open: his crew is exposed, the shot may hurt them
-    ("panzerfaust", True, True),   # an explosive row reaching Heavy penetrates the closed tank
-    ("panzerfaust", False, True),
-])
+@pytest.mark.parametrize(
+    "weapon, closed, offered",
+    [
+        ("kar98", True, False),  # a rifle's row reaches Light: nothing of a Sherman
+        ("kar98", False, True),  # open: his crew is exposed, the shot may hurt them
+        ("panzerfaust", True, True),  # an explosive row reaching Heavy penetrates the closed tank
+        ("panzerfaust", False, True),
+    ],
+)
 def test_the_german_seats_mask_holds_no_futile_shot_at_a_closed_tank(weapon, closed, offered):
     """Seed 000 p. 31: "A German will not shoot a closed tank with a weapon that cannot
     penetrate it, whatever his paragraph says" — a rule of the order generator
     (``vehicle_fire.holds_fire``), so the German seat played by an agent is offered, and
     may play, only what the cards may choose."""
-    g1 = {"name": "G1", "role": "rifleman", "hex": "E10", "ar": "1-turn", "weapon": weapon,
-          "prepared": True}
+    g1 = {
+        "name": "G1",
+        "role": "rifleman",
+        "hex": "E10",
+        "ar": "1-turn",
+        "weapon": weapon,
+        "prepared": True,
+    }
     g = _german_seat(g1, [{**SHERMAN, "closed": closed}])
     aimed = O.encode(K.FIRE_AIMED_VEHICLE, 0 * len(O.ASPECTS) + REAR)
     assert _shots_at(g, K.FIRE_AIMED_VEHICLE, 0) == ([aimed] if offered else [])
@@ -235,9 +291,14 @@ def test_a_german_tank_seat_fires_its_cannon_not_its_mgs_at_a_closed_tank(closed
     (tank_gun row, to Heavy) is offered, the coaxial and bow MGs (tank_mg row, Light at most)
     are not; at an open one all three are."""
     tank = {"name": "V2", "side": "german", "role": "tank", "vehicle": "V2", "ar": "1-turn"}
-    g = _german_seat(tank, [{**SHERMAN, "closed": closed},
-                            {**PANZER_V2, "hex": "E10", "facing": "N", "cannon_loaded": True}],
-                     turn="V2")
+    g = _german_seat(
+        tank,
+        [
+            {**SHERMAN, "closed": closed},
+            {**PANZER_V2, "hex": "E10", "facing": "N", "cannon_loaded": True},
+        ],
+        turn="V2",
+    )
     assert _shots_at(g, K.CANNON_VEHICLE, 0) == [O.encode(K.CANNON_VEHICLE, REAR)]
     for kind in (K.COAX_MG_AIMED_VEHICLE, K.COAX_MG_SNAP_VEHICLE, K.BOW_MG_AIMED_VEHICLE):
         assert bool(_shots_at(g, kind, 0)) is not closed, kind
@@ -247,10 +308,18 @@ def test_the_rule_binds_the_germans_only():
     """Seed 000 p. 31 names the Germans: the US mask still offers a rifle shot at a closed
     German tank (US1 at E10, the Panzer IV at E7 facing S shows him its front)."""
     us1 = {"name": "US1", "hex": "E10", "ar": "1-turn", "weapon": "m1_garand"}
-    g = Game.from_position({"mission": MISSION, "phase": "rounds", "round": 3,
-                            "rounds_total": 3, "initiative": "us", "turn": {"unit": "US1"},
-                            "units": [us1, FAR_GERMAN, FAR_US],
-                            "vehicles": [{**PANZER_V2, "name": "V1", "closed": True}]})
+    g = Game.from_position(
+        {
+            "mission": MISSION,
+            "phase": "rounds",
+            "round": 3,
+            "rounds_total": 3,
+            "initiative": "us",
+            "turn": {"unit": "US1"},
+            "units": [us1, FAR_GERMAN, FAR_US],
+            "vehicles": [{**PANZER_V2, "name": "V1", "closed": True}],
+        }
+    )
     front = O.ASPECTS.index("front")
     assert _shots_at(g, K.FIRE_AIMED_VEHICLE, 0) == [O.encode(K.FIRE_AIMED_VEHICLE, front)]
 
@@ -261,21 +330,31 @@ def test_the_cards_read_the_same_legality():
     the one shot at the open one (the card's choice among them: tests/core/
     test_german_vehicles.py::test_no_german_fires_at_a_closed_tank_he_cannot_penetrate)."""
     g1 = {"name": "G1", "role": "rifleman", "hex": "E10", "ar": "1-turn", "weapon": "kar98"}
-    p = {"mission": MISSION, "german": "cards", "phase": "rounds", "round": 3,
-         "rounds_total": 3, "initiative": "us", "turn": {"unit": "US8"},
-         "units": [{"name": "US8", "hex": "A1", "ar": "1-turn"}, g1],
-         "vehicles": [{**SHERMAN, "closed": True}]}
+    p = {
+        "mission": MISSION,
+        "german": "cards",
+        "phase": "rounds",
+        "round": 3,
+        "rounds_total": 3,
+        "initiative": "us",
+        "turn": {"unit": "US8"},
+        "units": [{"name": "US8", "hex": "A1", "ar": "1-turn"}, g1],
+        "vehicles": [{**SHERMAN, "closed": True}],
+    }
     g = Game.from_position(p)
     g1u = _unit(g, "G1")
     from ambush_env.core.play.legal import legal_orders
 
-    assert not [a for a in legal_orders(g, g1u)
-                if O.ORDER_KIND[a] in (K.FIRE_AIMED_VEHICLE, K.FIRE_SNAP_VEHICLE)]
+    assert not [
+        a
+        for a in legal_orders(g, g1u)
+        if O.ORDER_KIND[a] in (K.FIRE_AIMED_VEHICLE, K.FIRE_SNAP_VEHICLE)
+    ]
     p["vehicles"] = [SHERMAN]
     g = Game.from_position(p)
-    assert [a for a in legal_orders(g, _unit(g, "G1"))
-            if O.ORDER_KIND[a] == K.FIRE_AIMED_VEHICLE] == [
-        O.encode(K.FIRE_AIMED_VEHICLE, REAR)]
+    assert [
+        a for a in legal_orders(g, _unit(g, "G1")) if O.ORDER_KIND[a] == K.FIRE_AIMED_VEHICLE
+    ] == [O.encode(K.FIRE_AIMED_VEHICLE, REAR)]
 
 
 def test_the_aec_german_seat_mask():

@@ -9,10 +9,11 @@ import random
 import pytest
 
 from ambush_env.core import Game
+from ambush_env.core.model.orders import ORDER_KIND
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.types import Side
 from ambush_env.core.play import german
 from ambush_env.core.play.legal import legal_orders
-from ambush_env.core.model.orders import ORDER_KIND, OrderKind as K
-from ambush_env.core.model.types import Side
 
 KIND_SETS = [
     frozenset({K.END_TURN, K.END_MOVE, K.END_DRIVE}),
@@ -38,8 +39,9 @@ def _check(g: Game, u, singles: bool = False) -> int:
 
 # seed 1 no longer meets a German before the time limit (Operations drives are one hex since
 # issue 11, RULES.md §5): seed 3 does
-@pytest.mark.parametrize("mission,seed", [("farm_assault", 3), ("farm_assault", 2),
-                                          ("tank_hunt", 1), ("jeep_run", 2)])
+@pytest.mark.parametrize(
+    "mission,seed", [("farm_assault", 3), ("farm_assault", 2), ("tank_hunt", 1), ("jeep_run", 2)]
+)
 def test_filtered_orders_are_the_full_list_restricted(mission: str, seed: int) -> None:
     g = Game(mission, seed=seed, german="agent")
     rng = random.Random(seed)
@@ -68,8 +70,9 @@ def test_filtered_orders_are_the_full_list_restricted(mission: str, seed: int) -
 # The card loop asks for the orders of each card action's kinds as it reaches the action
 # (german.LazyOrders) and wanted_kinds narrows the kinds by the actions' arguments: the order,
 # the events and the dice must be those of choose given every legal order.
-@pytest.mark.parametrize("mission,want", [("farm_assault", (150, 0)), ("tank_hunt", (150, 60)),
-                                          ("jeep_run", (150, 0))])
+@pytest.mark.parametrize(
+    "mission,want", [("farm_assault", (150, 0)), ("tank_hunt", (150, 60)), ("jeep_run", (150, 0))]
+)
 def test_lazy_orders_choose_as_the_full_list(mission: str, want: tuple[int, int]) -> None:
     from functools import partial
 

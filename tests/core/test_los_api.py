@@ -9,12 +9,20 @@ import numpy as np
 import pytest
 
 from ambush_env.cli_los import add_los_parser
-from ambush_env.core.world.board import board_from_dict, load_board
 from ambush_env.core.model.errors import AmbushError
-from ambush_env.core.world.los import SightCache, SightResult, line_of_sight
 from ambush_env.core.model.types import STANCE_NAMES, Stance
+from ambush_env.core.world.board import board_from_dict, load_board
+from ambush_env.core.world.los import SightCache, SightResult, line_of_sight
 
-LOS_MAPS = ["los_hexside", "los_elevation", "los_embankment", "los_village", "los_slope", "los_steeple", "los_apertures"]
+LOS_MAPS = [
+    "los_hexside",
+    "los_elevation",
+    "los_embankment",
+    "los_village",
+    "los_slope",
+    "los_steeple",
+    "los_apertures",
+]
 
 
 @pytest.fixture
@@ -59,7 +67,9 @@ def test_map_edge_nudge_does_not_count():
 
     A1-C1 runs along the top edge of B1: the only trace on the map crosses B1.
     """
-    b = board_from_dict({"name": "t", "columns": 4, "rows": 3, "hexes": {"B1": {"terrain": "woods"}}})
+    b = board_from_dict(
+        {"name": "t", "columns": 4, "rows": 3, "hexes": {"B1": {"terrain": "woods"}}}
+    )
     r = line_of_sight(b, "A1", "C1")
     assert not r.clear and r.blocked_by in ("B1", "map_edge")
     assert not SightCache(b).can_see(0, 2)
@@ -74,14 +84,18 @@ def test_sight_cap_blocks_longer_lines():
     assert line_of_sight(b, "B1", "B4", sight_cap=3).clear
     assert line_of_sight(b, "B1", "B5", sight_cap=3) == SightResult(False, "sight_cap")
     cache = SightCache(b, sight_cap=3)
-    assert cache.can_see(b.index("B1"), b.index("B4")) and not cache.can_see(b.index("B1"), b.index("B5"))
+    assert cache.can_see(b.index("B1"), b.index("B4")) and not cache.can_see(
+        b.index("B1"), b.index("B5")
+    )
     assert cache.visible_from(b.index("B1")).sum() == len(b.hexes_within(b.index("B1"), 3))
     assert cache.line_of_sight("B1", "B5").blocked_by == "sight_cap"
 
 
 def test_landmarks_block_only_when_declared():
     """Seed 004, p. 18: landmarks block only when a briefing or paragraph declares them blocking."""
-    b = board_from_dict({"name": "t", "columns": 3, "rows": 7, "hexes": {"B4": {"landmark": "mill"}}})
+    b = board_from_dict(
+        {"name": "t", "columns": 3, "rows": 7, "hexes": {"B4": {"landmark": "mill"}}}
+    )
     assert line_of_sight(b, "B1", "B7").clear
     assert line_of_sight(b, "B1", "B7", blocking_landmarks=("mill",)) == SightResult(False, "B4")
     assert not line_of_sight(b, "B1", "B7", blocking_landmarks=["B4"]).clear
@@ -103,8 +117,15 @@ def test_cache_agrees_with_line_of_sight_on_every_test_map(name):
     for i, j in pairs:
         for ss in range(3):
             for st in range(3):
-                want = line_of_sight(b, b.label(i), b.label(j), sighter_stance=ss, target_stance=st).clear
-                assert cache.can_see(int(i), int(j), ss, st) == want, (b.label(i), b.label(j), ss, st)
+                want = line_of_sight(
+                    b, b.label(i), b.label(j), sighter_stance=ss, target_stance=st
+                ).clear
+                assert cache.can_see(int(i), int(j), ss, st) == want, (
+                    b.label(i),
+                    b.label(j),
+                    ss,
+                    st,
+                )
 
 
 def test_cache_queries(apertures):
@@ -118,7 +139,9 @@ def test_cache_queries(apertures):
     assert m.shape == (b.n, b.n) and not m.flags.writeable
     assert m[e5, b.index("E4")] == cache.can_see(e5, b.index("E4"), 1, 2) == False  # noqa: E712
     assert cache.sees("E5", "E3") and not cache.sees("E5", "E3", "prone")
-    assert cache.line_of_sight("E5", "E3", sighter_stance="prone") == SightResult(False, "aperture:prone_window")
+    assert cache.line_of_sight("E5", "E3", sighter_stance="prone") == SightResult(
+        False, "aperture:prone_window"
+    )
     with pytest.raises(AmbushError):
         cache.sees("E5", "Z1")
 
@@ -203,10 +226,16 @@ def test_incremental_arrays_equal_a_full_build(board_name):
         cache.invalidate()
         full = _build_arrays(b, cache.blocking_landmarks)
         for f in fields(full):
-            np.testing.assert_array_equal(getattr(cache._arr, f.name), getattr(full, f.name), f.name)
+            np.testing.assert_array_equal(
+                getattr(cache._arr, f.name), getattr(full, f.name), f.name
+            )
 
-    walls = [(i, j) for i in range(b.n) for j in b.neighbors[i]
-             if j > i and b.intact_wall(b.side_between(i, j))]
+    walls = [
+        (i, j)
+        for i in range(b.n)
+        for j in b.neighbors[i]
+        if j > i and b.intact_wall(b.side_between(i, j))
+    ]
     assert walls and buildings
     b.destroy_wall(*walls[0])
     same()
@@ -227,8 +256,11 @@ def test_adjacent_vehicle_memo_follows_mutations():
     cache = SightCache(b)
     stances, sizes = range(3), (None, "small", "large")
 
-    near = [i for i in range(b.n)  # the hexes around the mutations below (and a far corner)
-            if min(b.distance(i, b.index(h)) for h in ("E5", "F5", "G10", "A1")) <= 2]
+    near = [
+        i
+        for i in range(b.n)  # the hexes around the mutations below (and a far corner)
+        if min(b.distance(i, b.index(h)) for h in ("E5", "F5", "G10", "A1")) <= 2
+    ]
 
     def check_all():
         for i in near:
@@ -237,13 +269,32 @@ def test_adjacent_vehicle_memo_follows_mutations():
                     for c in stances:
                         for vs in sizes:
                             for vt in sizes[:2]:
-                                if (vs is None and vt is None or vs and b.building[i] is not None
-                                        or vt and b.building[j] is not None):
+                                if (
+                                    vs is None
+                                    and vt is None
+                                    or vs
+                                    and b.building[i] is not None
+                                    or vt
+                                    and b.building[j] is not None
+                                ):
                                     continue  # no vehicle stands in a building
-                                want = line_of_sight(b, b.label(i), b.label(j), sighter_stance=_NAMES[a],
-                                                     target_stance=_NAMES[c], sighter_in_vehicle=vs,
-                                                     target_in_vehicle=vt).clear
-                                assert cache.can_see(i, j, a, c, vs, vt) == want, (i, j, a, c, vs, vt)
+                                want = line_of_sight(
+                                    b,
+                                    b.label(i),
+                                    b.label(j),
+                                    sighter_stance=_NAMES[a],
+                                    target_stance=_NAMES[c],
+                                    sighter_in_vehicle=vs,
+                                    target_in_vehicle=vt,
+                                ).clear
+                                assert cache.can_see(i, j, a, c, vs, vt) == want, (
+                                    i,
+                                    j,
+                                    a,
+                                    c,
+                                    vs,
+                                    vt,
+                                )
 
     check_all()
     full = len(cache._adj)
@@ -290,7 +341,22 @@ def test_los_command_prints_clear_or_blocker(capsys):
     assert capsys.readouterr().out == "blocked by C4\n"
     assert _run(["los_apertures", "E5", "E3", "--stances", "prone", "standing"]) == 0
     assert capsys.readouterr().out == "blocked by aperture:prone_window\n"
-    assert _run(["los_apertures", "E4", "E5", "--stances", "standing", "crouching", "--vehicles", "small", "none"]) == 0
+    assert (
+        _run(
+            [
+                "los_apertures",
+                "E4",
+                "E5",
+                "--stances",
+                "standing",
+                "crouching",
+                "--vehicles",
+                "small",
+                "none",
+            ]
+        )
+        == 0
+    )
     assert capsys.readouterr().out == "blocked by vehicle:small_vehicle_window\n"
 
 

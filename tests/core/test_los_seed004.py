@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from ambush_env.core.world.board import Board, board_from_dict, load_board
 from ambush_env.core.model.errors import AmbushError
-from ambush_env.core.world.los import SightCache, SightResult, line_of_sight
 from ambush_env.core.model.types import STANCE_NAMES
+from ambush_env.core.world.board import Board, board_from_dict, load_board
+from ambush_env.core.world.los import SightCache, SightResult, line_of_sight
 
 _BOARDS: dict[str, Board] = {}
 _CACHES: dict[int, SightCache] = {}
@@ -25,14 +25,22 @@ def board(name: str) -> Board:
     return _BOARDS[name]
 
 
-def see(b: Board, a: str, t: str, ss: str = "standing", st: str = "standing", vs=None, vt=None) -> SightResult:
+def see(
+    b: Board, a: str, t: str, ss: str = "standing", st: str = "standing", vs=None, vt=None
+) -> SightResult:
     """line_of_sight a -> t, checked for reciprocity and against the cache."""
-    r = line_of_sight(b, a, t, sighter_stance=ss, target_stance=st, sighter_in_vehicle=vs, target_in_vehicle=vt)
-    back = line_of_sight(b, t, a, sighter_stance=st, target_stance=ss, sighter_in_vehicle=vt, target_in_vehicle=vs)
+    r = line_of_sight(
+        b, a, t, sighter_stance=ss, target_stance=st, sighter_in_vehicle=vs, target_in_vehicle=vt
+    )
+    back = line_of_sight(
+        b, t, a, sighter_stance=st, target_stance=ss, sighter_in_vehicle=vt, target_in_vehicle=vs
+    )
     assert back.clear == r.clear, f"not reciprocal: {a}->{t} {r} but {t}->{a} {back}"
     assert (r.blocked_by is None) == r.clear
     cache = _CACHES.setdefault(id(b), SightCache(b))
-    got = cache.can_see(b.index(a), b.index(t), STANCE_NAMES.index(ss), STANCE_NAMES.index(st), vs, vt)
+    got = cache.can_see(
+        b.index(a), b.index(t), STANCE_NAMES.index(ss), STANCE_NAMES.index(st), vs, vt
+    )
     assert got == r.clear, f"SightCache disagrees on {a}->{t}"
     return r
 
@@ -112,8 +120,15 @@ def test_embankment_adjacent_to_the_higher_hex_does_not_block():
 def test_embankment_between_hexes_of_one_level_does_nothing():
     """Seed 004, p. 17: between hexes on the same level an embankment does nothing."""
     with pytest.warns(UserWarning):
-        b = board_from_dict({"name": "t", "columns": 3, "rows": 6, "hexes": {"A1": {"level": 1}},
-                             "hexsides": {"A3/A4": "embankment"}})
+        b = board_from_dict(
+            {
+                "name": "t",
+                "columns": 3,
+                "rows": 6,
+                "hexes": {"A1": {"level": 1}},
+                "hexsides": {"A3/A4": "embankment"},
+            }
+        )
     assert see(b, "A1", "A6").clear
 
 
@@ -158,8 +173,14 @@ def test_village_line_into_a_blocking_hex_is_clear():
 def test_lower_obstacle_adjacent_to_the_higher_soldier_is_looked_over():
     """Seed 004, p. 18: between elevations such a hex blocks only when adjacent to a soldier and
     at his level; a lower adjacent hex is looked over."""
-    b = board_from_dict({"name": "t", "columns": 3, "rows": 8,
-                         "hexes": {"A1": {"level": 1}, "A2": {"terrain": "woods"}}})
+    b = board_from_dict(
+        {
+            "name": "t",
+            "columns": 3,
+            "rows": 8,
+            "hexes": {"A1": {"level": 1}, "A2": {"terrain": "woods"}},
+        }
+    )
     assert see(b, "A1", "A6").clear  # woods below A1, not adjacent to A6
     assert blocked(see(b, "A1", "A3"), "A2")  # woods at A3's level and adjacent to it
 
@@ -167,7 +188,9 @@ def test_lower_obstacle_adjacent_to_the_higher_soldier_is_looked_over():
 @pytest.mark.parametrize("terrain", ["woods", "brush", "rubble", "rough"])
 def test_woods_brush_rubble_rough_block_at_the_same_elevation(terrain):
     """Seed 004, p. 18: at the same elevation woods, brush, rubble and rough always block."""
-    b = board_from_dict({"name": "t", "columns": 3, "rows": 6, "hexes": {"B3": {"terrain": terrain}}})
+    b = board_from_dict(
+        {"name": "t", "columns": 3, "rows": 6, "hexes": {"B3": {"terrain": terrain}}}
+    )
     assert blocked(see(b, "B1", "B5"), "B3")
     assert see(b, "B1", "B3").clear
 
@@ -175,7 +198,9 @@ def test_woods_brush_rubble_rough_block_at_the_same_elevation(terrain):
 @pytest.mark.parametrize("terrain", ["clear", "road", "river", "crater"])
 def test_other_terrain_does_not_block(terrain):
     """Seed 004, p. 18: all other terrain does not block."""
-    b = board_from_dict({"name": "t", "columns": 3, "rows": 6, "hexes": {"B3": {"terrain": terrain}}})
+    b = board_from_dict(
+        {"name": "t", "columns": 3, "rows": 6, "hexes": {"B3": {"terrain": terrain}}}
+    )
     assert see(b, "B1", "B5").clear
 
 
@@ -314,7 +339,9 @@ def test_adjacent_vehicle_sees_a_crouching_soldier_behind_a_window_only_if_large
 def test_adjacent_vehicle_never_sees_a_prone_soldier_behind_a_window():
     """Seed 004, p. 18: a prone soldier behind a window is never seen from a vehicle."""
     for size in ("small", "large"):
-        assert blocked(see(board("los_apertures"), "E4", "E5", st="prone", vs=size), "aperture:prone_window")
+        assert blocked(
+            see(board("los_apertures"), "E4", "E5", st="prone", vs=size), "aperture:prone_window"
+        )
 
 
 def test_non_adjacent_vehicles_see_like_soldiers():

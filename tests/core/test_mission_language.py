@@ -15,13 +15,13 @@ import json
 
 import numpy as np
 import pytest
-
 from engine_helpers import add_german, clear_board, force, put, resolve, run_paragraph
+
 from ambush_env.core import Game
 from ambush_env.core.model.errors import DataError
+from ambush_env.core.model.types import Side, Stance, Status
 from ambush_env.core.world.los import SightCache, line_of_sight
 from ambush_env.core.world.missions import Mission, load_mission
-from ambush_env.core.model.types import Side, Stance, Status
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -67,10 +67,13 @@ def hx(g: Game, label: str) -> int:
     return g.board.index(label)
 
 
-LANDMARK = {"paragraphs": {"90": [{"landmark": {"hex": "D7", "name": "steeple",
-                                                "blocking": True}}],
-                           "91": [{"landmark": {"hex": "D7", "name": "well"}}]},
-            "triggers": {"C3": 90, "C4": 91}}
+LANDMARK = {
+    "paragraphs": {
+        "90": [{"landmark": {"hex": "D7", "name": "steeple", "blocking": True}}],
+        "91": [{"landmark": {"hex": "D7", "name": "well"}}],
+    },
+    "triggers": {"C3": 90, "C4": 91},
+}
 
 
 # ------------------------------------------------------------------------------ landmarks
@@ -88,14 +91,17 @@ def test_blocking_landmark_effect_blocks_sight_from_then_on():
     assert g.can_see(us, ger) and g.can_see(ger, us)
     run_paragraph(g, 90, us)
     assert g.state.landmarks == [(hx(g, "D7"), "steeple", True)]
-    assert events(g, "landmark") == [{"type": "landmark", "hex": "D7", "name": "steeple",
-                                      "blocking": True}]
+    assert events(g, "landmark") == [
+        {"type": "landmark", "hex": "D7", "name": "steeple", "blocking": True}
+    ]
     assert not g.can_see(us, ger) and not g.can_see(ger, us)
     for a in range(3):
         for b in range(3):
             assert not g.sight.can_see(us.hex, ger.hex, a, b)
     # lines that do not cross D7 are as before
-    assert g.sight.can_see(hx(g, "D6"), hx(g, "D5")) == g.ctx.sight.can_see(hx(g, "D6"), hx(g, "D5"))
+    assert g.sight.can_see(hx(g, "D6"), hx(g, "D5")) == g.ctx.sight.can_see(
+        hx(g, "D6"), hx(g, "D5")
+    )
     # the exact line agrees and names the landmark's hex as the blocker
     r = line_of_sight(g.board, "D6", "D8", landmark_hexes=["D7"])
     assert (r.clear, r.blocked_by) == (False, "D7")
@@ -212,18 +218,30 @@ def test_position_landmarks_malformed():
 
 
 # ------------------------------------------------------------------------------ strikes
-STRIKES = {"paragraphs": {
-    "92": [{"strike": {"kind": "artillery", "hexes": ["D6", "D8"], "row": "grenade_outside"}}],
-    "93": [{"strike": {"kind": "strafing", "hexes": ["D6", "L6"], "row": "grenade_outside"}}],
-    "94": [{"strike": {"kind": "artillery", "hexes": ["L6"], "row": "grenade_outside"}}],
-    "95": [{"strike": {"kind": "strafing", "hexes": ["D5", "D9"], "row": "grenade_outside",
-                       "line": True}}],
-    "96": [{"strike": {"kind": "artillery", "hexes": ["A8", "D9"], "row": "grenade_outside"}}],
-    "97": [{"strike": {"kind": "strafing", "hexes": ["A8", "D9"], "row": "grenade_outside"}}]},
+STRIKES = {
+    "paragraphs": {
+        "92": [{"strike": {"kind": "artillery", "hexes": ["D6", "D8"], "row": "grenade_outside"}}],
+        "93": [{"strike": {"kind": "strafing", "hexes": ["D6", "L6"], "row": "grenade_outside"}}],
+        "94": [{"strike": {"kind": "artillery", "hexes": ["L6"], "row": "grenade_outside"}}],
+        "95": [
+            {
+                "strike": {
+                    "kind": "strafing",
+                    "hexes": ["D5", "D9"],
+                    "row": "grenade_outside",
+                    "line": True,
+                }
+            }
+        ],
+        "96": [{"strike": {"kind": "artillery", "hexes": ["A8", "D9"], "row": "grenade_outside"}}],
+        "97": [{"strike": {"kind": "strafing", "hexes": ["A8", "D9"], "row": "grenade_outside"}}],
+    },
     "triggers": {"C5": 92, "C6": 93, "C7": 94, "C8": 95, "C9": 96, "C10": 97},
-    "german_vehicles": [{"vehicle": "kubelwagen", "hex": "K8", "facing": "SE"},
-                        {"vehicle": "panzer_iv", "hex": "D9", "facing": "N",
-                         "card": "panzer_iv", "crew": 5}]}
+    "german_vehicles": [
+        {"vehicle": "kubelwagen", "hex": "K8", "facing": "SE"},
+        {"vehicle": "panzer_iv", "hex": "D9", "facing": "N", "card": "panzer_iv", "crew": 5},
+    ],
+}
 # grenade_outside: [none, none, none, panic, panic, wound, wound, incapacitated, incapacitated, kill]
 
 
@@ -245,12 +263,18 @@ def test_artillery_hits_both_sides_in_the_struck_hexes_only():
     ger = add_german(g, "rifleman", "D8", stance=Stance.PRONE)
     force(g, [5, 2, 9])  # US1 5 -> wound; US3 prone 2-2=0 -> none; G prone 9-2=7 -> incapacitated
     run_paragraph(g, 92, None)
-    assert events(g, "artillery_strike") == [{"type": "artillery_strike", "hexes": ["D6", "D8"],
-                                              "row": "grenade_outside"}]
-    hits = [(e["unit"], e["hex"], e["roll"], e["modifier"], e["result"])
-            for e in events(g, "strike_hit")]
-    assert hits == [("US1", "D6", 5, 0, "wound"), ("US3", "D6", 2, -2, "none"),
-                    (ger.name, "D8", 9, -2, "incapacitated")]
+    assert events(g, "artillery_strike") == [
+        {"type": "artillery_strike", "hexes": ["D6", "D8"], "row": "grenade_outside"}
+    ]
+    hits = [
+        (e["unit"], e["hex"], e["roll"], e["modifier"], e["result"])
+        for e in events(g, "strike_hit")
+    ]
+    assert hits == [
+        ("US1", "D6", 5, 0, "wound"),
+        ("US3", "D6", 2, -2, "none"),
+        (ger.name, "D8", 9, -2, "incapacitated"),
+    ]
     assert us1.wounded and us1.status == Status.ACTIVE
     assert not us3.wounded and us3.status == Status.ACTIVE
     assert ger.status == Status.INCAPACITATED
@@ -258,8 +282,9 @@ def test_artillery_hits_both_sides_in_the_struck_hexes_only():
     assert g.state.phase == 0  # ⚙ a strike begins no Rounds by itself (a known German hit)
 
 
-@pytest.mark.parametrize("roll, result", [(2, "none"), (3, "panic"), (8, "incapacitated"),
-                                          (9, "kill")])
+@pytest.mark.parametrize(
+    "roll, result", [(2, "none"), (3, "panic"), (8, "incapacitated"), (9, "kill")]
+)
 def test_artillery_row_thresholds_standing(roll, result):
     """The row's bands on both sides of each threshold (standing: no modifier)."""
     g = _strike_game()
@@ -267,8 +292,12 @@ def test_artillery_row_thresholds_standing(roll, result):
     force(g, [roll])
     run_paragraph(g, 92, None)
     assert [e["result"] for e in events(g, "strike_hit")] == [result]
-    expected = {"none": Status.ACTIVE, "panic": Status.ACTIVE,
-                "incapacitated": Status.INCAPACITATED, "kill": Status.KILLED}[result]
+    expected = {
+        "none": Status.ACTIVE,
+        "panic": Status.ACTIVE,
+        "incapacitated": Status.INCAPACITATED,
+        "kill": Status.KILLED,
+    }[result]
     assert u.status == expected
 
 
@@ -296,8 +325,19 @@ def test_line_strike_covers_the_straight_run():
 
     g = _strike_game()
     lab = g.board.label
-    assert [lab(h) for h in line_hexes(g, hx(g, "D5"), hx(g, "D9"))] == ["D5", "D6", "D7", "D8", "D9"]
-    assert sorted(lab(h) for h in line_hexes(g, hx(g, "A2"), hx(g, "C2"))) == ["A2", "B1", "B2", "C2"]
+    assert [lab(h) for h in line_hexes(g, hx(g, "D5"), hx(g, "D9"))] == [
+        "D5",
+        "D6",
+        "D7",
+        "D8",
+        "D9",
+    ]
+    assert sorted(lab(h) for h in line_hexes(g, hx(g, "A2"), hx(g, "C2"))) == [
+        "A2",
+        "B1",
+        "B2",
+        "C2",
+    ]
     assert [lab(h) for h in line_hexes(g, hx(g, "D5"), hx(g, "D5"))] == ["D5"]
     put(g, 0, "D7")
     put(g, 1, "D4")  # beyond the run's end
@@ -321,7 +361,9 @@ def test_artillery_on_a_car_and_its_occupants(car_roll, disabled):
     run_paragraph(g, 96, None)
     ev = events(g, "strike_vehicle")
     assert [(e["vehicle"], e["roll"], e["disabled"]) for e in ev] == [
-        (jeep.name, car_roll, disabled), (tank.name, 0, False)]
+        (jeep.name, car_roll, disabled),
+        (tank.name, 0, False),
+    ]
     assert jeep.disabled is disabled
     assert [(e["unit"], e["modifier"]) for e in events(g, "strike_hit")] == [("US1", 0)]
     assert drv.vehicle == (-1 if disabled else jeep.vid)
@@ -366,24 +408,55 @@ def test_strike_schema_errors():
     """A strike's row must be a damage row of damage.yaml; a line strike names two hexes."""
     from ambush_env.core.world.data import validate
 
-    bad_row = _variant_dict(json.dumps({"paragraphs": {"92": [{"strike": {
-        "kind": "artillery", "hexes": ["D6"], "row": "howitzer"}}]}, "triggers": {"C5": 92}}))
+    bad_row = _variant_dict(
+        json.dumps(
+            {
+                "paragraphs": {
+                    "92": [{"strike": {"kind": "artillery", "hexes": ["D6"], "row": "howitzer"}}]
+                },
+                "triggers": {"C5": 92},
+            }
+        )
+    )
     with pytest.raises(DataError, match=r"paragraphs\.92\.0.*row|howitzer"):
         validate(Mission, bad_row, "<test>")
-    bad_line = _variant_dict(json.dumps({"paragraphs": {"92": [{"strike": {
-        "kind": "strafing", "hexes": ["D6", "D7", "D8"], "row": "smg", "line": True}}]},
-        "triggers": {"C5": 92}}))
+    bad_line = _variant_dict(
+        json.dumps(
+            {
+                "paragraphs": {
+                    "92": [
+                        {
+                            "strike": {
+                                "kind": "strafing",
+                                "hexes": ["D6", "D7", "D8"],
+                                "row": "smg",
+                                "line": True,
+                            }
+                        }
+                    ]
+                },
+                "triggers": {"C5": 92},
+            }
+        )
+    )
     with pytest.raises(DataError, match="two ends"):
         validate(Mission, bad_line, "<test>")
 
 
 # ------------------------------------------------------------------------------ booby traps
-TRAPS = {"booby_traps": {"D6": "grenade_outside", "D7": {"row": "satchel_inside", "known": False},
-                         "B8": "grenade_outside"},
-         "paragraphs": {"90": [{"message": "The steeple clock strikes."}]},
-         "triggers": {"D7": 90},
-         "us_vehicles": [{"vehicle": "jeep", "hex": "A8", "facing": "NE"},
-                         {"vehicle": "sherman", "hex": "A6", "facing": "N"}]}
+TRAPS = {
+    "booby_traps": {
+        "D6": "grenade_outside",
+        "D7": {"row": "satchel_inside", "known": False},
+        "B8": "grenade_outside",
+    },
+    "paragraphs": {"90": [{"message": "The steeple clock strikes."}]},
+    "triggers": {"D7": 90},
+    "us_vehicles": [
+        {"vehicle": "jeep", "hex": "A8", "facing": "NE"},
+        {"vehicle": "sherman", "hex": "A6", "facing": "N"},
+    ],
+}
 # satchel_inside: [wound, incapacitated, incapacitated, kill, ...]; US1 (sergeant) PC 6
 
 
@@ -403,8 +476,16 @@ def test_unknown_trap_goes_off_once_then_the_paragraph(roll, result, paragraph):
     u = put(g, 0, "D6")
     force(g, [roll])
     _check(g, u, "D7")
-    assert events(g, "booby_trap") == [{"type": "booby_trap", "unit": "US1", "row": "satchel_inside",
-                                        "roll": roll, "result": result, "hex": "D7"}]
+    assert events(g, "booby_trap") == [
+        {
+            "type": "booby_trap",
+            "unit": "US1",
+            "row": "satchel_inside",
+            "roll": roll,
+            "result": result,
+            "hex": "D7",
+        }
+    ]
     assert events(g, "booby_trap_check") == []
     assert bool(events(g, "paragraph")) is paragraph
     assert g.state.traps_gone == [hx(g, "D7")]
@@ -471,8 +552,9 @@ def test_tank_eliminates_the_trap():
     force(g, [])
     tank.hex = tu.hex = hx(g, "D7")
     traps.enters(g, tu, hx(g, "D7"))
-    assert events(g, "booby_trap_tank") == [{"type": "booby_trap_tank", "vehicle": tank.name,
-                                             "hex": "D7"}]
+    assert events(g, "booby_trap_tank") == [
+        {"type": "booby_trap_tank", "vehicle": tank.name, "hex": "D7"}
+    ]
     assert g.state.traps_gone == [hx(g, "D7")] and g.state.dead_triggers == []
 
 
@@ -520,8 +602,9 @@ def test_trap_schema_errors():
     bad = _variant_dict(json.dumps({"booby_traps": {"D6": "howitzer"}}))
     with pytest.raises(DataError, match="booby_traps.D6"):
         validate(Mission, bad, "<test>")
-    off = validate(Mission, _variant_dict(json.dumps({"booby_traps": {"Z40": "grenade_outside"}})),
-                   "<test>")
+    off = validate(
+        Mission, _variant_dict(json.dumps({"booby_traps": {"Z40": "grenade_outside"}})), "<test>"
+    )
     with pytest.raises(DataError, match="booby_traps.Z40"):
         check_hexes(off, "<test>", 18, 14)
 
@@ -531,8 +614,11 @@ def _wait_out_pulse(g):
     """US1 (the only soldier) waits; the pulse ends."""
     pulse = g.state.pulse
     while g.state.pulse == pulse and not g.over:
-        acts = [a for a in g.legal_actions()
-                if g.describe_action(a).startswith("select") or g.describe_action(a).endswith(" wait")]
+        acts = [
+            a
+            for a in g.legal_actions()
+            if g.describe_action(a).startswith("select") or g.describe_action(a).endswith(" wait")
+        ]
         g.step(acts[0])
 
 
@@ -550,8 +636,9 @@ def test_random_event_every_n_pulses(roll, paragraph):
     force(g, [roll])
     _wait_out_pulse(g)
     ev = [e for e in g.last_events if e.type == "random_event"]
-    assert [e.to_dict() for e in ev] == [{"type": "random_event", "when": "pulse 2", "roll": roll,
-                                          "paragraph": paragraph}]
+    assert [e.to_dict() for e in ev] == [
+        {"type": "random_event", "when": "pulse 2", "roll": roll, "paragraph": paragraph}
+    ]
     assert ("pilot_found" in g.state.flags) is (paragraph == 55)
 
 
@@ -560,6 +647,7 @@ def test_random_event_every_n_rounds(every, rolled):
     """⚙ ``rules.event_every_rounds``: at the end of a Round whose mission count is a multiple
     of N (Round 3: yes for 3, no for 2)."""
     from engine_helpers import rounds
+
     from ambush_env.core.play.sequence import end_round
 
     g = game(rules={"event_every_rounds": every})
@@ -593,8 +681,9 @@ def test_all_in_command_rounds_rule():
     Rounds 1-2 after Rounds begin, not in Round 3; a red AR value (initiative 0 + IN 1 = 1)
     then gives 1-Turn in command and Panic out of it (forced initiative rolls)."""
     from engine_helpers import rounds
-    from ambush_env.core.play.sequence import start_round
+
     from ambush_env.core.model.types import ARSpace
+    from ambush_env.core.play.sequence import start_round
 
     g = game(rules={"all_in_command_rounds": 2})
     u = _far_private(g)
@@ -620,13 +709,15 @@ def test_command_effect_through_the_next_rounds():
     (the mission's own all-in-command rule switched off, so that only the effect counts)."""
     from engine_helpers import rounds
 
-    g = game(paragraphs={"98": [{"command": 2}]}, triggers={"C3": 98},
-             rules={"all_in_command_rounds": 0})
+    g = game(
+        paragraphs={"98": [{"command": 2}]}, triggers={"C3": 98}, rules={"all_in_command_rounds": 0}
+    )
     u = _far_private(g)
     g.state.rounds_total = 4
     run_paragraph(g, 98, None)
-    assert events(g, "command_override") == [{"type": "command_override", "rounds": 2,
-                                              "until_round": 6}]
+    assert events(g, "command_override") == [
+        {"type": "command_override", "rounds": 2, "until_round": 6}
+    ]
     assert not g.in_command(u)  # Operations: no Round
     for total, ok in ((5, True), (6, True), (7, False)):
         rounds(g, round_no=1)
@@ -635,8 +726,9 @@ def test_command_effect_through_the_next_rounds():
     p = g.position()
     assert p["command_until"] == 6
     assert Game.from_position(p, ctx=g.ctx).state.command_until == 6
-    h = game(paragraphs={"98": [{"command": 2}]}, triggers={"C3": 98},
-             rules={"all_in_command_rounds": 0})
+    h = game(
+        paragraphs={"98": [{"command": 2}]}, triggers={"C3": 98}, rules={"all_in_command_rounds": 0}
+    )
     _far_private(h)
     rounds(h, round_no=2)
     h.state.rounds_total = 5
@@ -652,8 +744,10 @@ def test_sight_cap_applies_to_every_sight_check_of_both_sides():
     their targets from them) offer the US soldier within the cap and not the one beyond it;
     a landmark's derived sight keeps the cap."""
     from engine_helpers import give_turn, rounds
+
+    from ambush_env.core.model.orders import OrderKind as K
+    from ambush_env.core.model.orders import decode
     from ambush_env.core.play.legal import legal_orders
-    from ambush_env.core.model.orders import OrderKind as K, decode
 
     g = game(rules={"sight_cap": 2}, **LANDMARK)
     clear_board(g, keep=2)
@@ -666,7 +760,9 @@ def test_sight_cap_applies_to_every_sight_check_of_both_sides():
     rounds(g)
     give_turn(g, ger)
     slots = g.enemy_slots(int(Side.GERMAN))
-    targets = {slots[a] for k, a in map(decode, legal_orders(g, ger)) if k in (K.FIRE_AIMED, K.FIRE_SNAP)}
+    targets = {
+        slots[a] for k, a in map(decode, legal_orders(g, ger)) if k in (K.FIRE_AIMED, K.FIRE_SNAP)
+    }
     assert targets == {near.uid}
     run_paragraph(g, 91, None)  # a plain landmark: sight unchanged
     lm = g.ctx.sight.with_landmark_hexes({hx(g, "E9")})
@@ -698,6 +794,7 @@ def test_round_limit_ends_and_scores_the_mission():
     """RULES.md §15: starting Round ``rounds + 1`` of the mission ends it (Round 2 of 2 played:
     over, scored, no initiative rolled); with Round 1 of 2 played the next Round starts."""
     from engine_helpers import rounds
+
     from ambush_env.core.play.sequence import end_round
 
     for played, over in ((2, True), (1, False)):
@@ -716,13 +813,23 @@ def test_round_limit_ends_and_scores_the_mission():
             assert g.state.rounds_total == 2 and g.state.round == played + 1
 
 
-@pytest.mark.parametrize("vp, result", [(26, "decisive_win"), (25, "win"), (18, "win"),
-                                        (17, "draw"), (10, "draw"), (9, "loss"), (-5, "loss")])
+@pytest.mark.parametrize(
+    "vp, result",
+    [
+        (26, "decisive_win"),
+        (25, "win"),
+        (18, "win"),
+        (17, "draw"),
+        (10, "draw"),
+        (9, "loss"),
+        (-5, "loss"),
+    ],
+)
 def test_result_band_boundaries(vp, result):
     """RULES.md §15: the result is the highest band whose threshold the final VP reaches
     (farm_assault: decisive win 26, win 18, draw 10), each boundary on both sides."""
-    from ambush_env.core.rules.scoring import end_mission
     from ambush_env.core.model.types import RESULT_NAMES
+    from ambush_env.core.rules.scoring import end_mission
 
     g = game()
     g.state.vp = vp - g.casualty_vp()

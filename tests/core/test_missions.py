@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from ambush_env.core.model.errors import DataError, ScenarioError
+from ambush_env.core.model.types import Result
 from ambush_env.core.world.cards import load_deck
 from ambush_env.core.world.data import data_path
-from ambush_env.core.model.errors import DataError, ScenarioError
 from ambush_env.core.world.hexgrid import make_label, neighbor_cr, parse_label
 from ambush_env.core.world.missions import (
     IfFlag,
@@ -20,7 +21,6 @@ from ambush_env.core.world.missions import (
     load_mission,
     reference_mission,
 )
-from ambush_env.core.model.types import Result
 
 MISSION = "farm_assault"
 

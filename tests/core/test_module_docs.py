@@ -21,7 +21,9 @@ def test_module_opens_with_what_it_owns(path: Path) -> None:
     assert doc, f"{path.name} has no module docstring"
     first = doc.split("\n\n", 1)[0]
     assert first.startswith("Owns "), f"{path.name}: the first paragraph should say what it owns"
-    assert len(first.splitlines()) <= 3, f"{path.name}: the opening paragraph is longer than 3 lines"
+    assert len(first.splitlines()) <= 3, (
+        f"{path.name}: the opening paragraph is longer than 3 lines"
+    )
 
 
 def test_package_map_names_every_folder_and_each_folder_its_modules() -> None:
@@ -31,8 +33,11 @@ def test_package_map_names_every_folder_and_each_folder_its_modules() -> None:
     assert not missing, f"ambush_env/core/__init__.py's map lacks {missing}"
     for folder in FOLDERS:
         fdoc = ast.get_docstring(ast.parse((folder / "__init__.py").read_text(encoding="utf-8")))
-        lacking = [p.stem for p in folder.glob("*.py")
-                   if p.name != "__init__.py" and f"``{p.stem}``" not in (fdoc or "")]
+        lacking = [
+            p.stem
+            for p in folder.glob("*.py")
+            if p.name != "__init__.py" and f"``{p.stem}``" not in (fdoc or "")
+        ]
         assert not lacking, f"{folder.name}/__init__.py's docstring lacks {lacking}"
 
 

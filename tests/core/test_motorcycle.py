@@ -16,49 +16,84 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from engine_helpers import force, german_action, give_turn
 
 from ambush_env.core import Game
-from ambush_env.core.vehicles import vehicle_fire as VF
-from ambush_env.core.vehicles import vehicles as V
 from ambush_env.core.model.errors import DataError
-from ambush_env.core.world.missions import Mission, check_references, load_mission
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.orders import encode
 from ambush_env.core.model.types import Direction, Stance, Status
+from ambush_env.core.vehicles import vehicle_fire as VF
+from ambush_env.core.vehicles import vehicles as V
+from ambush_env.core.world.missions import Mission, check_references, load_mission
 from ambush_env.core.world.vehicle_data import shipped_vehicle_data
-
-from engine_helpers import force, give_turn, german_action
 
 MISSION = "farm_assault"
 #: the Hit Chart of vehicles.yaml, d10 0..9 (⚙ driver 3, sidecar passenger 3, tyres 2, body 2)
-CHART = ["driver", "driver", "driver", "passenger", "passenger", "passenger", "tyres", "tyres",
-         "body", "body"]
+CHART = [
+    "driver",
+    "driver",
+    "driver",
+    "passenger",
+    "passenger",
+    "passenger",
+    "tyres",
+    "tyres",
+    "body",
+    "body",
+]
 
 
 def _position(vehicle: dict, units: list[dict], **top: Any) -> dict:
     """Farm Assault in Rounds (round 3 of 3, US initiative) with this one vehicle."""
-    return {"mission": MISSION, "phase": "rounds", "round": 3, "rounds_total": 3,
-            "initiative": "us", "units": units, "vehicles": [vehicle], **top}
+    return {
+        "mission": MISSION,
+        "phase": "rounds",
+        "round": 3,
+        "rounds_total": 3,
+        "initiative": "us",
+        "units": units,
+        "vehicles": [vehicle],
+        **top,
+    }
 
 
 def _german_krad(hex_: str = "K8", facing: str = "SW", us_hex: str = "H8", **top: Any) -> Game:
     """G1 (rifleman) drives the German motorcycle V1 at ``hex_``, G2 (rifleman) in the sidecar;
     US1 (an M1 Garand: neither automatic nor jamming) at ``us_hex``."""
-    units = [{"name": "US1", "hex": us_hex, "ar": "1-turn", "weapon": "m1_garand"},
-             {"name": "G1", "role": "rifleman", "hex": hex_, "vehicle": "V1", "ar": "1-turn"},
-             {"name": "G2", "role": "rifleman", "hex": hex_, "vehicle": "V1", "ar": "1-turn"}]
-    v = {"name": "V1", "type": "motorcycle", "side": "german", "hex": hex_, "facing": facing,
-         "driver": "G1", "passengers": ["G2"]}
+    units = [
+        {"name": "US1", "hex": us_hex, "ar": "1-turn", "weapon": "m1_garand"},
+        {"name": "G1", "role": "rifleman", "hex": hex_, "vehicle": "V1", "ar": "1-turn"},
+        {"name": "G2", "role": "rifleman", "hex": hex_, "vehicle": "V1", "ar": "1-turn"},
+    ]
+    v = {
+        "name": "V1",
+        "type": "motorcycle",
+        "side": "german",
+        "hex": hex_,
+        "facing": facing,
+        "driver": "G1",
+        "passengers": ["G2"],
+    }
     return Game.from_position(_position(v, units, **top))
 
 
 def _captured_krad(type_: str = "motorcycle", hex_: str = "C1", facing: str = "SE") -> Game:
     """US1 drives a captured German ``type_`` at ``hex_``, his turn (a far German, unaware,
     keeps the Round going)."""
-    units = [{"name": "US1", "hex": hex_, "vehicle": "V1", "ar": "1-turn"},
-             {"name": "G1", "role": "rifleman", "hex": "R14", "aware": False, "ar": "1-turn"}]
-    v = {"name": "V1", "type": type_, "side": "us", "captured": True, "hex": hex_,
-         "facing": facing, "driver": "US1"}
+    units = [
+        {"name": "US1", "hex": hex_, "vehicle": "V1", "ar": "1-turn"},
+        {"name": "G1", "role": "rifleman", "hex": "R14", "aware": False, "ar": "1-turn"},
+    ]
+    v = {
+        "name": "V1",
+        "type": type_,
+        "side": "us",
+        "captured": True,
+        "hex": hex_,
+        "facing": facing,
+        "driver": "US1",
+    }
     return Game.from_position(_position(v, units, turn={"unit": "US1"}))
 
 
@@ -69,15 +104,28 @@ def _events(evs: list[dict], kind: str) -> list[dict]:
 # ============================================================================ the data
 def test_the_motorcycle_type_loads_as_a_small_open_german_car():
     t = shipped_vehicle_data().vehicles["motorcycle"]
-    assert (t.name, t.kind, t.side, t.size, t.open) == ("Motorcycle", "car", "german", "small", True)
+    assert (t.name, t.kind, t.side, t.size, t.open) == (
+        "Motorcycle",
+        "car",
+        "german",
+        "small",
+        True,
+    )
     assert (t.occupants, t.slow_mpa, t.fast_mpa) == (2, 6, 10)
     assert t.fast_mpa > shipped_vehicle_data().vehicles["kubelwagen"].fast_mpa
-    assert t.parts == {"driver": "occupant", "passenger": "occupant", "tyres": "unarmoured",
-                       "body": "unarmoured"}
+    assert t.parts == {
+        "driver": "occupant",
+        "passenger": "occupant",
+        "tyres": "unarmoured",
+        "body": "unarmoured",
+    }
     assert list(t.hit_chart) == CHART
     # the driver is more exposed than in any car (a car's driver: 2 in 10)
-    cars = [c for k, c in shipped_vehicle_data().vehicles.items()
-            if c.kind == "car" and k != "motorcycle"]
+    cars = [
+        c
+        for k, c in shipped_vehicle_data().vehicles.items()
+        if c.kind == "car" and k != "motorcycle"
+    ]
     assert all(t.hit_chart.count("driver") > c.hit_chart.count("driver") for c in cars)
     # no aspect charts or armour: the side and the rear read the same chart
     assert t.chart("side") == t.chart("rear") == t.chart("front")
@@ -89,7 +137,12 @@ def test_a_position_with_a_motorcycle_round_trips():
     p = g.position()
     v = p["vehicles"][0]
     assert (v["type"], v["side"], v["hex"], v["driver"], v["passengers"]) == (
-        "motorcycle", "german", "K8", "G1", ["G2"])
+        "motorcycle",
+        "german",
+        "K8",
+        "G1",
+        ["G2"],
+    )
     h = Game.from_position(p)
     assert h.position() == p
     assert h.legal_actions() == g.legal_actions()
@@ -100,8 +153,14 @@ def test_a_third_man_aboard_is_refused_naming_the_field():
     driver"): a third man is a DataError naming the field, in a position and in a mission."""
     units = [{"name": f"G{k}", "role": "rifleman", "hex": "K8", "vehicle": "V1"} for k in (1, 2, 3)]
     units.append({"name": "US1", "hex": "C8"})
-    v = {"name": "V1", "type": "motorcycle", "side": "german", "hex": "K8", "driver": "G1",
-         "passengers": ["G2", "G3"]}
+    v = {
+        "name": "V1",
+        "type": "motorcycle",
+        "side": "german",
+        "hex": "K8",
+        "driver": "G1",
+        "passengers": ["G2", "G3"],
+    }
     with pytest.raises(DataError, match="3 men aboard a Motorcycle, which seats 2") as e:
         Game.from_position(_position(v, units))
     assert e.value.field == "vehicles.0.passengers"
@@ -110,8 +169,14 @@ def test_a_third_man_aboard_is_refused_naming_the_field():
 
     m = load_mission(MISSION)
     raw = m.model_dump(mode="json", by_alias=True)
-    raw["german_vehicles"] = [{"vehicle": "motorcycle", "hex": "P8", "driver": "rifleman",
-                               "passengers": ["rifleman", "rifleman"]}]
+    raw["german_vehicles"] = [
+        {
+            "vehicle": "motorcycle",
+            "hex": "P8",
+            "driver": "rifleman",
+            "passengers": ["rifleman", "rifleman"],
+        }
+    ]
     with pytest.raises(DataError, match=r"german_vehicles\.0\.passengers"):
         check_references(Mission.model_validate(raw), "test.yaml")
     raw["german_vehicles"][0]["passengers"] = ["rifleman"]
@@ -120,12 +185,21 @@ def test_a_third_man_aboard_is_refused_naming_the_field():
 
 def test_a_third_man_cannot_get_in():
     """In play the seats are full too: nobody else boards (seed 000 p. 31)."""
-    units = [{"name": "US1", "hex": "C1", "vehicle": "V1"},
-             {"name": "US2", "hex": "C1", "vehicle": "V1"},
-             {"name": "US3", "hex": "C1"},
-             {"name": "G1", "role": "rifleman", "hex": "R14", "aware": False}]
-    v = {"name": "V1", "type": "motorcycle", "side": "us", "captured": True, "hex": "C1",
-         "driver": "US1", "passengers": ["US2"]}
+    units = [
+        {"name": "US1", "hex": "C1", "vehicle": "V1"},
+        {"name": "US2", "hex": "C1", "vehicle": "V1"},
+        {"name": "US3", "hex": "C1"},
+        {"name": "G1", "role": "rifleman", "hex": "R14", "aware": False},
+    ]
+    v = {
+        "name": "V1",
+        "type": "motorcycle",
+        "side": "us",
+        "captured": True,
+        "hex": "C1",
+        "driver": "US1",
+        "passengers": ["US2"],
+    }
     g = Game.from_position(_position(v, units, phase="operations"))
     us3 = g.state.units[2]
     assert V.board_refusal(g, us3, g.state.vehicles[0]) == "no free seat"
@@ -176,8 +250,9 @@ def test_the_cost_row_is_the_small_vehicles_one():
 
 def test_a_motorcycle_may_stand_in_woods():
     units = [{"name": "US1", "hex": "A8"}]
-    g = Game.from_position(_position({"name": "V1", "type": "motorcycle", "side": "german",
-                                      "hex": "D2"}, units))
+    g = Game.from_position(
+        _position({"name": "V1", "type": "motorcycle", "side": "german", "hex": "D2"}, units)
+    )
     assert g.board.label(g.state.vehicles[0].hex) == "D2"
 
 
@@ -209,10 +284,13 @@ def test_each_hit_chart_row_hits_its_part(roll):
     assert g.dice.forced_left == 0 and not v.disabled
 
 
-@pytest.mark.parametrize("dmg, rolls, result", [
-    (5, [9, 4], "stop"),  # wounded: an Accident Check (9 > DS 0), table 4 = stop
-    (9, [9, 0], "overturn"),  # killed: an automatic accident, table 9 = overturn; G2 rolls 0
-])
+@pytest.mark.parametrize(
+    "dmg, rolls, result",
+    [
+        (5, [9, 4], "stop"),  # wounded: an Accident Check (9 > DS 0), table 4 = stop
+        (9, [9, 0], "overturn"),  # killed: an automatic accident, table 9 = overturn; G2 rolls 0
+    ],
+)
 def test_a_driver_hit_makes_an_accident_check(dmg, rolls, result):
     """Seed 000 p. 31-32: a driver wounded by fire makes an Accident Check, one incapacitated or
     killed an automatic accident (the Accident Table, RULES.md §12 ⚙). An overturn disables it

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from engine_helpers import add_german, clear_board, fresh_game, give_turn, put, rounds
 
 from ambush_env.core.model import orders as O
-from ambush_env.core.rules.movement import IMPASSABLE, step_cost
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.types import ARSpace, Direction, Stance
-
-from engine_helpers import add_german, clear_board, fresh_game, give_turn, put, rounds
+from ambush_env.core.rules.movement import IMPASSABLE, step_cost
 
 
 def cost(g, src, dest, stance=Stance.STANDING):

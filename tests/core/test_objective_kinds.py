@@ -16,8 +16,8 @@ import yaml
 
 from ambush_env.core import Game
 from ambush_env.core.model.errors import DataError
-from ambush_env.core.world.missions import MISSIONS_DIR, read_mission
 from ambush_env.core.model.types import Status
+from ambush_env.core.world.missions import MISSIONS_DIR, read_mission
 
 OBJ_VP = 10  # farm_assault's objective_taken
 FIELD = ["J2", "J3"]  # open ground north of the farm: no trigger hexes, no walls
@@ -74,17 +74,20 @@ def test_kind_defaults_to_take():
     assert read_mission(MISSIONS_DIR / "farm_assault.yaml").objective.kind == "take"
 
 
-@pytest.mark.parametrize("objective, field, words", [
-    ({"kind": "blow_up"}, "objective.kind", "'take', 'hold', 'capture' or 'demolish'"),
-    ({"kind": "capture"}, "objective.card", "names the German card"),
-    ({"kind": "capture", "card": "mg_gunner_x"}, "objective.card", "puts a 'mg_gunner_x'"),
-    ({"kind": "take", "card": "rifleman"}, "objective.card", "belongs to a capture"),
-    ({"kind": "hold", "march_off": True}, "objective.march_off", "belongs to a capture"),
-    ({"kind": "take", "charges": 2}, "objective.charges", "belongs to a demolish"),
-    ({"kind": "capture", "card": "rifleman", "reach": 1}, "objective.reach", "demolish"),
-    ({"kind": "demolish", "charges": 0}, "objective.charges", "greater than or equal to 1"),
-    ({"kind": "demolish", "reach": 2}, "objective.reach", "less than or equal to 1"),
-])
+@pytest.mark.parametrize(
+    "objective, field, words",
+    [
+        ({"kind": "blow_up"}, "objective.kind", "'take', 'hold', 'capture' or 'demolish'"),
+        ({"kind": "capture"}, "objective.card", "names the German card"),
+        ({"kind": "capture", "card": "mg_gunner_x"}, "objective.card", "puts a 'mg_gunner_x'"),
+        ({"kind": "take", "card": "rifleman"}, "objective.card", "belongs to a capture"),
+        ({"kind": "hold", "march_off": True}, "objective.march_off", "belongs to a capture"),
+        ({"kind": "take", "charges": 2}, "objective.charges", "belongs to a demolish"),
+        ({"kind": "capture", "card": "rifleman", "reach": 1}, "objective.reach", "demolish"),
+        ({"kind": "demolish", "charges": 0}, "objective.charges", "greater than or equal to 1"),
+        ({"kind": "demolish", "reach": 2}, "objective.reach", "less than or equal to 1"),
+    ],
+)
 def test_bad_objectives_raise_data_error_naming_file_and_field(tmp_path, objective, field, words):
     """Each kind is validated on load: a DataError names the file and the field."""
     path = write(tmp_path, **objective)
@@ -94,10 +97,14 @@ def test_bad_objectives_raise_data_error_naming_file_and_field(tmp_path, objecti
     assert str(path) in str(e.value)
 
 
-@pytest.mark.parametrize("objective", [
-    {"kind": "hold"}, {"kind": "capture", "card": "rifleman", "march_off": True},
-    {"kind": "demolish", "charges": 3, "reach": 1},
-])
+@pytest.mark.parametrize(
+    "objective",
+    [
+        {"kind": "hold"},
+        {"kind": "capture", "card": "rifleman", "march_off": True},
+        {"kind": "demolish", "charges": 3, "reach": 1},
+    ],
+)
 def test_good_objectives_load(tmp_path, objective):
     assert read_mission(write(tmp_path, **objective)).objective.kind == objective["kind"]
 
@@ -105,8 +112,9 @@ def test_good_objectives_load(tmp_path, objective):
 # ------------------------------------------------------------------------------ take and hold
 def _walk_in(kind: str, pulse: int = 0) -> Game:
     """US1 at J1 steps into the objective (J2) in Operations."""
-    g = position({"kind": kind}, [{"name": "US1", "hex": "J1"}, {"name": "US2", "hex": "A1"}],
-                 pulse=pulse)
+    g = position(
+        {"kind": kind}, [{"name": "US1", "hex": "J1"}, {"name": "US2", "hex": "A1"}], pulse=pulse
+    )
     g.play("select US1")
     g.play("US1 move S to J2")
     return g
@@ -137,12 +145,15 @@ def _end_by_time(kind: str, us_hex: str, german: str | None = None) -> Game:
     return g
 
 
-@pytest.mark.parametrize("kind, us_hex, german, scored", [
-    ("hold", "J2", None, True),        # held at the end
-    ("hold", "J1", None, False),       # never there
-    ("hold", "J2", "rifleman", False),  # a German in the other objective hex: not held
-    ("take", "J1", None, False),       # take never scores at the end by itself
-])
+@pytest.mark.parametrize(
+    "kind, us_hex, german, scored",
+    [
+        ("hold", "J2", None, True),  # held at the end
+        ("hold", "J1", None, False),  # never there
+        ("hold", "J2", "rifleman", False),  # a German in the other objective hex: not held
+        ("take", "J1", None, False),  # take never scores at the end by itself
+    ],
+)
 def test_hold_scores_at_the_end_when_held(kind, us_hex, german, scored):
     """``hold`` ⚙: at the mission's end (here the time limit), an active US soldier in an
     objective hex and no active German in any: +10; otherwise nothing."""
@@ -154,19 +165,36 @@ def test_hold_scores_at_the_end_when_held(kind, us_hex, german, scored):
 
 
 # ------------------------------------------------------------------------------ capture
-def _prisoner(objective: dict, card: str = "rifleman", status: str = "captured",
-              us_hex: str = "Q1", extra: list[dict] | None = None) -> Game:
-    units = [{"name": "US1", "hex": us_hex}, {"name": "US2", "hex": "A14"},
-             {"name": "G1", "role": card, "hex": us_hex, "status": status, "stance": "prone",
-              **({"guard": "US1"} if status == "captured" else {})}]
+def _prisoner(
+    objective: dict,
+    card: str = "rifleman",
+    status: str = "captured",
+    us_hex: str = "Q1",
+    extra: list[dict] | None = None,
+) -> Game:
+    units = [
+        {"name": "US1", "hex": us_hex},
+        {"name": "US2", "hex": "A14"},
+        {
+            "name": "G1",
+            "role": card,
+            "hex": us_hex,
+            "status": status,
+            "stance": "prone",
+            **({"guard": "US1"} if status == "captured" else {}),
+        },
+    ]
     return position(objective, units + (extra or []), contacts=[])
 
 
-@pytest.mark.parametrize("card, status, scored", [
-    ("rifleman", "captured", True),    # the named German taken prisoner
-    ("rifleman", "killed", False),     # killed: the objective is spoilt
-    ("nco_smg", "captured", False),    # another German taken: not the objective
-])
+@pytest.mark.parametrize(
+    "card, status, scored",
+    [
+        ("rifleman", "captured", True),  # the named German taken prisoner
+        ("rifleman", "killed", False),  # killed: the objective is spoilt
+        ("nco_smg", "captured", False),  # another German taken: not the objective
+    ],
+)
 def test_capture_scores_when_the_named_german_is_a_prisoner(card, status, scored):
     """``capture`` (RULES.md §10): at the end of a turn a German of the objective's card is
     captured: +10 (and the captured VP by his final state); killed or another card: nothing."""
@@ -212,32 +240,46 @@ def test_capture_march_off_scores_only_when_marched_off():
 
 
 # ------------------------------------------------------------------------------ demolish
-def _satchel(objective: dict, rolls: list[int], flags: tuple[str, ...] = ()
-             ) -> tuple[Game, list[dict]]:
+def _satchel(
+    objective: dict, rolls: list[int], flags: tuple[str, ...] = ()
+) -> tuple[Game, list[dict]]:
     """Rounds: US6 (PC 4, a prepared satchel) at J5 throws at J3 (two hexes, outside) with
     ``rolls`` forced (throw PC check, then the scatter on Diagram B if it fails)."""
-    units = [{"name": "US6", "hex": "J5", "satchel_ready": True},
-             {"name": "G1", "role": "rifleman", "hex": "A14", "aware": False}]
+    units = [
+        {"name": "US6", "hex": "J5", "satchel_ready": True},
+        {"name": "G1", "role": "rifleman", "hex": "A14", "aware": False},
+    ]
     # a new Round: initiative US 9, Germans 0 (US6 acts first), then ``rolls``
-    g = position(objective, units, phase="rounds", round=2, rounds_total=2,
-                 dice=[9, 0, *rolls], flags=list(flags))
+    g = position(
+        objective,
+        units,
+        phase="rounds",
+        round=2,
+        rounds_total=2,
+        dice=[9, 0, *rolls],
+        flags=list(flags),
+    )
     if g.acting_unit() is None:
         g.play("select US6")
     orders = [o for o in g.legal_orders() if "satchel" in o and "J3" in o]
     return g, g.play(orders[0])
 
 
-@pytest.mark.parametrize("objective, rolls, flags, landing, counted, scored", [
-    ({"kind": "demolish"}, [4], (), "J3", 1, True),       # PC 4: 4 lands on J3: destroyed
-    ({"kind": "demolish"}, [5, 0], (), "J2", 1, True),    # 5 fails, scatters 'ahead' onto J2
-    ({"kind": "demolish"}, [5, 6], (), "J4", 0, False),   # ... 'short' to J4, beside: no
-    ({"kind": "demolish", "reach": 1}, [5, 6], (), "J4", 1, True),  # beside counts: reach 1
-    ({"kind": "demolish", "charges": 2}, [4], (), "J3", 1, False),  # one of two charges
-    ({"kind": "demolish", "charges": 2}, [4], ("farm charge 1",), "J3", 2, True),  # the second
-    ({"kind": "take"}, [4], (), "J3", 0, False),          # a satchel takes nothing
-])
-def test_demolish_counts_satchel_charges_in_the_hexes(objective, rolls, flags, landing, counted,
-                                                      scored):
+@pytest.mark.parametrize(
+    "objective, rolls, flags, landing, counted, scored",
+    [
+        ({"kind": "demolish"}, [4], (), "J3", 1, True),  # PC 4: 4 lands on J3: destroyed
+        ({"kind": "demolish"}, [5, 0], (), "J2", 1, True),  # 5 fails, scatters 'ahead' onto J2
+        ({"kind": "demolish"}, [5, 6], (), "J4", 0, False),  # ... 'short' to J4, beside: no
+        ({"kind": "demolish", "reach": 1}, [5, 6], (), "J4", 1, True),  # beside counts: reach 1
+        ({"kind": "demolish", "charges": 2}, [4], (), "J3", 1, False),  # one of two charges
+        ({"kind": "demolish", "charges": 2}, [4], ("farm charge 1",), "J3", 2, True),  # the second
+        ({"kind": "take"}, [4], (), "J3", 0, False),  # a satchel takes nothing
+    ],
+)
+def test_demolish_counts_satchel_charges_in_the_hexes(
+    objective, rolls, flags, landing, counted, scored
+):
     """``demolish`` ⚙ (RULES.md §9): a satchel charge going off in an objective hex (or next
     to one with ``reach: 1``) counts; the ``charges``-th destroys the target: +10."""
     from ambush_env.core.rules.scoring import charges_set
@@ -256,10 +298,13 @@ def test_a_grenade_is_no_demolition_charge():
     charge ⚙). US4 throws a grenade on J3 (PC 5: 5 lands): nothing counted."""
     from ambush_env.core.rules.scoring import charges_set
 
-    units = [{"name": "US4", "hex": "J5"},
-             {"name": "G1", "role": "rifleman", "hex": "A14", "aware": False}]
-    g = position({"kind": "demolish"}, units, phase="rounds", round=2, rounds_total=2,
-                 dice=[9, 0, 5])
+    units = [
+        {"name": "US4", "hex": "J5"},
+        {"name": "G1", "role": "rifleman", "hex": "A14", "aware": False},
+    ]
+    g = position(
+        {"kind": "demolish"}, units, phase="rounds", round=2, rounds_total=2, dice=[9, 0, 5]
+    )
     if g.acting_unit() is None:
         g.play("select US4")
     events = g.play(next(o for o in g.legal_orders() if "grenade" in o and "J3" in o))
@@ -274,11 +319,20 @@ def test_demolish_counts_a_charge_set_against_the_targets_wall(roll, counted):
     a failed throw (PC 4: 5) scatters away (Diagram A 0: 'ahead', off the wall) and does not."""
     from ambush_env.core.rules.scoring import charges_set
 
-    units = [{"name": "US6", "hex": "K7", "satchel_ready": True},
-             {"name": "G1", "role": "rifleman", "hex": "A14", "aware": False}]
-    g = Game.from_position({"mission": mission(kind="demolish", hexes=["L6"]), "units": units,
-                            "phase": "rounds", "round": 2, "rounds_total": 2,
-                            "dice": [9, 0, roll, 0]})
+    units = [
+        {"name": "US6", "hex": "K7", "satchel_ready": True},
+        {"name": "G1", "role": "rifleman", "hex": "A14", "aware": False},
+    ]
+    g = Game.from_position(
+        {
+            "mission": mission(kind="demolish", hexes=["L6"]),
+            "units": units,
+            "phase": "rounds",
+            "round": 2,
+            "rounds_total": 2,
+            "dice": [9, 0, roll, 0],
+        }
+    )
     if g.acting_unit() is None:
         g.play("select US6")
     events = g.play(next(o for o in g.legal_orders() if "satchel" in o and "L6" in o))

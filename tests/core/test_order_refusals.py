@@ -10,15 +10,23 @@ bazooka, never snaps; ``m1919``: class hmg, a crew weapon).
 from __future__ import annotations
 
 import pytest
+from engine_helpers import (
+    add_german,
+    clear_board,
+    force,
+    fresh_game,
+    give_turn,
+    put,
+    resolve,
+    rounds,
+)
 
-from ambush_env.core.play import sequence
-from ambush_env.core.combat import sighting, shooting
+from ambush_env.core.combat import sighting
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.errors import IllegalActionError
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.types import ARSpace, Direction, Phase, Stance
-
-from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, resolve, rounds
+from ambush_env.core.play import sequence
 
 S, C, P = Stance.STANDING, Stance.CROUCHING, Stance.PRONE
 US4, US6, US7 = 3, 5, 6  # squad slots
@@ -165,9 +173,9 @@ def test_satchel_prepared_standing_only(stance, offered):
 @pytest.mark.parametrize(
     "slot, kind, stance, inside, outside",
     [
-        (US4, K.GRENADE, C, "E5", "E4"),   # crouching: 3 hexes
-        (US6, K.SATCHEL, S, "E5", "E4"),   # satchel: 3 hexes
-        (US4, K.GRENADE, P, None, "E7"),   # prone: not even the next hex
+        (US4, K.GRENADE, C, "E5", "E4"),  # crouching: 3 hexes
+        (US6, K.SATCHEL, S, "E5", "E4"),  # satchel: 3 hexes
+        (US4, K.GRENADE, P, None, "E7"),  # prone: not even the next hex
     ],
 )
 def test_throw_beyond_range_refused(slot, kind, stance, inside, outside):
@@ -299,6 +307,14 @@ def test_no_rounds_orders_in_operations():
     g.step(enc(K.SELECT_UNIT, 0))
     assert g.state.phase == Phase.OPERATIONS and g.acting_unit() is u
     legal = kinds(g)
-    for kind in (K.FIRE_AIMED, K.FIRE_SNAP, K.GRENADE, K.SATCHEL, K.ASSAULT_KILL,
-                 K.ASSAULT_CAPTURE, K.GIVE_TURN, K.MAKE_AWARE):
+    for kind in (
+        K.FIRE_AIMED,
+        K.FIRE_SNAP,
+        K.GRENADE,
+        K.SATCHEL,
+        K.ASSAULT_KILL,
+        K.ASSAULT_CAPTURE,
+        K.GIVE_TURN,
+        K.MAKE_AWARE,
+    ):
         assert kind not in legal

@@ -52,11 +52,23 @@ def _acting(p: dict) -> str:
 
 JEEP = {
     "mission": MISSION,
-    "units": [{"name": "US1", "hex": "A8", "vehicle": "V1"}, {"name": "US2", "hex": "A8", "vehicle": "V1"},
-              {"name": "US3", "hex": "A7"}],
-    "vehicles": [{"name": "V1", "type": "jeep", "side": "us", "hex": "A8", "facing": "NE",
-                  "driver": "US1", "passengers": ["US2"]},
-                 {"name": "V2", "type": "kubelwagen", "side": "german", "hex": "K8", "facing": "SE"}],
+    "units": [
+        {"name": "US1", "hex": "A8", "vehicle": "V1"},
+        {"name": "US2", "hex": "A8", "vehicle": "V1"},
+        {"name": "US3", "hex": "A7"},
+    ],
+    "vehicles": [
+        {
+            "name": "V1",
+            "type": "jeep",
+            "side": "us",
+            "hex": "A8",
+            "facing": "NE",
+            "driver": "US1",
+            "passengers": ["US2"],
+        },
+        {"name": "V2", "type": "kubelwagen", "side": "german", "hex": "K8", "facing": "SE"},
+    ],
 }
 
 
@@ -68,7 +80,11 @@ def _jeep_driver() -> Game:
 
 # An Operations drive is one hex (RULES.md §5): a drive under way is a Rounds one.
 JEEP_ROUNDS = {
-    **JEEP, "phase": "rounds", "round": 3, "rounds_total": 3, "initiative": "us",
+    **JEEP,
+    "phase": "rounds",
+    "round": 3,
+    "rounds_total": 3,
+    "initiative": "us",
     "turn": {"unit": "US1"},
     "units": [{**u, "ar": "1-turn"} for u in JEEP["units"]]
     + [{"name": "G1", "role": "rifleman", "hex": "P2", "ar": "complete"}],
@@ -90,18 +106,30 @@ def _jeep_passenger() -> Game:
 
 SITUATIONS = {
     "start": lambda: Game(MISSION, seed=0),
-    "operations mid-game": lambda: _first(0, "cards", lambda p, g: p["phase"] == "operations"
-                                          and p["steps"] > 30 and _acting(p).startswith("US")),
-    "operations select": lambda: _first(0, "cards", lambda p, g: p["phase"] == "operations"
-                                        and p["steps"] > 30 and not _acting(p)),
-    "rounds with contacts": lambda: _first(0, "cards", lambda p, g: p["phase"] == "rounds"
-                                           and p["contacts"] and _acting(p).startswith("US")
-                                           and any("fire aimed at" in t for t in g.legal_orders())),
+    "operations mid-game": lambda: _first(
+        0,
+        "cards",
+        lambda p, g: p["phase"] == "operations" and p["steps"] > 30 and _acting(p).startswith("US"),
+    ),
+    "operations select": lambda: _first(
+        0, "cards", lambda p, g: p["phase"] == "operations" and p["steps"] > 30 and not _acting(p)
+    ),
+    "rounds with contacts": lambda: _first(
+        0,
+        "cards",
+        lambda p, g: (
+            p["phase"] == "rounds"
+            and p["contacts"]
+            and _acting(p).startswith("US")
+            and any("fire aimed at" in t for t in g.legal_orders())
+        ),
+    ),
     "jeep driver": _jeep_driver,
     "jeep driving": _jeep_driving,
     "jeep passenger": _jeep_passenger,
-    "german agent": lambda: _first(0, "agent", lambda p, g: _acting(p).startswith("G")
-                                   and len(g.legal_actions()) > 3),
+    "german agent": lambda: _first(
+        0, "agent", lambda p, g: _acting(p).startswith("G") and len(g.legal_actions()) > 3
+    ),
 }
 
 
@@ -122,7 +150,7 @@ def _short(t: str) -> str | None:
     """The text without its trailing parenthesis, or None if it has none."""
     t = t.rstrip()
     if t.endswith(")") and "(" in t:
-        return t[:t.rindex("(")].rstrip()
+        return t[: t.rindex("(")].rstrip()
     return None
 
 
@@ -255,9 +283,22 @@ def test_illegal_fire_names_the_unit_and_why():
         g.play("select US8")
 
 
-@pytest.mark.parametrize("garbage", ["", "   ", "dance the tango", "US4 fire aimed at G99",
-                                     "select US42", "move", "US1 move up", "\x00", "42",
-                                     "US1 fire aimed at G1 (L7) (L7)", "fire aimed at"])
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        "",
+        "   ",
+        "dance the tango",
+        "US4 fire aimed at G99",
+        "select US42",
+        "move",
+        "US1 move up",
+        "\x00",
+        "42",
+        "US1 fire aimed at G1 (L7) (L7)",
+        "fire aimed at",
+    ],
+)
 def test_play_of_garbage_raises_illegal_action_error(game, garbage):
     before = game.position()
     with pytest.raises(IllegalActionError) as e:
@@ -292,11 +333,21 @@ def test_illegal_fire_gives_the_rules_reason(us_hex, g_hex, ammo, reason):
     us1 = {"name": "US1", "hex": us_hex, "ar": "1-turn"}
     if ammo is not None:
         us1["ammo"] = ammo
-    g = Game.from_position({
-        "mission": MISSION, "phase": "rounds", "round": 3, "rounds_total": 3, "initiative": "us",
-        "turn": {"unit": "US1"},
-        "units": [us1, {"name": "US2", "hex": "A14", "ar": "complete"},
-                  {"name": "G1", "role": "rifleman", "hex": g_hex, "ar": "complete"}]})
+    g = Game.from_position(
+        {
+            "mission": MISSION,
+            "phase": "rounds",
+            "round": 3,
+            "rounds_total": 3,
+            "initiative": "us",
+            "turn": {"unit": "US1"},
+            "units": [
+                us1,
+                {"name": "US2", "hex": "A14", "ar": "complete"},
+                {"name": "G1", "role": "rifleman", "hex": g_hex, "ar": "complete"},
+            ],
+        }
+    )
     with pytest.raises(IllegalActionError, match="US1") as e:
         g.play("US1 fire aimed at G1")
     assert reason in str(e.value)

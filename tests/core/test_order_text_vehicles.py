@@ -16,7 +16,8 @@ from __future__ import annotations
 import functools
 import random
 from collections import Counter
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -31,25 +32,62 @@ from tests.core.test_order_text import _norm, _short  # one reading of the text 
 MISSION = "farm_assault"  # the road runs along row 8; clear ground in the west
 
 #: orders that point at a vehicle (its slot, with an aspect, a charge or a location, or alone)
-VEHICLE_KINDS = {K.FIRE_AIMED_VEHICLE, K.FIRE_SNAP_VEHICLE, K.GRENADE_INTO, K.CANNON_VEHICLE,
-                 K.BOW_MG_AIMED_VEHICLE, K.BOW_MG_SNAP_VEHICLE, K.COAX_MG_AIMED_VEHICLE,
-                 K.COAX_MG_SNAP_VEHICLE, K.CHARGE_UNDER, K.CHARGE_TREADS, K.MOLOTOV,
-                 K.FIRE_CALLED, K.RAM, K.RAM_OFF_ROAD, K.BOARD_VEHICLE, K.LOAD}
+VEHICLE_KINDS = {
+    K.FIRE_AIMED_VEHICLE,
+    K.FIRE_SNAP_VEHICLE,
+    K.GRENADE_INTO,
+    K.CANNON_VEHICLE,
+    K.BOW_MG_AIMED_VEHICLE,
+    K.BOW_MG_SNAP_VEHICLE,
+    K.COAX_MG_AIMED_VEHICLE,
+    K.COAX_MG_SNAP_VEHICLE,
+    K.CHARGE_UNDER,
+    K.CHARGE_TREADS,
+    K.MOLOTOV,
+    K.FIRE_CALLED,
+    K.RAM,
+    K.RAM_OFF_ROAD,
+    K.BOARD_VEHICLE,
+    K.LOAD,
+}
 FAR_GERMAN = {"name": "G9", "role": "rifleman", "hex": "P2", "ar": "complete"}
 
 
-def _rounds(units: list[dict], vehicles: list[dict], *, turn: str, rules: str = "standard",
-            german: str = "cards", initiative: str = "us") -> Game:
+def _rounds(
+    units: list[dict],
+    vehicles: list[dict],
+    *,
+    turn: str,
+    rules: str = "standard",
+    german: str = "cards",
+    initiative: str = "us",
+) -> Game:
     """A Rounds position on Farm Assault in which ``turn`` acts."""
-    return Game.from_position({
-        "mission": MISSION, "rules": rules, "german": german, "phase": "rounds", "round": 3,
-        "rounds_total": 3, "initiative": initiative, "turn": {"unit": turn},
-        "units": units, "vehicles": vehicles})
+    return Game.from_position(
+        {
+            "mission": MISSION,
+            "rules": rules,
+            "german": german,
+            "phase": "rounds",
+            "round": 3,
+            "rounds_total": 3,
+            "initiative": initiative,
+            "turn": {"unit": turn},
+            "units": units,
+            "vehicles": vehicles,
+        }
+    )
 
 
 def _panzer(hex_: str = "E7", facing: str = "S", **kw: Any) -> dict:
-    return {"name": "V1", "type": "panzer_iv", "side": "german", "hex": hex_, "facing": facing,
-            **kw}
+    return {
+        "name": "V1",
+        "type": "panzer_iv",
+        "side": "german",
+        "hex": hex_,
+        "facing": facing,
+        **kw,
+    }
 
 
 def _rifleman(name: str, hex_: str, **kw: Any) -> dict:
@@ -58,50 +96,114 @@ def _rifleman(name: str, hex_: str, **kw: Any) -> dict:
 
 def _panzer_seen(facing: str, at: str = "E10") -> Game:
     """US2 (with a grenade in box 0 and box 1) sees the Panzer IV at E7 facing ``facing``."""
-    return _rounds([_rifleman("US2", at, equipment=["grenade", "grenade"]),
-                    _rifleman("US1", "A1"), FAR_GERMAN], [_panzer(facing=facing)], turn="US2")
+    return _rounds(
+        [
+            _rifleman("US2", at, equipment=["grenade", "grenade"]),
+            _rifleman("US1", "A1"),
+            FAR_GERMAN,
+        ],
+        [_panzer(facing=facing)],
+        turn="US2",
+    )
 
 
 def _jeep(turn: str) -> Game:
     """A jeep with its driver US1 and passengers US2 and US3, a Kübelwagen and a Panzer IV."""
     return _rounds(
-        [_rifleman("US1", "A8", vehicle="V2"), _rifleman("US2", "A8", vehicle="V2"),
-         _rifleman("US3", "A8", vehicle="V2"), _rifleman("US4", "B8"), FAR_GERMAN],
-        [_panzer("E7", "SW"),
-         {"name": "V2", "type": "jeep", "side": "us", "hex": "A8", "facing": "NE",
-          "driver": "US1", "passengers": ["US2", "US3"]},
-         {"name": "V3", "type": "kubelwagen", "side": "german", "hex": "C6", "facing": "SE"}],
-        turn=turn)
+        [
+            _rifleman("US1", "A8", vehicle="V2"),
+            _rifleman("US2", "A8", vehicle="V2"),
+            _rifleman("US3", "A8", vehicle="V2"),
+            _rifleman("US4", "B8"),
+            FAR_GERMAN,
+        ],
+        [
+            _panzer("E7", "SW"),
+            {
+                "name": "V2",
+                "type": "jeep",
+                "side": "us",
+                "hex": "A8",
+                "facing": "NE",
+                "driver": "US1",
+                "passengers": ["US2", "US3"],
+            },
+            {"name": "V3", "type": "kubelwagen", "side": "german", "hex": "C6", "facing": "SE"},
+        ],
+        turn=turn,
+    )
 
 
 def _d100_special() -> Game:
     """Seed 003's special attacks: US1 next to a Panzer IV with a satchel, a sticky grenade and
     a Molotov (rules d100)."""
-    return _rounds([_rifleman("US1", "E8", PC=5, satchel_ready=True,
-                              equipment=["satchel", "molotov", "sticky_grenade"]),
-                    _rifleman("US8", "A1"), FAR_GERMAN], [_panzer()], turn="US1", rules="d100")
+    return _rounds(
+        [
+            _rifleman(
+                "US1",
+                "E8",
+                PC=5,
+                satchel_ready=True,
+                equipment=["satchel", "molotov", "sticky_grenade"],
+            ),
+            _rifleman("US8", "A1"),
+            FAR_GERMAN,
+        ],
+        [_panzer()],
+        turn="US1",
+        rules="d100",
+    )
 
 
 def _german_tank() -> Game:
     """Two-sided play: the German Panzer IV's own turn (an agent's), a US jeep in sight."""
     return _rounds(
-        [{"name": "V1", "side": "german", "role": "tank", "vehicle": "V1", "ar": "1-turn"},
-         _rifleman("US1", "C5", vehicle="V2"), _rifleman("US2", "E10")],
-        [_panzer("C8", "N", cannon_loaded=True),
-         {"name": "V2", "type": "jeep", "side": "us", "hex": "C5", "facing": "N",
-          "driver": "US1"}],
-        turn="V1", german="agent", initiative="german")
+        [
+            {"name": "V1", "side": "german", "role": "tank", "vehicle": "V1", "ar": "1-turn"},
+            _rifleman("US1", "C5", vehicle="V2"),
+            _rifleman("US2", "E10"),
+        ],
+        [
+            _panzer("C8", "N", cannon_loaded=True),
+            {
+                "name": "V2",
+                "type": "jeep",
+                "side": "us",
+                "hex": "C5",
+                "facing": "N",
+                "driver": "US1",
+            },
+        ],
+        turn="V1",
+        german="agent",
+        initiative="german",
+    )
 
 
 def _german_soldier() -> Game:
     """Two-sided play: a German rifleman's turn (an agent's), a US jeep and US soldiers near."""
     return _rounds(
-        [{"name": "G1", "role": "rifleman", "hex": "E4", "ar": "1-turn", "aware": True},
-         _rifleman("US1", "E7", vehicle="V1"), _rifleman("US2", "E7", vehicle="V1"),
-         _rifleman("US3", "G6")],
-        [{"name": "V1", "type": "jeep", "side": "us", "hex": "E7", "facing": "N",
-          "driver": "US1", "passengers": ["US2"]}],
-        turn="G1", german="agent", initiative="german")
+        [
+            {"name": "G1", "role": "rifleman", "hex": "E4", "ar": "1-turn", "aware": True},
+            _rifleman("US1", "E7", vehicle="V1"),
+            _rifleman("US2", "E7", vehicle="V1"),
+            _rifleman("US3", "G6"),
+        ],
+        [
+            {
+                "name": "V1",
+                "type": "jeep",
+                "side": "us",
+                "hex": "E7",
+                "facing": "N",
+                "driver": "US1",
+                "passengers": ["US2"],
+            }
+        ],
+        turn="G1",
+        german="agent",
+        initiative="german",
+    )
 
 
 @functools.cache
@@ -119,15 +221,17 @@ def _played(mission: str, rules: str, german: str, side: int | None = None) -> t
                 break
             u = g.acting_unit()
             if (side is None or (u is not None and u.side == side)) and any(
-                    O.decode(a)[0] in VEHICLE_KINDS for a in g.legal_actions()):
+                O.decode(a)[0] in VEHICLE_KINDS for a in g.legal_actions()
+            ):
                 out.append(g.position())
                 found += 1
             g.step(rnd.choice(g.legal_actions()))
     return tuple(out)
 
 
-def _mission_state(mission: str, rules: str, german: str, k: int = 0,
-                   side: int | None = None) -> Game:
+def _mission_state(
+    mission: str, rules: str, german: str, k: int = 0, side: int | None = None
+) -> Game:
     positions = _played(mission, rules, german, side)
     assert len(positions) > k, f"random play of {mission} met no order at a vehicle"
     return Game.from_position(positions[k])
@@ -147,8 +251,9 @@ SITUATIONS: dict[str, Callable[[], Game]] = {
     "tank_hunt": lambda: _mission_state("tank_hunt", "standard", "cards"),
     "tank_hunt d100": lambda: _mission_state("tank_hunt", "d100", "cards", 1),
     "jeep_run": lambda: _mission_state("jeep_run", "standard", "cards", 1),
-    "jeep_run German agent": lambda: _mission_state("jeep_run", "standard", "agent",
-                                                    side=int(Side.GERMAN)),
+    "jeep_run German agent": lambda: _mission_state(
+        "jeep_run", "standard", "agent", side=int(Side.GERMAN)
+    ),
     "crossroads_ambush": lambda: _mission_state("crossroads_ambush", "standard", "cards", 1),
     "crossroads_ambush d100 agent": lambda: _mission_state("crossroads_ambush", "d100", "agent"),
 }
@@ -222,8 +327,9 @@ def test_play_fire_aimed_at_a_vehicle_without_the_aspect():
     (seed 000 p. 30), so ``"US2 fire aimed at V1"`` is that one order, and playing it is
     playing the whole text."""
     g = _panzer_seen("NE")
-    assert [t for t in g.legal_orders() if "fire aimed at V1" in t] == \
-        ["US2 fire aimed at V1 (side)"]
+    assert [t for t in g.legal_orders() if "fire aimed at V1" in t] == [
+        "US2 fire aimed at V1 (side)"
+    ]
     assert g.parse_order("US2 fire aimed at V1") == g.parse_order("US2 fire aimed at V1 (side)")
     a, b = g.clone(), g.clone()
     a.force_rolls([5] * 12)
@@ -240,8 +346,9 @@ def test_in_the_vehicle_hex_the_aspect_must_be_given():
         g.play("US2 fire aimed at V1")
     for aspect in O.ASPECTS:
         assert f"'US2 fire aimed at V1 ({aspect})'" in str(e.value)
-    assert g.parse_order("US2 fire aimed at V1 (rear)") == \
-        O.encode(K.FIRE_AIMED_VEHICLE, O.ASPECTS.index("rear"))
+    assert g.parse_order("US2 fire aimed at V1 (rear)") == O.encode(
+        K.FIRE_AIMED_VEHICLE, O.ASPECTS.index("rear")
+    )
 
 
 def test_two_boxes_of_the_same_kind_must_be_told_apart():
@@ -255,8 +362,11 @@ def test_two_boxes_of_the_same_kind_must_be_told_apart():
 def test_a_short_text_of_no_legal_order_names_the_candidates_and_why():
     """No aspect is legal when the tank is out of sight: the short text names the three orders
     it could be, each with the reason it is refused, and play changes nothing."""
-    g = _rounds([_rifleman("US2", "E5"), _rifleman("US1", "A1"), FAR_GERMAN],
-                [_panzer("H5", "S")], turn="US2")
+    g = _rounds(
+        [_rifleman("US2", "E5"), _rifleman("US1", "A1"), FAR_GERMAN],
+        [_panzer("H5", "S")],
+        turn="US2",
+    )
     assert not [t for t in g.legal_orders() if " at V1" in t]
     before = g.position()
     with pytest.raises(IllegalActionError) as e:
@@ -272,10 +382,12 @@ def test_a_tank_cannon_at_a_vehicle_reads_like_a_soldier_fire():
     """A tank's weapons at a vehicle × aspect end in the aspect's parenthesis too, and the
     German tank agent may leave it out: the jeep at C5 faces away from the tank at C8."""
     g = _german_tank()
-    assert [t for t in g.legal_orders() if "fire cannon at V2" in t] == \
-        ["V1 fire cannon at V2 (rear)"]
-    assert g.parse_order("V1 fire cannon at V2") == \
-        O.encode(K.CANNON_VEHICLE, 1 * len(O.ASPECTS) + O.ASPECTS.index("rear"))
+    assert [t for t in g.legal_orders() if "fire cannon at V2" in t] == [
+        "V1 fire cannon at V2 (rear)"
+    ]
+    assert g.parse_order("V1 fire cannon at V2") == O.encode(
+        K.CANNON_VEHICLE, 1 * len(O.ASPECTS) + O.ASPECTS.index("rear")
+    )
 
 
 def test_a_d100_special_attack_without_the_vehicle_description():

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import pytest
+from engine_helpers import (
+    add_german,
+    clear_board,
+    force,
+    fresh_game,
+    paragraph_check,
+    put,
+    resolve,
+    run_paragraph,
+)
 
-from engine_helpers import resolve
-from ambush_env.core.rules import scoring
 from ambush_env.core.combat import sighting
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.orders import OrderKind as K
-from engine_helpers import paragraph_check, run_paragraph
 from ambush_env.core.model.types import Direction, Phase, Result, Side, Stance, Status
-
-from engine_helpers import add_german, clear_board, force, fresh_game, put
+from ambush_env.core.rules import scoring
 
 
 def germans(g):
@@ -138,7 +144,8 @@ def test_move_into_sight_of_hidden_german_is_a_sighting():
     (ger,) = germans(g)
     assert ger.uid not in g.state.contacts
     put(g, 0, "J7")  # not in sight of L6
-    sighting.check_sightings(g); resolve(g)
+    sighting.check_sightings(g)
+    resolve(g)
     assert ger.uid not in g.state.contacts and g.state.phase == Phase.OPERATIONS
     g.step(O.encode(K.SELECT_UNIT, 0))
     force(g, [9] + [9] * 12)  # sighting PC fails (9 > 6); initiative rolls
@@ -151,8 +158,15 @@ def test_move_into_sight_of_hidden_german_is_a_sighting():
 # ---------------------------------------------------------------------------- results
 @pytest.mark.parametrize(
     "vp, result",
-    [(26, Result.DECISIVE_WIN), (25, Result.WIN), (18, Result.WIN), (17, Result.DRAW),
-     (10, Result.DRAW), (9, Result.LOSS), (-5, Result.LOSS)],
+    [
+        (26, Result.DECISIVE_WIN),
+        (25, Result.WIN),
+        (18, Result.WIN),
+        (17, Result.DRAW),
+        (10, Result.DRAW),
+        (9, Result.LOSS),
+        (-5, Result.LOSS),
+    ],
 )
 def test_result_bands_by_vp_thresholds(vp, result):
     """RULES.md §15: decisive win / win / draw / loss by VP thresholds (26 / 18 / 10)."""

@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core.play import position
 from ambush_env.core.model.errors import DataError
-from ambush_env.core.world.missions import load_mission
 from ambush_env.core.model.state import GameState, TurnState, Unit, Vehicle
+from ambush_env.core.play import position
+from ambush_env.core.world.missions import load_mission
 
 CLASSES = (GameState, Unit, Vehicle, TurnState)
 
@@ -40,55 +40,147 @@ def rich_position() -> dict:
     """A d100 situation with soldiers, Germans, a prisoner, a hidden German, a jeep, a German
     tank in the middle of its card row and a captured car that left the map."""
     units = [
-        {"name": "US1", "hex": "B5", "stance": "prone", "wounded": True, "ar": "1-turn",
-         "weapon": "mp40", "ammo": 1, "jammed": True, "captured_weapon": True,
-         "equipment": ["grenade"], "satchel_ready": True, "given_turn": True},
-        {"name": "US2", "hex": "B6", "stance": "crouching", "panicked": True, "ar": "2-turn",
-         "prepared": True},
+        {
+            "name": "US1",
+            "hex": "B5",
+            "stance": "prone",
+            "wounded": True,
+            "ar": "1-turn",
+            "weapon": "mp40",
+            "ammo": 1,
+            "jammed": True,
+            "captured_weapon": True,
+            "equipment": ["grenade"],
+            "satchel_ready": True,
+            "given_turn": True,
+        },
+        {
+            "name": "US2",
+            "hex": "B6",
+            "stance": "crouching",
+            "panicked": True,
+            "ar": "2-turn",
+            "prepared": True,
+        },
         {"name": "US3", "hex": "A8", "vehicle": "V1", "ar": "complete"},
         {"name": "US4", "status": "removed", "exited": True, "ar": "inactive"},
         {"name": "US5", "hex": "A8", "vehicle": "V1", "status": "incapacitated", "ar": "inactive"},
-        {"name": "G1", "role": "rifleman", "hex": "F4", "aware": False, "ar": "complete",
-         "route": ["F5", "F6"]},
-        {"name": "G2", "role": "rifleman", "hex": "B6", "status": "captured", "guard": "US2",
-         "ar": "inactive"},
+        {
+            "name": "G1",
+            "role": "rifleman",
+            "hex": "F4",
+            "aware": False,
+            "ar": "complete",
+            "route": ["F5", "F6"],
+        },
+        {
+            "name": "G2",
+            "role": "rifleman",
+            "hex": "B6",
+            "status": "captured",
+            "guard": "US2",
+            "ar": "inactive",
+        },
         {"name": "G3", "role": "sniper", "status": "hidden", "escaped": True},
         {"name": "V2", "role": "tank", "vehicle": "V2", "ar": "1-turn", "route": ["E8", "F8"]},
     ]
     vehicles = [
-        {"name": "V1", "type": "jeep", "side": "us", "hex": "A8", "facing": "NE", "driver": "US3",
-         "passengers": ["US5"], "tyre_shot": True, "hp": 20, "component_damage": {"Headlamps": 1},
-         "destroyed": ["Suspension"], "burning": True, "fire_dice": "1d6",
-         "countdowns": {"stop": 2}, "mpa_quarters": 3, "moved_mp": 2},
-        {"name": "V2", "type": "panzer_iv", "side": "german", "hex": "D8", "facing": "S",
-         "unit": "V2", "crew": 4, "closed": True, "immobilised": True, "cannon_loaded": True,
-         "lost": ["coax"], "jammed_mgs": ["bow"], "card": "panzer_iv", "hp": 70,
-         "armour_loss": {"front": 2}, "destroyed": ["Coaxial Gun"], "hull_crew": 1},
-        {"name": "V3", "type": "kubelwagen", "side": "us", "exited": True, "disabled": True,
-         "captured": True},
+        {
+            "name": "V1",
+            "type": "jeep",
+            "side": "us",
+            "hex": "A8",
+            "facing": "NE",
+            "driver": "US3",
+            "passengers": ["US5"],
+            "tyre_shot": True,
+            "hp": 20,
+            "component_damage": {"Headlamps": 1},
+            "destroyed": ["Suspension"],
+            "burning": True,
+            "fire_dice": "1d6",
+            "countdowns": {"stop": 2},
+            "mpa_quarters": 3,
+            "moved_mp": 2,
+        },
+        {
+            "name": "V2",
+            "type": "panzer_iv",
+            "side": "german",
+            "hex": "D8",
+            "facing": "S",
+            "unit": "V2",
+            "crew": 4,
+            "closed": True,
+            "immobilised": True,
+            "cannon_loaded": True,
+            "lost": ["coax"],
+            "jammed_mgs": ["bow"],
+            "card": "panzer_iv",
+            "hp": 70,
+            "armour_loss": {"front": 2},
+            "destroyed": ["Coaxial Gun"],
+            "hull_crew": 1,
+        },
+        {
+            "name": "V3",
+            "type": "kubelwagen",
+            "side": "us",
+            "exited": True,
+            "disabled": True,
+            "captured": True,
+        },
     ]
     return {
-        "mission": _mission(), "rules": "d100", "deck": "veteran", "german": "agent",
-        "phase": "rounds", "round": 3, "rounds_total": 5, "pulse": 4, "initiative": "german",
-        "rolls": {"us": 3, "german": 7}, "vp": 2, "vp_log": [["capture", 2]],
-        "fired_triggers": ["G8"], "flags": ["radio_heard"], "ops_done": ["US1"],
-        "turn": {"unit": "V2", "mode": "drive", "mp_left": 3, "mp_spent": 2, "hexes_moved": 2,
-                 "stance_changed": True, "snaps": 1, "alerted": True, "acted": True,
-                 "boarded": True, "accident_checked": True, "run_over_hexes": ["C8"],
-                 "cp_left": 2, "tasks": ["cannon"],
-                 "card": {"column": "crew_4", "row": 1, "step": 1, "acted": True,
-                          "path": ["D7", "E7"]}},
+        "mission": _mission(),
+        "rules": "d100",
+        "deck": "veteran",
+        "german": "agent",
+        "phase": "rounds",
+        "round": 3,
+        "rounds_total": 5,
+        "pulse": 4,
+        "initiative": "german",
+        "rolls": {"us": 3, "german": 7},
+        "vp": 2,
+        "vp_log": [["capture", 2]],
+        "fired_triggers": ["G8"],
+        "flags": ["radio_heard"],
+        "ops_done": ["US1"],
+        "turn": {
+            "unit": "V2",
+            "mode": "drive",
+            "mp_left": 3,
+            "mp_spent": 2,
+            "hexes_moved": 2,
+            "stance_changed": True,
+            "snaps": 1,
+            "alerted": True,
+            "acted": True,
+            "boarded": True,
+            "accident_checked": True,
+            "run_over_hexes": ["C8"],
+            "cp_left": 2,
+            "tasks": ["cannon"],
+            "card": {"column": "crew_4", "row": 1, "step": 1, "acted": True, "path": ["D7", "E7"]},
+        },
         "pending": [["sightings"]],
-        "units": units, "vehicles": vehicles,
-        "contacts": ["G1", "V2"], "german_contacts": ["US1", "US2"], "next_german": 7,
+        "units": units,
+        "vehicles": vehicles,
+        "contacts": ["G1", "V2"],
+        "german_contacts": ["US1", "US2"],
+        "next_german": 7,
         "items": {"C5": ["grenade"]},
         "board": {"collapsed": ["D5"], "destroyed_walls": ["D5/D6"]},
-        "minefields": [{"hex": "F6", "kind": "anti_tank", "known": False},
-                       {"hex": "F7"}],
+        "minefields": [{"hex": "F6", "kind": "anti_tank", "known": False}, {"hex": "F7"}],
         "dead_triggers": ["H8"],
         "landmarks": [{"hex": "J3", "name": "steeple", "blocking": True}],
-        "booby_traps_gone": ["D6"], "command_until": 6,
-        "over": True, "result": "win", "end_reason": "objective", "steps": 12,
+        "booby_traps_gone": ["D6"],
+        "command_until": 6,
+        "over": True,
+        "result": "win",
+        "end_reason": "objective",
+        "steps": 12,
         "seed": 5,
     }
 
@@ -108,8 +200,7 @@ def _tank(o: Any) -> bool:
 
 
 def _objects(st: GameState) -> dict[type, list[Any]]:
-    return {GameState: [st], Unit: list(st.units), Vehicle: list(st.vehicles),
-            TurnState: [st.turn]}
+    return {GameState: [st], Unit: list(st.units), Vehicle: list(st.vehicles), TurnState: [st.turn]}
 
 
 def _round_trip(g: Game, st: GameState) -> tuple[dict, GameState]:
@@ -152,9 +243,11 @@ def test_every_field_has_a_non_default_value_in_the_situation(game, cls):
     objs = _objects(game.state)[cls]
     derived = position.DERIVED[cls.__name__]
     missing = [f.name for f in fields(cls) if f.name not in derived and _at_default(f, objs)]
-    assert not missing, (f"{cls.__name__} fields at their default everywhere in "
-                         f"rich_position(): {missing} - give them a value there (and write/read "
-                         "them in core/play/position.py)")
+    assert not missing, (
+        f"{cls.__name__} fields at their default everywhere in "
+        f"rich_position(): {missing} - give them a value there (and write/read "
+        "them in core/play/position.py)"
+    )
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
@@ -172,8 +265,11 @@ def test_every_field_round_trips(game, cls):
 def test_the_written_position_is_canonical(game):
     """``write(read(write(g))) == write(g)``."""
     p, st2 = _round_trip(game, game.state.clone())
-    q = json.loads(json.dumps(position.write_position(game.ctx, st2, game.dice, game.german,
-                                                      game._mission_ref)))
+    q = json.loads(
+        json.dumps(
+            position.write_position(game.ctx, st2, game.dice, game.german, game._mission_ref)
+        )
+    )
     assert q == p
 
 
@@ -229,15 +325,19 @@ def test_every_value_moved_to_every_other_object_round_trips_or_is_refused(game,
                 except DataError:
                     continue  # refused, naming the field
                 got = getattr(_objects(st2)[cls][k], f.name)
-                if _tank(o) and f.name in (position.TANK_UNIT_DERIVED if cls is Unit
-                                           else position.TANK_VEHICLE_DERIVED):
+                if _tank(o) and f.name in (
+                    position.TANK_UNIT_DERIVED if cls is Unit else position.TANK_VEHICLE_DERIVED
+                ):
                     assert got == getattr(o, f.name)  # left out: what its tank (unit) gives
                     continue
-                if cls is Vehicle and f.name == "crew" and x == 0 and _tank(o) \
-                        and not o.disabled:
+                if cls is Vehicle and f.name == "crew" and x == 0 and _tank(o) and not o.disabled:
                     continue  # ⚙ tanks.make_tank_unit: crew 0 on a tank in action = a full crew
-                if cls is Unit and f.name == "vehicle" and x == -1 and any(
-                        o.uid in v.occupants for v in base.vehicles):
+                if (
+                    cls is Unit
+                    and f.name == "vehicle"
+                    and x == -1
+                    and any(o.uid in v.occupants for v in base.vehicles)
+                ):
                     assert got == o.vehicle  # left out: a man in a vehicle's seats rides it
                     continue
                 assert got == x, (cls.__name__, f.name, o.name, x, got)
@@ -247,12 +347,27 @@ def test_every_value_moved_to_every_other_object_round_trips_or_is_refused(game,
 def test_a_hand_written_position_gives_a_tank_a_route():
     """Seed 000 p. 32 (a German tank drives ``toward: route``): the route of a tank's unit is
     read from the position and written back; before the fix it was dropped."""
-    g = Game.from_position({
-        "mission": "tank_hunt", "german": "agent",
-        "units": [{"name": "US1", "hex": "B12"},
-                  {"name": "V1", "role": "tank", "vehicle": "V1", "route": ["H7", "H4"]}],
-        "vehicles": [{"name": "V1", "type": "panzer_iv", "side": "german", "hex": "P7",
-                      "facing": "NW", "unit": "V1", "card": "panzer_iv"}]})
+    g = Game.from_position(
+        {
+            "mission": "tank_hunt",
+            "german": "agent",
+            "units": [
+                {"name": "US1", "hex": "B12"},
+                {"name": "V1", "role": "tank", "vehicle": "V1", "route": ["H7", "H4"]},
+            ],
+            "vehicles": [
+                {
+                    "name": "V1",
+                    "type": "panzer_iv",
+                    "side": "german",
+                    "hex": "P7",
+                    "facing": "NW",
+                    "unit": "V1",
+                    "card": "panzer_iv",
+                }
+            ],
+        }
+    )
     tank = g.state.units[1]
     assert [g.board.label(h) for h in tank.route] == ["H7", "H4"]
     p = g.position()
@@ -263,11 +378,20 @@ def test_a_hand_written_position_gives_a_tank_a_route():
 def test_a_tank_units_fields_from_its_tank_must_agree():
     """A tank unit's hex and ratings come from its tank (seed 000 p. 31): a position may give
     them (a written one does), but not other values."""
-    base = {"mission": "tank_hunt",
-            "units": [{"name": "US1", "hex": "B12"},
-                      {"name": "V1", "role": "tank", "vehicle": "V1"}],
-            "vehicles": [{"name": "V1", "type": "panzer_iv", "side": "german", "hex": "P7",
-                          "unit": "V1", "crew": 5}]}
+    base = {
+        "mission": "tank_hunt",
+        "units": [{"name": "US1", "hex": "B12"}, {"name": "V1", "role": "tank", "vehicle": "V1"}],
+        "vehicles": [
+            {
+                "name": "V1",
+                "type": "panzer_iv",
+                "side": "german",
+                "hex": "P7",
+                "unit": "V1",
+                "crew": 5,
+            }
+        ],
+    }
     g = Game.from_position(base)
     written = g.position()["units"][1]
     assert written["hex"] == "P7" and written["PC"] == g.state.units[1].PC

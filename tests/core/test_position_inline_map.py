@@ -20,21 +20,37 @@ import yaml
 
 from ambush_env.core import Game
 from ambush_env.core.model.errors import DataError
-from ambush_env.core.world.missions import load_mission
 from ambush_env.core.model.types import Terrain
+from ambush_env.core.world.missions import load_mission
 
-MAP = {"name": "test_ground", "columns": 16, "rows": 14, "default": {"terrain": "clear"},
-       "hexes": {"E5": {"terrain": "crater"}, "F5": {"terrain": "building", "building": "hut"},
-                 "C4": {"terrain": "river"}, "D4": {"terrain": "river"},
-                 "E4": {"terrain": "river"}}}
+MAP = {
+    "name": "test_ground",
+    "columns": 16,
+    "rows": 14,
+    "default": {"terrain": "clear"},
+    "hexes": {
+        "E5": {"terrain": "crater"},
+        "F5": {"terrain": "building", "building": "hut"},
+        "C4": {"terrain": "river"},
+        "D4": {"terrain": "river"},
+        "E4": {"terrain": "river"},
+    },
+}
 
 POSITION = {
-    "mission": "tank_hunt", "map": MAP, "phase": "rounds", "round": 1, "rounds_total": 1,
-    "initiative": "us", "turn": {"unit": "US1"},
-    "units": [{"name": "US1", "hex": "D5", "ar": "1-turn"},
-              {"name": "US2", "hex": "A14", "ar": "1-turn"},
-              {"name": "G1", "role": "rifleman", "hex": "F5", "ar": "complete"},
-              {"name": "G2", "role": "rifleman", "hex": "E6", "ar": "complete"}],
+    "mission": "tank_hunt",
+    "map": MAP,
+    "phase": "rounds",
+    "round": 1,
+    "rounds_total": 1,
+    "initiative": "us",
+    "turn": {"unit": "US1"},
+    "units": [
+        {"name": "US1", "hex": "D5", "ar": "1-turn"},
+        {"name": "US2", "hex": "A14", "ar": "1-turn"},
+        {"name": "G1", "role": "rifleman", "hex": "F5", "ar": "complete"},
+        {"name": "G2", "role": "rifleman", "hex": "E6", "ar": "complete"},
+    ],
 }
 
 
@@ -48,8 +64,12 @@ def test_a_position_plays_on_its_inline_map():
     §3), as the map says; on Tank Hunt's own map D4 is clear ground."""
     g = _game()
     b = g.board
-    assert (b.name, b.terrain[b.index("E5")], b.terrain[b.index("F5")], b.terrain[b.index("D4")]) \
-        == ("test_ground", Terrain.CRATER, Terrain.BUILDING, Terrain.RIVER)
+    assert (
+        b.name,
+        b.terrain[b.index("E5")],
+        b.terrain[b.index("F5")],
+        b.terrain[b.index("D4")],
+    ) == ("test_ground", Terrain.CRATER, Terrain.BUILDING, Terrain.RIVER)
     orders = g.legal_orders()
     assert "US1 move NE to E5" in orders
     assert not any(o.endswith(" to D4") for o in orders)  # the river
@@ -127,19 +147,24 @@ def test_a_game_is_not_set_to_a_position_on_another_map():
     h.set_state(h.position())  # its own map: fine
 
 
-@pytest.mark.parametrize("change,field", [
-    (lambda m: m["hexes"].update(C3={"terrain": "lava"}), "map.hexes.C3.terrain"),
-    (lambda m: m["hexes"].update(G7={"terrain": "clear", "building": "barn"}),
-     "map.hexes.G7.building"),
-    (lambda m: m["hexes"].update(G7={"terrain": "road", "rise": 1}), "map.hexes.G7.rise"),
-    (lambda m: m["hexes"].update(G7={"level": 4}), "map.hexes.G7.level"),
-    (lambda m: m["hexes"].update(Z99={}), "map.hexes.Z99"),
-    (lambda m: m.update(columns=99), "map.columns"),
-    (lambda m: m.pop("name"), "map.name"),
-    (lambda m: m.update(hexsides={"E5/G7": "wall"}), "map.hexsides.E5/G7"),
-    (lambda m: m.update(hexsides={"E5/E6": "moat"}), "map.hexsides.E5/E6"),
-    (lambda m: m.update(colour="green"), "map.colour"),
-])
+@pytest.mark.parametrize(
+    "change,field",
+    [
+        (lambda m: m["hexes"].update(C3={"terrain": "lava"}), "map.hexes.C3.terrain"),
+        (
+            lambda m: m["hexes"].update(G7={"terrain": "clear", "building": "barn"}),
+            "map.hexes.G7.building",
+        ),
+        (lambda m: m["hexes"].update(G7={"terrain": "road", "rise": 1}), "map.hexes.G7.rise"),
+        (lambda m: m["hexes"].update(G7={"level": 4}), "map.hexes.G7.level"),
+        (lambda m: m["hexes"].update(Z99={}), "map.hexes.Z99"),
+        (lambda m: m.update(columns=99), "map.columns"),
+        (lambda m: m.pop("name"), "map.name"),
+        (lambda m: m.update(hexsides={"E5/G7": "wall"}), "map.hexsides.E5/G7"),
+        (lambda m: m.update(hexsides={"E5/E6": "moat"}), "map.hexsides.E5/E6"),
+        (lambda m: m.update(colour="green"), "map.colour"),
+    ],
+)
 def test_a_malformed_inline_map_names_the_field(change, field):
     """The map file's own checks (core/world/board.py), the field under ``map.``."""
     m = copy.deepcopy(MAP)

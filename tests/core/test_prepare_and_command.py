@@ -10,16 +10,14 @@ US4 carries an M1 Garand (clip 4 shots) and a spare clip, US6 a satchel charge a
 from __future__ import annotations
 
 import pytest
+from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, rounds
 
-from ambush_env.core.combat import shooting
 from ambush_env.core.model import orders as O
-from ambush_env.core.rules.damage import apply_damage
 from ambush_env.core.model.errors import IllegalActionError
-from ambush_env.core.play.legal import legal_orders
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.types import ARSpace, Direction, Phase
-
-from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, rounds
+from ambush_env.core.play.legal import legal_orders
+from ambush_env.core.rules.damage import apply_damage
 
 US1, US2, US4, US6, US7, US8 = 0, 1, 3, 5, 6, 7  # squad slots
 
@@ -75,7 +73,8 @@ def test_prepare_reloads_a_dry_weapon_with_a_clip():
     clips = u.equipment.count("clip_m1_garand")
     events = g.step(enc(K.PREPARE))
     assert [e for e in events if e["type"] == "reload"] == [
-        {"type": "reload", "unit": "US4", "weapon": "m1_garand"}]
+        {"type": "reload", "unit": "US4", "weapon": "m1_garand"}
+    ]
     assert u.ammo == g.weapon("m1_garand").clip == 4
     assert u.equipment.count("clip_m1_garand") == clips - 1
     assert g.acting_unit() is partner
@@ -244,8 +243,12 @@ def test_wounded_commander_gives_no_command_orders():
 
 @pytest.mark.parametrize(
     "space, offered",
-    [(ARSpace.COMPLETE, True), (ARSpace.ONE_TURN, False), (ARSpace.TWO_TURN, False),
-     (ARSpace.PANIC, False)],
+    [
+        (ARSpace.COMPLETE, True),
+        (ARSpace.ONE_TURN, False),
+        (ARSpace.TWO_TURN, False),
+        (ARSpace.PANIC, False),
+    ],
 )
 def test_give_turn_only_to_a_soldier_in_complete(space, offered):
     """RULES.md §5: a commander gives 'one in-command soldier in Complete' a turn — not one who
@@ -310,7 +313,8 @@ def test_make_aware_spares_the_wounded_and_those_beyond_cr():
     """RULES.md §5, seed 002 p. 26: MAKE_AWARE wakes every unaware soldier within the CR (2),
     his own hex included, but not a wounded one nor one 3 hexes away; it is his turn."""
     g, sgt, (same, near, hurt, edge, far), keep = _command(
-        US1, "E5", {US2: "E5", US4: "E6", US6: "E6", US7: "E7", 2: "E8"})
+        US1, "E5", {US2: "E5", US4: "E6", US6: "E6", US7: "E7", 2: "E8"}
+    )
     for x in (same, near, hurt, edge, far):
         x.aware = False
     hurt.wounded = True
@@ -325,8 +329,12 @@ def test_make_aware_spares_the_wounded_and_those_beyond_cr():
 
 @pytest.mark.parametrize(
     "who, offered",
-    [("unaware", True), ("all aware", False), ("only wounded unaware", False),
-     ("only unaware beyond CR", False)],
+    [
+        ("unaware", True),
+        ("all aware", False),
+        ("only wounded unaware", False),
+        ("only unaware beyond CR", False),
+    ],
 )
 def test_make_aware_offered_only_when_someone_can_be_woken(who, offered):
     """legal.py (RULES.md §5): MAKE_AWARE is offered only when an unwounded unaware soldier is

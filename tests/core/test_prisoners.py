@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ambush_env.core.rules import enter
+from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, rounds
+from test_result_bands import RiggedDice, path
+
 from ambush_env.core.model import orders as O
-from ambush_env.core.rules.assault import capture
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.types import Direction, Phase, Side, Stance, Status
-
-from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, rounds
-from test_result_bands import RIGGED, RiggedDice, path
+from ambush_env.core.rules import enter
+from ambush_env.core.rules.assault import capture
 
 
 def enc(kind, arg=0):
@@ -138,8 +138,10 @@ def test_prisoners_never_harmed_by_us_orders():
     g.invalidate()
     legal = g.legal_actions()
     assert enc(K.FIRE_AIMED, k) in legal
-    assert any(O.decode(a)[0] == K.GRENADE and g.offset_target(us.hex, O.decode(a)[1]) == other.hex
-               for a in legal)
+    assert any(
+        O.decode(a)[0] == K.GRENADE and g.offset_target(us.hex, O.decode(a)[1]) == other.hex
+        for a in legal
+    )
 
 
 def test_guard_cannot_fire_a_crew_weapon():
@@ -302,12 +304,19 @@ def test_scripted_capture_and_march_off_scores():
         else:
             nxt = path(g, u, door, avoid)[0]
             a = enc(K.MOVE, b.direction(u.hex, nxt))
-        g.step(a if a in legal else next(x for x in legal if O.decode(x)[0] in (K.END_TURN, K.END_MOVE)))
+        g.step(
+            a
+            if a in legal
+            else next(x for x in legal if O.decode(x)[0] in (K.END_TURN, K.END_MOVE))
+        )
     (ger,) = [x for x in g.state.units if x.side == Side.GERMAN]
     assert ger.status == Status.REMOVED and ger.exited
     assert g.over and g.stats()["us_exited"] == 1
     vp = g.mission.vp
-    assert g.vp == vp.objective_taken + vp.german_captured + vp.prisoner_marched_off + vp.exit_per_soldier
+    assert (
+        g.vp
+        == vp.objective_taken + vp.german_captured + vp.prisoner_marched_off + vp.exit_per_soldier
+    )
     assert [e for e in g.state.vp_log if "marched off" in e[0]]
 
 
@@ -331,7 +340,9 @@ def test_swapping_weapons_never_refills_one():
     assert us.weapon == "mp40" and us.ammo == 0
     _ops(g)
     here = items_here(g, us.hex)
-    g.step(enc(K.PICK_UP, next(i for i, x in enumerate(here) if x[2].startswith("weapon:thompson"))))
+    g.step(
+        enc(K.PICK_UP, next(i for i, x in enumerate(here) if x[2].startswith("weapon:thompson")))
+    )
     assert us.weapon == "thompson" and us.ammo == 0
     _ops(g)
     here = items_here(g, us.hex)
@@ -352,8 +363,11 @@ def test_german_clips_are_not_captured_equipment():
 
     _ops(g)
     here = items_here(g, us.hex)
-    offered = {here[a - O.ORDER_BASE[K.PICK_UP]][2] for a in g.legal_actions()
-               if O.decode(a)[0] == K.PICK_UP}
+    offered = {
+        here[a - O.ORDER_BASE[K.PICK_UP]][2]
+        for a in g.legal_actions()
+        if O.decode(a)[0] == K.PICK_UP
+    }
     assert "grenade" in offered and "clip_mp40" not in offered
 
 

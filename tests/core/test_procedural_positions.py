@@ -11,8 +11,8 @@ import pytest
 
 from ambush_env.core import Game
 from ambush_env.core.model.errors import DataError
-from ambush_env.core.world.missions import Mission
 from ambush_env.core.play.procedural import HELD_OUT_SEEDS, generate
+from ambush_env.core.world.missions import Mission
 
 
 def _played(seed: int, steps: int) -> Game:

@@ -10,19 +10,26 @@ from __future__ import annotations
 
 from collections import deque
 
-
+from ambush_env.core import Game
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.dice import Dice
-from ambush_env.core import Game
-from ambush_env.core.rules.movement import IMPASSABLE, enemy_in, step_cost
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.types import Phase, Result
+from ambush_env.core.rules.movement import IMPASSABLE, enemy_in, step_cost
 
 # roll by the purpose of the draw (the first matching key wins)
 RIGGED = [
     ("initiative", None),  # handled below: US 9, Germans 0
-    ("jam", 0), ("chain damage", 0), ("damage", 9), ("hit", 0), ("sighting", 0),
-    ("activation", 9), ("perception", 9), ("event table", 0), ("card", 0), ("awareness", 0),
+    ("jam", 0),
+    ("chain damage", 0),
+    ("damage", 9),
+    ("hit", 0),
+    ("sighting", 0),
+    ("activation", 9),
+    ("perception", 9),
+    ("event table", 0),
+    ("card", 0),
+    ("awareness", 0),
 ]
 
 
@@ -97,8 +104,7 @@ def script(g: Game, ops, rounds=None, steps: int = 5000) -> Game:
             continue
         if g.state.phase == Phase.ROUNDS:
             pick = rounds(g, u, legal) if rounds is not None else None
-            g.step(pick if pick is not None else next(
-                a for a in legal if O.decode(a)[0] in _CLOSE))
+            g.step(pick if pick is not None else next(a for a in legal if O.decode(a)[0] in _CLOSE))
             continue
         ops(g, u, legal)
     raise AssertionError("the scripted line did not finish")

@@ -13,9 +13,9 @@ the turn ends.
 
 from __future__ import annotations
 
+from ambush_env.core import Game
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.dice import Dice
-from ambush_env.core import Game
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.types import Result, Side
 from tests.core.test_result_bands import script, walk
@@ -24,9 +24,17 @@ MISSION = "bridge_demolition"
 US, GER = int(Side.US), int(Side.GERMAN)
 # (purpose, US roll, German roll); the first matching key wins; 5 otherwise
 RIGGED = [
-    ("jam", 0, 0), ("chain damage", 0, 0), ("damage", 9, 0), ("throw out", 9, 9),
-    ("throw", 0, 9), ("scatter", 0, 0), ("hit", 0, 9), ("sighting", 0, 9), ("card", 0, 0),
-    ("awareness", 0, 0), ("event table", 0, 0),
+    ("jam", 0, 0),
+    ("chain damage", 0, 0),
+    ("damage", 9, 0),
+    ("throw out", 9, 9),
+    ("throw", 0, 9),
+    ("scatter", 0, 0),
+    ("hit", 0, 9),
+    ("sighting", 0, 9),
+    ("card", 0, 0),
+    ("awareness", 0, 0),
+    ("event table", 0, 0),
 ]
 
 
@@ -59,8 +67,9 @@ class Rigged(Dice):
         return r
 
 
-def rigged_game(mission: str, *, activation: int = 9, perception: int = 9,
-                table=RIGGED, us_hits=None) -> Game:
+def rigged_game(
+    mission: str, *, activation: int = 9, perception: int = 9, table=RIGGED, us_hits=None
+) -> Game:
     g = Game(mission)
     g.reset(seed=0)
     dice = Rigged(0)
@@ -85,8 +94,12 @@ def play(plans: dict[int, list[str]], exits: set[int], rounds=None, **rig) -> Ga
     g = rigged_game(MISSION, **rig)
     b = g.board
     todo = {slot: [b.index(x) for x in wps] for slot, wps in plans.items()}
-    return script(g, lambda g, u, legal: walk(g, u, todo.get(u.slot, []), u.slot in exits,
-                                              set(g.triggers)), rounds, steps=8000)
+    return script(
+        g,
+        lambda g, u, legal: walk(g, u, todo.get(u.slot, []), u.slot in exits, set(g.triggers)),
+        rounds,
+        steps=8000,
+    )
 
 
 def demolish(g: Game, u, legal: list[int]) -> int | None:
@@ -94,8 +107,7 @@ def demolish(g: Game, u, legal: list[int]) -> int | None:
     charge and throws it on the span (J6 or K6, whichever is empty of US soldiers); once the
     US may hit (``us_hits``) everyone else fires aimed at a German in sight; otherwise hold."""
     k = kinds(legal)
-    if "objective_taken" in g.state.flags or (
-            "satchel" not in u.equipment and g.dice.us_hits(g)):
+    if "objective_taken" in g.state.flags or ("satchel" not in u.equipment and g.dice.us_hits(g)):
         return k.get(K.FIRE_AIMED)
     if "satchel" in u.equipment:
         dist = g.board.distance
@@ -103,8 +115,11 @@ def demolish(g: Game, u, legal: list[int]) -> int | None:
         if near > 2:  # close in: a step nearer the bridge
             for a in legal:
                 kind, arg = O.decode(a)
-                if kind == K.MOVE and min(dist(g.board.neighbors[u.hex][arg], h)
-                                          for h in g.objective_hexes) < near:
+                if (
+                    kind == K.MOVE
+                    and min(dist(g.board.neighbors[u.hex][arg], h) for h in g.objective_hexes)
+                    < near
+                ):
                     return a
             return None
         if not u.satchel_ready:
@@ -132,8 +147,13 @@ def test_decisive_win_line():
     them on the span: three charges destroy the bridge (objective kind demolish, 14 VP); the
     loader falls to aimed fire, Operations resume and everyone goes home by A4:
     14 + 2 x 2 + 6 x 0 = 18 VP -> decisive win (⚙ bridge_demolition.yaml: a man back 0)."""
-    g = play({k: BANK + HOME for k in range(6)}, exits=set(range(6)), rounds=demolish,
-             perception=0, us_hits=bridge_down)
+    g = play(
+        {k: BANK + HOME for k in range(6)},
+        exits=set(range(6)),
+        rounds=demolish,
+        perception=0,
+        us_hits=bridge_down,
+    )
     assert "objective_taken" in g.state.flags
     assert sum(1 for f in g.state.flags if f.startswith("bridge charge")) == 3
     assert g.stats()["germans_killed"] == 2 and g.stats()["us_exited"] == 6
@@ -144,8 +164,13 @@ def test_win_line():
     """RULES.md §15: the bridge comes down as above, but every US shot misses (the bunker's
     crew lives, awake, and the Rounds run to the time limit with the section on the bank):
     14 VP -> win."""
-    g = play({k: BANK for k in range(6)}, exits=set(), rounds=demolish, perception=0,
-             us_hits=lambda g: False)
+    g = play(
+        {k: BANK for k in range(6)},
+        exits=set(),
+        rounds=demolish,
+        perception=0,
+        us_hits=lambda g: False,
+    )
     assert "objective_taken" in g.state.flags and g.state.end_reason.startswith("time limit")
     assert g.stats()["germans_killed"] == 0 and g.stats()["us_exited"] == 0
     assert g.vp == 14 and g.result == Result.WIN
@@ -170,9 +195,13 @@ def test_draw_line_two_charges_do_not_drop_the_bridge():
             return kinds(legal).get(K.FIRE_AIMED)
         return demolish(g, u, legal) if u.name != "US4" else None
 
-    g = play({k: BANK + HOME for k in range(6) if k != 3} | {3: ["A4"]}, exits=set(range(6)),
-             rounds=two_charges, perception=0,
-             us_hits=lambda g: sum(f.startswith("bridge charge") for f in g.state.flags) >= 2)
+    g = play(
+        {k: BANK + HOME for k in range(6) if k != 3} | {3: ["A4"]},
+        exits=set(range(6)),
+        rounds=two_charges,
+        perception=0,
+        us_hits=lambda g: sum(f.startswith("bridge charge") for f in g.state.flags) >= 2,
+    )
     assert sum(1 for f in g.state.flags if f.startswith("bridge charge")) == 2
     assert "objective_taken" not in g.state.flags and g.stats()["germans_killed"] == 2
     assert g.vp == 4 and g.result == Result.DRAW

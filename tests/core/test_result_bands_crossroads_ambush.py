@@ -15,15 +15,15 @@ trigger hexes other than their own waypoints.
 
 from __future__ import annotations
 
-from ambush_env.core.model import orders as O
 from ambush_env.core import Game
+from ambush_env.core.model import orders as O
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.types import Result
 from tests.core.test_result_bands import path, script, walk
 from tests.core.test_result_bands_tank_hunt import TurnRiggedDice
 
 MISSION = "crossroads_ambush"
-AMBUSH = ["H10", "I7", "I14"]   # the hedge by the road, the crossroads, back by the south edge
+AMBUSH = ["H10", "I7", "I14"]  # the hedge by the road, the crossroads, back by the south edge
 
 
 class CarDice(TurnRiggedDice):
@@ -62,8 +62,12 @@ def play(plans: dict[int, list[str]], exits: set[int], *, activation: int = 9) -
         a = O.encode(K.MOVE, b.direction(u.hex, path(g, u, wps[0], avoid - set(wps))[0]))
         return a if a in legal else None
 
-    return script(g, lambda g, u, legal: walk(g, u, todo.get(u.slot, []), u.slot in exits,
-                                              avoid), rounds, steps=8000)
+    return script(
+        g,
+        lambda g, u, legal: walk(g, u, todo.get(u.slot, []), u.slot in exits, avoid),
+        rounds,
+        steps=8000,
+    )
 
 
 def _cars(g: Game) -> dict[str, object]:

@@ -17,8 +17,8 @@ from ambush_env.core.model.types import Result
 from tests.core.test_result_bands import RiggedDice, script, walk
 
 MISSION = "hedgerow_crossing"
-BUTTE = ["M7", "O7"]           # up the lane from the east gate to the wayside cross
-SOUTH_ROUND = ["K13", "T13"]   # around the Butte by the south, never on it
+BUTTE = ["M7", "O7"]  # up the lane from the east gate to the wayside cross
+SOUTH_ROUND = ["K13", "T13"]  # around the Butte by the south, never on it
 
 
 def play(plans: dict[int, list[str]], exits: set[int], avoid_paragraphs=(30, 35, 40)) -> Game:

@@ -10,8 +10,8 @@ Soldiers on foot follow shortest paths that keep clear of the trigger hexes.
 
 from __future__ import annotations
 
-from ambush_env.core.model import orders as O
 from ambush_env.core import Game
+from ambush_env.core.model import orders as O
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.types import Result
 from tests.core.test_result_bands import RiggedDice, script

@@ -11,11 +11,11 @@ hit (``us_hits``), else step on toward the crossroads or hold there. The objecti
 
 from __future__ import annotations
 
-from ambush_env.core.model import orders as O
 from ambush_env.core import Game
-from ambush_env.core.world.missions import load_mission
+from ambush_env.core.model import orders as O
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.types import Result
+from ambush_env.core.world.missions import load_mission
 from tests.core.test_result_bands import script, walk
 from tests.core.test_result_bands_bridge_demolition import kinds, rigged_game
 
@@ -25,8 +25,14 @@ MISSION = "night_patrol"
 GAP = ["L12", "L11", "L10", "L9", "K6", "I5", "H4", "G4"]
 
 
-def play(plans: dict[int, list[str]], exits: set[int], *, fight: bool = True, us_hits=None,
-         perception: int = 0) -> Game:
+def play(
+    plans: dict[int, list[str]],
+    exits: set[int],
+    *,
+    fight: bool = True,
+    us_hits=None,
+    perception: int = 0,
+) -> Game:
     g = rigged_game(MISSION, perception=perception, us_hits=us_hits)
     b = g.board
     todo = {slot: [b.index(x) for x in wps] for slot, wps in plans.items()}
@@ -89,8 +95,9 @@ def test_win_line():
 
 
 # each man's way back: two hexes south of where he forms up, on the south edge
-BACK = {k: [f"{h[0]}16"] for k, h in enumerate(["G14", "F14", "H14", "E14", "I14", "F14",
-                                                 "H14", "G14"])}
+BACK = {
+    k: [f"{h[0]}16"] for k, h in enumerate(["G14", "F14", "H14", "E14", "I14", "F14", "H14", "G14"])
+}
 # from the crossroads back the way they came, through the gap and the wire to the south edge
 HOME = ["G4", "H4", "I5", "K6", "L9", "L10", "L11", "L12", "L16"]
 

@@ -16,8 +16,8 @@ same way (``MOVE_PRISONER``) and, at the end, leaves the map with him if the lin
 
 from __future__ import annotations
 
-from ambush_env.core.model import orders as O
 from ambush_env.core import Game
+from ambush_env.core.model import orders as O
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.types import Result, Status
 from tests.core.test_result_bands import path, script, walk
@@ -53,8 +53,11 @@ def snatch(g: Game, u, legal: list[int]) -> int | None:
     if o is None or o.hex < 0:
         return None
     b = g.board
-    entries = [n for n in b.neighbors[o.hex] if n >= 0
-               and (hs := b.hexside(n, o.hex)) is not None and hs.aperture in ("door", "window")]
+    entries = [
+        n
+        for n in b.neighbors[o.hex]
+        if n >= 0 and (hs := b.hexside(n, o.hex)) is not None and hs.aperture in ("door", "window")
+    ]
     goal = [o.hex] if u.hex in entries else entries
     d = b.distance
     here = min(d(u.hex, h) for h in goal)
@@ -75,8 +78,11 @@ def play(exits, *, guard_exits: bool) -> Game:
 
     def ops(g: Game, u, legal: list[int]) -> None:
         wps = todo[u.slot]
-        prisoners = [o for o in g.state.units if o.status == Status.CAPTURED and o.guard == u.uid
-                     and o.hex == u.hex]
+        prisoners = [
+            o
+            for o in g.state.units
+            if o.status == Status.CAPTURED and o.guard == u.uid and o.hex == u.hex
+        ]
         if not prisoners:
             return walk(g, u, wps, exits(u), set(g.triggers))
         if not guard_exits and wps == [b.index("A3")]:

@@ -15,9 +15,9 @@ other than their own waypoints.
 
 from __future__ import annotations
 
+from ambush_env.core import Game
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.dice import Dice
-from ambush_env.core import Game
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.types import Result, Side
 from tests.core.test_result_bands import script, walk
@@ -26,9 +26,18 @@ MISSION = "tank_hunt"
 US, GER = int(Side.US), int(Side.GERMAN)
 # (purpose, US roll, German roll); the first matching key wins; 5 otherwise
 RIGGED = [
-    ("jam", 0, 0), ("hit chart", 4, 4), ("chain damage", 0, 0), ("damage", 9, 0),
-    ("penetration", 9, 0), ("hit", 0, 9), ("sighting", 0, 9), ("perception", 9, 9),
-    ("event table", 0, 0), ("card", 9, 9), ("awareness", 0, 0), ("accident", 0, 0),
+    ("jam", 0, 0),
+    ("hit chart", 4, 4),
+    ("chain damage", 0, 0),
+    ("damage", 9, 0),
+    ("penetration", 9, 0),
+    ("hit", 0, 9),
+    ("sighting", 0, 9),
+    ("perception", 9, 9),
+    ("event table", 0, 0),
+    ("card", 9, 9),
+    ("awareness", 0, 0),
+    ("accident", 0, 0),
 ]
 
 
@@ -53,8 +62,9 @@ class TurnRiggedDice(Dice):
         return r
 
 
-def play(plans: dict[int, list[str]], exits: set[int], *, activation: int = 9,
-         fight: bool = True) -> Game:
+def play(
+    plans: dict[int, list[str]], exits: set[int], *, activation: int = 9, fight: bool = True
+) -> Game:
     """Play tank_hunt: slot -> waypoints; slots in ``exits`` leave the map at the end; with
     ``fight`` the Rounds doctrine of the module docstring, else every unit holds."""
     g = Game(MISSION)
@@ -70,12 +80,18 @@ def play(plans: dict[int, list[str]], exits: set[int], *, activation: int = 9,
         if not fight:
             return None
         kinds = {O.decode(a)[0]: a for a in legal}
-        return (kinds.get(K.FIRE_AIMED_VEHICLE)
-                or (kinds.get(K.PREPARE) if u.weapon == "bazooka" and not u.prepared else None)
-                or kinds.get(K.FIRE_AIMED))
+        return (
+            kinds.get(K.FIRE_AIMED_VEHICLE)
+            or (kinds.get(K.PREPARE) if u.weapon == "bazooka" and not u.prepared else None)
+            or kinds.get(K.FIRE_AIMED)
+        )
 
-    return script(g, lambda g, u, legal: walk(g, u, todo.get(u.slot, []), u.slot in exits,
-                                              set(g.triggers)), rounds, steps=8000)
+    return script(
+        g,
+        lambda g, u, legal: walk(g, u, todo.get(u.slot, []), u.slot in exits, set(g.triggers)),
+        rounds,
+        steps=8000,
+    )
 
 
 def _tank(g: Game):

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import pytest
 
-from ambush_env.core import Game as PositionGame
 from ambush_env.core import Game
+from ambush_env.core import Game as PositionGame
 from ambush_env.core.model.types import Result
 from tests.core.test_result_bands import RIGGED, RiggedDice, script, walk
 
 MISSION = "village_fight"
-CHURCH = ["J6", "K6", "R7"]        # in by the door on the Place, out by the east end
-NORTH = ["A1", "R1"]               # round the village along the north edge
+CHURCH = ["J6", "K6", "R7"]  # in by the door on the Place, out by the east end
+NORTH = ["A1", "R1"]  # round the village along the north edge
 
 
 class PassingDice(RiggedDice):
@@ -34,8 +34,9 @@ class PassingDice(RiggedDice):
         return super().d10(why)
 
 
-def play(plans: dict[int, list[str]], exits: set[int], *, avoid_paragraphs=(),
-         dice=RiggedDice) -> Game:
+def play(
+    plans: dict[int, list[str]], exits: set[int], *, avoid_paragraphs=(), dice=RiggedDice
+) -> Game:
     """Play village_fight: slot -> waypoints; slots in ``exits`` leave at the end."""
     g = Game(MISSION)
     g.reset(seed=0)
@@ -80,8 +81,9 @@ def test_win_line():
 def test_draw_line():
     """RULES.md §15: the whole squad goes round the village along the north edge and out,
     never meeting a German: 8 x 2 = 16 VP, exactly the draw threshold -> draw."""
-    g = play({k: NORTH for k in range(8)}, exits=set(range(8)),
-             avoid_paragraphs=(10, 15, 20, 30, 35, 40))
+    g = play(
+        {k: NORTH for k in range(8)}, exits=set(range(8)), avoid_paragraphs=(10, 15, 20, 30, 35, 40)
+    )
     assert "objective_taken" not in g.state.flags
     assert g.stats()["us_exited"] == 8
     assert g.vp == 16 and g.result == Result.DRAW

@@ -4,15 +4,14 @@ command (RULES.md §5). Each test forces the dice on both sides of the rule's th
 from __future__ import annotations
 
 import pytest
+from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, rounds
 
-from ambush_env.core.play import sequence
-from ambush_env.core.rules import turns
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.errors import DiceExhaustedError, IllegalActionError
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.types import ARSpace, Phase, Side, Stance, Status
-
-from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, rounds
+from ambush_env.core.play import sequence
+from ambush_env.core.rules import turns
 
 
 def enc(kind: K, arg: int = 0) -> int:
@@ -46,7 +45,7 @@ def test_operations_move_costs_no_mp_and_ends_the_action():
     u = put(g, 0, "B2")
     put(g, 1, "A1")
     g.step(enc(K.SELECT_UNIT, 0))
-    g.step(enc(K.MOVE, int(2)))  # SE from B2 (odd column) -> C3 woods
+    g.step(enc(K.MOVE, 2))  # SE from B2 (odd column) -> C3 woods
     assert g.board.label(u.hex) == "C3"
     assert u.uid in g.state.ops_done
     assert g.acting_unit().slot == 1
@@ -117,8 +116,14 @@ def test_initiative_higher_roll_wins_ties_to_germans():
 
 @pytest.mark.parametrize(
     "roll, expected",
-    [(8, ARSpace.TWO_TURN), (7, ARSpace.ONE_TURN), (4, ARSpace.ONE_TURN), (3, ARSpace.COMPLETE),
-     (1, ARSpace.COMPLETE), (0, ARSpace.PANIC)],
+    [
+        (8, ARSpace.TWO_TURN),
+        (7, ARSpace.ONE_TURN),
+        (4, ARSpace.ONE_TURN),
+        (3, ARSpace.COMPLETE),
+        (1, ARSpace.COMPLETE),
+        (0, ARSpace.PANIC),
+    ],
 )
 def test_ar_track_thresholds_out_of_command(roll, expected):
     """RULES.md §5.2: AR value = roll + IN; ≥ 9 2-Turn, 5-8 1-Turn, 2-4 Complete out of

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ambush_env.core.world.data import DATA_DIR
 from ambush_env.core.model.errors import DataError
+from ambush_env.core.model.types import Stance, Terrain
+from ambush_env.core.world.data import DATA_DIR
 from ambush_env.core.world.tables import (
     REQUIRED_CLASSES,
     REQUIRED_ROWS,
@@ -20,7 +21,6 @@ from ambush_env.core.world.tables import (
     SEVERITY,
     load_tables,
 )
-from ambush_env.core.model.types import Stance, Terrain
 
 T = load_tables()
 FAR = range(0, 41)  # distances checked by the sanity properties, hexes
@@ -66,8 +66,20 @@ def test_every_weapon_maps_to_a_class_with_a_damage_row():
 
 def test_required_weapons_exist():
     """RULES.md §4, seed 000: the US and German weapons the squad, cards and tanks use."""
-    want = {"m1_garand", "m1_carbine", "thompson", "bar", "colt_45", "bazooka", "m1919",
-            "kar98", "mp40", "mg42", "p38", "panzerfaust"}
+    want = {
+        "m1_garand",
+        "m1_carbine",
+        "thompson",
+        "bar",
+        "colt_45",
+        "bazooka",
+        "m1919",
+        "kar98",
+        "mp40",
+        "mg42",
+        "p38",
+        "panzerfaust",
+    }
     assert want <= set(T.weapons.weapons)
     assert {"tank_gun", "tank_mg"} <= {w.weapon_class for w in T.weapons.weapons.values()}
     for wid, w in T.weapons.weapons.items():
@@ -88,8 +100,12 @@ def test_weapon_flags_follow_the_rules():
     assert cl["bazooka"].needs_prepare and not cl["bazooka"].snap
     assert not cl["panzerfaust"].snap
     # (the d100 module's anti-tank gun fires shells like a tank gun, seed 003)
-    assert {n for n, c in cl.items() if c.explosive} == {"bazooka", "panzerfaust", "tank_gun",
-                                                         "at_gun"}
+    assert {n for n, c in cl.items() if c.explosive} == {
+        "bazooka",
+        "panzerfaust",
+        "tank_gun",
+        "at_gun",
+    }
     assert cl["hmg"].crew and cl["hmg"].needs_prepare
 
 
@@ -103,10 +119,20 @@ def test_fire_modifiers_as_ruled():
     assert (m.vehicle_size.small, m.vehicle_size.large) == (1, 2)
 
 
-@pytest.mark.parametrize("terrain,mp,cover", [
-    ("clear", 1, 0), ("road", 1, 0), ("woods", 2, -2), ("brush", 2, -1), ("rubble", 3, -2),
-    ("rough", 2, 0), ("building", 1, -2), ("river", None, 0), ("crater", 2, 0),
-])
+@pytest.mark.parametrize(
+    "terrain,mp,cover",
+    [
+        ("clear", 1, 0),
+        ("road", 1, 0),
+        ("woods", 2, -2),
+        ("brush", 2, -1),
+        ("rubble", 3, -2),
+        ("rough", 2, 0),
+        ("building", 1, -2),
+        ("river", None, 0),
+        ("crater", 2, 0),
+    ],
+)
 def test_terrain_costs_and_cover(terrain, mp, cover):
     """RULES.md §6: clear/road 1, brush/rough/woods/crater 2, rubble 3, building 1, river
     impassable; RULES.md §8: woods/rubble −2, brush −1, building −2."""
@@ -167,7 +193,9 @@ def test_smg_loses_to_rifle_from_seven_hexes(rifle):
 def test_machine_gun_deadlier_than_rifle(mg, rifle):
     """RULES.md §8: a machine gun is deadlier than a rifle: at every range it hits at least
     as often, and the expected severity of a shot (P(hit) × mean damage) is higher."""
-    assert mean_severity(T.weapons.classes[mg].damage) > mean_severity(T.weapons.classes[rifle].damage)
+    assert mean_severity(T.weapons.classes[mg].damage) > mean_severity(
+        T.weapons.classes[rifle].damage
+    )
     for d in FAR:
         assert p_hit(T.to_hit[mg][T.band(d)]) >= p_hit(T.to_hit[rifle][T.band(d)])
         assert expected_harm(mg, d) > expected_harm(rifle, d), d
@@ -228,45 +256,160 @@ def test_copy_of_shipped_data_loads(data_copy):
 
 BROKEN = [
     # (id, file, edit, file named, field named, words in the problem)
-    ("rising", "weapons.yaml", lambda r: r["classes"]["smg"]["to_hit"].__setitem__(3, 7),
-     "weapons.yaml", "classes.smg.to_hit", "rises with range"),
-    ("short_row", "weapons.yaml", lambda r: r["classes"]["automatic_rifle"]["to_hit"].pop(),
-     "weapons.yaml", "classes.automatic_rifle.to_hit", "range_bands has 7"),
-    ("null_inside", "weapons.yaml", lambda r: r["classes"]["pistol"].__setitem__("to_hit", [7, None, 4, 2, None, None, None]),
-     "weapons.yaml", "classes.pistol.to_hit", "after a null"),
-    ("to_hit_range", "weapons.yaml", lambda r: r["classes"]["lmg"]["to_hit"].__setitem__(0, 12),
-     "weapons.yaml", "classes.lmg.to_hit.0", "less than or equal to 9"),
-    ("unknown_class", "weapons.yaml", lambda r: r["weapons"]["mp40"].__setitem__("class", "ray_gun"),
-     "weapons.yaml", "weapons.mp40.class", "ray_gun"),
-    ("missing_class", "weapons.yaml", lambda r: r["classes"].pop("hmg") and r["weapons"].pop("m1919")
-     and r["items"].pop("clip_m1919"),
-     "weapons.yaml", "classes.hmg", "missing"),
-    ("typo_field", "weapons.yaml", lambda r: r["classes"]["smg"].__setitem__("automatik", True),
-     "weapons.yaml", "classes.smg.automatik", "Extra inputs"),
-    ("bad_reload", "weapons.yaml", lambda r: r["weapons"]["kar98"].__setitem__("reload", "clip_mp40"),
-     "weapons.yaml", "weapons.kar98.reload", "not a clip for"),
-    ("crew_unprepared", "weapons.yaml", lambda r: r["classes"]["hmg"].__setitem__("needs_prepare", False),
-     "weapons.yaml", "classes.hmg.needs_prepare", "crew weapon"),
-    ("band_order", "weapons.yaml", lambda r: r["range_bands"][3].__setitem__("max", 2),
-     "weapons.yaml", "range_bands.3.max", "increase"),
-    ("row_length", "damage.yaml", lambda r: r["rows"]["pistol"]["soldier"].pop(),
-     "damage.yaml", "rows.pistol.soldier", "needs 10 entries"),
-    ("row_order", "damage.yaml", lambda r: r["rows"]["lmg"]["soldier"].__setitem__(9, "panic"),
-     "damage.yaml", "rows.lmg.soldier", "milder"),
-    ("bad_result", "damage.yaml", lambda r: r["rows"]["smg"]["soldier"].__setitem__(0, "scratch"),
-     "damage.yaml", "rows.smg.soldier.0", "Input should be"),
-    ("missing_row", "damage.yaml", lambda r: r["rows"].pop("assault"),
-     "damage.yaml", "rows.assault", "missing"),
-    ("no_penetration", "damage.yaml", lambda r: r["rows"]["smg"].__setitem__("penetration", None),
-     "damage.yaml", "rows.smg.penetration", "needs a penetration row"),
-    ("destroyed_row", "damage.yaml", lambda r: r["wall"].__setitem__("destroyed_row", "musket"),
-     "damage.yaml", "wall.destroyed_row", "musket"),
-    ("unknown_terrain", "terrain.yaml", lambda r: r["terrain"].__setitem__("swamp", {"mp": 3, "cover": 0, "sight": "none"}),
-     "terrain.yaml", "terrain.swamp", "unknown terrain"),
-    ("missing_terrain", "terrain.yaml", lambda r: r["terrain"].pop("crater"),
-     "terrain.yaml", "terrain.crater", "missing"),
-    ("positive_cover", "terrain.yaml", lambda r: r["terrain"]["woods"].__setitem__("cover", 2),
-     "terrain.yaml", "terrain.woods.cover", "less than or equal to 0"),
+    (
+        "rising",
+        "weapons.yaml",
+        lambda r: r["classes"]["smg"]["to_hit"].__setitem__(3, 7),
+        "weapons.yaml",
+        "classes.smg.to_hit",
+        "rises with range",
+    ),
+    (
+        "short_row",
+        "weapons.yaml",
+        lambda r: r["classes"]["automatic_rifle"]["to_hit"].pop(),
+        "weapons.yaml",
+        "classes.automatic_rifle.to_hit",
+        "range_bands has 7",
+    ),
+    (
+        "null_inside",
+        "weapons.yaml",
+        lambda r: r["classes"]["pistol"].__setitem__("to_hit", [7, None, 4, 2, None, None, None]),
+        "weapons.yaml",
+        "classes.pistol.to_hit",
+        "after a null",
+    ),
+    (
+        "to_hit_range",
+        "weapons.yaml",
+        lambda r: r["classes"]["lmg"]["to_hit"].__setitem__(0, 12),
+        "weapons.yaml",
+        "classes.lmg.to_hit.0",
+        "less than or equal to 9",
+    ),
+    (
+        "unknown_class",
+        "weapons.yaml",
+        lambda r: r["weapons"]["mp40"].__setitem__("class", "ray_gun"),
+        "weapons.yaml",
+        "weapons.mp40.class",
+        "ray_gun",
+    ),
+    (
+        "missing_class",
+        "weapons.yaml",
+        lambda r: (
+            r["classes"].pop("hmg") and r["weapons"].pop("m1919") and r["items"].pop("clip_m1919")
+        ),
+        "weapons.yaml",
+        "classes.hmg",
+        "missing",
+    ),
+    (
+        "typo_field",
+        "weapons.yaml",
+        lambda r: r["classes"]["smg"].__setitem__("automatik", True),
+        "weapons.yaml",
+        "classes.smg.automatik",
+        "Extra inputs",
+    ),
+    (
+        "bad_reload",
+        "weapons.yaml",
+        lambda r: r["weapons"]["kar98"].__setitem__("reload", "clip_mp40"),
+        "weapons.yaml",
+        "weapons.kar98.reload",
+        "not a clip for",
+    ),
+    (
+        "crew_unprepared",
+        "weapons.yaml",
+        lambda r: r["classes"]["hmg"].__setitem__("needs_prepare", False),
+        "weapons.yaml",
+        "classes.hmg.needs_prepare",
+        "crew weapon",
+    ),
+    (
+        "band_order",
+        "weapons.yaml",
+        lambda r: r["range_bands"][3].__setitem__("max", 2),
+        "weapons.yaml",
+        "range_bands.3.max",
+        "increase",
+    ),
+    (
+        "row_length",
+        "damage.yaml",
+        lambda r: r["rows"]["pistol"]["soldier"].pop(),
+        "damage.yaml",
+        "rows.pistol.soldier",
+        "needs 10 entries",
+    ),
+    (
+        "row_order",
+        "damage.yaml",
+        lambda r: r["rows"]["lmg"]["soldier"].__setitem__(9, "panic"),
+        "damage.yaml",
+        "rows.lmg.soldier",
+        "milder",
+    ),
+    (
+        "bad_result",
+        "damage.yaml",
+        lambda r: r["rows"]["smg"]["soldier"].__setitem__(0, "scratch"),
+        "damage.yaml",
+        "rows.smg.soldier.0",
+        "Input should be",
+    ),
+    (
+        "missing_row",
+        "damage.yaml",
+        lambda r: r["rows"].pop("assault"),
+        "damage.yaml",
+        "rows.assault",
+        "missing",
+    ),
+    (
+        "no_penetration",
+        "damage.yaml",
+        lambda r: r["rows"]["smg"].__setitem__("penetration", None),
+        "damage.yaml",
+        "rows.smg.penetration",
+        "needs a penetration row",
+    ),
+    (
+        "destroyed_row",
+        "damage.yaml",
+        lambda r: r["wall"].__setitem__("destroyed_row", "musket"),
+        "damage.yaml",
+        "wall.destroyed_row",
+        "musket",
+    ),
+    (
+        "unknown_terrain",
+        "terrain.yaml",
+        lambda r: r["terrain"].__setitem__("swamp", {"mp": 3, "cover": 0, "sight": "none"}),
+        "terrain.yaml",
+        "terrain.swamp",
+        "unknown terrain",
+    ),
+    (
+        "missing_terrain",
+        "terrain.yaml",
+        lambda r: r["terrain"].pop("crater"),
+        "terrain.yaml",
+        "terrain.crater",
+        "missing",
+    ),
+    (
+        "positive_cover",
+        "terrain.yaml",
+        lambda r: r["terrain"]["woods"].__setitem__("cover", 2),
+        "terrain.yaml",
+        "terrain.woods.cover",
+        "less than or equal to 0",
+    ),
 ]
 
 

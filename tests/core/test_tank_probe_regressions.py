@@ -32,8 +32,7 @@ def test_a_mission_tank_with_a_short_crew_rates_by_that_crew():
     """Seed 000 p. 31: the active crew sets IN, PC, WS and DS. A mission's German tank with
     ``crew: 3`` was seated at setup with the full crew's ratings (the unit was made before the
     crew was counted, and reused as it was)."""
-    m = _variant(german_vehicles=[{"vehicle": "panzer_iv", "hex": "I9", "facing": "SW",
-                                   "crew": 3}])
+    m = _variant(german_vehicles=[{"vehicle": "panzer_iv", "hex": "I9", "facing": "SW", "crew": 3}])
     g = Game(m, seed=0)
     v = next(v for v in g.state.vehicles if v.type == "panzer_iv")
     u = g.state.units[v.unit]
@@ -48,11 +47,15 @@ def test_a_tank_that_lost_its_whole_crew_round_trips():
     but a position read back gave its unit the default ratings (PC 5, DS 0)."""
     from ambush_env.core.vehicles.vehicles import set_crew
 
-    p = {"mission": MISSION, "phase": "rounds", "round": 3, "rounds_total": 3,
-         "initiative": "us",
-         "units": [{"name": "US1", "hex": "C4", "ar": "1-turn"}],
-         "vehicles": [{"name": "V1", "type": "panzer_iv", "side": "german", "hex": "C8",
-                       "crew": 1}]}
+    p = {
+        "mission": MISSION,
+        "phase": "rounds",
+        "round": 3,
+        "rounds_total": 3,
+        "initiative": "us",
+        "units": [{"name": "US1", "hex": "C4", "ar": "1-turn"}],
+        "vehicles": [{"name": "V1", "type": "panzer_iv", "side": "german", "hex": "C8", "crew": 1}],
+    }
     g = Game.from_position(p)
     v = g.state.vehicles[0]
     set_crew(g, v, 0)
@@ -67,17 +70,29 @@ def test_a_car_passing_through_a_full_hex_round_trips():
     """Seed 000 p. 30: "any number may pass through a hex, two may end there". A car stopped
     mid-drive in a hex holding two vehicles (a decision of its driver: the drive must go on)
     is a legal situation; its position was refused on reading ("at most 2 vehicles")."""
-    p = {"mission": MISSION, "phase": "rounds", "round": 3, "rounds_total": 3,
-         "initiative": "us",
-         "units": [{"name": "US1", "hex": "A8", "vehicle": "V1", "ar": "1-turn"},
-                   {"name": "G1", "side": "german", "role": "rifleman", "hex": "N2",
-                    "ar": "complete"}],
-         "vehicles": [{"name": "V1", "type": "jeep", "side": "us", "hex": "A8",
-                       "facing": "NE", "driver": "US1"},
-                      {"name": "V2", "type": "kubelwagen", "side": "german", "hex": "B8",
-                       "disabled": True},
-                      {"name": "V3", "type": "staff_car", "side": "german", "hex": "B8",
-                       "disabled": True}]}
+    p = {
+        "mission": MISSION,
+        "phase": "rounds",
+        "round": 3,
+        "rounds_total": 3,
+        "initiative": "us",
+        "units": [
+            {"name": "US1", "hex": "A8", "vehicle": "V1", "ar": "1-turn"},
+            {"name": "G1", "side": "german", "role": "rifleman", "hex": "N2", "ar": "complete"},
+        ],
+        "vehicles": [
+            {
+                "name": "V1",
+                "type": "jeep",
+                "side": "us",
+                "hex": "A8",
+                "facing": "NE",
+                "driver": "US1",
+            },
+            {"name": "V2", "type": "kubelwagen", "side": "german", "hex": "B8", "disabled": True},
+            {"name": "V3", "type": "staff_car", "side": "german", "hex": "B8", "disabled": True},
+        ],
+    }
     g = Game.from_position(p)
     g.play("US1 drive SE to B8")
     assert g.board.label(g.state.vehicles[0].hex) == "B8" and g.state.turn.mode == "drive"

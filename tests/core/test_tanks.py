@@ -13,30 +13,61 @@ from typing import Any
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core.vehicles import tanks
 from ambush_env.core.model.errors import IllegalActionError
-from ambush_env.core.world.missions import GermanVehicle, load_mission
 from ambush_env.core.model.types import ARSpace
+from ambush_env.core.vehicles import tanks
+from ambush_env.core.world.missions import GermanVehicle, load_mission
 
 MISSION = "farm_assault"
 
 
-def _tank(vtype: str = "sherman", side: str = "us", hex_: str = "C8", facing: str = "N",
-          others: list[dict] | None = None, turn: dict | None = None, phase: str = "rounds",
-          **vkw: Any) -> Game:
+def _tank(
+    vtype: str = "sherman",
+    side: str = "us",
+    hex_: str = "C8",
+    facing: str = "N",
+    others: list[dict] | None = None,
+    turn: dict | None = None,
+    phase: str = "rounds",
+    **vkw: Any,
+) -> Game:
     """A tank ``V1`` whose turn it is (Rounds unless ``phase``), with ``others`` units."""
-    v = {"name": "V1", "type": vtype, "side": side, "hex": hex_, "facing": facing,
-         "cannon_loaded": True, **vkw}
+    v = {
+        "name": "V1",
+        "type": vtype,
+        "side": side,
+        "hex": hex_,
+        "facing": facing,
+        "cannon_loaded": True,
+        **vkw,
+    }
     units = [{"name": "V1", "side": side, "role": "tank", "vehicle": "V1", "ar": "1-turn"}]
-    units += others if others is not None else (
-        [{"name": "G1", "role": "rifleman", "hex": "C4", "ar": "complete"},
-         {"name": "US2", "hex": "A1", "ar": "complete"}] if side == "us"
-        else [{"name": "US1", "hex": "C4", "ar": "complete"}])
-    p: dict[str, Any] = {"mission": MISSION, "units": units, "vehicles": [v],
-                         "german": "agent" if side == "german" else "cards"}
+    units += (
+        others
+        if others is not None
+        else (
+            [
+                {"name": "G1", "role": "rifleman", "hex": "C4", "ar": "complete"},
+                {"name": "US2", "hex": "A1", "ar": "complete"},
+            ]
+            if side == "us"
+            else [{"name": "US1", "hex": "C4", "ar": "complete"}]
+        )
+    )
+    p: dict[str, Any] = {
+        "mission": MISSION,
+        "units": units,
+        "vehicles": [v],
+        "german": "agent" if side == "german" else "cards",
+    }
     if phase == "rounds":
-        p.update(phase="rounds", round=3, rounds_total=3, initiative=side,
-                 turn={"unit": "V1", **(turn or {})})
+        p.update(
+            phase="rounds",
+            round=3,
+            rounds_total=3,
+            initiative=side,
+            turn={"unit": "V1", **(turn or {})},
+        )
     g = Game.from_position(p)
     if phase != "rounds" and g.acting_unit() is None:
         g.play("select V1")
@@ -72,9 +103,13 @@ def test_a_tank_in_a_mission_gets_its_unit_and_a_unit_slot():
 
 def test_a_position_tank_without_its_unit_gets_one_and_round_trips():
     """⚙ (module tanks): a position may list a tank without its unit; one is made."""
-    g = Game.from_position({"mission": MISSION, "units": [{"name": "US1", "hex": "A2"}],
-                            "vehicles": [{"name": "V1", "type": "sherman", "side": "us",
-                                          "hex": "C8", "crew": 3}]})
+    g = Game.from_position(
+        {
+            "mission": MISSION,
+            "units": [{"name": "US1", "hex": "A2"}],
+            "vehicles": [{"name": "V1", "type": "sherman", "side": "us", "hex": "C8", "crew": 3}],
+        }
+    )
     v = g.state.vehicles[0]
     u = g.state.units[v.unit]
     assert u.name == "V1" and u.slot == 1 and u.IN == 2  # crew 3 rates IN 2
@@ -174,8 +209,11 @@ def test_immobilised_jagdpanther_cannon_only_down_its_hex_row():
 # ---------------------------------------------------------------- moving (p. 30, 33)
 def _road_drive(g: Game) -> list[dict]:
     """Drive east along the road once (the first legal drive to a hex of row 8)."""
-    o = next(o for o in g.legal_orders() if "drive" in o and o.endswith("8")
-             and "A8" not in o and "B8" not in o)
+    o = next(
+        o
+        for o in g.legal_orders()
+        if "drive" in o and o.endswith("8") and "A8" not in o and "B8" not in o
+    )
     return g.play(o)
 
 
@@ -200,11 +238,18 @@ def test_fast_while_closed_is_refused():
     assert g.state.turn.mp_spent == 3
     assert not [o for o in g.legal_orders() if " drive " in o]
     b = g.board
-    nxt = next(j for j in b.neighbors[g.state.vehicles[0].hex]
-               if j >= 0 and b.label(j).endswith("8"))
-    _refused(g, next(f"V1 drive {d} to {b.label(nxt)}" for d in ("N", "NE", "SE", "S", "SW", "NW")
-                     if b.neighbors[g.state.vehicles[0].hex][("N", "NE", "SE", "S", "SW", "NW")
-                                                             .index(d)] == nxt))
+    nxt = next(
+        j for j in b.neighbors[g.state.vehicles[0].hex] if j >= 0 and b.label(j).endswith("8")
+    )
+    _refused(
+        g,
+        next(
+            f"V1 drive {d} to {b.label(nxt)}"
+            for d in ("N", "NE", "SE", "S", "SW", "NW")
+            if b.neighbors[g.state.vehicles[0].hex][("N", "NE", "SE", "S", "SW", "NW").index(d)]
+            == nxt
+        ),
+    )
 
 
 def test_operations_drive_is_one_hex_and_free():
@@ -236,10 +281,19 @@ def test_open_close_is_free_in_operations():
 
 
 # ---------------------------------------------------------------- the crew (p. 31)
-@pytest.mark.parametrize("crew,roll,space", [
-    (1, 2, ARSpace.PANIC), (2, 0, ARSpace.PANIC), (2, 3, ARSpace.COMPLETE),
-    (1, 3, ARSpace.COMPLETE), (3, 0, ARSpace.COMPLETE), (3, 2, ARSpace.COMPLETE), (3, 3, ARSpace.ONE_TURN),
-    (5, 6, ARSpace.TWO_TURN)])
+@pytest.mark.parametrize(
+    "crew,roll,space",
+    [
+        (1, 2, ARSpace.PANIC),
+        (2, 0, ARSpace.PANIC),
+        (2, 3, ARSpace.COMPLETE),
+        (1, 3, ARSpace.COMPLETE),
+        (3, 0, ARSpace.COMPLETE),
+        (3, 2, ARSpace.COMPLETE),
+        (3, 3, ARSpace.ONE_TURN),
+        (5, 6, ARSpace.TWO_TURN),
+    ],
+)
 def test_crew_panics_only_at_in_0_1_and_roll_0_2(crew, roll, space):
     """Seed 000 p. 31: tank crews panic only when IN is 0-1 and the Action Round roll 0-2;
     they never obey command (⚙ the command spaces give Complete)."""
@@ -251,21 +305,35 @@ def test_crew_panics_only_at_in_0_1_and_roll_0_2(crew, roll, space):
 def test_crew_panic_from_the_round_start():
     """Seed 000 p. 31: a tank with one man (IN 0) panics on a US roll of 2, not of 3."""
     for roll, panic in ((2, True), (3, False)):
-        g = Game.from_position({
-            "mission": MISSION, "phase": "rounds", "round": 3, "rounds_total": 3,
-            "units": [{"name": "G1", "role": "rifleman", "hex": "C4"},
-                      {"name": "US2", "hex": "A1"}],
-            "vehicles": [{"name": "V1", "type": "sherman", "side": "us", "hex": "C8",
-                          "crew": 1}], "dice": [roll, 9]})
+        g = Game.from_position(
+            {
+                "mission": MISSION,
+                "phase": "rounds",
+                "round": 3,
+                "rounds_total": 3,
+                "units": [
+                    {"name": "G1", "role": "rifleman", "hex": "C4"},
+                    {"name": "US2", "hex": "A1"},
+                ],
+                "vehicles": [
+                    {"name": "V1", "type": "sherman", "side": "us", "hex": "C8", "crew": 1}
+                ],
+                "dice": [roll, 9],
+            }
+        )
         tank = g.state.units[g.state.vehicles[0].unit]
         assert (tank.ar == ARSpace.PANIC) == panic
 
 
 def test_nobody_boards_a_tank():
     """Seed 000 p. 31: nobody can board a tank."""
-    g = Game.from_position({"mission": MISSION, "units": [{"name": "US1", "hex": "C8"}],
-                            "vehicles": [{"name": "V1", "type": "sherman", "side": "us",
-                                          "hex": "C8"}]})
+    g = Game.from_position(
+        {
+            "mission": MISSION,
+            "units": [{"name": "US1", "hex": "C8"}],
+            "vehicles": [{"name": "V1", "type": "sherman", "side": "us", "hex": "C8"}],
+        }
+    )
     g.play("select US1")
     assert not _orders(g, "get into")
     with pytest.raises(IllegalActionError):
@@ -274,15 +342,23 @@ def test_nobody_boards_a_tank():
 
 def test_no_commander_gives_a_tank_a_turn():
     """Seed 000 p. 31: tank crews never obey command."""
-    g = Game.from_position({
-        "mission": MISSION, "phase": "rounds", "round": 3, "rounds_total": 3,
-        "initiative": "us", "turn": {"unit": "US1"},
-        "units": [{"name": "US1", "hex": "C7", "ar": "1-turn"},
-                  {"name": "US2", "hex": "C6", "ar": "complete"},
-                  {"name": "V1", "side": "us", "role": "tank", "vehicle": "V1",
-                   "ar": "complete"},
-                  {"name": "G1", "role": "rifleman", "hex": "P2", "ar": "complete"}],
-        "vehicles": [{"name": "V1", "type": "sherman", "side": "us", "hex": "C8"}]})
+    g = Game.from_position(
+        {
+            "mission": MISSION,
+            "phase": "rounds",
+            "round": 3,
+            "rounds_total": 3,
+            "initiative": "us",
+            "turn": {"unit": "US1"},
+            "units": [
+                {"name": "US1", "hex": "C7", "ar": "1-turn"},
+                {"name": "US2", "hex": "C6", "ar": "complete"},
+                {"name": "V1", "side": "us", "role": "tank", "vehicle": "V1", "ar": "complete"},
+                {"name": "G1", "role": "rifleman", "hex": "P2", "ar": "complete"},
+            ],
+            "vehicles": [{"name": "V1", "type": "sherman", "side": "us", "hex": "C8"}],
+        }
+    )
     assert g.state.units[0].CR > 0
     orders = g.legal_orders()
     assert "US1 give a turn to US2" in orders and "US1 give a turn to V1" not in orders
@@ -290,29 +366,55 @@ def test_no_commander_gives_a_tank_a_turn():
 
 def test_soldiers_do_not_fire_at_a_tank_unit_as_a_soldier():
     """Decision 1: attacks on a tank go through its vehicle slot, never its contact slot."""
-    g = _tank("panzer_iv", "german", hex_="C5", turn=None, others=[
-        {"name": "US1", "hex": "C8", "ar": "1-turn"}])
+    g = _tank(
+        "panzer_iv",
+        "german",
+        hex_="C5",
+        turn=None,
+        others=[{"name": "US1", "hex": "C8", "ar": "1-turn"}],
+    )
     g.state.turn.uid = 1
     g.state.turn.cp_left = -1
     g.invalidate()
     # the vehicle orders name an aspect ("fire aimed at V1 (rear)"); a contact order would not
-    assert not [o for o in g.legal_orders() if "at V1" in o and "fire" in o
-                and "Panzer" not in o and not o.endswith(("(front)", "(side)", "(rear)"))]
+    assert not [
+        o
+        for o in g.legal_orders()
+        if "at V1" in o
+        and "fire" in o
+        and "Panzer" not in o
+        and not o.endswith(("(front)", "(side)", "(rear)"))
+    ]
     assert "US1 fire aimed at V1 (rear)" in g.legal_orders()
 
 
 def test_tank_weapons_aim_at_a_vehicle_slot_with_one_aspect_from_afar():
     """Issue 11 order layout: from another hex exactly one aspect is legal; in the vehicle's
     hex all three (seed 000 p. 30)."""
-    jeep = {"name": "V2", "type": "jeep", "side": "us", "hex": "C5", "facing": "N",
-            "driver": "US1"}
+    jeep = {"name": "V2", "type": "jeep", "side": "us", "hex": "C5", "facing": "N", "driver": "US1"}
     us = [{"name": "US1", "hex": "C5", "vehicle": "V2", "ar": "complete"}]
-    p = {"mission": MISSION, "german": "agent", "phase": "rounds", "round": 3,
-         "rounds_total": 3, "initiative": "german", "turn": {"unit": "V1"},
-         "units": [{"name": "V1", "side": "german", "role": "tank", "vehicle": "V1",
-                    "ar": "1-turn"}] + us,
-         "vehicles": [{"name": "V1", "type": "panzer_iv", "side": "german", "hex": "C8",
-                       "facing": "N", "cannon_loaded": True}, jeep]}
+    p = {
+        "mission": MISSION,
+        "german": "agent",
+        "phase": "rounds",
+        "round": 3,
+        "rounds_total": 3,
+        "initiative": "german",
+        "turn": {"unit": "V1"},
+        "units": [{"name": "V1", "side": "german", "role": "tank", "vehicle": "V1", "ar": "1-turn"}]
+        + us,
+        "vehicles": [
+            {
+                "name": "V1",
+                "type": "panzer_iv",
+                "side": "german",
+                "hex": "C8",
+                "facing": "N",
+                "cannon_loaded": True,
+            },
+            jeep,
+        ],
+    }
     g = Game.from_position(p)
     shots = _orders(g, "fire cannon at V2")
     assert shots == ["V1 fire cannon at V2 (rear)"]  # the jeep faces away (N)

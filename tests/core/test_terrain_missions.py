@@ -25,8 +25,14 @@ def test_meets_rules_15_minimums(mission):
     assert mission in list_missions()
     m = load_mission(mission)
     placed = [(n, e.card) for n, e in m.placements()]
-    placed += [(n, c) for n, para in m.paragraphs.items() for e in para
-               if isinstance(e, PlaceVehicle) for c in (e.driver, *e.passengers) if c]
+    placed += [
+        (n, c)
+        for n, para in m.paragraphs.items()
+        for e in para
+        if isinstance(e, PlaceVehicle)
+        for c in (e.driver, *e.passengers)
+        if c
+    ]
     assert len({n for n, _ in placed}) >= 3
     assert sum(1 for t in m.triggers.values() if not t.is_event) >= 10
     assert sum(1 for t in m.triggers.values() if t.is_event) >= 10
@@ -43,21 +49,24 @@ def _sight(mission, a, b, **kw):
     return line_of_sight(board, a, b, **kw)
 
 
-@pytest.mark.parametrize("a,b,clear,blocked_by", [
-    # a man in the hedge on top of the first bank looks down over the High Field ...
-    ("C5", "G5", True, None),
-    # ... one back from it on the ridge sees nothing down there: the bank (counted at the
-    # ridge's level 2) is not a side of his hex (seed 004, embankment)
-    ("B7", "F7", False, "C7/D7"),
-    # the MG corner of the Low Field sees the foot of the second bank, not the High Field above
-    ("L4", "H4", True, None),
-    ("L4", "F4", False, "H4/I5"),
-    # the Butte's crest blocks even from a hex it borders (seed 004, crest) ...
-    ("O6", "P6", False, "O6/P6"),
-    ("O5", "Q5", False, "O5/P4"),
-    # ... while the plain west flank lets the top see down the lane to the east gate
-    ("N7", "K7", True, None),
-])
+@pytest.mark.parametrize(
+    "a,b,clear,blocked_by",
+    [
+        # a man in the hedge on top of the first bank looks down over the High Field ...
+        ("C5", "G5", True, None),
+        # ... one back from it on the ridge sees nothing down there: the bank (counted at the
+        # ridge's level 2) is not a side of his hex (seed 004, embankment)
+        ("B7", "F7", False, "C7/D7"),
+        # the MG corner of the Low Field sees the foot of the second bank, not the High Field above
+        ("L4", "H4", True, None),
+        ("L4", "F4", False, "H4/I5"),
+        # the Butte's crest blocks even from a hex it borders (seed 004, crest) ...
+        ("O6", "P6", False, "O6/P6"),
+        ("O5", "Q5", False, "O5/P4"),
+        # ... while the plain west flank lets the top see down the lane to the east gate
+        ("N7", "K7", True, None),
+    ],
+)
 def test_hedgerow_banks_and_crest(a, b, clear, blocked_by):
     """Seed 004 embankments and crests on the hedgerow_crossing map (its header)."""
     r = _sight("hedgerow_crossing", a, b)
@@ -71,8 +80,9 @@ def test_hedgerow_banks_fall_eastward():
     embankment 1), RULES.md §6."""
     from ambush_env.core.rules.movement import step_cost
 
-    g = Game.from_position("mission: hedgerow_crossing\nunits:\n  - {name: US1, hex: C6}\n"
-                           "  - {name: US2, hex: D6}\n")
+    g = Game.from_position(
+        "mission: hedgerow_crossing\nunits:\n  - {name: US1, hex: C6}\n  - {name: US2, hex: D6}\n"
+    )
     b = g.board
     us1, us2 = g.state.units[0], g.state.units[1]
     assert [b.level[b.index(x)] for x in ("B6", "D6", "I6")] == [2, 1, 0]
@@ -80,20 +90,23 @@ def test_hedgerow_banks_fall_eastward():
     assert step_cost(g, us2, b.index("D6"), b.index("C6")) == 4
 
 
-@pytest.mark.parametrize("a,b,landmarks,clear,blocked_by", [
-    # the lime tree on the crossing hides the two halves of the Grande Rue from each other,
-    # as the mission declares it (rules.blocking_landmarks) ...
-    ("C7", "P7", ("I7",), False, "I7"),
-    # ... and blocks nothing when it is not declared (RULES.md §3: landmarks block only then)
-    ("C7", "P7", (), True, None),
-    # the church stands between the churchyard and the street: the steeple K5 is the first
-    # building hex the line meets (a building at or above both endpoints' level blocks)
-    ("K4", "K8", ("I7",), False, "K5"),
-    # the Dumas house sees the Place through its south-east window, not the street behind the
-    # bakery
-    ("H6", "I8", ("I7",), True, None),
-    ("H6", "E7", ("I7",), False, "F6"),
-])
+@pytest.mark.parametrize(
+    "a,b,landmarks,clear,blocked_by",
+    [
+        # the lime tree on the crossing hides the two halves of the Grande Rue from each other,
+        # as the mission declares it (rules.blocking_landmarks) ...
+        ("C7", "P7", ("I7",), False, "I7"),
+        # ... and blocks nothing when it is not declared (RULES.md §3: landmarks block only then)
+        ("C7", "P7", (), True, None),
+        # the church stands between the churchyard and the street: the steeple K5 is the first
+        # building hex the line meets (a building at or above both endpoints' level blocks)
+        ("K4", "K8", ("I7",), False, "K5"),
+        # the Dumas house sees the Place through its south-east window, not the street behind the
+        # bakery
+        ("H6", "I8", ("I7",), True, None),
+        ("H6", "E7", ("I7",), False, "F6"),
+    ],
+)
 def test_village_sight(a, b, landmarks, clear, blocked_by):
     """Seed 004 buildings, apertures and landmarks on the village_fight map (its header)."""
     r = _sight("village_fight", a, b, blocking_landmarks=landmarks)
@@ -108,13 +121,16 @@ def test_village_mission_declares_the_lime_tree_blocking():
     assert board.rise[board.index("K5")] == 2 and board.rise[board.index("K6")] == 0
 
 
-@pytest.mark.parametrize("start,order,legal", [
-    ("J6", "US1 move NE to K6", True),    # the nave's door on the Place (K6/J6)
-    ("K7", "US1 move N to K6", True),     # its door on the street (K6/K7)
-    ("L6", "US1 move NW to K6", True),    # its south-east window: climbed (+2 MPs)
-    ("J5", "US1 move NE to K5", False),   # the steeple's blank wall on the Place side
-    ("L5", "US1 move NW to K5", False),   # and on the east side
-])
+@pytest.mark.parametrize(
+    "start,order,legal",
+    [
+        ("J6", "US1 move NE to K6", True),  # the nave's door on the Place (K6/J6)
+        ("K7", "US1 move N to K6", True),  # its door on the street (K6/K7)
+        ("L6", "US1 move NW to K6", True),  # its south-east window: climbed (+2 MPs)
+        ("J5", "US1 move NE to K5", False),  # the steeple's blank wall on the Place side
+        ("L5", "US1 move NW to K5", False),  # and on the east side
+    ],
+)
 def test_village_church_doors_and_walls(start, order, legal):
     """RULES.md §2/§6: the church is entered by its doors and windows; its blank walls cannot
     be crossed (tests/core/test_result_bands_village_fight.py blows one in with a satchel)."""
@@ -130,7 +146,11 @@ def test_crossroads_car_arrives_on_its_route():
     cars = {n: [e for e in para if isinstance(e, PlaceVehicle)] for n, para in m.paragraphs.items()}
     (car,) = cars[23]
     assert (car.vehicle, car.hex, car.driver, tuple(car.passengers)) == (
-        "kubelwagen", "I1", "rifleman", ("officer", "nco_smg"))
+        "kubelwagen",
+        "I1",
+        "rifleman",
+        ("officer", "nco_smg"),
+    )
     assert not car.aware and tuple(car.route) == ("I7", "R7")
     assert [e.vehicle for e in cars[24]] == ["kubelwagen", "motorcycle"]
     assert all(e.aware for e in cars[24])

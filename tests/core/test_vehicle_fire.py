@@ -12,13 +12,13 @@ import pytest
 
 from ambush_env.core import Game
 from ambush_env.core.model import orders as O
-from ambush_env.core.vehicles import vehicle_fire as VF
 from ambush_env.core.model.errors import IllegalActionError
-from ambush_env.core.rules.fire import to_hit
-from ambush_env.core.world.hexgrid import OPPOSITE, traces
 from ambush_env.core.model.orders import OrderKind as K
-from ambush_env.core.world.tables import load_tables
 from ambush_env.core.model.types import DIRECTION_NAMES, Status
+from ambush_env.core.rules.fire import to_hit
+from ambush_env.core.vehicles import vehicle_fire as VF
+from ambush_env.core.world.hexgrid import OPPOSITE, traces
+from ambush_env.core.world.tables import load_tables
 from ambush_env.core.world.vehicle_data import shipped_vehicle_data
 
 MISSION = "farm_assault"
@@ -29,11 +29,25 @@ FAR_US = {"name": "US8", "hex": "A1", "ar": "1-turn"}  # the next decision after
 DIAGRAM = ("front", "side", "side", "rear", "side", "side")
 
 
-def _game(units: list[dict], vehicles: list[dict], *, german: str = "cards",
-          turn: str = "US1", initiative: str = "us") -> Game:
-    p: dict[str, Any] = {"mission": MISSION, "german": german, "phase": "rounds", "round": 3,
-                         "rounds_total": 3, "initiative": initiative, "turn": {"unit": turn},
-                         "units": units + [FAR_GERMAN, FAR_US], "vehicles": vehicles}
+def _game(
+    units: list[dict],
+    vehicles: list[dict],
+    *,
+    german: str = "cards",
+    turn: str = "US1",
+    initiative: str = "us",
+) -> Game:
+    p: dict[str, Any] = {
+        "mission": MISSION,
+        "german": german,
+        "phase": "rounds",
+        "round": 3,
+        "rounds_total": 3,
+        "initiative": initiative,
+        "turn": {"unit": turn},
+        "units": units + [FAR_GERMAN, FAR_US],
+        "vehicles": vehicles,
+    }
     return Game.from_position(p)
 
 
@@ -49,12 +63,20 @@ def _unit(g: Game, name: str):
     return next(u for u in g.state.units if u.name == name)
 
 
-def _shoot(g: Game, rolls: list[int], *, aspect: str = "front", shooter: str = "US1",
-           weapon: str | None = None, snap: bool = False) -> list[dict]:
+def _shoot(
+    g: Game,
+    rolls: list[int],
+    *,
+    aspect: str = "front",
+    shooter: str = "US1",
+    weapon: str | None = None,
+    snap: bool = False,
+) -> list[dict]:
     """Fire at V1 directly with exactly these dice; the dict forms of the events."""
     g.force_rolls(rolls)
-    evs = VF.fire_at_vehicle(g, _unit(g, shooter), g.state.vehicles[0], snap=snap,
-                             aspect=aspect, weapon=weapon)
+    evs = VF.fire_at_vehicle(
+        g, _unit(g, shooter), g.state.vehicles[0], snap=snap, aspect=aspect, weapon=weapon
+    )
     assert g.dice.forced_left == 0
     return [e.to_dict() for e in evs]
 
@@ -109,13 +131,16 @@ def test_distant_attacker_off_the_hex_rows():
     assert VF.aspect_of(b, b.index("B4"), b.index("E7"), 5) == "front"
 
 
-@pytest.mark.parametrize("facing,expect", [
-    (0, "side"),    # NE = side, SE = side
-    (1, "front"),   # NE = front, SE = side: the better for the target
-    (2, "front"),   # NE = side, SE = front
-    (4, "side"),    # NE = rear, SE = side
-    (5, "side"),    # NE = side, SE = rear
-])
+@pytest.mark.parametrize(
+    "facing,expect",
+    [
+        (0, "side"),  # NE = side, SE = side
+        (1, "front"),  # NE = front, SE = side: the better for the target
+        (2, "front"),  # NE = side, SE = front
+        (4, "side"),  # NE = rear, SE = side
+        (5, "side"),  # NE = side, SE = rear
+    ],
+)
 def test_line_through_a_vertex_hits_the_better_armoured_aspect(facing, expect):
     """⚙ seed 000 p. 30: from G7, two columns east of E7 in the same row, the line runs
     through E7's east vertex, between its NE and SE hexsides: the aspect better for the
@@ -177,8 +202,10 @@ def test_order_text_parses_back_and_names_the_aspect():
     a = O.encode(K.FIRE_AIMED_VEHICLE, 0 * 3 + 0)
     assert g.describe_action(a) == "US1 fire aimed at V1 (front)"
     assert g.parse_order("us1 fire aimed at v1 (front)") == a
-    assert g.describe_action(O.encode(K.FIRE_SNAP_VEHICLE, 3 * 3 + 2)) == \
-        "US1 snap fire at vehicle 3 (empty slot, rear)"
+    assert (
+        g.describe_action(O.encode(K.FIRE_SNAP_VEHICLE, 3 * 3 + 2))
+        == "US1 snap fire at vehicle 3 (empty slot, rear)"
+    )
 
 
 def test_aimed_fire_at_a_tank_by_order_ends_the_turn():
@@ -218,10 +245,19 @@ def test_a_snap_fire_at_a_vehicle_after_a_short_move():
 def test_riders_fire_at_a_vehicle_from_a_car_at_minus_two():
     """Seed 000 p. 32: a passenger fires aimed or snap at −2; the driver one snap only; no
     bazooka from a car."""
-    jeep = {"name": "V2", "type": "jeep", "side": "us", "hex": "E10", "facing": "N",
-            "driver": "US2", "passengers": ["US1"]}
-    units = [_us("E10", vehicle="V2"),
-             {"name": "US2", "hex": "E10", "ar": "1-turn", "vehicle": "V2"}]
+    jeep = {
+        "name": "V2",
+        "type": "jeep",
+        "side": "us",
+        "hex": "E10",
+        "facing": "N",
+        "driver": "US2",
+        "passengers": ["US1"],
+    }
+    units = [
+        _us("E10", vehicle="V2"),
+        {"name": "US2", "hex": "E10", "ar": "1-turn", "vehicle": "V2"},
+    ]
     g = _game(units, [_tank(), jeep])
     assert _aspect_orders(g) == ["US1 fire aimed at V1 (front)"]
     _, mods = VF.to_hit(g, _unit(g, "US1"), g.state.vehicles[0], snap=False)
@@ -233,16 +269,23 @@ def test_riders_fire_at_a_vehicle_from_a_car_at_minus_two():
     units[0]["prepared"] = True
     g = _game(units, [_tank(), jeep])
     assert _aspect_orders(g) == []
-    assert "bazooka" in VF.vehicle_fire_refusal(g, _unit(g, "US1"), g.state.vehicles[0],
-                                                snap=False)
+    assert "bazooka" in VF.vehicle_fire_refusal(g, _unit(g, "US1"), g.state.vehicles[0], snap=False)
 
 
 def test_a_german_fires_at_a_us_jeep_by_order():
     """Seed 000 p. 31 for both sides: a German soldier (agent) may fire at a US car."""
-    jeep = {"name": "V1", "type": "jeep", "side": "us", "hex": "E10", "facing": "N",
-            "driver": "US1"}
-    units = [_us("E10", vehicle="V1"),
-             {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "1-turn"}]
+    jeep = {
+        "name": "V1",
+        "type": "jeep",
+        "side": "us",
+        "hex": "E10",
+        "facing": "N",
+        "driver": "US1",
+    }
+    units = [
+        _us("E10", vehicle="V1"),
+        {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "1-turn"},
+    ]
     g = _game(units, [jeep], german="agent", turn="G1", initiative="german")
     orders = [o for o in g.legal_orders() if "V1" in o and "fire" in o]
     assert orders == ["G1 fire aimed at V1 (front)", "G1 snap fire at V1 (front)"]
@@ -252,13 +295,16 @@ def test_a_german_fires_at_a_us_jeep_by_order():
     assert fv["part"] == "body" and fv["result"] == "none" and fv["aspect"] == "front"
 
 
-@pytest.mark.parametrize("case,reason", [
-    ("own", "his own side's vehicle"),
-    ("sight", "out of sight"),
-    ("range", "beyond maximum range"),
-    ("disabled", "disabled"),
-    ("empty", "nobody aboard"),
-])
+@pytest.mark.parametrize(
+    "case,reason",
+    [
+        ("own", "his own side's vehicle"),
+        ("sight", "out of sight"),
+        ("range", "beyond maximum range"),
+        ("disabled", "disabled"),
+        ("empty", "nobody aboard"),
+    ],
+)
 def test_refusals(case, reason):
     """Seed 000 p. 31: no fire at one's own side's vehicle, out of sight or range, a knocked-
     out vehicle, or an empty car (the car and its occupants are one target ⚙)."""
@@ -274,8 +320,9 @@ def test_refusals(case, reason):
         tank["disabled"] = True
     elif case == "empty":
         tank = {"name": "V1", "type": "kubelwagen", "side": "german", "hex": "E7"}
-    units = [us] + ([{"name": "US2", "hex": "E7", "ar": "complete", "vehicle": "V1"}]
-                    if case == "own" else [])
+    units = [us] + (
+        [{"name": "US2", "hex": "E7", "ar": "complete", "vehicle": "V1"}] if case == "own" else []
+    )
     g = _game(units, [tank])
     assert _aspect_orders(g) == [] and _aspect_orders(g, "snap fire at") == []
     why = VF.vehicle_fire_refusal(g, _unit(g, "US1"), g.state.vehicles[0], snap=False)
@@ -290,15 +337,22 @@ def test_a_prisoner_never_fires_at_a_vehicle():
     g = _game([_us("E10"), {"name": "US2", "hex": "E5", "ar": "1-turn"}], [_tank()])
     us = _unit(g, "US1")
     us.status = int(Status.CAPTURED)
-    assert VF.vehicle_fire_refusal(g, us, g.state.vehicles[0], snap=False) == \
-        "not active on the map"
+    assert (
+        VF.vehicle_fire_refusal(g, us, g.state.vehicles[0], snap=False) == "not active on the map"
+    )
 
 
 def test_us_fire_at_a_german_in_a_car_goes_through_the_vehicle_slot():
     """Seed 000 p. 31: no occupant can be singled out: the contact order is not offered; the
     vehicle order is."""
-    kubel = {"name": "V1", "type": "kubelwagen", "side": "german", "hex": "E7", "facing": "S",
-             "driver": "G1"}
+    kubel = {
+        "name": "V1",
+        "type": "kubelwagen",
+        "side": "german",
+        "hex": "E7",
+        "facing": "S",
+        "driver": "G1",
+    }
     units = [_us("E10"), {"name": "G1", "role": "rifleman", "hex": "E7", "vehicle": "V1"}]
     g = _game(units, [kubel])
     orders = g.legal_orders()
@@ -328,8 +382,7 @@ def test_built_in_weapon_has_no_from_car_penalty_and_leaves_the_unit_alone():
     us = _unit(g, "US1")
     _, mods = VF.to_hit(g, us, g.state.vehicles[0], snap=False, weapon="m1919_tank")
     assert not any(k == "from_car" for k, _ in mods)
-    _, mods = VF.to_hit(g, us, g.state.vehicles[0], snap=False,
-                        mods_extra={"extra": 1})
+    _, mods = VF.to_hit(g, us, g.state.vehicles[0], snap=False, mods_extra={"extra": 1})
     assert ("from_car", -2) in mods and ("extra", 1) in mods
     ammo = us.ammo
     evs = _shoot(g, [9], weapon="m1919_tank")  # jam check 9 = jammed
@@ -344,8 +397,7 @@ def test_crew_hit_removes_one_man_no_damage_roll():
     evs = _shoot(g, [0, 0])
     v = g.state.vehicles[0]
     assert v.crew == 4 and [e["type"] for e in evs] == ["fire_vehicle", "crew_lost"]
-    assert evs[1] == {"type": "crew_lost", "vehicle": "V1", "lost": 1, "crew": 4,
-                      "why": "crew hit"}
+    assert evs[1] == {"type": "crew_lost", "vehicle": "V1", "lost": 1, "crew": 4, "why": "crew hit"}
 
 
 def test_closed_tank_crew_result_is_no_effect():
@@ -359,11 +411,14 @@ def _bazooka_game(tank: dict | None = None, hex_: str = "E9") -> Game:
     return _game([_us(hex_, weapon="bazooka", prepared=True)], [tank or _tank()])
 
 
-@pytest.mark.parametrize("rolls,crew_left", [
-    ([7, 7], 2),   # both others: 7 − 2 (prone) = 5 incapacitated: lost
-    ([6, 6], 4),   # 6 − 2 = 4 wound: no effect on crew (⚙)
-    ([9, 0], 3),
-])
+@pytest.mark.parametrize(
+    "rolls,crew_left",
+    [
+        ([7, 7], 2),  # both others: 7 − 2 (prone) = 5 incapacitated: lost
+        ([6, 6], 4),  # 6 − 2 = 4 wound: no effect on crew (⚙)
+        ([9, 0], 3),
+    ],
+)
 def test_bazooka_kills_the_crewman_hit_and_rolls_bazooka_inside(rolls, crew_left):
     """Seed 000 p. 31: a bazooka kills the one hit and rolls Bazooka Inside, prone, for the
     other exposed crew (three exposed: two more rolls)."""
@@ -382,12 +437,15 @@ def test_bazooka_exposes_no_more_than_the_active_crew():
     assert v.crew == 0 and v.disabled
 
 
-@pytest.mark.parametrize("aspect,pen,disabled", [
-    ("front", 3, True),    # bazooka medium vs medium body: destroyed
-    ("front", 2, False),   # light vs medium: no effect
-    ("rear", 1, True),     # light vs the light rear body
-    ("rear", 0, False),
-])
+@pytest.mark.parametrize(
+    "aspect,pen,disabled",
+    [
+        ("front", 3, True),  # bazooka medium vs medium body: destroyed
+        ("front", 2, False),  # light vs medium: no effect
+        ("rear", 1, True),  # light vs the light rear body
+        ("rear", 0, False),
+    ],
+)
 def test_penetrated_body_disables_a_tank(aspect, pen, disabled):
     """Seed 000 p. 31: a penetrated body disables; armour per aspect (vehicles.yaml ⚙)."""
     facing = "S" if aspect == "front" else "N"
@@ -416,12 +474,15 @@ def test_penetrated_tread_immobilises_but_does_not_disable(pen, immobilised):
     assert any(e["type"] == "immobilised" for e in evs) is immobilised
 
 
-@pytest.mark.parametrize("type_,pen,lost", [
-    ("panzer_iv", 3, ["cannon", "coax"]),
-    ("panzer_iv", 2, []),
-    ("jagdpanther", 6, ["cannon"]),  # heavy vs its heavy casemate; it has no coaxial MG
-    ("jagdpanther", 5, []),
-])
+@pytest.mark.parametrize(
+    "type_,pen,lost",
+    [
+        ("panzer_iv", 3, ["cannon", "coax"]),
+        ("panzer_iv", 2, []),
+        ("jagdpanther", 6, ["cannon"]),  # heavy vs its heavy casemate; it has no coaxial MG
+        ("jagdpanther", 5, []),
+    ],
+)
 def test_penetrated_turret_puts_cannon_and_coax_out(type_, pen, lost):
     """Seed 000 p. 31: a penetrated turret destroys weapons (⚙ the cannon and coaxial MG)."""
     g = _bazooka_game(_tank(type_=type_, cannon_loaded=True))
@@ -429,14 +490,23 @@ def test_penetrated_turret_puts_cannon_and_coax_out(type_, pen, lost):
     v = g.state.vehicles[0]
     assert v.lost == lost and not v.disabled and v.cannon_loaded is (not lost)
     if lost:
-        assert next(e for e in evs if e["type"] == "weapons_lost") == {"type": "weapons_lost", "vehicle": "V1", "part": "turret",
-                           "weapons": lost}
+        assert next(e for e in evs if e["type"] == "weapons_lost") == {
+            "type": "weapons_lost",
+            "vehicle": "V1",
+            "part": "turret",
+            "weapons": lost,
+        }
 
 
-@pytest.mark.parametrize("type_,pen,lost", [
-    ("panzer_iv", 1, ["bow"]), ("panzer_iv", 0, []),
-    ("jagdpanther", 3, ["bow"]), ("jagdpanther", 2, []),  # a medium mount
-])
+@pytest.mark.parametrize(
+    "type_,pen,lost",
+    [
+        ("panzer_iv", 1, ["bow"]),
+        ("panzer_iv", 0, []),
+        ("jagdpanther", 3, ["bow"]),
+        ("jagdpanther", 2, []),  # a medium mount
+    ],
+)
 def test_penetrated_mount_puts_the_bow_mg_out(type_, pen, lost):
     g = _bazooka_game(_tank(type_=type_))
     _shoot(g, [0, 9, pen])
@@ -453,8 +523,7 @@ def test_tank_gun_penetrates_by_the_weapon_override():
 
 
 # ============================================================================ small arms
-RIFLE_WEAPONS = ["colt_45", "kar98", "m1_garand", "thompson", "bar", "mg42", "m1919",
-                 "mg34_tank"]
+RIFLE_WEAPONS = ["colt_45", "kar98", "m1_garand", "thompson", "bar", "mg42", "m1919", "mg34_tank"]
 
 
 def test_small_arms_rows_reach_light_at_most():
@@ -462,8 +531,16 @@ def test_small_arms_rows_reach_light_at_most():
     small-arms and machine-gun rows top at Light, the explosive ones reach Heavy."""
     t = load_tables()
     rows = {t.weapon_class[w].damage for w in RIFLE_WEAPONS}
-    assert rows == {"pistol", "bolt_rifle", "semi_auto_rifle", "smg", "automatic_rifle", "lmg",
-                    "hmg", "tank_mg"}
+    assert rows == {
+        "pistol",
+        "bolt_rifle",
+        "semi_auto_rifle",
+        "smg",
+        "automatic_rifle",
+        "lmg",
+        "hmg",
+        "tank_mg",
+    }
     for r in rows:
         assert set(t.penetration_row[r]) == {"none", "light"}, r
     for r in ("bazooka", "panzerfaust", "tank_gun"):
@@ -476,21 +553,28 @@ def test_rifle_calibre_fire_never_affects_an_armoured_tank_part(weapon, type_):
     """Seed 000 p. 30 + RULES.md §11: every small-arms row fired at every armoured part of
     every tank from every aspect does nothing, for every d10 (its row reaches no armour)."""
     side = "us" if type_ == "sherman" else "german"
-    shooter = ({"name": "G1", "role": "rifleman", "hex": "E10", "ar": "1-turn"} if side == "us"
-               else _us("E10"))
+    shooter = (
+        {"name": "G1", "role": "rifleman", "hex": "E10", "ar": "1-turn"}
+        if side == "us"
+        else _us("E10")
+    )
     vt = shipped_vehicle_data().vehicles[type_]
     for aspect, facing in (("front", "S"), ("side", "NE"), ("rear", "N")):
         chart = vt.chart(aspect)
         tank = {**_tank(type_=type_, facing=facing, closed=True), "side": side}
-        g = (_game([shooter], [tank], german="agent", turn="G1", initiative="german")
-             if side == "us" else _game([shooter], [tank]))
+        g = (
+            _game([shooter], [tank], german="agent", turn="G1", initiative="german")
+            if side == "us"
+            else _game([shooter], [tank])
+        )
         for hc, part in enumerate(chart):
             if part == "crew":
                 continue
             for p in range(10):  # the same game: each shot must leave it as it was
                 jam = [0] if load_tables().weapon_class[weapon].jams else []
-                evs = _shoot(g, jam + [0, hc, p], aspect=aspect, weapon=weapon,
-                             shooter=shooter["name"])
+                evs = _shoot(
+                    g, jam + [0, hc, p], aspect=aspect, weapon=weapon, shooter=shooter["name"]
+                )
                 assert evs[0]["part"] == part and evs[0]["result"] == "none", (aspect, part, p)
                 v = g.state.vehicles[0]
                 assert not v.disabled and not v.immobilised and not v.lost and v.crew == 5
@@ -508,14 +592,17 @@ def test_rifles_still_hit_unarmoured_car_parts():
 
 
 # ============================================================================ can_penetrate
-@pytest.mark.parametrize("weapon,type_,aspect,expect", [
-    ("kar98", "panzer_iv", "front", False),
-    ("mg34_tank", "sherman", "rear", False),
-    ("m1919", "jagdpanther", "side", False),
-    ("bazooka", "panzer_iv", "front", True),
-    ("m3_75mm", "jagdpanther", "front", True),
-    ("kar98", "jeep", "front", True),  # unarmoured body and tyres
-])
+@pytest.mark.parametrize(
+    "weapon,type_,aspect,expect",
+    [
+        ("kar98", "panzer_iv", "front", False),
+        ("mg34_tank", "sherman", "rear", False),
+        ("m1919", "jagdpanther", "side", False),
+        ("bazooka", "panzer_iv", "front", True),
+        ("m3_75mm", "jagdpanther", "front", True),
+        ("kar98", "jeep", "front", True),  # unarmoured body and tyres
+    ],
+)
 def test_can_penetrate(weapon, type_, aspect, expect):
     """Seed 000 p. 31: "a German will not shoot a closed tank with a weapon that cannot
     penetrate it": whether any part the weapon can affect is on that aspect's Hit Chart."""
@@ -529,17 +616,30 @@ def test_explosive_hits_on_a_vehicle_do_not_hurt_soldiers_outside_it():
     """Seed 000 p. 31: a bazooka hit on a tank's crew and a panzerfaust hit on a car's
     passenger roll only for those inside; a soldier on foot in the hex rolls nothing (the
     dice are exact)."""
-    g = _game([_us("E9", weapon="bazooka", prepared=True),
-               {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "complete"}], [_tank()])
+    g = _game(
+        [
+            _us("E9", weapon="bazooka", prepared=True),
+            {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "complete"},
+        ],
+        [_tank()],
+    )
     _shoot(g, [0, 0, 0, 0])  # hit, crew: killed, two others roll Bazooka Inside (none)
     assert _unit(g, "G1").status == Status.ACTIVE and not _unit(g, "G1").wounded
-    jeep = {"name": "V1", "type": "jeep", "side": "us", "hex": "E7", "facing": "S",
-            "driver": "US2", "passengers": ["US3"]}
-    units = [{"name": "G1", "role": "rifleman", "hex": "E10", "ar": "1-turn",
-              "weapon": "panzerfaust"},
-             {"name": "US2", "hex": "E7", "ar": "complete", "vehicle": "V1"},
-             {"name": "US3", "hex": "E7", "ar": "complete", "vehicle": "V1"},
-             {"name": "US1", "hex": "E7", "ar": "complete"}]
+    jeep = {
+        "name": "V1",
+        "type": "jeep",
+        "side": "us",
+        "hex": "E7",
+        "facing": "S",
+        "driver": "US2",
+        "passengers": ["US3"],
+    }
+    units = [
+        {"name": "G1", "role": "rifleman", "hex": "E10", "ar": "1-turn", "weapon": "panzerfaust"},
+        {"name": "US2", "hex": "E7", "ar": "complete", "vehicle": "V1"},
+        {"name": "US3", "hex": "E7", "ar": "complete", "vehicle": "V1"},
+        {"name": "US1", "hex": "E7", "ar": "complete"},
+    ]
     g = _game(units, [jeep], german="agent", turn="G1", initiative="german")
     # hit, chart 2 = passenger (US3 the only one), damage 9 = kill; the driver rolls Grenade
     # Inside (0 − 2 prone = none); US1 outside rolls nothing
@@ -551,11 +651,11 @@ def test_explosive_hits_on_a_vehicle_do_not_hurt_soldiers_outside_it():
 def test_a_soldier_beside_a_vehicle_counts_as_in_cover():
     """Seed 000 p. 31: outside a vehicle in its hex he is in cover (−1 ⚙) unless his terrain
     is better."""
-    g = _game([_us("E10"), {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "complete"}],
-              [_tank()])
+    g = _game(
+        [_us("E10"), {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "complete"}], [_tank()]
+    )
     _, mods = to_hit(g, _unit(g, "US1"), _unit(g, "G1"), snap=False)
     assert ("cover_vehicle", -1) in mods
-    g = _game([_us("E10"), {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "complete"}],
-              [])
+    g = _game([_us("E10"), {"name": "G1", "role": "rifleman", "hex": "E7", "ar": "complete"}], [])
     _, mods = to_hit(g, _unit(g, "US1"), _unit(g, "G1"), snap=False)
     assert not any(k == "cover_vehicle" for k, _ in mods)

@@ -9,18 +9,17 @@ stone farmhouse L6/L7; the jeep is vehicle 0 (V1), the parked Kübelwagen vehicl
 from __future__ import annotations
 
 import pytest
+from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, rounds
 
-from ambush_env.core.model import orders as O
-from ambush_env.core.vehicles import vehicle_fire as VF
-from ambush_env.core.vehicles import vehicles as V
-from ambush_env.core.model.errors import DataError
 from ambush_env.core.combat.grenades import explode
-from ambush_env.core.world.missions import GermanVehicle, check_vehicles, load_mission
+from ambush_env.core.model import orders as O
+from ambush_env.core.model.errors import DataError
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.state import Vehicle
 from ambush_env.core.model.types import ARSpace, Direction, Side, Stance, Status
-
-from engine_helpers import add_german, clear_board, force, fresh_game, give_turn, put, rounds
+from ambush_env.core.vehicles import vehicle_fire as VF
+from ambush_env.core.vehicles import vehicles as V
+from ambush_env.core.world.missions import GermanVehicle, check_vehicles, load_mission
 
 JEEP, KUBEL = 0, 1
 
@@ -235,8 +234,9 @@ def test_tanks_cannot_be_boarded_or_captured():
     g = fresh_game()
     clear_board(g, keep=1)
     us = put(g, 0, "C2")
-    tank = Vehicle(vid=2, type="panzer_iv", side=int(Side.GERMAN), name="V3",
-                   hex=g.board.index("C2"))
+    tank = Vehicle(
+        vid=2, type="panzer_iv", side=int(Side.GERMAN), name="V3", hex=g.board.index("C2")
+    )
     g.state.vehicles.append(tank)
     g.invalidate()
     assert V.board_refusal(g, us, tank) == "nobody can board a tank (seed 000 p. 31)"
@@ -310,8 +310,9 @@ def test_at_most_two_vehicles_in_a_hex():
     park(g, KUBEL, "B1")
     _ops(g)
     assert enc(K.DRIVE, Direction.SE) in g.legal_actions()  # one there: may enter
-    g.state.vehicles.append(Vehicle(vid=2, type="staff_car", side=1, name="V3",
-                                    hex=g.board.index("B1"), disabled=True))
+    g.state.vehicles.append(
+        Vehicle(vid=2, type="staff_car", side=1, name="V3", hex=g.board.index("B1"), disabled=True)
+    )
     g.invalidate()
     assert enc(K.DRIVE, Direction.SE) not in g.legal_actions()
     assert enc(K.DRIVE, Direction.S) in g.legal_actions()
@@ -361,8 +362,9 @@ def test_fast_driving_makes_one_accident_check(roll, passed):
     assert ac[0]["result"] == ("passed" if passed else "none")
 
 
-@pytest.mark.parametrize("table,expect", [(0, "none"), (4, "stop"), (6, "skid"),
-                                          (8, "shot_tyre"), (9, "overturn")])
+@pytest.mark.parametrize(
+    "table,expect", [(0, "none"), (4, "stop"), (6, "skid"), (8, "shot_tyre"), (9, "overturn")]
+)
 def test_accident_table(table, expect):
     """RULES.md §12 ⚙ Accident Table: 0-3 none, 4-5 stop, 6-7 skid, 8 shot tyre, 9 overturn."""
     g = fresh_game()
@@ -452,8 +454,9 @@ def _jeep_under_fire(weapon="kar98"):
 def test_soldiers_in_a_car_are_fired_at_as_the_car():
     """seed 000, p. 31: a vehicle and its occupants are one target; no occupant is singled
     out. A German card's fire at a rider resolves against the car."""
-    from ambush_env.core.rules.fire import fire_refusal
     from engine_helpers import german_action
+
+    from ambush_env.core.rules.fire import fire_refusal
 
     g, v, drv, p1, p2, ger = _jeep_under_fire()
     rounds(g)
@@ -599,16 +602,29 @@ def _broken(tmp_path, mutate):
     return p
 
 
-@pytest.mark.parametrize("mutate,field,problem", [
-    (lambda r: r["vehicles"]["jeep"]["hit_chart"].__setitem__(0, "turret"), "vehicles.jeep",
-     "hit_chart[0] names 'turret'"),
-    (lambda r: r["vehicles"]["jeep"].__setitem__("fast_mpa", 4), "vehicles.jeep", "must exceed"),
-    (lambda r: r["move_costs"].pop("woods"), "move_costs", "missing ['woods']"),
-    (lambda r: r["move_costs"].__setitem__("building", 3), "move_costs", "never enter"),
-    (lambda r: r["accident_table"].pop(), "accident_table", "at least 10"),
-    (lambda r: r["vehicles"]["panzer_iv"]["parts"].__setitem__("crew", "light"),
-     "vehicles.panzer_iv", "occupant part 'crew'"),
-])
+@pytest.mark.parametrize(
+    "mutate,field,problem",
+    [
+        (
+            lambda r: r["vehicles"]["jeep"]["hit_chart"].__setitem__(0, "turret"),
+            "vehicles.jeep",
+            "hit_chart[0] names 'turret'",
+        ),
+        (
+            lambda r: r["vehicles"]["jeep"].__setitem__("fast_mpa", 4),
+            "vehicles.jeep",
+            "must exceed",
+        ),
+        (lambda r: r["move_costs"].pop("woods"), "move_costs", "missing ['woods']"),
+        (lambda r: r["move_costs"].__setitem__("building", 3), "move_costs", "never enter"),
+        (lambda r: r["accident_table"].pop(), "accident_table", "at least 10"),
+        (
+            lambda r: r["vehicles"]["panzer_iv"]["parts"].__setitem__("crew", "light"),
+            "vehicles.panzer_iv",
+            "occupant part 'crew'",
+        ),
+    ],
+)
 def test_malformed_vehicle_file_names_file_and_field(tmp_path, mutate, field, problem):
     """STYLE.md habit 3: a bad vehicles.yaml fails with its path and the offending field."""
     p = _broken(tmp_path, mutate)

@@ -33,7 +33,9 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path, monkeypat
 
 
 def test_a_folder_is_refused_naming_what_the_file_is(tmp_path):
-    with pytest.raises(IsADirectoryError, match="is a folder: give a file name for the HTML viewer"):
+    with pytest.raises(
+        IsADirectoryError, match="is a folder: give a file name for the HTML viewer"
+    ):
         data.write_text_atomic("x", tmp_path, what="HTML viewer")
 
 
@@ -51,16 +53,17 @@ def test_bytes_through_a_file_object_and_an_existing_file_keeps_its_mode(tmp_pat
 def test_an_error_inside_the_block_leaves_the_old_file_and_no_temporary(tmp_path):
     p = tmp_path / "a.json"
     p.write_text("old", encoding="utf-8")
-    with pytest.raises(RuntimeError, match="half-way"):
-        with data.atomic_write(p) as f:
-            f.write("new, cut")
-            raise RuntimeError("half-way")
+    with pytest.raises(RuntimeError, match="half-way"), data.atomic_write(p) as f:
+        f.write("new, cut")
+        raise RuntimeError("half-way")
     assert p.read_text(encoding="utf-8") == "old"
     assert [x.name for x in tmp_path.iterdir()] == ["a.json"]
 
 
-_WRITE = ("import sys; from ambush_env.core.world.data import write_text_atomic; "
-          "write_text_atomic('new text ' * 100, sys.argv[1])")
+_WRITE = (
+    "import sys; from ambush_env.core.world.data import write_text_atomic; "
+    "write_text_atomic('new text ' * 100, sys.argv[1])"
+)
 
 
 @pytest.mark.parametrize("mode", ["after_write", "during_write"])
@@ -74,15 +77,19 @@ def test_the_fault_hook_kills_between_the_write_and_the_rename(tmp_path, mode):
     p = tmp_path / "r.json"
     p.write_text("old", encoding="utf-8")
     env = {**os.environ, data.FAULT_ENV: f"{mode}:*.json"}
-    run = subprocess.run([sys.executable, "-c", _WRITE, str(p)], env=env, capture_output=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-c", _WRITE, str(p)], env=env, capture_output=True, timeout=60
+    )
     assert run.returncode == -signal.SIGKILL, run.stderr
     assert p.read_text(encoding="utf-8") == "old"
-    tmp, = (x for x in tmp_path.iterdir() if x.name != "r.json")
+    (tmp,) = (x for x in tmp_path.iterdir() if x.name != "r.json")
     assert tmp.name.startswith(".r.json.") and tmp.name.endswith(".tmp")
     assert tmp.stat().st_size == (900 if mode == "after_write" else 450)
     # another name does not match the glob: written
     other = tmp_path / "r.txt"
-    run = subprocess.run([sys.executable, "-c", _WRITE, str(other)], env=env, capture_output=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-c", _WRITE, str(other)], env=env, capture_output=True, timeout=60
+    )
     assert run.returncode == 0 and other.read_text(encoding="utf-8") == "new text " * 100
 
 
@@ -90,6 +97,8 @@ def test_a_malformed_fault_hook_is_refused_naming_it(tmp_path, monkeypatch):
     from ambush_env.core.model.errors import ConfigError
 
     monkeypatch.setenv(data.FAULT_ENV, "explode:*.json")
-    with pytest.raises(ConfigError, match="AMBUSH_FAULT='explode:\\*.json': expected after_write:GLOB"):
+    with pytest.raises(
+        ConfigError, match="AMBUSH_FAULT='explode:\\*.json': expected after_write:GLOB"
+    ):
         data.write_text_atomic("x", tmp_path / "a.json")
     assert list(tmp_path.iterdir()) == []

@@ -38,5 +38,7 @@ def assert_same_trace(t1, t2) -> None:
     assert len(t1) == len(t2)
     for k, (a, b) in enumerate(zip(t1, t2)):
         for key in a[0]:
-            np.testing.assert_array_equal(a[0][key], b[0][key], err_msg=f"step {k}: obs[{key!r}] differs")
+            np.testing.assert_array_equal(
+                a[0][key], b[0][key], err_msg=f"step {k}: obs[{key!r}] differs"
+            )
         assert a[1:] == b[1:], f"step {k}: reward/terminated/truncated/events differ"

@@ -6,14 +6,14 @@ import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo")
-from pettingzoo.test import api_test  # noqa: E402
+from pettingzoo.test import api_test
 
-import ambush_env  # noqa: E402
-from ambush_env.core import Game  # noqa: E402
-from ambush_env.core.play.legal import legal_orders  # noqa: E402
-from ambush_env.core.model.types import Side  # noqa: E402
-from ambush_env.env.aec_env import GermanView  # noqa: E402
-from ambush_env.env.observation import ObservationBuilder  # noqa: E402
+import ambush_env
+from ambush_env.core import Game
+from ambush_env.core.model.types import Side
+from ambush_env.core.play.legal import legal_orders
+from ambush_env.env.aec_env import GermanView
+from ambush_env.env.observation import ObservationBuilder
 
 
 @pytest.mark.parametrize("german", ["agent", "cards"])
@@ -37,8 +37,9 @@ def _play(env, rng: np.random.Generator, limit: int = 20000) -> dict:
             d = env.game.decision
             u = env.game.state.units[d.uid]
             assert u.side == Side.GERMAN
-            assert set(np.flatnonzero(mask)) == set(legal_orders(env.game, u)), \
+            assert set(np.flatnonzero(mask)) == set(legal_orders(env.game, u)), (
                 "every German order comes from legal() for that unit"
+            )
         seen[agent] += 1
         env.step(int(rng.choice(np.flatnonzero(mask))))
     return seen
@@ -59,8 +60,12 @@ def test_random_vs_random_and_random_vs_cards_finish(mission: str) -> None:
 
 
 POSITION = {
-    "mission": "farm_assault", "german": "agent", "phase": "rounds", "round": 3,
-    "rounds_total": 3, "initiative": "german",
+    "mission": "farm_assault",
+    "german": "agent",
+    "phase": "rounds",
+    "round": 3,
+    "rounds_total": 3,
+    "initiative": "german",
     "units": [
         {"name": "US1", "hex": "B2"},
         {"name": "US2", "hex": "A1", "stance": "prone"},

@@ -10,8 +10,8 @@ import gymnasium
 import numpy as np
 import pytest
 
-from ambush_env.core.play import campaign as C
 from ambush_env.core.model.errors import ConfigError, DataError, ScenarioError
+from ambush_env.core.play import campaign as C
 from ambush_env.env.ambush_env import AmbushEnv
 from ambush_env.env.campaign_env import CampaignEnv
 from ambush_env.env.registration import CAMPAIGN_ID
@@ -66,22 +66,32 @@ def test_spaces_are_the_mission_envs():
 
 def test_same_squad_and_seed_replay_identically():
     sq = C.new_campaign("first_push")
-    sq = C.advance(sq, C.Outcome("win", fates={s.id: ("incapacitated" if s.id == 3 else "fit")
-                                                for s in sq.soldiers}))
+    sq = C.advance(
+        sq,
+        C.Outcome(
+            "win", fates={s.id: ("incapacitated" if s.id == 3 else "fit") for s in sq.soldiers}
+        ),
+    )
     t1, i1, _ = play(CampaignEnv(), 4, {"squad": sq.to_dict()})
     t2, i2, _ = play(CampaignEnv(), 4, {"squad": sq.to_dict()})
     same(t1, t2)
     assert i1["squad"] == i2["squad"] and i1["mission"] == "jeep_run"
     t3, _, _ = play(CampaignEnv(), 5, {"squad": sq.to_dict()})
-    assert any(not np.array_equal(a[0]["board"], b[0]["board"]) for a, b in zip(t1, t3)) or len(t1) != len(t3)
+    assert any(not np.array_equal(a[0]["board"], b[0]["board"]) for a, b in zip(t1, t3)) or len(
+        t1
+    ) != len(t3)
 
 
 def test_the_squad_goes_in_through_options_and_comes_out_in_info(tmp_path):
     """The squad's next mission is played with the fielded soldiers (an incapacitated one
     misses it); the updated squad at the end is advance(squad, outcome of the game)."""
     sq = C.new_campaign("first_push")
-    sq = C.advance(sq, C.Outcome("loss", fates={s.id: ("incapacitated" if s.id == 2 else "fit")
-                                                 for s in sq.soldiers}))
+    sq = C.advance(
+        sq,
+        C.Outcome(
+            "loss", fates={s.id: ("incapacitated" if s.id == 2 else "fit") for s in sq.soldiers}
+        ),
+    )
     path = C.save_squad_file(sq, tmp_path / "s.yaml")
     env = CampaignEnv()
     obs, info = env.reset(seed=0, options={"squad": str(path)})
@@ -147,8 +157,10 @@ def test_refusals():
 
 
 def test_state_round_trip_and_pickle_continue_identically():
-    sq = C.advance(C.new_campaign("first_push"),
-                   C.Outcome("win", fates={s.id: "fit" for s in C.new_campaign("first_push").soldiers}))
+    sq = C.advance(
+        C.new_campaign("first_push"),
+        C.Outcome("win", fates={s.id: "fit" for s in C.new_campaign("first_push").soldiers}),
+    )
     env = CampaignEnv()
     play(env, 6, {"squad": sq}, limit=40)
     twin = pickle.loads(pickle.dumps(env))
@@ -175,21 +187,49 @@ def test_cli_campaign_starts_saves_and_resumes(tmp_path, capsys):
     from ambush_env.cli import main
 
     path = tmp_path / "squad.yaml"
-    assert main(["campaign", "--campaign", "first_push", "--squad-file", str(path),
-                 "--agent", "random", "--seed", "3"]) == 0
+    assert (
+        main(
+            [
+                "campaign",
+                "--campaign",
+                "first_push",
+                "--squad-file",
+                str(path),
+                "--agent",
+                "random",
+                "--seed",
+                "3",
+            ]
+        )
+        == 0
+    )
     first = C.read_squad_file(path)
     assert first.next == 1 and first.history[0].seed == 3
     out = capsys.readouterr().out
     assert "mission 1/3 farm_assault" in out and f"saved {path}" in out
-    assert main(["campaign", "--squad-file", str(path), "--agent", "random", "--seed", "3",
-                 "--all"]) == 0
+    assert (
+        main(["campaign", "--squad-file", str(path), "--agent", "random", "--seed", "3", "--all"])
+        == 0
+    )
     done = C.read_squad_file(path)
     assert done.next == 3 and [h.seed for h in done.history] == [3, 4, 5]
     assert "is over" in capsys.readouterr().out
     # the same start, seed and agent give the same campaign
     again = tmp_path / "again.yaml"
-    main(["campaign", "--campaign", "first_push", "--squad-file", str(again), "--agent", "random",
-          "--seed", "3", "--all"])
+    main(
+        [
+            "campaign",
+            "--campaign",
+            "first_push",
+            "--squad-file",
+            str(again),
+            "--agent",
+            "random",
+            "--seed",
+            "3",
+            "--all",
+        ]
+    )
     assert C.read_squad_file(again) == done
     # errors: no file and no campaign; a squad file of another campaign
     assert main(["campaign", "--squad-file", str(tmp_path / "none.yaml")]) == 2
@@ -208,7 +248,9 @@ def test_reset_forfeits_a_mission_nobody_can_play():
     assert info["mission"] == "tank_hunt" and info["chain_position"] == 2
     h = info["squad"]["history"][1]
     assert (h["mission"], h["result"], h["fates"]) == ("jeep_run", "loss", {})
-    assert all(s["missed"] == 1 and not s["out"] and s["xp"] == 4 for s in info["squad"]["soldiers"])
+    assert all(
+        s["missed"] == 1 and not s["out"] and s["xp"] == 4 for s in info["squad"]["soldiers"]
+    )
     assert len(env.game.us_units()) == 8
 
 

@@ -25,8 +25,14 @@ IDS = sorted(k for k in gymnasium.registry if k.startswith("ambush/"))
 
 
 def _child(*args: str, timeout: float = 900) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=timeout, check=False)
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
 
 
 def test_both_checkers_pass_on_every_id_without_pygame():
@@ -42,17 +48,21 @@ def test_both_checkers_pass_on_every_id_without_pygame():
 
 
 def test_human_mode_without_pygame_names_the_extra():
-    code = ("import sys; sys.modules['pygame'] = None\n"
-            "import gymnasium\n"
-            "from ambush_env.env.ambush_env import AmbushEnv\n"
-            "assert AmbushEnv.metadata['render_modes'] == ['ansi', 'rgb_array']\n"
-            "try:\n"
-            "    AmbushEnv(render_mode='human')\n"
-            "except gymnasium.error.DependencyNotInstalled as e:\n"
-            "    print('raised:', e)\n")
+    code = (
+        "import sys; sys.modules['pygame'] = None\n"
+        "import gymnasium\n"
+        "from ambush_env.env.ambush_env import AmbushEnv\n"
+        "assert AmbushEnv.metadata['render_modes'] == ['ansi', 'rgb_array']\n"
+        "try:\n"
+        "    AmbushEnv(render_mode='human')\n"
+        "except gymnasium.error.DependencyNotInstalled as e:\n"
+        "    print('raised:', e)\n"
+    )
     res = _child("-c", code, timeout=300)
     assert res.returncode == 0, res.stderr[-3000:]
-    assert 'raised: render_mode="human" needs pygame: pip install "ambush_env[window]"' in res.stdout
+    assert (
+        'raised: render_mode="human" needs pygame: pip install "ambush_env[window]"' in res.stdout
+    )
 
 
 def test_human_mode_is_advertised_where_pygame_imports():

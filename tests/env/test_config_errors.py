@@ -43,22 +43,25 @@ def test_config_error_is_an_ambush_value_error_that_pickles():
     assert ambush_env.ConfigError is ConfigError and ambush_env.DataError is DataError
 
 
-@pytest.mark.parametrize("kwargs, argument", [
-    ({"render_mode": "fancy"}, "render_mode"),
-    ({"illegal_action": "ignore"}, "illegal_action"),
-    ({"max_steps": 0}, "max_steps"),
-    ({"max_steps": "x"}, "max_steps"),
-    ({"max_steps": 2.5}, "max_steps"),
-    ({"max_steps": True}, "max_steps"),
-    ({"procedural": "yes"}, "procedural"),
-    ({"procedural": True, "mission_seeds": "test"}, "mission_seeds"),
-    ({"mission_seeds": "held_out"}, "mission_seeds"),  # a shipped mission draws no seeds
-    ({"rules": "d99"}, "rules"),
-    ({"reward": "bogus"}, "reward"),
-    ({"mission": 3}, "mission"),
-    ({"opponent": None}, "opponent"),
-    ({"missoin": "tank_hunt"}, "missoin"),  # a misspelt keyword: named, not a TypeError
-])
+@pytest.mark.parametrize(
+    "kwargs, argument",
+    [
+        ({"render_mode": "fancy"}, "render_mode"),
+        ({"illegal_action": "ignore"}, "illegal_action"),
+        ({"max_steps": 0}, "max_steps"),
+        ({"max_steps": "x"}, "max_steps"),
+        ({"max_steps": 2.5}, "max_steps"),
+        ({"max_steps": True}, "max_steps"),
+        ({"procedural": "yes"}, "procedural"),
+        ({"procedural": True, "mission_seeds": "test"}, "mission_seeds"),
+        ({"mission_seeds": "held_out"}, "mission_seeds"),  # a shipped mission draws no seeds
+        ({"rules": "d99"}, "rules"),
+        ({"reward": "bogus"}, "reward"),
+        ({"mission": 3}, "mission"),
+        ({"opponent": None}, "opponent"),
+        ({"missoin": "tank_hunt"}, "missoin"),  # a misspelt keyword: named, not a TypeError
+    ],
+)
 def test_bad_gymnasium_env_arguments_are_config_errors(kwargs, argument):
     _config_error(lambda: AmbushEnv(**kwargs), argument)
 
@@ -70,39 +73,48 @@ def test_unknown_data_ids_stay_scenario_errors_naming_the_argument():
         AmbushEnv(opponent="elite")
 
 
-@pytest.mark.parametrize("kwargs, argument", [
-    ({"whole_chain": "maybe"}, "whole_chain"),
-    ({"whole_chain": 1}, "whole_chain"),
-    ({"campaign": 3}, "campaign"),
-    ({"squad": 7}, "squad"),
-    ({"max_steps": 0}, "max_steps"),
-    ({"seed": 3}, "seed"),
-])
+@pytest.mark.parametrize(
+    "kwargs, argument",
+    [
+        ({"whole_chain": "maybe"}, "whole_chain"),
+        ({"whole_chain": 1}, "whole_chain"),
+        ({"campaign": 3}, "campaign"),
+        ({"squad": 7}, "squad"),
+        ({"max_steps": 0}, "max_steps"),
+        ({"seed": 3}, "seed"),
+    ],
+)
 def test_bad_campaign_env_arguments_are_config_errors(kwargs, argument):
     _config_error(lambda: CampaignEnv(**kwargs), argument)
 
 
-@pytest.mark.parametrize("kwargs, argument", [
-    ({"max_steps": "x"}, "max_steps"),  # was a TypeError at the first step
-    ({"max_steps": 0}, "max_steps"),  # was accepted
-    ({"max_steps": -3}, "max_steps"),
-    ({"german": "robot"}, "german"),
-    ({"render_mode": "rgb_array"}, "render_mode"),
-    ({"rules": "d99"}, "rules"),
-    ({"reward": "bogus"}, "reward"),
-    ({"opponent": 3}, "opponent"),
-    ({"mission_seeds": "train"}, "mission_seeds"),
-])
+@pytest.mark.parametrize(
+    "kwargs, argument",
+    [
+        ({"max_steps": "x"}, "max_steps"),  # was a TypeError at the first step
+        ({"max_steps": 0}, "max_steps"),  # was accepted
+        ({"max_steps": -3}, "max_steps"),
+        ({"german": "robot"}, "german"),
+        ({"render_mode": "rgb_array"}, "render_mode"),
+        ({"rules": "d99"}, "rules"),
+        ({"reward": "bogus"}, "reward"),
+        ({"opponent": 3}, "opponent"),
+        ({"mission_seeds": "train"}, "mission_seeds"),
+    ],
+)
 def test_bad_aec_env_arguments_are_config_errors(kwargs, argument):
     pytest.importorskip("pettingzoo")
     _config_error(lambda: ambush_env.aec_env(**kwargs), argument)
 
 
-@pytest.mark.parametrize("options, argument", [
-    ("position", "options"),
-    ({"mision_seed": 3}, "options['mision_seed']"),
-    ({"mission_seed": 3}, "options['mission_seed']"),  # only a procedural env reads it
-])
+@pytest.mark.parametrize(
+    "options, argument",
+    [
+        ("position", "options"),
+        ({"mision_seed": 3}, "options['mision_seed']"),
+        ({"mission_seed": 3}, "options['mission_seed']"),  # only a procedural env reads it
+    ],
+)
 def test_bad_reset_options_are_config_errors(env, options, argument):
     _config_error(lambda: env.reset(options=options), argument)
 
@@ -116,8 +128,9 @@ def test_a_bad_reset_seed_is_a_config_error(env, seed):
 def test_a_bad_mission_seed_option_is_a_config_error(k):
     env = AmbushEnv(procedural=True)
     _config_error(lambda: env.reset(options={"mission_seed": k}), "options['mission_seed']")
-    _config_error(lambda: env.reset(options={"mission_seed": 4, "position": {"mission": "x"}}),
-                  "options")
+    _config_error(
+        lambda: env.reset(options={"mission_seed": 4, "position": {"mission": "x"}}), "options"
+    )
 
 
 def test_campaign_reset_options_are_checked():
@@ -132,15 +145,20 @@ def _tank_hunt_position() -> dict:
     return Game("tank_hunt", seed=2).position()
 
 
-@pytest.mark.parametrize("make", [
-    lambda: AmbushEnv(mission="farm_assault"),
-    lambda: __import__("gymnasium").make("ambush/FarmAssault-v3").unwrapped,
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: AmbushEnv(mission="farm_assault"),
+        lambda: __import__("gymnasium").make("ambush/FarmAssault-v3").unwrapped,
+    ],
+)
 def test_an_env_of_one_mission_refuses_a_position_of_another(make):
     """It played tank_hunt under a farm_assault env (the env id and the game disagreed)."""
     env = make()
-    err = _config_error(lambda: env.reset(options={"position": _tank_hunt_position()}),
-                        "options['position'].mission")
+    err = _config_error(
+        lambda: env.reset(options={"position": _tank_hunt_position()}),
+        "options['position'].mission",
+    )
     assert "'tank_hunt'" in err.problem and "'farm_assault'" in err.problem
     assert env.mission_id == "farm_assault"
     _obs, info = env.reset(seed=0)  # the env is unharmed
@@ -161,8 +179,10 @@ def test_an_env_takes_a_position_of_its_own_mission_and_the_any_mission_env_any(
 
 def test_the_procedural_env_takes_generated_missions_only():
     env = AmbushEnv(procedural=True)
-    _config_error(lambda: env.reset(options={"position": _tank_hunt_position()}),
-                  "options['position'].mission")
+    _config_error(
+        lambda: env.reset(options={"position": _tank_hunt_position()}),
+        "options['position'].mission",
+    )
     src = AmbushEnv(procedural=True)
     src.reset(seed=0, options={"mission_seed": 77})
     p = src.get_state()
@@ -244,13 +264,16 @@ def test_a_forced_roll_is_checked_where_it_enters(bad):
     _config_error(lambda: g.force_rolls(7), "rolls")
 
 
-@pytest.mark.parametrize("die, low, high", [
-    (lambda d: d.d10("US1 fire"), 0, 9),
-    (lambda d: d.d100("V1 hit"), 1, 100),
-    (lambda d: d.roll(1, 6, "bazooka damage"), 1, 6),  # RULES.md §1: a d6 reads 1-6
-    (lambda d: d.roll(2, 10, "2d10 damage"), 1, 10),
-    (lambda d: d.choice(3, "which passenger"), 0, 2),
-])
+@pytest.mark.parametrize(
+    "die, low, high",
+    [
+        (lambda d: d.d10("US1 fire"), 0, 9),
+        (lambda d: d.d100("V1 hit"), 1, 100),
+        (lambda d: d.roll(1, 6, "bazooka damage"), 1, 6),  # RULES.md §1: a d6 reads 1-6
+        (lambda d: d.roll(2, 10, "2d10 damage"), 1, 10),
+        (lambda d: d.choice(3, "which passenger"), 0, 2),
+    ],
+)
 def test_a_forced_roll_outside_its_die_is_refused_on_both_sides_of_the_range(die, low, high):
     """A forced 85 made a bazooka's d6 do 96 (d10 and d100 were checked, dM was not)."""
     for ok in (low, high):

@@ -275,7 +275,15 @@ def test_random_episode_terminates_with_a_scored_result():
 
 def test_info_carries_phase_round_acting_unit_vp_events_and_mask(env):
     obs, info = env.reset(seed=0)
-    for key in ("phase", "round", "acting_unit", "vp", "events", "action_mask", "reward_components"):
+    for key in (
+        "phase",
+        "round",
+        "acting_unit",
+        "vp",
+        "events",
+        "action_mask",
+        "reward_components",
+    ):
         assert key in info
     assert any(ev["type"] == "setup" for ev in info["events"])
 
@@ -317,7 +325,9 @@ def test_ansi_render_draws_the_map_and_the_squad():
         assert u.name in text
     from ambush_env.render.window import pygame_available
 
-    assert env.metadata["render_modes"] == ["ansi", "rgb_array"] + (["human"] if pygame_available() else [])
+    assert env.metadata["render_modes"] == ["ansi", "rgb_array"] + (
+        ["human"] if pygame_available() else []
+    )
 
 
 _DIGEST_SNIPPET = """
@@ -345,8 +355,12 @@ def test_same_seed_gives_the_same_game_in_another_process():
     import subprocess
     import sys
 
-    runs = [subprocess.run([sys.executable, "-c", _DIGEST_SNIPPET], capture_output=True, text=True, timeout=300)
-            for _ in range(2)]
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", _DIGEST_SNIPPET], capture_output=True, text=True, timeout=300
+        )
+        for _ in range(2)
+    ]
     for r in runs:
         assert r.returncode == 0, r.stderr
     local: dict = {}

@@ -19,7 +19,9 @@ def _same(a, b):
     for k in a[0]:
         np.testing.assert_array_equal(a[0][k], b[0][k])
     assert a[1:-1] == b[1:-1]
-    assert json.dumps(a[-1].get("events"), default=str) == json.dumps(b[-1].get("events"), default=str)
+    assert json.dumps(a[-1].get("events"), default=str) == json.dumps(
+        b[-1].get("events"), default=str
+    )
 
 
 @pytest.mark.parametrize("mission", [None, "farm_assault"])

@@ -10,9 +10,9 @@ import json
 import numpy as np
 
 from ambush_env.core import Game
-from ambush_env.core.world.missions import Mission, load_mission
-from ambush_env.core.play.sequence import resolve
 from ambush_env.core.model.types import ARSpace, Side, Status
+from ambush_env.core.play.sequence import resolve
+from ambush_env.core.world.missions import Mission, load_mission
 from ambush_env.env.observation import ObservationBuilder
 from ambush_env.env.spec import BOARD
 
@@ -38,9 +38,13 @@ def _seen(obs: dict, g: Game, label: str) -> int:
 
 
 def test_blocking_landmark_changes_the_observed_sight():
-    g = Game(_mission(paragraphs={"90": [{"landmark": {"hex": "D7", "name": "steeple",
-                                                       "blocking": True}}]},
-                      triggers={"C3": 90}), seed=0)
+    g = Game(
+        _mission(
+            paragraphs={"90": [{"landmark": {"hex": "D7", "name": "steeple", "blocking": True}}]},
+            triggers={"C3": 90},
+        ),
+        seed=0,
+    )
     _only_us1(g, "D6")
     ob = ObservationBuilder(g)
     assert _seen(ob.build(), g, "D8") == 1
@@ -90,8 +94,11 @@ def _play_out(p: dict) -> tuple[bool, bool, dict]:
         for _ in range(10):
             legal = np.flatnonzero(info["action_mask"])
             texts = {int(a): env.unwrapped.describe_action(int(a)) for a in legal}
-            a = next(a for a, t in texts.items() if t.endswith(" wait") or "end turn" in t
-                     or t.startswith("select"))
+            a = next(
+                a
+                for a, t in texts.items()
+                if t.endswith(" wait") or "end turn" in t or t.startswith("select")
+            )
             _obs, _r, terminated, truncated, info = env.step(a)
             if terminated or truncated:
                 return terminated, truncated, info
@@ -120,9 +127,20 @@ def test_round_limit_is_terminated_and_scored_in_the_env():
     _only_us1(g, "A1")
     st = g.state
     c = g.cards["rifleman"]
-    ger = Unit(uid=len(st.units), side=int(Side.GERMAN), name="G1", role=c.id,
-               hex=g.board.index("R1"), IN=c.IN, PC=c.PC, WS=c.WS, MV=c.MV, weapon=c.weapon,
-               aware=True, slot=0)
+    ger = Unit(
+        uid=len(st.units),
+        side=int(Side.GERMAN),
+        name="G1",
+        role=c.id,
+        hex=g.board.index("R1"),
+        IN=c.IN,
+        PC=c.PC,
+        WS=c.WS,
+        MV=c.MV,
+        weapon=c.weapon,
+        aware=True,
+        slot=0,
+    )
     ger.ammo = g.weapon(c.weapon).clip
     st.units.append(ger)
     st.contacts.append(ger.uid)

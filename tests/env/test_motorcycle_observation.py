@@ -19,14 +19,30 @@ from ambush_env.env.spec import VEHICLE, VEHICLE_FEATURES, VEHICLE_TYPES
 
 def _position() -> dict:
     """Farm Assault in Rounds: G1 drives the motorcycle V1 at K8 with G2 in the sidecar."""
-    return {"mission": "farm_assault", "phase": "rounds", "round": 1, "rounds_total": 1,
-            "initiative": "us",
-            "units": [{"name": "US1", "hex": "C8", "ar": "1-turn"},
-                      {"name": "US2", "hex": "C9", "ar": "1-turn"},
-                      {"name": "G1", "role": "rifleman", "hex": "K8", "vehicle": "V1"},
-                      {"name": "G2", "role": "rifleman", "hex": "K8", "vehicle": "V1"}],
-            "vehicles": [{"name": "V1", "type": "motorcycle", "side": "german", "hex": "K8",
-                          "facing": "SW", "driver": "G1", "passengers": ["G2"]}]}
+    return {
+        "mission": "farm_assault",
+        "phase": "rounds",
+        "round": 1,
+        "rounds_total": 1,
+        "initiative": "us",
+        "units": [
+            {"name": "US1", "hex": "C8", "ar": "1-turn"},
+            {"name": "US2", "hex": "C9", "ar": "1-turn"},
+            {"name": "G1", "role": "rifleman", "hex": "K8", "vehicle": "V1"},
+            {"name": "G2", "role": "rifleman", "hex": "K8", "vehicle": "V1"},
+        ],
+        "vehicles": [
+            {
+                "name": "V1",
+                "type": "motorcycle",
+                "side": "german",
+                "hex": "K8",
+                "facing": "SW",
+                "driver": "G1",
+                "passengers": ["G2"],
+            }
+        ],
+    }
 
 
 def test_the_vehicle_table_keeps_its_shape_and_the_motorcycle_has_no_type_column():

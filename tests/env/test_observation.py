@@ -69,7 +69,7 @@ def test_scaled_divides_each_plane_by_its_divisor_and_keeps_batch_axes():
     assert vals["board"].dtype == np.float32
     divs = np.asarray([p.div for p in spec.BOARD_PLANE_SPEC], dtype=np.float32)
     np.testing.assert_array_equal(vals["board"], obs["board"] / divs[:, None, None])
-    assert 0.0 <= vals["board"].min() and vals["board"].max() <= 1.0
+    assert vals["board"].min() >= 0.0 and vals["board"].max() <= 1.0
     for k in ("units", "contacts", "vehicles", "globals"):
         np.testing.assert_array_equal(vals[k], obs[k])
     batch = spec.scaled({"board": np.stack([obs["board"]] * 3)})["board"]
@@ -161,7 +161,16 @@ def test_hidden_germans_never_show():
     """INTERFACE.md: only what a player could know; Germans not in the contact slots are absent."""
     env = AmbushEnv()
     rng = np.random.default_rng(9)
-    planes = [BOARD[p] for p in ("german_standing", "german_crouching", "german_prone", "german_aware", "german_down")]
+    planes = [
+        BOARD[p]
+        for p in (
+            "german_standing",
+            "german_crouching",
+            "german_prone",
+            "german_aware",
+            "german_down",
+        )
+    ]
     for seed in range(3):
         obs, info = env.reset(seed=seed)
         for _ in range(1500):
@@ -200,7 +209,9 @@ def test_incremental_observation_equals_one_built_from_scratch():
         for step in range(1200):
             fresh = ObservationBuilder(env.game).build()
             for k in obs:
-                np.testing.assert_array_equal(obs[k], fresh[k], err_msg=f"seed {seed} step {step}: {k}")
+                np.testing.assert_array_equal(
+                    obs[k], fresh[k], err_msg=f"seed {seed} step {step}: {k}"
+                )
             obs, r, term, trunc, info = env.step(random_actions(info, rng))
             if term or trunc:
                 break

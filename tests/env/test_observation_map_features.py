@@ -16,18 +16,22 @@ import numpy as np
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core.rules import mines
-from ambush_env.core.play import paragraphs
 from ambush_env.core.combat import traps
 from ambush_env.core.model.dice import Dice
-from ambush_env.core.world.missions import Mission, load_mission
-from ambush_env.core.play.sequence import resolve
 from ambush_env.core.model.types import ARSpace, Side, Status
+from ambush_env.core.play import paragraphs
+from ambush_env.core.play.sequence import resolve
+from ambush_env.core.rules import mines
+from ambush_env.core.world.missions import Mission, load_mission
 from ambush_env.env.observation import ObservationBuilder
 from ambush_env.env.spec import BOARD, GLOBAL, VEHICLE
 
 # D6 and B8 known to the US (the briefing marks them), D7 hidden
-TRAPS = {"D6": "grenade_outside", "D7": {"row": "satchel_inside", "known": False}, "B8": "grenade_outside"}
+TRAPS = {
+    "D6": "grenade_outside",
+    "D7": {"row": "satchel_inside", "known": False},
+    "B8": "grenade_outside",
+}
 
 
 def _mission(**changes) -> Mission:
@@ -62,8 +66,10 @@ def _at(obs: dict, plane: str, g: Game, label: str) -> int:
 
 def _marked(obs: dict, plane: str, g: Game) -> set[str]:
     """Labels of the hexes where ``plane`` is set."""
-    return {g.board.label(int(r) * g.board.columns + int(c))
-            for r, c in np.argwhere(obs["board"][BOARD[plane]] > 0)}
+    return {
+        g.board.label(int(r) * g.board.columns + int(c))
+        for r, c in np.argwhere(obs["board"][BOARD[plane]] > 0)
+    }
 
 
 def _build(ob: ObservationBuilder, g: Game) -> dict:
@@ -126,12 +132,20 @@ def test_a_hidden_trap_going_off_changes_nothing_shown():
 def test_a_landmark_appears_after_its_paragraph(blocking):
     """The ``landmark`` effect (RULES.md §3, §15): the hex is marked from the paragraph on;
     ``landmark_blocking`` only for a blocking one."""
-    g = Game(_mission(paragraphs={"90": [{"landmark": {"hex": "D7", "name": "steeple",
-                                                       "blocking": blocking}}]},
-                          triggers={"C3": 90}), seed=0)
+    g = Game(
+        _mission(
+            paragraphs={
+                "90": [{"landmark": {"hex": "D7", "name": "steeple", "blocking": blocking}}]
+            },
+            triggers={"C3": 90},
+        ),
+        seed=0,
+    )
     ob = ObservationBuilder(g)
     before = _build(ob, g)
-    assert _marked(before, "landmark", g) == set() and _marked(before, "landmark_blocking", g) == set()
+    assert (
+        _marked(before, "landmark", g) == set() and _marked(before, "landmark_blocking", g) == set()
+    )
     g.request("paragraph", 90, 0, 0, 0)
     resolve(g)
     g.invalidate()
@@ -143,10 +157,16 @@ def test_a_landmark_appears_after_its_paragraph(blocking):
 def test_a_later_landmark_on_the_hex_replaces_the_first():
     """⚙ paragraphs.py: one landmark a hex — a non-blocking one declared on a blocking one's
     hex clears the blocking flag (as it clears the sight block)."""
-    g = Game(_mission(paragraphs={
-        "90": [{"landmark": {"hex": "D7", "name": "steeple", "blocking": True}}],
-        "91": [{"landmark": {"hex": "D7", "name": "ruin", "blocking": False}}]},
-        triggers={"C3": 90, "C4": 91}), seed=0)
+    g = Game(
+        _mission(
+            paragraphs={
+                "90": [{"landmark": {"hex": "D7", "name": "steeple", "blocking": True}}],
+                "91": [{"landmark": {"hex": "D7", "name": "ruin", "blocking": False}}],
+            },
+            triggers={"C3": 90, "C4": 91},
+        ),
+        seed=0,
+    )
     ob = ObservationBuilder(g)
     for pid in (90, 91):
         g.request("paragraph", pid, 0, 0, 0)
@@ -157,10 +177,13 @@ def test_a_later_landmark_on_the_hex_replaces_the_first():
         assert _marked(obs, "landmark_blocking", g) == ({"D7"} if pid == 90 else set())
 
 
-@pytest.mark.parametrize("mission, label, blocking", [
-    ("village_fight", "I7", True),      # the lime tree: rules.blocking_landmarks [I7]
-    ("crossroads_ambush", "I7", False),  # the signpost: a map landmark, not declared blocking
-])
+@pytest.mark.parametrize(
+    "mission, label, blocking",
+    [
+        ("village_fight", "I7", True),  # the lime tree: rules.blocking_landmarks [I7]
+        ("crossroads_ambush", "I7", False),  # the signpost: a map landmark, not declared blocking
+    ],
+)
 def test_the_missions_landmarks_show_from_the_start(mission, label, blocking):
     """The map's landmarks (``landmark:`` in the map file) and the ones the mission declares
     blocking (seed 004 p. 18) are marked from the first observation."""
@@ -201,13 +224,19 @@ def test_known_minefields_show_by_kind_and_hidden_ones_once_they_went_off():
 @pytest.mark.parametrize("rules", ["standard", "d100"])
 def test_the_rules_module_is_a_global(rules):
     g = Game("farm_assault", rules=rules, seed=0)
-    assert _build(ObservationBuilder(g), g)["globals"][GLOBAL["rules_d100"]] == float(rules == "d100")
+    assert _build(ObservationBuilder(g), g)["globals"][GLOBAL["rules_d100"]] == float(
+        rules == "d100"
+    )
 
 
 def test_vehicle_hp_and_burning_columns():
     """RULES.md §13 (seed 003): ``hp`` is Base HP left / the type's Base HP (jeep 25,
     d100.yaml; −1 reads undamaged), ``burning`` the fire flag."""
-    g = Game(_mission(us_vehicles=[{"vehicle": "jeep", "hex": "A8", "facing": "NE"}]), rules="d100", seed=0)
+    g = Game(
+        _mission(us_vehicles=[{"vehicle": "jeep", "hex": "A8", "facing": "NE"}]),
+        rules="d100",
+        seed=0,
+    )
     ob = ObservationBuilder(g)
     row = _build(ob, g)["vehicles"][0]
     assert (row[VEHICLE["hp"]], row[VEHICLE["burning"]]) == (1.0, 0.0)
@@ -223,11 +252,18 @@ def test_vehicle_hp_and_burning_columns():
 def test_random_play_with_traps_landmarks_and_mines_matches_a_fresh_build():
     """Random legal play on a mission with traps on the squad's way, a landmark and a
     minefield laid by paragraphs: the incremental observation equals a fresh one at every step."""
-    m = _mission(booby_traps={"B8": "grenade_outside", "B7": {"row": "grenade_outside", "known": False},
-                              "C9": "grenade_outside"},
-                 paragraphs={"90": [{"landmark": {"hex": "C8", "name": "cairn", "blocking": True}}],
-                             "91": [{"minefield": {"hexes": ["C7", "D9"], "known": True}}]},
-                 triggers={"B9": 90, "B6": 91})
+    m = _mission(
+        booby_traps={
+            "B8": "grenade_outside",
+            "B7": {"row": "grenade_outside", "known": False},
+            "C9": "grenade_outside",
+        },
+        paragraphs={
+            "90": [{"landmark": {"hex": "C8", "name": "cairn", "blocking": True}}],
+            "91": [{"minefield": {"hexes": ["C7", "D9"], "known": True}}],
+        },
+        triggers={"B9": 90, "B6": 91},
+    )
     g = Game(m, seed=3)
     ob = ObservationBuilder(g)
     rng = np.random.default_rng(4)
@@ -240,4 +276,8 @@ def test_random_play_with_traps_landmarks_and_mines_matches_a_fresh_build():
             break
         g.step(int(rng.choice(g.legal_actions())))
     st = g.state  # the play went through all three (seed 3 does)
-    assert st.traps_gone and st.landmarks and st.known_mines, (st.traps_gone, st.landmarks, st.known_mines)
+    assert st.traps_gone and st.landmarks and st.known_mines, (
+        st.traps_gone,
+        st.landmarks,
+        st.known_mines,
+    )

@@ -34,17 +34,26 @@ def test_generated_missions_meet_the_rules_minimums(seed):
     hexes, an event table covering 0-9; a building objective (take, intel, demolish) can be
     entered or reached through a door or a window."""
     m, b = generate(seed)
-    placing = {pid for pid, effects in m.paragraphs.items()
-               if any(getattr(e, "effect", "") == "place" for e in effects)}
+    placing = {
+        pid
+        for pid, effects in m.paragraphs.items()
+        if any(getattr(e, "effect", "") == "place" for e in effects)
+    }
     assert len(placing) >= 3
     assert len(m.triggers) >= 10
     covered = sorted(r for e in m.events for r in range(e.rolls[0], e.rolls[1] + 1))
     assert covered == list(range(10))
     obj = [b.index(h) for h in m.objective.hexes]
     if all(b.building[h] is not None for h in obj):
-        openings = [n for h in obj for n in b.neighbors[h]
-                    if n >= 0 and n not in obj and (hs := b.hexside(h, n)) is not None
-                    and hs.aperture in ("door", "window")]
+        openings = [
+            n
+            for h in obj
+            for n in b.neighbors[h]
+            if n >= 0
+            and n not in obj
+            and (hs := b.hexside(h, n)) is not None
+            and hs.aperture in ("door", "window")
+        ]
         assert openings, "the building has a door or a window"
 
 
@@ -102,7 +111,10 @@ def test_mission_seeds_train_and_held_out():
     seen_train, seen_held = set(), set()
     for s in range(5):
         _, info = train.reset(seed=s)
-        assert info["mission_seed"] in TRAIN_SEEDS and train.mission_id == f"procedural_{info['mission_seed']}"
+        assert (
+            info["mission_seed"] in TRAIN_SEEDS
+            and train.mission_id == f"procedural_{info['mission_seed']}"
+        )
         seen_train.add(info["mission_seed"])
         _, info = held.reset(seed=s)
         assert info["mission_seed"] in HELD_OUT_SEEDS

@@ -30,8 +30,14 @@ def test_hidden_germans_are_not_drawn():
     from ambush_env.core.model.state import Unit
     from ambush_env.core.model.types import Side
 
-    g = Unit(uid=len(game.state.units), side=int(Side.GERMAN), name="G9", role="rifleman",
-             hex=game.board.index("J5"), weapon="kar98")
+    g = Unit(
+        uid=len(game.state.units),
+        side=int(Side.GERMAN),
+        name="G9",
+        role="rifleman",
+        hex=game.board.index("J5"),
+        weapon="kar98",
+    )
     game.state.units.append(g)
     assert np.array_equal(render_rgb(game), before)
     game.state.contacts.append(g.uid)

@@ -10,7 +10,6 @@ import weakref
 from types import SimpleNamespace
 
 import numpy as np
-import pytest
 
 from ambush_env.core import Game
 from ambush_env.core.world.board import load_board
@@ -20,8 +19,9 @@ from ambush_env.render import image
 
 def _stub(board) -> SimpleNamespace:
     """What the static layer of a frame reads of a game."""
-    return SimpleNamespace(board=board, mission_id="village_fight", exit_hexes=frozenset(),
-                           objective_hexes=frozenset())
+    return SimpleNamespace(
+        board=board, mission_id="village_fight", exit_hexes=frozenset(), objective_hexes=frozenset()
+    )
 
 
 def _static(board, lay) -> np.ndarray:
@@ -38,9 +38,12 @@ def test_frame_cache_never_serves_a_dead_boards_layer_to_a_board_at_its_address(
     template = load_board("village_fight")
     lay = image.frame_layout(template.columns, template.rows, 10, hud=False, legend=False)
     building = next(i for i in range(template.n) if template.building[i] is not None)
-    wall = next((i, j) for i in range(template.n) for j in template.neighbors[i]
-                if j >= 0 and template.intact_wall(template.side_between(i, j))
-                and building not in (i, j))
+    wall = next(
+        (i, j)
+        for i in range(template.n)
+        for j in template.neighbors[i]
+        if j >= 0 and template.intact_wall(template.side_between(i, j)) and building not in (i, j)
+    )
     dead = template.copy()
     dead.collapse(building)  # one change: version 1, a heap of rubble
     dead_picture = _static(dead, lay)
@@ -62,13 +65,18 @@ def test_frame_cache_is_bounded():
     boards = [template.copy() for _ in range(2 * image.STATIC_BOARDS_MAX)]
     for b in boards:
         for size in range(2 * image.STATIC_PER_BOARD_MAX):
-            image._static(_stub(b), image.frame_layout(b.columns, b.rows, 4 + size, hud=False,
-                                                       legend=False), False, False)
+            image._static(
+                _stub(b),
+                image.frame_layout(b.columns, b.rows, 4 + size, hud=False, legend=False),
+                False,
+                False,
+            )
             assert len(image._CACHE) <= image.STATIC_BOARDS_MAX
             assert all(len(v) <= image.STATIC_PER_BOARD_MAX for v in image._CACHE.values())
     # a layer asked for twice is drawn once
     assert image._static(_stub(boards[-1]), lay, False, False) is image._static(
-        _stub(boards[-1]), lay, False, False)
+        _stub(boards[-1]), lay, False, False
+    )
 
 
 def test_route_tables_keep_no_dead_board_alive():

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from ambush_env.core.model.errors import ConfigError
-from ambush_env.core.world.rules_data import load_rules_data
 from ambush_env.core.model.types import RESULT_NAMES
+from ambush_env.core.world.rules_data import load_rules_data
 from ambush_env.env.rewards import RewardScheme, list_schemes, load_rewards
 
 
@@ -59,7 +59,10 @@ def test_shaped_scheme_counts_casualty_changes():
 
 
 def test_illegal_penalty_comes_from_the_file():
-    assert RewardScheme().illegal() == (load_rewards().illegal_action, {"illegal": load_rewards().illegal_action})
+    assert RewardScheme().illegal() == (
+        load_rewards().illegal_action,
+        {"illegal": load_rewards().illegal_action},
+    )
 
 
 # -- progress shaping (potential-based; env/rewards.py, Ng, Harada & Russell 1999) ----------

@@ -52,7 +52,9 @@ def _snapshot(env) -> str:
 
 
 @pytest.mark.parametrize("mode", ILLEGAL_ACTION_MODES)
-@pytest.mark.parametrize("action,named", [b[1:] for b in BAD_ACTIONS], ids=[b[0] for b in BAD_ACTIONS])
+@pytest.mark.parametrize(
+    "action,named", [b[1:] for b in BAD_ACTIONS], ids=[b[0] for b in BAD_ACTIONS]
+)
 def test_an_action_that_is_not_an_integer_in_range_raises_in_every_mode(mode, action, named):
     env = AmbushEnv(illegal_action=mode)
     env.reset(seed=3)
@@ -69,9 +71,18 @@ def _legal(env) -> int:
     return int(np.flatnonzero(env.action_masks())[0])
 
 
-@pytest.mark.parametrize("form", [int, np.int64, np.int32, np.uint16, lambda a: np.array(a),
-                                  lambda a: np.array(a, dtype=np.int16)],
-                         ids=["int", "int64", "int32", "uint16", "0-d array", "0-d int16 array"])
+@pytest.mark.parametrize(
+    "form",
+    [
+        int,
+        np.int64,
+        np.int32,
+        np.uint16,
+        lambda a: np.array(a),
+        lambda a: np.array(a, dtype=np.int16),
+    ],
+    ids=["int", "int64", "int32", "uint16", "0-d array", "0-d int16 array"],
+)
 def test_numpy_integer_scalars_and_0d_integer_arrays_are_orders(form):
     ref, env = AmbushEnv(illegal_action="raise"), AmbushEnv(illegal_action="raise")
     ref.reset(seed=4)
@@ -167,4 +178,6 @@ def test_termination_gives_the_missions_end_reason():
             break
     assert term and not trunc
     assert info["end_reason"] == env.game.state.end_reason and info["end_reason"] not in (
-        END_MAX_STEPS, END_ILLEGAL_STREAK)
+        END_MAX_STEPS,
+        END_ILLEGAL_STREAK,
+    )

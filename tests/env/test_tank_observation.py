@@ -20,11 +20,11 @@ import numpy as np
 import pytest
 
 from ambush_env.core import Game
+from ambush_env.core.model.orders import V_SLOTS
 from ambush_env.core.rules.ctx import Ctx
 from ambush_env.env import spec
 from ambush_env.env.aec_env import GermanView
 from ambush_env.env.observation import ObservationBuilder
-from ambush_env.core.model.orders import V_SLOTS
 from ambush_env.env.spec import VEHICLE, VEHICLE_FEATURES, VEHICLE_TYPES
 
 MISSION = "farm_assault"
@@ -33,15 +33,32 @@ MISSION = "farm_assault"
 def _base(type_: str = "sherman", **tank: Any) -> dict:
     """A Sherman (or ``type_``) at C1 facing N whose unit T1 is playing its Rounds turn."""
     side = "us" if type_ == "sherman" else "german"
-    v = {"name": "V1", "type": type_, "side": side, "hex": "C1", "facing": "N", "crew": 5,
-         "unit": "T1", "cannon_loaded": False, **tank}
-    return {"mission": MISSION, "german": "agent", "phase": "rounds", "round": 3,
-            "rounds_total": 3, "initiative": "us", "turn": {"unit": "T1", "cp_left": 3},
-            "units": [{"name": "T1", "role": "tank", "side": "us", "vehicle": "V1",
-                       "ar": "1-turn"},
-                      {"name": "US2", "hex": "A1", "ar": "none"},
-                      {"name": "G1", "role": "rifleman", "hex": "P2", "ar": "complete"}],
-            "vehicles": [v]}
+    v = {
+        "name": "V1",
+        "type": type_,
+        "side": side,
+        "hex": "C1",
+        "facing": "N",
+        "crew": 5,
+        "unit": "T1",
+        "cannon_loaded": False,
+        **tank,
+    }
+    return {
+        "mission": MISSION,
+        "german": "agent",
+        "phase": "rounds",
+        "round": 3,
+        "rounds_total": 3,
+        "initiative": "us",
+        "turn": {"unit": "T1", "cp_left": 3},
+        "units": [
+            {"name": "T1", "role": "tank", "side": "us", "vehicle": "V1", "ar": "1-turn"},
+            {"name": "US2", "hex": "A1", "ar": "none"},
+            {"name": "G1", "role": "rifleman", "hex": "P2", "ar": "complete"},
+        ],
+        "vehicles": [v],
+    }
 
 
 @functools.cache
@@ -57,10 +74,16 @@ def _obs(p: dict, side: str) -> dict[str, np.ndarray]:
     return obs
 
 
-def _diff(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> tuple[set[str], set[str], set[str]]:
+def _diff(
+    a: dict[str, np.ndarray], b: dict[str, np.ndarray]
+) -> tuple[set[str], set[str], set[str]]:
     """(vehicle-table columns, board planes, other keys) where ``a`` and ``b`` differ."""
-    cols = {VEHICLE_FEATURES[j] for j in np.nonzero((a["vehicles"] != b["vehicles"]).any(axis=0))[0]}
-    planes = {spec.BOARD_PLANES[c] for c in np.nonzero((a["board"] != b["board"]).any(axis=(1, 2)))[0]}
+    cols = {
+        VEHICLE_FEATURES[j] for j in np.nonzero((a["vehicles"] != b["vehicles"]).any(axis=0))[0]
+    }
+    planes = {
+        spec.BOARD_PLANES[c] for c in np.nonzero((a["board"] != b["board"]).any(axis=(1, 2)))[0]
+    }
     others = {k for k in a if k not in ("vehicles", "board") and not np.array_equal(a[k], b[k])}
     return cols, planes, others
 
@@ -79,15 +102,33 @@ def _not_acting(p: dict) -> None:
 
 # (name, change to the position, vehicle columns that must change, board planes that may)
 CASES: list[tuple[str, Any, set[str], set[str]]] = [
-    ("type", lambda p: p["vehicles"][0].update(type="jagdpanther", side="us"),
-     {"type_sherman", "type_jagdpanther"}, set()),
-    ("facing", lambda p: p["vehicles"][0].update(facing="SE"),
-     {"facing_N", "facing_SE"}, {"vehicle_facing"}),
+    (
+        "type",
+        lambda p: p["vehicles"][0].update(type="jagdpanther", side="us"),
+        {"type_sherman", "type_jagdpanther"},
+        set(),
+    ),
+    (
+        "facing",
+        lambda p: p["vehicles"][0].update(facing="SE"),
+        {"facing_N", "facing_SE"},
+        {"vehicle_facing"},
+    ),
     ("closed", lambda p: p["vehicles"][0].update(closed=True), {"open"}, set()),
-    ("cannon_loaded", lambda p: p["vehicles"][0].update(cannon_loaded=True), {"cannon_loaded"}, set()),
+    (
+        "cannon_loaded",
+        lambda p: p["vehicles"][0].update(cannon_loaded=True),
+        {"cannon_loaded"},
+        set(),
+    ),
     ("crew", lambda p: p["vehicles"][0].update(crew=3), {"crew"}, set()),
     ("immobilised", lambda p: p["vehicles"][0].update(immobilised=True), {"immobilised"}, set()),
-    ("disabled", lambda p: p["vehicles"][0].update(disabled=True), {"disabled"}, {"vehicle_disabled"}),
+    (
+        "disabled",
+        lambda p: p["vehicles"][0].update(disabled=True),
+        {"disabled"},
+        {"vehicle_disabled"},
+    ),
     ("crew_points", _crew_points_moved, {"crew_points"}, set()),
     ("lost_cannon", lambda p: p["vehicles"][0].update(lost=["cannon"]), {"lost_cannon"}, set()),
     ("lost_coax", lambda p: p["vehicles"][0].update(lost=["coax"]), {"lost_coax"}, set()),
@@ -118,10 +159,25 @@ def test_tank_row_values():
     acting tank reads ``turn.cp_left``, any other its active crew (its next turn's points)."""
     p = _base(crew=4, cannon_loaded=True, closed=True, lost=["bow"], jammed_mgs=["coax"])
     r = _obs(p, "us")["vehicles"][0]
-    want = {"present": 1, "us": 1, "german": 0, "large": 1, "tank": 1, "type_sherman": 1,
-            "crew": np.float32(4 / 5), "crew_points": np.float32(3 / 5), "cannon_loaded": 1,
-            "open": 0, "lost_bow": 1, "lost_cannon": 0, "lost_coax": 0, "jammed_coax": 1,
-            "jammed_bow": 0, "immobilised": 0, "disabled": 0}
+    want = {
+        "present": 1,
+        "us": 1,
+        "german": 0,
+        "large": 1,
+        "tank": 1,
+        "type_sherman": 1,
+        "crew": np.float32(4 / 5),
+        "crew_points": np.float32(3 / 5),
+        "cannon_loaded": 1,
+        "open": 0,
+        "lost_bow": 1,
+        "lost_cannon": 0,
+        "lost_coax": 0,
+        "jammed_coax": 1,
+        "jammed_bow": 0,
+        "immobilised": 0,
+        "disabled": 0,
+    }
     assert {k: r[VEHICLE[k]] for k in want} == want
     assert sum(r[VEHICLE[f"type_{t}"]] for t in VEHICLE_TYPES) == 1
     p["turn"]["cp_left"] = -1  # not counted yet: the points the turn starts with
@@ -142,7 +198,12 @@ def test_german_seat_sees_its_own_tank_side_relative():
     assert us[VEHICLE["german"]] == ger[VEHICLE["us"]] == 1
     same = [f for f in VEHICLE_FEATURES if f not in ("us", "german")]
     assert [us[VEHICLE[f]] for f in same] == [ger[VEHICLE[f]] for f in same]
-    assert ger[VEHICLE["type_panzer_iv"]] == ger[VEHICLE["cannon_loaded"]] == ger[VEHICLE["jammed_bow"]] == 1
+    assert (
+        ger[VEHICLE["type_panzer_iv"]]
+        == ger[VEHICLE["cannon_loaded"]]
+        == ger[VEHICLE["jammed_bow"]]
+        == 1
+    )
     assert ger[VEHICLE["crew"]] == ger[VEHICLE["crew_points"]] == np.float32(2 / 5)
 
 
@@ -150,8 +211,16 @@ def test_cars_show_no_tank_state():
     """A car's tank columns stay 0; its type column is set."""
     g = Game(MISSION, seed=1)
     obs = ObservationBuilder(g).build()
-    tank_cols = ["crew", "crew_points", "cannon_loaded", "lost_cannon", "lost_coax", "lost_bow",
-                 "jammed_coax", "jammed_bow"]
+    tank_cols = [
+        "crew",
+        "crew_points",
+        "cannon_loaded",
+        "lost_cannon",
+        "lost_coax",
+        "lost_bow",
+        "jammed_coax",
+        "jammed_bow",
+    ]
     for vid, t in ((0, "jeep"), (1, "kubelwagen")):
         r = obs["vehicles"][vid]
         assert [r[VEHICLE[c]] for c in tank_cols] == [0] * len(tank_cols)
@@ -165,10 +234,16 @@ def test_persistent_builder_follows_in_place_changes():
     builder = ObservationBuilder(g)
     builder.build()
     v = g.state.vehicles[0]
-    changes = [lambda: v.lost.append("coax"), lambda: v.jammed_mgs.append("bow"),
-               lambda: setattr(v, "cannon_loaded", True), lambda: setattr(v, "crew", 2),
-               lambda: setattr(g.state.turn, "cp_left", 0), lambda: v.jammed_mgs.clear(),
-               lambda: setattr(v, "closed", True), lambda: setattr(v, "immobilised", True)]
+    changes = [
+        lambda: v.lost.append("coax"),
+        lambda: v.jammed_mgs.append("bow"),
+        lambda: setattr(v, "cannon_loaded", True),
+        lambda: setattr(v, "crew", 2),
+        lambda: setattr(g.state.turn, "cp_left", 0),
+        lambda: v.jammed_mgs.clear(),
+        lambda: setattr(v, "closed", True),
+        lambda: setattr(v, "immobilised", True),
+    ]
     for change in changes:
         before = builder.build()["vehicles"].copy()
         change()
@@ -184,7 +259,16 @@ def test_vehicle_table_size_in_the_spec():
     of seed 000, pinned, so a new vehicles.yaml type such as the motorcycle adds none)."""
     f = spec.OBSERVATION_SPEC["vehicles"]
     assert f.shape == (V_SLOTS, len(VEHICLE_FEATURES))
-    assert set(VEHICLE_TYPES) == {"jeep", "kubelwagen", "staff_car", "panzer_iv", "sherman",
-                                  "jagdpanther"}
-    assert spec.observation_nbytes()["total"] == spec.observation_nbytes("german")["total"] <= \
-        spec.MAX_OBSERVATION_BYTES
+    assert set(VEHICLE_TYPES) == {
+        "jeep",
+        "kubelwagen",
+        "staff_car",
+        "panzer_iv",
+        "sherman",
+        "jagdpanther",
+    }
+    assert (
+        spec.observation_nbytes()["total"]
+        == spec.observation_nbytes("german")["total"]
+        <= spec.MAX_OBSERVATION_BYTES
+    )

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 import ambush_env  # noqa: F401  (registers the ids)
-from ambush_env.core.vehicles import vehicles as V
 from ambush_env.core import Game
 from ambush_env.core.model.orders import ORDER_KIND, OrderKind, encode
 from ambush_env.core.model.types import DIRECTION_NAMES, Direction, Side, Stance
+from ambush_env.core.vehicles import vehicles as V
 from ambush_env.env import spec
 from ambush_env.env.observation import ObservationBuilder
 from ambush_env.env.spec import BOARD, BOARD_H, BOARD_W, UNIT, VEHICLE, VEHICLE_FEATURES
@@ -24,8 +24,17 @@ from ambush_env.render.ansi import render_ansi
 from ambush_env.render.image import _VEHICLE_RGB, _centre, render_rgb
 
 JEEP, KUBEL = 0, 1
-_VEHICLE_ORDERS = {int(k) for k in (OrderKind.BOARD_VEHICLE, OrderKind.LEAVE_VEHICLE, OrderKind.DRIVE,
-                                    OrderKind.DRIVE_BACK, OrderKind.LOAD, OrderKind.EXIT_MAP)}
+_VEHICLE_ORDERS = {
+    int(k)
+    for k in (
+        OrderKind.BOARD_VEHICLE,
+        OrderKind.LEAVE_VEHICLE,
+        OrderKind.DRIVE,
+        OrderKind.DRIVE_BACK,
+        OrderKind.LOAD,
+        OrderKind.EXIT_MAP,
+    )
+}
 
 
 def _f32(x: float) -> np.float32:
@@ -105,17 +114,45 @@ def test_boarding_the_jeep_sets_its_row_and_the_riders_rows():
     c, r = g.board.coords(g.board.index("A8"))
     j = _row(obs, JEEP)
     expected = {
-        "present": 1, "us": 1, "german": 0, "large": 0, "col": _f32(c / (BOARD_W - 1)),
-        "row": _f32(r / (BOARD_H - 1)), "facing_N": 0, "facing_NE": 1, "facing_SE": 0, "facing_S": 0,
-        "facing_SW": 0, "facing_NW": 0, "disabled": 0, "open": 1, "tank": 0, "captured": 0, "exited": 0,
-        "immobilised": 0, "tyre_shot": 0, "occupants": 0.25, "full": 0, "driver_present": 1,
-        "acting_aboard": 1, "acting_is_driver": 1, "same_hex_as_acting": 1, "mp_slow": _f32(0.5),
+        "present": 1,
+        "us": 1,
+        "german": 0,
+        "large": 0,
+        "col": _f32(c / (BOARD_W - 1)),
+        "row": _f32(r / (BOARD_H - 1)),
+        "facing_N": 0,
+        "facing_NE": 1,
+        "facing_SE": 0,
+        "facing_S": 0,
+        "facing_SW": 0,
+        "facing_NW": 0,
+        "disabled": 0,
+        "open": 1,
+        "tank": 0,
+        "captured": 0,
+        "exited": 0,
+        "immobilised": 0,
+        "tyre_shot": 0,
+        "occupants": 0.25,
+        "full": 0,
+        "driver_present": 1,
+        "acting_aboard": 1,
+        "acting_is_driver": 1,
+        "same_hex_as_acting": 1,
+        "mp_slow": _f32(0.5),
         "mp_fast": _f32(0.9),
         # the type one-hot and the tank's state (tests/env/test_tank_observation.py): 0 for a car
         **{f"type_{t}": int(t == "jeep") for t in spec.VEHICLE_TYPES},
-        "crew": 0, "crew_points": 0, "cannon_loaded": 0, "lost_cannon": 0, "lost_coax": 0,
-        "lost_bow": 0, "jammed_coax": 0, "jammed_bow": 0,
-        "hp": 1, "burning": 0,  # the d100 damage: undamaged under the standard rules
+        "crew": 0,
+        "crew_points": 0,
+        "cannon_loaded": 0,
+        "lost_cannon": 0,
+        "lost_coax": 0,
+        "lost_bow": 0,
+        "jammed_coax": 0,
+        "jammed_bow": 0,
+        "hp": 1,
+        "burning": 0,  # the d100 damage: undamaged under the standard rules
     }
     assert set(expected) == set(VEHICLE_FEATURES)
     assert j == expected
@@ -244,7 +281,9 @@ def test_incremental_observation_matches_a_fresh_one_in_vehicle_heavy_play():
         for step in range(500):
             fresh = ObservationBuilder(g).build()
             for k in obs:
-                np.testing.assert_array_equal(obs[k], fresh[k], err_msg=f"seed {seed} step {step}: {k}")
+                np.testing.assert_array_equal(
+                    obs[k], fresh[k], err_msg=f"seed {seed} step {step}: {k}"
+                )
             legal = np.flatnonzero(info["action_mask"])
             pref = [a for a in legal if ORDER_KIND[a] in _VEHICLE_ORDERS]
             pool = pref if pref and rng.random() < 0.8 else legal
@@ -312,8 +351,10 @@ def test_rgb_render_draws_vehicles_where_they_are(hex_size):
     img = render_rgb(g, hex_size=s)
     assert img.shape == before.shape
     jx, jy = centres[JEEP]
-    assert not np.array_equal(img[int(jy) - s // 2:int(jy) + s // 2, int(jx) - s // 2:int(jx) + s // 2],
-                              before[int(jy) - s // 2:int(jy) + s // 2, int(jx) - s // 2:int(jx) + s // 2])
+    assert not np.array_equal(
+        img[int(jy) - s // 2 : int(jy) + s // 2, int(jx) - s // 2 : int(jx) + s // 2],
+        before[int(jy) - s // 2 : int(jy) + s // 2, int(jx) - s // 2 : int(jx) + s // 2],
+    )
 
 
 def test_rgb_array_render_shape_unchanged_through_the_env():
@@ -341,13 +382,30 @@ def test_globals_show_the_drive_and_the_used_seat_change():
     # Operations: "drive a vehicle one hex" (RULES.md §5): the drive ended with the hex
     assert gl[GLOBAL["mode_drive"]] == 0.0 and gl[GLOBAL["drive_mp_left"]] == 0.0
     # Rounds: the drive goes on with the fast MPA less the hex's cost
-    g = Game.from_position({
-        "mission": "farm_assault", "phase": "rounds", "round": 3, "rounds_total": 3,
-        "initiative": "us", "turn": {"unit": "US4"},
-        "units": [{"name": "US4", "hex": "A8", "vehicle": "V1", "ar": "1-turn"},
-                  {"name": "G1", "role": "rifleman", "hex": "P2", "ar": "complete"}],
-        "vehicles": [{"name": "V1", "type": "jeep", "side": "us", "hex": "A8", "facing": "NE",
-                      "driver": "US4"}]})
+    g = Game.from_position(
+        {
+            "mission": "farm_assault",
+            "phase": "rounds",
+            "round": 3,
+            "rounds_total": 3,
+            "initiative": "us",
+            "turn": {"unit": "US4"},
+            "units": [
+                {"name": "US4", "hex": "A8", "vehicle": "V1", "ar": "1-turn"},
+                {"name": "G1", "role": "rifleman", "hex": "P2", "ar": "complete"},
+            ],
+            "vehicles": [
+                {
+                    "name": "V1",
+                    "type": "jeep",
+                    "side": "us",
+                    "hex": "A8",
+                    "facing": "NE",
+                    "driver": "US4",
+                }
+            ],
+        }
+    )
     builder = ObservationBuilder(g)
     g.play("US4 drive NE to B7")
     gl = _check_fresh(builder, g)["globals"]

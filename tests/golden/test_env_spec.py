@@ -23,9 +23,11 @@ import ambush_env
 from ambush_env.env import registration as R
 
 GOLDEN = Path(__file__).resolve().parent / f"env_spec_v{R.VERSION}.json"
-HOW = ("the frozen env spec changed; if intended, bump ambush_env.env.registration.VERSION "
-       "(and VERSIONS), note it in the README's version history and run "
-       "`python scripts/regen_env_spec.py`")
+HOW = (
+    "the frozen env spec changed; if intended, bump ambush_env.env.registration.VERSION "
+    "(and VERSIONS), note it in the README's version history and run "
+    "`python scripts/regen_env_spec.py`"
+)
 
 
 def _diff(golden: dict, now: dict) -> list[str]:
@@ -38,8 +40,11 @@ def _diff(golden: dict, now: dict) -> list[str]:
     for key in sorted(set(golden["observation"]) | set(now["observation"])):
         g, n = golden["observation"].get(key), now["observation"].get(key)
         if g != n:
-            what = ([f for f in (g or {}) if (g or {}).get(f) != (n or {}).get(f)]
-                    if g and n else ["added" if g is None else "removed"])
+            what = (
+                [f for f in (g or {}) if (g or {}).get(f) != (n or {}).get(f)]
+                if g and n
+                else ["added" if g is None else "removed"]
+            )
             out.append(f"observation {key!r}: {', '.join(what)} changed")
     return out
 
@@ -96,8 +101,9 @@ def test_v2_and_v3_kept_the_spec_of_v1():
     closed-tank rule) are behaviour fixes, not new layouts: a policy trained on -v1 reads the
     observation and actions of -v2 and -v3 alike."""
     here = Path(__file__).resolve().parent
-    specs = [json.loads((here / f"env_spec_v{v}.json").read_text(encoding="utf-8"))
-             for v in (1, 2, 3)]
+    specs = [
+        json.loads((here / f"env_spec_v{v}.json").read_text(encoding="utf-8")) for v in (1, 2, 3)
+    ]
     assert [s.pop("version") for s in specs] == [1, 2, 3]
     assert specs[0] == specs[1] == specs[2]
 
@@ -109,6 +115,10 @@ def test_the_spec_is_the_same_for_every_mission_and_id(snapshot):
     base = gymnasium.make(R.ambush_id())
     for id_ in ids:
         env = gymnasium.make(id_)
-        assert env.action_space == base.action_space == gymnasium.spaces.Discrete(snapshot["n_actions"])
+        assert (
+            env.action_space
+            == base.action_space
+            == gymnasium.spaces.Discrete(snapshot["n_actions"])
+        )
         assert env.observation_space == base.observation_space, id_
         env.close()

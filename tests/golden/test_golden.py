@@ -22,8 +22,11 @@ def test_golden_playthrough(mission):
     expected = path.read_text(encoding="utf-8")
     actual = playthrough(mission)
     if actual != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
-                                            "committed", "replayed", n=2))
+        diff = "".join(
+            difflib.unified_diff(
+                expected.splitlines(True), actual.splitlines(True), "committed", "replayed", n=2
+            )
+        )
         pytest.fail(f"golden playthrough of {mission} changed:\n{diff[:6000]}")
 
 
@@ -33,8 +36,11 @@ def test_reference_golden_shows_the_combat_rules():
     import json
 
     text = golden_path("farm_assault").read_text(encoding="utf-8")
-    events = [json.loads(line.split("event ", 1)[1]) for line in text.splitlines()
-              if line.startswith("  event ")]
+    events = [
+        json.loads(line.split("event ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith("  event ")
+    ]
     for kind in ("fire", "throw", "assault"):
         shown = [e for e in events if e["type"] == kind]
         assert shown, f"no {kind} in the golden playthrough"
@@ -47,8 +53,11 @@ def test_reference_golden_shows_the_vehicles():
     import json
 
     text = golden_path("farm_assault").read_text(encoding="utf-8")
-    events = [json.loads(line.split("event ", 1)[1]) for line in text.splitlines()
-              if line.startswith("  event ")]
+    events = [
+        json.loads(line.split("event ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith("  event ")
+    ]
     kinds = {e["type"] for e in events}
     assert {"board", "drive", "vehicle_captured", "leave_vehicle", "fire_vehicle"} <= kinds
 
@@ -76,8 +85,17 @@ def test_vehicle_feature_predicates_read_the_engine_events():
     """The predicates name event types the engine has (core/model/events.py)."""
     from ambush_env.core.model import events as E
 
-    kinds = {c.type for c in vars(E).values()
-             if isinstance(c, type) and issubclass(c, E.Event) and c is not E.Event}
-    for kind in ("tank_task", "fire_vehicle", "accident_check", "german_card", "throw_into",
-                 "blast_vehicle"):
+    kinds = {
+        c.type
+        for c in vars(E).values()
+        if isinstance(c, type) and issubclass(c, E.Event) and c is not E.Event
+    }
+    for kind in (
+        "tank_task",
+        "fire_vehicle",
+        "accident_check",
+        "german_card",
+        "throw_into",
+        "blast_vehicle",
+    ):
         assert kind in kinds, kind

@@ -34,7 +34,9 @@ REGEN = "python scripts/regen_perft.py"
 
 
 def _load_regen():
-    spec = importlib.util.spec_from_file_location("regen_perft", ROOT / "scripts" / "regen_perft.py")
+    spec = importlib.util.spec_from_file_location(
+        "regen_perft", ROOT / "scripts" / "regen_perft.py"
+    )
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -45,7 +47,7 @@ MISSIONS = R.shipped_missions()
 CASES = [(m, name) for m in MISSIONS for name in R.MISSIONS[m]]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _golden(mission: str) -> dict:
     path = R.golden_file(mission)
     assert path.exists(), f"no {path.name}: run {REGEN}"
@@ -53,8 +55,10 @@ def _golden(mission: str) -> dict:
 
 
 def _hint(mission: str = "farm_assault") -> str:
-    return (f"run `{REGEN}`, review `git diff tests/golden/perft_{mission}.json`, and explain "
-            "the difference in the commit message (the counts change only when legality changes)")
+    return (
+        f"run `{REGEN}`, review `git diff tests/golden/perft_{mission}.json`, and explain "
+        "the difference in the commit message (the counts change only when legality changes)"
+    )
 
 
 def test_every_vehicle_mission_has_perft_goldens():
@@ -85,15 +89,22 @@ def test_perft(mission, name):
         assert not g.over, f"{name}: the mission ended before order #{i}; {_hint(mission)}"
         assert a in g.legal_actions(), (
             f"{name}: recorded order #{i} {a} ({text!r}) is no longer legal "
-            f"(now legal: {[g.describe_action(b) for b in g.legal_actions()]}); {_hint(mission)}")
+            f"(now legal: {[g.describe_action(b) for b in g.legal_actions()]}); {_hint(mission)}"
+        )
         g.step(a)
     assert R.PREDICATES[name](g, len(rec["orders"])), (
-        f"{name}: the replayed orders no longer reach the situation; {_hint(mission)}")
+        f"{name}: the replayed orders no longer reach the situation; {_hint(mission)}"
+    )
 
     got = R.counts(g, golden["depth"])
     if got["perft"] != rec["perft"] or got["divide"] != rec["divide"]:
-        before = json.dumps({"perft": rec["perft"], "divide": rec["divide"]}, indent=1, sort_keys=True)
+        before = json.dumps(
+            {"perft": rec["perft"], "divide": rec["divide"]}, indent=1, sort_keys=True
+        )
         after = json.dumps(got, indent=1, sort_keys=True)
-        diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True),
-                                            "committed", "engine now", n=1))
+        diff = "".join(
+            difflib.unified_diff(
+                before.splitlines(True), after.splitlines(True), "committed", "engine now", n=1
+            )
+        )
         pytest.fail(f"perft of {mission} {name!r} changed:\n{diff[:6000]}\n{_hint(mission)}")

@@ -16,12 +16,18 @@ import random
 
 import pytest
 from test_random_play import check_invariants
-from test_tank_play import VARIANTS, check_clone, check_mask_and_texts, check_round_trip, check_tanks
+from test_tank_play import (
+    VARIANTS,
+    check_clone,
+    check_mask_and_texts,
+    check_round_trip,
+    check_tanks,
+)
 
 from ambush_env.core import Game
-from ambush_env.core.rules import d100 as D
 from ambush_env.core.combat import d100_attacks
 from ambush_env.core.model import orders as O
+from ambush_env.core.rules import d100 as D
 from ambush_env.core.world.missions import Mission, load_mission
 
 SQUAD = "tank_hunters_d100"  # the shipped d100 squad (configs/squads/)
@@ -42,7 +48,11 @@ def new_game(name: str, seed: int, german: str) -> Game:
 def check_d100(g: Game) -> None:
     for v in g.state.vehicles:
         s = D.stats(v)
-        assert -1 <= v.hp <= s.hp and all(x >= 0 for x in v.armour_loss.values()) and 1 <= v.mpa_quarters <= 4, v
+        assert (
+            -1 <= v.hp <= s.hp
+            and all(x >= 0 for x in v.armour_loss.values())
+            and 1 <= v.mpa_quarters <= 4
+        ), v
         names = {r.component for r in D.data().tables[s.table]}
         assert set(v.destroyed) <= names and set(v.component_damage) <= names, v
         if v.hp == 0:
@@ -67,8 +77,11 @@ def play(name: str, seed: int, german: str, *, steps: int, every: int) -> tuple[
             continue
         legal = g.legal_actions()
         special = [a for a in legal if O.decode(a)[0] in d100_attacks.KINDS]
-        fire_v = [a for a in legal if O.decode(a)[0] in (O.OrderKind.FIRE_AIMED_VEHICLE,
-                                                          O.OrderKind.DRIVE)]
+        fire_v = [
+            a
+            for a in legal
+            if O.decode(a)[0] in (O.OrderKind.FIRE_AIMED_VEHICLE, O.OrderKind.DRIVE)
+        ]
         pick = special or (fire_v if fire_v and rng.random() < 0.5 else legal)
         a = rng.choice(pick)
         specials += a in special

@@ -14,8 +14,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("fuzz_positions",
-                                                  ROOT / "scripts" / "fuzz_positions.py")
+    spec = importlib.util.spec_from_file_location(
+        "fuzz_positions", ROOT / "scripts" / "fuzz_positions.py"
+    )
     mod = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
     sys.modules["fuzz_positions"] = mod  # its dataclasses look their module up
@@ -47,15 +48,18 @@ def test_the_cases_cover_every_newest_id_rules_deck_and_mode():
 def test_a_short_fuzz_finds_no_mismatch(tmp_path):
     """2 000 steps over a spread of cases (the procedural id, the campaign, two-sided d100
     play, a mission with a tank and one with mines), every kind of check made."""
-    cases = [("ambush/Procedural-v3", "d100", "veteran", "agent"),
-             ("ambush/TankHunt-v3", "standard", "green", "cards"),
-             ("ambush/NightPatrol-v3", "d100", "regular", "cards"),
-             ("ambush/JeepRun-v3", "standard", "regular", "agent"),
-             ("ambush/Campaign-v0", "-", "-", "cards")]
+    cases = [
+        ("ambush/Procedural-v3", "d100", "veteran", "agent"),
+        ("ambush/TankHunt-v3", "standard", "green", "cards"),
+        ("ambush/NightPatrol-v3", "d100", "regular", "cards"),
+        ("ambush/JeepRun-v3", "standard", "regular", "agent"),
+        ("ambush/Campaign-v0", "-", "-", "cards"),
+    ]
     ids = set(FUZZ.newest_ids())
     cases = [c for c in cases if c[0] in ids]
-    r = FUZZ.fuzz(2000, seed=1, out=tmp_path, every=40, stretch=10, pickle_every=2,
-                  fresh_every=5, cases=cases)
+    r = FUZZ.fuzz(
+        2000, seed=1, out=tmp_path, every=40, stretch=10, pickle_every=2, fresh_every=5, cases=cases
+    )
     assert r.steps == 2000
     assert all(n > 0 for n in r.checks.values()), r.checks
     assert not r.mismatches, json.dumps(r.mismatches[0]["detail"])
@@ -75,10 +79,20 @@ def test_a_mismatch_is_counted_written_and_fails(tmp_path, monkeypatch):
         return p
 
     monkeypatch.setattr(position, "write_position", dropping)
-    r = FUZZ.fuzz(150, seed=2, out=tmp_path, every=40, stretch=5,
-                  cases=[("ambush/FarmAssault-v3", "standard", "regular", "agent")])
+    r = FUZZ.fuzz(
+        150,
+        seed=2,
+        out=tmp_path,
+        every=40,
+        stretch=5,
+        cases=[("ambush/FarmAssault-v3", "standard", "regular", "agent")],
+    )
     assert r.mismatches and {m["kind"] for m in r.mismatches} >= {"round_trip"}
     files = list(tmp_path.glob("round_trip_*.json"))
     assert files and "position" in json.loads(files[0].read_text())
-    assert FUZZ.main(["--steps", "150", "--workers", "1", "--every", "40", "--out",
-                      str(tmp_path / "m")]) == 1
+    assert (
+        FUZZ.main(
+            ["--steps", "150", "--workers", "1", "--every", "40", "--out", str(tmp_path / "m")]
+        )
+        == 1
+    )

@@ -45,12 +45,12 @@ from dataclasses import dataclass, field
 import pytest
 
 from ambush_env.core import Game
-from ambush_env.core.play import german as german_cards
 from ambush_env.core.model import orders as O
-from ambush_env.core.world.missions import list_missions
 from ambush_env.core.model.orders import OrderKind as K
-from ambush_env.core.play.procedural import generate
 from ambush_env.core.model.types import ARSpace, Phase, Side, Stance, Status
+from ambush_env.core.play import german as german_cards
+from ambush_env.core.play.procedural import generate
+from ambush_env.core.world.missions import list_missions
 
 US = int(Side.US)
 PRONE, CROUCHING = int(Stance.PRONE), int(Stance.CROUCHING)
@@ -70,10 +70,25 @@ MAX_STEPS = 3000
 FIRE_KINDS = {K.FIRE_AIMED, K.FIRE_SNAP, K.FIRE_WALL}
 HOSTILE_KINDS = FIRE_KINDS | {K.GRENADE, K.SATCHEL, K.ASSAULT_KILL, K.ASSAULT_CAPTURE}
 # orders that are the whole action of the turn: nothing may follow them in that turn
-SINGLE_ACTIONS = {K.FIRE_AIMED, K.FIRE_WALL, K.GRENADE, K.SATCHEL, K.CLEAR_JAM, K.PREPARE,
-                  K.SURRENDER}
-CARD_KINDS = SINGLE_ACTIONS | {K.FIRE_SNAP, K.MOVE, K.STANCE, K.ALERT, K.ASSAULT_KILL,
-                               K.ASSAULT_CAPTURE, K.END_TURN, K.END_MOVE}
+SINGLE_ACTIONS = {
+    K.FIRE_AIMED,
+    K.FIRE_WALL,
+    K.GRENADE,
+    K.SATCHEL,
+    K.CLEAR_JAM,
+    K.PREPARE,
+    K.SURRENDER,
+}
+CARD_KINDS = SINGLE_ACTIONS | {
+    K.FIRE_SNAP,
+    K.MOVE,
+    K.STANCE,
+    K.ALERT,
+    K.ASSAULT_KILL,
+    K.ASSAULT_CAPTURE,
+    K.END_TURN,
+    K.END_MOVE,
+}
 
 
 # ------------------------------------------------------------------------------ the games
@@ -145,20 +160,33 @@ class Observer:
         def choose(m, u, legal):
             st = m.state
             t = st.turn
-            pre = Pre(hex=u.hex, stance=u.stance, MV=u.MV, wounded=u.wounded, aware=u.aware,
-                      panicked=u.panicked, status=u.status, ar=u.ar,
-                      known=u.uid in st.contacts, phase=st.phase, round_id=st.rounds_total,
-                      mp_spent=t.mp_spent,
-                      # a turn's first order: no card action has given an order yet
-                      new_turn=t.card_step == 0 and not t.card_acted,
-                      us_hexes=frozenset(o.hex for o in st.units
-                                         if o.side == US and o.status == Status.ACTIVE
-                                         and o.hex >= 0))
+            pre = Pre(
+                hex=u.hex,
+                stance=u.stance,
+                MV=u.MV,
+                wounded=u.wounded,
+                aware=u.aware,
+                panicked=u.panicked,
+                status=u.status,
+                ar=u.ar,
+                known=u.uid in st.contacts,
+                phase=st.phase,
+                round_id=st.rounds_total,
+                mp_spent=t.mp_spent,
+                # a turn's first order: no card action has given an order yet
+                new_turn=t.card_step == 0 and not t.card_acted,
+                us_hexes=frozenset(
+                    o.hex
+                    for o in st.units
+                    if o.side == US and o.status == Status.ACTIVE and o.hex >= 0
+                ),
+            )
             start = len(m.log)
             order = real(m, u, legal)
             kind, arg = O.decode(order)
-            self.orders.append(Seen(u.uid, u.name, kind, arg, pre, (t.card_column, t.card_row),
-                                    m.log, start))
+            self.orders.append(
+                Seen(u.uid, u.name, kind, arg, pre, (t.card_column, t.card_row), m.log, start)
+            )
             return order
 
         return choose
@@ -170,7 +198,7 @@ class Observer:
         events = [as_dict(e) for e in events]
         for s, nxt in zip(mine, mine[1:] + [None]):
             s.step_events = events
-            s.events = events[s.start:nxt.start if nxt is not None else len(events)]
+            s.events = events[s.start : nxt.start if nxt is not None else len(events)]
 
 
 def mp_cost(g: Game, src: int, dest: int, stance: int) -> int | None:
@@ -225,7 +253,8 @@ def check_game(g: Game, orders: list[Seen], seen: Counter) -> None:
         key = (first.uid, first.pre.round_id)
         began_wounded = per_round.setdefault(key, [])
         assert not any(began_wounded), (
-            f"{first.name}: another turn in Round {key[1]} after a turn begun wounded")
+            f"{first.name}: another turn in Round {key[1]} after a turn begun wounded"
+        )
         began_wounded.append(first.pre.wounded)
         assert len(began_wounded) <= 2, f"{first.name}: three turns in one Round"
         col_name = first.card[0]
@@ -242,14 +271,22 @@ def card_event(first: Seen) -> dict:
     """The ``german_card`` event of the turn that ``first`` opens: rolled just before his
     first order is chosen, or as it is chosen."""
     ev, i = first.step_events, first.start
-    for e in ([ev[i - 1]] if i > 0 else []) + ev[i:i + 1]:
+    for e in ([ev[i - 1]] if i > 0 else []) + ev[i : i + 1]:
         if e["type"] == "german_card" and e["unit"] == first.name:
             return e
     raise AssertionError(f"{first.name}: a turn without a card roll")
 
 
-def check_turn(g: Game, turn: list[Seen], seen: Counter, us_names: list[str],
-               snap_frac: float, charge_frac: float, max_snaps: int, prone_hexes: int) -> None:
+def check_turn(
+    g: Game,
+    turn: list[Seen],
+    seen: Counter,
+    us_names: list[str],
+    snap_frac: float,
+    charge_frac: float,
+    max_snaps: int,
+    prone_hexes: int,
+) -> None:
     b = g.board
     name = turn[0].name
     MV = turn[0].pre.MV
@@ -267,7 +304,8 @@ def check_turn(g: Game, turn: list[Seen], seen: Counter, us_names: list[str],
     col_name, row_no = first.card
     entry = getattr(g.cards[card["card"]].columns, col_name)[row_no]
     assert card["column"] == col_name and entry.rolls[0] <= card["roll"] <= entry.rolls[1], (
-        f"{name}: the german_card event {card} is not the row he plays")
+        f"{name}: the german_card event {card} is not the row he plays"
+    )
     row = [german_cards.normalize(a) for a in entry.do]
     for s in turn:
         p = s.pre
@@ -282,8 +320,9 @@ def check_turn(g: Game, turn: list[Seen], seen: Counter, us_names: list[str],
         assert s.kind in CARD_KINDS, f"{where}: not an order a card names"
         assert p.mp_spent == mp, f"{where}: engine MPs {p.mp_spent} != recomputed {mp}"
         if charged:
-            assert s.kind in (K.ASSAULT_KILL, K.ASSAULT_CAPTURE, K.END_MOVE), \
+            assert s.kind in (K.ASSAULT_KILL, K.ASSAULT_CAPTURE, K.END_MOVE), (
                 f"{where}: a charge not followed by its assault"
+            )
         if s.kind in HOSTILE_KINDS:
             assert p.aware, f"{where}: an unaware German fires, throws or assaults"
         if not p.aware:
@@ -321,7 +360,8 @@ def check_turn(g: Game, turn: list[Seen], seen: Counter, us_names: list[str],
             assert not prone_stepped, f"{where}: another hex after a prone one"
             if p.stance == PRONE:
                 assert hexes < prone_hexes, (
-                    f"{where}: prone into {ev['to']} after {hexes} hexes of the move action")
+                    f"{where}: prone into {ev['to']} after {hexes} hexes of the move action"
+                )
                 prone_stepped = True
                 seen["prone_moves"] += 1
                 if _row_move_max(row) > prone_hexes:
@@ -339,7 +379,8 @@ def check_turn(g: Game, turn: list[Seen], seen: Counter, us_names: list[str],
             if charge:
                 assert p.aware, f"{where}: an unaware German charges"
                 assert mp <= int(MV * charge_frac), (
-                    f"{where}: charge with {mp} MPs spent, allowance {int(MV * charge_frac)}")
+                    f"{where}: charge with {mp} MPs spent, allowance {int(MV * charge_frac)}"
+                )
                 charged = charged_in_turn = True
                 seen["charges"] += 1
         elif k == K.FIRE_SNAP:
@@ -349,7 +390,8 @@ def check_turn(g: Game, turn: list[Seen], seen: Counter, us_names: list[str],
                 assert evs[0]["target"] == us_names[s.arg], where
             if action == "move":
                 assert mp <= MV * snap_frac, (
-                    f"{where}: snap after {mp} MPs, allowed {MV * snap_frac} (MV {MV})")
+                    f"{where}: snap after {mp} MPs, allowed {MV * snap_frac} (MV {MV})"
+                )
                 ended_by = "the snap shot after a move"
                 seen["snaps_after_move"] += 1
             else:
@@ -383,8 +425,11 @@ def check_turn(g: Game, turn: list[Seen], seen: Counter, us_names: list[str],
         if "snap_fire" in skips and action == "move" and mp > MV * snap_frac:
             seen["snaps_refused_after_move"] += 1
         if "assault" in skips and s.pre.aware and not charged_in_turn:
-            costs = [mp_cost(g, s.pre.hex, h, s.pre.stance) for h in b.neighbors[s.pre.hex]
-                     if h in s.pre.us_hexes]
+            costs = [
+                mp_cost(g, s.pre.hex, h, s.pre.stance)
+                for h in b.neighbors[s.pre.hex]
+                if h in s.pre.us_hexes
+            ]
             costs = [c for c in costs if c is not None]
             if costs and all(s.pre.mp_spent + c > int(MV * charge_frac) for c in costs):
                 seen["charges_refused"] += 1
@@ -430,10 +475,25 @@ def observer(monkeypatch) -> Observer:
 # forced in tests/core/test_german_binding.py instead: charges refused beyond the allowance
 # (2), stance changes of the wounded (0), a second free stance change (no card row names two),
 # an unaware German whose row fires (0).
-MUST_SEE = ("turns", "moves", "prone_moves", "prone_moves_cut_short", "multi_hex_moves",
-            "crouching_moves", "snaps_after_move", "snaps_refused_after_move", "charges",
-            "assaults_after_charge", "snaps", "fire_aimed", "grenade", "clear_jam", "prepare",
-            "wounded_turns", "unaware_orders")
+MUST_SEE = (
+    "turns",
+    "moves",
+    "prone_moves",
+    "prone_moves_cut_short",
+    "multi_hex_moves",
+    "crouching_moves",
+    "snaps_after_move",
+    "snaps_refused_after_move",
+    "charges",
+    "assaults_after_charge",
+    "snaps",
+    "fire_aimed",
+    "grenade",
+    "clear_jam",
+    "prepare",
+    "wounded_turns",
+    "unaware_orders",
+)
 
 
 def test_the_rules_bind_the_germans_in_random_play(observer):

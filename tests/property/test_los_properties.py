@@ -15,16 +15,29 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ambush_env.core.model.types import STANCE_NAMES
 from ambush_env.core.world.board import Board, board_from_dict
 from ambush_env.core.world.hexgrid import make_label, neighbor_cr
 from ambush_env.core.world.los import SightCache, line_of_sight
-from ambush_env.core.model.types import STANCE_NAMES
 
 OBSTACLES = ["woods", "brush", "rubble", "rough"]
-TERRAIN = ["clear", "clear", "clear", "road", "woods", "brush", "rubble", "rough", "building", "building"]
+TERRAIN = [
+    "clear",
+    "clear",
+    "clear",
+    "road",
+    "woods",
+    "brush",
+    "rubble",
+    "rough",
+    "building",
+    "building",
+]
 # LOS_EXAMPLES=500 for a deeper run than the default, which keeps the suite fast.
 SETTINGS = settings(
-    max_examples=int(os.environ.get("LOS_EXAMPLES", "25")), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=int(os.environ.get("LOS_EXAMPLES", "25")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 
 
@@ -57,8 +70,10 @@ def random_maps(draw, max_cols: int = 7, max_rows: int = 7) -> dict:
         kind = draw(st.sampled_from(["crest", "embankment", "slope", "door", "window", "wood"]))
         if kind in ("door", "window", "wood"):
             if walled:
-                sides[f"{a}/{b}"] = {"wall": "wood" if kind == "wood" else "stone",
-                                     "aperture": "none" if kind == "wood" else kind}
+                sides[f"{a}/{b}"] = {
+                    "wall": "wood" if kind == "wood" else "stone",
+                    "aperture": "none" if kind == "wood" else kind,
+                }
         else:
             sides[f"{a}/{b}"] = kind
     return {"name": "random", "columns": cols, "rows": rows, "hexes": hexes, "hexsides": sides}
@@ -97,17 +112,31 @@ def test_cache_agrees_with_line_of_sight(raw, seed):
     for i, j in sample_pairs(b, seed, 20):
         for ss in range(3):
             for st_ in range(3):
-                want = line_of_sight(b, b.label(i), b.label(j), sighter_stance=ss, target_stance=st_).clear
+                want = line_of_sight(
+                    b, b.label(i), b.label(j), sighter_stance=ss, target_stance=st_
+                ).clear
                 assert cache.can_see(int(i), int(j), ss, st_) == want
 
 
 @SETTINGS
-@given(cols=st.integers(1, 12), rows=st.integers(1, 12), level=st.integers(0, 3),
-       terrain=st.sampled_from(["clear", "road", "crater", "river"]), seed=st.integers(0, 2**16))
+@given(
+    cols=st.integers(1, 12),
+    rows=st.integers(1, 12),
+    level=st.integers(0, 3),
+    terrain=st.sampled_from(["clear", "road", "crater", "river"]),
+    seed=st.integers(0, 2**16),
+)
 def test_nothing_blocks_on_an_empty_flat_board(cols, rows, level, terrain, seed):
     """Seed 004, p. 18: soldiers and all other terrain do not block: on a flat open board every
     hex sees every other, in every stance."""
-    b = build({"name": "flat", "columns": cols, "rows": rows, "default": {"terrain": terrain, "level": level}})
+    b = build(
+        {
+            "name": "flat",
+            "columns": cols,
+            "rows": rows,
+            "default": {"terrain": terrain, "level": level},
+        }
+    )
     cache = SightCache(b)
     for ss in range(3):
         for st_ in range(3):
@@ -122,7 +151,9 @@ def test_adding_blocking_terrain_never_clears_a_blocked_line(raw, data):
     """RULES.md §3: woods, brush, rubble, rough and crests only ever add blockers."""
     before = build(raw)
     open_hexes = [lab for lab, h in raw["hexes"].items() if h["terrain"] != "building"]
-    changed = dict(raw, hexes={k: dict(v) for k, v in raw["hexes"].items()}, hexsides=dict(raw["hexsides"]))
+    changed = dict(
+        raw, hexes={k: dict(v) for k, v in raw["hexes"].items()}, hexsides=dict(raw["hexsides"])
+    )
     for lab in data.draw(st.lists(st.sampled_from(open_hexes), max_size=3)) if open_hexes else []:
         changed["hexes"][lab]["terrain"] = data.draw(st.sampled_from(OBSTACLES))
     c, r = data.draw(st.integers(0, raw["columns"] - 1)), data.draw(st.integers(0, raw["rows"] - 1))
@@ -169,9 +200,15 @@ def test_cache_agrees_on_a_full_size_random_board():
         for r in range(20):
             u = rng.random()
             if u < 0.12:
-                hexes[make_label(c, r)] = {"terrain": str(rng.choice(OBSTACLES)), "level": int(rng.integers(0, 3))}
+                hexes[make_label(c, r)] = {
+                    "terrain": str(rng.choice(OBSTACLES)),
+                    "level": int(rng.integers(0, 3)),
+                }
             elif u < 0.18:
-                hexes[make_label(c, r)] = {"terrain": "building", "building": f"b{(r * 30 + c) // 4}"}
+                hexes[make_label(c, r)] = {
+                    "terrain": "building",
+                    "building": f"b{(r * 30 + c) // 4}",
+                }
             elif u < 0.35:
                 hexes[make_label(c, r)] = {"level": int(rng.integers(0, 3))}
     b = build({"name": "big", "columns": 30, "rows": 20, "hexes": hexes})

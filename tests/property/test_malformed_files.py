@@ -54,11 +54,11 @@ import yaml
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from ambush_env.core.world.board import load_board
+from ambush_env.core.model.errors import DataError, ScenarioError
 from ambush_env.core.play.campaign import load_chain
+from ambush_env.core.world.board import load_board
 from ambush_env.core.world.cards import load_deck
 from ambush_env.core.world.data import DATA_DIR, config_dir
-from ambush_env.core.model.errors import DataError, ScenarioError
 from ambush_env.core.world.hexgrid import make_label, parse_label
 from ambush_env.core.world.missions import load_mission
 from ambush_env.core.world.squads import load_squad
@@ -68,8 +68,9 @@ MAPS = sorted((DATA_DIR / "maps").glob("*.yaml"))
 DECKS = sorted((DATA_DIR / "cards").glob("*.yaml"))
 SQUADS = sorted(config_dir("squads").glob("*.yaml"))
 CHAINS = sorted((DATA_DIR / "campaigns").glob("*.yaml"))
-RULE_FILES = {name: DATA_DIR / f"{name}.yaml"
-              for name in ("campaign", "squad_points", "procedural")}
+RULE_FILES = {
+    name: DATA_DIR / f"{name}.yaml" for name in ("campaign", "squad_points", "procedural")
+}
 """The one-of-a-kind number files: the campaign rules, the squad generator's prices, the
 procedural generator's ranges."""
 
@@ -122,8 +123,25 @@ def _delete(root: Raw, path: Path_) -> None:
     del parent[path[-1]]
 
 
-OTHER_VALUES = [None, -1, 0, 10**9, -(10**9), "", "zz99", "Z99", "EVENT", True, 1.5,
-                [], [1, "x"], [None], {}, {"zz": 1}, {"rolls": [0, 9]}]
+OTHER_VALUES = [
+    None,
+    -1,
+    0,
+    10**9,
+    -(10**9),
+    "",
+    "zz99",
+    "Z99",
+    "EVENT",
+    True,
+    1.5,
+    [],
+    [1, "x"],
+    [None],
+    {},
+    {"zz": 1},
+    {"rolls": [0, 9]},
+]
 """Values of another type (and awkward values of the same type) to put anywhere."""
 
 BAD_HEXES = ["Z99", "A0", "A99", "AZ1", "ZZZ999", "a1", "1A", "", "A", "R0", "A-1", " A1"]
@@ -139,7 +157,8 @@ class _Dumper(yaml.SafeDumper):
 
 
 _Dumper.add_representer(
-    _Twice, lambda d, pairs: d.represent_mapping("tag:yaml.org,2002:map", list(pairs)))
+    _Twice, lambda d, pairs: d.represent_mapping("tag:yaml.org,2002:map", list(pairs))
+)
 
 
 def _dump(raw: Raw) -> str:
@@ -148,10 +167,30 @@ def _dump(raw: Raw) -> str:
 
 PLACEHOLDER = "zzplaceholderzz"
 YAML_TEXTS = [
-    "[" * 600 + "]" * 600, "{a: " * 600 + "1" + "}" * 600, "!!binary aGVsbG8=",
-    "!!set {a, b}", "!!timestamp 2001-12-14", "2001-12-14", "!!python/object:os.system ls",
-    "!!float nan", ".inf", "*nowhere", "!custom x", "[unclosed", "{a: 1", "'", "\t- tab",
-    "&a [*a]", "0x1F", "0o17", "1_000", "~", "- a\n- b", "? [a, b]\n: 1", "\x00", "%",
+    "[" * 600 + "]" * 600,
+    "{a: " * 600 + "1" + "}" * 600,
+    "!!binary aGVsbG8=",
+    "!!set {a, b}",
+    "!!timestamp 2001-12-14",
+    "2001-12-14",
+    "!!python/object:os.system ls",
+    "!!float nan",
+    ".inf",
+    "*nowhere",
+    "!custom x",
+    "[unclosed",
+    "{a: 1",
+    "'",
+    "\t- tab",
+    "&a [*a]",
+    "0x1F",
+    "0o17",
+    "1_000",
+    "~",
+    "- a\n- b",
+    "? [a, b]\n: 1",
+    "\x00",
+    "%",
 ]
 """YAML text put where a value was: deep nesting, tags, aliases, syntax errors."""
 
@@ -186,8 +225,9 @@ def _write(tmp: Path, src: Path, raw: Raw, text: str | None = None) -> Path:
 # ------------------------------------------------------------------------ generic mutations
 def _generic(draw: Callable, raw: Raw) -> tuple[Raw, str]:
     paths = _paths(raw)
-    how = draw(st.sampled_from(["delete", "replace", "replace", "unknown_key", "dup_entry",
-                                "root"]))
+    how = draw(
+        st.sampled_from(["delete", "replace", "replace", "unknown_key", "dup_entry", "root"])
+    )
     if how == "root":
         value = draw(st.sampled_from([None, [], [raw], "text", 7, {}]))
         return value, f"root = {value!r:.40}"
@@ -200,8 +240,9 @@ def _generic(draw: Callable, raw: Raw) -> tuple[Raw, str]:
         return raw, f"delete {p}"
     if how == "replace":
         p = draw(st.sampled_from(paths))
-        value = draw(st.sampled_from(OTHER_VALUES) | st.integers(-20, 20)
-                     | st.text("A1Z9_a .:-", max_size=6))
+        value = draw(
+            st.sampled_from(OTHER_VALUES) | st.integers(-20, 20) | st.text("A1Z9_a .:-", max_size=6)
+        )
         return _set(raw, p, copy.deepcopy(value)), f"{p} = {value!r}"
     if how == "unknown_key":
         dicts = [p for p in paths if isinstance(_get(raw, p), dict)]
@@ -229,10 +270,18 @@ def _d10(draw: Callable, rows: list, where: str) -> str:
         return f"{where}: no rows"
     i = draw(st.sampled_from(rows_ok))
     rolls = rows[i]["rolls"]
-    pair = (isinstance(rolls, list) and len(rolls) == 2
-            and all(isinstance(r, int) and not isinstance(r, bool) for r in rolls))
-    how = draw(st.sampled_from(["overlap", "gap", "drop", "invalid", "dup", "swap"] if pair
-                               else ["drop", "invalid", "dup"]))
+    pair = (
+        isinstance(rolls, list)
+        and len(rolls) == 2
+        and all(isinstance(r, int) and not isinstance(r, bool) for r in rolls)
+    )
+    how = draw(
+        st.sampled_from(
+            ["overlap", "gap", "drop", "invalid", "dup", "swap"]
+            if pair
+            else ["drop", "invalid", "dup"]
+        )
+    )
     if how == "overlap":
         lo, hi = rolls
         rows[i]["rolls"] = [max(lo - 1, 0), min(hi + 1, 9)] if (lo, hi) != (0, 9) else [0, 9]
@@ -246,9 +295,24 @@ def _d10(draw: Callable, rows: list, where: str) -> str:
     elif how == "drop":
         del rows[i]
     elif how == "invalid":
-        rows[i]["rolls"] = draw(st.sampled_from([[5, 3], [0, 10], [-1, 0], [0], [0, 1, 2],
-                                                 ["a", 1], [0.5, 9], None, 4, "0-9",
-                                                 [10, 12], [True, 9]]))
+        rows[i]["rolls"] = draw(
+            st.sampled_from(
+                [
+                    [5, 3],
+                    [0, 10],
+                    [-1, 0],
+                    [0],
+                    [0, 1, 2],
+                    ["a", 1],
+                    [0.5, 9],
+                    None,
+                    4,
+                    "0-9",
+                    [10, 12],
+                    [True, 9],
+                ]
+            )
+        )
     elif how == "dup":
         rows.insert(i, copy.deepcopy(rows[i]))
     elif len(rows) > 1:
@@ -277,12 +341,34 @@ def _language(draw: Callable, raw: dict, paras: dict, nums: list) -> str:
     objective kinds, good or broken."""
     labels = [lab for lab in raw.get("triggers") or {} if isinstance(lab, str)] or ["A1"]
     hex_ = st.sampled_from(labels[:4] + BAD_HEXES[:4])
-    what = draw(st.sampled_from(["booby_traps", "events_every", "landmark", "strike",
-                                 "command", "minefield", "objective"]))
+    what = draw(
+        st.sampled_from(
+            [
+                "booby_traps",
+                "events_every",
+                "landmark",
+                "strike",
+                "command",
+                "minefield",
+                "objective",
+            ]
+        )
+    )
     if what == "booby_traps":
-        row = draw(st.sampled_from(["grenade_outside", "satchel_inside", "howitzer", None, 3,
-                                    {"row": "grenade_outside", "known": True},
-                                    {"row": "satchel_inside", "known": "maybe"}, {}]))
+        row = draw(
+            st.sampled_from(
+                [
+                    "grenade_outside",
+                    "satchel_inside",
+                    "howitzer",
+                    None,
+                    3,
+                    {"row": "grenade_outside", "known": True},
+                    {"row": "satchel_inside", "known": "maybe"},
+                    {},
+                ]
+            )
+        )
         raw["booby_traps"] = value = {draw(hex_): row}
         return f"booby_traps = {value!r}"
     if what == "events_every":
@@ -296,29 +382,43 @@ def _language(draw: Callable, raw: dict, paras: dict, nums: list) -> str:
         obj = raw.get("objective")
         if not isinstance(obj, dict):
             return "no objective"
-        obj["kind"] = value = draw(st.sampled_from(["take", "hold", "capture", "demolish",
-                                                    "raze", None, 1]))
+        obj["kind"] = value = draw(
+            st.sampled_from(["take", "hold", "capture", "demolish", "raze", None, 1])
+        )
         return f"objective.kind = {value!r}"
     if not nums:
         return "no paragraphs"
     if what == "landmark":
-        effect: Raw = {"landmark": {"hex": draw(hex_),
-                                    "name": draw(st.sampled_from(["mill", "", 3, None])),
-                                    "blocking": draw(st.sampled_from([True, False, "yes"]))}}
+        effect: Raw = {
+            "landmark": {
+                "hex": draw(hex_),
+                "name": draw(st.sampled_from(["mill", "", 3, None])),
+                "blocking": draw(st.sampled_from([True, False, "yes"])),
+            }
+        }
     elif what == "strike":
-        effect = {"strike": {"kind": draw(st.sampled_from(["artillery", "strafing", "mortar"])),
-                             "hexes": draw(st.lists(hex_, min_size=0, max_size=3)),
-                             "row": draw(st.sampled_from(["smg", "grenade_outside",
-                                                          "howitzer", None])),
-                             "line": draw(st.sampled_from([False, True, "x"]))}}
+        effect = {
+            "strike": {
+                "kind": draw(st.sampled_from(["artillery", "strafing", "mortar"])),
+                "hexes": draw(st.lists(hex_, min_size=0, max_size=3)),
+                "row": draw(st.sampled_from(["smg", "grenade_outside", "howitzer", None])),
+                "line": draw(st.sampled_from([False, True, "x"])),
+            }
+        }
     elif what == "command":
-        effect = {"command": draw(st.sampled_from([1, 2, 0, -1, 99, "two", None,
-                                                   {"rounds": 2}, {"rounds": -2}]))}
+        effect = {
+            "command": draw(
+                st.sampled_from([1, 2, 0, -1, 99, "two", None, {"rounds": 2}, {"rounds": -2}])
+            )
+        }
     else:
-        effect = {"minefield": {"hexes": draw(st.lists(hex_, min_size=0, max_size=2)),
-                                "kind": draw(st.sampled_from(["anti_personnel", "anti_tank",
-                                                              "claymore"])),
-                                "known": draw(st.sampled_from([True, False, 2]))}}
+        effect = {
+            "minefield": {
+                "hexes": draw(st.lists(hex_, min_size=0, max_size=2)),
+                "kind": draw(st.sampled_from(["anti_personnel", "anti_tank", "claymore"])),
+                "known": draw(st.sampled_from([True, False, 2])),
+            }
+        }
     n = draw(st.sampled_from(nums))
     paras[n].insert(draw(st.integers(0, len(paras[n]))), effect)
     return f"paragraphs.{n} += {effect!r}"
@@ -329,11 +429,29 @@ def _mission(draw: Callable, raw: dict) -> str:
     if not isinstance(paras, dict):
         paras = {}
     nums = [n for n, v in paras.items() if isinstance(n, int) and isinstance(v, list)]
-    how = draw(st.sampled_from([
-        "paragraph_ref", "self_loop", "two_cycle", "long_cycle", "card_ref", "file_ref",
-        "hex", "trigger_hex", "exit_inside", "events", "flag", "not_last", "dup_paragraph",
-        "vehicle", "crew", "language", "language",
-    ]))
+    how = draw(
+        st.sampled_from(
+            [
+                "paragraph_ref",
+                "self_loop",
+                "two_cycle",
+                "long_cycle",
+                "card_ref",
+                "file_ref",
+                "hex",
+                "trigger_hex",
+                "exit_inside",
+                "events",
+                "flag",
+                "not_last",
+                "dup_paragraph",
+                "vehicle",
+                "crew",
+                "language",
+                "language",
+            ]
+        )
+    )
     if how == "language":
         return _language(draw, raw, paras, nums)
     if how == "paragraph_ref":
@@ -361,8 +479,11 @@ def _mission(draw: Callable, raw: dict) -> str:
         if not nums:
             return "no paragraphs"
         k = {"self_loop": 1, "two_cycle": 2, "long_cycle": 3}[how]
-        chain = draw(st.lists(st.sampled_from(nums), min_size=k, max_size=k, unique=True)
-                     ) if len(nums) >= k else nums
+        chain = (
+            draw(st.lists(st.sampled_from(nums), min_size=k, max_size=k, unique=True))
+            if len(nums) >= k
+            else nums
+        )
         for a, b in zip(chain, chain[1:] + chain[:1]):
             para = paras[a]
             name, arg = _effect(para[-1]) if para else (None, None)
@@ -390,8 +511,20 @@ def _mission(draw: Callable, raw: dict) -> str:
         if not sites:
             return "no card references"
         p = draw(st.sampled_from(sites))
-        value = draw(st.sampled_from(["nobody", "mg_gunner", "rifleman", "panzer_iv",
-                                      "jagdpanther", ["nobody"], ["rifleman"] * 5, "Rifleman"]))
+        value = draw(
+            st.sampled_from(
+                [
+                    "nobody",
+                    "mg_gunner",
+                    "rifleman",
+                    "panzer_iv",
+                    "jagdpanther",
+                    ["nobody"],
+                    ["rifleman"] * 5,
+                    "Rifleman",
+                ]
+            )
+        )
         try:
             _set(raw, p, value)
         except (KeyError, IndexError, TypeError):
@@ -399,14 +532,33 @@ def _mission(draw: Callable, raw: dict) -> str:
         return f"{p} = {value!r}"
     if how == "file_ref":
         key = draw(st.sampled_from(["map", "squad", "deck_default", "id"]))
-        value = draw(st.sampled_from(["nowhere", "zz99", "los_village", "tank_hunt",
-                                      "farm_assault", "green", "tank_hunters", "standard",
-                                      "../maps/farm_assault", "Farm"]))
+        value = draw(
+            st.sampled_from(
+                [
+                    "nowhere",
+                    "zz99",
+                    "los_village",
+                    "tank_hunt",
+                    "farm_assault",
+                    "green",
+                    "tank_hunters",
+                    "standard",
+                    "../maps/farm_assault",
+                    "Farm",
+                ]
+            )
+        )
         raw[key] = value
         return f"{key} = {value!r}"
     if how in ("hex", "exit_inside"):
-        sites = [p for p in _paths(raw) if isinstance(_get(raw, p), str)
-                 and _is_label(_get(raw, p)) and p and p[0] != "triggers"]
+        sites = [
+            p
+            for p in _paths(raw)
+            if isinstance(_get(raw, p), str)
+            and _is_label(_get(raw, p))
+            and p
+            and p[0] != "triggers"
+        ]
         if how == "exit_inside":
             sites = [p for p in sites if p[0] == "exit_hexes"] or sites
         if not sites:
@@ -429,8 +581,12 @@ def _mission(draw: Callable, raw: dict) -> str:
             return "no events"
         return _d10(draw, ev, "events")
     if how == "flag":
-        sites = [("paragraphs", n, j) for n in nums for j, e in enumerate(paras[n])
-                 if _effect(e)[0] in ("set", "if_flag")]
+        sites = [
+            ("paragraphs", n, j)
+            for n in nums
+            for j, e in enumerate(paras[n])
+            if _effect(e)[0] in ("set", "if_flag")
+        ]
         if not sites:
             return "no flags"
         p = draw(st.sampled_from(sites))
@@ -446,8 +602,13 @@ def _mission(draw: Callable, raw: dict) -> str:
         if not cands:
             return "no branching effect"
         n = draw(st.sampled_from(cands))
-        paras[n].append(draw(st.sampled_from([{"message": "after"}, {"set": "late_flag"},
-                                              copy.deepcopy(paras[n][-1])])))
+        paras[n].append(
+            draw(
+                st.sampled_from(
+                    [{"message": "after"}, {"set": "late_flag"}, copy.deepcopy(paras[n][-1])]
+                )
+            )
+        )
         return f"paragraphs.{n}: an effect after the branch"
     if how == "dup_paragraph":
         if not nums:
@@ -458,8 +619,12 @@ def _mission(draw: Callable, raw: dict) -> str:
     if how == "vehicle":
         sites = [("us_vehicles", i) for i, _ in enumerate(raw.get("us_vehicles") or [])]
         sites += [("german_vehicles", i) for i, _ in enumerate(raw.get("german_vehicles") or [])]
-        sites += [("paragraphs", n, j, "place_vehicle") for n in nums
-                  for j, e in enumerate(paras[n]) if _effect(e)[0] == "place_vehicle"]
+        sites += [
+            ("paragraphs", n, j, "place_vehicle")
+            for n in nums
+            for j, e in enumerate(paras[n])
+            if _effect(e)[0] == "place_vehicle"
+        ]
         if not sites:
             raw.setdefault("german_vehicles", []).append({"vehicle": "kubelwagen", "hex": "A1"})
             sites = [("german_vehicles", len(raw["german_vehicles"]) - 1)]
@@ -473,17 +638,32 @@ def _mission(draw: Callable, raw: dict) -> str:
             if isinstance(lst, list):
                 lst += [copy.deepcopy(v) for _ in range(4)]
             return f"{p}: five more vehicles"
-        value = draw(st.sampled_from({
-            "vehicle": ["sherman", "panzer_iv", "jeep", "kubelwagen", "tiger", "jagdpanther"],
-            "hex": ["L6", "L7", "N6", "C3", "E11", "I10", "Z99", "A0"],
-            "facing": ["n", "NNE", "S", 3, None],
-        }[key]))
+        value = draw(
+            st.sampled_from(
+                {
+                    "vehicle": [
+                        "sherman",
+                        "panzer_iv",
+                        "jeep",
+                        "kubelwagen",
+                        "tiger",
+                        "jagdpanther",
+                    ],
+                    "hex": ["L6", "L7", "N6", "C3", "E11", "I10", "Z99", "A0"],
+                    "facing": ["n", "NNE", "S", 3, None],
+                }[key]
+            )
+        )
         v[key] = value
         return f"{p}.{key} = {value!r}"
     # crew
     sites = [("german_vehicles", i) for i, _ in enumerate(raw.get("german_vehicles") or [])]
-    sites += [("paragraphs", n, j, "place_vehicle") for n in nums
-              for j, e in enumerate(paras[n]) if _effect(e)[0] == "place_vehicle"]
+    sites += [
+        ("paragraphs", n, j, "place_vehicle")
+        for n in nums
+        for j, e in enumerate(paras[n])
+        if _effect(e)[0] == "place_vehicle"
+    ]
     if not sites:
         return "no German vehicles"
     p = draw(st.sampled_from(sites))
@@ -491,14 +671,18 @@ def _mission(draw: Callable, raw: dict) -> str:
     if not isinstance(v, dict):
         return "vehicle gone"
     key = draw(st.sampled_from(["crew", "card", "driver", "passengers", "route", "aware"]))
-    value = draw(st.sampled_from({
-        "crew": [0, 1, 6, 9, -1, "five", None],
-        "card": ["panzer_iv", "jagdpanther", "nobody", None],
-        "driver": ["rifleman", "nobody", None, 3],
-        "passengers": [["rifleman"] * 4, ["nobody"], [], "rifleman", None],
-        "route": [["Z99"], ["A0"], [], "A1", None, [None]],
-        "aware": ["yes", None, 2],
-    }[key]))
+    value = draw(
+        st.sampled_from(
+            {
+                "crew": [0, 1, 6, 9, -1, "five", None],
+                "card": ["panzer_iv", "jagdpanther", "nobody", None],
+                "driver": ["rifleman", "nobody", None, 3],
+                "passengers": [["rifleman"] * 4, ["nobody"], [], "rifleman", None],
+                "route": [["Z99"], ["A0"], [], "A1", None, [None]],
+                "aware": ["yes", None, 2],
+            }[key]
+        )
+    )
     v[key] = value
     return f"{p}.{key} = {value!r}"
 
@@ -506,7 +690,7 @@ def _mission(draw: Callable, raw: dict) -> str:
 def _is_label(s: str) -> bool:
     try:
         parse_label(s)
-    except Exception:  # noqa: BLE001 - any malformed label
+    except Exception:
         return False
     return s[:1].isalpha() and s[:1].isupper()
 
@@ -517,16 +701,30 @@ def _edge_hexes(raw: dict) -> list[str]:
         m = _raw(DATA_DIR / "maps" / f"{raw['map']}.yaml")
         c, r = m["columns"], m["rows"]
         return [make_label(c, 0), make_label(0, r), make_label(c, r)]
-    except Exception:  # noqa: BLE001 - a mutated map name
+    except Exception:
         return []
 
 
 # ----------------------------------------------------------------------------- map mutations
 def _map(draw: Callable, raw: dict) -> str:
-    how = draw(st.sampled_from(["hex_key", "side_key", "side_twice", "shrink", "crop",
-                                "hex_field", "side_value", "default"]))
-    cols, rows = (v if isinstance(v, int) and 1 <= v <= 32 else 10
-                  for v in (raw.get("columns"), raw.get("rows")))
+    how = draw(
+        st.sampled_from(
+            [
+                "hex_key",
+                "side_key",
+                "side_twice",
+                "shrink",
+                "crop",
+                "hex_field",
+                "side_value",
+                "default",
+            ]
+        )
+    )
+    cols, rows = (
+        v if isinstance(v, int) and 1 <= v <= 32 else 10
+        for v in (raw.get("columns"), raw.get("rows"))
+    )
     edge = [make_label(cols, 0), make_label(0, rows), make_label(cols, rows)]
     hexes = raw.get("hexes")
     sides = raw.get("hexsides")
@@ -549,16 +747,33 @@ def _map(draw: Callable, raw: dict) -> str:
                 a, b = k.split("/", 1)
                 sides[f"{b}/{a}"] = copy.deepcopy(sides[k])
                 return f"hexside {k} twice"
-        new = draw(st.sampled_from(["A1/A3", "A1/B3", "A1/A1", "A1-A2", "A1/A2/A3", "A1",
-                                    "Z99/Z98", "A0/A1", f"{edge[0]}/{make_label(cols - 1, 0)}",
-                                    "a1/a2", "/", "", 7]))
+        new = draw(
+            st.sampled_from(
+                [
+                    "A1/A3",
+                    "A1/B3",
+                    "A1/A1",
+                    "A1-A2",
+                    "A1/A2/A3",
+                    "A1",
+                    "Z99/Z98",
+                    "A0/A1",
+                    f"{edge[0]}/{make_label(cols - 1, 0)}",
+                    "a1/a2",
+                    "/",
+                    "",
+                    7,
+                ]
+            )
+        )
         sides[new] = draw(st.sampled_from(["wall", "embankment", {"wall": "wood"}]))
         return f"hexsides[{new!r}] added"
     if how == "shrink":
         key = draw(st.sampled_from(["columns", "rows"]))
         n = cols if key == "columns" else rows
-        value = draw(st.sampled_from([1, 2, 0, -1, 703, 1000, "18", 18.0, None, n - 1, n - 2,
-                                      n // 2, n + 1]))
+        value = draw(
+            st.sampled_from([1, 2, 0, -1, 703, 1000, "18", 18.0, None, n - 1, n - 2, n // 2, n + 1])
+        )
         raw[key] = value
         return f"{key} = {value!r}"
     if how == "crop":  # a smaller map, its hexes and hexsides off it left out
@@ -568,15 +783,18 @@ def _map(draw: Callable, raw: dict) -> str:
         def on(label: Any) -> bool:
             try:
                 c, r = parse_label(label)
-            except Exception:  # noqa: BLE001 - a malformed label stays (and fails)
+            except Exception:
                 return True
             return c < c2 and r < r2
 
         if isinstance(hexes, dict):
             raw["hexes"] = {k: v for k, v in hexes.items() if on(k)}
         if isinstance(sides, dict):
-            raw["hexsides"] = {k: v for k, v in sides.items()
-                               if not isinstance(k, str) or all(on(h) for h in k.split("/"))}
+            raw["hexsides"] = {
+                k: v
+                for k, v in sides.items()
+                if not isinstance(k, str) or all(on(h) for h in k.split("/"))
+            }
         return f"cropped to {c2} x {r2}"
     if how == "hex_field":
         if not isinstance(hexes, dict) or not hexes:
@@ -585,22 +803,40 @@ def _map(draw: Callable, raw: dict) -> str:
         if not isinstance(hexes[k], dict):
             hexes[k] = {}
         field = draw(st.sampled_from(["terrain", "level", "building", "rise", "landmark"]))
-        value = draw(st.sampled_from({
-            "terrain": ["swamp", "Building", "building", "rubble", "", None, 3],
-            "level": [4, -1, 99, "1", 1.5, None],
-            "building": ["farm", "", None, 3, ["x"]],
-            "rise": [1, 4, -1, "2", None],
-            "landmark": ["mill", "", 3, None],
-        }[field]))
+        value = draw(
+            st.sampled_from(
+                {
+                    "terrain": ["swamp", "Building", "building", "rubble", "", None, 3],
+                    "level": [4, -1, 99, "1", 1.5, None],
+                    "building": ["farm", "", None, 3, ["x"]],
+                    "rise": [1, 4, -1, "2", None],
+                    "landmark": ["mill", "", 3, None],
+                }[field]
+            )
+        )
         hexes[k][field] = value
         return f"hexes.{k}.{field} = {value!r}"
     if how == "side_value":
         if not isinstance(sides, dict) or not sides:
             return "no hexsides"
         k = draw(st.sampled_from(sorted(sides, key=str)))
-        value = draw(st.sampled_from(["hedge", "Wall", "", None, 3, ["wall"],
-                                      {"wall": "brick"}, {"aperture": "door", "wall": "none"},
-                                      {"aperture": "door"}, {"slope": "yes"}, {"zz": 1}]))
+        value = draw(
+            st.sampled_from(
+                [
+                    "hedge",
+                    "Wall",
+                    "",
+                    None,
+                    3,
+                    ["wall"],
+                    {"wall": "brick"},
+                    {"aperture": "door", "wall": "none"},
+                    {"aperture": "door"},
+                    {"slope": "yes"},
+                    {"zz": 1},
+                ]
+            )
+        )
         sides[k] = value
         return f"hexsides.{k} = {value!r}"
     field = draw(st.sampled_from(["terrain", "level"]))
@@ -613,14 +849,35 @@ def _map(draw: Callable, raw: dict) -> str:
 
 # ---------------------------------------------------------------------------- deck mutations
 _ACTIONS = [
-    "hold", "fire", "prepare", "clear_jam", "drive", "leave_vehicle", "fly", "Fire",
-    {"fire": {"mode": "burst"}}, {"fire": {"at": "nearest_tank"}}, {"move": {}},
-    {"move": {"toward": "route", "max": 13}}, {"move": {"toward": "route", "max": 0}},
-    {"stance": "kneeling"}, {"stance": {"to": "prone"}}, {"stance": None},
-    {"throw_grenade": {"within": 7}}, {"alert": {}}, {"alert": {"radius": 0}},
-    {"surrender": {"if": "never"}}, {"assault": {"kind": "hug"}}, {"fire": "aimed"},
-    {"hold": {"action": "fire"}}, {"fire": None, "hold": None}, {"drive": {"toward": "route"}},
-    {"throw_grenade": None}, [], 3, None,
+    "hold",
+    "fire",
+    "prepare",
+    "clear_jam",
+    "drive",
+    "leave_vehicle",
+    "fly",
+    "Fire",
+    {"fire": {"mode": "burst"}},
+    {"fire": {"at": "nearest_tank"}},
+    {"move": {}},
+    {"move": {"toward": "route", "max": 13}},
+    {"move": {"toward": "route", "max": 0}},
+    {"stance": "kneeling"},
+    {"stance": {"to": "prone"}},
+    {"stance": None},
+    {"throw_grenade": {"within": 7}},
+    {"alert": {}},
+    {"alert": {"radius": 0}},
+    {"surrender": {"if": "never"}},
+    {"assault": {"kind": "hug"}},
+    {"fire": "aimed"},
+    {"hold": {"action": "fire"}},
+    {"fire": None, "hold": None},
+    {"drive": {"toward": "route"}},
+    {"throw_grenade": None},
+    [],
+    3,
+    None,
 ]
 
 
@@ -632,9 +889,23 @@ def _deck(draw: Callable, raw: dict) -> str:
     card = cards[i]
     if not isinstance(card, dict):
         return "card gone"
-    how = draw(st.sampled_from(["column", "column", "dup_id", "weapon", "equipment",
-                                "action", "no_grenade", "rating", "port_boxes", "drop_card",
-                                "rename"]))
+    how = draw(
+        st.sampled_from(
+            [
+                "column",
+                "column",
+                "dup_id",
+                "weapon",
+                "equipment",
+                "action",
+                "no_grenade",
+                "rating",
+                "port_boxes",
+                "drop_card",
+                "rename",
+            ]
+        )
+    )
     cols = card.get("columns")
     if how in ("column", "action"):
         if not isinstance(cols, dict) or not cols:
@@ -666,13 +937,24 @@ def _deck(draw: Callable, raw: dict) -> str:
         card["id"] = value = draw(st.sampled_from(["zz99", "gunner", "mg_gunner_2"]))
         return f"cards.{i}.id = {value!r}"
     if how == "weapon":
-        card["weapon"] = value = draw(st.sampled_from(["raygun", "mg42", "Kar98", "", None,
-                                                       "grenade", "kwk40"]))
+        card["weapon"] = value = draw(
+            st.sampled_from(["raygun", "mg42", "Kar98", "", None, "grenade", "kwk40"])
+        )
         return f"cards.{i}.weapon = {value!r}"
     if how == "equipment":
-        value = draw(st.sampled_from([["grenade"] * 5, ["satchel"] * 3, ["clip_raygun"],
-                                      ["pebble"], "grenade", [None], ["satchel", "grenade",
-                                                                      "grenade", "grenade"]]))
+        value = draw(
+            st.sampled_from(
+                [
+                    ["grenade"] * 5,
+                    ["satchel"] * 3,
+                    ["clip_raygun"],
+                    ["pebble"],
+                    "grenade",
+                    [None],
+                    ["satchel", "grenade", "grenade", "grenade"],
+                ]
+            )
+        )
         card["equipment"] = value
         return f"cards.{i}.equipment = {value!r}"
     if how == "no_grenade":
@@ -697,27 +979,40 @@ def _squad(draw: Callable, raw: dict) -> str:
     man = men[i]
     if not isinstance(man, dict):
         return "soldier gone"
-    how = draw(st.sampled_from(["name", "role", "cr", "weapon", "equipment", "many",
-                                "rating"]))
+    how = draw(st.sampled_from(["name", "role", "cr", "weapon", "equipment", "many", "rating"]))
     if how == "name":
-        man["name"] = value = draw(st.sampled_from(["US1", f"US{i + 2}", "US0", "us1", "GE1",
-                                                    "", None, 1]))
+        man["name"] = value = draw(
+            st.sampled_from(["US1", f"US{i + 2}", "US0", "us1", "GE1", "", None, 1])
+        )
         return f"soldiers.{i}.name = {value!r}"
     if how == "role":
-        man["role"] = value = draw(st.sampled_from(["sergeant", "private", "corporal",
-                                                    "general", None]))
+        man["role"] = value = draw(
+            st.sampled_from(["sergeant", "private", "corporal", "general", None])
+        )
         return f"soldiers.{i}.role = {value!r}"
     if how == "cr":
         man["CR"] = value = draw(st.sampled_from([0, 1, 3, 4, -1]))
         return f"soldiers.{i}.CR = {value!r}"
     if how == "weapon":
-        man["weapon"] = value = draw(st.sampled_from(["raygun", "kar98", "Thompson", "", None,
-                                                      "satchel", "kwk40"]))
+        man["weapon"] = value = draw(
+            st.sampled_from(["raygun", "kar98", "Thompson", "", None, "satchel", "kwk40"])
+        )
         return f"soldiers.{i}.weapon = {value!r}"
     if how == "equipment":
-        value = draw(st.sampled_from([["grenade"] * 5, ["satchel"] * 3, ["clip_raygun"],
-                                      ["pebble"], "grenade", [None], ["radio"],
-                                      ["satchel", "satchel"]]))
+        value = draw(
+            st.sampled_from(
+                [
+                    ["grenade"] * 5,
+                    ["satchel"] * 3,
+                    ["clip_raygun"],
+                    ["pebble"],
+                    "grenade",
+                    [None],
+                    ["radio"],
+                    ["satchel", "satchel"],
+                ]
+            )
+        )
         man["equipment"] = value
         return f"soldiers.{i}.equipment = {value!r}"
     if how == "many":
@@ -733,17 +1028,41 @@ def _squad(draw: Callable, raw: dict) -> str:
 
 
 # ------------------------------------------------------- campaign chains and number files
-BAD_NUMBERS = [-1, 0, 1, 99, 10**9, -(10**9), 0.5, 1.5, True, "3", [9, 0], [0], [1, 2, 3],
-               [-5, 5], [0.5, 2], None]
+BAD_NUMBERS = [
+    -1,
+    0,
+    1,
+    99,
+    10**9,
+    -(10**9),
+    0.5,
+    1.5,
+    True,
+    "3",
+    [9, 0],
+    [0],
+    [1, 2, 3],
+    [-5, 5],
+    [0.5, 2],
+    None,
+]
 """Numbers out of range or of the wrong type, and broken ``[low, high]`` ranges."""
 
 
 def _numbers(draw: Callable, raw: dict) -> str:
     """A number or a ``[low, high]`` range anywhere in the tree set to a bad one."""
-    paths = [p for p in _paths(raw) if p and (
-        isinstance(_get(raw, p), (int, float)) and not isinstance(_get(raw, p), bool)
-        or isinstance(_get(raw, p), list) and len(_get(raw, p)) == 2
-        and all(isinstance(x, (int, float)) for x in _get(raw, p)))]
+    paths = [
+        p
+        for p in _paths(raw)
+        if p
+        and (
+            isinstance(_get(raw, p), (int, float))
+            and not isinstance(_get(raw, p), bool)
+            or isinstance(_get(raw, p), list)
+            and len(_get(raw, p)) == 2
+            and all(isinstance(x, (int, float)) for x in _get(raw, p))
+        )
+    ]
     p = draw(st.sampled_from(paths))
     value = draw(st.sampled_from(BAD_NUMBERS))
     _set(raw, p, copy.deepcopy(value))
@@ -754,15 +1073,31 @@ def _chain(draw: Callable, raw: dict) -> str:
     """A campaign chain: unknown missions, decks and squads, an empty chain, a bad rules id."""
     how = draw(st.sampled_from(["mission", "deck", "squad", "empty", "rules", "numbers"]))
     links = raw.get("missions")
-    if how in ("mission", "deck") and isinstance(links, list) and links \
-            and isinstance(links[0], dict):
+    if (
+        how in ("mission", "deck")
+        and isinstance(links, list)
+        and links
+        and isinstance(links[0], dict)
+    ):
         i = draw(st.integers(0, len(links) - 1))
         if not isinstance(links[i], dict):
             return "link gone"
-        value = draw(st.sampled_from(
-            ["nowhere", "", None, 3, "Farm_Assault", "../missions/farm_assault",
-             "missing/file.yaml", "nowhere.yaml"] if how == "mission"
-            else ["nowhere", "", None, "Regular", "green ", 1]))
+        value = draw(
+            st.sampled_from(
+                [
+                    "nowhere",
+                    "",
+                    None,
+                    3,
+                    "Farm_Assault",
+                    "../missions/farm_assault",
+                    "missing/file.yaml",
+                    "nowhere.yaml",
+                ]
+                if how == "mission"
+                else ["nowhere", "", None, "Regular", "green ", 1]
+            )
+        )
         links[i][how] = value
         return f"missions.{i}.{how} = {value!r}"
     if how == "squad":
@@ -810,8 +1145,11 @@ def _use(kind: str, path: Path, obj: Any) -> None:
                 fates = ["fit", "wounded", "killed", "captured", "incapacitated"]
                 men = campaign.fielded(cs)
                 for result in ("decisive_win", "loss"):
-                    out = campaign.Outcome(result=result, vp=10, fates={
-                        v.id: fates[k % len(fates)] for k, v in enumerate(men)})
+                    out = campaign.Outcome(
+                        result=result,
+                        vp=10,
+                        fates={v.id: fates[k % len(fates)] for k, v in enumerate(men)},
+                    )
                     cs = campaign.advance(cs, out)
                     men = campaign.fielded(cs)
             elif path.stem == "squad_points":
@@ -880,8 +1218,15 @@ def _play(game: Callable[[], Any]) -> Any:
     return g
 
 
-def check_file(kind: str, tmp: Path, src: Path, raw: Raw, text: str | None = None,
-               twice: bool = False, partner: str = "farm_assault") -> None:
+def check_file(
+    kind: str,
+    tmp: Path,
+    src: Path,
+    raw: Raw,
+    text: str | None = None,
+    twice: bool = False,
+    partner: str = "farm_assault",
+) -> None:
     """The property: the file loads, or DataError names the file and a field (a key given
     twice always does); a mission that loads is played, a deck that loads is the opponent in
     the mission ``partner``, a map that loads is the board of its mission."""
@@ -917,8 +1262,11 @@ def _check(data: Any, kind: str, tmp: Path) -> None:
 
 
 _SETTINGS: dict[str, Any] = {
-    "deadline": None, "database": None, "print_blob": True,
-    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+    "deadline": None,
+    "database": None,
+    "print_blob": True,
+    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
+}
 
 
 @pytest.fixture(scope="module")
@@ -926,8 +1274,17 @@ def tmp(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("malformed")
 
 
-@pytest.mark.parametrize("kind, n", [("mission", 300), ("map", 200), ("deck", 250), ("squad", 300),
-                                     ("chain", 60), ("rules_file", 120)])
+@pytest.mark.parametrize(
+    "kind, n",
+    [
+        ("mission", 300),
+        ("map", 200),
+        ("deck", 250),
+        ("squad", 300),
+        ("chain", 60),
+        ("rules_file", 120),
+    ],
+)
 def test_malformed_file_is_a_data_error_naming_file_and_field(kind: str, n: int, tmp: Path):
     """Done-when 7: a mutated mission, map, deck or squad file loads or raises DataError
     naming the file and a field; what loads builds a game that plays."""
@@ -962,24 +1319,61 @@ FARM = DATA_DIR / "missions" / "farm_assault.yaml"
 FARM_MAP = DATA_DIR / "maps" / "farm_assault.yaml"
 
 
-@pytest.mark.parametrize("load, src, edit, field", [
-    (load_mission, FARM, lambda t: t + "\nid: farm_assault\n", "id"),
-    (load_mission, FARM, lambda t: t.replace("  15:\n", "  15:\n    - message: x\n  15:\n"),
-     "paragraphs.15"),
-    (load_mission, FARM, lambda t: t.replace("  15:\n", "  15:\n    - message: x\n  '15':\n"),
-     "paragraphs.15"),
-    (load_mission, FARM, lambda t: t.replace("  G8: 10\n", "  G8: 10\n  G8: 20\n"), "triggers.G8"),
-    (load_board, FARM_MAP, lambda t: t.replace("  R8: {terrain: road}\n",
-                                               "  R8: {terrain: road}\n  R8: {terrain: woods}\n"),
-     "hexes.R8"),
-    (load_deck, DATA_DIR / "cards" / "regular.yaml",
-     lambda t: t.replace("    IN: 1\n", "    IN: 1\n    IN: 2\n", 1),
-     "cards.0.IN"),
-    (load_squad, config_dir("squads") / "standard.yaml",
-     lambda t: t.replace("    weapon: thompson\n", "    weapon: thompson\n    weapon: bar\n", 1),
-     "soldiers.0.weapon"),
-], ids=["mission id", "paragraph", "paragraph quoted", "trigger", "map hex", "card rating",
-        "squad weapon"])
+@pytest.mark.parametrize(
+    "load, src, edit, field",
+    [
+        (load_mission, FARM, lambda t: t + "\nid: farm_assault\n", "id"),
+        (
+            load_mission,
+            FARM,
+            lambda t: t.replace("  15:\n", "  15:\n    - message: x\n  15:\n"),
+            "paragraphs.15",
+        ),
+        (
+            load_mission,
+            FARM,
+            lambda t: t.replace("  15:\n", "  15:\n    - message: x\n  '15':\n"),
+            "paragraphs.15",
+        ),
+        (
+            load_mission,
+            FARM,
+            lambda t: t.replace("  G8: 10\n", "  G8: 10\n  G8: 20\n"),
+            "triggers.G8",
+        ),
+        (
+            load_board,
+            FARM_MAP,
+            lambda t: t.replace(
+                "  R8: {terrain: road}\n", "  R8: {terrain: road}\n  R8: {terrain: woods}\n"
+            ),
+            "hexes.R8",
+        ),
+        (
+            load_deck,
+            DATA_DIR / "cards" / "regular.yaml",
+            lambda t: t.replace("    IN: 1\n", "    IN: 1\n    IN: 2\n", 1),
+            "cards.0.IN",
+        ),
+        (
+            load_squad,
+            config_dir("squads") / "standard.yaml",
+            lambda t: t.replace(
+                "    weapon: thompson\n", "    weapon: thompson\n    weapon: bar\n", 1
+            ),
+            "soldiers.0.weapon",
+        ),
+    ],
+    ids=[
+        "mission id",
+        "paragraph",
+        "paragraph quoted",
+        "trigger",
+        "map hex",
+        "card rating",
+        "squad weapon",
+    ],
+)
 def test_key_given_twice_is_a_data_error(load, src, edit, field, tmp_path):
     """Found here: PyYAML keeps the last of two equal keys silently, so a paragraph or trigger
     written twice lost one of them unnoticed. ``read_yaml`` now refuses a key given twice."""
@@ -998,8 +1392,9 @@ def test_yaml_merge_keys_may_still_override(tmp_path):
     from ambush_env.core.world.data import read_yaml
 
     path = tmp_path / "merge.yaml"
-    path.write_text("base: &b {x: 1, y: 2}\nother:\n  <<: *b\n  x: 3\nboth: [*b, *b]\n",
-                    encoding="utf-8")
+    path.write_text(
+        "base: &b {x: 1, y: 2}\nother:\n  <<: *b\n  x: 3\nboth: [*b, *b]\n", encoding="utf-8"
+    )
     assert read_yaml(path)["other"] == {"x": 3, "y": 2}
 
 
@@ -1008,12 +1403,16 @@ def test_yaml_nested_too_deeply_is_a_data_error(value, tmp_path):
     """Found here: a value nested a few hundred levels deep raised RecursionError from the
     YAML parser; it is a DataError naming the file and ``<yaml>``."""
     path = tmp_path / "farm_assault.yaml"
-    path.write_text(_text_of(FARM).replace("title: Farm Assault", f"title: {value}"),
-                    encoding="utf-8")
+    path.write_text(
+        _text_of(FARM).replace("title: Farm Assault", f"title: {value}"), encoding="utf-8"
+    )
     with pytest.raises(DataError) as e:
         load_mission(path)
-    assert (e.value.path, e.value.field, e.value.problem) == (str(path), "<yaml>",
-                                                              "nested too deeply")
+    assert (e.value.path, e.value.field, e.value.problem) == (
+        str(path),
+        "<yaml>",
+        "nested too deeply",
+    )
 
 
 def test_control_character_is_a_data_error(tmp_path):
@@ -1064,25 +1463,43 @@ def test_board_smaller_than_the_mission(tmp_path):
     assert (e.value.path, e.value.field) == ("<mission farm_assault>", "exit_hexes.0")
 
 
-@pytest.mark.parametrize("stem, edit, field", [
-    ("campaign", lambda r: r["experience"].__setitem__("loss", -1), "experience.loss"),
-    ("procedural", lambda r: r["vp"].__setitem__("german_captured", [4, 3]),
-     "vp.german_captured"),
-    ("procedural", lambda r: r["vp"].__setitem__("german_killed", [-1, 2]), "vp.german_killed"),
-    ("procedural", lambda r: r["vp"].__setitem__("us_killed", [-3, 1]), "vp.us_killed"),
-    ("procedural", lambda r: r["vp"].__setitem__("zz_bonus", [1, 1]), "vp.zz_bonus"),
-    ("procedural", lambda r: r.__setitem__("thresholds", {**r["thresholds"], "win": [0.6, 0.4]}),
-     "thresholds.win"),
-    ("procedural", lambda r: r["vp"].pop("us_wounded"), "vp"),
-    ("procedural", lambda r: r.__setitem__("templates", {}), "templates"),
-    ("procedural", lambda r: r.__setitem__("objectives", {}), "objectives"),
-    ("procedural", lambda r: r["thresholds"].pop("draw"), "thresholds"),
-    ("procedural", lambda r: r.__setitem__("perception_modifier", [-9, 0]), "perception_modifier"),
-    ("procedural", lambda r: r.__setitem__("event_rows", [0, 2]), "event_rows"),
-    ("procedural", lambda r: r.__setitem__("nothing_rolls", [-1, 2]), "nothing_rolls"),
-    ("procedural", lambda r: r["objectives"][next(iter(r["objectives"]))].__setitem__(
-        "objective_taken", [-4, 2]), "objectives.{first}.objective_taken"),
-])
+@pytest.mark.parametrize(
+    "stem, edit, field",
+    [
+        ("campaign", lambda r: r["experience"].__setitem__("loss", -1), "experience.loss"),
+        (
+            "procedural",
+            lambda r: r["vp"].__setitem__("german_captured", [4, 3]),
+            "vp.german_captured",
+        ),
+        ("procedural", lambda r: r["vp"].__setitem__("german_killed", [-1, 2]), "vp.german_killed"),
+        ("procedural", lambda r: r["vp"].__setitem__("us_killed", [-3, 1]), "vp.us_killed"),
+        ("procedural", lambda r: r["vp"].__setitem__("zz_bonus", [1, 1]), "vp.zz_bonus"),
+        (
+            "procedural",
+            lambda r: r.__setitem__("thresholds", {**r["thresholds"], "win": [0.6, 0.4]}),
+            "thresholds.win",
+        ),
+        ("procedural", lambda r: r["vp"].pop("us_wounded"), "vp"),
+        ("procedural", lambda r: r.__setitem__("templates", {}), "templates"),
+        ("procedural", lambda r: r.__setitem__("objectives", {}), "objectives"),
+        ("procedural", lambda r: r["thresholds"].pop("draw"), "thresholds"),
+        (
+            "procedural",
+            lambda r: r.__setitem__("perception_modifier", [-9, 0]),
+            "perception_modifier",
+        ),
+        ("procedural", lambda r: r.__setitem__("event_rows", [0, 2]), "event_rows"),
+        ("procedural", lambda r: r.__setitem__("nothing_rolls", [-1, 2]), "nothing_rolls"),
+        (
+            "procedural",
+            lambda r: r["objectives"][next(iter(r["objectives"]))].__setitem__(
+                "objective_taken", [-4, 2]
+            ),
+            "objectives.{first}.objective_taken",
+        ),
+    ],
+)
 def test_number_file_that_used_to_load_and_crash_later(stem, edit, field, tmp_path):
     """Regressions found by the ``rules_file`` property: a negative experience award (campaign
     .yaml; ``advance`` then built a soldier with negative xp, a pydantic ValidationError), a

@@ -50,9 +50,15 @@ from ambush_env.env.ambush_env import AmbushEnv
 from ambush_env.env.campaign_env import CampaignEnv
 
 _SETTINGS: dict[str, Any] = {
-    "deadline": None, "database": None, "print_blob": True,
-    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large,
-                              HealthCheck.function_scoped_fixture]}
+    "deadline": None,
+    "database": None,
+    "print_blob": True,
+    "suppress_health_check": [
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+    ],
+}
 ALARM_S = 30  # a hang fails the example
 
 
@@ -76,8 +82,10 @@ def _raises(call, kinds: tuple[type, ...]) -> Exception:
     with _no_hang():
         try:
             got = call()
-        except BaseException as e:  # noqa: BLE001 - the type is what is checked
-            assert type(e) in kinds, f"{type(e).__name__} (wanted {[k.__name__ for k in kinds]}): {e}"
+        except BaseException as e:
+            assert type(e) in kinds, (
+                f"{type(e).__name__} (wanted {[k.__name__ for k in kinds]}): {e}"
+            )
             return e
     raise AssertionError(f"silently accepted (returned {got!r:.80})")
 
@@ -85,17 +93,33 @@ def _raises(call, kinds: tuple[type, ...]) -> Exception:
 # ---------------------------------------------------------------- values that are always wrong
 WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_0123456789", min_size=1, max_size=12)
 NON_NUMBER = st.one_of(
-    st.booleans(), st.floats(allow_nan=True, allow_infinity=True).filter(
-        lambda x: x != x or abs(x) == float("inf") or not float(x).is_integer()),
-    WORD.filter(lambda t: not t.isdigit()), st.lists(st.integers(0, 9), max_size=2),
-    st.dictionaries(WORD, st.integers(), max_size=1))
-NON_STRING = st.one_of(st.integers(), st.booleans(), st.floats(allow_nan=False),
-                       st.lists(WORD, max_size=2), st.dictionaries(WORD, WORD, max_size=1))
-NON_BOOL = st.one_of(st.integers().filter(lambda i: i not in (0, 1)), st.floats(allow_nan=False).filter(
-    lambda x: x not in (0.0, 1.0)), st.sampled_from(["maybe", "sometimes", "2"]), st.lists(st.booleans(), max_size=2))
+    st.booleans(),
+    st.floats(allow_nan=True, allow_infinity=True).filter(
+        lambda x: x != x or abs(x) == float("inf") or not float(x).is_integer()
+    ),
+    WORD.filter(lambda t: not t.isdigit()),
+    st.lists(st.integers(0, 9), max_size=2),
+    st.dictionaries(WORD, st.integers(), max_size=1),
+)
+NON_STRING = st.one_of(
+    st.integers(),
+    st.booleans(),
+    st.floats(allow_nan=False),
+    st.lists(WORD, max_size=2),
+    st.dictionaries(WORD, WORD, max_size=1),
+)
+NON_BOOL = st.one_of(
+    st.integers().filter(lambda i: i not in (0, 1)),
+    st.floats(allow_nan=False).filter(lambda x: x not in (0.0, 1.0)),
+    st.sampled_from(["maybe", "sometimes", "2"]),
+    st.lists(st.booleans(), max_size=2),
+)
 NON_LIST = st.one_of(st.integers(), st.booleans(), WORD, st.dictionaries(WORD, WORD, max_size=1))
-BAD_HEX = st.one_of(st.sampled_from(["ZZ99", "A0", "A99", "", "Q", "5", "11A", "A-1", "Z1"]),
-                    st.integers(), st.lists(WORD, max_size=1))
+BAD_HEX = st.one_of(
+    st.sampled_from(["ZZ99", "A0", "A99", "", "Q", "5", "11A", "A-1", "Z1"]),
+    st.integers(),
+    st.lists(WORD, max_size=1),
+)
 BAD_NAME = st.one_of(st.sampled_from(["US99", "G99", "V9", "", "nobody"]), st.integers())
 
 
@@ -111,76 +135,185 @@ def _count(low: int = 0, nullable: bool = False) -> st.SearchStrategy:
 
 def _outside(low: int, high: int) -> st.SearchStrategy:
     """A rating or count outside [low, high] (far outside: no rule reads it), or no number."""
-    return st.one_of(st.integers(max_value=low - 10), st.integers(min_value=high + 10),
-                     NON_NUMBER)
+    return st.one_of(st.integers(max_value=low - 10), st.integers(min_value=high + 10), NON_NUMBER)
 
 
 # ---------------------------------------------------------------- positions
 def _positions() -> dict[str, dict]:
-    farm = {"mission": "farm_assault", "phase": "rounds", "round": 1, "initiative": "us",
-            "units": [{"name": "US1", "hex": "O5"}, {"name": "US2", "hex": "O6"},
-                      {"name": "G1", "role": "rifleman", "hex": "P5", "ar": "1-turn"}]}
-    return {"farm": farm, "tank_hunt": Game("tank_hunt", seed=3).position(),
-            "jeep_run": Game("jeep_run", seed=4).position()}
+    farm = {
+        "mission": "farm_assault",
+        "phase": "rounds",
+        "round": 1,
+        "initiative": "us",
+        "units": [
+            {"name": "US1", "hex": "O5"},
+            {"name": "US2", "hex": "O6"},
+            {"name": "G1", "role": "rifleman", "hex": "P5", "ar": "1-turn"},
+        ],
+    }
+    return {
+        "farm": farm,
+        "tank_hunt": Game("tank_hunt", seed=3).position(),
+        "jeep_run": Game("jeep_run", seed=4).position(),
+    }
 
 
 BASES = _positions()
 
 #: (path, strategy of wrong values); ``k`` in a path is a unit or vehicle index drawn
 FIELDS: list[tuple[str, st.SearchStrategy]] = [
-    ("mission", st.one_of(NON_STRING.filter(lambda v: not isinstance(v, dict)),
-                          WORD.filter(lambda t: t not in ambush_env.list_missions()),
-                          st.just({}), st.just({"id": "x"}))),
+    (
+        "mission",
+        st.one_of(
+            NON_STRING.filter(lambda v: not isinstance(v, dict)),
+            WORD.filter(lambda t: t not in ambush_env.list_missions()),
+            st.just({}),
+            st.just({"id": "x"}),
+        ),
+    ),
     ("rules", _not_in(("standard", "d100"))),
-    ("deck", st.one_of(WORD.filter(lambda t: t not in ("green", "regular", "veteran")), NON_STRING)),
+    (
+        "deck",
+        st.one_of(WORD.filter(lambda t: t not in ("green", "regular", "veteran")), NON_STRING),
+    ),
     ("german", _not_in(("cards", "agent"))),
     ("phase", _not_in(("operations", "rounds", "over"))),
-    ("round", _count()), ("rounds_total", _count()), ("pulse", _count()),
+    ("round", _count()),
+    ("rounds_total", _count()),
+    ("pulse", _count()),
     ("initiative", _not_in(("us", "german"))),
-    ("rolls", st.one_of(st.fixed_dictionaries({"us": _outside(0, 9)}), NON_LIST.filter(
-        lambda v: not isinstance(v, dict)), st.just({"nobody": 3}))),
-    ("vp", NON_NUMBER), ("next_german", _count(1, nullable=True)),
+    (
+        "rolls",
+        st.one_of(
+            st.fixed_dictionaries({"us": _outside(0, 9)}),
+            NON_LIST.filter(lambda v: not isinstance(v, dict)),
+            st.just({"nobody": 3}),
+        ),
+    ),
+    ("vp", NON_NUMBER),
+    ("next_german", _count(1, nullable=True)),
     ("units", st.one_of(st.just([]), NON_LIST, st.just([{}]), st.just([{"hex": "A1"}]))),
     ("units.k.name", st.one_of(st.just(""), NON_STRING, st.just("XX9"))),
     ("units.k.side", _not_in(("us", "german"))),
     ("units.k.hex", BAD_HEX),
     ("units.k.stance", _not_in(("standing", "crouching", "prone"))),
-    ("units.k.status", _not_in(("active", "incapacitated", "killed", "captured", "removed",
-                                "hidden", "wounded", "panicked"))),
+    (
+        "units.k.status",
+        _not_in(
+            (
+                "active",
+                "incapacitated",
+                "killed",
+                "captured",
+                "removed",
+                "hidden",
+                "wounded",
+                "panicked",
+            )
+        ),
+    ),
     ("units.k.ar", _not_in(("none", "2-turn", "1-turn", "complete", "panic", "inactive"))),
-    ("units.k.aware", NON_BOOL), ("units.k.jammed", NON_BOOL),
-    ("units.k.IN", _outside(0, 9)), ("units.k.PC", _outside(0, 9)), ("units.k.WS", _outside(-2, 3)),
-    ("units.k.DS", _outside(0, 9)), ("units.k.MV", _outside(0, 9)), ("units.k.CR", _outside(0, 3)),
-    ("units.k.ammo", _outside(-1, 60)), ("units.k.port_boxes", _outside(0, 6)),
-    ("units.k.weapon", st.one_of(st.sampled_from(["laser", "ray_gun"]), NON_STRING.filter(
-        lambda v: not isinstance(v, bool)))),
-    ("units.k.equipment", st.one_of(st.just(["no_such_item"]), NON_LIST.filter(
-        lambda v: not isinstance(v, (dict,))), st.just([3]))),
-    ("units.k.guard", BAD_NAME), ("units.k.vehicle", BAD_NAME),
-    ("units.k.route", st.one_of(st.lists(BAD_HEX.filter(lambda v: v != ""), min_size=1, max_size=2), NON_LIST)),
+    ("units.k.aware", NON_BOOL),
+    ("units.k.jammed", NON_BOOL),
+    ("units.k.IN", _outside(0, 9)),
+    ("units.k.PC", _outside(0, 9)),
+    ("units.k.WS", _outside(-2, 3)),
+    ("units.k.DS", _outside(0, 9)),
+    ("units.k.MV", _outside(0, 9)),
+    ("units.k.CR", _outside(0, 3)),
+    ("units.k.ammo", _outside(-1, 60)),
+    ("units.k.port_boxes", _outside(0, 6)),
+    (
+        "units.k.weapon",
+        st.one_of(
+            st.sampled_from(["laser", "ray_gun"]),
+            NON_STRING.filter(lambda v: not isinstance(v, bool)),
+        ),
+    ),
+    (
+        "units.k.equipment",
+        st.one_of(
+            st.just(["no_such_item"]),
+            NON_LIST.filter(lambda v: not isinstance(v, (dict,))),
+            st.just([3]),
+        ),
+    ),
+    ("units.k.guard", BAD_NAME),
+    ("units.k.vehicle", BAD_NAME),
+    (
+        "units.k.route",
+        st.one_of(st.lists(BAD_HEX.filter(lambda v: v != ""), min_size=1, max_size=2), NON_LIST),
+    ),
     ("units.k.slot", st.one_of(st.integers(min_value=12), st.integers(max_value=-2), NON_NUMBER)),
     ("units.k.bogus_key", st.integers()),
     ("contacts", st.one_of(st.lists(BAD_NAME, min_size=1, max_size=2), NON_LIST)),
-    ("items", st.one_of(st.just({"ZZ99": ["grenade"]}), st.just({"A1": ["no_such_item"]}),
-                        st.just({"A1": ["weapon:laser:3"]}), st.just({"A1": ["weapon:kar98:99"]}),
-                        st.just({"A1": "grenade"}), NON_LIST.filter(lambda v: not isinstance(v, dict)))),
-    ("vehicles", st.one_of(st.just([{"name": "V1"}]), st.just([{"name": "V1", "type": "ufo", "side": "us"}]),
-                           NON_LIST.filter(lambda v: not isinstance(v, dict)))),
-    ("board", st.one_of(st.just({"collapsed": ["ZZ99"]}), st.just({"destroyed_walls": ["ZZ99"]}),
-                        st.just({"rubble": []}), NON_LIST.filter(lambda v: not isinstance(v, dict)))),
-    ("minefields", st.one_of(st.just([{"hex": "ZZ99"}]), st.just([{"hex": "A1", "kind": "nuclear"}]),
-                             NON_LIST)),
-    ("turn", st.one_of(st.just({"unit": "US99"}), st.just({"mode": "fly"}), st.just({"mp_spent": -1}),
-                       st.just({"snaps": 99}), st.just({"mp_left": -5}), st.just({"bogus": 1}),
-                       NON_LIST.filter(lambda v: not isinstance(v, dict)))),
-    ("rng", st.one_of(st.just({}), st.just({"bit_generator": 3}), NON_LIST.filter(
-        lambda v: not isinstance(v, dict)))),
+    (
+        "items",
+        st.one_of(
+            st.just({"ZZ99": ["grenade"]}),
+            st.just({"A1": ["no_such_item"]}),
+            st.just({"A1": ["weapon:laser:3"]}),
+            st.just({"A1": ["weapon:kar98:99"]}),
+            st.just({"A1": "grenade"}),
+            NON_LIST.filter(lambda v: not isinstance(v, dict)),
+        ),
+    ),
+    (
+        "vehicles",
+        st.one_of(
+            st.just([{"name": "V1"}]),
+            st.just([{"name": "V1", "type": "ufo", "side": "us"}]),
+            NON_LIST.filter(lambda v: not isinstance(v, dict)),
+        ),
+    ),
+    (
+        "board",
+        st.one_of(
+            st.just({"collapsed": ["ZZ99"]}),
+            st.just({"destroyed_walls": ["ZZ99"]}),
+            st.just({"rubble": []}),
+            NON_LIST.filter(lambda v: not isinstance(v, dict)),
+        ),
+    ),
+    (
+        "minefields",
+        st.one_of(
+            st.just([{"hex": "ZZ99"}]), st.just([{"hex": "A1", "kind": "nuclear"}]), NON_LIST
+        ),
+    ),
+    (
+        "turn",
+        st.one_of(
+            st.just({"unit": "US99"}),
+            st.just({"mode": "fly"}),
+            st.just({"mp_spent": -1}),
+            st.just({"snaps": 99}),
+            st.just({"mp_left": -5}),
+            st.just({"bogus": 1}),
+            NON_LIST.filter(lambda v: not isinstance(v, dict)),
+        ),
+    ),
+    (
+        "rng",
+        st.one_of(
+            st.just({}),
+            st.just({"bit_generator": 3}),
+            NON_LIST.filter(lambda v: not isinstance(v, dict)),
+        ),
+    ),
     ("seed", _count(0, nullable=True)),
-    ("dice", st.one_of(st.lists(st.one_of(_outside(0, 100), st.booleans()), min_size=1, max_size=3),
-                       NON_LIST)),
-    ("steps", _count()), ("command_until", _count()),
+    (
+        "dice",
+        st.one_of(
+            st.lists(st.one_of(_outside(0, 100), st.booleans()), min_size=1, max_size=3), NON_LIST
+        ),
+    ),
+    ("steps", _count()),
+    ("command_until", _count()),
     ("result", _not_in(("loss", "draw", "win", "decisive_win"))),
-    ("over", NON_BOOL), ("format", WORD), ("procedural", _count(0, nullable=True)),
+    ("over", NON_BOOL),
+    ("format", WORD),
+    ("procedural", _count(0, nullable=True)),
     ("map", st.one_of(st.integers(), st.just("no_such_map"), st.just({}), st.just({"name": "m"}))),
     ("bogus_key", st.integers()),
 ]
@@ -208,8 +341,11 @@ def malformed_positions(draw) -> tuple[dict, list[str]]:
     for _ in range(draw(st.integers(1, 3))):
         path, bad = draw(st.sampled_from(FIELDS))
         if ".k." in path:
-            if not isinstance(p.get("units"), list) or not p["units"] \
-                    or not all(isinstance(u, dict) for u in p["units"]):
+            if (
+                not isinstance(p.get("units"), list)
+                or not p["units"]
+                or not all(isinstance(u, dict) for u in p["units"])
+            ):
                 continue
             path = path.replace(".k.", f".{draw(st.integers(0, len(p['units']) - 1))}.")
         elif path.split(".")[0] in {q.split(".")[0] for q in paths}:
@@ -237,8 +373,9 @@ def _names_a_broken_field(e: DataError, paths: list[str]) -> bool:
     got = e.field.split(".")
     for path in paths:
         want = path.split(".")
-        if got[0] == want[0] and (want[0] != "units" or len(got) == 1 or len(want) < 2
-                                  or got[1] == want[1]):
+        if got[0] == want[0] and (
+            want[0] != "units" or len(got) == 1 or len(want) < 2 or got[1] == want[1]
+        ):
             return True
     # a field that rests on a broken one: a renamed unit's side, the units' count
     return got[0] == "units" and any(q.startswith("units") for q in paths)
@@ -289,8 +426,9 @@ ENV_ARGS: dict[str, dict[str, st.SearchStrategy]] = {
     "AmbushEnv": {
         "rules": _choice("standard", "d100"),
         "reward": _choice("default", "sparse", "shaped", "progress"),
-        "render_mode": st.one_of(WORD.filter(lambda t: t not in ("ansi", "rgb_array", "human")),
-                                 NON_STRING),
+        "render_mode": st.one_of(
+            WORD.filter(lambda t: t not in ("ansi", "rgb_array", "human")), NON_STRING
+        ),
         "illegal_action": _choice("penalize", "raise"),
         "max_steps": st.one_of(st.integers(max_value=0), NON_NUMBER),
         "procedural": st.one_of(NON_BOOL, WORD, st.none()),
@@ -317,10 +455,30 @@ ENV_ARGS: dict[str, dict[str, st.SearchStrategy]] = {
     },
 }
 #: unknown data ids: (argument, the ids it knows); a ScenarioError naming the id
-DATA_IDS = {"AmbushEnv": [("mission", ambush_env.list_missions()), ("opponent", ["green", "regular", "veteran"])],
-            "CampaignEnv": [("campaign", ["first_push"]), ("squad", ["assault_engineers", "jeep_team", "standard",
-                                                                    "tank_hunters", "tank_hunters_d100", "random"])],
-            "aec_env": [("mission", ambush_env.list_missions()), ("opponent", ["green", "regular", "veteran"])]}
+DATA_IDS = {
+    "AmbushEnv": [
+        ("mission", ambush_env.list_missions()),
+        ("opponent", ["green", "regular", "veteran"]),
+    ],
+    "CampaignEnv": [
+        ("campaign", ["first_push"]),
+        (
+            "squad",
+            [
+                "assault_engineers",
+                "jeep_team",
+                "standard",
+                "tank_hunters",
+                "tank_hunters_d100",
+                "random",
+            ],
+        ),
+    ],
+    "aec_env": [
+        ("mission", ambush_env.list_missions()),
+        ("opponent", ["green", "regular", "veteran"]),
+    ],
+}
 
 
 def _maker(kind: str):
@@ -347,8 +505,15 @@ def _check_env_argument(data: Any) -> None:
         e = _raises(lambda: make(**{arg: value}), (ScenarioError,))
         assert repr(value) in str(e) and ("known" in str(e)), str(e)
     else:
-        arg = data.draw(WORD.filter(lambda t: t not in ENV_ARGS[kind] and t not in (
-            "mission", "opponent", "campaign", "squad")), label="keyword")
+        arg = data.draw(
+            WORD.filter(
+                lambda t: (
+                    t not in ENV_ARGS[kind]
+                    and t not in ("mission", "opponent", "campaign", "squad")
+                )
+            ),
+            label="keyword",
+        )
         e = _raises(lambda: make(**{arg: 1}), (ConfigError,))
         assert e.argument == arg, str(e)
 
@@ -365,8 +530,11 @@ def test_bad_env_arguments_raise_config_errors_naming_them():
 # ---------------------------------------------------------------- reset options
 @pytest.fixture(scope="module")
 def envs() -> dict[str, Any]:
-    out: dict[str, Any] = {"farm": AmbushEnv(mission="farm_assault"),
-                           "procedural": AmbushEnv(procedural=True), "campaign": CampaignEnv()}
+    out: dict[str, Any] = {
+        "farm": AmbushEnv(mission="farm_assault"),
+        "procedural": AmbushEnv(procedural=True),
+        "campaign": CampaignEnv(),
+    }
     try:
         out["aec"] = ambush_env.aec_env(mission="farm_assault")
     except ImportError:
@@ -376,22 +544,41 @@ def envs() -> dict[str, Any]:
 
 OTHER_MISSION = Game("tank_hunt", seed=1).position()
 AGENT_GERMANS = Game("farm_assault", seed=1, german="agent").position()
-KNOWN_OPTIONS = {"farm": ("position",), "procedural": ("position", "mission_seed"),
-                 "campaign": ("squad", "whole_chain"), "aec": ()}
+KNOWN_OPTIONS = {
+    "farm": ("position",),
+    "procedural": ("position", "mission_seed"),
+    "campaign": ("squad", "whole_chain"),
+    "aec": (),
+}
 
 
 def _check_reset(data: Any, envs: dict[str, Any]) -> None:
     name = data.draw(st.sampled_from(sorted(envs)), label="env")
     env = envs[name]
-    reset = (lambda **kw: env.reset(**kw))
-    case = data.draw(st.sampled_from(["seed", "options", "key", "mission_seed", "whole_chain",
-                                      "squad", "other_mission", "agent_germans"]), label="case")
+    reset = lambda **kw: env.reset(**kw)
+    case = data.draw(
+        st.sampled_from(
+            [
+                "seed",
+                "options",
+                "key",
+                "mission_seed",
+                "whole_chain",
+                "squad",
+                "other_mission",
+                "agent_germans",
+            ]
+        ),
+        label="case",
+    )
     if case == "seed":
         seed = data.draw(st.one_of(st.integers(max_value=-1), NON_NUMBER), label="seed")
         e = _raises(lambda: reset(seed=seed), (ConfigError,))
         assert e.argument == "seed"
     elif case == "options":
-        options = data.draw(st.one_of(st.integers(), WORD, st.lists(WORD, max_size=2)), label="options")
+        options = data.draw(
+            st.one_of(st.integers(), WORD, st.lists(WORD, max_size=2)), label="options"
+        )
         e = _raises(lambda: reset(options=options), (ConfigError,))
         assert e.argument == "options"
     elif case == "key" and name != "aec":  # PettingZoo's api_test passes an option of its own
@@ -407,8 +594,15 @@ def _check_reset(data: Any, envs: dict[str, Any]) -> None:
         e = _raises(lambda: reset(options={"whole_chain": v}), (ConfigError,))
         assert e.argument == "options['whole_chain']"
     elif case == "squad" and name == "campaign":
-        v = data.draw(st.one_of(st.integers(), st.just({"campaign": "first_push"}), st.just([]),
-                                WORD.map(lambda t: f"no_such_dir/{t}.yaml")), label="squad")
+        v = data.draw(
+            st.one_of(
+                st.integers(),
+                st.just({"campaign": "first_push"}),
+                st.just([]),
+                WORD.map(lambda t: f"no_such_dir/{t}.yaml"),
+            ),
+            label="squad",
+        )
         e = _raises(lambda: reset(options={"squad": v}), (DataError,))
         assert e.field
     elif case == "other_mission" and name in ("farm", "procedural", "aec"):
@@ -431,11 +625,22 @@ def test_bad_reset_options_raise_typed_errors_naming_them(envs):
 
 
 # ---------------------------------------------------------------- forced rolls
-BAD_ROLL = st.one_of(st.booleans(), st.integers(max_value=-1), st.integers(min_value=101),
-                     st.floats(allow_nan=True), WORD, st.none(), st.lists(st.integers(0, 9), max_size=2))
-DIE = {"d10": (lambda d: d.d10("a d10"), 0, 9), "d100": (lambda d: d.d100("a d100"), 1, 100),
-       "d6": (lambda d: d.roll(1, 6, "a d6"), 1, 6), "d3": (lambda d: d.roll(1, 3, "a d3"), 1, 3),
-       "choice of 4": (lambda d: d.choice(4, "one of 4"), 0, 3)}
+BAD_ROLL = st.one_of(
+    st.booleans(),
+    st.integers(max_value=-1),
+    st.integers(min_value=101),
+    st.floats(allow_nan=True),
+    WORD,
+    st.none(),
+    st.lists(st.integers(0, 9), max_size=2),
+)
+DIE = {
+    "d10": (lambda d: d.d10("a d10"), 0, 9),
+    "d100": (lambda d: d.d100("a d100"), 1, 100),
+    "d6": (lambda d: d.roll(1, 6, "a d6"), 1, 6),
+    "d3": (lambda d: d.roll(1, 3, "a d3"), 1, 3),
+    "choice of 4": (lambda d: d.choice(4, "one of 4"), 0, 3),
+}
 
 
 _GAME: dict[str, Game] = {}  # one game for force_rolls (built on first use)
@@ -475,8 +680,11 @@ def test_forced_rolls_are_checked_where_they_enter_and_by_every_die():
 
 
 # ---------------------------------------------------------------- the command line
-NOT_AN_INT = st.one_of(WORD.filter(lambda t: not t.isdigit()), st.floats(allow_nan=False).map(
-    lambda x: f"{x:.2f}"), st.integers(max_value=-1).map(str))
+NOT_AN_INT = st.one_of(
+    WORD.filter(lambda t: not t.isdigit()),
+    st.floats(allow_nan=False).map(lambda x: f"{x:.2f}"),
+    st.integers(max_value=-1).map(str),
+)
 
 
 def _below(n: int) -> st.SearchStrategy:
@@ -489,30 +697,91 @@ CLI: list[tuple[list[str], str, st.SearchStrategy]] = [
     (["speed", "--repeats"], "--repeats", _below(1)),
     (["speed", "--seed"], "--seed", _below(0)),
     (["speed", "--rules"], "--rules", WORD.filter(lambda t: t not in ("standard", "d100"))),
-    (["speed", "--mission"], "--mission", WORD.filter(lambda t: t not in ambush_env.list_missions())),
-    (["speed", "--opponent"], "--opponent", WORD.filter(lambda t: t not in ("green", "regular", "veteran"))),
+    (
+        ["speed", "--mission"],
+        "--mission",
+        WORD.filter(lambda t: t not in ambush_env.list_missions()),
+    ),
+    (
+        ["speed", "--opponent"],
+        "--opponent",
+        WORD.filter(lambda t: t not in ("green", "regular", "veteran")),
+    ),
     (["play", "--seed"], "--seed", _below(0)),
-    (["play", "--mission"], "--mission", WORD.filter(lambda t: t not in ambush_env.list_missions())),
-    (["play", "--opponent"], "--opponent", WORD.filter(lambda t: t not in ("green", "regular", "veteran"))),
-    (["render", "--mission"], "--mission", WORD.filter(lambda t: t not in ambush_env.list_missions())),
+    (
+        ["play", "--mission"],
+        "--mission",
+        WORD.filter(lambda t: t not in ambush_env.list_missions()),
+    ),
+    (
+        ["play", "--opponent"],
+        "--opponent",
+        WORD.filter(lambda t: t not in ("green", "regular", "veteran")),
+    ),
+    (
+        ["render", "--mission"],
+        "--mission",
+        WORD.filter(lambda t: t not in ambush_env.list_missions()),
+    ),
     (["bench", "--agent", "random", "--episodes"], "--episodes", _below(1)),
     (["bench", "--agent", "random", "--workers"], "--workers", _below(1)),
-    (["bench", "--agent", "random", "--backend"], "--backend", WORD.filter(lambda t: t not in ("local", "ray"))),
-    (["bench", "--agent", "random", "--suite"], "--suite", WORD.filter(
-        lambda t: t not in ("baseline", "smoke", "standard", "vehicles", "vehicles_d100"))),
-    (["bench", "--agent"], "--agent", WORD.filter(lambda t: t not in ("random", "do_nothing", "heuristic"))),
+    (
+        ["bench", "--agent", "random", "--backend"],
+        "--backend",
+        WORD.filter(lambda t: t not in ("local", "ray")),
+    ),
+    (
+        ["bench", "--agent", "random", "--suite"],
+        "--suite",
+        WORD.filter(
+            lambda t: t not in ("baseline", "smoke", "standard", "vehicles", "vehicles_d100")
+        ),
+    ),
+    (
+        ["bench", "--agent"],
+        "--agent",
+        WORD.filter(lambda t: t not in ("random", "do_nothing", "heuristic")),
+    ),
     (["train", "--config", "{tmp}/none.yaml", "--total-timesteps"], "--total-timesteps", _below(1)),
-    (["campaign", "--squad-file", "{tmp}/sq.yaml", "--campaign"], "--campaign", WORD.filter(lambda t: t != "first_push")),
-    (["campaign", "--squad-file", "{tmp}/sq.yaml", "--campaign", "first_push", "--squad"], "--squad", WORD.filter(
-        lambda t: t not in ("assault_engineers", "jeep_team", "standard", "tank_hunters", "tank_hunters_d100", "random"))),
-    (["campaign", "--squad-file", "{tmp}/sq.yaml", "--campaign", "first_push", "--agent"], "--agent", WORD.filter(
-        lambda t: t not in ("random", "do_nothing", "heuristic"))),
+    (
+        ["campaign", "--squad-file", "{tmp}/sq.yaml", "--campaign"],
+        "--campaign",
+        WORD.filter(lambda t: t != "first_push"),
+    ),
+    (
+        ["campaign", "--squad-file", "{tmp}/sq.yaml", "--campaign", "first_push", "--squad"],
+        "--squad",
+        WORD.filter(
+            lambda t: (
+                t
+                not in (
+                    "assault_engineers",
+                    "jeep_team",
+                    "standard",
+                    "tank_hunters",
+                    "tank_hunters_d100",
+                    "random",
+                )
+            )
+        ),
+    ),
+    (
+        ["campaign", "--squad-file", "{tmp}/sq.yaml", "--campaign", "first_push", "--agent"],
+        "--agent",
+        WORD.filter(lambda t: t not in ("random", "do_nothing", "heuristic")),
+    ),
     (["campaign", "--squad-file", "{tmp}/sq.yaml", "--seed"], "--seed", _below(0)),
     (["los", "farm_assault", "A1", "B2", "--sight-cap"], "--sight-cap", _below(1)),
-    (["los", "farm_assault", "A1", "B2", "--vehicles", "none"], "--vehicles", WORD.filter(
-        lambda t: t not in ("none", "small", "large"))),
-    (["los", "farm_assault", "A1", "B2", "--stances", "prone"], "--stances", WORD.filter(
-        lambda t: t not in ("standing", "crouching", "prone"))),
+    (
+        ["los", "farm_assault", "A1", "B2", "--vehicles", "none"],
+        "--vehicles",
+        WORD.filter(lambda t: t not in ("none", "small", "large")),
+    ),
+    (
+        ["los", "farm_assault", "A1", "B2", "--stances", "prone"],
+        "--stances",
+        WORD.filter(lambda t: t not in ("standing", "crouching", "prone")),
+    ),
 ]
 
 
@@ -550,8 +819,9 @@ def test_the_check_itself_sees_a_silent_acceptance_and_an_untyped_error():
     for call in (lambda: 3, lambda: int("x"), lambda: None + 1, lambda: {}["k"]):
         with pytest.raises(AssertionError):
             _raises(call, (ConfigError, DataError))
-    assert re.search("x", str(_raises(lambda: (_ for _ in ()).throw(ConfigError("x", "y")),
-                                      (ConfigError,))))
+    assert re.search(
+        "x", str(_raises(lambda: (_ for _ in ()).throw(ConfigError("x", "y")), (ConfigError,)))
+    )
 
 
 def test_a_position_whose_forced_roll_misfits_the_die_read_at_loading_names_dice():

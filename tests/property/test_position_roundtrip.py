@@ -30,8 +30,9 @@ SLOW_GAMES = 20
 MAX_STEP = 300
 FURTHER = 50
 
-COMBOS = [(m, r, g) for m in list_missions() for r in ("standard", "d100")
-          for g in ("cards", "agent")]
+COMBOS = [
+    (m, r, g) for m in list_missions() for r in ("standard", "d100") for g in ("cards", "agent")
+]
 
 
 def _seed(*parts: object) -> int:

@@ -20,10 +20,13 @@ from types import SimpleNamespace
 import pytest
 
 from ambush_env.core import Game
+from ambush_env.core.model.dice import Dice
+from ambush_env.core.model.types import TERRAIN_NAMES, Side
 from ambush_env.core.play import procedural as P
+from ambush_env.core.play.sequence import resolve
+from ambush_env.core.rules.movement import raw_step_cost
 from ambush_env.core.world.board import MAX_COLUMNS, MAX_ROWS, Board, board_from_dict
 from ambush_env.core.world.cards import load_deck
-from ambush_env.core.model.dice import Dice
 from ambush_env.core.world.missions import (
     Activation,
     Minefield,
@@ -33,10 +36,7 @@ from ambush_env.core.world.missions import (
     Strike,
     check_references,
 )
-from ambush_env.core.rules.movement import raw_step_cost
-from ambush_env.core.play.sequence import resolve
 from ambush_env.core.world.tables import load_tables
-from ambush_env.core.model.types import TERRAIN_NAMES, Side
 
 SEEDS = range(1000)
 HELD_OUT_SAMPLE = range(P.HELD_OUT_SEEDS.start, P.HELD_OUT_SEEDS.start + 100)
@@ -305,8 +305,9 @@ def test_activation_chain_places_aware_at_or_below_else_unaware(above, aware):
     assert len(_germans(g2)) == len(placed)
 
 
-@pytest.mark.parametrize("rolls, expect", [("present,pass", "unaware"), ("present,fail", "aware"),
-                                           ("absent", "none")])
+@pytest.mark.parametrize(
+    "rolls, expect", [("present,pass", "unaware"), ("present,fail", "aware"), ("absent", "none")]
+)
 def test_perception_chain(rolls, expect):
     """RULES.md §7, §15: present on the activation roll; then the triggering soldier's PC
     check (PC + modifier, at or below passes) spots them first (unaware) or not (aware);
@@ -389,30 +390,40 @@ def test_vehicle_chain_brings_a_car_down_the_road_at_or_below(above):
     n = _threshold(mission, base + 1)
     (pv,) = [e for e in mission.paragraphs[base + 2] if isinstance(e, PlaceVehicle)]
     g = _run(seed, base, [n + above])
-    ger_cars = [v for v in g.state.vehicles if v.side == Side.GERMAN and v.hex >= 0
-                and g.board.label(v.hex) == pv.hex]
+    ger_cars = [
+        v
+        for v in g.state.vehicles
+        if v.side == Side.GERMAN and v.hex >= 0 and g.board.label(v.hex) == pv.hex
+    ]
     assert len(ger_cars) == (1 if above == 0 else 0)
     if above == 0:
         assert ger_cars[0].type == pv.vehicle
 
 
 # ------------------------------------------------------------------------ the data file
-@pytest.mark.parametrize("edit, field", [
-    (lambda d: d["templates"]["farm"].update(columns=[14, 40]), "templates.farm.columns"),
-    (lambda d: d["templates"]["hills"].update(rows=[12, 9]), "templates.hills.rows"),
-    (lambda d: d.update(activation=[2, 9]), "activation"),
-    (lambda d: d["objectives"]["take"].pop("objective_taken"), "objective_taken"),
-    (lambda d: d.update(p_tank=1.5), "p_tank"),
-    (lambda d: d["templates"].update(castle={"weight": 1, "columns": [14, 20], "rows": [10, 12]}),
-     "castle"),
-])
+@pytest.mark.parametrize(
+    "edit, field",
+    [
+        (lambda d: d["templates"]["farm"].update(columns=[14, 40]), "templates.farm.columns"),
+        (lambda d: d["templates"]["hills"].update(rows=[12, 9]), "templates.hills.rows"),
+        (lambda d: d.update(activation=[2, 9]), "activation"),
+        (lambda d: d["objectives"]["take"].pop("objective_taken"), "objective_taken"),
+        (lambda d: d.update(p_tank=1.5), "p_tank"),
+        (
+            lambda d: d["templates"].update(
+                castle={"weight": 1, "columns": [14, 20], "rows": [10, 12]}
+            ),
+            "castle",
+        ),
+    ],
+)
 def test_bad_procedural_yaml_is_a_data_error_naming_the_field(tmp_path, edit, field):
     """procedural.yaml is validated on load: a bad edit raises DataError naming the file and
     the field (the project's data rule)."""
     import yaml
 
-    from ambush_env.core.world.data import data_path, load_model
     from ambush_env.core.model.errors import DataError
+    from ambush_env.core.world.data import data_path, load_model
 
     raw = yaml.safe_load(data_path("procedural.yaml").read_text())
     edit(raw)
@@ -430,8 +441,12 @@ def test_forces_fit_the_slots(generated):
 
     for seed, (g, m) in generated.items():
         vehicles = [e for _, e in m.vehicle_placements()]
-        tank_chains = {n for n, para in m.paragraphs.items()
-                       for e in para if isinstance(e, PlaceVehicle) and e.card is not None}
+        tank_chains = {
+            n
+            for n, para in m.paragraphs.items()
+            for e in para
+            if isinstance(e, PlaceVehicle) and e.card is not None
+        }
         # a tank chain has two place_vehicle effects (aware or not) for one tank
         tanks = 1 if tank_chains else 0
         # the placements of one chain's branches are alternatives: count the largest branch
@@ -441,6 +456,7 @@ def test_forces_fit_the_slots(generated):
             per_block.setdefault(n // 10, {}).setdefault(n, 0)
             per_block[n // 10][n] += 1
         men = sum(max(v.values()) for v in per_block.values()) + sum(
-            (e.driver is not None) + len(e.passengers) for e in vehicles)
+            (e.driver is not None) + len(e.passengers) for e in vehicles
+        )
         assert men + tanks <= K_SLOTS, f"seed {seed}: {men} men and {tanks} tank"
         assert len(vehicles) + len(m.us_vehicles) + len(m.german_vehicles) <= V_SLOTS

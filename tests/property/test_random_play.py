@@ -9,11 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ambush_env.core.model import orders as O
 from ambush_env.core import Game
+from ambush_env.core.model import orders as O
 from ambush_env.core.model.errors import IllegalActionError
-from ambush_env.core.world.missions import list_missions
 from ambush_env.core.model.types import ARSpace, Phase, Side, Status
+from ambush_env.core.world.missions import list_missions
 
 _GAMES: dict[str, tuple[Game, Game]] = {}
 
@@ -52,8 +52,12 @@ def check_invariants(g: Game, *, agent: bool = False) -> None:
     # (a vehicle passing through mid-drive is not ending there; its drive must go on)
     vehicles = st_.vehicles
     t = st_.turn
-    passing = (t.mode == "drive" and not st_.over and units[t.uid].vehicle >= 0
-               and vehicles[units[t.uid].vehicle].driver == t.uid)
+    passing = (
+        t.mode == "drive"
+        and not st_.over
+        and units[t.uid].vehicle >= 0
+        and vehicles[units[t.uid].vehicle].driver == t.uid
+    )
     mid = units[t.uid].vehicle if passing else -1
     hexes = [v.hex for v in vehicles if v.hex >= 0 and v.vid != mid]
     assert all(hexes.count(h) <= 2 for h in hexes)
@@ -64,8 +68,8 @@ def check_invariants(g: Game, *, agent: bool = False) -> None:
         assert acts and all(decode(a)[0] != OrderKind.END_DRIVE for a in acts)
     # every rider is in exactly one seat of one vehicle, in its hex; off-map and disabled
     # vehicles carry nobody; no vehicle stands where its type can never be (seed 000 p. 30-31)
-    from ambush_env.core.vehicles.vehicles import load_vehicle_data, vtype
     from ambush_env.core.model.types import TERRAIN_NAMES
+    from ambush_env.core.vehicles.vehicles import load_vehicle_data, vtype
 
     costs = load_vehicle_data().move_costs
     for v in vehicles:
@@ -121,8 +125,8 @@ def check_invariants(g: Game, *, agent: bool = False) -> None:
 def inactive_never_act(monkeypatch):
     """Wrap the German card interpreter and the shot so that an inactive unit acting fails the
     test."""
-    from ambush_env.core.rules import fire
     from ambush_env.core.play import german
+    from ambush_env.core.rules import fire
 
     real_turn, real_fire = german.choose, fire.fire
 
@@ -143,9 +147,9 @@ def inactive_never_act(monkeypatch):
 
     def vshot(game, shooter, v, **kw):
         assert shooter.status == Status.ACTIVE, f"inactive {shooter.name} fired"
-        assert v.crew > 0 or any(game.state.units[o].status == Status.ACTIVE
-                                 for o in v.occupants), \
-            f"{shooter.name} fired at {v.name} with nobody active aboard"
+        assert v.crew > 0 or any(
+            game.state.units[o].status == Status.ACTIVE for o in v.occupants
+        ), f"{shooter.name} fired at {v.name} with nobody active aboard"
         return real_vfire(game, shooter, v, **kw)
 
     monkeypatch.setattr(german, "choose", turn)
@@ -169,7 +173,11 @@ def mask_matches_step(g: Game, scratch: Game, rng: random.Random) -> None:
 
 
 @pytest.mark.parametrize("mission", list_missions())
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=4,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(seed=st.integers(0, 10_000))
 def test_random_play_invariants(mission, seed, inactive_never_act):
     """Random legal play to the end: invariants after every step; every 25th step the mask
@@ -230,11 +238,21 @@ def test_state_round_trip_continues_identically(mission):
     assert g.get_state() == other.get_state()
 
 
-_VEHICLE_KINDS = {O.OrderKind.BOARD_VEHICLE, O.OrderKind.LEAVE_VEHICLE, O.OrderKind.LOAD,
-                  O.OrderKind.DRIVE, O.OrderKind.DRIVE_BACK, O.OrderKind.END_DRIVE}
+_VEHICLE_KINDS = {
+    O.OrderKind.BOARD_VEHICLE,
+    O.OrderKind.LEAVE_VEHICLE,
+    O.OrderKind.LOAD,
+    O.OrderKind.DRIVE,
+    O.OrderKind.DRIVE_BACK,
+    O.OrderKind.END_DRIVE,
+}
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=6,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(seed=st.integers(0, 10_000))
 def test_vehicle_heavy_random_play(seed, inactive_never_act):
     """Random play that takes a vehicle order half the time one is legal (the jeep and the
@@ -266,7 +284,11 @@ _VEHICLE_ARRIVALS = {
 
 
 @pytest.mark.parametrize("mission", sorted(set(_VEHICLE_ARRIVALS) & set(list_missions())))
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=4,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(seed=st.integers(0, 10_000))
 def test_arriving_vehicles_random_play(mission, seed, inactive_never_act):
     """Missions whose German vehicles arrive by a paragraph (place_vehicle, seed 000 p. 32):

@@ -26,48 +26,80 @@ from test_random_play import check_invariants
 from ambush_env.core import Game
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.errors import IllegalActionError
-from ambush_env.core.world.missions import Mission, load_mission
 from ambush_env.core.model.types import Side, Status
+from ambush_env.core.world.missions import Mission, load_mission
 from ambush_env.core.world.vehicle_data import crew_rating, load_vehicle_data
 
 # Farm Assault with tanks: the road runs along row 8, the US squad enters at A6-A10.
 VARIANTS: dict[str, dict[str, Any]] = {
     # a Sherman with the squad, the jeep; a Panzer IV aware down the road, the parked Kübelwagen
     "sherman_vs_panzer": {
-        "us_vehicles": [{"vehicle": "jeep", "hex": "A8", "facing": "NE"},
-                        {"vehicle": "sherman", "hex": "B8", "facing": "NE"}],
-        "german_vehicles": [{"vehicle": "kubelwagen", "hex": "K8", "facing": "SE"},
-                            {"vehicle": "panzer_iv", "hex": "O8", "facing": "NW",
-                             "aware": True}]},
+        "us_vehicles": [
+            {"vehicle": "jeep", "hex": "A8", "facing": "NE"},
+            {"vehicle": "sherman", "hex": "B8", "facing": "NE"},
+        ],
+        "german_vehicles": [
+            {"vehicle": "kubelwagen", "hex": "K8", "facing": "SE"},
+            {"vehicle": "panzer_iv", "hex": "O8", "facing": "NW", "aware": True},
+        ],
+    },
     # a Kübelwagen with a driver and two passengers, a Jagdpanther on the eastern road
     "kubel_and_jagdpanther": {
         "us_vehicles": [{"vehicle": "sherman", "hex": "C9", "facing": "N"}],
-        "german_vehicles": [{"vehicle": "kubelwagen", "hex": "K8", "facing": "SW",
-                             "driver": "rifleman", "passengers": ["nco_smg", "rifleman"],
-                             "aware": True},
-                            {"vehicle": "jagdpanther", "hex": "P9", "facing": "NW",
-                             "aware": True}]},
+        "german_vehicles": [
+            {
+                "vehicle": "kubelwagen",
+                "hex": "K8",
+                "facing": "SW",
+                "driver": "rifleman",
+                "passengers": ["nco_smg", "rifleman"],
+                "aware": True,
+            },
+            {"vehicle": "jagdpanther", "hex": "P9", "facing": "NW", "aware": True},
+        ],
+    },
     # short crews: an unaware Panzer IV with 3, an aware Jagdpanther with 2
     "short_crews": {
         "us_vehicles": [{"vehicle": "jeep", "hex": "A8", "facing": "NE"}],
-        "german_vehicles": [{"vehicle": "panzer_iv", "hex": "I9", "facing": "SW", "crew": 3},
-                            {"vehicle": "jagdpanther", "hex": "Q8", "facing": "N",
-                             "aware": True, "crew": 2}]},
+        "german_vehicles": [
+            {"vehicle": "panzer_iv", "hex": "I9", "facing": "SW", "crew": 3},
+            {"vehicle": "jagdpanther", "hex": "Q8", "facing": "N", "aware": True, "crew": 2},
+        ],
+    },
     # a brawl at close range from the first pulse: two tanks and a crewed car, all aware
     "brawl": {
         "us_vehicles": [{"vehicle": "sherman", "hex": "E8", "facing": "NE"}],
-        "german_vehicles": [{"vehicle": "panzer_iv", "hex": "H8", "facing": "SW",
-                             "aware": True},
-                            {"vehicle": "jagdpanther", "hex": "H9", "facing": "NW",
-                             "aware": True, "crew": 4},
-                            {"vehicle": "kubelwagen", "hex": "G7", "facing": "SW",
-                             "driver": "nco_smg", "passengers": ["rifleman"],
-                             "aware": True}]},
+        "german_vehicles": [
+            {"vehicle": "panzer_iv", "hex": "H8", "facing": "SW", "aware": True},
+            {"vehicle": "jagdpanther", "hex": "H9", "facing": "NW", "aware": True, "crew": 4},
+            {
+                "vehicle": "kubelwagen",
+                "hex": "G7",
+                "facing": "SW",
+                "driver": "nco_smg",
+                "passengers": ["rifleman"],
+                "aware": True,
+            },
+        ],
+    },
 }
 
 # orders that touch vehicles: taken half the time one is legal, so that tanks act often
-_VEHICLE_WORDS = ("CANNON", "BOW", "COAX", "LOAD_CANNON", "OPEN", "DRIVE", "END_DRIVE",
-                  "FIRE_AIMED_V", "FIRE_SNAP_V", "GRENADE_INTO", "BOARD", "LOAD", "SELECT")
+_VEHICLE_WORDS = (
+    "CANNON",
+    "BOW",
+    "COAX",
+    "LOAD_CANNON",
+    "OPEN",
+    "DRIVE",
+    "END_DRIVE",
+    "FIRE_AIMED_V",
+    "FIRE_SNAP_V",
+    "GRENADE_INTO",
+    "BOARD",
+    "LOAD",
+    "SELECT",
+)
 _VEHICLE_KINDS = frozenset(k for k in O.OrderKind if k.name.startswith(_VEHICLE_WORDS))
 
 _MISSIONS: dict[str, Mission] = {}

@@ -53,7 +53,7 @@ def test_every_hex_is_labelled_with_its_coordinates():
     patches: dict[tuple, set] = {}
     for i in range(b.n):
         cx, cy = hex_centre(*b.coords(i), S)
-        patch = img[int(cy - 0.8 * S):int(cy - 0.45 * S), int(cx - 0.45 * S):int(cx + 0.45 * S)]
+        patch = img[int(cy - 0.8 * S) : int(cy - 0.45 * S), int(cx - 0.45 * S) : int(cx + 0.45 * S)]
         fill = np.array(_fill_of(b, i), np.uint8)
         assert (patch != fill).any(axis=2).sum() >= 10, b.label(i)
         key = (_fill_of(b, i),)
@@ -79,7 +79,7 @@ def test_the_jeep_and_the_soldiers_beside_it_both_show():
     g.step(encode(OrderKind.BOARD_VEHICLE, JEEP))
     assert jeep.driver == g.state.units[0].uid
     img = render_rgb(g)
-    (sx, sy), = _seat_points(*centre, S, jeep.facing, False, 1)
+    ((sx, sy),) = _seat_points(*centre, S, jeep.facing, False, 1)
     assert tuple(img[int(round(sy)), int(round(sx))]) == us_blue
     assert tuple(img[int(centre[1]), int(centre[0])]) == jeep_blue
     assert _count(img, centre, 0.9 * S, us_blue) >= 0.8 * disc + 0.5 * np.pi * (0.11 * S - 1) ** 2
@@ -95,8 +95,15 @@ def test_a_hidden_german_aboard_a_vehicle_is_not_drawn():
     centre = hex_centre(*g.board.coords(kubel.hex), S)
     ger_red = _VEHICLE_RGB[int(Side.GERMAN)]
     assert _count(render_rgb(g), centre, 0.9 * S, ger_red) >= 0.25 * S * S  # empty: shown
-    ger = Unit(uid=len(g.state.units), side=int(Side.GERMAN), name="G9", role="rifleman",
-               hex=kubel.hex, weapon="kar98", vehicle=kubel.vid)
+    ger = Unit(
+        uid=len(g.state.units),
+        side=int(Side.GERMAN),
+        name="G9",
+        role="rifleman",
+        hex=kubel.hex,
+        weapon="kar98",
+        vehicle=kubel.vid,
+    )
     g.state.units.append(ger)
     kubel.driver = ger.uid
     hidden = render_rgb(g)
@@ -109,7 +116,7 @@ def test_a_hidden_german_aboard_a_vehicle_is_not_drawn():
     g.state.contacts.append(ger.uid)
     img = render_rgb(g)
     assert _count(img, centre, 0.9 * S, ger_red) >= 0.25 * S * S
-    (sx, sy), = _seat_points(*centre, S, kubel.facing, False, 1)
+    ((sx, sy),) = _seat_points(*centre, S, kubel.facing, False, 1)
     assert tuple(img[int(round(sy)), int(round(sx))]) == _UNIT_RGB[int(Side.GERMAN)]
 
 
@@ -121,14 +128,14 @@ def test_the_hud_names_the_phase_the_round_the_vp_and_the_acting_unit():
     assert f"time left: {pulses} pulses, {rounds} Rounds" in first
     assert second.startswith(f"VP {g.vp}  |  acting: -- (select a unit)") and third == ""
     lay = frame_layout(g.board.columns, g.board.rows, S)
-    hud_before = render_rgb(g)[lay.hud_y:]
+    hud_before = render_rgb(g)[lay.hud_y :]
     us3 = g.state.units[2]
     g.step(encode(OrderKind.SELECT_UNIT, us3.slot))
     assert g.acting_unit() is us3
     _, second, _ = hud_lines(g, "last: a caption")
     assert f"acting: US3 (slot {us3.slot}) at {g.board.label(us3.hex)}, standing" in second
     assert hud_lines(g, "last: a caption")[2] == "last: a caption"
-    assert not np.array_equal(render_rgb(g)[lay.hud_y:], hud_before)  # the HUD is drawn
+    assert not np.array_equal(render_rgb(g)[lay.hud_y :], hud_before)  # the HUD is drawn
     g.state.phase, g.state.round, g.state.initiative = int(Phase.ROUNDS), 2, int(Side.GERMAN)
     us3.stance = int(Stance.PRONE)
     first, second, _ = hud_lines(g)
@@ -136,10 +143,21 @@ def test_the_hud_names_the_phase_the_round_the_vp_and_the_acting_unit():
 
 
 def test_event_caption():
-    fire = {"type": "fire", "shooter": "US2", "target": "G1", "modifiers": {"snap": -2},
-            "rolls": {"hit": 3}, "result": "miss"}
-    assert event_caption([{"type": "setup"}, fire]) == "last: fire shooter=US2 target=G1 result=miss"
-    assert event_caption([{"type": "message", "text": "A pilot crawls out."}]) == "last: A pilot crawls out."
+    fire = {
+        "type": "fire",
+        "shooter": "US2",
+        "target": "G1",
+        "modifiers": {"snap": -2},
+        "rolls": {"hit": 3},
+        "result": "miss",
+    }
+    assert (
+        event_caption([{"type": "setup"}, fire]) == "last: fire shooter=US2 target=G1 result=miss"
+    )
+    assert (
+        event_caption([{"type": "message", "text": "A pilot crawls out."}])
+        == "last: A pilot crawls out."
+    )
     assert event_caption([]) == ""
 
 
@@ -154,9 +172,9 @@ def test_layout_map_legend_and_hud(hex_size):
     assert lay.width % 2 == 0 and lay.height % 2 == 0
     assert lay.panel_x >= lay.map_w and lay.hud_y >= lay.map_h
     bare = render_rgb(g, hex_size=hex_size, hud=False, legend=False)
-    assert np.array_equal(img[:lay.map_h, :lay.map_w], bare[:lay.map_h, :lay.map_w])
-    panel = img[:lay.hud_y, lay.panel_x:]
+    assert np.array_equal(img[: lay.map_h, : lay.map_w], bare[: lay.map_h, : lay.map_w])
+    panel = img[: lay.hud_y, lay.panel_x :]
     assert (panel.max(axis=2) > 200).sum() > 500  # light text on the dark panel
-    assert (img[lay.hud_y:].max(axis=2) > 200).sum() > 300
+    assert (img[lay.hud_y :].max(axis=2) > 200).sum() > 300
     with pytest.raises(ValueError, match="hex_size"):
         frame_layout(g.board.columns, g.board.rows, 0)

@@ -41,8 +41,12 @@ def drawn_neighbours(board, centre=hex_centre, s: float = S) -> list[list[int]]:
 
 def mismatches(board, centre=hex_centre) -> list[str]:
     got = drawn_neighbours(board, centre)
-    return [f"{board.label(i)} {d}: drawn {got[i][d]} engine {board.neighbors[i][d]}"
-            for i in range(board.n) for d in range(6) if got[i][d] != int(board.neighbors[i][d])]
+    return [
+        f"{board.label(i)} {d}: drawn {got[i][d]} engine {board.neighbors[i][d]}"
+        for i in range(board.n)
+        for d in range(6)
+        if got[i][d] != int(board.neighbors[i][d])
+    ]
 
 
 def test_every_shipped_map_is_checked():
@@ -72,7 +76,9 @@ def test_neighbours_share_the_drawn_hexside(name):
                 continue
             pj = hex_corners(*hex_centre(*board.coords(int(j)), S), S)
             a = sorted((round(x, 6), round(y, 6)) for x, y in (pi[k] for k in SIDE_CORNERS[d]))
-            b = sorted((round(x, 6), round(y, 6)) for x, y in (pj[k] for k in SIDE_CORNERS[OPPOSITE[d]]))
+            b = sorted(
+                (round(x, 6), round(y, 6)) for x, y in (pj[k] for k in SIDE_CORNERS[OPPOSITE[d]])
+            )
             assert a == b, (board.label(i), d)
 
 

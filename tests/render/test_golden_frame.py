@@ -22,7 +22,9 @@ _LOUD = 40
 
 
 def _regen_module():
-    spec = importlib.util.spec_from_file_location("regen_frames", ROOT / "scripts" / "regen_frames.py")
+    spec = importlib.util.spec_from_file_location(
+        "regen_frames", ROOT / "scripts" / "regen_frames.py"
+    )
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -83,12 +85,19 @@ def test_a_mismatch_writes_the_frame_and_the_diff(tmp_path):
     changed = golden.copy()
     changed[100:200, 100:300] = 0
     msg = mismatch_report("farm_assault_start", changed, golden, tmp_path)
-    actual, diff = tmp_path / "farm_assault_start_actual.png", tmp_path / "farm_assault_start_diff.png"
+    actual, diff = (
+        tmp_path / "farm_assault_start_actual.png",
+        tmp_path / "farm_assault_start_diff.png",
+    )
     assert msg and str(actual) in msg and str(diff) in msg
     from PIL import Image
 
     d = np.asarray(Image.open(diff))
-    assert d.shape == golden.shape[:2] and (d[100:200, 100:300] == 255).all() and d[300:, 400:].max() == 0
+    assert (
+        d.shape == golden.shape[:2]
+        and (d[100:200, 100:300] == 255).all()
+        and d[300:, 400:].max() == 0
+    )
     assert np.array_equal(np.asarray(Image.open(actual)), changed)
     assert "shape" in mismatch_report("x", golden[:-2], golden, tmp_path)
 

@@ -19,7 +19,9 @@ import ambush_env  # noqa: F401  (registers the ids)
 def _need(module: str, extra: str) -> None:
     if importlib.util.find_spec(module) is None:
         if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"CI=true: the {extra} extra must be installed (pip install -e '.[{extra}]')")
+            pytest.fail(
+                f"CI=true: the {extra} extra must be installed (pip install -e '.[{extra}]')"
+            )
         pytest.skip(f"{module} is not installed (the {extra} extra)")
 
 
@@ -57,7 +59,10 @@ def test_human_mode_opens_a_window_the_frame_size(headless):
     _play(env, 5)
     frame = env.unwrapped._frame()
     surface = pygame.display.get_surface()
-    assert surface is not None and surface.get_size() == (frame.shape[1], frame.shape[0]) == window.size
+    assert (
+        surface is not None
+        and surface.get_size() == (frame.shape[1], frame.shape[0]) == window.size
+    )
     # the window shows the frame: its pixels are the frame's
     shown = np.transpose(pygame.surfarray.array3d(surface), (1, 0, 2))
     assert np.array_equal(shown, frame)
@@ -88,8 +93,12 @@ def test_closing_the_window_by_hand_does_not_stop_the_env(headless):
 
 def test_human_mode_without_pygame_says_what_to_install(monkeypatch):
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pygame" else real(name, *a))
-    with pytest.raises(gym.error.DependencyNotInstalled, match=r'pip install "ambush_env\[window\]"'):
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "pygame" else real(name, *a)
+    )
+    with pytest.raises(
+        gym.error.DependencyNotInstalled, match=r'pip install "ambush_env\[window\]"'
+    ):
         gym.make("ambush/FarmAssault-v3", render_mode="human")
 
 
@@ -99,9 +108,12 @@ def test_record_video_writes_an_mp4(tmp_path):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        env = RecordVideo(gym.make("ambush/FarmAssault-v3", render_mode="rgb_array"),
-                          video_folder=str(tmp_path), episode_trigger=lambda e: True,
-                          disable_logger=True)
+        env = RecordVideo(
+            gym.make("ambush/FarmAssault-v3", render_mode="rgb_array"),
+            video_folder=str(tmp_path),
+            episode_trigger=lambda e: True,
+            disable_logger=True,
+        )
         env.reset(seed=0)
         _play(env, 30)
         env.close()

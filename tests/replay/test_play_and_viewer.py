@@ -57,7 +57,9 @@ def viewer(tmp_path_factory):
 
 def _data(page) -> dict:
     html = page.read_text(encoding="utf-8")
-    blob = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', html, re.DOTALL)
+    blob = re.search(
+        r'<script type="application/json" id="replay-data">(.*?)</script>', html, re.DOTALL
+    )
     return json.loads(blob.group(1))
 
 
@@ -67,8 +69,19 @@ def test_the_page_is_self_contained(viewer):
     # the only URL is the SVG namespace (an identifier, never fetched)
     assert set(re.findall(r"https?://[^\s\"'<>)]+", html)) == {"http://www.w3.org/2000/svg"}
     assert not re.search(r"<(link|img|iframe)\b|\bsrc=|\bhref=|@import|url\(", html)
-    for ident in ("next", "prev", "play", "first", "last", "slider", "step-counter",
-                  "event-log", "hud", "show-hidden", "last-shot"):
+    for ident in (
+        "next",
+        "prev",
+        "play",
+        "first",
+        "last",
+        "slider",
+        "step-counter",
+        "event-log",
+        "hud",
+        "show-hidden",
+        "last-shot",
+    ):
         assert f'id="{ident}"' in html
 
 
@@ -79,8 +92,12 @@ def test_the_map_has_every_hex_with_its_label_and_the_walls(viewer):
     assert html.count('<polygon class="hex') == b.n
     for i in (0, b.n - 1, b.index("C6")):
         assert f">{b.label(i)}</text>" in html
-    walls = sum(1 for i in range(b.n) for j in b.neighbors[i]
-                if 0 <= i < j and (hs := b.hexside(i, j)) is not None and hs.wall is not None)
+    walls = sum(
+        1
+        for i in range(b.n)
+        for j in b.neighbors[i]
+        if 0 <= i < j and (hs := b.hexside(i, j)) is not None and hs.wall is not None
+    )
     assert walls > 0 and html.count('<line class="wall"') == walls
 
 
@@ -104,8 +121,11 @@ def test_one_frame_per_step_from_the_re_simulation(viewer):
     fr, u = aboard[0]
     assert any(v[1] == u[7] and v[3] == u[3] for v in fr["vehicles"])
     acting = [fr for fr in frames if fr["acting"]]
-    assert all(sum(u[6] & 8 for u in fr["units"]) == 8 for fr in acting if
-               any(u[1] == fr["acting"] for u in fr["units"]))
+    assert all(
+        sum(u[6] & 8 for u in fr["units"]) == 8
+        for fr in acting
+        if any(u[1] == fr["acting"] for u in fr["units"])
+    )
 
 
 def test_the_last_shot_line_joins_shooter_and_target(tmp_path):
@@ -122,11 +142,17 @@ def test_the_last_shot_line_joins_shooter_and_target(tmp_path):
     f = env.recorder.write(tmp_path / "farm.jsonl")
     page, sim = R.write_html(R.load(f), tmp_path / "farm.html")
     frames = _data(page)["frames"]
-    shots = [(fr, s) for fr, s in zip(frames[1:], R.load(f).steps)
-             if any(e["type"] == "fire" for e in s["events"])]
+    shots = [
+        (fr, s)
+        for fr, s in zip(frames[1:], R.load(f).steps)
+        if any(e["type"] == "fire" for e in s["events"])
+    ]
     assert shots and all(fr["shot"] is not None for fr, _ in shots)
-    assert all(fr["shot"] is None for fr, s in zip(frames[1:], R.load(f).steps)
-               if not any(e["type"] in H.SHOT_EVENTS for e in s["events"]))
+    assert all(
+        fr["shot"] is None
+        for fr, s in zip(frames[1:], R.load(f).steps)
+        if not any(e["type"] in H.SHOT_EVENTS for e in s["events"])
+    )
     # the re-simulated units' hexes at that step give the line's ends
     fr, s = shots[0]
     ev = [e for e in s["events"] if e["type"] == "fire"][-1]
@@ -159,9 +185,14 @@ def test_hidden_germans_are_drawn_apart_from_known_ones(tmp_path):
     rep = R.load(env.recorder.write(tmp_path / "t.jsonl"))
     page, _ = R.write_html(rep, tmp_path / "t.html")
     frames = _data(page)["frames"]
-    k = next(s["step"] for s in rep.steps
-             if any(e["type"] == "place" and e.get("hidden") for e in s["events"]))
-    placed = {e["unit"] for e in rep.steps[k - 1]["events"] if e["type"] == "place" and e.get("hidden")}
+    k = next(
+        s["step"]
+        for s in rep.steps
+        if any(e["type"] == "place" and e.get("hidden") for e in s["events"])
+    )
+    placed = {
+        e["unit"] for e in rep.steps[k - 1]["events"] if e["type"] == "place" and e.get("hidden")
+    }
     units = {u[1]: u for u in frames[k]["units"]}
     assert placed and all(not units[n][6] & H.KNOWN for n in placed)
     assert all(u[6] & H.KNOWN for u in frames[k]["units"] if u[2] == 0)

@@ -47,17 +47,23 @@ def _edited(tmp_path: Path, lines: list[str], k: int, edit) -> Path:
 
 
 # -- every recorded field is checked -----------------------------------------------------------
-@pytest.mark.parametrize("key, value", [("opponent", "veteran"), ("rules", "d100"),
-                                        ("mission", "farm_assault"), ("mission_seed", 7)])
+@pytest.mark.parametrize(
+    "key, value",
+    [("opponent", "veteran"), ("rules", "d100"), ("mission", "farm_assault"), ("mission_seed", 7)],
+)
 def test_an_edited_redundant_header_field_is_a_mismatch_of_line_1(tmp_path, lines, key, value):
     p = _edited(tmp_path, lines, 0, lambda o: o.update({key: value}))
     with pytest.raises(R.ReplayMismatch) as e:
         R.simulate(R.load(p))
     assert (e.value.line, e.value.step) == (1, 0)
-    assert f"line 1: step 0: header: {key} is " in str(e.value) and f"says {value!r}" in str(e.value)
+    assert f"line 1: step 0: header: {key} is " in str(e.value) and f"says {value!r}" in str(
+        e.value
+    )
 
 
-def test_the_viewer_shows_the_env_that_played_and_the_agent_as_recorded(tmp_path, lines, monkeypatch):
+def test_the_viewer_shows_the_env_that_played_and_the_agent_as_recorded(
+    tmp_path, lines, monkeypatch
+):
     import ambush_env.render.html as H
 
     p = _edited(tmp_path, lines, 0, lambda o: o.update(agent="somebody"))
@@ -83,11 +89,17 @@ def test_an_edited_unit_or_side_of_a_step_is_a_mismatch(tmp_path, lines, key, va
     assert f"step 3: {key} of order #" in str(e.value) and f"recorded {value!r}" in str(e.value)
 
 
-@pytest.mark.parametrize("key, edit", [
-    ("over", lambda v: not v), ("vp", lambda v: v + 1), ("result", lambda v: "defeat"),
-    ("digest", lambda v: "sha256:" + "0" * 64), ("end_reason", lambda v: "tea time"),
-    ("stats", lambda v: {**v, "us_killed": v["us_killed"] + 1}),
-])
+@pytest.mark.parametrize(
+    "key, edit",
+    [
+        ("over", lambda v: not v),
+        ("vp", lambda v: v + 1),
+        ("result", lambda v: "defeat"),
+        ("digest", lambda v: "sha256:" + "0" * 64),
+        ("end_reason", lambda v: "tea time"),
+        ("stats", lambda v: {**v, "us_killed": v["us_killed"] + 1}),
+    ],
+)
 def test_an_edited_end_line_is_a_mismatch_of_the_end_line(tmp_path, lines, key, edit):
     p = _edited(tmp_path, lines, len(lines) - 1, lambda o: o.update({key: edit(o[key])}))
     with pytest.raises(R.ReplayMismatch) as e:
@@ -101,13 +113,22 @@ def test_the_unedited_file_verifies(tmp_path, lines):
 
 
 # -- errors name the right line, readably ------------------------------------------------------
-@pytest.mark.parametrize("first, message", [
-    (None, 'line 1: not a replay header (line 1 is a JSON object with "format": '
-           '"ambush-replay"), got a step'),
-    ("[1,2]", "line 1: not a replay header (line 1 is a JSON object with \"format\": "
-              "\"ambush-replay\"), got a JSON list"),
-    ("", "line 1: empty: not a replay header"),
-])
+@pytest.mark.parametrize(
+    "first, message",
+    [
+        (
+            None,
+            'line 1: not a replay header (line 1 is a JSON object with "format": '
+            '"ambush-replay"), got a step',
+        ),
+        (
+            "[1,2]",
+            'line 1: not a replay header (line 1 is a JSON object with "format": '
+            '"ambush-replay"), got a JSON list',
+        ),
+        ("", "line 1: empty: not a replay header"),
+    ],
+)
 def test_a_missing_or_replaced_header_is_named_as_line_1(tmp_path, lines, first, message):
     bad = lines[1:] if first is None else [first, *lines[1:]]
     p = _write(tmp_path, bad)
@@ -120,8 +141,11 @@ def test_a_cut_off_header_names_line_1_and_the_column(tmp_path, lines):
     p = _write(tmp_path, [lines[0][:300]], tail="")
     with pytest.raises(DataError) as e:
         R.load(p)
-    assert re.match(re.escape(f"{p}: line 1: not JSON (a corrupted or cut-off line): ") +
-                    r"[A-Z][^()]* \(column \d+\): not a replay header", str(e.value)), str(e.value)
+    assert re.match(
+        re.escape(f"{p}: line 1: not JSON (a corrupted or cut-off line): ")
+        + r"[A-Z][^()]* \(column \d+\): not a replay header",
+        str(e.value),
+    ), str(e.value)
 
 
 def test_a_line_cut_mid_string_reads_cleanly(tmp_path, lines):
@@ -131,15 +155,20 @@ def test_a_line_cut_mid_string_reads_cleanly(tmp_path, lines):
     with pytest.raises(DataError) as e:
         R.load(p)
     msg = str(e.value)
-    assert msg.startswith(f"{p}: line 4: not JSON (a corrupted or cut-off line): "
-                          "Unterminated string starting at (column ")
+    assert msg.startswith(
+        f"{p}: line 4: not JSON (a corrupted or cut-off line): "
+        "Unterminated string starting at (column "
+    )
     assert "at at" not in msg
 
 
-@pytest.mark.parametrize("value, problem", [
-    ("x", "env.max_steps: Input should be a valid integer"),
-    (-1, "env.max_steps: Input should be greater than or equal to 1"),
-])
+@pytest.mark.parametrize(
+    "value, problem",
+    [
+        ("x", "env.max_steps: Input should be a valid integer"),
+        (-1, "env.max_steps: Input should be greater than or equal to 1"),
+    ],
+)
 def test_bad_env_arguments_name_the_file_line_and_field(tmp_path, lines, value, problem):
     p = _edited(tmp_path, lines, 0, lambda o: o["env"].update(max_steps=value))
     with pytest.raises(DataError) as e:
@@ -193,7 +222,7 @@ def test_an_illegal_order_is_marked_in_the_replay_output_and_the_viewer(tmp_path
 
 # -- ambush play --save never loses the game ---------------------------------------------------
 class _NoInput(io.StringIO):
-    def readline(self, *a):  # noqa: ANN002
+    def readline(self, *a):
         raise AssertionError("the game started before --save was checked")
 
 
@@ -235,7 +264,7 @@ def test_play_save_refuses_an_earlier_game_unless_force(tmp_path, capsys):
 class _ThenCtrlC(io.StringIO):
     """Typed lines, then Ctrl-C at the next prompt."""
 
-    def readline(self, *a):  # noqa: ANN002
+    def readline(self, *a):
         line = super().readline(*a)
         if not line:
             raise KeyboardInterrupt
@@ -276,17 +305,22 @@ def test_a_step_interrupted_half_way_is_left_out_of_the_replay(tmp_path):
 
 
 # -- a mission file replays from anywhere ------------------------------------------------------
-def test_a_mission_file_replay_plays_from_another_folder_and_without_the_file(tmp_path, monkeypatch):
+def test_a_mission_file_replay_plays_from_another_folder_and_without_the_file(
+    tmp_path, monkeypatch
+):
     (tmp_path / "mm").mkdir()
     shutil.copy(MISSIONS_DIR / "jeep_run.yaml", tmp_path / "mm" / "jeep_run.yaml")
     monkeypatch.chdir(tmp_path)
     f = tmp_path / "games" / "g.jsonl"
-    args = Namespace(mission="mm/jeep_run.yaml", seed=2, opponent="regular", rules="standard",
-                     save=str(f))
+    args = Namespace(
+        mission="mm/jeep_run.yaml", seed=2, opponent="regular", rules="standard", save=str(f)
+    )
     assert cmd_play(args, stdin=io.StringIO("0\n0\nq\n"), stdout=io.StringIO()) == 0
     head = json.loads(f.read_text(encoding="utf-8").splitlines()[0])
     assert head["env"]["mission"] == str(tmp_path / "mm" / "jeep_run.yaml")  # absolute
-    assert head["mission_file"]["yaml"] == (MISSIONS_DIR / "jeep_run.yaml").read_text(encoding="utf-8")
+    assert head["mission_file"]["yaml"] == (MISSIONS_DIR / "jeep_run.yaml").read_text(
+        encoding="utf-8"
+    )
     monkeypatch.chdir("/")
     assert R.simulate(R.load(f)).verified
     (tmp_path / "mm" / "jeep_run.yaml").unlink()  # the embedded text is played
@@ -303,8 +337,11 @@ def test_a_mission_file_replay_plays_from_another_folder_and_without_the_file(tm
     p.write_text("\n".join([json.dumps(h), *old[1:]]) + "\n", encoding="utf-8")
     assert R.simulate(R.load(p)).verified
     (f.parent / "mm" / "jeep_run.yaml").unlink()
-    with pytest.raises(DataError, match=r"line 1: env.mission: the mission file 'mm/jeep_run.yaml' "
-                       "is not found"):
+    with pytest.raises(
+        DataError,
+        match=r"line 1: env.mission: the mission file 'mm/jeep_run.yaml' "
+        "is not found",
+    ):
         R.make_env(R.load(p))
 
 
@@ -343,7 +380,9 @@ def test_each_vehicle_names_its_hex_and_who_is_aboard_driver_first(tmp_path, lin
     driver, US2, US3"; ``aboard`` lists the same soldiers (the seats the viewer draws)."""
     page, sim = R.write_html(R.load(_write(tmp_path, lines)), tmp_path / "v.html")
     html = page.read_text(encoding="utf-8")
-    frames = json.loads(re.search(r'id="replay-data">(.*?)</script>', html, re.DOTALL).group(1))["frames"]
+    frames = json.loads(re.search(r'id="replay-data">(.*?)</script>', html, re.DOTALL).group(1))[
+        "frames"
+    ]
     b = sim.env.unwrapped.game.board
     seen = 0
     for fr in frames:
@@ -351,9 +390,11 @@ def test_each_vehicle_names_its_hex_and_who_is_aboard_driver_first(tmp_path, lin
             names = v[8]
             assert sorted(names) == sorted(u[1] for u in fr["units"] if u[7] == v[1])
             kind = "Jeep" if v[2] == 0 else "Kübelwagen"
-            want = f"{v[1]} {kind} ({b.label(v[3])}): " + \
-                (", ".join([f"{names[0]} driver", *names[1:]]) if names else "empty") + \
-                (", disabled" if v[5] else "")
+            want = (
+                f"{v[1]} {kind} ({b.label(v[3])}): "
+                + (", ".join([f"{names[0]} driver", *names[1:]]) if names else "empty")
+                + (", disabled" if v[5] else "")
+            )
             assert v[7] == want
             seen += len(names) >= 3
     assert seen and 'id="aboard"' in html

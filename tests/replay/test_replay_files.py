@@ -37,9 +37,24 @@ def recorded(tmp_path_factory) -> tuple[Path, dict]:
     drives, fires), and the run's result JSON."""
     tmp = tmp_path_factory.mktemp("bench")
     out = tmp / "replays"
-    rc = main(["bench", "--suite", _suite(tmp), "--agent", "heuristic", "--episodes", "2",
-               "--no-progress", "--out-dir", str(tmp / "results"), "--json", str(tmp / "r.json"),
-               "--save-replays", str(out)])
+    rc = main(
+        [
+            "bench",
+            "--suite",
+            _suite(tmp),
+            "--agent",
+            "heuristic",
+            "--episodes",
+            "2",
+            "--no-progress",
+            "--out-dir",
+            str(tmp / "results"),
+            "--json",
+            str(tmp / "r.json"),
+            "--save-replays",
+            str(out),
+        ]
+    )
     assert rc == 0
     return out, json.loads((tmp / "r.json").read_text(encoding="utf-8"))
 
@@ -47,9 +62,11 @@ def recorded(tmp_path_factory) -> tuple[Path, dict]:
 def test_bench_writes_one_replay_per_episode_named_by_task_and_seed(recorded):
     out, result = recorded
     names = sorted(p.name for p in out.iterdir())
-    assert names == sorted(f"{m}__regular__{s}.jsonl" for m in
-                           ("farm_assault", "jeep_run", "tank_hunt", "procedural")
-                           for s in (10000, 10001))
+    assert names == sorted(
+        f"{m}__regular__{s}.jsonl"
+        for m in ("farm_assault", "jeep_run", "tank_hunt", "procedural")
+        for s in (10000, 10001)
+    )
     assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no temporary left over
     for task, m in result["missions"].items():
         mission = task.split("/")[0]
@@ -116,13 +133,18 @@ def test_d100_rules_and_two_worker_processes(tmp_path):
     """Each worker process writes its own episodes' files; the d100 rules are recorded and
     replayed (the file name says so)."""
     suite = tmp_path / "d.yaml"
-    suite.write_text("name: d\nmissions: [tank_hunt]\nrules: d100\nseeds: {start: 5, count: 2}\n",
-                     encoding="utf-8")
-    res = bench.run_bench("heuristic", str(suite), workers=2, progress=False,
-                          save_replays=tmp_path / "rp")
+    suite.write_text(
+        "name: d\nmissions: [tank_hunt]\nrules: d100\nseeds: {start: 5, count: 2}\n",
+        encoding="utf-8",
+    )
+    res = bench.run_bench(
+        "heuristic", str(suite), workers=2, progress=False, save_replays=tmp_path / "rp"
+    )
     files = sorted((tmp_path / "rp").iterdir())
-    assert [p.name for p in files] == ["tank_hunt__regular__5__d100.jsonl",
-                                       "tank_hunt__regular__6__d100.jsonl"]
+    assert [p.name for p in files] == [
+        "tank_hunt__regular__5__d100.jsonl",
+        "tank_hunt__regular__6__d100.jsonl",
+    ]
     for p in files:
         rep = R.load(p)
         assert rep.header["rules"] == "d100" and R.simulate(rep).verified
@@ -163,20 +185,24 @@ def test_a_truncated_file_is_named(tmp_path, lines):
     p = _write(tmp_path, lines[:-1])
     with pytest.raises(DataError) as e:
         R.load(p)
-    assert str(e.value) == (f"{p}: line {len(lines)}: truncated: the file ends after {n} steps "
-                            "without its end line")
+    assert str(e.value) == (
+        f"{p}: line {len(lines)}: truncated: the file ends after {n} steps without its end line"
+    )
     cut = _write(tmp_path, lines[:7] + [lines[7][: len(lines[7]) // 2]], tail="")
     with pytest.raises(DataError, match=r": line 8: not JSON \(a corrupted or cut-off line\)"):
         R.load(cut)
 
 
-@pytest.mark.parametrize("edit, message", [
-    (lambda o: o.update(action="x"), "line 3: action: Input should be a valid integer"),
-    (lambda o: o.update(action=99999), "line 3: action: Input should be less than"),
-    (lambda o: o.pop("events"), "line 3: events: Field required"),
-    (lambda o: o.update(step=7), "line 3: step: step 2 expected here, got 7"),
-    (lambda o: o.update(extra=1), "line 3: extra: Extra inputs are not permitted"),
-])
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda o: o.update(action="x"), "line 3: action: Input should be a valid integer"),
+        (lambda o: o.update(action=99999), "line 3: action: Input should be less than"),
+        (lambda o: o.pop("events"), "line 3: events: Field required"),
+        (lambda o: o.update(step=7), "line 3: step: step 2 expected here, got 7"),
+        (lambda o: o.update(extra=1), "line 3: extra: Extra inputs are not permitted"),
+    ],
+)
 def test_a_malformed_step_is_named(tmp_path, lines, edit, message):
     bad = list(lines)
     obj = json.loads(bad[2])
@@ -191,15 +217,21 @@ def test_a_malformed_step_is_named(tmp_path, lines, edit, message):
 def test_header_and_end_line_problems_are_named(tmp_path, lines):
     head = json.loads(lines[0])
     head["version"] = 99
-    with pytest.raises(DataError, match=r"line 1: version: this ambush_env reads ambush-replay "
-                       r"version 1, the file is version 99"):
+    with pytest.raises(
+        DataError,
+        match=r"line 1: version: this ambush_env reads ambush-replay "
+        r"version 1, the file is version 99",
+    ):
         R.load(_write(tmp_path, [json.dumps(head), *lines[1:]]))
     with pytest.raises(DataError, match=f"line {len(lines) + 1}: a line after the end line"):
         R.load(_write(tmp_path, [*lines, lines[1]]))
     end = json.loads(lines[-1])
     end["steps"] += 1
-    with pytest.raises(DataError, match=f"line {len(lines)}: steps: the end line counts "
-                       f"{end['steps']} steps, the file holds {end['steps'] - 1}"):
+    with pytest.raises(
+        DataError,
+        match=f"line {len(lines)}: steps: the end line counts "
+        f"{end['steps']} steps, the file holds {end['steps'] - 1}",
+    ):
         R.load(_write(tmp_path, [*lines[:-1], json.dumps(end)]))
 
 
@@ -217,8 +249,9 @@ def test_an_edited_action_fails_at_its_step_and_line(tmp_path, lines):
     step = json.loads(lines[3])  # line 4: step 3
     e = _mismatch(tmp_path, lines, 3, lambda o: o.update(action=o["action"] + 1))
     assert (e.line, e.step) == (4, 3)
-    assert str(e).startswith(f"{tmp_path / 'r.jsonl'}: line 4: step 3: order #{step['action'] + 1} "
-                             f"reads ")
+    assert str(e).startswith(
+        f"{tmp_path / 'r.jsonl'}: line 4: step 3: order #{step['action'] + 1} reads "
+    )
     assert str(e).endswith(f", the replay recorded {step['order']!r}")
 
 
@@ -237,15 +270,19 @@ def test_an_edited_roll_or_event_fails_at_its_step_and_line(tmp_path, lines):
         o["events"][0]["type"] = "nothing"
 
     e = _mismatch(tmp_path, lines, k, edit_event)
-    assert f"line {k + 1}: step {step['step']}: events differ at #1: recorded " \
-           '{"type": "nothing"' in str(e)
+    assert (
+        f"line {k + 1}: step {step['step']}: events differ at #1: recorded "
+        '{"type": "nothing"' in str(e)
+    )
 
 
 def test_a_changed_start_position_is_named(tmp_path, lines):
     e = _mismatch(tmp_path, lines, 0, lambda o: o["position"].update(vp=5))
     assert (e.line, e.step) == (1, 0)
-    assert "line 1: step 0: the start position after reset(seed=10000) is not the recorded one " \
-           "(first difference at vp)" in str(e)
+    assert (
+        "line 1: step 0: the start position after reset(seed=10000) is not the recorded one "
+        "(first difference at vp)" in str(e)
+    )
 
 
 def test_ambush_replay_exits_1_on_a_mismatch(tmp_path, lines, capsys):
@@ -256,15 +293,28 @@ def test_ambush_replay_exits_1_on_a_mismatch(tmp_path, lines, capsys):
     p = _write(tmp_path, bad)
     assert main(["replay", str(p), "--quiet"]) == 1
     out = capsys.readouterr().out
-    assert f"replay MISMATCH: {p}: line 6: step 5: vp is {obj['vp'] - 3} now, the replay " \
-           f"recorded {obj['vp']}" in out
+    assert (
+        f"replay MISMATCH: {p}: line 6: step 5: vp is {obj['vp'] - 3} now, the replay "
+        f"recorded {obj['vp']}" in out
+    )
     assert "   4: " in out and "   5: " in out and "   6: " not in out
 
 
 def test_a_legacy_plain_json_replay_still_plays(tmp_path):
     p = tmp_path / "old.json"
-    p.write_text(json.dumps({"mission": "farm_assault", "seed": 3, "opponent": "regular",
-                             "rules": "standard", "actions": [0, 14]}, indent=2), encoding="utf-8")
+    p.write_text(
+        json.dumps(
+            {
+                "mission": "farm_assault",
+                "seed": 3,
+                "opponent": "regular",
+                "rules": "standard",
+                "actions": [0, 14],
+            },
+            indent=2,
+        ),
+        encoding="utf-8",
+    )
     rep = R.load(p)
     assert rep.legacy and rep.actions == [0, 14]
     sim = R.simulate(rep)
@@ -287,10 +337,17 @@ def test_the_ray_backend_records_replays_through_the_driver(tmp_path):
             pytest.fail('CI=true: the ray extra must be installed (pip install "ambush_env[ray]")')
         pytest.skip("Ray is not installed (the ray extra)")
     suite = tmp_path / "s.yaml"
-    suite.write_text("name: s\nmissions: [jeep_run]\nseeds: {start: 3, count: 2}\n",
-                     encoding="utf-8")
-    res = bench.run_bench("heuristic", str(suite), progress=False, backend="ray", workers=2,
-                          save_replays=tmp_path / "rp")
+    suite.write_text(
+        "name: s\nmissions: [jeep_run]\nseeds: {start: 3, count: 2}\n", encoding="utf-8"
+    )
+    res = bench.run_bench(
+        "heuristic",
+        str(suite),
+        progress=False,
+        backend="ray",
+        workers=2,
+        save_replays=tmp_path / "rp",
+    )
     assert not any("_replay" in e for e in res["_episodes"])
     files = sorted((tmp_path / "rp").iterdir())
     assert [p.name for p in files] == ["jeep_run__regular__3.jsonl", "jeep_run__regular__4.jsonl"]

@@ -22,9 +22,18 @@ from ambush_env.render.ansi import format_event
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--window-size=1400,900")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--window-size=1400,900",
+)
 
 
 def _need_browser() -> None:
@@ -51,8 +60,9 @@ def test_viewer_steps_forward_in_chromium(tmp_path):
     from selenium.webdriver.common.by import By
 
     suite = tmp_path / "one.yaml"
-    suite.write_text("name: one\nmissions: [farm_assault]\nseeds: {start: 10000, count: 2}\n",
-                     encoding="utf-8")
+    suite.write_text(
+        "name: one\nmissions: [farm_assault]\nseeds: {start: 10000, count: 2}\n", encoding="utf-8"
+    )
     bench.run_bench("heuristic", str(suite), progress=False, save_replays=tmp_path / "rp")
     f = tmp_path / "rp" / "farm_assault__regular__10000.jsonl"
     rep = R.load(f)
@@ -94,19 +104,27 @@ def test_viewer_steps_forward_in_chromium(tmp_path):
         assert [c.get_attribute("id") for c in acting] == [f"unit-{who}"]
         # a soldier acting from inside a vehicle keeps the acting highlight (yellow), not
         # the aboard edge (white)
-        frames = json.loads(re.search(r'id="replay-data">(.*?)</script>',
-                                      page.read_text(encoding="utf-8"), re.DOTALL).group(1))["frames"]
-        k = next(i for i, fr in enumerate(frames)
-                 if any(u[6] & 8 and u[7] for u in fr["units"]))  # acting, aboard
-        driver.execute_script("const s = document.getElementById('slider'); "
-                              f"s.value = {k}; s.oninput();")
+        frames = json.loads(
+            re.search(
+                r'id="replay-data">(.*?)</script>', page.read_text(encoding="utf-8"), re.DOTALL
+            ).group(1)
+        )["frames"]
+        k = next(
+            i for i, fr in enumerate(frames) if any(u[6] & 8 and u[7] for u in fr["units"])
+        )  # acting, aboard
+        driver.execute_script(
+            f"const s = document.getElementById('slider'); s.value = {k}; s.oninput();"
+        )
         (circle,) = driver.find_elements(By.CSS_SELECTOR, "circle.unit.acting.aboard")
-        style = driver.execute_script("const s = getComputedStyle(arguments[0]); "
-                                      "return [s.stroke, s.strokeWidth];", circle)
+        style = driver.execute_script(
+            "const s = getComputedStyle(arguments[0]); return [s.stroke, s.strokeWidth];", circle
+        )
         assert style == ["rgb(255, 208, 0)", "2px"]
         # who is in which vehicle is written beside the map, not only in tooltips
-        assert any(line.startswith("V") and " driver" in line
-                   for line in driver.find_element(By.ID, "aboard").text.splitlines())
+        assert any(
+            line.startswith("V") and " driver" in line
+            for line in driver.find_element(By.ID, "aboard").text.splitlines()
+        )
         # zoom: the map's drawn width grows by 1.25 per click, its viewBox stays the map's own
         svg = driver.find_element(By.ID, "map")
         w0, box = int(svg.get_attribute("width")), svg.get_attribute("viewBox")
@@ -115,7 +133,9 @@ def test_viewer_steps_forward_in_chromium(tmp_path):
         assert svg.get_attribute("viewBox") == box
         driver.find_element(By.ID, "zoom-out").click()
         assert int(svg.get_attribute("width")) == pytest.approx(w0, abs=1)
-        driver.execute_script("const s = document.getElementById('slider'); s.value = 1; s.oninput();")
+        driver.execute_script(
+            "const s = document.getElementById('slider'); s.value = 1; s.oninput();"
+        )
         shot = tmp_path / "viewer.png"
         assert driver.save_screenshot(str(shot))
     finally:
@@ -132,11 +152,16 @@ def test_a_missing_browser_skips_with_a_reason_outside_ci_and_fails_under_ci(mon
     monkeypatch.setattr(shutil, "which", lambda name: None)
     monkeypatch.delenv("CI", raising=False)
     # selenium may be missing too (a venv without the browser extra): it is named first
-    with pytest.raises(pytest.skip.Exception, match=r"missing (selenium \(.*\), )?/nonexistent/chromium"):
+    with pytest.raises(
+        pytest.skip.Exception, match=r"missing (selenium \(.*\), )?/nonexistent/chromium"
+    ):
         _need_browser()
     monkeypatch.setenv("CI", "true")
-    with pytest.raises(pytest.fail.Exception, match=r"CI=true: the browser test needs "
-                       r"(selenium \(.*\), )?/nonexistent/chromium"):
+    with pytest.raises(
+        pytest.fail.Exception,
+        match=r"CI=true: the browser test needs "
+        r"(selenium \(.*\), )?/nonexistent/chromium",
+    ):
         _need_browser()
 
 
@@ -144,11 +169,15 @@ def test_the_skip_names_selenium_when_the_extra_is_missing(monkeypatch):
     import importlib.util
 
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name == "selenium" else real(name, *a))
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "selenium" else real(name, *a)
+    )
     monkeypatch.delenv("CI", raising=False)
-    with pytest.raises(pytest.skip.Exception, match=r'missing selenium \(the browser extra: '
-                       r'pip install "ambush_env\[browser\]"\)'):
+    with pytest.raises(
+        pytest.skip.Exception,
+        match=r"missing selenium \(the browser extra: "
+        r'pip install "ambush_env\[browser\]"\)',
+    ):
         _need_browser()
 
 
@@ -179,28 +208,45 @@ def test_soldiers_aboard_sit_inside_their_vehicle_without_overlapping(tmp_path):
     run_episode(env, make_agent("heuristic"), 10000)
     rep = R.load(env.recorder.write(tmp_path / "jeep.jsonl"))
     page, _ = R.write_html(rep, tmp_path / "jeep.html")
-    frames = json.loads(re.search(r'id="replay-data">(.*?)</script>',
-                                  page.read_text(encoding="utf-8"), re.DOTALL).group(1))["frames"]
-    k, fr = next((k, fr) for k, fr in enumerate(frames)
-                 if len({v[3] for v in fr["vehicles"]}) == 1 < len(fr["vehicles"])
-                 and all(len(v[8]) >= 2 for v in fr["vehicles"]))
+    frames = json.loads(
+        re.search(
+            r'id="replay-data">(.*?)</script>', page.read_text(encoding="utf-8"), re.DOTALL
+        ).group(1)
+    )["frames"]
+    k, fr = next(
+        (k, fr)
+        for k, fr in enumerate(frames)
+        if len({v[3] for v in fr["vehicles"]}) == 1 < len(fr["vehicles"])
+        and all(len(v[8]) >= 2 for v in fr["vehicles"])
+    )
     driver = _driver(tmp_path)
     try:
         driver.get(page.resolve().as_uri())
-        driver.execute_script(f"const s = document.getElementById('slider'); s.value = {k}; s.oninput();")
+        driver.execute_script(
+            f"const s = document.getElementById('slider'); s.value = {k}; s.oninput();"
+        )
         box = "const b = arguments[0].getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom];"
-        hexbox = driver.execute_script(box, driver.find_element(By.ID, f"hex-{fr['vehicles'][0][3]}"))
+        hexbox = driver.execute_script(
+            box, driver.find_element(By.ID, f"hex-{fr['vehicles'][0][3]}")
+        )
         discs = []
         for v in fr["vehicles"]:
-            g = driver.find_element(By.CSS_SELECTOR, f'g.vehicle-g[data-name="{v[1]}"] rect.vehicle')
+            g = driver.find_element(
+                By.CSS_SELECTOR, f'g.vehicle-g[data-name="{v[1]}"] rect.vehicle'
+            )
             vb = driver.execute_script(box, g)
-            assert hexbox[0] <= vb[0] and vb[2] <= hexbox[2] and hexbox[1] <= vb[1] and vb[3] <= hexbox[3]
+            assert (
+                hexbox[0] <= vb[0]
+                and vb[2] <= hexbox[2]
+                and hexbox[1] <= vb[1]
+                and vb[3] <= hexbox[3]
+            )
             for name in v[8]:
                 cb = driver.execute_script(box, driver.find_element(By.ID, f"unit-{name}"))
                 assert vb[0] <= cb[0] and cb[2] <= vb[2] and vb[1] <= cb[1] and cb[3] <= vb[3], name
                 discs.append(cb)
         for i, a in enumerate(discs):
-            for b in discs[i + 1:]:
+            for b in discs[i + 1 :]:
                 assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
         lines = driver.find_element(By.ID, "aboard").text.splitlines()
         assert lines == [v[7] for v in fr["vehicles"]]

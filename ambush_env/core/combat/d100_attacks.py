@@ -10,17 +10,17 @@ Rounds turn (``mode == ""``, or a drive under way for a ram), aware and not pani
 
 from __future__ import annotations
 
-from ambush_env.core.rules import d100
 from ambush_env.core.combat import grenades
 from ambush_env.core.model import events as E
 from ambush_env.core.model import orders as O
-from ambush_env.core.rules.ctx import Match
-from ambush_env.core.world.d100_data import WeaponDamage
-from ambush_env.core.rules.prisoners import prisoner_hexes
 from ambush_env.core.model.state import Unit, Vehicle, known_vehicle
 from ambush_env.core.model.types import Phase, Side, Status
-from ambush_env.core.world.vehicle_data import vtype
+from ambush_env.core.rules import d100
+from ambush_env.core.rules.ctx import Match
+from ambush_env.core.rules.prisoners import prisoner_hexes
 from ambush_env.core.vehicles.vehicles import apply_d100, cost_row, mpa, on_map
+from ambush_env.core.world.d100_data import WeaponDamage
+from ambush_env.core.world.vehicle_data import vtype
 
 ACTIVE = int(Status.ACTIVE)
 K = O.OrderKind
@@ -28,8 +28,9 @@ B = O.ORDER_BASE
 _NC = len(O.CHARGES)
 _NL = len(O.CALLED)
 #: the d100 special-attack kinds (legal only under rules="d100")
-KINDS = frozenset({K.CHARGE_UNDER, K.CHARGE_TREADS, K.MOLOTOV, K.FIRE_CALLED, K.RAM,
-                   K.RAM_OFF_ROAD})
+KINDS = frozenset(
+    {K.CHARGE_UNDER, K.CHARGE_TREADS, K.MOLOTOV, K.FIRE_CALLED, K.RAM, K.RAM_OFF_ROAD}
+)
 
 
 # ============================================================================ targets
@@ -113,13 +114,17 @@ def charge_attack(m: Match, u: Unit, v: Vehicle, charge: str, treads: bool) -> N
             need += d100.percent_to_d10(sp.sticky_percent)
         r = m.dice.d10(f"{u.name} {charge} called throw")
         ok = r <= need
-    m.emit(E.D100Special(unit=u.name, vehicle=v.name, attack=attack, roll=r, need=need,
-                         success=ok, item=charge))
+    m.emit(
+        E.D100Special(
+            unit=u.name, vehicle=v.name, attack=attack, roll=r, need=need, success=ok, item=charge
+        )
+    )
     _alarm(m, u, v)
     if not ok:
         if charge != "pole_charge":  # it lands in the vehicle's hex and bursts there (RULES.md §9)
-            grenades.explode(m, v.hex, "satchel" if charge == "satchel" else "grenade", u,
-                             scattered=False)
+            grenades.explode(
+                m, v.hex, "satchel" if charge == "satchel" else "grenade", u, scattered=False
+            )
         return
     if treads:
         row = d100.running_gear_row(v)
@@ -149,8 +154,17 @@ def molotov_attack(m: Match, u: Unit, v: Vehicle) -> None:
     need = u.PC + pen + (m.tables.damage.wounded.throw if u.wounded else 0)
     r = m.dice.d10(f"{u.name} Molotov throw")
     ok = r <= need
-    m.emit(E.D100Special(unit=u.name, vehicle=v.name, attack="molotov", roll=r, need=need,
-                         success=ok, item="molotov"))
+    m.emit(
+        E.D100Special(
+            unit=u.name,
+            vehicle=v.name,
+            attack="molotov",
+            roll=r,
+            need=need,
+            success=ok,
+            item="molotov",
+        )
+    )
     _alarm(m, u, v)
     if ok:
         apply_d100(m, v, d100.set_fire(m, v, d100.data().items["molotov"], "molotov", u))
@@ -278,8 +292,7 @@ def ram(m: Match, u: Unit, v: Vehicle, off_road: bool) -> None:
     need = d100.vehicle_drive_auto(m, w, u.DS)
     r, ok = d100.skill_check(m, need, f"{u.name} ram Drive Auto")
     attack = "ram_off_road" if off_road else "ram"
-    m.emit(E.D100Special(unit=u.name, vehicle=v.name, attack=attack, roll=r, need=need,
-                         success=ok))
+    m.emit(E.D100Special(unit=u.name, vehicle=v.name, attack=attack, roll=r, need=need, success=ok))
     _alarm(m, u, v)
     if not ok:
         _trouble_check(m, u, w, data.ramming.failed_percent, "failed ram")
@@ -299,16 +312,27 @@ def ram(m: Match, u: Unit, v: Vehicle, off_road: bool) -> None:
     total, _ = d100.roll_dice(m, dice, f"{w.name} collision damage")
     apply_d100(m, v, d100.attack(m, v, src, "ram", aspect=aspect, rolled=total))
     if not w.disabled and not st.over:  # "the ramming vehicle takes only ¼ damage": of the same
-        apply_d100(m, w, d100.attack(m, w, src, "ram (rammer)",
-                                     rolled=total // data.ramming.rammer_divisor))
+        apply_d100(
+            m,
+            w,
+            d100.attack(m, w, src, "ram (rammer)", rolled=total // data.ramming.rammer_divisor),
+        )
 
 
 def _trouble_check(m: Match, drv: Unit, v: Vehicle, percent: int, why: str) -> None:
     """The driver's Drive Auto at ``percent``, failed: the Vehicle Trouble Table."""
     need = d100.vehicle_drive_auto(m, v, drv.DS) + percent
     r, ok = d100.skill_check(m, need, f"{drv.name} Drive Auto ({why})")
-    m.emit(E.D100Special(unit=drv.name, vehicle=v.name, attack=why.replace(" ", "_"), roll=r,
-                         need=need, success=ok))
+    m.emit(
+        E.D100Special(
+            unit=drv.name,
+            vehicle=v.name,
+            attack=why.replace(" ", "_"),
+            roll=r,
+            need=need,
+            success=ok,
+        )
+    )
     if not ok:
         apply_d100(m, v, d100.trouble(m, v, 0, why))
 
@@ -328,7 +352,7 @@ def special_orders(m: Match, u: Unit) -> list[int]:
     if m.rules != "d100" or not m.state.vehicles:
         return []
     out: list[int] = []
-    vs = m.state.vehicles[:O.V_SLOTS]
+    vs = m.state.vehicles[: O.V_SLOTS]
     for v in vs:
         for k, ch in enumerate(O.CHARGES):
             if charge_refusal(m, u, v, ch) is None:
@@ -347,7 +371,7 @@ def ram_orders(m: Match, u: Unit) -> list[int]:
     if m.rules != "d100" or u.vehicle < 0:
         return []
     out = []
-    for v in m.state.vehicles[:O.V_SLOTS]:
+    for v in m.state.vehicles[: O.V_SLOTS]:
         if ram_refusal(m, u, v) is None:
             out += [B[K.RAM] + v.vid, B[K.RAM_OFF_ROAD] + v.vid]
     return sorted(out)

@@ -50,10 +50,10 @@ from __future__ import annotations
 import math
 
 from ambush_env.core.model import events as E
-from ambush_env.core.rules.ctx import Match
-from ambush_env.core.rules.fire import heavy_weapons_from_cars
 from ambush_env.core.model.state import Unit, Vehicle, known_vehicle
 from ambush_env.core.model.types import DIRECTION_NAMES, Phase, Side, Stance, Status, Terrain
+from ambush_env.core.rules.ctx import Match
+from ambush_env.core.rules.fire import heavy_weapons_from_cars
 from ambush_env.core.world.vehicle_data import vtype
 
 ACTIVE = int(Status.ACTIVE)
@@ -81,7 +81,11 @@ def _has_aperture(m: Match, h: int) -> bool:
         if n < 0:
             continue
         hs = b.hexside(h, n)
-        if hs is not None and hs.wall is not None and (hs.destroyed or hs.aperture in ("door", "window")):
+        if (
+            hs is not None
+            and hs.wall is not None
+            and (hs.destroyed or hs.aperture in ("door", "window"))
+        ):
             return True
     return False
 
@@ -110,10 +114,19 @@ def _building_penalty(m: Match, src: int, dest: int) -> int | None:
 def _against_wall(m: Match, src: int, dest: int) -> bool:
     """A satchel set from the next hex against an intact blank wall of a building hex."""
     b = m.board
-    if b.distance(src, dest) != 1 or b.building[dest] is None or b.building[src] == b.building[dest]:
+    if (
+        b.distance(src, dest) != 1
+        or b.building[dest] is None
+        or b.building[src] == b.building[dest]
+    ):
         return False
     hs = b.hexside(src, dest)
-    return hs is not None and hs.wall is not None and not hs.destroyed and hs.aperture not in ("door", "window")
+    return (
+        hs is not None
+        and hs.wall is not None
+        and not hs.destroyed
+        and hs.aperture not in ("door", "window")
+    )
 
 
 def can_throw(m: Match, u: Unit, target: int, kind: str, *, prepared: bool = False) -> bool:
@@ -160,11 +173,14 @@ def throw(m: Match, u: Unit, target: int, kind: str) -> list[E.Event]:
     if u.wounded:
         n += m.tables.damage.wounded.throw
     r = m.dice.d10(f"{u.name} {kind} throw PC check")
-    ev = E.Throw(unit=u.name, item=kind, target=b.label(target), rolls_={"throw": r}, need=n,
-                 landing=None)
+    ev = E.Throw(
+        unit=u.name, item=kind, target=b.label(target), rolls_={"throw": r}, need=n, landing=None
+    )
     landing = target
     if r > n:
-        diagram = m.rd.grenades.diagram_a if b.distance(u.hex, target) == 1 else m.rd.grenades.diagram_b
+        diagram = (
+            m.rd.grenades.diagram_a if b.distance(u.hex, target) == 1 else m.rd.grenades.diagram_b
+        )
         s = m.dice.d10(f"{kind} scatter")
         ev.rolls_["scatter"] = s
         rel = diagram[s]
@@ -176,8 +192,13 @@ def throw(m: Match, u: Unit, target: int, kind: str) -> list[E.Event]:
     events = [ev]
     if landing < 0:
         return events
-    if kind == "satchel" and landing == target and b.distance(u.hex, target) == 1\
-            and b.building[target] is not None and b.building[u.hex] != b.building[target]:
+    if (
+        kind == "satchel"
+        and landing == target
+        and b.distance(u.hex, target) == 1
+        and b.building[target] is not None
+        and b.building[u.hex] != b.building[target]
+    ):
         hs = b.hexside(u.hex, target)
         if hs is not None and hs.wall is not None and not hs.destroyed:
             from ambush_env.core.rules import fire
@@ -206,20 +227,30 @@ def _alarm(m: Match, thrower: Unit, landing: int) -> None:
         if o.hex == landing and o.side == Side.GERMAN and o.status == ACTIVE:
             o.aware = True
     quiet = st.phase == Phase.OPERATIONS and not any(
-        o.side == Side.GERMAN and o.status == ACTIVE and o.hex >= 0 for o in st.units)
+        o.side == Side.GERMAN and o.status == ACTIVE and o.hex >= 0 for o in st.units
+    )
     m.attacked(thrower, f"{thrower.name} threw a grenade", begin_rounds=not quiet)
 
 
-def explode(m: Match, hex_: int, kind: str, thrower: Unit, *, scattered: bool,
-            may_throw_out: bool = True) -> list[E.Event]:
+def explode(
+    m: Match, hex_: int, kind: str, thrower: Unit, *, scattered: bool, may_throw_out: bool = True
+) -> list[E.Event]:
     """Resolve a grenade or satchel charge going off in ``hex_`` (RULES.md §9)."""
     b = m.board
     events: list[E.Event] = []
     st = m.state
     if kind == "grenade" and may_throw_out and thrower.hex >= 0 and thrower.hex != hex_:
-        cands = [o for o in st.units if o.hex == hex_ and o.side != thrower.side
-                 and o.status == ACTIVE and o.aware and not o.wounded and not o.panicked
-                 and o.vehicle < 0]  # no grenades from a car (seed 000 p. 32)
+        cands = [
+            o
+            for o in st.units
+            if o.hex == hex_
+            and o.side != thrower.side
+            and o.status == ACTIVE
+            and o.aware
+            and not o.wounded
+            and not o.panicked
+            and o.vehicle < 0
+        ]  # no grenades from a car (seed 000 p. 32)
         if cands:
             best = max(cands, key=lambda o: (o.PC, -o.uid))
             r = m.dice.d10(f"{best.name} throw out PC check")
@@ -229,8 +260,9 @@ def explode(m: Match, hex_: int, kind: str, thrower: Unit, *, scattered: bool,
             m.emit(ev)
             events.append(ev)
             if ok:
-                return events + explode(m, thrower.hex, kind, best, scattered=False,
-                                        may_throw_out=False)
+                return events + explode(
+                    m, thrower.hex, kind, best, scattered=False, may_throw_out=False
+                )
     if kind == "satchel":  # against a demolish objective (module scoring)
         from ambush_env.core.rules.scoring import note_charge
 
@@ -323,8 +355,9 @@ def throw_into(m: Match, u: Unit, v: Vehicle) -> list[E.Event]:
     if u.wounded:
         n += m.tables.damage.wounded.throw
     r = m.dice.d10(f"{u.name} grenade into {v.name} PC check")
-    ev = E.ThrowInto(unit=u.name, vehicle=v.name, hex=b.label(v.hex), rolls_={"throw": r},
-                     need=n, inside=r <= n)
+    ev = E.ThrowInto(
+        unit=u.name, vehicle=v.name, hex=b.label(v.hex), rolls_={"throw": r}, need=n, inside=r <= n
+    )
     events: list[E.Event] = [ev]
     if r <= n:
         m.emit(ev)
@@ -382,7 +415,8 @@ def _inside(m: Match, u: Unit, v: Vehicle) -> list[E.Event]:
     for uid in list(v.occupants):
         o = units[uid]
         if o.status in (ACTIVE, Status.CAPTURED):  # not the fallen: not scattered (RULES.md §9)
-            events += roll_damage(m, uid, "grenade_inside", modifier=prone,
-                                  why=f"{o.name} grenade inside damage")[2]
+            events += roll_damage(
+                m, uid, "grenade_inside", modifier=prone, why=f"{o.name} grenade inside damage"
+            )[2]
     disable(m, v, "grenade inside")
     return events

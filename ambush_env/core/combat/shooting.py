@@ -5,11 +5,11 @@ its side effects, preparing and reloading.
 from __future__ import annotations
 
 from ambush_env.core.model import events as E
-from ambush_env.core.rules import fire
-from ambush_env.core.vehicles import vehicle_fire
-from ambush_env.core.rules.ctx import Match
 from ambush_env.core.model.state import Unit, Vehicle
 from ambush_env.core.model.types import Side, Stance, Status
+from ambush_env.core.rules import fire
+from ambush_env.core.rules.ctx import Match
+from ambush_env.core.vehicles import vehicle_fire
 
 ACTIVE = int(Status.ACTIVE)
 
@@ -90,8 +90,10 @@ def prepare_kind(m: Match, u: Unit) -> str | None:
     if u.ammo == 0 and w.reload is not None and w.reload in u.equipment:
         return "reload"
     if wc.needs_prepare and not u.prepared and u.ammo != 0:
-        if wc.crew and not any(o.uid != u.uid and o.side == u.side and o.hex == u.hex
-                               and o.status == ACTIVE for o in m.state.units):
+        if wc.crew and not any(
+            o.uid != u.uid and o.side == u.side and o.hex == u.hex and o.status == ACTIVE
+            for o in m.state.units
+        ):
             return None
         return "weapon"
     if "satchel" in u.equipment and not u.satchel_ready and u.stance == Stance.STANDING:
@@ -99,16 +101,18 @@ def prepare_kind(m: Match, u: Unit) -> str | None:
     return None
 
 
-def do_fire(m: Match, u: Unit, target: Unit, *, snap: bool,
-            begin_rounds: bool = True) -> list[E.Event]:
+def do_fire(
+    m: Match, u: Unit, target: Unit, *, snap: bool, begin_rounds: bool = True
+) -> list[E.Event]:
     """Resolve one shot (``fire.fire``) and its side effects on the sequence of play:
     the target becomes aware; a hidden German who fires is revealed; fire in Operations
     begins Rounds (RULES.md §5) unless ``begin_rounds`` is False (the sighting's free snap
     fire: the sighting begins them itself, with only its passers aware)."""
     if target.vehicle >= 0:  # the vehicle and its occupants are one target (seed 000 p. 31)
         v = m.state.vehicles[target.vehicle]
-        events = vehicle_fire.fire_at_vehicle(m, u, v, snap=snap,
-                                              aspect=vehicle_fire.attack_aspect(m, u, v))
+        events = vehicle_fire.fire_at_vehicle(
+            m, u, v, snap=snap, aspect=vehicle_fire.attack_aspect(m, u, v)
+        )
     else:
         events = fire.fire(m, u.uid, target.uid, snap=snap)
     if target.side == Side.GERMAN and target.status == ACTIVE and not target.aware:
@@ -117,10 +121,16 @@ def do_fire(m: Match, u: Unit, target: Unit, *, snap: bool,
     return events
 
 
-
-
-def do_fire_vehicle(m: Match, u: Unit, v: Vehicle, aspect: str, *, snap: bool,
-                    begin_rounds: bool = True, called: str | None = None) -> list[E.Event]:
+def do_fire_vehicle(
+    m: Match,
+    u: Unit,
+    v: Vehicle,
+    aspect: str,
+    *,
+    snap: bool,
+    begin_rounds: bool = True,
+    called: str | None = None,
+) -> list[E.Event]:
     """Resolve one shot of ``u``'s own weapon at the vehicle ``v``, hitting ``aspect``
     (:func:`ambush_env.core.vehicles.vehicle_fire.fire_at_vehicle`), and its side effects as
     :func:`do_fire`: the Germans aboard become aware, a hidden German who fires is revealed,

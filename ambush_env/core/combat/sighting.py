@@ -9,11 +9,11 @@ request: only the US soldiers who passed are aware in Round 1). The sequence of 
 
 from __future__ import annotations
 
-from ambush_env.core.model import events as E
-from ambush_env.core.rules.ctx import Match
 from ambush_env.core.combat.shooting import can_fire_at, do_fire
+from ambush_env.core.model import events as E
 from ambush_env.core.model.state import Unit
 from ambush_env.core.model.types import Side, Status
+from ambush_env.core.rules.ctx import Match
 
 US, GER = int(Side.US), int(Side.GERMAN)
 ACTIVE = int(Status.ACTIVE)
@@ -21,8 +21,11 @@ ACTIVE = int(Status.ACTIVE)
 
 def watchers_of(m: Match, g: Unit) -> list[Unit]:
     """Active US soldiers on the map who see ``g`` now."""
-    return [u for u in m.state.units if u.side == US and u.status == ACTIVE and u.hex >= 0
-            and m.can_see(u, g)]
+    return [
+        u
+        for u in m.state.units
+        if u.side == US and u.status == ACTIVE and u.hex >= 0 and m.can_see(u, g)
+    ]
 
 
 def check_sightings(m: Match) -> None:

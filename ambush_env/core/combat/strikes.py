@@ -30,13 +30,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ambush_env.core.model import events as E
-from ambush_env.core.world import hexgrid
-from ambush_env.core.rules.ctx import Match
-from ambush_env.core.rules.damage import apply_damage
 from ambush_env.core.model.state import Unit, Vehicle
 from ambush_env.core.model.types import Phase, Side, Stance, Status, Terrain
-from ambush_env.core.world.vehicle_data import vtype
+from ambush_env.core.rules.ctx import Match
+from ambush_env.core.rules.damage import apply_damage
 from ambush_env.core.vehicles.vehicles import disable, driver_hurt, on_map
+from ambush_env.core.world import hexgrid
+from ambush_env.core.world.vehicle_data import vtype
 
 GER = int(Side.GERMAN)
 ACTIVE = int(Status.ACTIVE)
@@ -80,8 +80,11 @@ def strike(m: Match, kind: str, hexes: Sequence[int], row: str) -> None:
     b = m.board
     order = list(dict.fromkeys(hexes))
     labels = [b.label(h) for h in order]
-    m.emit(E.ArtilleryStrike(hexes=labels, row=row) if kind == "artillery"
-           else E.StrafingRun(hexes=labels, row=row))
+    m.emit(
+        E.ArtilleryStrike(hexes=labels, row=row)
+        if kind == "artillery"
+        else E.StrafingRun(hexes=labels, row=row)
+    )
     st = m.state
     prone_mod = m.rd.grenades.prone_damage
     flushed: list[Unit] = []
@@ -91,8 +94,13 @@ def strike(m: Match, kind: str, hexes: Sequence[int], row: str) -> None:
             if on_map(v) and v.hex == h:
                 was = v.disabled
                 riders.update(_vehicle(m, v, kind, row, results))
-                if v.disabled and not was and v.unit >= 0 and v.side == GER \
-                        and v.unit not in st.contacts:
+                if (
+                    v.disabled
+                    and not was
+                    and v.unit >= 0
+                    and v.side == GER
+                    and v.unit not in st.contacts
+                ):
                     flushed.append(st.units[v.unit])  # a hidden tank knocked out: found ⚙
         indoors = b.terrain[h] == Terrain.BUILDING
         for o in list(st.units):
@@ -103,11 +111,17 @@ def strike(m: Match, kind: str, hexes: Sequence[int], row: str) -> None:
             if kind == "strafing" and indoors:
                 continue
             r = m.dice.d10(f"{o.name} {kind} damage")
-            mod = prone_mod if (o.stance == Stance.PRONE and o.vehicle < 0
-                                and o.uid not in riders) else 0
+            mod = (
+                prone_mod
+                if (o.stance == Stance.PRONE and o.vehicle < 0 and o.uid not in riders)
+                else 0
+            )
             result = results[min(9, max(0, r + mod))]
-            m.emit(E.StrikeHit(unit=o.name, hex=b.label(h), kind=kind, roll=r, modifier=mod,
-                               result=result))
+            m.emit(
+                E.StrikeHit(
+                    unit=o.name, hex=b.label(h), kind=kind, roll=r, modifier=mod, result=result
+                )
+            )
             drives = o.vehicle >= 0 and st.vehicles[o.vehicle].driver == o.uid
             apply_damage(m, o.uid, result)
             if drives:
@@ -116,8 +130,11 @@ def strike(m: Match, kind: str, hexes: Sequence[int], row: str) -> None:
                 flushed.append(o)
     for g in flushed:
         m.reveal(g)
-    if (st.phase == Phase.OPERATIONS and not st.over
-            and any(g.status == ACTIVE and g.hex >= 0 for g in flushed)):
+    if (
+        st.phase == Phase.OPERATIONS
+        and not st.over
+        and any(g.status == ACTIVE and g.hex >= 0 for g in flushed)
+    ):
         m.request("begin_rounds", f"{kind} strike flushed out {flushed[0].name}", None)
 
 
@@ -131,8 +148,16 @@ def _vehicle(m: Match, v: Vehicle, kind: str, row: str, results: Sequence[str]) 
     r = m.dice.d10(f"{v.name} {kind} damage")
     result = results[r]
     disabled = result == "kill" if tank else result in _DISABLING
-    m.emit(E.StrikeVehicle(vehicle=v.name, hex=m.board.label(v.hex), kind=kind, roll=r,
-                           result=result, disabled=disabled))
+    m.emit(
+        E.StrikeVehicle(
+            vehicle=v.name,
+            hex=m.board.label(v.hex),
+            kind=kind,
+            roll=r,
+            result=result,
+            disabled=disabled,
+        )
+    )
     if disabled:
         disable(m, v, kind)
     return aboard

@@ -23,12 +23,12 @@ a hex that holds a trap until a unit of the US side enters it once.
 from __future__ import annotations
 
 from ambush_env.core.model import events as E
-from ambush_env.core.rules.ctx import Match
-from ambush_env.core.rules.damage import apply_damage
 from ambush_env.core.model.state import Unit
 from ambush_env.core.model.types import Side, Status
-from ambush_env.core.world.vehicle_data import vtype
+from ambush_env.core.rules.ctx import Match
+from ambush_env.core.rules.damage import apply_damage
 from ambush_env.core.vehicles.vehicles import booby_trap_car
+from ambush_env.core.world.vehicle_data import vtype
 
 US = int(Side.US)
 ACTIVE = int(Status.ACTIVE)

@@ -16,7 +16,7 @@ label and the range), so a forced 85 is never a d6.
 from __future__ import annotations
 
 from collections import deque
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -35,13 +35,21 @@ def _forced(rolls: Iterable[int]) -> deque[int]:
             0-100 (``rolls[k]``: a bool, a float, a string, out of range).
     """
     if isinstance(rolls, (str, bytes)) or not isinstance(rolls, Iterable):
-        raise ConfigError("rolls", f"a list of integer die rolls, got {type(rolls).__name__} {rolls!r:.60}")
+        raise ConfigError(
+            "rolls", f"a list of integer die rolls, got {type(rolls).__name__} {rolls!r:.60}"
+        )
     out: deque[int] = deque()
     for k, r in enumerate(rolls):
-        if isinstance(r, (bool, np.bool_)) or not isinstance(r, (int, np.integer)) \
-                or not FORCED_RANGE.start <= r < FORCED_RANGE.stop:
-            raise ConfigError(f"rolls[{k}]", f"a forced die roll is an integer 0-100 (a d10 0-9, "
-                              f"a d100 1-100, a dM 1-M), got {r!r:.40} ({type(r).__name__})")
+        if (
+            isinstance(r, (bool, np.bool_))
+            or not isinstance(r, (int, np.integer))
+            or not FORCED_RANGE.start <= r < FORCED_RANGE.stop
+        ):
+            raise ConfigError(
+                f"rolls[{k}]",
+                f"a forced die roll is an integer 0-100 (a d10 0-9, "
+                f"a d100 1-100, a dM 1-M), got {r!r:.40} ({type(r).__name__})",
+            )
         out.append(int(r))
     return out
 
@@ -70,7 +78,9 @@ class Dice:
     _BUF = 4096
 
     def __init__(self, seed: int | None = None, rng: np.random.Generator | None = None) -> None:
-        self.rng: np.random.Generator | None = rng if rng is not None else np.random.default_rng(seed)
+        self.rng: np.random.Generator | None = (
+            rng if rng is not None else np.random.default_rng(seed)
+        )
         self._forced: deque[int] | None = None
         self._strict = False  # forced rolls only: running out raises
         self.log: list[tuple[str, int]] = []
@@ -81,7 +91,7 @@ class Dice:
 
     # -- construction for tests ------------------------------------------------------------
     @classmethod
-    def scripted(cls, rolls: Iterable[int]) -> "Dice":
+    def scripted(cls, rolls: Iterable[int]) -> Dice:
         """Dice that return exactly ``rolls`` in order, then raise ``DiceExhaustedError``."""
         d = cls(seed=0)
         d.force_strict(rolls)
@@ -115,7 +125,7 @@ class Dice:
         """How many forced rolls are still queued."""
         return len(self._forced) if self._forced is not None else 0
 
-    def clone(self) -> "Dice":
+    def clone(self) -> Dice:
         """An independent copy with the same future rolls (cheap: blocks are shared)."""
         d = Dice.__new__(Dice)
         d.rng = None
@@ -210,8 +220,9 @@ class Dice:
             else:
                 r = self._raw(sides, why)
                 if not 1 <= r <= sides:
-                    raise DiceExhaustedError(f"forced d{sides} roll {r} for {why!r} is outside "
-                                             f"1-{sides}")
+                    raise DiceExhaustedError(
+                        f"forced d{sides} roll {r} for {why!r} is outside 1-{sides}"
+                    )
             total += r
         self.log.append((why, total))
         return total
@@ -244,9 +255,12 @@ class Dice:
             pos = 0
         if gen is not None:  # a copy: the caller may change what it is given
             gen = {k: (dict(v) if isinstance(v, dict) else v) for k, v in gen.items()}
-        return {"bit_generator": gen, "pos": pos,
-                "forced": list(self._forced) if self._forced is not None else None,
-                "strict": self._strict}
+        return {
+            "bit_generator": gen,
+            "pos": pos,
+            "forced": list(self._forced) if self._forced is not None else None,
+            "strict": self._strict,
+        }
 
     def set_state(self, state: dict) -> None:
         """Restore what :meth:`get_state` returned (the block in use is drawn again).
@@ -257,7 +271,9 @@ class Dice:
         gen = state["bit_generator"]
         pos = state.get("pos", 0)
         if isinstance(pos, bool) or not isinstance(pos, int) or not 0 <= pos <= self._BUF:
-            raise ValueError(f"pos is the rolls used from the current block, 0..{self._BUF}; got {pos!r}")
+            raise ValueError(
+                f"pos is the rolls used from the current block, 0..{self._BUF}; got {pos!r}"
+            )
         strict = state.get("strict", state.get("forced") is not None)
         if not isinstance(strict, bool):
             raise ValueError(f"strict is true or false, got {strict!r}")

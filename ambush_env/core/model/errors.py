@@ -66,8 +66,9 @@ class MissingExtraError(AmbushError, ImportError):
         self.feature = feature
         self.package = package
         self.extra = extra
-        super().__init__(f"{feature} needs {package}, which is not installed: "
-                         f'pip install "ambush_env[{extra}]"')
+        super().__init__(
+            f'{feature} needs {package}, which is not installed: pip install "ambush_env[{extra}]"'
+        )
         self.name = package  # ImportError's field: the missing module
 
     def __reduce__(self):

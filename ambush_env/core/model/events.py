@@ -65,10 +65,10 @@ class Event:
     """Base of the rule events (module docstring): ``type``, :meth:`to_dict`, :meth:`rolls`."""
 
     type: ClassVar[str]
-    _keys: ClassVar[tuple[tuple[str, str], ...]] = ()          # (attribute, dict key), in order
-    _attr_of: ClassVar[dict[str, str]] = {}                   # dict key → attribute
-    _required: ClassVar[tuple[str, ...]] = ()                  # keys without a default
-    _roll_keys: ClassVar[tuple[tuple[str, str], ...]] = ()     # the (attribute, key) of rolls
+    _keys: ClassVar[tuple[tuple[str, str], ...]] = ()  # (attribute, dict key), in order
+    _attr_of: ClassVar[dict[str, str]] = {}  # dict key → attribute
+    _required: ClassVar[tuple[str, ...]] = ()  # keys without a default
+    _roll_keys: ClassVar[tuple[tuple[str, str], ...]] = ()  # the (attribute, key) of rolls
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``{"type": kind, key: value, ...}`` in field order, absent fields
@@ -121,8 +121,13 @@ def _write_to_dict(cls: type[Event]) -> Any:
             lines.append(f"    d[{key!r}] = self.{attr}")
         else:
             lines.append(f"    v = self.{attr}\n    if v is not _ABSENT:\n        d[{key!r}] = v")
-    src = ("def to_dict(self):\n    d = {" + ", ".join(literal) + "}\n"
-           + "".join(line + "\n" for line in lines) + "    return d\n")
+    src = (
+        "def to_dict(self):\n    d = {"
+        + ", ".join(literal)
+        + "}\n"
+        + "".join(line + "\n" for line in lines)
+        + "    return d\n"
+    )
     ns: dict[str, Any] = {"_ABSENT": _ABSENT}
     exec(compile(src, f"<{cls.__name__}.to_dict>", "exec"), ns)
     fn = ns["to_dict"]
@@ -146,10 +151,12 @@ def _event(cls: type[_E]) -> type[_E]:
     fs = fields(cls)  # type: ignore[arg-type]
     cls._keys = tuple((f.name, _key(f.name)) for f in fs)
     cls._attr_of = {k: a for a, k in cls._keys}
-    cls._required = tuple(_key(f.name) for f in fs
-                          if f.default is MISSING and f.default_factory is MISSING)
-    cls._roll_keys = tuple((a, k) for a, k in cls._keys
-                           if k == "roll" or k == "rolls" or k.endswith("_roll"))
+    cls._required = tuple(
+        _key(f.name) for f in fs if f.default is MISSING and f.default_factory is MISSING
+    )
+    cls._roll_keys = tuple(
+        (a, k) for a, k in cls._keys if k == "roll" or k == "rolls" or k.endswith("_roll")
+    )
     cls.to_dict = _write_to_dict(cls)  # type: ignore[method-assign]
     EVENT_TYPES[kind] = cls
     return cls
@@ -167,8 +174,9 @@ def event_from_dict(d: Mapping[str, Any]) -> Event:
     kind = d.get("type")
     cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise DataError("event", "type", f"unknown event type {kind!r}; known: "
-                        f"{', '.join(sorted(EVENT_TYPES))}")
+        raise DataError(
+            "event", "type", f"unknown event type {kind!r}; known: {', '.join(sorted(EVENT_TYPES))}"
+        )
     where = f"event {kind!r}"
     attr_of = cls._attr_of
     kw: dict[str, Any] = {}
@@ -177,8 +185,11 @@ def event_from_dict(d: Mapping[str, Any]) -> Event:
             continue
         attr = attr_of.get(key)
         if attr is None:
-            raise DataError(where, str(key), f"unknown field of the {kind!r} event; its "
-                            f"fields: {', '.join(attr_of) or 'none'}")
+            raise DataError(
+                where,
+                str(key),
+                f"unknown field of the {kind!r} event; its fields: {', '.join(attr_of) or 'none'}",
+            )
         kw[attr] = v
     for key in cls._required:
         if attr_of[key] not in kw:
@@ -247,9 +258,9 @@ class RoundStart(Event):
 
     type: ClassVar[str] = "round_start"
     round: int
-    rolls_: dict[str, int]                # {"US": d10, "German": d10}
+    rolls_: dict[str, int]  # {"US": d10, "German": d10}
     initiative: str
-    ar: dict[str, int]                    # unit name → side's roll + IN
+    ar: dict[str, int]  # unit name → side's roll + IN
 
 
 @_event
@@ -460,7 +471,7 @@ class BoobyTrap(Event):
     row: str
     roll: int
     result: str
-    hex: str = _ABSENT                     # a mission's map trap (module traps)
+    hex: str = _ABSENT  # a mission's map trap (module traps)
 
 
 @_event
@@ -472,7 +483,7 @@ class BoobyTrapCheck(Event):
     hex: str
     roll: int
     pc: int
-    passed: bool                           # the trap is disarmed / spotted: gone, no harm
+    passed: bool  # the trap is disarmed / spotted: gone, no harm
 
 
 @_event
@@ -480,7 +491,7 @@ class RandomEvent(Event):
     """A mission's random event check: a d10 on its event table each N pulses or Rounds (RULES.md §15)."""
 
     type: ClassVar[str] = "random_event"
-    when: str                              # "pulse 10" | "round 3"
+    when: str  # "pulse 10" | "round 3"
     roll: int
     paragraph: int | None
 
@@ -584,12 +595,12 @@ class Fire(Event):
     shooter: str
     target: str
     weapon: str
-    mode: str                              # "aimed" | "snap"
+    mode: str  # "aimed" | "snap"
     hex: str
     to_hit: int
     modifiers: dict[str, int]
-    rolls_: dict[str, int]                 # jam, hit, damage as they are rolled
-    result: str = _ABSENT                  # "jammed" | "miss" | a damage result, once resolved
+    rolls_: dict[str, int]  # jam, hit, damage as they are rolled
+    result: str = _ABSENT  # "jammed" | "miss" | a damage result, once resolved
 
 
 @_event
@@ -600,7 +611,7 @@ class FireChain(Event):
     shooter: str
     target: str
     rolls_: dict[str, int]
-    result: str = _ABSENT                  # a damage result or "stopped"
+    result: str = _ABSENT  # a damage result or "stopped"
 
 
 @_event
@@ -618,16 +629,16 @@ class FireWall(Event):
 
     type: ClassVar[str] = "fire_wall"
     shooter: str
-    target: str                            # the hexside label, "D5/D6"
+    target: str  # the hexside label, "D5/D6"
     hex: str
     weapon: str
     mode: str
-    wall: str                              # "stone" | "wood"
+    wall: str  # "stone" | "wood"
     to_hit: int
     modifiers: dict[str, int]
     rolls_: dict[str, int]
-    level: str = _ABSENT                   # the penetration level, after a hit
-    result: str = _ABSENT                  # "jammed" | "miss" | "none" | "pass" | "destroyed"
+    level: str = _ABSENT  # the penetration level, after a hit
+    result: str = _ABSENT  # "jammed" | "miss" | "none" | "pass" | "destroyed"
 
 
 @_event
@@ -665,12 +676,12 @@ class Throw(Event):
 
     type: ClassVar[str] = "throw"
     unit: str
-    item: str                              # "grenade" | "satchel"
+    item: str  # "grenade" | "satchel"
     target: str
-    rolls_: dict[str, int]                 # throw, and scatter on a failed throw
+    rolls_: dict[str, int]  # throw, and scatter on a failed throw
     need: int
-    scatter: str = _ABSENT                 # the scatter diagram's direction
-    landing: str | None                    # None: off the map
+    scatter: str = _ABSENT  # the scatter diagram's direction
+    landing: str | None  # None: off the map
 
 
 @_event
@@ -704,7 +715,7 @@ class Assault(Event):
     type: ClassVar[str] = "assault"
     unit: str
     target: str
-    kind: str                              # "kill" | "capture"
+    kind: str  # "kill" | "capture"
     chance: int
     modifiers: dict[str, int]
     rolls_: dict[str, int]
@@ -751,8 +762,8 @@ class Damage(Event):
     type: ClassVar[str] = "damage"
     unit: str
     result: str
-    dropped: list[str] = _ABSENT           # items a wound made him drop
-    effect: str = _ABSENT                  # set once the result is applied
+    dropped: list[str] = _ABSENT  # items a wound made him drop
+    effect: str = _ABSENT  # set once the result is applied
 
 
 @_event
@@ -951,10 +962,10 @@ class AccidentCheck(Event):
     type: ClassVar[str] = "accident_check"
     vehicle: str
     why: str
-    roll: int = _ABSENT                    # not rolled for an automatic accident
+    roll: int = _ABSENT  # not rolled for an automatic accident
     need: int = _ABSENT
-    table_roll: int = _ABSENT              # the Accident Table's d10 after a failure
-    result: str = _ABSENT                  # "passed" or the table's result
+    table_roll: int = _ABSENT  # the Accident Table's d10 after a failure
+    result: str = _ABSENT  # "passed" or the table's result
 
 
 @_event
@@ -998,7 +1009,7 @@ class RunOverCheck(Event):
 
     type: ClassVar[str] = "run_over_check"
     vehicle: str
-    against: str                           # "friends" | "enemies"
+    against: str  # "friends" | "enemies"
     roll: int
     need: int
     passed: bool
@@ -1036,12 +1047,12 @@ class FireVehicle(Event):
     hex: str
     to_hit: int
     modifiers: dict[str, int]
-    rolls_: dict[str, int]                 # jam, hit, hit_chart, damage | penetration
-    aspect: str = _ABSENT                  # front | side | rear: the side hit (seed 000 p. 30)
-    part: str = _ABSENT                    # the Hit Chart's part, after a hit
-    level: str = _ABSENT                   # the penetration level (a tyre or body hit)
+    rolls_: dict[str, int]  # jam, hit, hit_chart, damage | penetration
+    aspect: str = _ABSENT  # front | side | rear: the side hit (seed 000 p. 30)
+    part: str = _ABSENT  # the Hit Chart's part, after a hit
+    level: str = _ABSENT  # the penetration level (a tyre or body hit)
     result: str = _ABSENT
-    unit: str = _ABSENT                    # the occupant hit (a driver or passenger hit)
+    unit: str = _ABSENT  # the occupant hit (a driver or passenger hit)
 
 
 @_event
@@ -1051,7 +1062,7 @@ class CrewLost(Event):
     type: ClassVar[str] = "crew_lost"
     vehicle: str
     lost: int
-    crew: int                              # active crew left
+    crew: int  # active crew left
     why: str
 
 
@@ -1140,11 +1151,11 @@ class ThrowInto(Event):
     unit: str
     vehicle: str
     hex: str
-    rolls_: dict[str, int]                 # throw, and scatter on a failed throw
+    rolls_: dict[str, int]  # throw, and scatter on a failed throw
     need: int
-    inside: bool                           # it went off inside the vehicle
-    scatter: str = _ABSENT                 # "in the hex", a Direction, or a diagram's direction
-    landing: str | None = _ABSENT          # a failed throw's hex (None: off the map)
+    inside: bool  # it went off inside the vehicle
+    scatter: str = _ABSENT  # "in the hex", a Direction, or a diagram's direction
+    landing: str | None = _ABSENT  # a failed throw's hex (None: off the map)
 
 
 @_event
@@ -1162,7 +1173,7 @@ class MinefieldLaid(Event):
 
     type: ClassVar[str] = "minefield_laid"
     hexes: list[str]
-    kind: str                              # "anti_personnel" | "anti_tank"
+    kind: str  # "anti_personnel" | "anti_tank"
     known: bool
 
 
@@ -1201,7 +1212,7 @@ class StrikeHit(Event):
     type: ClassVar[str] = "strike_hit"
     unit: str
     hex: str
-    kind: str                              # "artillery" | "strafing"
+    kind: str  # "artillery" | "strafing"
     roll: int
     modifier: int
     result: str
@@ -1237,8 +1248,8 @@ class MineVehicle(Event):
     type: ClassVar[str] = "mine_vehicle"
     vehicle: str
     hex: str
-    kind: str                              # "anti_personnel" | "anti_tank"
-    result: str                            # "disabled" | "immobilised" | "ignored"
+    kind: str  # "anti_personnel" | "anti_tank"
+    result: str  # "disabled" | "immobilised" | "ignored"
 
 
 @_event
@@ -1267,17 +1278,17 @@ class D100Attack(Event):
 
     type: ClassVar[str] = "d100_attack"
     vehicle: str
-    source: str                            # weapon class or charge ("tank_gun", "satchel")
-    kind: str                              # damage kind (d100.yaml: damage_kinds)
-    armour: int                            # the Armor value met (after halving, before loss)
-    damage: list[int]                      # per hit, after impale, halving and multipliers
-    dice: list[list[int]]                  # per hit, the dice rolled
-    penetrated: list[int]                  # per penetrating hit, damage minus armour
+    source: str  # weapon class or charge ("tank_gun", "satchel")
+    kind: str  # damage kind (d100.yaml: damage_kinds)
+    armour: int  # the Armor value met (after halving, before loss)
+    damage: list[int]  # per hit, after impale, halving and multipliers
+    dice: list[list[int]]  # per hit, the dice rolled
+    penetrated: list[int]  # per penetrating hit, damage minus armour
     impale: bool = False
-    armour_loss: int = _ABSENT             # armour shot away by this attack (cumulative kinds)
-    location_roll: int = _ABSENT           # the d100 on the hit-location table
+    armour_loss: int = _ABSENT  # armour shot away by this attack (cumulative kinds)
+    location_roll: int = _ABSENT  # the d100 on the hit-location table
     component: str = _ABSENT
-    hp: int = _ABSENT                      # Base HP left
+    hp: int = _ABSENT  # Base HP left
 
 
 @_event
@@ -1288,7 +1299,7 @@ class D100Component(Event):
     vehicle: str
     component: str
     effect: str
-    result: str                            # what the engine did ("immobilised", "on fire", ...)
+    result: str  # what the engine did ("immobilised", "on fire", ...)
     rolls_: dict[str, int] = _ABSENT
 
 
@@ -1298,11 +1309,11 @@ class D100Occupant(Event):
 
     type: ClassVar[str] = "d100_occupant"
     vehicle: str
-    unit: str                              # a soldier's name, or "crew" for a tank crewman
+    unit: str  # a soldier's name, or "crew" for a tank crewman
     damage: int
-    result: str                            # none | wound | incapacitated | kill
-    luck: int = _ABSENT                    # the Luck roll (when fewer hits than targets)
-    need: int = _ABSENT                    # his Luck
+    result: str  # none | wound | incapacitated | kill
+    luck: int = _ABSENT  # the Luck roll (when fewer hits than targets)
+    need: int = _ABSENT  # his Luck
 
 
 @_event
@@ -1323,10 +1334,10 @@ class D100TakeWheel(Event):
 
     type: ClassVar[str] = "d100_take_wheel"
     vehicle: str
-    unit: str                              # the rider who tries ("crew" in a tank); "" if nobody
-    result: str                            # "took the wheel" | "failed" | "nobody to take it"
-    roll: int = _ABSENT                    # his d100
-    need: int = _ABSENT                    # his Drive Auto at the row's percent
+    unit: str  # the rider who tries ("crew" in a tank); "" if nobody
+    result: str  # "took the wheel" | "failed" | "nobody to take it"
+    roll: int = _ABSENT  # his d100
+    need: int = _ABSENT  # his Drive Auto at the row's percent
 
 
 @_event
@@ -1354,8 +1365,8 @@ class D100Countdown(Event):
 
     type: ClassVar[str] = "d100_countdown"
     vehicle: str
-    what: str                              # "stop" | "overheat"
-    rounds: int                            # Rounds left (0: it ran out now)
+    what: str  # "stop" | "overheat"
+    rounds: int  # Rounds left (0: it ran out now)
 
 
 @_event
@@ -1367,7 +1378,7 @@ class D100Ignite(Event):
     source: str
     luck: int
     need: int
-    result: str                            # "on fire" | "burns out on the armour" | "no fire"
+    result: str  # "on fire" | "burns out on the armour" | "no fire"
     damage: int = _ABSENT
     armour: int = _ABSENT
 
@@ -1379,9 +1390,8 @@ class D100Special(Event):
     type: ClassVar[str] = "d100_special"
     unit: str
     vehicle: str
-    attack: str                            # charge_under | charge_treads | molotov | ram | ...
+    attack: str  # charge_under | charge_treads | molotov | ram | ...
     roll: int
     need: int
     success: bool
     item: str = _ABSENT
-

@@ -200,7 +200,9 @@ ORDER_ARG: tuple[int, ...] = tuple(a for k in OrderKind for a in range(ORDER_COU
 def encode(kind: OrderKind, arg: int = 0) -> int:
     """Order integer of ``(kind, arg)``. Raises ValueError when ``arg`` is out of range."""
     if not 0 <= arg < ORDER_COUNT[kind]:
-        raise ValueError(f"order {kind.name} takes an argument in 0..{ORDER_COUNT[kind] - 1}, got {arg}")
+        raise ValueError(
+            f"order {kind.name} takes an argument in 0..{ORDER_COUNT[kind] - 1}, got {arg}"
+        )
     return ORDER_BASE[kind] + arg
 
 

@@ -251,7 +251,7 @@ class GameState:
     # (module sequence); empty whenever a unit is to decide
     pending: list[list[Any]] = field(default_factory=list)
 
-    def clone(self) -> "GameState":
+    def clone(self) -> GameState:
         """An independent copy (for search): every unit, vehicle and list copied, nothing
         shared but immutable values. About 1 µs a unit."""
         new = _copy_state(self)
@@ -299,8 +299,9 @@ def known_vehicle(st: GameState, v: Vehicle) -> bool:
     return any(uid in contacts for uid in aboard)
 
 
-def _make_copier(cls: type, copy_lists: tuple[str, ...] = (), copy_dicts: tuple[str, ...] = ()
-                 ) -> Any:
+def _make_copier(
+    cls: type, copy_lists: tuple[str, ...] = (), copy_dicts: tuple[str, ...] = ()
+) -> Any:
     """A fast field-by-field copy function for a slotted dataclass: list fields named in
     ``copy_lists`` and dict fields named in ``copy_dicts`` are copied (their items are
     immutable), the others shared (immutable values). Generated once per class, like the
@@ -308,20 +309,39 @@ def _make_copier(cls: type, copy_lists: tuple[str, ...] = (), copy_dicts: tuple[
     names = [f.name for f in fields(cls)]
     lines = [f"def copy_{cls.__name__}(o):", "    n = new(cls)"]
     for name in names:
-        lines.append(f"    n.{name} = o.{name}[:]" if name in copy_lists else
-                     f"    n.{name} = o.{name}.copy()" if name in copy_dicts else
-                     f"    n.{name} = o.{name}")
+        lines.append(
+            f"    n.{name} = o.{name}[:]"
+            if name in copy_lists
+            else f"    n.{name} = o.{name}.copy()"
+            if name in copy_dicts
+            else f"    n.{name} = o.{name}"
+        )
     lines.append("    return n")
     ns: dict[str, Any] = {"new": object.__new__, "cls": cls}
-    exec("\n".join(lines), ns)  # noqa: S102 - generated from the dataclass's own field names
+    exec("\n".join(lines), ns)
     return ns[f"copy_{cls.__name__}"]
 
 
 _copy_unit = _make_copier(Unit, ("equipment", "route"))
-_copy_vehicle = _make_copier(Vehicle, ("passengers", "lost", "jammed_mgs", "destroyed"),
-                             ("component_damage", "countdowns", "armour_loss"))
+_copy_vehicle = _make_copier(
+    Vehicle,
+    ("passengers", "lost", "jammed_mgs", "destroyed"),
+    ("component_damage", "countdowns", "armour_loss"),
+)
 _copy_turn = _make_copier(TurnState, ("run_over_hexes", "card_path", "tasks"))
-_copy_state = _make_copier(GameState, ("fired_triggers", "flags", "ops_done", "contacts",
-                                       "german_contacts", "minefields", "at_minefields",
-                                       "known_mines", "dead_triggers", "landmarks",
-                                       "traps_gone"))
+_copy_state = _make_copier(
+    GameState,
+    (
+        "fired_triggers",
+        "flags",
+        "ops_done",
+        "contacts",
+        "german_contacts",
+        "minefields",
+        "at_minefields",
+        "known_mines",
+        "dead_triggers",
+        "landmarks",
+        "traps_gone",
+    ),
+)

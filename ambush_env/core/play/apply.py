@@ -13,22 +13,23 @@ knocked out loses the rest of his turn).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from ambush_env.core.rules import assault, carry, fire
 from ambush_env.core.combat import d100_attacks, grenades
-from ambush_env.core.vehicles import tanks, vehicles
+from ambush_env.core.combat.shooting import do_fire, do_fire_vehicle, do_prepare
 from ambush_env.core.model import events as E
+from ambush_env.core.model.orders import ASPECTS
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.state import TurnState, Unit
+from ambush_env.core.model.types import ARSpace, Phase, Side, Stance, Status
+from ambush_env.core.rules import assault, carry, fire
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.rules.enter import enter_hex, soldier_exits
 from ambush_env.core.rules.movement import costs_for, enemy_in, step_cost
-from ambush_env.core.model.orders import ASPECTS
-from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.rules.prisoners import hand_over, march_off, move_prisoners
-from ambush_env.core.combat.shooting import do_fire, do_fire_vehicle, do_prepare
-from ambush_env.core.model.state import TurnState, Unit
 from ambush_env.core.rules.turns import end_turn
-from ambush_env.core.model.types import ARSpace, Phase, Side, Stance, Status
+from ambush_env.core.vehicles import tanks, vehicles
 
 ACTIVE = int(Status.ACTIVE)
 GER = int(Side.GERMAN)
@@ -144,8 +145,12 @@ def _after_move(m: Match, u: Unit, arg: int, charge: bool | None) -> None:
     if charge:
         t.mode = "charge"  # RULES.md §6: the charge assault follows
         return
-    if (u.status != ACTIVE or u.stance == Stance.PRONE or t.mp_left <= 0
-            or enemy_in(m, u.hex, u.side)):
+    if (
+        u.status != ACTIVE
+        or u.stance == Stance.PRONE
+        or t.mp_left <= 0
+        or enemy_in(m, u.hex, u.side)
+    ):
         _end(m, u)
 
 
@@ -213,8 +218,9 @@ def _move_prisoner(m: Match, u: Unit, arg: int) -> None:
     dest = m.board.neighbors[u.hex][arg]
     cost = costs_for(m, int(Stance.STANDING))[u.hex * 6 + arg]
     moved = move_prisoners(m, u, dest)
-    m.emit(E.MovePrisoner(unit=u.name, prisoners=moved, to=m.board.label(dest),
-                          mp=0 if ops else cost))
+    m.emit(
+        E.MovePrisoner(unit=u.name, prisoners=moved, to=m.board.label(dest), mp=0 if ops else cost)
+    )
     if not ops:
         if t.mode == "":
             t.mode = "prisoner"
@@ -373,8 +379,15 @@ def _make_aware(m: Match, u: Unit, arg: int) -> None:
     dist = m.board.distance
     made = []
     for o in m.state.units:
-        if (o.side == u.side and o.status == ACTIVE and o.hex >= 0 and not o.aware
-                and not o.wounded and dist(u.hex, o.hex) <= u.CR and not tanks.is_tank(o)):
+        if (
+            o.side == u.side
+            and o.status == ACTIVE
+            and o.hex >= 0
+            and not o.aware
+            and not o.wounded
+            and dist(u.hex, o.hex) <= u.CR
+            and not tanks.is_tank(o)
+        ):
             o.aware = True  # tank crews never obey command (seed 000 p. 31)
             made.append(o.name)
     m.emit(E.MakeAware(unit=u.name, made_aware=made))
@@ -386,8 +399,14 @@ def _alert(m: Match, u: Unit, arg: int) -> None:
     dist = m.board.distance
     woke = []
     for o in m.state.units:
-        if (o.side == GER and o.status == ACTIVE and o.hex >= 0 and not o.aware
-                and dist(o.hex, u.hex) <= arg and o.uid != u.uid):
+        if (
+            o.side == GER
+            and o.status == ACTIVE
+            and o.hex >= 0
+            and not o.aware
+            and dist(o.hex, u.hex) <= arg
+            and o.uid != u.uid
+        ):
             o.aware = True
             woke.append(o.name)
     if not u.aware:

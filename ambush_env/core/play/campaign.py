@@ -47,6 +47,10 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import Field, ValidationError, model_validator
 
+from ambush_env.core.model.errors import DataError, ScenarioError
+from ambush_env.core.model.types import RESULT_NAMES, Status
+from ambush_env.core.play.game import Game
+from ambush_env.core.rules.ctx import Ctx
 from ambush_env.core.world.cards import (
     FieldProblem,
     Ident,
@@ -55,7 +59,6 @@ from ambush_env.core.world.cards import (
     check_stem,
     list_decks,
 )
-from ambush_env.core.rules.ctx import Ctx
 from ambush_env.core.world.data import (
     Frozen,
     data_path,
@@ -66,8 +69,6 @@ from ambush_env.core.world.data import (
     validation_problem,
     write_text_atomic,
 )
-from ambush_env.core.model.errors import DataError, ScenarioError
-from ambush_env.core.play.game import Game
 from ambush_env.core.world.missions import list_missions
 from ambush_env.core.world.squads import (
     MAX_SOLDIERS,
@@ -78,7 +79,6 @@ from ambush_env.core.world.squads import (
     Squad,
     load_squad,
 )
-from ambush_env.core.model.types import RESULT_NAMES, Status
 
 CAMPAIGNS_DIR = data_path("campaigns")
 """``ambush_env/data/campaigns/``: the shipped chains."""
@@ -90,7 +90,10 @@ END_MARK = "squad file"
 ResultName = Literal["loss", "draw", "win", "decisive_win"]
 Fate = Literal["fit", "wounded", "incapacitated", "killed", "captured"]
 """How a soldier came out of a mission (seed 002's statuses; ``fit``: unhurt)."""
-LOST: tuple[str, ...] = ("killed", "captured")  # ⚙ a captured man is lost to the squad like a killed one
+LOST: tuple[str, ...] = (
+    "killed",
+    "captured",
+)  # ⚙ a captured man is lost to the squad like a killed one
 
 
 # --------------------------------------------------------------------------------------------
@@ -178,11 +181,17 @@ def _check_chain(chain: Chain, path: Path) -> None:
     for i, link in enumerate(chain.missions):
         is_path = link.mission.endswith((".yaml", ".yml")) or "/" in link.mission
         if not is_path and link.mission not in missions:
-            raise DataError(path, f"missions.{i}.mission",
-                            f"unknown mission {link.mission!r} (known: {', '.join(missions)})")
+            raise DataError(
+                path,
+                f"missions.{i}.mission",
+                f"unknown mission {link.mission!r} (known: {', '.join(missions)})",
+            )
         if link.deck not in decks:
-            raise DataError(path, f"missions.{i}.deck",
-                            f"unknown deck {link.deck!r} (known: {', '.join(decks)})")
+            raise DataError(
+                path,
+                f"missions.{i}.deck",
+                f"unknown deck {link.deck!r} (known: {', '.join(decks)})",
+            )
     try:
         load_squad(chain.squad)
     except ScenarioError as e:
@@ -239,15 +248,26 @@ class Veteran(Frozen):
     @model_validator(mode="after")
     def _command_radius(self) -> Veteran:
         if (self.role == "private") != (self.CR == 0) or (self.role in NCO_ROLES and self.CR > 3):
-            raise FieldProblem("CR", f"a {self.role} has CR {'0' if self.role == 'private' else '1-3'}, "
-                               f"got {self.CR}")
+            raise FieldProblem(
+                "CR",
+                f"a {self.role} has CR {'0' if self.role == 'private' else '1-3'}, got {self.CR}",
+            )
         return self
 
     def soldier(self, name: str, role: str | None = None, cr: int | None = None) -> Soldier:
         """His record for a mission, as squad slot ``name`` (``US3``)."""
-        return Soldier(name=name, role=role or self.role, IN=self.IN, PC=self.PC, WS=self.WS,
-                       DS=self.DS, MV=self.MV, CR=self.CR if cr is None else cr,
-                       weapon=self.weapon, equipment=self.equipment)
+        return Soldier(
+            name=name,
+            role=role or self.role,
+            IN=self.IN,
+            PC=self.PC,
+            WS=self.WS,
+            DS=self.DS,
+            MV=self.MV,
+            CR=self.CR if cr is None else cr,
+            weapon=self.weapon,
+            equipment=self.equipment,
+        )
 
 
 class Played(Frozen):
@@ -300,13 +320,19 @@ class CampaignSquad(Frozen):
             if s.id >= self.next_id:
                 raise FieldProblem("next_id", f"must be above every soldier's id ({s.id})")
             if len(s.equipment) > self.port_boxes:
-                raise FieldProblem(f"soldiers.{i}.equipment",
-                                   f"{len(s.equipment)} items in {self.port_boxes} port boxes")
+                raise FieldProblem(
+                    f"soldiers.{i}.equipment",
+                    f"{len(s.equipment)} items in {self.port_boxes} port boxes",
+                )
         sergeants = [i for i, s in enumerate(self.soldiers) if s.role == "sergeant"]
         if len(sergeants) != 1:
-            raise FieldProblem("soldiers", f"a squad has exactly one sergeant, got {len(sergeants)}")
+            raise FieldProblem(
+                "soldiers", f"a squad has exactly one sergeant, got {len(sergeants)}"
+            )
         if len(self.history) != self.next:
-            raise FieldProblem("history", f"{len(self.history)} missions played, but next is {self.next}")
+            raise FieldProblem(
+                "history", f"{len(self.history)} missions played, but next is {self.next}"
+            )
         return self
 
     def to_dict(self) -> dict:
@@ -333,7 +359,9 @@ class CampaignSquad(Frozen):
         raise KeyError(soldier_id)
 
 
-def new_campaign(chain: str | Path | Chain, squad: str | Path | Squad | None = None) -> CampaignSquad:
+def new_campaign(
+    chain: str | Path | Chain, squad: str | Path | Squad | None = None
+) -> CampaignSquad:
     """A campaign at its start: ``squad`` (default: the chain's), nobody with experience.
 
     Raises:
@@ -342,9 +370,15 @@ def new_campaign(chain: str | Path | Chain, squad: str | Path | Squad | None = N
     ch = chain if isinstance(chain, Chain) else load_chain(chain)
     ref = chain if isinstance(chain, (str, Path)) else ch.id
     sq = squad if isinstance(squad, Squad) else load_squad(squad or ch.squad)
-    soldiers = [Veteran(id=i + 1, **s.model_dump(exclude={"name"})) for i, s in enumerate(sq.soldiers)]
-    return CampaignSquad(campaign=str(ref), next_id=len(soldiers) + 1, port_boxes=sq.port_boxes,
-                         soldiers=tuple(soldiers))
+    soldiers = [
+        Veteran(id=i + 1, **s.model_dump(exclude={"name"})) for i, s in enumerate(sq.soldiers)
+    ]
+    return CampaignSquad(
+        campaign=str(ref),
+        next_id=len(soldiers) + 1,
+        port_boxes=sq.port_boxes,
+        soldiers=tuple(soldiers),
+    )
 
 
 def coerce_squad(squad: Any) -> CampaignSquad:
@@ -359,8 +393,11 @@ def coerce_squad(squad: Any) -> CampaignSquad:
         return read_squad_file(squad)
     if isinstance(squad, Mapping):
         return _validated(dict(squad), "<squad>", None)
-    raise DataError("<squad>", "<root>", f"a squad is a squad dict or a squad file path, got "
-                    f"{type(squad).__name__}")
+    raise DataError(
+        "<squad>",
+        "<root>",
+        f"a squad is a squad dict or a squad file path, got {type(squad).__name__}",
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -403,13 +440,21 @@ def mission_ctx(cs: CampaignSquad, ctx: Ctx | None = None) -> Ctx:
     """
     chain = cs.chain()
     if cs.next >= len(chain.missions):
-        raise ScenarioError(f"campaign {cs.campaign!r} is over: all {len(chain.missions)} missions played")
+        raise ScenarioError(
+            f"campaign {cs.campaign!r} is over: all {len(chain.missions)} missions played"
+        )
     link = chain.missions[cs.next]
     squad = mission_squad(cs)
     if squad is None:
-        raise ScenarioError(f"nobody in the squad can play mission {link.mission!r}: it is forfeited")
-    if ctx is None or ctx.mission_id != Path(link.mission).stem or ctx.opponent != link.deck \
-            or ctx.rules != chain.rules:
+        raise ScenarioError(
+            f"nobody in the squad can play mission {link.mission!r}: it is forfeited"
+        )
+    if (
+        ctx is None
+        or ctx.mission_id != Path(link.mission).stem
+        or ctx.opponent != link.deck
+        or ctx.rules != chain.rules
+    ):
         ctx = Ctx(link.mission, rules=chain.rules, opponent=link.deck)
     ctx.squad = squad
     return ctx
@@ -437,7 +482,9 @@ class Outcome:
         object.__setattr__(self, "fates", dict(self.fates or {}))
         for sid, fate in self.fates.items():
             if fate not in Fate.__args__:  # type: ignore[attr-defined]
-                raise ValueError(f"soldier {sid}: unknown fate {fate!r}; known: {', '.join(Fate.__args__)}")  # type: ignore[attr-defined]
+                raise ValueError(
+                    f"soldier {sid}: unknown fate {fate!r}; known: {', '.join(Fate.__args__)}"
+                )  # type: ignore[attr-defined]
 
 
 def fate_of(status: int, wounded: bool) -> str:
@@ -493,8 +540,9 @@ def spend(v: dict, rules: CampaignRules, choice: str | None = None) -> None:
         v["xp"] -= rules.price
 
 
-def advance(cs: CampaignSquad, outcome: Outcome, *,
-            choices: Mapping[int, str] | None = None) -> CampaignSquad:
+def advance(
+    cs: CampaignSquad, outcome: Outcome, *, choices: Mapping[int, str] | None = None
+) -> CampaignSquad:
     """The squad after its next mission came out as ``outcome`` (RULES.md §16, module
     docstring): recovery, experience, improvements and replacements; the chain moves on.
 
@@ -513,8 +561,10 @@ def advance(cs: CampaignSquad, outcome: Outcome, *,
         raise ScenarioError(f"campaign {cs.campaign!r} is over: no mission to score")
     played = {s.id for s in fielded(cs)} if outcome.fates else set()
     if set(outcome.fates) != played:
-        raise ScenarioError(f"the outcome names soldiers {sorted(outcome.fates)}, but soldiers "
-                            f"{sorted(played)} played the mission")
+        raise ScenarioError(
+            f"the outcome names soldiers {sorted(outcome.fates)}, but soldiers "
+            f"{sorted(played)} played the mission"
+        )
     award = rules.experience[outcome.result]
     choices = choices or {}
     next_id = cs.next_id
@@ -530,8 +580,15 @@ def advance(cs: CampaignSquad, outcome: Outcome, *,
         fate = outcome.fates[s.id]
         if fate in LOST:
             base = rules.replacement[s.role].model_dump()
-            soldiers.append({"id": next_id, "role": s.role, **base, "weapon": s.weapon,
-                             "equipment": list(s.equipment)})
+            soldiers.append(
+                {
+                    "id": next_id,
+                    "role": s.role,
+                    **base,
+                    "weapon": s.weapon,
+                    "equipment": list(s.equipment),
+                }
+            )
             next_id += 1
             continue
         v["missions"] += 1
@@ -541,15 +598,31 @@ def advance(cs: CampaignSquad, outcome: Outcome, *,
         spend(v, rules, choices.get(s.id))
         soldiers.append(v)
     link = chain.missions[cs.next]
-    record = Played(mission=link.mission, deck=link.deck, seed=outcome.seed,
-                    result=outcome.result, vp=outcome.vp, fates=dict(outcome.fates))
-    return CampaignSquad(campaign=cs.campaign, next=cs.next + 1, next_id=next_id,
-                         port_boxes=cs.port_boxes, soldiers=tuple(Veteran(**v) for v in soldiers),
-                         history=(*cs.history, record))
+    record = Played(
+        mission=link.mission,
+        deck=link.deck,
+        seed=outcome.seed,
+        result=outcome.result,
+        vp=outcome.vp,
+        fates=dict(outcome.fates),
+    )
+    return CampaignSquad(
+        campaign=cs.campaign,
+        next=cs.next + 1,
+        next_id=next_id,
+        port_boxes=cs.port_boxes,
+        soldiers=tuple(Veteran(**v) for v in soldiers),
+        history=(*cs.history, record),
+    )
 
 
-def play_next(cs: CampaignSquad, runner: Callable[[Game], Any], seed: int | None = None, *,
-              choices: Mapping[int, str] | None = None) -> CampaignSquad:
+def play_next(
+    cs: CampaignSquad,
+    runner: Callable[[Game], Any],
+    seed: int | None = None,
+    *,
+    choices: Mapping[int, str] | None = None,
+) -> CampaignSquad:
     """Play the squad's next mission with ``runner`` and return the squad after it.
 
     Args:
@@ -571,14 +644,17 @@ def play_next(cs: CampaignSquad, runner: Callable[[Game], Any], seed: int | None
 # --------------------------------------------------------------------------------------------
 # the squad file
 # --------------------------------------------------------------------------------------------
-_HEADER = ("# An Ambush! campaign squad file (ambush_env/core/play/campaign.py). Written by `ambush\n"
-           "# campaign`; `end` must be the last line (a file without it is truncated).\n")
+_HEADER = (
+    "# An Ambush! campaign squad file (ambush_env/core/play/campaign.py). Written by `ambush\n"
+    "# campaign`; `end` must be the last line (a file without it is truncated).\n"
+)
 
 
 def squad_file_text(cs: CampaignSquad) -> str:
     """The squad file's text (YAML, keys in schema order, ``end`` last)."""
-    return _HEADER + yaml.safe_dump(cs.to_dict(), sort_keys=False, allow_unicode=True,
-                                    default_flow_style=None, width=100)
+    return _HEADER + yaml.safe_dump(
+        cs.to_dict(), sort_keys=False, allow_unicode=True, default_flow_style=None, width=100
+    )
 
 
 def save_squad_file(cs: CampaignSquad, path: str | Path) -> Path:
@@ -606,11 +682,18 @@ def read_squad_file(path: str | Path) -> CampaignSquad:
     text = p.read_text(encoding="utf-8")
     n_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
     if not isinstance(raw, dict):
-        raise DataError(p, "line 1", f"a squad file is a mapping of fields, got "
-                        f"{type(raw).__name__} (truncated or not a squad file)")
+        raise DataError(
+            p,
+            "line 1",
+            f"a squad file is a mapping of fields, got "
+            f"{type(raw).__name__} (truncated or not a squad file)",
+        )
     if not raw or list(raw)[-1] != "end":
-        raise DataError(p, f"line {n_lines}", f"truncated: the file ends at line {n_lines} "
-                        f"without its last line 'end: {END_MARK}'")
+        raise DataError(
+            p,
+            f"line {n_lines}",
+            f"truncated: the file ends at line {n_lines} without its last line 'end: {END_MARK}'",
+        )
     return _validated(raw, p, text)
 
 
@@ -626,13 +709,22 @@ def _validated(raw: dict, path: str | Path, text: str | None) -> CampaignSquad:
     except (ScenarioError, DataError) as e:
         raise DataError(path, _where(["campaign"], text), str(e)) from None
     if cs.next > len(chain.missions):
-        raise DataError(path, _where(["next"], text),
-                        f"chain position {cs.next} is past the end of {chain.id!r} "
-                        f"({len(chain.missions)} missions)")
+        raise DataError(
+            path,
+            _where(["next"], text),
+            f"chain position {cs.next} is past the end of {chain.id!r} "
+            f"({len(chain.missions)} missions)",
+        )
     for i, s in enumerate(cs.soldiers):
         try:
-            check_equipment(path, f"soldiers.{i}.weapon", s.weapon, f"soldiers.{i}.equipment",
-                            s.equipment, cs.port_boxes)
+            check_equipment(
+                path,
+                f"soldiers.{i}.weapon",
+                s.weapon,
+                f"soldiers.{i}.equipment",
+                s.equipment,
+                cs.port_boxes,
+            )
         except DataError as e:
             raise DataError(path, _where(e.field.split("."), text), e.problem) from None
     return cs
@@ -672,22 +764,33 @@ def describe_changes(before: CampaignSquad, after: CampaignSquad) -> list[str]:
         return []
     rec = after.history[-1]
     n = len(after.chain().missions)
-    lines = [f"mission {after.next}/{n} {rec.mission} ({rec.deck}): {rec.result}, {rec.vp} VP"
-             + ("" if rec.fates else " (forfeited: nobody could play)")]
+    lines = [
+        f"mission {after.next}/{n} {rec.mission} ({rec.deck}): {rec.result}, {rec.vp} VP"
+        + ("" if rec.fates else " (forfeited: nobody could play)")
+    ]
     old = {s.id: s for s in before.soldiers}
     for slot, s in enumerate(after.soldiers):
         if s.id not in old:
             gone = before.soldiers[slot]
-            lines.append(f"  #{gone.id} {gone.role} {rec.fates.get(gone.id, 'lost')}: replaced by "
-                         f"#{s.id} (base ratings)")
+            lines.append(
+                f"  #{gone.id} {gone.role} {rec.fates.get(gone.id, 'lost')}: replaced by "
+                f"#{s.id} (base ratings)"
+            )
             continue
         b = old[s.id]
         fate = rec.fates.get(s.id)
         if fate is None:
-            lines.append(f"  #{s.id} {s.role} missed the mission" if b.out else f"  #{s.id} {s.role}")
+            lines.append(
+                f"  #{s.id} {s.role} missed the mission" if b.out else f"  #{s.id} {s.role}"
+            )
             continue
-        ups = [f"{r} {getattr(b, r):+d}->{getattr(s, r):+d}" if r == "WS" else
-               f"{r} {getattr(b, r)}->{getattr(s, r)}" for r in RATINGS if getattr(s, r) != getattr(b, r)]
+        ups = [
+            f"{r} {getattr(b, r):+d}->{getattr(s, r):+d}"
+            if r == "WS"
+            else f"{r} {getattr(b, r)}->{getattr(s, r)}"
+            for r in RATINGS
+            if getattr(s, r) != getattr(b, r)
+        ]
         text = f"  #{s.id} {s.role} {fate}, {s.xp} xp"
         if ups:
             text += ", " + ", ".join(ups)

@@ -11,10 +11,10 @@ one trailing parenthesis, the part ``Game.parse_order`` lets a player leave out
 from __future__ import annotations
 
 from ambush_env.core.model import orders as O
-from ambush_env.core.rules.carry import items_here
-from ambush_env.core.rules.ctx import Match
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.types import DIRECTION_NAMES, STANCE_NAMES, Phase, Side
+from ambush_env.core.rules.carry import items_here
+from ambush_env.core.rules.ctx import Match
 from ambush_env.core.world.vehicle_data import vtype
 
 US = int(Side.US)
@@ -34,11 +34,14 @@ def _vehicle_text(m: Match, vid: int) -> str:
 
 
 #: seed 003's special attacks (rules d100): verb, and the names of the argument's second part
-_D100_KINDS = {K.CHARGE_UNDER: ("set a {c} under", O.CHARGES),
-               K.CHARGE_TREADS: ("set a {c} into the treads of", O.CHARGES),
-               K.FIRE_CALLED: ("fire a called shot at the {c} of", O.CALLED),
-               K.MOLOTOV: ("throw a Molotov at", ("",)), K.RAM: ("ram", ("",)),
-               K.RAM_OFF_ROAD: ("run off the road", ("",))}
+_D100_KINDS = {
+    K.CHARGE_UNDER: ("set a {c} under", O.CHARGES),
+    K.CHARGE_TREADS: ("set a {c} into the treads of", O.CHARGES),
+    K.FIRE_CALLED: ("fire a called shot at the {c} of", O.CALLED),
+    K.MOLOTOV: ("throw a Molotov at", ("",)),
+    K.RAM: ("ram", ("",)),
+    K.RAM_OFF_ROAD: ("run off the road", ("",)),
+}
 
 
 def vehicle_aspect_text(m: Match, arg: int) -> str:
@@ -72,18 +75,25 @@ def describe(m: Match, action: int) -> str:
     if kind == K.STANCE:
         return f"{who} go {STANCE_NAMES[arg]}"
     if kind in (K.MOVE, K.DRAG, K.MOVE_PRISONER, K.DRIVE):
-        verb = {K.MOVE: "move", K.DRAG: "drag", K.MOVE_PRISONER: "move prisoner",
-                K.DRIVE: "drive"}[kind]
+        verb = {K.MOVE: "move", K.DRAG: "drag", K.MOVE_PRISONER: "move prisoner", K.DRIVE: "drive"}[
+            kind
+        ]
         dest = ""
         if u is not None and u.hex >= 0:
             d = board.neighbors[u.hex][arg]
             dest = f" to {board.label(d)}" if d >= 0 else " off the map"
         return f"{who} {verb} {DIRECTION_NAMES[arg]}{dest}"
-    contact_kinds = {K.FIRE_AIMED: "fire aimed at", K.FIRE_SNAP: "snap fire at",
-                     K.ASSAULT_KILL: "kill assault on", K.ASSAULT_CAPTURE: "capture assault on",
-                     K.CANNON_FIRE: "fire cannon at", K.BOW_MG_AIMED: "fire bow MG aimed at",
-                     K.BOW_MG_SNAP: "snap fire bow MG at", K.COAX_MG_AIMED: "fire coaxial MG aimed at",
-                     K.COAX_MG_SNAP: "snap fire coaxial MG at"}
+    contact_kinds = {
+        K.FIRE_AIMED: "fire aimed at",
+        K.FIRE_SNAP: "snap fire at",
+        K.ASSAULT_KILL: "kill assault on",
+        K.ASSAULT_CAPTURE: "capture assault on",
+        K.CANNON_FIRE: "fire cannon at",
+        K.BOW_MG_AIMED: "fire bow MG aimed at",
+        K.BOW_MG_SNAP: "snap fire bow MG at",
+        K.COAX_MG_AIMED: "fire coaxial MG aimed at",
+        K.COAX_MG_SNAP: "snap fire coaxial MG at",
+    }
     if kind in contact_kinds:
         slots = m.enemy_slots(side)
         if arg < len(slots):
@@ -93,9 +103,14 @@ def describe(m: Match, action: int) -> str:
         return f"{who} {contact_kinds[kind]} contact {arg} (empty slot)"
     if kind in _VEHICLE_ASPECT_KINDS:
         return f"{who} {_VEHICLE_ASPECT_KINDS[kind]} {vehicle_aspect_text(m, arg)}"
-    offset_kinds = {K.FIRE_WALL: "fire at the wall of", K.FIRE_HEX: "fire into",
-                    K.GRENADE: "throw a grenade at", K.SATCHEL: "throw a satchel charge at",
-                    K.CANNON_WALL: "fire cannon at the wall of", K.CANNON_HEX: "fire cannon into"}
+    offset_kinds = {
+        K.FIRE_WALL: "fire at the wall of",
+        K.FIRE_HEX: "fire into",
+        K.GRENADE: "throw a grenade at",
+        K.SATCHEL: "throw a satchel charge at",
+        K.CANNON_WALL: "fire cannon at the wall of",
+        K.CANNON_HEX: "fire cannon into",
+    }
     if kind in offset_kinds:
         dq, dr = O.HEX_OFFSETS[arg]
         target = f"offset ({dq:+d},{dr:+d})"
@@ -104,11 +119,13 @@ def describe(m: Match, action: int) -> str:
             if i >= 0:
                 target = board.label(i)
         return f"{who} {offset_kinds[kind]} {target}"
-    tank_vehicle_kinds = {K.CANNON_VEHICLE: "fire cannon at",
-                          K.BOW_MG_AIMED_VEHICLE: "fire bow MG aimed at",
-                          K.BOW_MG_SNAP_VEHICLE: "snap fire bow MG at",
-                          K.COAX_MG_AIMED_VEHICLE: "fire coaxial MG aimed at",
-                          K.COAX_MG_SNAP_VEHICLE: "snap fire coaxial MG at"}
+    tank_vehicle_kinds = {
+        K.CANNON_VEHICLE: "fire cannon at",
+        K.BOW_MG_AIMED_VEHICLE: "fire bow MG aimed at",
+        K.BOW_MG_SNAP_VEHICLE: "snap fire bow MG at",
+        K.COAX_MG_AIMED_VEHICLE: "fire coaxial MG aimed at",
+        K.COAX_MG_SNAP_VEHICLE: "snap fire coaxial MG at",
+    }
     if kind in tank_vehicle_kinds:  # a tank's weapons at a vehicle × aspect (module tanks)
         return f"{who} {tank_vehicle_kinds[kind]} {vehicle_aspect_text(m, arg)}"
     if kind in _D100_KINDS:  # seed 003's special attacks (rules d100)
@@ -139,12 +156,20 @@ def describe(m: Match, action: int) -> str:
         here = items_here(m, u.hex) if u is not None and u.hex >= 0 else []
         item = here[arg][2] if arg < len(here) else None
         return f"{who} pick up {item} (item {arg})" if item else f"{who} pick up item {arg} (none)"
-    simple = {K.END_MOVE: "end move", K.PREPARE: "prepare/reload", K.CLEAR_JAM: "clear jam",
-              K.THROW_OUT: "throw out the grenade", K.MAKE_AWARE: "make soldiers aware",
-              K.LEAVE_VEHICLE: "leave the vehicle", K.DRIVE_BACK: "drive back",
-              K.END_DRIVE: "end drive", K.LOAD_CANNON: "load the cannon",
-              K.OPEN_CLOSE: "open/close the tank", K.EXIT_MAP: "exit the map",
-              K.SURRENDER: "surrender"}
+    simple = {
+        K.END_MOVE: "end move",
+        K.PREPARE: "prepare/reload",
+        K.CLEAR_JAM: "clear jam",
+        K.THROW_OUT: "throw out the grenade",
+        K.MAKE_AWARE: "make soldiers aware",
+        K.LEAVE_VEHICLE: "leave the vehicle",
+        K.DRIVE_BACK: "drive back",
+        K.END_DRIVE: "end drive",
+        K.LOAD_CANNON: "load the cannon",
+        K.OPEN_CLOSE: "open/close the tank",
+        K.EXIT_MAP: "exit the map",
+        K.SURRENDER: "surrender",
+    }
     if kind in simple:
         return f"{who} {simple[kind]}"
     return f"{who} {kind.name.lower().replace('_', ' ')} {arg}"

@@ -17,29 +17,33 @@ from typing import Any
 
 import numpy as np
 
-from ambush_env.core.model import events as E
-from ambush_env.core.play import german as german_cards
 from ambush_env.core.combat import d100_attacks
-from ambush_env.core.play import paragraphs, position
-from ambush_env.core.vehicles import tanks
+from ambush_env.core.model import events as E
 from ambush_env.core.model import orders as O
-from ambush_env.core.play.apply import apply_order
-from ambush_env.core.world.board import Board
-from ambush_env.core.rules.ctx import Ctx, Match, board_key
-from ambush_env.core.play.describe import describe
 from ambush_env.core.model.dice import Dice
-from ambush_env.core.model.errors import (AmbushError, DataError, DiceExhaustedError, IllegalActionError,
-                                    ScenarioError)
-from ambush_env.core.rules.fire import fire_refusal
-from ambush_env.core.play.legal import legal_orders
-from ambush_env.core.world.missions import Mission
+from ambush_env.core.model.errors import (
+    AmbushError,
+    DataError,
+    DiceExhaustedError,
+    IllegalActionError,
+    ScenarioError,
+)
 from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.state import GameState, TurnState, Unit
+from ambush_env.core.model.types import Phase, Side, Status
+from ambush_env.core.play import german as german_cards
+from ambush_env.core.play import paragraphs, position
+from ambush_env.core.play.apply import apply_order
+from ambush_env.core.play.describe import describe
+from ambush_env.core.play.legal import legal_orders
 from ambush_env.core.play.sequence import OVER, Decision, advance, decision, eligible, resolve
-from ambush_env.core.model.state import GameState, TurnState, Unit, Vehicle
+from ambush_env.core.rules.ctx import Ctx, Match, board_key
+from ambush_env.core.rules.fire import fire_refusal
 from ambush_env.core.rules.turns import start_turn
-from ambush_env.core.model.types import DIRECTION_NAMES, TERRAIN_NAMES, Phase, Side, Status
-from ambush_env.core.world.vehicle_data import load_vehicle_data
+from ambush_env.core.vehicles import tanks
 from ambush_env.core.vehicles.vehicle_fire import aspect_of, vehicle_fire_refusal
+from ambush_env.core.world.board import Board
+from ambush_env.core.world.missions import Mission
 
 US, GER = int(Side.US), int(Side.GERMAN)
 ACTIVE = int(Status.ACTIVE)
@@ -72,14 +76,22 @@ class Game(Match):
             :meth:`reset` or :meth:`step`, whose dict forms that call returned.
     """
 
-    def __init__(self, mission: str | Mission | None = None, *, rules: str = "standard",
-                 opponent: str = "regular", seed: int | None = None,
-                 board: Board | None = None, german: str = "cards",
-                 ctx: Ctx | None = None) -> None:
+    def __init__(
+        self,
+        mission: str | Mission | None = None,
+        *,
+        rules: str = "standard",
+        opponent: str = "regular",
+        seed: int | None = None,
+        board: Board | None = None,
+        german: str = "cards",
+        ctx: Ctx | None = None,
+    ) -> None:
         if german not in GERMAN_MODES:
             raise ScenarioError(f"unknown german={german!r}; known: 'cards', 'agent'")
-        super().__init__(ctx if ctx is not None else
-                         Ctx(mission, rules=rules, opponent=opponent, board=board))
+        super().__init__(
+            ctx if ctx is not None else Ctx(mission, rules=rules, opponent=opponent, board=board)
+        )
         self._init_fields(german, seed, _mission_ref(self.ctx, mission))
         self.reset(seed)
 
@@ -130,10 +142,23 @@ class Game(Match):
         ctx.sight.invalidate()
         st = GameState(mission=ctx.mission_id)
         for k, s in enumerate(ctx.squad.soldiers):
-            u = Unit(uid=k, side=US, name=s.name, role=s.role,
-                     hex=ctx.entry_hexes[k % len(ctx.entry_hexes)], IN=s.IN, PC=s.PC, WS=s.WS,
-                     DS=s.DS, MV=s.MV, CR=s.CR, weapon=s.weapon, equipment=list(s.equipment),
-                     aware=True, slot=k)
+            u = Unit(
+                uid=k,
+                side=US,
+                name=s.name,
+                role=s.role,
+                hex=ctx.entry_hexes[k % len(ctx.entry_hexes)],
+                IN=s.IN,
+                PC=s.PC,
+                WS=s.WS,
+                DS=s.DS,
+                MV=s.MV,
+                CR=s.CR,
+                weapon=s.weapon,
+                equipment=list(s.equipment),
+                aware=True,
+                slot=k,
+            )
             u.ammo = ctx.weapon(s.weapon).clip
             st.units.append(u)
         st.vehicles = self.ctx.start_vehicles()
@@ -171,9 +196,13 @@ class Game(Match):
         if not _fits(self.ctx, spec, mission):
             mid = mission.id if hasattr(mission, "id") else str(mission)
             other = " (another version of it)" if mid == self.ctx.mission_id else ""
-            raise DataError("<position>", "mission", f"a position of {mid!r}{other} "
-                            f"({spec.rules}, {spec.deck}) cannot be set on a game of "
-                            f"{self.ctx.mission_id!r} ({self.ctx.rules}, {self.ctx.opponent})")
+            raise DataError(
+                "<position>",
+                "mission",
+                f"a position of {mid!r}{other} "
+                f"({spec.rules}, {spec.deck}) cannot be set on a game of "
+                f"{self.ctx.mission_id!r} ({self.ctx.rules}, {self.ctx.opponent})",
+            )
         self._adopt(spec)
 
     def _adopt(self, spec: Any) -> None:
@@ -261,16 +290,21 @@ class Game(Match):
         """
         self._own_board()
         st = self.state
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) \
-                or not 0 <= action < O.N_ORDERS:
-            raise IllegalActionError(f"order {action!r} is not an order: an order is an integer "
-                                     f"in 0..{O.N_ORDERS - 1}")
+        if (
+            isinstance(action, bool)
+            or not isinstance(action, (int, np.integer))
+            or not 0 <= action < O.N_ORDERS
+        ):
+            raise IllegalActionError(
+                f"order {action!r} is not an order: an order is an integer in 0..{O.N_ORDERS - 1}"
+            )
         if st.over:
             raise IllegalActionError(f"order {action}: the mission is over")
         if action not in self._legal_now():
             raise IllegalActionError(
                 f"order {self.describe_action(action)} (#{action}) is not legal now for "
-                f"{self._actor_name()}")
+                f"{self._actor_name()}"
+            )
         st.steps += 1
         self._play(int(action))
         self._advance()
@@ -279,7 +313,7 @@ class Game(Match):
 
     # ---------------------------------------------------------------- positions and orders as text
     @classmethod
-    def from_position(cls, p: dict | Path | str, *, ctx: Ctx | None = None) -> "Game":
+    def from_position(cls, p: dict | Path | str, *, ctx: Ctx | None = None) -> Game:
         """A game set up from a position (INTERFACE.md; :mod:`ambush_env.core.play.position`): a
         dict, a YAML file (``Path``) or YAML text (``str``). Play then advances to the first
         decision (a written position is at one already, so nothing changes).
@@ -305,8 +339,14 @@ class Game(Match):
         """The whole situation as a position dict, exactly:
         ``Game.from_position(g.position()).position() == g.position()``, and play goes on
         identically from the restored game (the dice generator's state is in ``rng``)."""
-        return position.write_position(self.ctx, self.state, self.dice, self.german,
-                                       self._mission_ref, _procedural_seed(self.ctx))
+        return position.write_position(
+            self.ctx,
+            self.state,
+            self.dice,
+            self.german,
+            self._mission_ref,
+            _procedural_seed(self.ctx),
+        )
 
     def force_rolls(self, rolls: list[int]) -> None:
         """The next rolls, in order, strictly: running out raises ``DiceExhaustedError``
@@ -354,18 +394,23 @@ class Game(Match):
         if fits:
             raise IllegalActionError(
                 f"{text!r} names {len(fits)} legal orders now for {who}; give the whole "
-                f"text: {'; '.join(repr(self.describe_action(b)) for b in fits)}")
+                f"text: {'; '.join(repr(self.describe_action(b)) for b in fits)}"
+            )
         fits = orders
         if len(fits) == 1:
             return fits[0]
         if fits:
-            named = "; ".join(f"{self.describe_action(b)!r} ({self._why_not(b)})"
-                              for b in fits[:12])
+            named = "; ".join(
+                f"{self.describe_action(b)!r} ({self._why_not(b)})" for b in fits[:12]
+            )
             more = f"; and {len(fits) - 12} more" if len(fits) > 12 else ""
-            raise IllegalActionError(f"{text!r} names {len(fits)} orders for {who}, none legal "
-                                     f"now: {named}{more}")
-        raise IllegalActionError(f"no order reads {text!r} now for {who}; "
-                                 f"legal now: {'; '.join(self.legal_orders()[:12])}")
+            raise IllegalActionError(
+                f"{text!r} names {len(fits)} orders for {who}, none legal now: {named}{more}"
+            )
+        raise IllegalActionError(
+            f"no order reads {text!r} now for {who}; "
+            f"legal now: {'; '.join(self.legal_orders()[:12])}"
+        )
 
     def play(self, text: str) -> list[dict]:
         """:meth:`parse_order` then :meth:`step`: the events up to the next decision.
@@ -378,7 +423,8 @@ class Game(Match):
         if a not in self._legal_now():
             raise IllegalActionError(
                 f"order {self.describe_action(a)!r} is not legal now for {self._actor_name()}: "
-                f"{self._why_not(a)}")
+                f"{self._why_not(a)}"
+            )
         return self.step(a)
 
     def _order_texts(self) -> tuple[dict[str, int], dict[str, list[int]]]:
@@ -395,7 +441,7 @@ class Game(Match):
             text = _norm_order(self.describe_action(a))
             full.setdefault(text, a)
             if text.endswith(")") and "(" in text:
-                short.setdefault(text[:text.rindex("(")].rstrip(), []).append(a)
+                short.setdefault(text[: text.rindex("(")].rstrip(), []).append(a)
         self._texts = (legal, (full, short))
         return full, short
 
@@ -403,7 +449,11 @@ class Game(Match):
         kind, _ = O.decode(a)
         st = self.state
         if st.turn.uid < 0:
-            return "a unit must be selected first" if kind != K.SELECT_UNIT else "that unit cannot act now"
+            return (
+                "a unit must be selected first"
+                if kind != K.SELECT_UNIT
+                else "that unit cannot act now"
+            )
         u = st.units[st.turn.uid]
         if kind in (K.FIRE_AIMED, K.FIRE_SNAP) and u.vehicle < 0:
             slots = self.enemy_slots(u.side)
@@ -427,8 +477,10 @@ class Game(Match):
                 return why
             hits = aspect_of(self.board, u.hex, v.hex, v.facing) if v.hex >= 0 else None
             if hits is not None and hits != O.ASPECTS[asp]:
-                return (f"from {self.board.label(u.hex)} fire hits the {hits} of {v.name} "
-                        "(seed 000 p. 30)")
+                return (
+                    f"from {self.board.label(u.hex)} fire hits the {hits} of {v.name} "
+                    "(seed 000 p. 30)"
+                )
         if kind in d100_attacks.KINDS:
             why = d100_attacks.refusal(self, u, kind, O.decode(a)[1])
             if why is not None:
@@ -438,7 +490,7 @@ class Game(Match):
         return f"{u.name} may not give this order here (phase {Phase(st.phase).name.lower()})"
 
     # ---------------------------------------------------------------- copies and the shared map
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """An independent copy for search (INTERFACE.md): its own state and dice (the same
         future rolls), sharing the static context. Tens of microseconds, no JSON.
 
@@ -499,7 +551,9 @@ class Game(Match):
             self._play(german_cards.choose(self, u, orders))
             d = advance(self)
         else:  # defensive: a rules or card bug must not hang an RL run
-            raise RuntimeError(f"the German cards gave {MAX_CARD_ORDERS} orders without a US decision")
+            raise RuntimeError(
+                f"the German cards gave {MAX_CARD_ORDERS} orders without a US decision"
+            )
         self.decision = d
         self._legal = None
 
@@ -563,7 +617,9 @@ def _own_inline(game: Game, mission: Any) -> bool:
     """Whether a position's ``mission`` is ``game``'s own inline mission (as it writes it,
     also after a JSON round trip, which turns the paragraph numbers into strings)."""
     own = game._mission_ref
-    if not (isinstance(mission, dict) and isinstance(own, dict)) or mission.get("id") != own.get("id"):
+    if not (isinstance(mission, dict) and isinstance(own, dict)) or mission.get("id") != own.get(
+        "id"
+    ):
         return False
     import json
 
@@ -579,9 +635,12 @@ def _fits(ctx: Ctx, spec: Any, mission: Any) -> bool:
 
     # a position without ``procedural`` (written before positions carried it) fits the
     # generated map its inline mission is played on
-    if spec.rules != ctx.rules or spec.deck != ctx.opponent \
-            or spec.procedural not in (None, _procedural_seed(ctx)) \
-            or not position.map_fits(ctx, spec):
+    if (
+        spec.rules != ctx.rules
+        or spec.deck != ctx.opponent
+        or spec.procedural not in (None, _procedural_seed(ctx))
+        or not position.map_fits(ctx, spec)
+    ):
         return False
     mid = mission.id if hasattr(mission, "id") else Path(str(mission)).stem
     if mid != ctx.mission_id:
@@ -601,7 +660,12 @@ def _procedural_seed(ctx: Ctx) -> int | None:
     generator names its maps so; no shipped map has such a name): its positions carry the seed,
     from which :func:`~ambush_env.core.play.position.mission_and_board` rebuilds the map."""
     name = ctx.board.name
-    if ctx.board.origin is None and name.startswith("procedural_") and name[11:].isdigit() and ctx.mission.map != name:
+    if (
+        ctx.board.origin is None
+        and name.startswith("procedural_")
+        and name[11:].isdigit()
+        and ctx.mission.map != name
+    ):
         return int(name[11:])
     return None
 

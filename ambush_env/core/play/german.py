@@ -23,23 +23,24 @@ Self-Preservation move never goes nearer the nearest US soldier (:func:`_move`).
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from pydantic import BaseModel
 
+from ambush_env.core.combat.shooting import prepare_kind
 from ambush_env.core.model import events as E
 from ambush_env.core.model import orders as O
-from ambush_env.core.rules.ctx import Match
-from ambush_env.core.rules.movement import costs_for, enemy_hexes, enemy_in
 from ambush_env.core.model.orders import OrderKind as K
-from ambush_env.core.rules.prisoners import outnumbered
-from ambush_env.core.combat.shooting import prepare_kind
-from ambush_env.core.world.cards import DRIVING
 from ambush_env.core.model.state import Unit, Vehicle
 from ambush_env.core.model.types import Side, Stance, Status
+from ambush_env.core.rules.ctx import Match
+from ambush_env.core.rules.movement import costs_for, enemy_hexes, enemy_in
+from ambush_env.core.rules.prisoners import outnumbered
+from ambush_env.core.vehicles.vehicles import cost_row, mpa
+from ambush_env.core.world.cards import DRIVING
 from ambush_env.core.world.vehicle_cards import driving_column, shipped_vehicle_cards
 from ambush_env.core.world.vehicle_data import shipped_vehicle_data, vtype
-from ambush_env.core.vehicles.vehicles import cost_row, mpa
 
 ACTIVE = int(Status.ACTIVE)
 TANK = "tank"  # a tank's unit's role (COMMON.md decision 1)
@@ -112,8 +113,9 @@ class RowEntry:
         self.acts: list[tuple[str, dict]] = [normalize(a) for a in row.do]
         kinds = [action_kinds(name, args, tank) for name, args in self.acts]
         self.with_close: list[frozenset[int]] = [k | _CLOSE_KINDS for k in kinds]
-        self.wanted: list[frozenset[int]] = [_CLOSE_KINDS.union(*kinds[s:])
-                                             for s in range(len(kinds) + 1)]
+        self.wanted: list[frozenset[int]] = [
+            _CLOSE_KINDS.union(*kinds[s:]) for s in range(len(kinds) + 1)
+        ]
 
 
 def _card_key(m: Match, u: Unit) -> tuple[bool, str]:
@@ -183,8 +185,9 @@ def _narrow(name: str, args: dict, tank: bool) -> frozenset[int]:
             snap = args.get("mode", "aimed") == "snap"
             if at == "nearest_vehicle":
                 return frozenset({K.FIRE_SNAP_VEHICLE if snap else K.FIRE_AIMED_VEHICLE})
-            return frozenset({K.FIRE_SNAP, K.FIRE_SNAP_VEHICLE} if snap
-                             else {K.FIRE_AIMED, K.FIRE_AIMED_VEHICLE})
+            return frozenset(
+                {K.FIRE_SNAP, K.FIRE_SNAP_VEHICLE} if snap else {K.FIRE_AIMED, K.FIRE_AIMED_VEHICLE}
+            )
         if name == "snap_fire" and at == "nearest_vehicle":
             return frozenset({K.FIRE_SNAP_VEHICLE})
         return _KINDS.get(name, frozenset())
@@ -200,9 +203,18 @@ def _narrow(name: str, args: dict, tank: bool) -> frozenset[int]:
     if name == "fire_cannon":
         if args.get("at", "nearest_visible") == "nearest_vehicle":
             return frozenset({K.CANNON_VEHICLE})
-        return frozenset({K.CANNON_FIRE, K.CANNON_WALL, K.CANNON_HEX, K.CANNON_VEHICLE,
-                          K.COAX_MG_AIMED, K.BOW_MG_AIMED, K.COAX_MG_AIMED_VEHICLE,
-                          K.BOW_MG_AIMED_VEHICLE})
+        return frozenset(
+            {
+                K.CANNON_FIRE,
+                K.CANNON_WALL,
+                K.CANNON_HEX,
+                K.CANNON_VEHICLE,
+                K.COAX_MG_AIMED,
+                K.BOW_MG_AIMED,
+                K.COAX_MG_AIMED_VEHICLE,
+                K.BOW_MG_AIMED_VEHICLE,
+            }
+        )
     return _TANK_KINDS.get(name, frozenset())
 
 
@@ -303,14 +315,21 @@ def _roll(m: Match, u: Unit) -> None:
         column = column_rows(m, u, col)
         rows = m.ctx.card_rolls[key] = [
             next((k for k, e in enumerate(column) if e.rolls[0] <= x <= e.rolls[1]), None)
-            for x in range(10)]
+            for x in range(10)
+        ]
     row = rows[r]
     if row is None:  # pragma: no cover - the card loader checks that the rows cover 0-9
         raise ValueError(f"{u.name}'s card column {col} has no row for the roll {r}")
     t.card_column, t.card_row, t.card_step, t.card_acted = col, row, 0, False
-    m.emit(E.GermanCard(unit=u.name, card=card_id, column=col, roll=r,
-                        actions=[name for name, _ in row_actions(m, u)]))
-
+    m.emit(
+        E.GermanCard(
+            unit=u.name,
+            card=card_id,
+            column=col,
+            roll=r,
+            actions=[name for name, _ in row_actions(m, u)],
+        )
+    )
 
 
 # ----------------------------------------------------------------------------- selectors
@@ -362,8 +381,11 @@ def _fire(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
 
 def _us_inside(m: Match, h: int) -> int:
     """Active US soldiers on foot in hex ``h`` (not aboard a vehicle)."""
-    return sum(1 for o in m.state.units
-               if o.side == US and o.status == ACTIVE and o.hex == h and o.vehicle < 0)
+    return sum(
+        1
+        for o in m.state.units
+        if o.side == US and o.status == ACTIVE and o.hex == h and o.vehicle < 0
+    )
 
 
 def _german_hexes(m: Match) -> set[int]:
@@ -401,8 +423,9 @@ def _snap_fire(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     return None if a is None else (a, True)
 
 
-def _soldier_fire(m: Match, u: Unit, snap: bool, offered: set[int]
-                  ) -> tuple[dict[int, Unit], dict[int, Vehicle]]:
+def _soldier_fire(
+    m: Match, u: Unit, snap: bool, offered: set[int]
+) -> tuple[dict[int, Unit], dict[int, Vehicle]]:
     kind = K.FIRE_SNAP if snap else K.FIRE_AIMED
     vkind = K.FIRE_SNAP_VEHICLE if snap else K.FIRE_AIMED_VEHICLE
     return _targets(m, kind, offered), _vehicle_targets(m, vkind, offered)
@@ -443,9 +466,11 @@ def _key_for(m: Match, u: Unit, how: str) -> Callable[[Any], tuple]:
         return dist(u.hex, o.hex), o.stance, o.wounded, o.uid
 
     if how == "nco_first":  # ⚙ a commander (CR 1+) first, then as nearest_visible
+
         def nco(o: Any) -> tuple:
             d, s, _, i = parts(o)
             return (not (isinstance(o, Unit) and o.CR > 0), d, s, i)
+
         return nco
     if how == "weakest_visible":
         return lambda o: (lambda d, s, w, i: (not w, d, i))(*parts(o))
@@ -454,8 +479,9 @@ def _key_for(m: Match, u: Unit, how: str) -> Callable[[Any], tuple]:
     return lambda o: (lambda d, s, w, i: (d, s, i))(*parts(o))
 
 
-def _pick_any(m: Match, u: Unit, units: dict[int, Any], vehicles: dict[int, Any], how: str
-              ) -> int | None:
+def _pick_any(
+    m: Match, u: Unit, units: dict[int, Any], vehicles: dict[int, Any], how: str
+) -> int | None:
     """The selector's order among soldier targets and vehicle targets (``nearest_vehicle``:
     vehicles only; the others rank both, :func:`_key_for`)."""
     cands: dict[int, Any] = dict(vehicles) if how == "nearest_vehicle" else {**units, **vehicles}
@@ -555,8 +581,7 @@ def _throw_satchel(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
                 if at == "building_with_us" and b.building[o.hex] is None:
                     continue
                 counts[o.hex] = counts.get(o.hex, 0) + 1
-    targets = {h: n for h, n in counts.items()
-               if 1 <= dist(u.hex, h) <= within and h not in ours}
+    targets = {h: n for h, n in counts.items() if 1 <= dist(u.hex, h) <= within and h not in ours}
     if not targets:
         return None
     if not u.satchel_ready:
@@ -591,8 +616,11 @@ def _assault(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
         a = B[K.MOVE] + d
         if a not in offered or not enemy_in(m, nbrs[d], GER):
             continue
-        there = [o for o in m.state.units if o.side == US and o.status == ACTIVE
-                 and o.hex == nbrs[d] and o.vehicle < 0]
+        there = [
+            o
+            for o in m.state.units
+            if o.side == US and o.status == ACTIVE and o.hex == nbrs[d] and o.vehicle < 0
+        ]
         if there:
             w = min(there, key=_weakest_key)
             if best is None or _weakest_key(w) < _weakest_key(best[1]):
@@ -613,8 +641,13 @@ def _move(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     t = m.state.turn
     if not t.card_acted:
         # no ``max``: as far as his MPs allow (cards.py; the MP budget caps the search)
-        t.card_path = _plan(m, u, args.get("toward", "cover"), int(args.get("max") or 99),
-                            no_nearer=t.card_column == "self_preservation")
+        t.card_path = _plan(
+            m,
+            u,
+            args.get("toward", "cover"),
+            int(args.get("max") or 99),
+            no_nearer=t.card_column == "self_preservation",
+        )
     if not t.card_path:
         return None
     d = m.board.direction(u.hex, t.card_path[0])
@@ -625,8 +658,9 @@ def _move(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     return a, not t.card_path
 
 
-def _search(start: int, nbrs: Any, row: Any, budget: int, cap: int,
-            barred: Any = ()) -> dict[int, tuple[int, int, int]]:
+def _search(
+    start: int, nbrs: Any, row: Any, budget: int, cap: int, barred: Any = ()
+) -> dict[int, tuple[int, int, int]]:
     """hex -> (MPs spent, previous hex, hexes) for every hex reachable from ``start`` within
     ``budget`` MPs and ``cap`` hexes, never entering a hex of ``barred`` (a breadth-first
     search keeping the cheapest way in). ``row[h * 6 + d]``: the MPs of the step from ``h``
@@ -660,9 +694,14 @@ def _path(best: dict[int, tuple[int, int, int]], start: int, goal: int) -> list[
     return path[::-1]
 
 
-def _goal_key(m: Match, toward: str, near_us: Callable[[int], int], tie: Callable[[int], int],
-              route_goal: int, seen: Callable[[int], int] | None = None
-              ) -> Callable[[int], tuple]:
+def _goal_key(
+    m: Match,
+    toward: str,
+    near_us: Callable[[int], int],
+    tie: Callable[[int], int],
+    route_goal: int,
+    seen: Callable[[int], int] | None = None,
+) -> Callable[[int], tuple]:
     """How a card's ``toward`` ranks the reachable hexes (the least is the goal), ties broken
     by ``tie`` and then the hex: ``nearest_us`` / ``away`` by the distance to the US,
     ``route`` by the distance to ``route_goal``, ``objective`` by the distance to the mission
@@ -671,8 +710,7 @@ def _goal_key(m: Match, toward: str, near_us: Callable[[int], int], tie: Callabl
     dist = m.board.distance
     if toward == "concealed" and seen is not None:
         terrain_c, cover_c = m.board.terrain, m.rd.german.cover_terrain
-        return lambda h: (seen(h), 0 if int(terrain_c[h]) in cover_c else 1, -near_us(h),
-                          tie(h), h)
+        return lambda h: (seen(h), 0 if int(terrain_c[h]) in cover_c else 1, -near_us(h), tie(h), h)
     if toward == "nearest_us":
         return lambda h: (near_us(h), tie(h), h)
     if toward == "away":
@@ -716,8 +754,7 @@ def _seen_by(m: Match, us: list[Unit], stance: int) -> Callable[[int], int]:
     return seen
 
 
-def _plan(m: Match, u: Unit, toward: str, max_hexes: int, no_nearer: bool = False
-          ) -> list[int]:
+def _plan(m: Match, u: Unit, toward: str, max_hexes: int, no_nearer: bool = False) -> list[int]:
     """The hexes of a soldier's card move (:func:`_move`); ``no_nearer``: never into a hex
     nearer the nearest active US soldier than his own (the Self-Preservation column)."""
     if toward == "route":  # the route his placement gave him; none: he stays put
@@ -734,13 +771,17 @@ def _plan(m: Match, u: Unit, toward: str, max_hexes: int, no_nearer: bool = Fals
     barred: Any = enemy_hexes(m, u.side)
     if no_nearer:
         barred = _NoNearer(barred, near_us, near_us(u.hex))
-    reach = _search(u.hex, m.board.neighbors, costs_for(m, u.stance), budget, max_hexes,
-                    barred)
+    reach = _search(u.hex, m.board.neighbors, costs_for(m, u.stance), budget, max_hexes, barred)
     if len(reach) <= 1:
         return []
-    key = _goal_key(m, toward, near_us, lambda h: reach[h][0],
-                    u.route[0] if toward == "route" else u.hex,
-                    _seen_by(m, us, u.stance) if toward == "concealed" else None)
+    key = _goal_key(
+        m,
+        toward,
+        near_us,
+        lambda h: reach[h][0],
+        u.route[0] if toward == "route" else u.hex,
+        _seen_by(m, us, u.stance) if toward == "concealed" else None,
+    )
     goal = min(reach, key=key)
     return [] if goal == u.hex else _path(reach, u.hex, goal)
 
@@ -755,8 +796,9 @@ def _drive(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     that spends the most MPs ⚙."""
     t = m.state.turn
     if not t.card_acted:
-        t.card_path = _plan_drive(m, u, args.get("toward", "nearest_us"),
-                                  bool(args.get("fast", False)), args.get("max"))
+        t.card_path = _plan_drive(
+            m, u, args.get("toward", "nearest_us"), bool(args.get("fast", False)), args.get("max")
+        )
         if not t.card_path:
             return None
     if t.card_path:
@@ -786,8 +828,9 @@ def _plan_drive(m: Match, u: Unit, toward: str, fast: bool, max_hexes: int | Non
             u.route.pop(0)
         if not u.route:
             return []
-    best = _search(v.hex, m.board.neighbors, cost_row(m, vtype(v).size == "large"), budget,
-                   max_hexes or 99)
+    best = _search(
+        v.hex, m.board.neighbors, cost_row(m, vtype(v).size == "large"), budget, max_hexes or 99
+    )
     full = {h for h, k in _vehicle_counts(m, v).items() if k >= shipped_vehicle_data().max_in_hex}
     ends = [h for h in best if h not in full]
     if len(ends) <= 1:
@@ -795,8 +838,9 @@ def _plan_drive(m: Match, u: Unit, toward: str, fast: bool, max_hexes: int | Non
     known = m.known_enemies(GER)
     near_us = _near(m, [o.hex for o in m.state.units if o.uid in known and o.hex >= 0])
     # spend as much as it can (seed 000 p. 30)
-    key = _goal_key(m, toward, near_us, lambda h: -best[h][0],
-                    u.route[0] if toward == "route" else v.hex)
+    key = _goal_key(
+        m, toward, near_us, lambda h: -best[h][0], u.route[0] if toward == "route" else v.hex
+    )
     goal_hex = min(ends, key=key)
     return [] if goal_hex == v.hex else _path(best, v.hex, goal_hex)
 
@@ -821,8 +865,9 @@ def _behind_stone_wall(m: Match, u: Unit, o: Unit) -> bool:
     return any(name == "wall_stone" for name, _ in _target_mods(m, u, o))
 
 
-def _mg_orders(m: Match, u: Unit, mount: str, mode: str, offered: set[int]
-               ) -> tuple[dict[int, Unit], dict[int, Vehicle]]:
+def _mg_orders(
+    m: Match, u: Unit, mount: str, mode: str, offered: set[int]
+) -> tuple[dict[int, Unit], dict[int, Vehicle]]:
     """A tank machinegun's offered orders: soldier targets and vehicle targets."""
     mounts = ("coax", "bow") if mount == "any" else (mount,)
     units: dict[int, Unit] = {}
@@ -840,10 +885,18 @@ def _mg_orders(m: Match, u: Unit, mount: str, mode: str, offered: set[int]
     return units, vehicles
 
 
-_MG_KIND = {("coax", False): K.COAX_MG_AIMED, ("coax", True): K.COAX_MG_SNAP,
-            ("bow", False): K.BOW_MG_AIMED, ("bow", True): K.BOW_MG_SNAP}
-_MG_VKIND = {("coax", False): K.COAX_MG_AIMED_VEHICLE, ("coax", True): K.COAX_MG_SNAP_VEHICLE,
-             ("bow", False): K.BOW_MG_AIMED_VEHICLE, ("bow", True): K.BOW_MG_SNAP_VEHICLE}
+_MG_KIND = {
+    ("coax", False): K.COAX_MG_AIMED,
+    ("coax", True): K.COAX_MG_SNAP,
+    ("bow", False): K.BOW_MG_AIMED,
+    ("bow", True): K.BOW_MG_SNAP,
+}
+_MG_VKIND = {
+    ("coax", False): K.COAX_MG_AIMED_VEHICLE,
+    ("coax", True): K.COAX_MG_SNAP_VEHICLE,
+    ("bow", False): K.BOW_MG_AIMED_VEHICLE,
+    ("bow", True): K.BOW_MG_SNAP_VEHICLE,
+}
 
 
 def _fire_cannon(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
@@ -907,8 +960,10 @@ def _hatch(closing: bool) -> Callable[[Match, Unit, dict, set[int]], Got]:
             return None
         return a, True
 
-    act.__doc__ = f"``{'close' if closing else 'open'}``: OPEN_CLOSE when the tank is " \
-                  f"{'open' if closing else 'closed'} and it is legal (seed 000 p. 33)."
+    act.__doc__ = (
+        f"``{'close' if closing else 'open'}``: OPEN_CLOSE when the tank is "
+        f"{'open' if closing else 'closed'} and it is legal (seed 000 p. 33)."
+    )
     return act
 
 
@@ -966,9 +1021,18 @@ _KINDS: dict[str, frozenset[int]] = {
 _KINDS["fire"] = _KINDS["fire"] | {K.FIRE_AIMED_VEHICLE, K.FIRE_SNAP_VEHICLE, K.FIRE_WALL}
 _KINDS["snap_fire"] = _KINDS["snap_fire"] | {K.FIRE_SNAP_VEHICLE}
 
-_MG_KINDS = frozenset({K.COAX_MG_AIMED, K.COAX_MG_SNAP, K.BOW_MG_AIMED, K.BOW_MG_SNAP,
-                       K.COAX_MG_AIMED_VEHICLE, K.COAX_MG_SNAP_VEHICLE, K.BOW_MG_AIMED_VEHICLE,
-                       K.BOW_MG_SNAP_VEHICLE})
+_MG_KINDS = frozenset(
+    {
+        K.COAX_MG_AIMED,
+        K.COAX_MG_SNAP,
+        K.BOW_MG_AIMED,
+        K.BOW_MG_SNAP,
+        K.COAX_MG_AIMED_VEHICLE,
+        K.COAX_MG_SNAP_VEHICLE,
+        K.BOW_MG_AIMED_VEHICLE,
+        K.BOW_MG_SNAP_VEHICLE,
+    }
+)
 _TANK_KINDS: dict[str, frozenset[int]] = {
     "fire_cannon": frozenset({K.CANNON_FIRE, K.CANNON_WALL, K.CANNON_HEX, K.CANNON_VEHICLE})
     | _MG_KINDS,

@@ -59,26 +59,37 @@ play him: soldiers, riders and tanks alike.
 
 from __future__ import annotations
 
-from ambush_env.core.rules import carry
 from ambush_env.core.combat import d100_attacks
+from ambush_env.core.combat.grenades import can_throw, into_refusal, rider_may_throw, throw_range
+from ambush_env.core.combat.shooting import can_fire_at, prepare_kind
 from ambush_env.core.model import orders as O
-from ambush_env.core.vehicles import tanks
+from ambush_env.core.model.orders import OrderKind as K
+from ambush_env.core.model.state import Unit, Vehicle
+from ambush_env.core.model.types import ARSpace, Phase, Side, Stance, Status
+from ambush_env.core.rules import carry
 from ambush_env.core.rules.assault import can_assault
 from ambush_env.core.rules.ctx import THROW_CACHE_MAX, Match
 from ambush_env.core.rules.fire import target_refusal, wall_targets, weapon_refusal
-from ambush_env.core.combat.grenades import can_throw, into_refusal, rider_may_throw, throw_range
 from ambush_env.core.rules.mines import known_minefield
 from ambush_env.core.rules.movement import costs_for
-from ambush_env.core.model.orders import OrderKind as K
-from ambush_env.core.rules.prisoners import (can_move_prisoner, hand_over_targets, outnumbered,
-                                       prisoner_hexes)
+from ambush_env.core.rules.prisoners import (
+    can_move_prisoner,
+    hand_over_targets,
+    outnumbered,
+    prisoner_hexes,
+)
 from ambush_env.core.rules.scoring import charge_counts
-from ambush_env.core.combat.shooting import can_fire_at, prepare_kind
-from ambush_env.core.model.state import Unit, Vehicle
-from ambush_env.core.model.types import ARSpace, Phase, Side, Stance, Status
+from ambush_env.core.vehicles import tanks
 from ambush_env.core.vehicles.vehicle_fire import fire_aspects, vehicle_target_refusal
-from ambush_env.core.vehicles.vehicles import (board_refusal, drive_budget, drive_orders, in_full_hex,
-                                      leave_refusal, load_refusal, mpa)
+from ambush_env.core.vehicles.vehicles import (
+    board_refusal,
+    drive_budget,
+    drive_orders,
+    in_full_hex,
+    leave_refusal,
+    load_refusal,
+    mpa,
+)
 
 US, GER = int(Side.US), int(Side.GERMAN)
 ACTIVE = int(Status.ACTIVE)
@@ -208,8 +219,12 @@ def _demolition_orders(m: Match, u: Unit) -> list[int]:
     out: list[int] = []
     for k in range(1, _WITHIN[1]):  # the six neighbours (HEX_OFFSETS 1..6)
         h = m.offset_target(u.hex, k)
-        if h >= 0 and h not in pris and charge_counts(m, h) \
-                and can_throw(m, u, h, "satchel", prepared=True):
+        if (
+            h >= 0
+            and h not in pris
+            and charge_counts(m, h)
+            and can_throw(m, u, h, "satchel", prepared=True)
+        ):
             if not ready:
                 return [_PREP]
             out.append(_SATCHEL + k)
@@ -224,8 +239,11 @@ def _throws_into(m: Match, u: Unit) -> list[int]:
     if not vs or "grenade" not in u.equipment:
         return []
     pris = prisoner_hexes(m) if u.side == US else ()
-    return [_INTO + v.vid for v in vs if v.vid < O.V_SLOTS and v.hex not in pris
-            and into_refusal(m, u, v) is None]
+    return [
+        _INTO + v.vid
+        for v in vs
+        if v.vid < O.V_SLOTS and v.hex not in pris and into_refusal(m, u, v) is None
+    ]
 
 
 def _wall_shots(m: Match, u: Unit) -> list[int]:
@@ -266,8 +284,11 @@ def _fire_pair(m: Match, u: Unit, aimed: bool, snap: bool) -> list[int]:
     out_a: list[int] = []
     out_s: list[int] = []
     units = m.state.units
-    pris = (prisoner_hexes(m) if u.side == US and u.weapon and m.weapon_class(u.weapon).automatic
-            else ())
+    pris = (
+        prisoner_hexes(m)
+        if u.side == US and u.weapon and m.weapon_class(u.weapon).automatic
+        else ()
+    )
     for k, gid in enumerate(m.enemy_slots(u.side)):
         t = units[gid]
         if t.hex in pris:
@@ -304,7 +325,7 @@ def _vehicle_fire_pair(m: Match, u: Unit, aimed: bool, snap: bool) -> list[int]:
     out_a: list[int] = []
     out_s: list[int] = []
     wid = u.weapon
-    for v in vs[:O.V_SLOTS]:
+    for v in vs[: O.V_SLOTS]:
         if vehicle_target_refusal(m, u, v, wid) is None:
             k = v.vid * _N_ASPECTS
             asp = fire_aspects(m, u, v, wid)
@@ -345,9 +366,13 @@ def _prisoner_moves(m: Match, u: Unit, mp_left: int) -> list[int]:
     enemies = _enemy_hexes(m, u.side)
     nbrs = m.board.neighbors[u.hex]
     mined = m.state.known_mines
-    return [_PRISONER + d for d in range(6)
-            if 0 <= row[u.hex * 6 + d] <= mp_left and nbrs[d] not in enemies
-            and not (mined and known_minefield(m, nbrs[d]))]
+    return [
+        _PRISONER + d
+        for d in range(6)
+        if 0 <= row[u.hex * 6 + d] <= mp_left
+        and nbrs[d] not in enemies
+        and not (mined and known_minefield(m, nbrs[d]))
+    ]
 
 
 def _reload_possible(m: Match, u: Unit) -> bool:
@@ -362,15 +387,19 @@ def _board_orders(m: Match, u: Unit, may: bool) -> list[int]:
     """BOARD_VEHICLE (get in, or move to the driver's seat) for each vehicle in ``u``'s hex."""
     if not may or not m.state.vehicles or u.side != US:
         return []
-    return [_BOARD + v.vid for v in m.state.vehicles
-            if v.hex == u.hex and board_refusal(m, u, v) is None]
+    return [
+        _BOARD + v.vid
+        for v in m.state.vehicles
+        if v.hex == u.hex and board_refusal(m, u, v) is None
+    ]
 
 
 def _load_orders(m: Match, u: Unit) -> list[int]:
     if not m.state.vehicles or u.vehicle >= 0 or u.side != US:
         return []
-    return [_LOAD + v.vid for v in m.state.vehicles
-            if v.hex == u.hex and load_refusal(m, u, v) is None]
+    return [
+        _LOAD + v.vid for v in m.state.vehicles if v.hex == u.hex and load_refusal(m, u, v) is None
+    ]
 
 
 def _drive_orders(m: Match, u: Unit, mp_left: int | None) -> list[int]:
@@ -381,8 +410,13 @@ def _drive_orders(m: Match, u: Unit, mp_left: int | None) -> list[int]:
 def _vehicle_exit(m: Match, u: Unit) -> bool:
     """The driver of a vehicle in an exit hex may drive it off the map with everyone aboard."""
     v = m.state.vehicles[u.vehicle]
-    return (u.side == US and v.driver == u.uid and not v.disabled and not v.immobilised
-            and v.hex in m.exit_hexes)
+    return (
+        u.side == US
+        and v.driver == u.uid
+        and not v.disabled
+        and not v.immobilised
+        and v.hex in m.exit_hexes
+    )
 
 
 def _riding_orders(m: Match, u: Unit) -> list[int]:
@@ -468,8 +502,9 @@ def _german_orders(m: Match, u: Unit) -> list[int]:
     out = []
     if not m.state.turn.alerted:
         out.extend(_ALERT + r for r in range(O.ORDER_COUNT[K.ALERT]))
-    if outnumbered(m, u) and any(o.side == US and o.status == Status.ACTIVE and o.hex == u.hex
-                                 for o in m.state.units):
+    if outnumbered(m, u) and any(
+        o.side == US and o.status == Status.ACTIVE and o.hex == u.hex for o in m.state.units
+    ):
         out.append(_SURRENDER)
     return out
 
@@ -495,8 +530,9 @@ def legal_orders(m: Match, u: Unit, kinds: frozenset[int] | None = None) -> list
     return out
 
 
-_CARRY_KINDS = frozenset({K.PICK_UP, K.DROP, K.DRAG, K.MOVE_PRISONER, K.BOARD_VEHICLE, K.LOAD,
-                          K.HAND_OVER})
+_CARRY_KINDS = frozenset(
+    {K.PICK_UP, K.DROP, K.DRAG, K.MOVE_PRISONER, K.BOARD_VEHICLE, K.LOAD, K.HAND_OVER}
+)
 _SNAP_KINDS = frozenset({K.FIRE_SNAP, K.FIRE_SNAP_VEHICLE})
 
 
@@ -534,8 +570,11 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
             out = tanks.tank_orders(m, u, kinds)
         else:
             out = _riding_orders(m, u)
-        if m.rules == "d100" and st.phase == Phase.ROUNDS and (every or not want.isdisjoint(
-                d100_attacks.KINDS)):  # seed 003: ramming, called shots from a vehicle
+        if (
+            m.rules == "d100"
+            and st.phase == Phase.ROUNDS
+            and (every or not want.isdisjoint(d100_attacks.KINDS))
+        ):  # seed 003: ramming, called shots from a vehicle
             extra = d100_attacks.ram_orders(m, u)
             if t.mode == "" and u.aware and not u.panicked:
                 extra += d100_attacks.special_orders(m, u)
@@ -555,8 +594,9 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
             out.append(_JAM)
         if (every or _K_PREPARE in want) and _reload_possible(m, u):
             out.append(_PREP)
-        if (every or _K_PREPARE in want or _K_SATCHEL in want) \
-                and m.mission.objective.kind == "demolish":
+        if (
+            every or _K_PREPARE in want or _K_SATCHEL in want
+        ) and m.mission.objective.kind == "demolish":
             out.extend(_demolition_orders(m, u))
         if every or not want.isdisjoint(_CARRY_KINDS):
             out.extend(_carry_orders(m, u))
@@ -575,10 +615,17 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
         if every or _K_MOVE in want:
             out.extend(_moves(m, u, u.MV, charge_allowance(m, u)))
         if u.aware and not u.panicked:
-            out.extend(_fire_pair(m, u, every or _K_FIRE_AIMED in want,
-                                  every or _K_FIRE_SNAP in want))
-            out.extend(_vehicle_fire_pair(m, u, every or _K_FIRE_AIMED_VEHICLE in want,
-                                          every or _K_FIRE_SNAP_VEHICLE in want))
+            out.extend(
+                _fire_pair(m, u, every or _K_FIRE_AIMED in want, every or _K_FIRE_SNAP in want)
+            )
+            out.extend(
+                _vehicle_fire_pair(
+                    m,
+                    u,
+                    every or _K_FIRE_AIMED_VEHICLE in want,
+                    every or _K_FIRE_SNAP_VEHICLE in want,
+                )
+            )
             if every or _K_FIRE_WALL in want:
                 out.extend(_wall_shots(m, u))
             if every or _K_GRENADE in want:
@@ -602,7 +649,7 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
             out.append(_PREP)
         if not u.panicked and (every or not want.isdisjoint(_CARRY_KINDS)):
             out.extend(_carry_orders(m, u))
-            out.extend(_board_orders(m, u, u.MV >= rd.movement.seat_change_mp))
+            out.extend(_board_orders(m, u, rd.movement.seat_change_mp <= u.MV))
             out.extend(_load_orders(m, u))
     elif mode == "prisoner":
         out.append(_END_MOVE)
@@ -613,8 +660,11 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
         out.extend(_stance_orders(u, t.stance_changed, t.mp_left, rd.movement.wounded_stance_mp))
         if u.stance != 2 and (every or _K_MOVE in want):  # prone: one hex per move action
             out.extend(_moves(m, u, t.mp_left, charge_allowance(m, u)))
-        if (u.aware and t.mp_spent <= u.MV * rd.fire.move_snap_fraction  # RULES.md §6
-                and (every or not want.isdisjoint(_SNAP_KINDS))):
+        if (
+            u.aware
+            and t.mp_spent <= u.MV * rd.fire.move_snap_fraction  # RULES.md §6
+            and (every or not want.isdisjoint(_SNAP_KINDS))
+        ):
             out.extend(_fire_both(m, u, snap=True))
         if (every or _K_EXIT_MAP in want) and _exit(m, u):
             out.append(_EXIT)

@@ -20,16 +20,16 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ambush_env.core.rules import damage
 from ambush_env.core.combat import strikes, traps
 from ambush_env.core.model import events as E
-from ambush_env.core.rules.ctx import Match
-from ambush_env.core.rules.scoring import award_vp, end_mission
-from ambush_env.core.rules.mines import lay
 from ambush_env.core.model.state import Unit, Vehicle
 from ambush_env.core.model.types import DIRECTION_NAMES, Side, Status
-from ambush_env.core.world.vehicle_data import shipped_vehicle_data, vtype
+from ambush_env.core.rules import damage
+from ambush_env.core.rules.ctx import Match
+from ambush_env.core.rules.mines import lay
+from ambush_env.core.rules.scoring import award_vp, end_mission
 from ambush_env.core.vehicles.vehicles import booby_trap_car, booby_trap_tank
+from ambush_env.core.world.vehicle_data import shipped_vehicle_data, vtype
 
 MAX_JUMPS = 50
 _STANCES = {"standing": 0, "crouching": 1, "prone": 2}
@@ -153,8 +153,15 @@ def run_effect(m: Match, pid: Any, k: int, u: Unit | None, jumps: int) -> None:
 
 
 # ------------------------------------------------------------------------------- effects
-def new_german(m: Match, card_id: str, hex_: int, *, stance: str = "standing",
-               aware: bool = False, route: list[int] | None = None) -> Unit:
+def new_german(
+    m: Match,
+    card_id: str,
+    hex_: int,
+    *,
+    stance: str = "standing",
+    aware: bool = False,
+    route: list[int] | None = None,
+) -> Unit:
     """A German of the deck's card ``card_id`` added to the state at ``hex_`` (no events)."""
     card = m.cards[card_id]
     st = m.state
@@ -181,8 +188,9 @@ def new_german(m: Match, card_id: str, hex_: int, *, stance: str = "standing",
     return g
 
 
-def make_tank_unit(m: Match, v: Vehicle, *, aware: bool = False,
-                   route: list[int] | None = None) -> Unit:
+def make_tank_unit(
+    m: Match, v: Vehicle, *, aware: bool = False, route: list[int] | None = None
+) -> Unit:
     """The unit of the German tank ``v`` placed by a mission (:func:`ambush_env.core.vehicles.tanks.
     make_tank_unit`, reused when the setup made it already), with its awareness and route."""
     from ambush_env.core.vehicles.tanks import make_tank_unit as _make
@@ -193,8 +201,9 @@ def make_tank_unit(m: Match, v: Vehicle, *, aware: bool = False,
     return u
 
 
-def put_vehicle(m: Match, spec: Any, *, request: bool = True,
-                vehicle: Vehicle | None = None) -> Vehicle:
+def put_vehicle(
+    m: Match, spec: Any, *, request: bool = True, vehicle: Vehicle | None = None
+) -> Vehicle:
     """A German vehicle and its men arrive (seed 000 p. 31-32): ``spec`` is a mission's
     ``german_vehicles`` entry or a ``place_vehicle`` effect (vehicle, hex, facing, driver,
     passengers / card, crew, aware, route). A car's driver and passengers are Germans of the
@@ -214,14 +223,34 @@ def put_vehicle(m: Match, spec: Any, *, request: bool = True,
 
     st = m.state
     b = m.board
-    args = dict(spec) if isinstance(spec, dict) else {
-        k: getattr(spec, k) for k in ("vehicle", "hex", "facing", "driver", "passengers",
-                                       "card", "crew", "aware", "route")}
+    args = (
+        dict(spec)
+        if isinstance(spec, dict)
+        else {
+            k: getattr(spec, k)
+            for k in (
+                "vehicle",
+                "hex",
+                "facing",
+                "driver",
+                "passengers",
+                "card",
+                "crew",
+                "aware",
+                "route",
+            )
+        }
+    )
     if vehicle is None:
         vid = len(st.vehicles)
-        v = Vehicle(vid=vid, type=args["vehicle"], side=int(Side.GERMAN), name=f"V{vid + 1}",
-                    hex=b.index(args["hex"]),
-                    facing=DIRECTION_NAMES.index(args.get("facing") or "N"))
+        v = Vehicle(
+            vid=vid,
+            type=args["vehicle"],
+            side=int(Side.GERMAN),
+            name=f"V{vid + 1}",
+            hex=b.index(args["hex"]),
+            facing=DIRECTION_NAMES.index(args.get("facing") or "N"),
+        )
         v.closed = not vtype(v).open
         st.vehicles.append(v)
     else:
@@ -236,7 +265,9 @@ def put_vehicle(m: Match, spec: Any, *, request: bool = True,
         v.cannon_loaded = shipped_vehicle_data().start_loaded  # as at the start ⚙
         men.append(make_tank_unit(m, v, aware=aware, route=route))
     else:
-        seats = ([args["driver"]] if args.get("driver") else []) + list(args.get("passengers") or ())
+        seats = ([args["driver"]] if args.get("driver") else []) + list(
+            args.get("passengers") or ()
+        )
         for k, cid in enumerate(seats):
             g = new_german(m, cid, v.hex, aware=aware, route=route)
             g.vehicle = vid
@@ -245,11 +276,25 @@ def put_vehicle(m: Match, spec: Any, *, request: bool = True,
             else:
                 v.passengers.append(g.uid)
             men.append(g)
-    watchers = [o for o in st.units if o.side == Side.US and o.status == Status.ACTIVE
-                and o.hex >= 0 and men and m.can_see(o, men[0])]
+    watchers = [
+        o
+        for o in st.units
+        if o.side == Side.US
+        and o.status == Status.ACTIVE
+        and o.hex >= 0
+        and men
+        and m.can_see(o, men[0])
+    ]
     if watchers or aware or not men:
-        m.emit(E.PlaceVehicle(vehicle=v.name, kind=v.type, hex=b.label(v.hex),
-                              facing=DIRECTION_NAMES[v.facing], aboard=[g.name for g in men]))
+        m.emit(
+            E.PlaceVehicle(
+                vehicle=v.name,
+                kind=v.type,
+                hex=b.label(v.hex),
+                facing=DIRECTION_NAMES[v.facing],
+                aboard=[g.name for g in men],
+            )
+        )
     else:  # hidden with its men (state.known_vehicle): the event says only that it was placed
         m.emit(E.PlaceVehicle(vehicle=v.name, hidden=True))
     if not request or not men:
@@ -271,15 +316,30 @@ def _place_vehicle(m: Match, arg: dict, u: Unit | None) -> None:
 
 def _place(m: Match, arg: dict, u: Unit | None) -> None:
     st = m.state
-    g = new_german(m, arg["card"], m.board.index(arg["hex"]),
-                   stance=arg.get("stance", "standing"), aware=bool(arg.get("aware", False)),
-                   route=[m.board.index(h) for h in (arg.get("route") or ())])
+    g = new_german(
+        m,
+        arg["card"],
+        m.board.index(arg["hex"]),
+        stance=arg.get("stance", "standing"),
+        aware=bool(arg.get("aware", False)),
+        route=[m.board.index(h) for h in (arg.get("route") or ())],
+    )
     card = m.cards[arg["card"]]
-    watchers = [o for o in st.units if o.side == Side.US and o.status == Status.ACTIVE
-                and o.hex >= 0 and m.can_see(o, g)]
+    watchers = [
+        o
+        for o in st.units
+        if o.side == Side.US and o.status == Status.ACTIVE and o.hex >= 0 and m.can_see(o, g)
+    ]
     if watchers or g.aware:
-        m.emit(E.Place(unit=g.name, card=card.id, hex=arg["hex"],
-                       stance=arg.get("stance", "standing"), aware=g.aware))
+        m.emit(
+            E.Place(
+                unit=g.name,
+                card=card.id,
+                hex=arg["hex"],
+                stance=arg.get("stance", "standing"),
+                aware=g.aware,
+            )
+        )
     else:  # hidden: the events (info["events"]) say only that something was placed
         m.emit(E.Place(unit=g.name, hidden=True))
     if watchers:
@@ -355,8 +415,12 @@ def _booby_trap(m: Match, arg: dict, u: Unit | None) -> None:
 
 def _minefield(m: Match, arg: dict, u: Unit | None) -> None:
     """Mines in ``hexes`` for the rest of the mission (module ``mines``; seed 000 p. 32)."""
-    lay(m, [m.board.index(h) for h in arg["hexes"]], str(arg.get("kind") or "anti_personnel"),
-        known=bool(arg.get("known", True)))
+    lay(
+        m,
+        [m.board.index(h) for h in arg["hexes"]],
+        str(arg.get("kind") or "anti_personnel"),
+        known=bool(arg.get("known", True)),
+    )
 
 
 def _landmark(m: Match, arg: dict, u: Unit | None) -> None:

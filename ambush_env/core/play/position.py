@@ -38,18 +38,26 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ambush_env.core.world.board import Board
-from ambush_env.core.world.cards import ID_PATTERN
-from ambush_env.core.rules.ctx import Ctx
-from ambush_env.core.world.data import validate
 from ambush_env.core.model.dice import Dice
 from ambush_env.core.model.errors import DataError
 from ambush_env.core.model.orders import K_SLOTS, U_SLOTS
+from ambush_env.core.model.state import GameState, TurnState, Unit, Vehicle
+from ambush_env.core.model.types import (
+    DIRECTION_NAMES,
+    RESULT_NAMES,
+    STANCE_NAMES,
+    TERRAIN_NAMES,
+    ARSpace,
+    Phase,
+    Side,
+    Status,
+)
+from ambush_env.core.rules.ctx import Ctx
+from ambush_env.core.world.board import Board
+from ambush_env.core.world.cards import ID_PATTERN
+from ambush_env.core.world.data import validate
 from ambush_env.core.world.squads import PORT_BOXES_BOUNDS, Role
 from ambush_env.core.world.squads import RATING_BOUNDS as _R
-from ambush_env.core.model.state import GameState, TurnState, Unit, Vehicle
-from ambush_env.core.model.types import (DIRECTION_NAMES, RESULT_NAMES, STANCE_NAMES, TERRAIN_NAMES,
-                                   ARSpace, Phase, Side, Status)
 
 FORMAT = "ambush-position/1"
 WHERE = "<position>"
@@ -94,7 +102,8 @@ def _bool_as_number(value: Any, annotation: Any) -> bool:
         return _bool_as_number(value, args[0])
     if origin in (Union, UnionType):
         return any(_bool_as_number(value, a) for a in args) and not (
-            isinstance(value, bool) and (bool in args or Any in args))
+            isinstance(value, bool) and (bool in args or Any in args)
+        )
     if isinstance(value, bool):
         return annotation in (int, float)
     if isinstance(value, list) and origin is list and args:
@@ -115,7 +124,8 @@ class _Model(BaseModel):
         """⚙ true/false is no number: ``round: true`` is refused (naming the field), not read
         as 1 (issue 23)."""
         if isinstance(value, (bool, list, tuple, dict)) and _bool_as_number(
-                value, cls.model_fields[info.field_name].annotation):
+            value, cls.model_fields[info.field_name].annotation
+        ):
             raise ValueError(f"a number, not true/false: {value!r:.60}")
         return value
 
@@ -152,8 +162,9 @@ class UnitSpec(_Model):
     role: str | None = None
     hex: str | None = None
     stance: Literal["standing", "crouching", "prone"] = "standing"
-    status: Literal["active", "incapacitated", "killed", "captured", "removed", "hidden",
-                    "wounded", "panicked"] = "active"
+    status: Literal[
+        "active", "incapacitated", "killed", "captured", "removed", "hidden", "wounded", "panicked"
+    ] = "active"
     wounded: bool = False
     panicked: bool = False
     aware: bool = True
@@ -293,8 +304,12 @@ def parse(p: dict | Path | str) -> PositionSpec:
         DataError: unreadable YAML or a field that does not fit (names the field).
     """
     where: Any = WHERE
-    if isinstance(p, str) and "\n" not in p and p.strip().endswith((".yaml", ".yml")) \
-            and Path(p.strip()).is_file():
+    if (
+        isinstance(p, str)
+        and "\n" not in p
+        and p.strip().endswith((".yaml", ".yml"))
+        and Path(p.strip()).is_file()
+    ):
         p = Path(p.strip())  # a path given as text
     if isinstance(p, Path):
         where = p
@@ -307,7 +322,9 @@ def parse(p: dict | Path | str) -> PositionSpec:
         try:
             p = yaml.safe_load(p)
         except yaml.YAMLError as e:
-            raise DataError(where, "<yaml>", f"YAML syntax error: {getattr(e, 'problem', e)}") from None
+            raise DataError(
+                where, "<yaml>", f"YAML syntax error: {getattr(e, 'problem', e)}"
+            ) from None
     if not isinstance(p, dict):
         raise DataError(where, "<root>", f"a position is a mapping, got {type(p).__name__}")
     spec = validate(PositionSpec, p, where)
@@ -316,12 +333,19 @@ def parse(p: dict | Path | str) -> PositionSpec:
         # and the mission names it (by its name when that is an id, else ``inline_map``)
         inline = spec.mission["map"]
         if spec.map is not None and spec.map != inline:
-            raise DataError(where, "map", "the inline mission holds another map than the "
-                            "position's map: give it once")
+            raise DataError(
+                where,
+                "map",
+                "the inline mission holds another map than the position's map: give it once",
+            )
         name = inline.get("name")
         spec.map = inline
-        spec.mission = {**spec.mission, "map": name if isinstance(name, str)
-                        and re.fullmatch(ID_PATTERN, name) else "inline_map"}
+        spec.mission = {
+            **spec.mission,
+            "map": name
+            if isinstance(name, str) and re.fullmatch(ID_PATTERN, name)
+            else "inline_map",
+        }
     return spec
 
 
@@ -340,11 +364,15 @@ def map_board(ref: str | dict) -> Board:
     from ambush_env.core.world.board import board_from_dict, load_board
 
     try:
-        board = board_from_dict(copy.deepcopy(ref), WHERE) if isinstance(ref, dict) \
-            else load_board(ref)
+        board = (
+            board_from_dict(copy.deepcopy(ref), WHERE) if isinstance(ref, dict) else load_board(ref)
+        )
     except DataError as e:
-        raise DataError(WHERE, f"map.{e.field}" if isinstance(ref, dict) else "map",
-                        e.problem if isinstance(ref, dict) else str(e)) from None
+        raise DataError(
+            WHERE,
+            f"map.{e.field}" if isinstance(ref, dict) else "map",
+            e.problem if isinstance(ref, dict) else str(e),
+        ) from None
     board.origin = copy.deepcopy(ref)
     return board
 
@@ -382,8 +410,12 @@ def mission_and_board(spec: PositionSpec) -> tuple[Any, Board | None]:
     board = generated = None
     if spec.map is not None:
         if spec.procedural is not None:
-            raise DataError(WHERE, "map", "a generated mission's map is rebuilt from its seed "
-                            "(procedural): give map or procedural, not both")
+            raise DataError(
+                WHERE,
+                "map",
+                "a generated mission's map is rebuilt from its seed "
+                "(procedural): give map or procedural, not both",
+            )
         board = map_board(spec.map)
     if spec.procedural is not None:
         from ambush_env.core.model.errors import AmbushError
@@ -395,8 +427,12 @@ def mission_and_board(spec: PositionSpec) -> tuple[Any, Board | None]:
             raise DataError(WHERE, "procedural", str(e)) from None
         if isinstance(spec.mission, str):
             if spec.mission != generated.id:
-                raise DataError(WHERE, "mission", f"procedural seed {spec.procedural} generates "
-                                f"{generated.id!r}, not {spec.mission!r}")
+                raise DataError(
+                    WHERE,
+                    "mission",
+                    f"procedural seed {spec.procedural} generates "
+                    f"{generated.id!r}, not {spec.mission!r}",
+                )
             return generated, board
     if isinstance(spec.mission, dict):
         try:
@@ -428,7 +464,7 @@ class _Reader:
             raise self.fail(field, "a hex label is required")
         try:
             return self.board.index(label)
-        except Exception:  # noqa: BLE001 - the board says what is wrong with the label
+        except Exception:
             raise self.fail(field, f"{label!r} is not a hex of the map") from None
 
     def uid(self, name: str | None, field: str) -> int:
@@ -466,8 +502,10 @@ class _Reader:
         for k, u in enumerate(st.units):
             if u.slot >= 0:
                 if (u.side, u.slot) in seen_slots:
-                    raise self.fail(f"units.{k}.slot", f"{u.name} and {seen_slots[(u.side, u.slot)]} "
-                                    f"share slot {u.slot}")
+                    raise self.fail(
+                        f"units.{k}.slot",
+                        f"{u.name} and {seen_slots[(u.side, u.slot)]} share slot {u.slot}",
+                    )
                 seen_slots[(u.side, u.slot)] = u.name
         if sum(1 for u in st.units if u.side == Side.US) > U_SLOTS:
             raise self.fail("units", f"at most {U_SLOTS} US units")
@@ -475,8 +513,11 @@ class _Reader:
             st.vehicles = start
             for u in st.units:
                 if u.vehicle >= 0:
-                    raise self.fail("vehicles", f"{u.name} rides {st.vehicles[u.vehicle].name}: "
-                                    "list the vehicles with their seats")
+                    raise self.fail(
+                        "vehicles",
+                        f"{u.name} rides {st.vehicles[u.vehicle].name}: "
+                        "list the vehicles with their seats",
+                    )
         else:
             st.vehicles = [self.vehicle(k, vs) for k, vs in enumerate(vspecs)]
             self.check_vehicles(st)  # before the tanks' units are seated (tanks.link)
@@ -487,8 +528,10 @@ class _Reader:
         st.us_roll, st.german_roll = sp.rolls.get("us", 0), sp.rolls.get("german", 0)
         st.vp = sp.vp
         st.vp_log = [[r, a] for r, a in sp.vp_log]
-        st.fired_triggers = [self.hex(h, f"fired_triggers.{k}", none_ok=False)
-                             for k, h in enumerate(sp.fired_triggers)]
+        st.fired_triggers = [
+            self.hex(h, f"fired_triggers.{k}", none_ok=False)
+            for k, h in enumerate(sp.fired_triggers)
+        ]
         st.flags = list(sp.flags)
         st.ops_done = [self.uid(n, f"ops_done.{k}") for k, n in enumerate(sp.ops_done)]
         st.turn = self.turn(sp.turn, st)
@@ -498,8 +541,11 @@ class _Reader:
             st.turn.cp_left = st.vehicles[st.units[st.turn.uid].vehicle].crew  # ⚙ not yet counted
         st.pending = [self.request(k, r, st) for k, r in enumerate(sp.pending)]
         if sp.contacts is None:
-            st.contacts = [u.uid for u in st.units if u.side == Side.GERMAN and u.hex >= 0
-                           and u.status != Status.HIDDEN]
+            st.contacts = [
+                u.uid
+                for u in st.units
+                if u.side == Side.GERMAN and u.hex >= 0 and u.status != Status.HIDDEN
+            ]
         else:
             st.contacts = [self.uid(n, f"contacts.{k}") for k, n in enumerate(sp.contacts)]
             for k, uid in enumerate(st.contacts):
@@ -509,27 +555,34 @@ class _Reader:
                     raise self.fail(f"contacts.{k}", f"{sp.contacts[k]} is listed twice")
         if len(st.contacts) > K_SLOTS:
             raise self.fail("contacts", f"at most {K_SLOTS} contacts (the contact slots)")
-        st.german_contacts = [self.uid(n, f"german_contacts.{k}")
-                              for k, n in enumerate(sp.german_contacts)]
+        st.german_contacts = [
+            self.uid(n, f"german_contacts.{k}") for k, n in enumerate(sp.german_contacts)
+        ]
         for k, uid in enumerate(st.german_contacts):
             if st.units[uid].side != Side.US or uid in st.german_contacts[:k]:
                 raise self.fail(f"german_contacts.{k}", "a US unit, listed once")
         if len(st.german_contacts) > K_SLOTS:
             raise self.fail("german_contacts", f"at most {K_SLOTS} contacts (the contact slots)")
         germans = [u for u in st.units if u.side == Side.GERMAN]
-        st.next_german = sp.next_german if sp.next_german is not None else 1 + max(
-            (_number(u.name) for u in germans), default=0)
+        st.next_german = (
+            sp.next_german
+            if sp.next_german is not None
+            else 1 + max((_number(u.name) for u in germans), default=0)
+        )
         st.items = {}
         for label, items in sp.items.items():
             bad = [i for i in items if i in ctx.tables.d100_only] if ctx.rules != "d100" else []
             if bad:
-                raise self.fail(f"items.{label}", f"{bad[0]!r} exists only under rules 'd100' "
-                                "(seed 003)")
+                raise self.fail(
+                    f"items.{label}", f"{bad[0]!r} exists only under rules 'd100' (seed 003)"
+                )
             for j, item in enumerate(items):
                 self.loose_item(item, f"items.{label}.{j}")
             st.items[str(self.hex(label, f"items.{label}", none_ok=False))] = list(items)
-        st.board = {"collapsed": list(sp.board.get("collapsed", [])),
-                    "destroyed_walls": list(sp.board.get("destroyed_walls", []))}
+        st.board = {
+            "collapsed": list(sp.board.get("collapsed", [])),
+            "destroyed_walls": list(sp.board.get("destroyed_walls", [])),
+        }
         for k, lab in enumerate(st.board["collapsed"]):
             self.hex(lab, f"board.collapsed.{k}", none_ok=False)
         for k, lab in enumerate(st.board["destroyed_walls"]):
@@ -540,8 +593,10 @@ class _Reader:
                 b = self.hex(parts[1], f"board.destroyed_walls.{k}", none_ok=False)
                 ok = self.board.direction(a, b) is not None and self.board.hexside(a, b) is not None
             if not ok:
-                raise self.fail(f"board.destroyed_walls.{k}",
-                                f"{lab!r} is not a hexside of two neighbouring hexes ('Q16/Q17')")
+                raise self.fail(
+                    f"board.destroyed_walls.{k}",
+                    f"{lab!r} is not a hexside of two neighbouring hexes ('Q16/Q17')",
+                )
         for k, ms in enumerate(sp.minefields):
             h = self.hex(ms.hex, f"minefields.{k}.hex", none_ok=False)
             if h in st.minefields or h in st.at_minefields:
@@ -550,8 +605,9 @@ class _Reader:
             if ms.known:
                 st.known_mines.append(h)
         st.known_mines.sort()  # the order the rules keep them in (mines.lay, mines.reveal)
-        st.dead_triggers = [self.hex(h, f"dead_triggers.{k}", none_ok=False)
-                            for k, h in enumerate(sp.dead_triggers)]
+        st.dead_triggers = [
+            self.hex(h, f"dead_triggers.{k}", none_ok=False) for k, h in enumerate(sp.dead_triggers)
+        ]
         for k, ls in enumerate(sp.landmarks):
             h = self.hex(ls.hex, f"landmarks.{k}.hex", none_ok=False)
             if any(x[0] == h for x in st.landmarks):
@@ -560,7 +616,9 @@ class _Reader:
         for k, lab in enumerate(sp.booby_traps_gone):
             h = self.hex(lab, f"booby_traps_gone.{k}", none_ok=False)
             if h not in ctx.booby_traps:
-                raise self.fail(f"booby_traps_gone.{k}", f"{lab} holds no booby trap of the mission")
+                raise self.fail(
+                    f"booby_traps_gone.{k}", f"{lab} holds no booby trap of the mission"
+                )
             if h not in st.traps_gone:
                 st.traps_gone.append(h)
         st.command_until = sp.command_until
@@ -579,7 +637,9 @@ class _Reader:
         types = load_vehicle_data().vehicles
         for k, v in enumerate(st.vehicles):
             if v.unit >= 0 and types[v.type].kind != "tank":
-                raise self.fail(f"vehicles.{k}.unit", f"{v.name} is no tank: only a tank has a unit")
+                raise self.fail(
+                    f"vehicles.{k}.unit", f"{v.name} is no tank: only a tank has a unit"
+                )
         for k, u in enumerate(st.units):
             if u.role != TANK_ROLE:
                 continue
@@ -589,8 +649,11 @@ class _Reader:
             if v.unit >= 0 and v.unit != u.uid:
                 raise self.fail(f"units.{k}.vehicle", f"{v.name} has another unit")
         for k, u in enumerate(st.units):
-            if (u.role != TANK_ROLE and u.vehicle >= 0
-                    and types[st.vehicles[u.vehicle].type].kind == "tank"):
+            if (
+                u.role != TANK_ROLE
+                and u.vehicle >= 0
+                and types[st.vehicles[u.vehicle].type].kind == "tank"
+            ):
                 raise self.fail(f"units.{k}.vehicle", "nobody can board a tank (seed 000 p. 31)")
         link_tank_units(st)
         for k, u in enumerate(st.units):
@@ -615,21 +678,33 @@ class _Reader:
             return
         m = re.fullmatch(r"weapon:([^:]+)(?::(-?[0-9]+)(:jammed)?)?", item)
         if m is None or m.group(1) not in weapons:
-            raise self.fail(f, f"unknown item {item!r}: an item of weapons.yaml ("
-                            f"{', '.join(sorted(items))}) or weapon:<weapon id>[:<shots>[:jammed]]")
+            raise self.fail(
+                f,
+                f"unknown item {item!r}: an item of weapons.yaml ("
+                f"{', '.join(sorted(items))}) or weapon:<weapon id>[:<shots>[:jammed]]",
+            )
         clip = self.ctx.weapon(m.group(1)).clip
-        if m.group(2) is not None and not (int(m.group(2)) == -1 if clip < 0
-                                           else 0 <= int(m.group(2)) <= clip):
-            raise self.fail(f, f"shots left of a laid-down {m.group(1)}: "
-                            f"{'-1' if clip < 0 else f'0-{clip}'}, got {m.group(2)}")
+        if m.group(2) is not None and not (
+            int(m.group(2)) == -1 if clip < 0 else 0 <= int(m.group(2)) <= clip
+        ):
+            raise self.fail(
+                f,
+                f"shots left of a laid-down {m.group(1)}: "
+                f"{'-1' if clip < 0 else f'0-{clip}'}, got {m.group(2)}",
+            )
 
     def unit(self, k: int, us: UnitSpec) -> Unit:
         f = f"units.{k}"
         ctx = self.ctx
         if us.role == "tank":
             return self.tank_unit(k, us)
-        side = us.side or ("us" if us.name.upper().startswith("US") else
-                           "german" if us.name.upper().startswith("G") else None)
+        side = us.side or (
+            "us"
+            if us.name.upper().startswith("US")
+            else "german"
+            if us.name.upper().startswith("G")
+            else None
+        )
         if side is None:
             raise self.fail(f"{f}.side", f"say the side of {us.name!r} (us or german)")
         if side == "us":
@@ -637,30 +712,49 @@ class _Reader:
             soldiers = ctx.squad.soldiers
             base = soldiers[num - 1] if 1 <= num <= len(soldiers) else None
             if base is None and (us.role is None or us.weapon is None):
-                raise self.fail(f"{f}.name", f"{us.name!r} is not a soldier of the squad "
-                                f"(US1..US{len(soldiers)}): give role, weapon and ratings")
-            rating = (lambda r: getattr(base, r) if base is not None else (4 if r == "MV" else 0))  # noqa: E731
+                raise self.fail(
+                    f"{f}.name",
+                    f"{us.name!r} is not a soldier of the squad "
+                    f"(US1..US{len(soldiers)}): give role, weapon and ratings",
+                )
+            rating = lambda r: getattr(base, r) if base is not None else (4 if r == "MV" else 0)  # noqa: E731
             if us.role is not None and us.role not in get_args(Role):
-                raise self.fail(f"{f}.role", f"a US soldier's role is one of {list(get_args(Role))}, "
-                                f"got {us.role!r}")
+                raise self.fail(
+                    f"{f}.role",
+                    f"a US soldier's role is one of {list(get_args(Role))}, got {us.role!r}",
+                )
             role = us.role or base.role
             weapon = us.weapon if us.weapon is not None else base.weapon
-            equipment = (us.equipment if us.equipment is not None
-                         else list(base.equipment) if base is not None else [])
+            equipment = (
+                us.equipment
+                if us.equipment is not None
+                else list(base.equipment)
+                if base is not None
+                else []
+            )
             if us.status == "captured":
                 raise self.fail(f"{f}.status", "only Germans are taken prisoner (seed 002 p. 25)")
             slot = us.slot if us.slot is not None else (num - 1 if num >= 1 else k)
         else:
             if us.role is None or us.role not in ctx.cards:
-                raise self.fail(f"{f}.role", f"a German's role is his card: one of {sorted(ctx.cards)}")
+                raise self.fail(
+                    f"{f}.role", f"a German's role is his card: one of {sorted(ctx.cards)}"
+                )
             card = ctx.cards[us.role]
-            rating = (lambda r: getattr(card, r, 0) or (4 if r == "MV" else 0))  # noqa: E731
+            rating = lambda r: getattr(card, r, 0) or (4 if r == "MV" else 0)  # noqa: E731
             role = us.role
             weapon = us.weapon if us.weapon is not None else card.weapon
             equipment = us.equipment if us.equipment is not None else list(card.equipment)
-            slot = us.slot if us.slot is not None else sum(
-                1 for o in self.spec.units[:k]
-                if (o.side or ("us" if o.name.upper().startswith("US") else "german")) == "german")
+            slot = (
+                us.slot
+                if us.slot is not None
+                else sum(
+                    1
+                    for o in self.spec.units[:k]
+                    if (o.side or ("us" if o.name.upper().startswith("US") else "german"))
+                    == "german"
+                )
+            )
         if side == "us" and not 0 <= slot < U_SLOTS:
             raise self.fail(f"{f}.slot", f"a US unit slot is 0..{U_SLOTS - 1}, got {slot}")
         if side == "german" and not -1 <= slot < U_SLOTS:
@@ -671,25 +765,47 @@ class _Reader:
             gear = [("weapon", weapon)] + [(f"equipment.{j}", e) for j, e in enumerate(equipment)]
             for where, g in gear:
                 if g in ctx.tables.d100_only:
-                    raise self.fail(f"{f}.{where}", f"{g!r} exists only under rules 'd100' "
-                                    "(seed 003)")
+                    raise self.fail(
+                        f"{f}.{where}", f"{g!r} exists only under rules 'd100' (seed 003)"
+                    )
         status, wounded, panicked = _status(us)
-        u = Unit(uid=k, side=SIDES.index(side), name=us.name, role=role,
-                 hex=self.hex(us.hex, f"{f}.hex"), stance=STANCE_NAMES.index(us.stance),
-                 status=STATUSES.index(status), wounded=wounded, panicked=panicked,
-                 aware=us.aware, ar=AR_SPACES.index(us.ar),
-                 IN=_pick(us.IN, rating("IN")), PC=_pick(us.PC, rating("PC")),
-                 WS=_pick(us.WS, rating("WS")), DS=_pick(us.DS, rating("DS")),
-                 MV=_pick(us.MV, rating("MV")), CR=_pick(us.CR, rating("CR")),
-                 weapon=weapon or "", jammed=us.jammed, prepared=us.prepared,
-                 equipment=list(equipment), satchel_ready=us.satchel_ready,
-                 given_turn=us.given_turn, captured_weapon=us.captured_weapon,
-                 route=[self.hex(h, f"{f}.route.{j}", none_ok=False) for j, h in enumerate(us.route)],
-                 escaped=us.escaped, exited=us.exited, slot=slot)
+        u = Unit(
+            uid=k,
+            side=SIDES.index(side),
+            name=us.name,
+            role=role,
+            hex=self.hex(us.hex, f"{f}.hex"),
+            stance=STANCE_NAMES.index(us.stance),
+            status=STATUSES.index(status),
+            wounded=wounded,
+            panicked=panicked,
+            aware=us.aware,
+            ar=AR_SPACES.index(us.ar),
+            IN=_pick(us.IN, rating("IN")),
+            PC=_pick(us.PC, rating("PC")),
+            WS=_pick(us.WS, rating("WS")),
+            DS=_pick(us.DS, rating("DS")),
+            MV=_pick(us.MV, rating("MV")),
+            CR=_pick(us.CR, rating("CR")),
+            weapon=weapon or "",
+            jammed=us.jammed,
+            prepared=us.prepared,
+            equipment=list(equipment),
+            satchel_ready=us.satchel_ready,
+            given_turn=us.given_turn,
+            captured_weapon=us.captured_weapon,
+            route=[self.hex(h, f"{f}.route.{j}", none_ok=False) for j, h in enumerate(us.route)],
+            escaped=us.escaped,
+            exited=us.exited,
+            slot=slot,
+        )
         u.ammo = us.ammo if us.ammo is not None else (ctx.weapon(weapon).clip if weapon else -1)
         wounded_rules = ctx.tables.damage.wounded
-        u.port_boxes = us.port_boxes if us.port_boxes is not None else (
-            min(4, wounded_rules.port_boxes) if wounded else 4)
+        u.port_boxes = (
+            us.port_boxes
+            if us.port_boxes is not None
+            else (min(4, wounded_rules.port_boxes) if wounded else 4)
+        )
         if wounded and us.MV is None:
             u.MV = min(u.MV, wounded_rules.mv)
         u.guard = self.uid(us.guard, f"{f}.guard")
@@ -715,30 +831,44 @@ class _Reader:
             if r == "MV" and u.wounded:
                 lo = 0  # a wounded man's MV drops (seed 002 p. 26; damage.yaml)
             if x is not None and not lo <= x <= hi:
-                raise self.fail(f"{f}.{r}", f"{r} is {lo}-{hi} (a squad file's bounds"
-                                f"{'; lower only when wounded' if r == 'MV' and lo else ''}), "
-                                f"got {x}")
+                raise self.fail(
+                    f"{f}.{r}",
+                    f"{r} is {lo}-{hi} (a squad file's bounds"
+                    f"{'; lower only when wounded' if r == 'MV' and lo else ''}), "
+                    f"got {x}",
+                )
         if u.role != "tank":  # a tank unit's ammo comes from its tank (check_tank_unit)
             clip = self.ctx.weapon(u.weapon).clip if u.weapon else 0
-            ok = u.ammo == -1 if clip < 0 else (-1 <= u.ammo <= 0 if not u.weapon
-                                                else 0 <= u.ammo <= clip)
+            ok = (
+                u.ammo == -1
+                if clip < 0
+                else (-1 <= u.ammo <= 0 if not u.weapon else 0 <= u.ammo <= clip)
+            )
             if not ok:
-                what = (f"a {u.weapon} never runs dry: -1" if clip < 0 else
-                        "without a weapon: 0 or -1" if not u.weapon else
-                        f"a {u.weapon}'s clip holds 0-{clip}")
+                what = (
+                    f"a {u.weapon} never runs dry: -1"
+                    if clip < 0
+                    else "without a weapon: 0 or -1"
+                    if not u.weapon
+                    else f"a {u.weapon}'s clip holds 0-{clip}"
+                )
                 raise self.fail(f"{f}.ammo", f"shots left: {what}, got {u.ammo}")
         items = self.ctx.tables.weapons.items
         for j, item in enumerate(u.equipment):
             if item not in items:
-                raise self.fail(f"{f}.equipment.{j}", f"unknown item {item!r} (weapons.yaml "
-                                f"items: {', '.join(sorted(items))})")
+                raise self.fail(
+                    f"{f}.equipment.{j}",
+                    f"unknown item {item!r} (weapons.yaml items: {', '.join(sorted(items))})",
+                )
         used = sum(items[i].boxes for i in u.equipment)
         # ⚙ checked when the position gives either (a written one gives both): a hand-written
         # wounded man keeps his squad's kit in his one box, as before
         given = us.equipment is not None or us.port_boxes is not None
         if given and used > u.port_boxes:
-            raise self.fail(f"{f}.equipment", f"{used} port boxes filled "
-                            f"({', '.join(u.equipment)}); {u.name} has {u.port_boxes}")
+            raise self.fail(
+                f"{f}.equipment",
+                f"{used} port boxes filled ({', '.join(u.equipment)}); {u.name} has {u.port_boxes}",
+            )
 
     def tank_unit(self, k: int, us: UnitSpec) -> Unit:
         """A tank's own unit (module ``tanks``): every field read as a soldier's is, but those
@@ -749,22 +879,35 @@ class _Reader:
             raise self.fail(f"{f}.vehicle", f"the tank unit {us.name!r} names its tank")
         side = us.side  # ⚙ left out: the side of the tank it names
         if side is None:
-            side = next((vs.side for vs in (self.spec.vehicles or []) if vs.name == us.vehicle),
-                        None)
+            side = next(
+                (vs.side for vs in (self.spec.vehicles or []) if vs.name == us.vehicle), None
+            )
         if side is None:
             raise self.fail(f"{f}.side", f"say the side of the tank unit {us.name!r}")
         status, wounded, panicked = _status(us)
-        u = Unit(uid=k, side=SIDES.index(side), name=us.name, role="tank",
-                 stance=STANCE_NAMES.index(us.stance), status=STATUSES.index(status),
-                 wounded=wounded, panicked=panicked, aware=us.aware, ar=AR_SPACES.index(us.ar),
-                 jammed=us.jammed, prepared=us.prepared,
-                 equipment=list(us.equipment) if us.equipment is not None else [],
-                 port_boxes=us.port_boxes if us.port_boxes is not None else 0,
-                 satchel_ready=us.satchel_ready, given_turn=us.given_turn,
-                 captured_weapon=us.captured_weapon,
-                 route=[self.hex(h, f"{f}.route.{j}", none_ok=False) for j, h in enumerate(us.route)],
-                 escaped=us.escaped, exited=us.exited,
-                 slot=us.slot if us.slot is not None else -1)
+        u = Unit(
+            uid=k,
+            side=SIDES.index(side),
+            name=us.name,
+            role="tank",
+            stance=STANCE_NAMES.index(us.stance),
+            status=STATUSES.index(status),
+            wounded=wounded,
+            panicked=panicked,
+            aware=us.aware,
+            ar=AR_SPACES.index(us.ar),
+            jammed=us.jammed,
+            prepared=us.prepared,
+            equipment=list(us.equipment) if us.equipment is not None else [],
+            port_boxes=us.port_boxes if us.port_boxes is not None else 0,
+            satchel_ready=us.satchel_ready,
+            given_turn=us.given_turn,
+            captured_weapon=us.captured_weapon,
+            route=[self.hex(h, f"{f}.route.{j}", none_ok=False) for j, h in enumerate(us.route)],
+            escaped=us.escaped,
+            exited=us.exited,
+            slot=us.slot if us.slot is not None else -1,
+        )
         u.guard = self.uid(us.guard, f"{f}.guard")
         u.vehicle = self.vid(us.vehicle, f"{f}.vehicle")
         self.check_counts(k, u)
@@ -780,9 +923,12 @@ class _Reader:
         now["hex"] = b.label(u.hex) if u.hex >= 0 else None
         for name, x in given.items():
             if x is not None and x != now[name]:
-                raise self.fail(f"units.{k}.{name}", f"a tank unit's {name} comes from its tank "
-                                f"(seed 000 p. 31; {self.spec.units[k].vehicle}: {now[name]!r}), "
-                                f"not {x!r}")
+                raise self.fail(
+                    f"units.{k}.{name}",
+                    f"a tank unit's {name} comes from its tank "
+                    f"(seed 000 p. 31; {self.spec.units[k].vehicle}: {now[name]!r}), "
+                    f"not {x!r}",
+                )
 
     def vehicle(self, k: int, vs: VehicleSpec) -> Vehicle:
         f = f"vehicles.{k}"
@@ -792,22 +938,46 @@ class _Reader:
             raise self.fail(f"{f}.type", f"unknown vehicle type {vs.type!r}")
         tank = load_vehicle_data().vehicles[vs.type].kind == "tank"  # its unit drives it ⚙
         self.check_d100(f, vs)
-        return Vehicle(vid=k, type=vs.type, side=SIDES.index(vs.side), name=vs.name,
-                       hex=self.hex(vs.hex, f"{f}.hex"), facing=DIRECTION_NAMES.index(vs.facing),
-                       driver=self.uid(vs.driver if vs.driver is not None or not tank else vs.unit,
-                                       f"{f}.driver"),
-                       passengers=self.seats(vs, f),
-                       disabled=vs.disabled, immobilised=vs.immobilised, closed=vs.closed,
-                       tyre_shot=vs.tyre_shot, captured=vs.captured, exited=vs.exited,
-                       crew=vs.crew if vs.crew is not None else (
-                           load_vehicle_data().vehicles[vs.type].occupants
-                           if load_vehicle_data().vehicles[vs.type].kind == "tank" else 0),
-                       unit=self.uid(vs.unit, f"{f}.unit"), cannon_loaded=vs.cannon_loaded,
-                       lost=list(vs.lost), jammed_mgs=list(vs.jammed_mgs), card=vs.card,
-                       hp=vs.hp, armour_loss=dict(vs.armour_loss), fire_dice=vs.fire_dice,
-                       component_damage=dict(vs.component_damage), destroyed=list(vs.destroyed),
-                       burning=vs.burning, countdowns=dict(vs.countdowns),
-                       mpa_quarters=vs.mpa_quarters, hull_crew=vs.hull_crew, moved_mp=vs.moved_mp)
+        return Vehicle(
+            vid=k,
+            type=vs.type,
+            side=SIDES.index(vs.side),
+            name=vs.name,
+            hex=self.hex(vs.hex, f"{f}.hex"),
+            facing=DIRECTION_NAMES.index(vs.facing),
+            driver=self.uid(
+                vs.driver if vs.driver is not None or not tank else vs.unit, f"{f}.driver"
+            ),
+            passengers=self.seats(vs, f),
+            disabled=vs.disabled,
+            immobilised=vs.immobilised,
+            closed=vs.closed,
+            tyre_shot=vs.tyre_shot,
+            captured=vs.captured,
+            exited=vs.exited,
+            crew=vs.crew
+            if vs.crew is not None
+            else (
+                load_vehicle_data().vehicles[vs.type].occupants
+                if load_vehicle_data().vehicles[vs.type].kind == "tank"
+                else 0
+            ),
+            unit=self.uid(vs.unit, f"{f}.unit"),
+            cannon_loaded=vs.cannon_loaded,
+            lost=list(vs.lost),
+            jammed_mgs=list(vs.jammed_mgs),
+            card=vs.card,
+            hp=vs.hp,
+            armour_loss=dict(vs.armour_loss),
+            fire_dice=vs.fire_dice,
+            component_damage=dict(vs.component_damage),
+            destroyed=list(vs.destroyed),
+            burning=vs.burning,
+            countdowns=dict(vs.countdowns),
+            mpa_quarters=vs.mpa_quarters,
+            hull_crew=vs.hull_crew,
+            moved_mp=vs.moved_mp,
+        )
 
     def check_d100(self, f: str, vs: VehicleSpec) -> None:
         """The d100 keys of a vehicle (seed 003): only under ``rules: d100``, components of its
@@ -818,8 +988,9 @@ class _Reader:
         if not keys:
             return
         if self.ctx.rules != "d100":
-            raise self.fail(f"{f}.{next(iter(keys))}", "d100 vehicle state needs rules 'd100' "
-                            "(seed 003)")
+            raise self.fail(
+                f"{f}.{next(iter(keys))}", "d100 vehicle state needs rules 'd100' (seed 003)"
+            )
         from ambush_env.core.world.d100_data import parse_dice, shipped_d100_data
 
         d = shipped_d100_data()
@@ -827,31 +998,42 @@ class _Reader:
         rows = {r.component: r for r in d.tables[stats.table]}
         for j, c in enumerate(vs.destroyed):
             if c not in rows or rows[c].hp == "occupant":
-                raise self.fail(f"{f}.destroyed.{j}", f"{c!r} is no component of a {vs.type}'s "
-                                f"{stats.table} table")
+                raise self.fail(
+                    f"{f}.destroyed.{j}",
+                    f"{c!r} is no component of a {vs.type}'s {stats.table} table",
+                )
             if rows[c].effect == "weapon" and rows[c].mount not in vs.lost:
-                raise self.fail(f"{f}.destroyed.{j}", f"{c} destroyed: {rows[c].mount} must be "
-                                "among lost")
+                raise self.fail(
+                    f"{f}.destroyed.{j}", f"{c} destroyed: {rows[c].mount} must be among lost"
+                )
         for c in vs.component_damage:
             if c not in rows or rows[c].hp == "occupant":
-                raise self.fail(f"{f}.component_damage.{c}", f"{c!r} is no component of a "
-                                f"{vs.type}'s {stats.table} table")
+                raise self.fail(
+                    f"{f}.component_damage.{c}",
+                    f"{c!r} is no component of a {vs.type}'s {stats.table} table",
+                )
         if vs.hp > stats.hp:
             raise self.fail(f"{f}.hp", f"a {vs.type} has {stats.hp} Base HP")
         for aspect, lost in vs.armour_loss.items():  # never below 0 (d100.armour_value)
             base = stats.aspect_armour.get(aspect, stats.armour)
             if lost > base:
-                raise self.fail(f"{f}.armour_loss.{aspect}", f"a {vs.type}'s {aspect} Armor "
-                                f"value is {base}: at most {base} shot away, got {lost}")
+                raise self.fail(
+                    f"{f}.armour_loss.{aspect}",
+                    f"a {vs.type}'s {aspect} Armor "
+                    f"value is {base}: at most {base} shot away, got {lost}",
+                )
         if vs.hull_crew >= 0:
             from ambush_env.core.world.vehicle_data import load_vehicle_data
 
             t = load_vehicle_data().vehicles[vs.type]
             crew = vs.crew if vs.crew is not None else t.occupants
             if t.kind != "tank" or vs.hull_crew > crew:
-                raise self.fail(f"{f}.hull_crew", f"a tank's hull crew is -1 (all) or 0..its "
-                                f"crew ({crew if t.kind == 'tank' else 'no tank'}), got "
-                                f"{vs.hull_crew}")
+                raise self.fail(
+                    f"{f}.hull_crew",
+                    f"a tank's hull crew is -1 (all) or 0..its "
+                    f"crew ({crew if t.kind == 'tank' else 'no tank'}), got "
+                    f"{vs.hull_crew}",
+                )
         if vs.hp == 0 and not vs.disabled:
             raise self.fail(f"{f}.hp", "Base HP 0: the vehicle is destroyed (disabled: true)")
         if vs.fire_dice:
@@ -868,8 +1050,12 @@ class _Reader:
 
         cap, b, t = load_vehicle_data().max_in_hex, self.board, st.turn
         passing = -1
-        if t.mode == "drive" and t.uid >= 0 and st.units[t.uid].vehicle >= 0 \
-                and st.vehicles[st.units[t.uid].vehicle].driver == t.uid:
+        if (
+            t.mode == "drive"
+            and t.uid >= 0
+            and st.units[t.uid].vehicle >= 0
+            and st.vehicles[st.units[t.uid].vehicle].driver == t.uid
+        ):
             passing = st.units[t.uid].vehicle
         in_hex: dict[int, int] = {}
         for k, v in enumerate(st.vehicles):
@@ -877,8 +1063,11 @@ class _Reader:
                 continue
             in_hex[v.hex] = in_hex.get(v.hex, 0) + 1
             if in_hex[v.hex] > cap:
-                raise self.fail(f"vehicles.{k}.hex", f"{b.label(v.hex)}: at most {cap} "
-                                "vehicles, disabled ones included, in a hex (seed 000 p. 30)")
+                raise self.fail(
+                    f"vehicles.{k}.hex",
+                    f"{b.label(v.hex)}: at most {cap} "
+                    "vehicles, disabled ones included, in a hex (seed 000 p. 30)",
+                )
 
     def check_vehicles(self, st: GameState) -> None:
         """Where the vehicles stand and who sits in them (seed 000 p. 30-31): never on a
@@ -900,46 +1089,64 @@ class _Reader:
             f = f"vehicles.{k}"
             t = data.vehicles[v.type]
             if v.hex >= 0:
-                why = data.stand_problem(v.type, TERRAIN_NAMES[b.terrain[v.hex]],
-                                         forced_crater=True)
+                why = data.stand_problem(
+                    v.type, TERRAIN_NAMES[b.terrain[v.hex]], forced_crater=True
+                )
                 if why is not None:
                     raise self.fail(f"{f}.hex", f"{b.label(v.hex)}: {why}")
             if t.kind == "tank":
                 if v.crew > t.occupants:
-                    raise self.fail(f"{f}.crew", f"a {t.name} has a crew of {t.occupants}, "
-                                    f"not {v.crew} (seed 000 p. 40)")
+                    raise self.fail(
+                        f"{f}.crew",
+                        f"a {t.name} has a crew of {t.occupants}, not {v.crew} (seed 000 p. 40)",
+                    )
                 if v.driver >= 0 and v.driver != v.unit:
-                    raise self.fail(f"{f}.driver", f"a tank drives itself: its driver is its own "
-                                    f"unit ({f}.unit), not {units[v.driver].name}")
+                    raise self.fail(
+                        f"{f}.driver",
+                        f"a tank drives itself: its driver is its own "
+                        f"unit ({f}.unit), not {units[v.driver].name}",
+                    )
             else:
                 if v.unit >= 0:
                     raise self.fail(f"{f}.unit", "only a tank has a unit of its own")
                 if v.crew:
-                    raise self.fail(f"{f}.crew", "only a tank has a crew count (cars: 0; their "
-                                    "men sit in the seats)")
+                    raise self.fail(
+                        f"{f}.crew",
+                        "only a tank has a crew count (cars: 0; their men sit in the seats)",
+                    )
             why = data.seat_problem(v.type, v.driver >= 0, len(v.passengers))
             if why is not None:
                 raise self.fail(f"{f}.passengers", why)
             seated = ([(f"{f}.driver", v.driver)] if v.driver >= 0 else []) + [
-                (f"{f}.passengers.{j}", uid) for j, uid in enumerate(v.passengers)]
+                (f"{f}.passengers.{j}", uid) for j, uid in enumerate(v.passengers)
+            ]
             for field, uid in seated:
                 u = units[uid]
                 if uid in seat_of:
-                    raise self.fail(field, f"{u.name} sits in {st.vehicles[seat_of[uid]].name} "
-                                    "already: one vehicle at a time")
+                    raise self.fail(
+                        field,
+                        f"{u.name} sits in {st.vehicles[seat_of[uid]].name} "
+                        "already: one vehicle at a time",
+                    )
                 seat_of[uid] = k
                 if u.vehicle < 0 and self.spec.units[uid].vehicle is None:
                     u.vehicle = k  # seated: he rides it
                 elif u.vehicle != k:
-                    raise self.fail(field, f"{u.name} sits in {v.name} but rides "
-                                    f"{st.vehicles[u.vehicle].name} (units.{uid}.vehicle)")
+                    raise self.fail(
+                        field,
+                        f"{u.name} sits in {v.name} but rides "
+                        f"{st.vehicles[u.vehicle].name} (units.{uid}.vehicle)",
+                    )
         for uid, u in enumerate(units):
             if u.vehicle < 0 or u.role == "tank":  # a tank's unit: seated by tank_units
                 continue
             v = st.vehicles[u.vehicle]
             if seat_of.get(uid) != u.vehicle:
-                raise self.fail(f"units.{uid}.vehicle", f"{u.name} rides {v.name} but is not in "
-                                f"its seats (vehicles.{v.vid}.driver / .passengers)")
+                raise self.fail(
+                    f"units.{uid}.vehicle",
+                    f"{u.name} rides {v.name} but is not in "
+                    f"its seats (vehicles.{v.vid}.driver / .passengers)",
+                )
             if u.hex != v.hex and u.status != REMOVED:
                 where = b.label(v.hex) if v.hex >= 0 else "off the map"
                 raise self.fail(f"units.{uid}.hex", f"{u.name} rides {v.name}, which is {where}")
@@ -951,15 +1158,26 @@ class _Reader:
                 raise self.fail(f"{f}.passengers.{j}", f"{vs.passengers[j]} has one seat only")
         return out
 
-    _ARITY = {"after": 5, "trigger": 3, "paragraph": 5, "sightings": 1, "sighting_check": 2,
-              "sighting": 3, "begin_rounds": 3}
+    _ARITY = {
+        "after": 5,
+        "trigger": 3,
+        "paragraph": 5,
+        "sightings": 1,
+        "sighting_check": 2,
+        "sighting": 3,
+        "begin_rounds": 3,
+    }
 
     def request(self, k: int, r: list, st: GameState) -> list:
         """A pending request (:mod:`~ambush_env.core.play.sequence`) of the right shape, its unit
         indices in range."""
         f = f"pending.{k}"
-        if not r or not isinstance(r[0], str) or r[0] not in self._ARITY \
-                or len(r) != self._ARITY[r[0]]:
+        if (
+            not r
+            or not isinstance(r[0], str)
+            or r[0] not in self._ARITY
+            or len(r) != self._ARITY[r[0]]
+        ):
             raise self.fail(f, f"not a request: {r!r} (kinds {sorted(self._ARITY)})")
         n = len(st.units)
         kind = r[0]
@@ -976,8 +1194,10 @@ class _Reader:
                 raise self.fail(f, f"{kind}: {x!r} is not a unit index (0..{n - 1})")
         if kind in ("trigger",) and not (isinstance(r[2], int) and 0 <= r[2] < self.board.n):
             raise self.fail(f, f"trigger: {r[2]!r} is not a hex index")
-        if kind == "begin_rounds" and not (r[2] is None or (isinstance(r[2], list) and all(
-                isinstance(x, int) and 0 <= x < n for x in r[2]))):
+        if kind == "begin_rounds" and not (
+            r[2] is None
+            or (isinstance(r[2], list) and all(isinstance(x, int) and 0 <= x < n for x in r[2]))
+        ):
             raise self.fail(f, "begin_rounds: aware must be null or a list of unit indices")
         return list(r)
 
@@ -993,16 +1213,19 @@ class _Reader:
 
         most = _most_mp()
         if ts.mp_left > most:
-            raise self.fail("turn.mp_left", f"at most {most} MPs (a vehicle's fast MPA), got "
-                            f"{ts.mp_left}")
+            raise self.fail(
+                "turn.mp_left", f"at most {most} MPs (a vehicle's fast MPA), got {ts.mp_left}"
+            )
         snaps = self.ctx.rd.fire.snap_shots
         if ts.snaps > snaps:
-            raise self.fail("turn.snaps", f"at most {snaps} snap shots in a fire action, got "
-                            f"{ts.snaps}")
+            raise self.fail(
+                "turn.snaps", f"at most {snaps} snap shots in a fire action, got {ts.snaps}"
+            )
         crew = max(t.occupants for t in load_vehicle_data().vehicles.values() if t.kind == "tank")
         if ts.cp_left > crew:
-            raise self.fail("turn.cp_left", f"Crew Points are a tank's crew, at most {crew}; "
-                            f"got {ts.cp_left}")
+            raise self.fail(
+                "turn.cp_left", f"Crew Points are a tank's crew, at most {crew}; got {ts.cp_left}"
+            )
 
     def turn(self, ts: TurnSpec, st: GameState) -> TurnState:
         uid = self.uid(ts.unit, "turn.unit")
@@ -1017,13 +1240,25 @@ class _Reader:
         elif ts.mode:
             raise self.fail("turn.mode", "a turn in progress needs its unit (turn.unit)")
         self.check_turn_counts(ts)
-        t = TurnState(uid=uid, mode=ts.mode, mp_left=ts.mp_left,
-                      mp_spent=ts.mp_spent, hexes_moved=ts.hexes_moved,
-                      stance_changed=ts.stance_changed, snaps=ts.snaps, alerted=ts.alerted,
-                      acted=ts.acted, boarded=ts.boarded, accident_checked=ts.accident_checked,
-                      run_over_hexes=[self.hex(h, f"turn.run_over_hexes.{j}", none_ok=False)
-                                      for j, h in enumerate(ts.run_over_hexes)],
-                      cp_left=ts.cp_left, tasks=list(ts.tasks))
+        t = TurnState(
+            uid=uid,
+            mode=ts.mode,
+            mp_left=ts.mp_left,
+            mp_spent=ts.mp_spent,
+            hexes_moved=ts.hexes_moved,
+            stance_changed=ts.stance_changed,
+            snaps=ts.snaps,
+            alerted=ts.alerted,
+            acted=ts.acted,
+            boarded=ts.boarded,
+            accident_checked=ts.accident_checked,
+            run_over_hexes=[
+                self.hex(h, f"turn.run_over_hexes.{j}", none_ok=False)
+                for j, h in enumerate(ts.run_over_hexes)
+            ],
+            cp_left=ts.cp_left,
+            tasks=list(ts.tasks),
+        )
         c = ts.card
         if c.column or c.row >= 0:
             u = st.units[t.uid] if t.uid >= 0 else None
@@ -1033,21 +1268,35 @@ class _Reader:
 
             if c.column == "driving" and u.role in self.ctx.cards:
                 column = driving_column(self.ctx.cards[u.role])
-            elif (c.column.startswith("crew_") and c.column[5:].isdigit() and u.vehicle >= 0
-                  and st.vehicles[u.vehicle].card in shipped_vehicle_cards().tank_ids
-                  and int(c.column[5:]) in shipped_vehicle_cards().tank(
-                      st.vehicles[u.vehicle].card).crews):
-                column = shipped_vehicle_cards().tank(st.vehicles[u.vehicle].card).column(
-                    int(c.column[5:]))
+            elif (
+                c.column.startswith("crew_")
+                and c.column[5:].isdigit()
+                and u.vehicle >= 0
+                and st.vehicles[u.vehicle].card in shipped_vehicle_cards().tank_ids
+                and int(c.column[5:])
+                in shipped_vehicle_cards().tank(st.vehicles[u.vehicle].card).crews
+            ):
+                column = (
+                    shipped_vehicle_cards()
+                    .tank(st.vehicles[u.vehicle].card)
+                    .column(int(c.column[5:]))
+                )
             elif c.column in ("unaware", "aware", "self_preservation"):
                 column = getattr(self.ctx.cards[u.role].columns, c.column)
             else:
-                raise self.fail("turn.card.column", "unaware, aware, self_preservation, driving "
-                                "(a driver) or crew_<n> (a tank, seed 000 p. 32)")
+                raise self.fail(
+                    "turn.card.column",
+                    "unaware, aware, self_preservation, driving "
+                    "(a driver) or crew_<n> (a tank, seed 000 p. 32)",
+                )
             if not 0 <= c.row < len(column):
-                raise self.fail("turn.card.row", f"the {c.column} column has rows 0..{len(column) - 1}")
+                raise self.fail(
+                    "turn.card.row", f"the {c.column} column has rows 0..{len(column) - 1}"
+                )
         t.card_column, t.card_row, t.card_step, t.card_acted = c.column, c.row, c.step, c.acted
-        t.card_path = [self.hex(h, f"turn.card.path.{j}", none_ok=False) for j, h in enumerate(c.path)]
+        t.card_path = [
+            self.hex(h, f"turn.card.path.{j}", none_ok=False) for j, h in enumerate(c.path)
+        ]
         return t
 
 
@@ -1057,8 +1306,11 @@ def _most_mp() -> int:
     from ambush_env.core.world.rules_data import load_rules_data
     from ambush_env.core.world.vehicle_data import load_vehicle_data
 
-    return max(_R["MV"][1], load_rules_data().prisoners.mv,
-               *(t.fast_mpa for t in load_vehicle_data().vehicles.values()))
+    return max(
+        _R["MV"][1],
+        load_rules_data().prisoners.mv,
+        *(t.fast_mpa for t in load_vehicle_data().vehicles.values()),
+    )
 
 
 def _status(us: UnitSpec) -> tuple[str, bool, bool]:
@@ -1091,27 +1343,40 @@ def read_position(spec: PositionSpec, ctx: Ctx) -> tuple[GameState, Dice]:
     dice = Dice(spec.seed if spec.seed is not None else 0)
     if spec.rng is not None:
         forced = spec.rng.get("forced")
-        if forced is not None and not (isinstance(forced, list) and all(
+        if forced is not None and not (
+            isinstance(forced, list)
+            and all(
                 isinstance(r, int) and not isinstance(r, bool) and 0 <= r <= MAX_ROLL
-                for r in forced)):
-            raise DataError(WHERE, "rng.forced", f"forced rolls are integers 0-{MAX_ROLL} "
-                            "(what a die reads: a d10 0-9, a d100 1-100, a dM 1-M)")
+                for r in forced
+            )
+        ):
+            raise DataError(
+                WHERE,
+                "rng.forced",
+                f"forced rolls are integers 0-{MAX_ROLL} "
+                "(what a die reads: a d10 0-9, a d100 1-100, a dM 1-M)",
+            )
         try:
             dice.set_state(spec.rng)
-        except Exception as e:  # noqa: BLE001 - numpy says in its own words what is wrong
+        except Exception as e:
             raise DataError(WHERE, "rng", f"not a dice state: {type(e).__name__}: {e}") from None
     if spec.dice:
         for k, r in enumerate(spec.dice):
             if not 0 <= r <= MAX_ROLL:
-                raise DataError(WHERE, f"dice.{k}", f"a roll is 0-{MAX_ROLL} (a d10 0-9, a "
-                                f"d100 1-100, a dM 1-M: the die checks it), got {r}")
+                raise DataError(
+                    WHERE,
+                    f"dice.{k}",
+                    f"a roll is 0-{MAX_ROLL} (a d10 0-9, a "
+                    f"d100 1-100, a dM 1-M: the die checks it), got {r}",
+                )
         dice.force(spec.dice)
     return st, dice
 
 
 # ------------------------------------------------------------------------------ writing
-def write_position(ctx: Ctx, st: GameState, dice: Dice, german: str, mission: Any,
-                   procedural: int | None = None) -> dict:
+def write_position(
+    ctx: Ctx, st: GameState, dice: Dice, german: str, mission: Any, procedural: int | None = None
+) -> dict:
     """The whole situation as a canonical position dict (module docstring); ``procedural``:
     the mission seed of a generated mission's map (written only when given); ``map``: the map
     a position gave (``ctx.board.origin``; written only for one)."""
@@ -1148,47 +1413,107 @@ def write_position(ctx: Ctx, st: GameState, dice: Dice, german: str, mission: An
         "flags": list(st.flags),
         "ops_done": [units[i].name for i in st.ops_done],
         "turn": {
-            "unit": nm(t.uid), "mode": t.mode, "mp_left": t.mp_left, "mp_spent": t.mp_spent,
-            "hexes_moved": t.hexes_moved, "stance_changed": t.stance_changed, "snaps": t.snaps,
-            "alerted": t.alerted, "acted": t.acted, "boarded": t.boarded,
+            "unit": nm(t.uid),
+            "mode": t.mode,
+            "mp_left": t.mp_left,
+            "mp_spent": t.mp_spent,
+            "hexes_moved": t.hexes_moved,
+            "stance_changed": t.stance_changed,
+            "snaps": t.snaps,
+            "alerted": t.alerted,
+            "acted": t.acted,
+            "boarded": t.boarded,
             "accident_checked": t.accident_checked,
             "run_over_hexes": [label(h) for h in t.run_over_hexes],
-            "cp_left": t.cp_left, "tasks": list(t.tasks),
-            "card": {"column": t.card_column, "row": t.card_row, "step": t.card_step,
-                     "acted": t.card_acted, "path": [label(h) for h in t.card_path]},
+            "cp_left": t.cp_left,
+            "tasks": list(t.tasks),
+            "card": {
+                "column": t.card_column,
+                "row": t.card_row,
+                "step": t.card_step,
+                "acted": t.card_acted,
+                "path": [label(h) for h in t.card_path],
+            },
         },
         "pending": [list(r) for r in st.pending],
-        "units": [{
-            "name": u.name, "side": SIDES[u.side], "role": u.role, "hex": hx(u.hex),
-            "stance": STANCE_NAMES[u.stance], "status": STATUSES[u.status],
-            "wounded": u.wounded, "panicked": u.panicked, "aware": u.aware, "ar": AR_SPACES[u.ar],
-            "IN": u.IN, "PC": u.PC, "WS": u.WS, "DS": u.DS, "MV": u.MV, "CR": u.CR,
-            "weapon": u.weapon, "ammo": u.ammo, "jammed": u.jammed, "prepared": u.prepared,
-            "equipment": list(u.equipment), "port_boxes": u.port_boxes,
-            "satchel_ready": u.satchel_ready, "given_turn": u.given_turn,
-            "captured_weapon": u.captured_weapon, "guard": nm(u.guard),
-            "vehicle": st.vehicles[u.vehicle].name if u.vehicle >= 0 else None,
-            "route": [label(h) for h in u.route], "escaped": u.escaped, "exited": u.exited,
-            "slot": u.slot,
-        } for u in units],
+        "units": [
+            {
+                "name": u.name,
+                "side": SIDES[u.side],
+                "role": u.role,
+                "hex": hx(u.hex),
+                "stance": STANCE_NAMES[u.stance],
+                "status": STATUSES[u.status],
+                "wounded": u.wounded,
+                "panicked": u.panicked,
+                "aware": u.aware,
+                "ar": AR_SPACES[u.ar],
+                "IN": u.IN,
+                "PC": u.PC,
+                "WS": u.WS,
+                "DS": u.DS,
+                "MV": u.MV,
+                "CR": u.CR,
+                "weapon": u.weapon,
+                "ammo": u.ammo,
+                "jammed": u.jammed,
+                "prepared": u.prepared,
+                "equipment": list(u.equipment),
+                "port_boxes": u.port_boxes,
+                "satchel_ready": u.satchel_ready,
+                "given_turn": u.given_turn,
+                "captured_weapon": u.captured_weapon,
+                "guard": nm(u.guard),
+                "vehicle": st.vehicles[u.vehicle].name if u.vehicle >= 0 else None,
+                "route": [label(h) for h in u.route],
+                "escaped": u.escaped,
+                "exited": u.exited,
+                "slot": u.slot,
+            }
+            for u in units
+        ],
         "contacts": [units[i].name for i in st.contacts],
         "german_contacts": [units[i].name for i in st.german_contacts],
         "next_german": st.next_german,
-        "items": {label(int(h)): list(v) for h, v in sorted(st.items.items(), key=lambda kv: int(kv[0])) if v},
-        "vehicles": [{
-            "name": v.name, "type": v.type, "side": SIDES[v.side], "hex": hx(v.hex),
-            "facing": DIRECTION_NAMES[v.facing], "driver": nm(v.driver),
-            "passengers": [units[i].name for i in v.passengers], "disabled": v.disabled,
-            "immobilised": v.immobilised, "closed": v.closed, "tyre_shot": v.tyre_shot,
-            "captured": v.captured, "exited": v.exited, "crew": v.crew, "unit": nm(v.unit),
-            "cannon_loaded": v.cannon_loaded, "lost": list(v.lost),
-            "jammed_mgs": list(v.jammed_mgs), "card": v.card, **_d100_keys(v),
-        } for v in st.vehicles],
-        "board": {"collapsed": list(st.board.get("collapsed", [])),
-                  "destroyed_walls": list(st.board.get("destroyed_walls", []))},
-        "minefields": [{"hex": label(h), "kind": kind, "known": h in st.known_mines}
-                       for kind, hs in (("anti_personnel", st.minefields),
-                                        ("anti_tank", st.at_minefields)) for h in hs],
+        "items": {
+            label(int(h)): list(v)
+            for h, v in sorted(st.items.items(), key=lambda kv: int(kv[0]))
+            if v
+        },
+        "vehicles": [
+            {
+                "name": v.name,
+                "type": v.type,
+                "side": SIDES[v.side],
+                "hex": hx(v.hex),
+                "facing": DIRECTION_NAMES[v.facing],
+                "driver": nm(v.driver),
+                "passengers": [units[i].name for i in v.passengers],
+                "disabled": v.disabled,
+                "immobilised": v.immobilised,
+                "closed": v.closed,
+                "tyre_shot": v.tyre_shot,
+                "captured": v.captured,
+                "exited": v.exited,
+                "crew": v.crew,
+                "unit": nm(v.unit),
+                "cannon_loaded": v.cannon_loaded,
+                "lost": list(v.lost),
+                "jammed_mgs": list(v.jammed_mgs),
+                "card": v.card,
+                **_d100_keys(v),
+            }
+            for v in st.vehicles
+        ],
+        "board": {
+            "collapsed": list(st.board.get("collapsed", [])),
+            "destroyed_walls": list(st.board.get("destroyed_walls", [])),
+        },
+        "minefields": [
+            {"hex": label(h), "kind": kind, "known": h in st.known_mines}
+            for kind, hs in (("anti_personnel", st.minefields), ("anti_tank", st.at_minefields))
+            for h in hs
+        ],
         "dead_triggers": [label(h) for h in st.dead_triggers],
         **_mission_language_keys(st, label),
         "over": st.over,
@@ -1210,8 +1535,7 @@ def _mission_language_keys(st: GameState, label: Any) -> dict[str, Any]:
     missions without these features are written as before."""
     out: dict[str, Any] = {}
     if st.landmarks:
-        out["landmarks"] = [{"hex": label(h), "name": n, "blocking": b}
-                            for h, n, b in st.landmarks]
+        out["landmarks"] = [{"hex": label(h), "name": n, "blocking": b} for h, n, b in st.landmarks]
     if st.traps_gone:
         out["booby_traps_gone"] = [label(h) for h in st.traps_gone]
     if st.command_until:
@@ -1220,10 +1544,23 @@ def _mission_language_keys(st: GameState, label: Any) -> dict[str, Any]:
 
 
 #: the d100 state of a Vehicle (seed 003) and its undamaged values, read from the dataclass
-_D100_DEFAULTS = {f.name: (f.default_factory() if f.default is MISSING else f.default)  # type: ignore[misc]
-                  for f in fields(Vehicle)
-                  if f.name in ("hp", "armour_loss", "component_damage", "destroyed", "burning",
-                                "fire_dice", "countdowns", "mpa_quarters", "hull_crew", "moved_mp")}
+_D100_DEFAULTS = {
+    f.name: (f.default_factory() if f.default is MISSING else f.default)  # type: ignore[misc]
+    for f in fields(Vehicle)
+    if f.name
+    in (
+        "hp",
+        "armour_loss",
+        "component_damage",
+        "destroyed",
+        "burning",
+        "fire_dice",
+        "countdowns",
+        "mpa_quarters",
+        "hull_crew",
+        "moved_mp",
+    )
+}
 
 
 def _d100_keys(v: Vehicle) -> dict[str, Any]:

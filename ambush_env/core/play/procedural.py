@@ -54,12 +54,12 @@ from typing import Annotated, Any, Literal
 import numpy as np
 from pydantic import AfterValidator, Field, model_validator
 
+from ambush_env.core.model.errors import AmbushError
+from ambush_env.core.model.orders import K_SLOTS, V_SLOTS
 from ambush_env.core.world.board import MAX_COLUMNS, MAX_ROWS, Board, board_from_dict
 from ambush_env.core.world.data import FieldProblem, Frozen, data_path, read_data
-from ambush_env.core.model.errors import AmbushError
 from ambush_env.core.world.hexgrid import make_label, neighbor_cr
 from ambush_env.core.world.missions import Mission, check_references
-from ambush_env.core.model.orders import K_SLOTS, V_SLOTS
 
 #: ⚙ Mission seeds for training: the env draws from these by default (``mission_seeds="train"``).
 TRAIN_SEEDS = range(1_000_000)  # 0 .. 999 999
@@ -76,6 +76,8 @@ HAZARD_KINDS = ("booby_trap", "minefield")
 
 TemplateName = Literal["farm", "village", "hedgerows", "woods", "river", "hills"]
 ObjectiveName = Literal["take", "exit", "intel", "hold", "capture", "demolish"]
+
+
 def _ordered(lo_hi: tuple) -> tuple:
     """A ``[low, high]`` range of the file: low <= high (a draw ``between`` them)."""
     if lo_hi[0] > lo_hi[1]:
@@ -94,10 +96,17 @@ FloatRange = Annotated[tuple[float, float], AfterValidator(_ordered)]
 
 _BOUNDS: dict[str, tuple[float, float]] = {
     # ⚙ what a generated mission can take (the mission schema's bounds where it has them)
-    "hazards": (0, 6), "perception_modifier": (-5, 5), "event_hexes": (0, 40),
-    "event_rows": (1, 9), "nothing_rolls": (0, 8), "rounds": (1, 99),
-    "all_in_command_rounds": (0, 99), "night_sight_cap": (1, 30), "map_traps": (0, 20),
-    "event_every_pulses": (1, 99), "event_every_rounds": (1, 99),
+    "hazards": (0, 6),
+    "perception_modifier": (-5, 5),
+    "event_hexes": (0, 40),
+    "event_rows": (1, 9),
+    "nothing_rolls": (0, 8),
+    "rounds": (1, 99),
+    "all_in_command_rounds": (0, 99),
+    "night_sight_cap": (1, 30),
+    "map_traps": (0, 20),
+    "event_every_pulses": (1, 99),
+    "event_every_rounds": (1, 99),
     "pulses_per_column": (0.1, 20.0),
 }
 """``field -> (least, most)`` for the ranges of :class:`ProceduralConfig`."""
@@ -147,16 +156,19 @@ class ProceduralConfig(Frozen):
     p_event_every_rounds: float = Field(ge=0, le=1)
     event_every_rounds: IntRange
 
-
     @model_validator(mode="after")
     def _ranges(self) -> ProceduralConfig:
         for name, t in self.templates.items():
             if not 14 <= t.columns[0] <= t.columns[1] <= MAX_COLUMNS:
-                raise FieldProblem(f"templates.{name}.columns",
-                                   f"columns 14..{MAX_COLUMNS}, low <= high; got {list(t.columns)}")
+                raise FieldProblem(
+                    f"templates.{name}.columns",
+                    f"columns 14..{MAX_COLUMNS}, low <= high; got {list(t.columns)}",
+                )
             if not 10 <= t.rows[0] <= t.rows[1] <= MAX_ROWS:
-                raise FieldProblem(f"templates.{name}.rows",
-                                   f"rows 10..{MAX_ROWS}, low <= high; got {list(t.rows)}")
+                raise FieldProblem(
+                    f"templates.{name}.rows",
+                    f"rows 10..{MAX_ROWS}, low <= high; got {list(t.rows)}",
+                )
         if not 0 <= self.activation[0] <= self.activation[1] <= 8:
             raise FieldProblem("activation", "0 <= low <= high <= 8: both branches can be rolled")
         if not 1 <= self.german_groups[0] <= self.german_groups[1] <= 7:
@@ -175,19 +187,27 @@ class ProceduralConfig(Frozen):
         if len(self.thresholds) != 3:
             raise FieldProblem("thresholds", "give decisive_win, win and draw")
         own = {"objective_taken", "exit_per_soldier"}  # drawn from the objective's entry
-        missing = [k for k, f in VPSchedule.model_fields.items()
-                   if f.is_required() and k not in own and k not in self.vp]
+        missing = [
+            k
+            for k, f in VPSchedule.model_fields.items()
+            if f.is_required() and k not in own and k not in self.vp
+        ]
         if missing:
             raise FieldProblem("vp", f"no range for {', '.join(missing)}")
         for key, (lo, hi) in self.vp.items():  # a mission's VP schedule takes every draw
             f = VPSchedule.model_fields.get(key)
             if f is None:
-                raise FieldProblem(f"vp.{key}", f"not a VP schedule entry ({', '.join(VPSchedule.model_fields)})")
+                raise FieldProblem(
+                    f"vp.{key}", f"not a VP schedule entry ({', '.join(VPSchedule.model_fields)})"
+                )
             ge = next((m.ge for m in f.metadata if hasattr(m, "ge")), None)
             le = next((m.le for m in f.metadata if hasattr(m, "le")), None)
             if (ge is not None and lo < ge) or (le is not None and hi > le):
-                raise FieldProblem(f"vp.{key}", f"a {'gain' if ge is not None else 'loss'} "
-                                                f"is {'>= ' + str(ge) if ge is not None else '<= ' + str(le)}")
+                raise FieldProblem(
+                    f"vp.{key}",
+                    f"a {'gain' if ge is not None else 'loss'} "
+                    f"is {'>= ' + str(ge) if ge is not None else '<= ' + str(le)}",
+                )
         return self
 
 
@@ -379,7 +399,9 @@ class _Builder:
     def nbrs(self, h: Cell) -> list[Cell]:
         out = self._nbrs.get(h)
         if out is None:
-            out = self._nbrs[h] = [n for d in range(6) if self.on(*(n := neighbor_cr(h[0], h[1], d)))]
+            out = self._nbrs[h] = [
+                n for d in range(6) if self.on(*(n := neighbor_cr(h[0], h[1], d)))
+            ]
         return list(out)
 
     def ring(self, cells: list[Cell], radius: int) -> list[Cell]:
@@ -431,7 +453,10 @@ class _Builder:
 
     def random_cell(self, cmin: int = 3, cmax: int | None = None) -> Cell:
         cmax = self.cols - 2 if cmax is None else cmax
-        return (int(self.rng.integers(cmin, max(cmin + 1, cmax + 1))), int(self.rng.integers(0, self.rows)))
+        return (
+            int(self.rng.integers(cmin, max(cmin + 1, cmax + 1))),
+            int(self.rng.integers(0, self.rows)),
+        )
 
     # -- map features --------------------------------------------------------------------------
     def lay_road(self, start: int, horizontal: bool = True) -> list[Cell]:
@@ -470,12 +495,16 @@ class _Builder:
                 self.reserved.add(h)
         return out
 
-    def add_building(self, anchor: Cell, size: int, bid: str, wood: bool = False,
-                     steeple: bool = False) -> list[Cell] | None:
+    def add_building(
+        self, anchor: Cell, size: int, bid: str, wood: bool = False, steeple: bool = False
+    ) -> list[Cell] | None:
         """A building of 1-3 hexes at ``anchor`` with a door and windows, a clear cell ring
         (no other building, river or map edge next to it), or None when it does not fit."""
+
         def ok(h: Cell) -> bool:
-            if not (self.free(h) and h[0] >= 3 and h[0] <= self.cols - 3 and 1 <= h[1] <= self.rows - 2):
+            if not (
+                self.free(h) and h[0] >= 3 and h[0] <= self.cols - 3 and 1 <= h[1] <= self.rows - 2
+            ):
                 return False
             if self.t(h) in ("road", "river", "building"):
                 return False
@@ -500,7 +529,9 @@ class _Builder:
         walls = list(outside)
         road = set(self.road)
         outside = [hn for hn in outside if self.walkable(hn[1])]
-        outside.sort(key=lambda hn: 0 if hn[1] in road or any(x in road for x in self.nbrs(hn[1])) else 1)
+        outside.sort(
+            key=lambda hn: 0 if hn[1] in road or any(x in road for x in self.nbrs(hn[1])) else 1
+        )
         door_h, door_n = outside[0]
         for h, n in walls:
             key = frozenset((h, n))
@@ -513,12 +544,15 @@ class _Builder:
         self.buildings[bid] = cells
         return cells
 
-    def place_building_near(self, target: Cell, size: int, bid: str, tries: int = 40,
-                            **kw: Any) -> list[Cell] | None:
+    def place_building_near(
+        self, target: Cell, size: int, bid: str, tries: int = 40, **kw: Any
+    ) -> list[Cell] | None:
         for k in range(tries):
             spread = 1 + k // 8
-            h = (target[0] + int(self.rng.integers(-spread, spread + 1)),
-                 target[1] + int(self.rng.integers(-spread, spread + 1)))
+            h = (
+                target[0] + int(self.rng.integers(-spread, spread + 1)),
+                target[1] + int(self.rng.integers(-spread, spread + 1)),
+            )
             cells = self.add_building(h, size, bid, **kw)
             if cells:
                 return cells
@@ -527,6 +561,7 @@ class _Builder:
     def add_hill(self, centre: Cell, size: int, top: int, crest: bool) -> list[Cell]:
         """Nested blobs of levels 1..``top`` round ``centre``; returns the top cells. A crest
         on the top's west face when ``crest``, slopes on some other sides."""
+
         def ok(h: Cell) -> bool:
             return self.on(*h) and h[0] >= 2 and h[0] <= self.cols - 2 and self.t(h) != "river"
 
@@ -559,8 +594,11 @@ class _Builder:
 
     def clumps(self, kind: str, n: int, size: tuple[int, int]) -> None:
         for _ in range(n):
-            cells = self.blob(self.random_cell(2), self.between(size),
-                              lambda h: self.free(h) and self.t(h) in ("clear", "brush", "rough"))
+            cells = self.blob(
+                self.random_cell(2),
+                self.between(size),
+                lambda h: self.free(h) and self.t(h) in ("clear", "brush", "rough"),
+            )
             self.paint(cells, kind)
             if kind == "woods" and cells:
                 self.woods_sites.append(self.pick(cells))
@@ -573,11 +611,18 @@ class _Builder:
             d = int(self.rng.integers(6))
             for _ in range(self.between((2, 3))):
                 n2 = neighbor_cr(h[0], h[1], d)
-                if not (self.on(*n2) and 1 <= h[1] <= self.rows - 2 and 1 <= n2[1] <= self.rows - 2):
+                if not (
+                    self.on(*n2) and 1 <= h[1] <= self.rows - 2 and 1 <= n2[1] <= self.rows - 2
+                ):
                     break
                 key = frozenset((h, n2))
-                if (h in self.reserved or n2 in self.reserved or key in self.sides
-                        or not self.walkable(h) or not self.walkable(n2)):
+                if (
+                    h in self.reserved
+                    or n2 in self.reserved
+                    or key in self.sides
+                    or not self.walkable(h)
+                    or not self.walkable(n2)
+                ):
                     break
                 self.sides[key] = {"wall": "stone"}
                 h = neighbor_cr(h[0], h[1], (d + self.pick((1, 5))) % 6)
@@ -590,8 +635,12 @@ class _Builder:
         fc = self.between((self.cols // 2, self.cols - 5))
         fr = rr - 3 if self.chance(0.5) else rr + 3
         self.place_building_near((fc, fr), self.between((2, 3)), "farmhouse")
-        self.place_building_near((fc + self.pick((-2, 2)), fr + self.pick((-1, 1))),
-                                 self.between((1, 2)), "barn", wood=True)
+        self.place_building_near(
+            (fc + self.pick((-2, 2)), fr + self.pick((-1, 1))),
+            self.between((1, 2)),
+            "barn",
+            wood=True,
+        )
         self.clumps("brush", self.between((3, 5)), (3, 6))  # orchards and hedges
         self.clumps("woods", self.between((2, 4)), (3, 7))
         self.clumps("rough", self.between((0, 2)), (1, 2))
@@ -610,8 +659,14 @@ class _Builder:
             h = self.pick(road)
             h = (h[0] + self.pick((-2, -1, 1, 2)), h[1] + self.pick((-2, -1, 1, 2)))
             bname = bid if bid == "church" else f"house_{k}"
-            cells = self.place_building_near(h, self.between((1, 3)), bname, tries=12,
-                                             wood=self.chance(0.25), steeple=(bid == "church"))
+            cells = self.place_building_near(
+                h,
+                self.between((1, 3)),
+                bname,
+                tries=12,
+                wood=self.chance(0.25),
+                steeple=(bid == "church"),
+            )
             placed += cells is not None
             if placed >= self.between((4, 7)):
                 break
@@ -648,27 +703,42 @@ class _Builder:
             for r in range(self.rows):
                 self.level[(cc, r)] = level - self.level.get((cc, r), 0)
         self.bocage = True
-        self.place_building_near((self.between((self.cols // 2, self.cols - 4)),
-                                  self.between((2, self.rows - 3))), self.between((1, 3)), "farm")
+        self.place_building_near(
+            (self.between((self.cols // 2, self.cols - 4)), self.between((2, self.rows - 3))),
+            self.between((1, 3)),
+            "farm",
+        )
         if self.chance(0.5):
             self.place_building_near(self.random_cell(5), 1, "shed", wood=True)
         self.clumps("woods", self.between((1, 3)), (2, 5))
         self.field_walls(self.between((0, 2)))
         # a knoll on the low ground to the east
-        self.add_hill(self.random_cell(self.cols // 2, self.cols - 4), self.between((3, 5)), 1,
-                      self.chance(0.5))
+        self.add_hill(
+            self.random_cell(self.cols // 2, self.cols - 4),
+            self.between((3, 5)),
+            1,
+            self.chance(0.5),
+        )
 
     def layout_woods(self) -> None:
         target = self.cols * self.rows * self.uniform((0.3, 0.45))
         while sum(1 for v in self.terrain.values() if v == "woods") < target:
             self.clumps("woods", 1, (6, 14))
         self.clumps("brush", self.between((2, 4)), (2, 5))
-        self.place_building_near((self.between((self.cols // 2, self.cols - 4)),
-                                  self.between((2, self.rows - 3))), self.between((1, 2)), "hut", wood=True)
+        self.place_building_near(
+            (self.between((self.cols // 2, self.cols - 4)), self.between((2, self.rows - 3))),
+            self.between((1, 2)),
+            "hut",
+            wood=True,
+        )
         if self.chance(0.5):
             self.place_building_near(self.random_cell(5), 1, "lodge")
-        self.add_hill(self.random_cell(4, self.cols - 4), self.between((4, 7)), self.between((1, 2)),
-                      self.chance(0.3))
+        self.add_hill(
+            self.random_cell(4, self.cols - 4),
+            self.between((4, 7)),
+            self.between((1, 2)),
+            self.chance(0.3),
+        )
 
     def layout_river(self) -> None:
         # a river from the north edge to the south edge, every step a hex neighbour
@@ -697,30 +767,48 @@ class _Builder:
             if self.free(h) and self.t(h) == "clear" and self.chance(0.4):
                 self.terrain[h] = self.pick(("brush", "brush", "woods"))
         # a footbridge (a road hex in the river) where the river runs straight down
-        straight = [h for k, h in enumerate(cells[2:-2], 2)
-                    if cells[k - 1] == (h[0], h[1] - 1) and cells[k + 1] == (h[0], h[1] + 1)
-                    and abs(h[1] - self.bridge[1]) > 3]
+        straight = [
+            h
+            for k, h in enumerate(cells[2:-2], 2)
+            if cells[k - 1] == (h[0], h[1] - 1)
+            and cells[k + 1] == (h[0], h[1] + 1)
+            and abs(h[1] - self.bridge[1]) > 3
+        ]
         if straight and self.chance(0.6):
             self.terrain[self.pick(straight)] = "road"
         mill_side = self.pick((-2, 2))
-        self.place_building_near((self.bridge[0] + mill_side, self.bridge[1] + self.pick((-2, 2))),
-                                 self.between((1, 2)), "mill")
+        self.place_building_near(
+            (self.bridge[0] + mill_side, self.bridge[1] + self.pick((-2, 2))),
+            self.between((1, 2)),
+            "mill",
+        )
         self.clumps("woods", self.between((2, 4)), (3, 7))
         self.clumps("brush", self.between((1, 3)), (2, 4))
-        self.add_hill(self.random_cell(self.bridge[0] + 2, self.cols - 3), self.between((3, 6)), 1,
-                      self.chance(0.3))
+        self.add_hill(
+            self.random_cell(self.bridge[0] + 2, self.cols - 3),
+            self.between((3, 6)),
+            1,
+            self.chance(0.3),
+        )
 
     def layout_hills(self) -> None:
-        centre = (self.between((self.cols // 2, 3 * self.cols // 4)),
-                  self.between((self.rows // 4, 3 * self.rows // 4)))
+        centre = (
+            self.between((self.cols // 2, 3 * self.cols // 4)),
+            self.between((self.rows // 4, 3 * self.rows // 4)),
+        )
         self.add_hill(centre, self.between((18, 40)), self.between((2, 3)), self.chance(0.7))
         if self.chance(0.6):
-            self.add_hill(self.random_cell(4, self.cols // 2), self.between((4, 9)), 1, self.chance(0.5))
+            self.add_hill(
+                self.random_cell(4, self.cols // 2), self.between((4, 9)), 1, self.chance(0.5)
+            )
         self.clumps("woods", self.between((2, 5)), (3, 8))
         self.clumps("brush", self.between((2, 4)), (2, 5))
         self.clumps("rough", self.between((1, 3)), (1, 3))
-        self.place_building_near((self.between((4, self.cols - 5)), self.between((2, self.rows - 3))),
-                                 self.between((1, 2)), "chapel" if self.chance(0.5) else "farm")
+        self.place_building_near(
+            (self.between((4, self.cols - 5)), self.between((2, self.rows - 3))),
+            self.between((1, 2)),
+            "chapel" if self.chance(0.5) else "farm",
+        )
 
     # -- the whole mission ---------------------------------------------------------------------
     def build(self) -> Generated:
@@ -754,9 +842,12 @@ class _Builder:
 
     def finish(self, road_row: int) -> Generated:
         cfg = self.cfg
-        kinds = {k: v for k, v in cfg.objectives.items()
-                 if (k not in ("take", "intel", "demolish") or self.buildings)
-                 and (k != "hold" or self.hills)}
+        kinds = {
+            k: v
+            for k, v in cfg.objectives.items()
+            if (k not in ("take", "intel", "demolish") or self.buildings)
+            and (k != "hold" or self.hills)
+        }
         self.objective_kind = self.weighted(kinds)
         ocfg = cfg.objectives[self.objective_kind]  # type: ignore[index]
         self.tank = self.template != "woods" and self.chance(cfg.p_tank)
@@ -797,12 +888,17 @@ class _Builder:
             officer = next(g for g in groups if "officer" in g.cards)
             obj = self.obj = [officer.hexes[officer.cards.index("officer")]]
             self.obj_name = f"the officer at the {officer.site.split('_')[0]}"
-            objective = {"name": self.obj_name, "kind": "capture", "card": "officer",
-                         "march_off": self.chance(0.3)}
+            objective = {
+                "name": self.obj_name,
+                "kind": "capture",
+                "card": "officer",
+                "march_off": self.chance(0.3),
+            }
         elif self.objective_kind == "demolish":
             satchels = 3 if self.tank else 2  # the squad's satchel charges (configs/squads)
-            objective.update(kind="demolish", charges=self.between((1, satchels - 1)),
-                             reach=self.between((0, 1)))
+            objective.update(
+                kind="demolish", charges=self.between((1, satchels - 1)), reach=self.between((0, 1))
+            )
         elif self.objective_kind == "hold":
             objective["kind"] = "hold"
         objective["hexes"] = [make_label(*h) for h in obj]
@@ -844,25 +940,36 @@ class _Builder:
         ev_paras, events, ev_germans = self.event_table(90, flags_needed, germans, vehicles)
         paragraphs.update(ev_paras)
         germans += ev_germans
-        free = [(c, r) for c in range(2, self.cols) for r in range(self.rows)
-                if make_label(c, r) not in triggers and self.walkable((c, r))]
-        for i in self.rng.choice(len(free), size=min(self.between(cfg.event_hexes), len(free)),
-                                 replace=False):
+        free = [
+            (c, r)
+            for c in range(2, self.cols)
+            for r in range(self.rows)
+            if make_label(c, r) not in triggers and self.walkable((c, r))
+        ]
+        for i in self.rng.choice(
+            len(free), size=min(self.between(cfg.event_hexes), len(free)), replace=False
+        ):
             triggers[make_label(*free[int(i)])] = "EVENT"
         # -- scoring -------------------------------------------------------------------------
         vp = {k: self.between(v) for k, v in cfg.vp.items()}
         vp["objective_taken"] = self.between(ocfg.objective_taken)
         vp["exit_per_soldier"] = self.between(ocfg.exit_per_soldier)
         out = 0 if self.objective_kind == "hold" else n_soldiers  # a hill is held to the end
-        best = (vp["objective_taken"] + intel_vp + out * vp["exit_per_soldier"]
-                + germans * vp["german_killed"] // 2)
+        best = (
+            vp["objective_taken"]
+            + intel_vp
+            + out * vp["exit_per_soldier"]
+            + germans * vp["german_killed"] // 2
+        )
         if self.tank:
             vp["german_tank_disabled"], vp["german_tank_immobilised"] = 10, 3
             best += 10
         if self.parked_car or any(g.kind == "vehicle" for g in groups):
             vp["german_car_disabled"] = 1
-        th = {k: max(1, round(best * self.uniform(cfg.thresholds[k])))  # type: ignore[index]
-              for k in ("decisive_win", "win", "draw")}
+        th = {
+            k: max(1, round(best * self.uniform(cfg.thresholds[k])))  # type: ignore[index]
+            for k in ("decisive_win", "win", "draw")
+        }
         th["win"] = min(th["win"], th["decisive_win"] - 1)
         th["draw"] = max(1, min(th["draw"], th["win"] - 1))
         th["win"] = max(th["win"], th["draw"] + 1)
@@ -891,11 +998,18 @@ class _Builder:
             "squad": squad,
             "deck_default": "regular",
             "us_entry": entry,
-            "exit_hexes": [make_label(self.cols - 1, r) for r in range(self.rows)
-                           if self.walkable((self.cols - 1, r))],
+            "exit_hexes": [
+                make_label(self.cols - 1, r)
+                for r in range(self.rows)
+                if self.walkable((self.cols - 1, r))
+            ],
             "objective": objective,
-            "time_limit": {"operations_pulses": max(cfg.min_pulses, round(
-                self.cols * self.uniform(cfg.pulses_per_column))), "rounds": self.between(cfg.rounds)},
+            "time_limit": {
+                "operations_pulses": max(
+                    cfg.min_pulses, round(self.cols * self.uniform(cfg.pulses_per_column))
+                ),
+                "rounds": self.between(cfg.rounds),
+            },
             "triggers": triggers,
             "paragraphs": paragraphs,
             "events": events,
@@ -906,8 +1020,14 @@ class _Builder:
             "us_vehicles": us_vehicles,
             "german_vehicles": german_vehicles,
         }
-        sk = Sketch(seed=self.seed, template=self.template, objective=self.objective_kind,
-                    chains=tuple(chains), hazards=tuple(hazards), germans=germans)
+        sk = Sketch(
+            seed=self.seed,
+            template=self.template,
+            objective=self.objective_kind,
+            chains=tuple(chains),
+            hazards=tuple(hazards),
+            germans=germans,
+        )
         return Generated(mission=mission, map=self.map_dict(), sketch=sk)
 
     def add_triggers(self, triggers: dict[str, Any], ring: list[Cell], base: int) -> None:
@@ -947,8 +1067,14 @@ class _Builder:
         for key, spec in self.sides.items():
             a, b = sorted(key)
             sides[f"{make_label(*a)}/{make_label(*b)}"] = spec
-        return {"name": f"procedural_{self.seed}", "columns": self.cols, "rows": self.rows,
-                "default": {"terrain": "clear", "level": 0}, "hexes": hexes, "hexsides": sides}
+        return {
+            "name": f"procedural_{self.seed}",
+            "columns": self.cols,
+            "rows": self.rows,
+            "default": {"terrain": "clear", "level": 0},
+            "hexes": hexes,
+            "hexsides": sides,
+        }
 
     # -- forces --------------------------------------------------------------------------------
     def legal_german_hex(self, h: Cell) -> bool:
@@ -977,8 +1103,11 @@ class _Builder:
         brush = [h for h, t in sorted(self.terrain.items()) if t == "brush" and h[0] >= 5]
         if brush:
             out.append(("hedge", [self.pick(brush)]))
-        return [(n, [h for h in cells if self.legal_german_hex(h)]) for n, cells in out
-                if any(self.legal_german_hex(h) for h in cells)]
+        return [
+            (n, [h for h in cells if self.legal_german_hex(h)])
+            for n, cells in out
+            if any(self.legal_german_hex(h) for h in cells)
+        ]
 
     def draw_groups(self, n: int) -> list[_Group]:
         cfg = self.cfg
@@ -993,7 +1122,9 @@ class _Builder:
         kinds = list(CHAIN_KINDS)
         kinds.remove("tank")
         if self.tank:
-            road_e = [h for h in self.main if self.cols // 2 <= h[0] < self.cols - 3] or self.main[-4:-3]
+            road_e = [h for h in self.main if self.cols // 2 <= h[0] < self.cols - 3] or self.main[
+                -4:-3
+            ]
             h = self.pick(road_e)
             groups.append(_Group("tank", [], [h], "road", self.trigger_ring([h], 3)))
         capture = self.objective_kind == "capture"
@@ -1008,24 +1139,41 @@ class _Builder:
                 hexes = self.group_hexes(cells, comp)
                 groups.append(_Group(kind, comp, hexes, name, self.trigger_ring(hexes, 2)))
                 continue
-            if (self.objective_kind == "demolish" and set(cells) & set(self.obj)
-                    and all(g.kind == "tank" for g in groups)):
+            if (
+                self.objective_kind == "demolish"
+                and set(cells) & set(self.obj)
+                and all(g.kind == "tank" for g in groups)
+            ):
                 # ⚙ satchels are thrown in Rounds only (RULES.md §5, §9): the target is held
                 # by a group that is always placed, so that there is a fight at it
                 kind = self.pick(("activation", "alarm", "ambush"))
             if kind == "vehicle":
-                kind = kind if self.road and not any(g.kind == "vehicle" for g in groups) else "patrol"
+                kind = (
+                    kind if self.road and not any(g.kind == "vehicle" for g in groups) else "patrol"
+                )
             # ⚙ the groups, cards of the deck (RULES.md §14): riflemen, an MG team, an NCO with
             # an SMG, an officer (he alerts the men round him), a sniper, a Panzerfaust man
-            comp = self.pick((["rifleman"], ["rifleman", "rifleman"], ["mg_gunner", "mg_loader"],
-                              ["nco_smg"], ["nco_smg", "rifleman"], ["mg_gunner", "mg_loader", "rifleman"],
-                              ["officer", "rifleman"], ["sniper"], ["panzerfaust", "rifleman"]))
+            comp = self.pick(
+                (
+                    ["rifleman"],
+                    ["rifleman", "rifleman"],
+                    ["mg_gunner", "mg_loader"],
+                    ["nco_smg"],
+                    ["nco_smg", "rifleman"],
+                    ["mg_gunner", "mg_loader", "rifleman"],
+                    ["officer", "rifleman"],
+                    ["sniper"],
+                    ["panzerfaust", "rifleman"],
+                )
+            )
             if kind == "vehicle":
-                comp = self.pick((["rifleman"], ["rifleman", "nco_smg"], ["nco_smg", "rifleman", "rifleman"]))
+                comp = self.pick(
+                    (["rifleman"], ["rifleman", "nco_smg"], ["nco_smg", "rifleman", "rifleman"])
+                )
             if capture:  # one officer only: killing any of that card spoils the objective
                 comp = ["nco_smg" if c == "officer" else c for c in comp]
             if len(comp) > budget:
-                comp = comp[:max(1, budget)]
+                comp = comp[: max(1, budget)]
             if budget <= 0:
                 break
             budget -= len(comp)
@@ -1037,21 +1185,34 @@ class _Builder:
                 break
             h = self.random_cell(5)
             if self.legal_german_hex(h) and h not in self.placed_hexes:
-                groups.append(_Group("activation", ["rifleman"], [h], "field", self.trigger_ring([h], 2)))
+                groups.append(
+                    _Group("activation", ["rifleman"], [h], "field", self.trigger_ring([h], 2))
+                )
         if self.chance(self.cfg.p_parked_car):
-            near = [n for b in self.buildings.values() for n in self.ring(b, 1)
-                    if self.t(n) in ("clear", "road") and n[0] >= 3]
+            near = [
+                n
+                for b in self.buildings.values()
+                for n in self.ring(b, 1)
+                if self.t(n) in ("clear", "road") and n[0] >= 3
+            ]
             if near:
                 h = self.pick(sorted(near))
-                self.parked_car = {"vehicle": "kubelwagen", "hex": make_label(*h),
-                                   "facing": self.pick(("N", "NE", "SE", "S", "SW", "NW"))}
+                self.parked_car = {
+                    "vehicle": "kubelwagen",
+                    "hex": make_label(*h),
+                    "facing": self.pick(("N", "NE", "SE", "S", "SW", "NW")),
+                }
         return groups
 
     def group_hexes(self, cells: list[Cell], comp: list[str]) -> list[Cell]:
         """Where each man of a group is placed: an MG team in one hex, others beside it."""
         h0 = self.pick(cells)
         out = []
-        around = [h0] + [n for n in cells if n != h0] + [n for n in self.nbrs(h0) if self.legal_german_hex(n)]
+        around = (
+            [h0]
+            + [n for n in cells if n != h0]
+            + [n for n in self.nbrs(h0) if self.legal_german_hex(n)]
+        )
         k = 0
         for card in comp:
             if card == "mg_loader":
@@ -1070,7 +1231,9 @@ class _Builder:
         cells.sort(key=lambda h: (h[0], h[1]))
         return cells[:10] + own
 
-    def chain(self, g: _Group, base: int, flags_needed: set[str]) -> dict[int, list[dict[str, Any]]]:
+    def chain(
+        self, g: _Group, base: int, flags_needed: set[str]
+    ) -> dict[int, list[dict[str, Any]]]:
         """The paragraphs of one German group's chain (:data:`CHAIN_KINDS`), from ``base``."""
         cfg = self.cfg
         flag = f"{g.site}_{base}"
@@ -1080,7 +1243,12 @@ class _Builder:
         def place(aware: bool, stance: str, route: bool = False) -> list[dict[str, Any]]:
             out = []
             for card, h in zip(g.cards, g.hexes):
-                e: dict[str, Any] = {"card": card, "hex": make_label(*h), "stance": stance, "aware": aware}
+                e: dict[str, Any] = {
+                    "card": card,
+                    "hex": make_label(*h),
+                    "stance": stance,
+                    "aware": aware,
+                }
                 if route:
                     e["route"] = [make_label(*x) for x in self.obj[:1]]
                 out.append({"place": e})
@@ -1089,90 +1257,193 @@ class _Builder:
         head = {base: [{"if_flag": {"flag": flag, "then": None, "else": base + 1}}]}
         p: dict[int, list[dict[str, Any]]] = dict(head)
         if g.kind == "activation":
-            p[base + 1] = [{"set": flag}, {"activation": {"at_or_below": act, "then": base + 2, "else": base + 3}}]
-            p[base + 2] = [{"message": f"Movement at the {where}: they have seen you."}] + place(True, "crouching")
-            p[base + 3] = [{"message": f"Germans at the {where}, not looking your way."}] + place(False, "standing")
+            p[base + 1] = [
+                {"set": flag},
+                {"activation": {"at_or_below": act, "then": base + 2, "else": base + 3}},
+            ]
+            p[base + 2] = [{"message": f"Movement at the {where}: they have seen you."}] + place(
+                True, "crouching"
+            )
+            p[base + 3] = [{"message": f"Germans at the {where}, not looking your way."}] + place(
+                False, "standing"
+            )
         elif g.kind == "perception":
             mod = self.between(cfg.perception_modifier)
-            p[base + 1] = [{"set": flag}, {"activation": {"at_or_below": act, "then": base + 2, "else": base + 5}}]
-            p[base + 2] = [{"message": f"Fresh tracks lead to the {where}."},
-                           {"perception": {"at_or_below_pc": True, "modifier": mod, "then": base + 3, "else": base + 4}}]
-            p[base + 3] = [{"message": f"You spot them first, dug in at the {where}."}] + place(False, "prone")
+            p[base + 1] = [
+                {"set": flag},
+                {"activation": {"at_or_below": act, "then": base + 2, "else": base + 5}},
+            ]
+            p[base + 2] = [
+                {"message": f"Fresh tracks lead to the {where}."},
+                {
+                    "perception": {
+                        "at_or_below_pc": True,
+                        "modifier": mod,
+                        "then": base + 3,
+                        "else": base + 4,
+                    }
+                },
+            ]
+            p[base + 3] = [{"message": f"You spot them first, dug in at the {where}."}] + place(
+                False, "prone"
+            )
             p[base + 4] = [{"message": f"Fire from the {where}!"}] + place(True, "prone")
             p[base + 5] = [{"message": f"Empty positions at the {where}; they have gone."}]
         elif g.kind == "alarm":
             flags_needed.add("alarm")
-            p[base + 1] = [{"set": flag}, {"if_flag": {"flag": "alarm", "then": base + 2, "else": base + 3}}]
-            p[base + 2] = [{"message": f"The {where} is ready for you: the alarm was raised."}] + place(True, "crouching")
+            p[base + 1] = [
+                {"set": flag},
+                {"if_flag": {"flag": "alarm", "then": base + 2, "else": base + 3}},
+            ]
+            p[base + 2] = [
+                {"message": f"The {where} is ready for you: the alarm was raised."}
+            ] + place(True, "crouching")
             p[base + 3] = [{"activation": {"at_or_below": act, "then": base + 2, "else": base + 4}}]
-            p[base + 4] = [{"message": f"Voices at the {where}, unhurried."}] + place(False, "standing")
+            p[base + 4] = [{"message": f"Voices at the {where}, unhurried."}] + place(
+                False, "standing"
+            )
         elif g.kind == "ambush":
-            p[base + 1] = [{"set": flag}, {"message": f"An ambush at the {where}!"}, {"set": "alarm"}] + place(True, "prone")
+            p[base + 1] = [
+                {"set": flag},
+                {"message": f"An ambush at the {where}!"},
+                {"set": "alarm"},
+            ] + place(True, "prone")
         elif g.kind == "patrol":
-            p[base + 1] = [{"set": flag}, {"activation": {"at_or_below": act, "then": base + 2, "else": base + 3}}]
-            p[base + 2] = [{"message": f"A patrol from the {where} has seen you."}] + place(True, "crouching")
-            p[base + 3] = [{"message": f"A patrol leaves the {where}, heading for {self.obj_name.replace('_', ' ')}."}
-                           ] + place(False, "standing", route=True)
+            p[base + 1] = [
+                {"set": flag},
+                {"activation": {"at_or_below": act, "then": base + 2, "else": base + 3}},
+            ]
+            p[base + 2] = [{"message": f"A patrol from the {where} has seen you."}] + place(
+                True, "crouching"
+            )
+            p[base + 3] = [
+                {
+                    "message": f"A patrol leaves the {where}, heading for {self.obj_name.replace('_', ' ')}."
+                }
+            ] + place(False, "standing", route=True)
         elif g.kind == "vehicle":
             car = "motorcycle" if len(g.cards) <= 2 and self.chance(0.6) else "kubelwagen"
             start = self.main[-2]
             route = [make_label(*self.main[len(self.main) // 3])]
-            veh = {"vehicle": car, "hex": make_label(*start), "facing": "SW",
-                   "driver": g.cards[0], "passengers": list(g.cards[1:]), "aware": True, "route": route}
-            p[base + 1] = [{"set": flag}, {"activation": {"at_or_below": act, "then": base + 2, "else": base + 3}}]
-            p[base + 2] = [{"message": f"An engine from the east: a {car.replace('_', ' ')} comes down the road."},
-                           {"place_vehicle": veh}]
+            veh = {
+                "vehicle": car,
+                "hex": make_label(*start),
+                "facing": "SW",
+                "driver": g.cards[0],
+                "passengers": list(g.cards[1:]),
+                "aware": True,
+                "route": route,
+            }
+            p[base + 1] = [
+                {"set": flag},
+                {"activation": {"at_or_below": act, "then": base + 2, "else": base + 3}},
+            ]
+            p[base + 2] = [
+                {
+                    "message": f"An engine from the east: a {car.replace('_', ' ')} comes down the road."
+                },
+                {"place_vehicle": veh},
+            ]
             p[base + 3] = [{"message": "Tyre tracks in the mud of the road, hours old."}]
             g.hexes = [start]
             self.placed_hexes.add(start)
         elif g.kind == "tank":
             h = g.hexes[0]
-            tv = {"vehicle": "panzer_iv", "hex": make_label(*h), "facing": "SW", "card": "panzer_iv",
-                  "crew": 5}
-            p[base + 1] = [{"set": flag}, {"activation": {"at_or_below": act, "then": base + 2, "else": base + 3}}]
-            p[base + 2] = [{"message": "A Panzer IV on the road, its crew lounging on the engine deck."},
-                           {"place_vehicle": {**tv, "aware": False}}]
-            p[base + 3] = [{"message": "The Panzer IV on the road swings its turret toward you."},
-                           {"place_vehicle": {**tv, "aware": True}}]
+            tv = {
+                "vehicle": "panzer_iv",
+                "hex": make_label(*h),
+                "facing": "SW",
+                "card": "panzer_iv",
+                "crew": 5,
+            }
+            p[base + 1] = [
+                {"set": flag},
+                {"activation": {"at_or_below": act, "then": base + 2, "else": base + 3}},
+            ]
+            p[base + 2] = [
+                {"message": "A Panzer IV on the road, its crew lounging on the engine deck."},
+                {"place_vehicle": {**tv, "aware": False}},
+            ]
+            p[base + 3] = [
+                {"message": "The Panzer IV on the road swings its turret toward you."},
+                {"place_vehicle": {**tv, "aware": True}},
+            ]
         else:  # pragma: no cover - CHAIN_KINDS is closed
             raise AmbushError(f"unknown chain kind {g.kind!r}")
         return p
 
-    def hazard(self, kind: str, base: int) -> tuple[dict[int, list[dict[str, Any]]], list[Cell]] | None:
+    def hazard(
+        self, kind: str, base: int
+    ) -> tuple[dict[int, list[dict[str, Any]]], list[Cell]] | None:
         """A booby-trap chain at a building's yard, or a minefield chain in open ground."""
         flag = f"{kind}_{base}"
         mod = self.between(self.cfg.perception_modifier)
         p: dict[int, list[dict[str, Any]]] = {
-            base: [{"if_flag": {"flag": flag, "then": None, "else": base + 1}}]}
+            base: [{"if_flag": {"flag": flag, "then": None, "else": base + 1}}]
+        }
         if kind == "booby_trap":
-            yards = [n for b in sorted(self.buildings) for n in self.ring(self.buildings[b], 1)
-                     if self.walkable(n) and n[0] >= 3 and n not in self.placed_hexes
-                     and make_label(*n) not in self.triggers]
+            yards = [
+                n
+                for b in sorted(self.buildings)
+                for n in self.ring(self.buildings[b], 1)
+                if self.walkable(n)
+                and n[0] >= 3
+                and n not in self.placed_hexes
+                and make_label(*n) not in self.triggers
+            ]
             if not yards:
                 return None
             h = self.pick(yards)
             row = self.pick(("grenade_outside", "grenade_outside", "satchel_outside"))
-            p[base + 1] = [{"set": flag}, {"perception": {"at_or_below_pc": True, "modifier": mod,
-                                                          "then": base + 2, "else": base + 3}}]
+            p[base + 1] = [
+                {"set": flag},
+                {
+                    "perception": {
+                        "at_or_below_pc": True,
+                        "modifier": mod,
+                        "then": base + 2,
+                        "else": base + 3,
+                    }
+                },
+            ]
             p[base + 2] = [{"message": "A wire across the path, a charge at its end. You cut it."}]
-            p[base + 3] = [{"message": "A booby trap goes off under your feet!"}, {"booby_trap": {"row": row}}]
+            p[base + 3] = [
+                {"message": "A booby trap goes off under your feet!"},
+                {"booby_trap": {"row": row}},
+            ]
             return p, [h]
         fields = [h for h in self.free_open_cells() if h[0] >= 4]
         if not fields:
             return None
         centre = self.pick(fields)
-        cells = [h for h in self.blob(centre, self.between((2, 4)),
-                                      lambda x: x in set(fields)) if h not in self.placed_hexes]
+        cells = [
+            h
+            for h in self.blob(centre, self.between((2, 4)), lambda x: x in set(fields))
+            if h not in self.placed_hexes
+        ]
         if not cells:
             return None
         labels = [make_label(*h) for h in cells]
-        warn = [h for h in self.ring(cells, 1) if self.walkable(h) and h[0] >= 2 and h not in cells][:6]
+        warn = [
+            h for h in self.ring(cells, 1) if self.walkable(h) and h[0] >= 2 and h not in cells
+        ][:6]
         if not warn:
             return None
-        p[base + 1] = [{"set": flag}, {"perception": {"at_or_below_pc": True, "modifier": mod,
-                                                      "then": base + 2, "else": base + 3}}]
-        p[base + 2] = [{"message": "Signs on the fence: Achtung Minen! You mark the field."},
-                       {"minefield": {"hexes": labels, "kind": "anti_personnel", "known": True}}]
+        p[base + 1] = [
+            {"set": flag},
+            {
+                "perception": {
+                    "at_or_below_pc": True,
+                    "modifier": mod,
+                    "then": base + 2,
+                    "else": base + 3,
+                }
+            },
+        ]
+        p[base + 2] = [
+            {"message": "Signs on the fence: Achtung Minen! You mark the field."},
+            {"minefield": {"hexes": labels, "kind": "anti_personnel", "known": True}},
+        ]
         p[base + 3] = [{"minefield": {"hexes": labels, "kind": "anti_personnel", "known": False}}]
         return p, warn
 
@@ -1180,17 +1451,27 @@ class _Builder:
         """Map booby traps (mission ``booby_traps``; seed 000 p. 32) in building yards and hedge
         gaps: off the road, the entry, the objective, the trigger hexes and the Germans."""
         road = set(self.road)
-        cells = sorted({n for b in self.buildings.values() for n in self.ring(b, 1)}
-                       | {h for h, t in self.terrain.items() if t == "brush"})
-        cells = [h for h in cells if h[0] >= 3 and self.walkable(h) and h not in road
-                 and h not in self.obj and h not in self.placed_hexes
-                 and make_label(*h) not in triggers]
+        cells = sorted(
+            {n for b in self.buildings.values() for n in self.ring(b, 1)}
+            | {h for h, t in self.terrain.items() if t == "brush"}
+        )
+        cells = [
+            h
+            for h in cells
+            if h[0] >= 3
+            and self.walkable(h)
+            and h not in road
+            and h not in self.obj
+            and h not in self.placed_hexes
+            and make_label(*h) not in triggers
+        ]
         out: dict[str, Any] = {}
         for k in range(min(len(cells), self.between(self.cfg.map_traps))):
             h = cells[int(self.rng.integers(len(cells)))]
-            out[make_label(*h)] = {"row": self.pick(("grenade_outside", "grenade_outside",
-                                                     "satchel_outside")),
-                                   "known": self.chance(0.5)}
+            out[make_label(*h)] = {
+                "row": self.pick(("grenade_outside", "grenade_outside", "satchel_outside")),
+                "known": self.chance(0.5),
+            }
         return out
 
     def free_open_cells(self) -> list[Cell]:
@@ -1199,9 +1480,16 @@ class _Builder:
         road = set(self.road)
         verge = set(self.ring(self.road, 1))
         obj = set(self.obj) | set(self.ring(self.obj, 1))
-        return [(c, r) for c in range(3, self.cols - 1) for r in range(self.rows)
-                if self.t((c, r)) in ("clear", "brush", "rough") and (c, r) not in road
-                and (c, r) not in verge and (c, r) not in obj and (c, r) not in self.placed_hexes]
+        return [
+            (c, r)
+            for c in range(3, self.cols - 1)
+            for r in range(self.rows)
+            if self.t((c, r)) in ("clear", "brush", "rough")
+            and (c, r) not in road
+            and (c, r) not in verge
+            and (c, r) not in obj
+            and (c, r) not in self.placed_hexes
+        ]
 
     def intel_chain(self, base: int, vp: int) -> dict[int, list[dict[str, Any]]]:
         mod = self.between(self.cfg.perception_modifier)
@@ -1209,20 +1497,43 @@ class _Builder:
         small = max(1, vp // 3)
         return {
             base: [{"if_flag": {"flag": flag, "then": None, "else": base + 1}}],
-            base + 1: [{"set": flag}, {"perception": {"at_or_below_pc": True, "modifier": mod,
-                                                      "then": base + 2, "else": base + 3}}],
-            base + 2: [{"message": "In a locked drawer: the battalion's orders and a marked map."},
-                       {"vp": {"amount": vp, "reason": "German orders recovered"}}],
-            base + 3: [{"message": "Only a duty roster and some letters; you take them anyway."},
-                       {"vp": {"amount": small, "reason": "German papers recovered"}}],
+            base + 1: [
+                {"set": flag},
+                {
+                    "perception": {
+                        "at_or_below_pc": True,
+                        "modifier": mod,
+                        "then": base + 2,
+                        "else": base + 3,
+                    }
+                },
+            ],
+            base + 2: [
+                {"message": "In a locked drawer: the battalion's orders and a marked map."},
+                {"vp": {"amount": vp, "reason": "German orders recovered"}},
+            ],
+            base + 3: [
+                {"message": "Only a duty roster and some letters; you take them anyway."},
+                {"vp": {"amount": small, "reason": "German papers recovered"}},
+            ],
         }
 
-    def event_table(self, base: int, flags_needed: set[str],
-                    germans: int, vehicles: int) -> tuple[dict[int, list[dict[str, Any]]], list[dict[str, Any]], int]:
+    def event_table(
+        self, base: int, flags_needed: set[str], germans: int, vehicles: int
+    ) -> tuple[dict[int, list[dict[str, Any]]], list[dict[str, Any]], int]:
         """The d10 event table (covering 0-9) and its paragraphs, from a pool."""
         cfg = self.cfg
-        pool = ["guns", "tripwire", "civilian", "sniper", "courier", "alarm", "shelling", "strafing",
-                "officer"]
+        pool = [
+            "guns",
+            "tripwire",
+            "civilian",
+            "sniper",
+            "courier",
+            "alarm",
+            "shelling",
+            "strafing",
+            "officer",
+        ]
         n_rows = self.between(cfg.event_rows)
         chosen = list(self.rng.choice(pool, size=min(n_rows, len(pool)), replace=False))
         if "alarm" in flags_needed and "alarm" not in chosen:
@@ -1243,23 +1554,49 @@ class _Builder:
             if kind == "guns":
                 paras[p] = [{"message": "Guns rumble to the north. Nothing falls near you."}]
             elif kind == "tripwire":
-                paras[p] = [{"perception": {"at_or_below_pc": True, "modifier": -1, "then": p + 1, "else": p + 40}}]
+                paras[p] = [
+                    {
+                        "perception": {
+                            "at_or_below_pc": True,
+                            "modifier": -1,
+                            "then": p + 1,
+                            "else": p + 40,
+                        }
+                    }
+                ]
                 paras[p + 1] = [{"message": "A tripwire at ankle height. You cut it."}]
-                paras[p + 40] = [{"message": "A tripwire! The grenade goes off."}, {"booby_trap": {"row": "grenade_outside"}}]
+                paras[p + 40] = [
+                    {"message": "A tripwire! The grenade goes off."},
+                    {"booby_trap": {"row": "grenade_outside"}},
+                ]
             elif kind == "civilian":
                 paras[p] = [{"if_flag": {"flag": "civilian_met", "then": None, "else": p + 1}}]
-                paras[p + 1] = [{"set": "civilian_met"}, {"message": "A farmer in a ditch tells you where the Germans are."},
-                                {"vp": {"amount": 1, "reason": "information from a civilian"}}]
+                paras[p + 1] = [
+                    {"set": "civilian_met"},
+                    {"message": "A farmer in a ditch tells you where the Germans are."},
+                    {"vp": {"amount": 1, "reason": "information from a civilian"}},
+                ]
             elif kind == "officer":  # the platoon leader takes charge for a few Rounds (§5)
                 paras[p] = [{"if_flag": {"flag": "officer_came", "then": None, "else": p + 1}}]
-                paras[p + 1] = [{"set": "officer_came"},
-                                {"message": "The platoon leader comes up and takes charge."},
-                                {"command": self.between((1, 3))}]
+                paras[p + 1] = [
+                    {"set": "officer_came"},
+                    {"message": "The platoon leader comes up and takes charge."},
+                    {"command": self.between((1, 3))},
+                ]
             elif kind == "alarm":
-                paras[p] = [{"message": "A dog barks and will not stop: the Germans are warned."}, {"set": "alarm"}]
+                paras[p] = [
+                    {"message": "A dog barks and will not stop: the Germans are warned."},
+                    {"set": "alarm"},
+                ]
             elif kind == "sniper":
-                spots = [h for h in sorted(self.terrain) if self.t(h) in ("woods", "building")
-                         and h[0] >= self.cols // 2 and h not in self.placed_hexes and self.legal_german_hex(h)]
+                spots = [
+                    h
+                    for h in sorted(self.terrain)
+                    if self.t(h) in ("woods", "building")
+                    and h[0] >= self.cols // 2
+                    and h not in self.placed_hexes
+                    and self.legal_german_hex(h)
+                ]
                 if not spots:
                     paras[p] = [{"message": "A single shot far off. Nobody is hit."}]
                 else:
@@ -1267,35 +1604,68 @@ class _Builder:
                     self.placed_hexes.add(h)
                     extra = 1
                     paras[p] = [{"if_flag": {"flag": "sniper", "then": None, "else": p + 1}}]
-                    paras[p + 1] = [{"set": "sniper"}, {"message": f"A sniper fires from {make_label(*h)}!"},
-                                    {"place": {"card": "sniper", "hex": make_label(*h), "stance": "prone", "aware": True}}]
+                    paras[p + 1] = [
+                        {"set": "sniper"},
+                        {"message": f"A sniper fires from {make_label(*h)}!"},
+                        {
+                            "place": {
+                                "card": "sniper",
+                                "hex": make_label(*h),
+                                "stance": "prone",
+                                "aware": True,
+                            }
+                        },
+                    ]
             elif kind == "shelling":  # the battalion's mortars on a German position, once
                 spots = sorted(self.placed_hexes - set(self.obj)) or sorted(self.placed_hexes)
                 h = self.pick(spots)
                 hexes = [make_label(*x) for x in [h] + [n for n in self.nbrs(h) if n[0] >= 4][:2]]
                 paras[p] = [{"if_flag": {"flag": "shelled", "then": None, "else": p + 1}}]
-                paras[p + 1] = [{"set": "shelled"}, {"message": "Mortar bombs come down ahead of you."},
-                                {"strike": {"kind": "artillery", "hexes": hexes, "row": "grenade_outside"}}]
+                paras[p + 1] = [
+                    {"set": "shelled"},
+                    {"message": "Mortar bombs come down ahead of you."},
+                    {"strike": {"kind": "artillery", "hexes": hexes, "row": "grenade_outside"}},
+                ]
             elif kind == "strafing":  # a fighter-bomber down the road, once: both sides hit
                 a, b = self.main[len(self.main) // 2], self.main[-1]
                 line = a[1] == b[1] or a[0] == b[0]
-                ends = [make_label(*a), make_label(*b)] if line else [make_label(*h) for h in self.main[-3:]]
+                ends = (
+                    [make_label(*a), make_label(*b)]
+                    if line
+                    else [make_label(*h) for h in self.main[-3:]]
+                )
                 paras[p] = [{"if_flag": {"flag": "strafed", "then": None, "else": p + 1}}]
-                paras[p + 1] = [{"set": "strafed"}, {"message": "A fighter-bomber roars down the road, guns firing."},
-                                {"strike": {"kind": "strafing", "hexes": ends, "row": "smg", "line": line}}]
+                paras[p + 1] = [
+                    {"set": "strafed"},
+                    {"message": "A fighter-bomber roars down the road, guns firing."},
+                    {"strike": {"kind": "strafing", "hexes": ends, "row": "smg", "line": line}},
+                ]
             elif kind == "courier":
                 east = self.main[-1:]
                 paras[p] = [{"if_flag": {"flag": "courier", "then": None, "else": p + 1}}]
-                paras[p + 1] = [{"set": "courier"}, {"message": "A German dispatch rider roars down the road."},
-                                {"place_vehicle": {"vehicle": "motorcycle", "hex": make_label(*east[-1]),
-                                                   "facing": "SW", "driver": "rifleman", "aware": False,
-                                                   "route": [make_label(*self.main[0])]}}]
+                paras[p + 1] = [
+                    {"set": "courier"},
+                    {"message": "A German dispatch rider roars down the road."},
+                    {
+                        "place_vehicle": {
+                            "vehicle": "motorcycle",
+                            "hex": make_label(*east[-1]),
+                            "facing": "SW",
+                            "driver": "rifleman",
+                            "aware": False,
+                            "route": [make_label(*self.main[0])],
+                        }
+                    },
+                ]
                 extra += 1
             rows_p.append(p)
         # the rows: 0..n nothing, then the chosen events over the rest of 0-9
         lo = self.between(cfg.nothing_rolls)
         lo = min(lo, 9 - len(rows_p))
-        cuts = sorted(int(x) for x in self.rng.choice(np.arange(lo + 2, 10), size=len(rows_p) - 1, replace=False))
+        cuts = sorted(
+            int(x)
+            for x in self.rng.choice(np.arange(lo + 2, 10), size=len(rows_p) - 1, replace=False)
+        )
         starts = [lo + 1] + cuts
         ends = [s - 1 for s in starts[1:]] + [9]
         events: list[dict[str, Any]] = [{"rolls": [0, lo], "paragraph": None}]
@@ -1304,23 +1674,30 @@ class _Builder:
         return paras, events, extra
 
     def briefing(self, night: bool) -> str:
-        where = {"farm": "a farm in open fields", "village": "a village at a crossroads",
-                 "hedgerows": "bocage country, hedges on high banks", "woods": "a forest",
-                 "river": "a river crossed by the road's bridge", "hills": "a hill over the road"}
-        goal = {"take": f"Take {self.obj_name.replace('_', ' ')} and then leave by the east edge.",
-                "exit": f"Get through: pass {self.obj_name} and bring your men off the east edge.",
-                "intel": f"Search {self.obj_name.replace('_', ' ')} for the German orders, then "
-                         "leave by the east edge.",
-                "hold": "Take the top of the hill from the Germans and hold it to the end.",
-                "capture": f"Take {self.obj_name} prisoner: battalion wants him alive.",
-                "demolish": f"Blow up {self.obj_name.replace('_', ' ')} with your satchel "
-                            "charges, then leave by the east edge."}
-        text = (f"The squad comes in from the west edge into {where[self.template]}. "
-                f"{goal[self.objective_kind]}")
+        where = {
+            "farm": "a farm in open fields",
+            "village": "a village at a crossroads",
+            "hedgerows": "bocage country, hedges on high banks",
+            "woods": "a forest",
+            "river": "a river crossed by the road's bridge",
+            "hills": "a hill over the road",
+        }
+        goal = {
+            "take": f"Take {self.obj_name.replace('_', ' ')} and then leave by the east edge.",
+            "exit": f"Get through: pass {self.obj_name} and bring your men off the east edge.",
+            "intel": f"Search {self.obj_name.replace('_', ' ')} for the German orders, then "
+            "leave by the east edge.",
+            "hold": "Take the top of the hill from the Germans and hold it to the end.",
+            "capture": f"Take {self.obj_name} prisoner: battalion wants him alive.",
+            "demolish": f"Blow up {self.obj_name.replace('_', ' ')} with your satchel "
+            "charges, then leave by the east edge.",
+        }
+        text = (
+            f"The squad comes in from the west edge into {where[self.template]}. "
+            f"{goal[self.objective_kind]}"
+        )
         if self.tank:
             text += " A Panzer IV is reported on the road: your section has a bazooka."
         if night:
             text += " It is night: you see only a few hexes."
         return text
-
-

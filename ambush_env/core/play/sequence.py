@@ -30,23 +30,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ambush_env.core.combat import sighting
+from ambush_env.core.model import events as E
+from ambush_env.core.model.state import TurnState, Unit
+from ambush_env.core.model.types import ARSpace, Phase, Side, Stance, Status
 from ambush_env.core.play import apply, paragraphs
 from ambush_env.core.rules import prisoners
-from ambush_env.core.combat import sighting
-from ambush_env.core.vehicles import tanks, vehicles
-from ambush_env.core.model import events as E
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.rules.scoring import check_end, end_mission
-from ambush_env.core.model.state import TurnState, Unit
 from ambush_env.core.rules.turns import start_turn
-from ambush_env.core.model.types import ARSpace, Phase, Side, Stance, Status
+from ambush_env.core.vehicles import tanks, vehicles
 
 US, GER = int(Side.US), int(Side.GERMAN)
 ACTIVE = int(Status.ACTIVE)
 CAPTURED = int(Status.CAPTURED)
-TWO, ONE, COMPLETE, PANIC, INACTIVE = (int(ARSpace.TWO_TURN), int(ARSpace.ONE_TURN),
-                                       int(ARSpace.COMPLETE), int(ARSpace.PANIC),
-                                       int(ARSpace.INACTIVE))
+TWO, ONE, COMPLETE, PANIC, INACTIVE = (
+    int(ARSpace.TWO_TURN),
+    int(ARSpace.ONE_TURN),
+    int(ARSpace.COMPLETE),
+    int(ARSpace.PANIC),
+    int(ARSpace.INACTIVE),
+)
 PRONE = int(Stance.PRONE)
 MAX_STEPS = 10000  # defensive: a rules bug must not hang an RL run
 
@@ -103,8 +107,11 @@ def _eligible(m: Match) -> list[Unit]:
     st = m.state
     if st.phase == Phase.OPERATIONS:
         done = st.ops_done
-        return [u for u in st.units if u.side == US and u.status == ACTIVE and u.hex >= 0
-                and u.uid not in done]
+        return [
+            u
+            for u in st.units
+            if u.side == US and u.status == ACTIVE and u.hex >= 0 and u.uid not in done
+        ]
     space, side = current_space(m)
     if side != US:
         return []
@@ -343,8 +350,14 @@ def start_round(m: Match) -> None:
         u.ar = ar_space(m, u, val)
         if u.ar == PANIC:
             u.panicked = True
-    m.emit(E.RoundStart(round=st.round, rolls_={"US": us_roll, "German": ger_roll},
-                        initiative="US" if st.initiative == US else "German", ar=ev_ar))
+    m.emit(
+        E.RoundStart(
+            round=st.round,
+            rolls_={"US": us_roll, "German": ger_roll},
+            initiative="US" if st.initiative == US else "German",
+            ar=ev_ar,
+        )
+    )
 
 
 def german_awareness(m: Match) -> None:
@@ -354,8 +367,9 @@ def german_awareness(m: Match) -> None:
     for g in st.units:
         if g.side != GER or g.status != ACTIVE or g.aware or g.hex < 0 or g.uid not in st.contacts:
             continue
-        if any(o.side == US and o.status == ACTIVE and o.hex >= 0 and m.can_see(g, o)
-               for o in st.units):
+        if any(
+            o.side == US and o.status == ACTIVE and o.hex >= 0 and m.can_see(g, o) for o in st.units
+        ):
             r = m.dice.d10(f"{g.name} awareness PC check")
             g.aware = r <= g.PC
             m.emit(E.AwarenessCheck(unit=g.name, roll=r, pc=g.PC, aware=g.aware))

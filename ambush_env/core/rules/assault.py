@@ -19,9 +19,9 @@ if active, aware and unpanicked, strikes back once at his own chance (a kill ass
 from __future__ import annotations
 
 from ambush_env.core.model import events as E
-from ambush_env.core.rules.ctx import Match
 from ambush_env.core.model.state import Unit
 from ambush_env.core.model.types import ARSpace, Side, Stance, Status
+from ambush_env.core.rules.ctx import Match
 
 ACTIVE = int(Status.ACTIVE)
 
@@ -32,13 +32,20 @@ def chance(m: Match, att: Unit, dfn: Unit) -> tuple[int, dict]:
     parts = {"base": r.base}
     if att.WS:
         parts["attacker_ws"] = att.WS
-    extra = sum(1 for o in m.state.units if o.hex == att.hex and o.side == att.side
-                and o.uid != att.uid and o.status == ACTIVE and not o.panicked)
+    extra = sum(
+        1
+        for o in m.state.units
+        if o.hex == att.hex
+        and o.side == att.side
+        and o.uid != att.uid
+        and o.status == ACTIVE
+        and not o.panicked
+    )
     if extra:
         parts["extra_attackers"] = extra * r.per_extra_attacker
     if att.wounded:
         parts["wounded"] = m.tables.damage.wounded.assault
-    if dfn.WS >= r.defender_ws_from and not dfn.wounded and not dfn.panicked:
+    if r.defender_ws_from <= dfn.WS and not dfn.wounded and not dfn.panicked:
         parts["defender_ws"] = -dfn.WS
     if not dfn.aware or dfn.panicked:
         parts["unaware_or_panicked_defender"] = r.unaware_or_panicked_defender
@@ -47,9 +54,17 @@ def chance(m: Match, att: Unit, dfn: Unit) -> tuple[int, dict]:
 
 def can_assault(m: Match, att: Unit, dfn: Unit) -> bool:
     """Same hex, both active, the attacker aware and unpanicked, the defender an enemy."""
-    return (att.status == ACTIVE and dfn.status == ACTIVE and att.hex >= 0 and att.hex == dfn.hex
-            and att.side != dfn.side and att.aware and not att.panicked and att.vehicle < 0
-            and dfn.vehicle < 0)
+    return (
+        att.status == ACTIVE
+        and dfn.status == ACTIVE
+        and att.hex >= 0
+        and att.hex == dfn.hex
+        and att.side != dfn.side
+        and att.aware
+        and not att.panicked
+        and att.vehicle < 0
+        and dfn.vehicle < 0
+    )
 
 
 def assault(m: Match, att: Unit, dfn: Unit, kind: str) -> list[E.Event]:
@@ -57,8 +72,15 @@ def assault(m: Match, att: Unit, dfn: Unit, kind: str) -> list[E.Event]:
     n, parts = chance(m, att, dfn)
     r = m.dice.d10(f"{att.name} assault")
     ok = r <= n
-    ev = E.Assault(unit=att.name, target=dfn.name, kind=kind, chance=n, modifiers=parts,
-                   rolls_={"assault": r}, success=ok)
+    ev = E.Assault(
+        unit=att.name,
+        target=dfn.name,
+        kind=kind,
+        chance=n,
+        modifiers=parts,
+        rolls_={"assault": r},
+        success=ok,
+    )
     m.emit(ev)
     events = [ev]
     defender_aware = dfn.aware  # only an aware defender strikes back (RULES.md §10)
@@ -77,8 +99,14 @@ def assault(m: Match, att: Unit, dfn: Unit, kind: str) -> list[E.Event]:
         n2, parts2 = chance(m, dfn, att)
         r2 = m.dice.d10(f"{dfn.name} strike back")
         ok2 = r2 <= n2
-        ev2 = E.StrikeBack(unit=dfn.name, target=att.name, chance=n2, modifiers=parts2,
-                           rolls_={"assault": r2}, success=ok2)
+        ev2 = E.StrikeBack(
+            unit=dfn.name,
+            target=att.name,
+            chance=n2,
+            modifiers=parts2,
+            rolls_={"assault": r2},
+            success=ok2,
+        )
         m.emit(ev2)
         events.append(ev2)
         if ok2:

@@ -32,10 +32,10 @@ soldier dragged is killed on a d10 of 0 (``damage.drag_check``); a body is moved
 from __future__ import annotations
 
 from ambush_env.core.model import events as E
-from ambush_env.core.rules.ctx import Match
-from ambush_env.core.rules.enter import enter_hex
 from ambush_env.core.model.state import Unit
 from ambush_env.core.model.types import Side, Stance, Status
+from ambush_env.core.rules.ctx import Match
+from ambush_env.core.rules.enter import enter_hex
 
 ACTIVE = int(Status.ACTIVE)
 _FALLEN = (int(Status.INCAPACITATED), int(Status.KILLED), int(Status.CAPTURED))
@@ -81,7 +81,8 @@ def pickable_slots(m: Match, u: Unit, max_slots: int) -> list[int]:
         return []
     st = m.state
     if str(u.hex) not in st.items and not any(
-            o.hex == u.hex and o.side == Side.GERMAN and o.status in _FALLEN for o in st.units):
+        o.hex == u.hex and o.side == Side.GERMAN and o.status in _FALLEN for o in st.units
+    ):
         return []
     here = items_here(m, u.hex)
     return [k for k in range(min(max_slots, len(here))) if can_take(m, u, here[k][2])]
@@ -104,8 +105,11 @@ def loose_weapon(item: str) -> tuple[str, int | None, bool]:
     """``(weapon id, ammo, jammed)`` of a ``"weapon:<id>[:<ammo>[:jammed]]"`` item; ammo None
     when not given."""
     parts = item.split(":")
-    return (parts[1], (int(parts[2]) if len(parts) > 2 else None),
-            len(parts) > 3 and parts[3] == "jammed")
+    return (
+        parts[1],
+        (int(parts[2]) if len(parts) > 2 else None),
+        len(parts) > 3 and parts[3] == "jammed",
+    )
 
 
 def pick_up(m: Match, u: Unit, slot: int) -> None:
@@ -168,8 +172,13 @@ def draggable(m: Match, u: Unit) -> Unit | None:
         return None
     best = None
     for o in m.state.units:
-        if o.hex == u.hex and o.side == u.side and o.uid != u.uid and o.vehicle < 0 and o.status in (
-                Status.INCAPACITATED, Status.KILLED):
+        if (
+            o.hex == u.hex
+            and o.side == u.side
+            and o.uid != u.uid
+            and o.vehicle < 0
+            and o.status in (Status.INCAPACITATED, Status.KILLED)
+        ):
             if best is None or (o.status == Status.INCAPACITATED and best.status == Status.KILLED):
                 best = o
     return best

@@ -24,11 +24,13 @@ from typing import Any
 
 from ambush_env.core.model import events as E
 from ambush_env.core.model import orders as O
+from ambush_env.core.model.dice import Dice
+from ambush_env.core.model.errors import DataError, ScenarioError
+from ambush_env.core.model.state import GameState, Unit, Vehicle
+from ambush_env.core.model.types import DIRECTION_NAMES, Phase, Side, Status
 from ambush_env.core.world.board import Board, load_board
 from ambush_env.core.world.cards import CARDS_DIR, load_deck
 from ambush_env.core.world.data import resolve_data
-from ambush_env.core.model.dice import Dice
-from ambush_env.core.model.errors import DataError, ScenarioError
 from ambush_env.core.world.los import SightCache
 from ambush_env.core.world.missions import (
     Mission,
@@ -39,9 +41,7 @@ from ambush_env.core.world.missions import (
 )
 from ambush_env.core.world.rules_data import load_rules_data
 from ambush_env.core.world.squads import load_squad
-from ambush_env.core.model.state import GameState, Unit, Vehicle
 from ambush_env.core.world.tables import load_tables
-from ambush_env.core.model.types import DIRECTION_NAMES, Phase, Side, Status
 from ambush_env.core.world.vehicle_data import load_vehicle_data
 
 US, GER = int(Side.US), int(Side.GERMAN)
@@ -72,9 +72,12 @@ def _check_deck_cards(mission: Mission, deck: Any, opponent: Any) -> None:
     for field, card_id in mission.card_refs():
         if card_id not in deck.card_ids:
             path, _shipped = resolve_data(CARDS_DIR, opponent, "deck")
-            raise DataError(path, "cards",
-                            f"no card {card_id!r}, which mission {mission.id!r} places "
-                            f"({field}); the deck's cards: {', '.join(deck.card_ids)}")
+            raise DataError(
+                path,
+                "cards",
+                f"no card {card_id!r}, which mission {mission.id!r} places "
+                f"({field}); the deck's cards: {', '.join(deck.card_ids)}",
+            )
 
 
 def board_key(live: dict) -> tuple:
@@ -100,8 +103,14 @@ class Ctx:
             ``opponent`` lacks (naming the deck's file and ``cards``).
     """
 
-    def __init__(self, mission: str | Mission | None = None, *, rules: str = "standard",
-                 opponent: str = "regular", board: Board | None = None) -> None:
+    def __init__(
+        self,
+        mission: str | Mission | None = None,
+        *,
+        rules: str = "standard",
+        opponent: str = "regular",
+        board: Board | None = None,
+    ) -> None:
         if rules not in RULES:
             raise ScenarioError(f"unknown rules {rules!r}; known: 'standard', 'd100'")
         if mission is None:
@@ -139,10 +148,13 @@ class Ctx:
         self.entry_hexes = [b.index(h) for h in self.mission.us_entry]
         self.exit_hexes = frozenset(b.index(h) for h in self.mission.exit_hexes)
         self.objective_hexes = frozenset(b.index(h) for h in self.mission.objective.hexes)
-        self.triggers: dict[int, Any] = {b.index(lbl): t for lbl, t in self.mission.triggers.items()}
+        self.triggers: dict[int, Any] = {
+            b.index(lbl): t for lbl, t in self.mission.triggers.items()
+        }
         # map booby traps (module traps): hex index -> MapBoobyTrap
         self.booby_traps: dict[int, Any] = {
-            b.index(lbl): t for lbl, t in (getattr(self.mission, "booby_traps", None) or {}).items()}
+            b.index(lbl): t for lbl, t in (getattr(self.mission, "booby_traps", None) or {}).items()
+        }
         self.offsets: tuple[tuple[int, ...], ...] = b.offset_table(O.HEX_OFFSETS)  # read-only
         self._bldg_offsets: list[list[tuple[int, int]]] | None = None
         self._weapons: dict[str, Any] = {}
@@ -175,7 +187,9 @@ class Ctx:
         if s is None:
             if len(self._landmark_sight) >= 16:  # a bound (each holds 9 n^2 bools)
                 self._landmark_sight.clear()
-            s = self._landmark_sight[landmark_hexes] = self.sight.with_landmark_hexes(landmark_hexes)
+            s = self._landmark_sight[landmark_hexes] = self.sight.with_landmark_hexes(
+                landmark_hexes
+            )
         return s
 
     def start_vehicles(self) -> list[Vehicle]:
@@ -189,9 +203,18 @@ class Ctx:
         out = []
         for k, (pv, side) in enumerate(placed):
             t = data.vehicles[pv.vehicle]
-            v = Vehicle(vid=k, type=pv.vehicle, side=side, name=f"V{k + 1}", hex=b.index(pv.hex),
-                        facing=DIRECTION_NAMES.index(pv.facing), closed=not t.open)
-            if t.kind == "tank":  # a full crew, the cannon loaded ⚙ (its unit: tanks.link_tank_units)
+            v = Vehicle(
+                vid=k,
+                type=pv.vehicle,
+                side=side,
+                name=f"V{k + 1}",
+                hex=b.index(pv.hex),
+                facing=DIRECTION_NAMES.index(pv.facing),
+                closed=not t.open,
+            )
+            if (
+                t.kind == "tank"
+            ):  # a full crew, the cannon loaded ⚙ (its unit: tanks.link_tank_units)
                 v.crew = t.occupants
                 v.cannon_loaded = data.start_loaded
             out.append(v)
@@ -210,8 +233,11 @@ class Ctx:
         if t is None:
             b = self.board
             t = self._bldg_offsets = [
-                [(k, j) for k in range(1, O.N_OFFSETS)
-                 if (j := self.offsets[i][k]) >= 0 and b.building[j] is not None]
+                [
+                    (k, j)
+                    for k in range(1, O.N_OFFSETS)
+                    if (j := self.offsets[i][k]) >= 0 and b.building[j] is not None
+                ]
                 for i in range(b.n)
             ]
         return t[hex_]
@@ -266,8 +292,9 @@ class Match:
         key = tuple(lm)
         if key != self._lm_key:
             self._lm_key = key
-            self._lm_sight = self.ctx.sight_with(frozenset(h for h, _name, blocking in lm
-                                                           if blocking))
+            self._lm_sight = self.ctx.sight_with(
+                frozenset(h for h, _name, blocking in lm if blocking)
+            )
         return self._lm_sight
 
     def weapon(self, weapon_id: str) -> Any:
@@ -384,8 +411,13 @@ class Match:
         if not ger:
             return
         for u in units:
-            if (u.side == US and u.status == ACTIVE and u.hex >= 0 and u.uid not in known
-                    and any(g.hex == u.hex or self.can_see(g, u) for g in ger)):
+            if (
+                u.side == US
+                and u.status == ACTIVE
+                and u.hex >= 0
+                and u.uid not in known
+                and any(g.hex == u.hex or self.can_see(g, u) for g in ger)
+            ):
                 known.append(u.uid)
 
     def active_known_germans(self) -> list[Unit]:
@@ -398,9 +430,14 @@ class Match:
         sight = self.sight
         if a.vehicle < 0 and b.vehicle < 0:
             return sight.can_see(a.hex, b.hex, a.stance, b.stance)
-        return sight.can_see(a.hex, b.hex, a.stance, b.stance,
-                                      sighter_in_vehicle=self._vehicle_size(a),
-                                      target_in_vehicle=self._vehicle_size(b))
+        return sight.can_see(
+            a.hex,
+            b.hex,
+            a.stance,
+            b.stance,
+            sighter_in_vehicle=self._vehicle_size(a),
+            target_in_vehicle=self._vehicle_size(b),
+        )
 
     def _vehicle_size(self, u: Unit) -> str | None:
         if u.vehicle < 0:
@@ -427,29 +464,47 @@ class Match:
             return True
         dist = self.board.distance
         for c in self.state.units:
-            if (c.side == US and c.CR > 0 and c.uid != u.uid and c.status == ACTIVE
-                    and c.hex >= 0 and not c.panicked and not c.wounded
-                    and dist(c.hex, u.hex) <= c.CR):
+            if (
+                c.side == US
+                and c.CR > 0
+                and c.uid != u.uid
+                and c.status == ACTIVE
+                and c.hex >= 0
+                and not c.panicked
+                and not c.wounded
+                and dist(c.hex, u.hex) <= c.CR
+            ):
                 return True
         return False
 
     def time_left(self) -> tuple[int, int]:
         """(Operations pulses left, Rounds left) of the mission's time limits."""
         tl = self.mission.time_limit
-        return (max(0, tl.operations_pulses - self.state.pulse),
-                max(0, tl.rounds - self.state.rounds_total))
+        return (
+            max(0, tl.operations_pulses - self.state.pulse),
+            max(0, tl.rounds - self.state.rounds_total),
+        )
 
     def stats(self) -> dict:
         """Casualty counts for the benchmark."""
-        s = {"us_killed": 0, "us_incapacitated": 0, "us_wounded": 0, "germans_killed": 0,
-             "germans_captured": 0, "us_exited": 0}
+        s = {
+            "us_killed": 0,
+            "us_incapacitated": 0,
+            "us_wounded": 0,
+            "germans_killed": 0,
+            "germans_captured": 0,
+            "us_exited": 0,
+        }
         for u in self.state.units:
             if u.role == "tank" and u.vehicle >= 0:
                 continue  # a tank's unit is no soldier
             if u.side == US:
                 s["us_killed"] += u.status == Status.KILLED
                 s["us_incapacitated"] += u.status == Status.INCAPACITATED
-                s["us_wounded"] += u.wounded and u.status not in (Status.KILLED, Status.INCAPACITATED)
+                s["us_wounded"] += u.wounded and u.status not in (
+                    Status.KILLED,
+                    Status.INCAPACITATED,
+                )
                 s["us_exited"] += u.exited
             else:
                 s["germans_killed"] += u.status == Status.KILLED
@@ -529,5 +584,8 @@ def _standard_gear(squad: Any, tables: Any) -> None:
         gear = [("weapon", s.weapon)] + [(f"equipment.{j}", e) for j, e in enumerate(s.equipment)]
         for where, g in gear:
             if g in tables.d100_only:
-                raise DataError(f"configs/squads/{squad.id}.yaml", f"soldiers.{i}.{where}",
-                                f"{g!r} exists only under rules 'd100' (seed 003)")
+                raise DataError(
+                    f"configs/squads/{squad.id}.yaml",
+                    f"soldiers.{i}.{where}",
+                    f"{g!r} exists only under rules 'd100' (seed 003)",
+                )

@@ -33,6 +33,8 @@ from __future__ import annotations
 from typing import Any
 
 from ambush_env.core.model import events as E
+from ambush_env.core.model.state import Unit, Vehicle
+from ambush_env.core.model.types import Status
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.world.d100_data import (
     OCCUPANT_EFFECTS,
@@ -44,8 +46,6 @@ from ambush_env.core.world.d100_data import (
     percent_to_d10,  # noqa: F401  (re-exported: the special attacks and tests read d100.percent_to_d10)
     shipped_d100_data,
 )
-from ambush_env.core.model.state import Unit, Vehicle
-from ambush_env.core.model.types import Status
 from ambush_env.core.world.vehicle_data import vtype
 
 ACTIVE = int(Status.ACTIVE)
@@ -88,8 +88,6 @@ def belly_armour(v: Vehicle) -> int:
 def hp_left(v: Vehicle) -> int:
     """Base HP left (``Vehicle.hp`` −1 reads the type's full Base HP)."""
     return stats(v).hp if v.hp < 0 else v.hp
-
-
 
 
 def luck(u: Unit) -> int:
@@ -168,11 +166,24 @@ def point_blank(m: Match, shooter: Unit, weapon_id: str, distance: int, n: int) 
 
 
 # ============================================================================ the attack
-def attack(m: Match, v: Vehicle, src: WeaponDamage, source: str, *, aspect: str = "front",
-           hits: int = 1, impale: bool = False, multiplier: int = 1, divisor: int = 1,
-           inside: bool = False, location: LocationRow | None = None,
-           armour: int | None = None, rolled: int | None = None, people: bool = True,
-           wreck: bool = False) -> list[Effect]:
+def attack(
+    m: Match,
+    v: Vehicle,
+    src: WeaponDamage,
+    source: str,
+    *,
+    aspect: str = "front",
+    hits: int = 1,
+    impale: bool = False,
+    multiplier: int = 1,
+    divisor: int = 1,
+    inside: bool = False,
+    location: LocationRow | None = None,
+    armour: int | None = None,
+    rolled: int | None = None,
+    people: bool = True,
+    wreck: bool = False,
+) -> list[Effect]:
     """Steps 3-7 of seed 003 against ``v`` (module docstring).
 
     Args:
@@ -223,8 +234,16 @@ def attack(m: Match, v: Vehicle, src: WeaponDamage, source: str, *, aspect: str 
             pens.append(total - arm)
         if kind.cumulative and own_aspect:  # through or not: "permanently decreased"
             shot_away += total
-    ev = E.D100Attack(vehicle=v.name, source=source, kind=src.kind, armour=arm, damage=damages,
-                      dice=dice, penetrated=pens, impale=impale)
+    ev = E.D100Attack(
+        vehicle=v.name,
+        source=source,
+        kind=src.kind,
+        armour=arm,
+        damage=damages,
+        dice=dice,
+        penetrated=pens,
+        impale=impale,
+    )
     shot_away = min(shot_away, arm)  # ⚙ what was there: a hit through leaves 0
     if shot_away:  # seed 003: the aspect's Armor value "permanently decreased by these attacks"
         v.armour_loss[aspect] = v.armour_loss.get(aspect, 0) + shot_away
@@ -250,14 +269,28 @@ def attack(m: Match, v: Vehicle, src: WeaponDamage, source: str, *, aspect: str 
     return effects
 
 
-def _location(m: Match, v: Vehicle, row: LocationRow, pens: list[int], area: bool,
-              arm: int, people: bool = True, wreck: bool = False) -> list[Effect]:
+def _location(
+    m: Match,
+    v: Vehicle,
+    row: LocationRow,
+    pens: list[int],
+    area: bool,
+    arm: int,
+    people: bool = True,
+    wreck: bool = False,
+) -> list[Effect]:
     """The hit-location row's effect for the penetrating damage ``pens`` (``wreck``:
     :func:`attack`)."""
     eff = row.effect
     if eff in OCCUPANT_EFFECTS and not people:
-        m.emit(E.D100Component(vehicle=v.name, component=row.component, effect=eff,
-                               result="riders hurt by the blast already"))
+        m.emit(
+            E.D100Component(
+                vehicle=v.name,
+                component=row.component,
+                effect=eff,
+                result="riders hurt by the blast already",
+            )
+        )
         return []
     if eff in ("driver", "front_passenger", "back_seat"):
         return _seat_hit(m, v, row, pens, area, wreck)
@@ -265,8 +298,11 @@ def _location(m: Match, v: Vehicle, row: LocationRow, pens: list[int], area: boo
         return _crew_section(m, v, row, sum(pens))
     # a component with HP: destroyed when its HP is spent ("no such component: ignore")
     if eff == "weapon" and row.mount not in vtype(v).weapons:
-        m.emit(E.D100Component(vehicle=v.name, component=row.component, effect=eff,
-                               result="no such component"))
+        m.emit(
+            E.D100Component(
+                vehicle=v.name, component=row.component, effect=eff, result="no such component"
+            )
+        )
         return []
     name = row.component
     if name in v.destroyed:
@@ -277,8 +313,14 @@ def _location(m: Match, v: Vehicle, row: LocationRow, pens: list[int], area: boo
         return []
     v.destroyed.append(name)
     if wreck:
-        m.emit(E.D100Component(vehicle=v.name, component=name, effect=eff,
-                               result="destroyed (the vehicle is disabled)"))
+        m.emit(
+            E.D100Component(
+                vehicle=v.name,
+                component=name,
+                effect=eff,
+                result="destroyed (the vehicle is disabled)",
+            )
+        )
         return []
     return _destroyed(m, v, row)
 
@@ -368,8 +410,14 @@ def destroy_component(m: Match, v: Vehicle, row: LocationRow) -> list[Effect]:
     """``row``'s "effect if destroyed" at once (a charge into the treads: "the same effect as
     rolling Tread", seed 003); nothing if that component is destroyed already."""
     if row.component in v.destroyed:
-        m.emit(E.D100Component(vehicle=v.name, component=row.component, effect=row.effect,
-                               result="destroyed already"))
+        m.emit(
+            E.D100Component(
+                vehicle=v.name,
+                component=row.component,
+                effect=row.effect,
+                result="destroyed already",
+            )
+        )
         return []
     v.destroyed.append(row.component)
     return _destroyed(m, v, row)
@@ -439,8 +487,9 @@ def _being_driven(m: Match, v: Vehicle) -> bool:
 
 
 # ============================================================================ people
-def _seat_hit(m: Match, v: Vehicle, row: LocationRow, pens: list[int], area: bool,
-              wreck: bool = False) -> list[Effect]:
+def _seat_hit(
+    m: Match, v: Vehicle, row: LocationRow, pens: list[int], area: bool, wreck: bool = False
+) -> list[Effect]:
     """A car's driver, front-seat passenger or back seat hit (seed 003; Luck picks who when
     fewer hits than targets and the attack is not an area attack)."""
     units = m.state.units
@@ -453,9 +502,14 @@ def _seat_hit(m: Match, v: Vehicle, row: LocationRow, pens: list[int], area: boo
         seats = v.passengers[front:]
     targets = [uid for uid in seats if units[uid].status == ACTIVE]
     if not targets:
-        m.emit(E.D100Component(vehicle=v.name, component=row.component, effect=row.effect,
-                               result=("no such component" if _no_seat(v, row.effect)
-                                       else "nobody there")))
+        m.emit(
+            E.D100Component(
+                vehicle=v.name,
+                component=row.component,
+                effect=row.effect,
+                result=("no such component" if _no_seat(v, row.effect) else "nobody there"),
+            )
+        )
         return []
     out: list[Effect] = []
     if area or len(pens) >= len(targets):
@@ -475,15 +529,26 @@ def _seat_hit(m: Match, v: Vehicle, row: LocationRow, pens: list[int], area: boo
             if r > need:
                 misses.append((r - need, -targets.index(uid), uid, r, need))
             else:
-                m.emit(E.D100Occupant(vehicle=v.name, unit=u.name, damage=0, result="none",
-                                      luck=r, need=need))
+                m.emit(
+                    E.D100Occupant(
+                        vehicle=v.name, unit=u.name, damage=0, result="none", luck=r, need=need
+                    )
+                )
         misses.sort(reverse=True)
         for k, (_, _, uid, r, need) in enumerate(misses):
             if k < len(pens):
                 out += hurt(m, v, uid, pens[k], luck_roll=(r, need))
             else:
-                m.emit(E.D100Occupant(vehicle=v.name, unit=units[uid].name, damage=0,
-                                      result="none", luck=r, need=need))
+                m.emit(
+                    E.D100Occupant(
+                        vehicle=v.name,
+                        unit=units[uid].name,
+                        damage=0,
+                        result="none",
+                        luck=r,
+                        need=need,
+                    )
+                )
     if row.effect == "driver" and not v.disabled and not wreck:
         drv_down = v.driver < 0 or units[v.driver].status != ACTIVE
         bonus = take_the_wheel(m, v, row) if drv_down else row.trouble or 0
@@ -514,16 +579,24 @@ def take_the_wheel(m: Match, v: Vehicle, row: LocationRow, crew_left: int = 0) -
     if vtype(v).kind == "tank":
         who, ds = ("crew", crew_rating(crew_left).DS) if crew_left > 0 else ("", 0)
     else:
-        able = [units[uid] for uid in v.passengers if units[uid].status == ACTIVE
-                and not units[uid].panicked and can_take_wheel(v, units[uid])]
+        able = [
+            units[uid]
+            for uid in v.passengers
+            if units[uid].status == ACTIVE
+            and not units[uid].panicked
+            and can_take_wheel(v, units[uid])
+        ]
         who, ds = (able[0].name, effective_ds(v, able[0])) if able else ("", 0)
     if not who:
         m.emit(E.D100TakeWheel(vehicle=v.name, unit="", result="nobody to take it"))
         return tw.trouble
     need = vehicle_drive_auto(m, v, ds) + tw.percent
     r, ok = skill_check(m, need, f"{who} takes the wheel of {v.name} (Drive Auto {tw.percent}%)")
-    m.emit(E.D100TakeWheel(vehicle=v.name, unit=who, result="took the wheel" if ok else "failed",
-                           roll=r, need=need))
+    m.emit(
+        E.D100TakeWheel(
+            vehicle=v.name, unit=who, result="took the wheel" if ok else "failed", roll=r, need=need
+        )
+    )
     if not ok:
         return tw.trouble
     if vtype(v).kind == "tank":
@@ -548,8 +621,9 @@ def _no_seat(v: Vehicle, effect: str) -> bool:
     return front == 0 if effect == "front_passenger" else seats - front <= 0
 
 
-def hurt(m: Match, v: Vehicle, uid: int, damage: int, *, luck_roll: tuple[int, int] | None = None
-         ) -> list[Effect]:
+def hurt(
+    m: Match, v: Vehicle, uid: int, damage: int, *, luck_roll: tuple[int, int] | None = None
+) -> list[Effect]:
     """An occupant of ``v`` takes ``damage``: its seed 002 level applied (module damage)."""
     from ambush_env.core.rules.damage import apply_damage
 
@@ -601,8 +675,10 @@ def _crew_section(m: Match, v: Vehicle, row: LocationRow, dmg: int) -> list[Effe
     turret, hull = _sections(v)
     hit_turret = row.effect == "turret"
     lost_t = lost_h = 0
-    for n, part_dmg, is_turret in ((turret, dmg if hit_turret else dmg // 2, True),
-                                   (hull, dmg // 2 if hit_turret else dmg, False)):
+    for n, part_dmg, is_turret in (
+        (turret, dmg if hit_turret else dmg // 2, True),
+        (hull, dmg // 2 if hit_turret else dmg, False),
+    ):
         for _ in range(n):
             if _crewman(m, v, part_dmg):
                 if is_turret:
@@ -620,8 +696,9 @@ def _crew_section(m: Match, v: Vehicle, row: LocationRow, dmg: int) -> list[Effe
 
 
 # ============================================================================ destruction
-def destroy(m: Match, v: Vehicle, why: str, damage: int | None, *, magazine: bool = False
-            ) -> list[Effect]:
+def destroy(
+    m: Match, v: Vehicle, why: str, damage: int | None, *, magazine: bool = False
+) -> list[Effect]:
     """Seed 003 step 7 (or a magazine explosion): the vehicle is destroyed (disabled) and every
     occupant takes ``damage`` (the attack's damage minus the Armor value) or 12d6."""
     units = m.state.units
@@ -630,13 +707,19 @@ def destroy(m: Match, v: Vehicle, why: str, damage: int | None, *, magazine: boo
     if vtype(v).kind == "tank":
         lost = 0
         for _ in range(v.crew):
-            dmg = roll_dice(m, data().magazine_dice, f"{v.name} magazine")[0] if magazine else (
-                damage or 0)
+            dmg = (
+                roll_dice(m, data().magazine_dice, f"{v.name} magazine")[0]
+                if magazine
+                else (damage or 0)
+            )
             lost += _crewman(m, v, dmg)
         return [("disable", why)] + _crew_lost(m, v, lost, why)
     for uid in aboard(m, v):
-        dmg = roll_dice(m, data().magazine_dice, f"{units[uid].name} magazine")[0] \
-            if magazine else (damage or 0)
+        dmg = (
+            roll_dice(m, data().magazine_dice, f"{units[uid].name} magazine")[0]
+            if magazine
+            else (damage or 0)
+        )
         hurt(m, v, uid, dmg)
     return [("disable", why)]
 
@@ -657,8 +740,16 @@ def inside_blast(m: Match, v: Vehicle, src: WeaponDamage, source: str) -> list[E
     total, got = roll_dice(m, src.dice, f"{v.name} {source} damage")
     if armoured(v):
         total *= d.grenade_inside_multiplier
-    ev = E.D100Attack(vehicle=v.name, source=source, kind=src.kind, armour=0, damage=[total],
-                      dice=[got], penetrated=[total], impale=False)
+    ev = E.D100Attack(
+        vehicle=v.name,
+        source=source,
+        kind=src.kind,
+        armour=0,
+        damage=[total],
+        dice=[got],
+        penetrated=[total],
+        impale=False,
+    )
     v.hp = max(0, hp_left(v) - total)
     ev.hp = v.hp
     m.emit(ev)

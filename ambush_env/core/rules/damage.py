@@ -20,8 +20,8 @@ from typing import Any
 
 from ambush_env.core.model import events as E
 from ambush_env.core.model.errors import AmbushError
-from ambush_env.core.world.tables import RESULTS
 from ambush_env.core.model.types import ARSpace, Stance, Status
+from ambush_env.core.world.tables import RESULTS
 
 _PRONE = int(Stance.PRONE)
 _ACTIVE = int(Status.ACTIVE)
@@ -104,7 +104,7 @@ def _wound(m: Any, u: Any, ev: E.Damage) -> None:
         u.stance = _PRONE
     if u.ar in _TURN_SPACES:
         u.ar = int(ARSpace.COMPLETE)
-    if u.MV > rules.mv:
+    if rules.mv < u.MV:
         u.MV = rules.mv
     if u.port_boxes > rules.port_boxes:
         u.port_boxes = rules.port_boxes
@@ -128,8 +128,9 @@ def _wound(m: Any, u: Any, ev: E.Damage) -> None:
         ev.dropped = list(dropped)
 
 
-def roll_damage(m: Any, uid: int, row: str, *, modifier: int = 0,
-                why: str = "damage") -> tuple[int, str, list[E.Event]]:
+def roll_damage(
+    m: Any, uid: int, row: str, *, modifier: int = 0, why: str = "damage"
+) -> tuple[int, str, list[E.Event]]:
     """Roll a d10 on a damage row and apply the result (seed 002 p. 26).
 
     For callers that only need "roll on row X" (grenades, satchels, assault, a destroyed
@@ -173,8 +174,9 @@ def drag_check(m: Any, uid: int, *, why: str = "drag") -> list[E.Event]:
     """
     u = m.state.units[uid]
     if u.status != _INCAP:
-        raise AmbushError(f"{u.name} is not incapacitated: only incapacitated soldiers make "
-                          "the drag check")
+        raise AmbushError(
+            f"{u.name} is not incapacitated: only incapacitated soldiers make the drag check"
+        )
     roll = m.dice.d10(why)
     killed = roll <= m.tables.damage.incapacitated.drag_kill
     ev = E.DragCheck(unit=u.name, roll=roll, killed=killed)

@@ -47,11 +47,16 @@ from __future__ import annotations
 from typing import Any
 
 from ambush_env.core.model import events as E
+from ambush_env.core.model.errors import AmbushError, IllegalActionError
+from ambush_env.core.model.types import STANCE_NAMES, Stance, Status
 from ambush_env.core.rules.ctx import WALL_CACHE_MAX
 from ambush_env.core.rules.damage import apply_damage, roll_damage
-from ambush_env.core.model.errors import AmbushError, IllegalActionError
-from ambush_env.core.world.tables import PENETRATION_LEVELS, PENETRATION_SURFACES, Tables, load_tables
-from ambush_env.core.model.types import STANCE_NAMES, Stance, Status
+from ambush_env.core.world.tables import (
+    PENETRATION_LEVELS,
+    PENETRATION_SURFACES,
+    Tables,
+    load_tables,
+)
 
 _ACTIVE = int(Status.ACTIVE)
 _CAPTURED = int(Status.CAPTURED)
@@ -90,8 +95,10 @@ def penetrates(level: str, explosive: bool, surface: str, tables: Tables | None 
     try:
         return (tables or load_tables()).penetration[(level, bool(explosive), surface)]
     except KeyError:
-        raise AmbushError(f"penetrates: unknown level {level!r} or surface {surface!r}; "
-                          f"levels {PENETRATION_LEVELS}, surfaces {SURFACES}") from None
+        raise AmbushError(
+            f"penetrates: unknown level {level!r} or surface {surface!r}; "
+            f"levels {PENETRATION_LEVELS}, surfaces {SURFACES}"
+        ) from None
 
 
 # --------------------------------------------------------------------------------------------
@@ -151,8 +158,9 @@ def _intact_wall(hs: Any) -> str | None:
     return hs.wall
 
 
-def _entry_hexside(board: Any, target_hex: int, from_hex: int, *, want_wall: bool
-                   ) -> tuple[int, Any]:
+def _entry_hexside(
+    board: Any, target_hex: int, from_hex: int, *, want_wall: bool
+) -> tuple[int, Any]:
     """The hexside by which a line from ``from_hex`` enters ``target_hex``.
 
     It lies between ``target_hex`` and its neighbour nearest ``from_hex``; among equally near
@@ -203,8 +211,12 @@ def _target_mods(game: Any, shooter: Any, target: Any) -> list[tuple[str, int]]:
     terrain = board.terrain[target.hex]
     cover = t.cover[terrain]
     vcover = t.mods.vehicle_cover
-    if (vcover < cover and target.vehicle < 0 and game.state.vehicles
-            and any(v.hex == target.hex for v in game.state.vehicles)):
+    if (
+        vcover < cover
+        and target.vehicle < 0
+        and game.state.vehicles
+        and any(v.hex == target.hex for v in game.state.vehicles)
+    ):
         # beside a vehicle: in cover unless his terrain is better (seed 000 p. 31)
         mods.append(("cover_vehicle", vcover))
     else:
@@ -217,7 +229,9 @@ def _target_mods(game: Any, shooter: Any, target: Any) -> list[tuple[str, int]]:
     return mods
 
 
-def to_hit(game: Any, shooter: Any, target: Any, *, snap: bool) -> tuple[int, list[tuple[str, int]]]:
+def to_hit(
+    game: Any, shooter: Any, target: Any, *, snap: bool
+) -> tuple[int, list[tuple[str, int]]]:
     """The to-hit number of ``shooter`` firing his weapon at the soldier ``target`` (RULES.md §8).
 
     Base number of the weapon class for the range band, plus: snap −2; target standing +1 /
@@ -250,12 +264,17 @@ def _d100_mods(game: Any, shooter: Any, target: Any) -> list[tuple[str, int]]:
     from ambush_env.core.world.d100_data import shot_mods
 
     vs = game.state.vehicles
-    return shot_mods(vs, shooter, getattr(shooter, "weapon", ""),
-                     vs[target.vehicle] if target.vehicle >= 0 else None)
+    return shot_mods(
+        vs,
+        shooter,
+        getattr(shooter, "weapon", ""),
+        vs[target.vehicle] if target.vehicle >= 0 else None,
+    )
 
 
-def _base_and_shooter_mods(game: Any, shooter: Any, target_hex: int, what: str, snap: bool
-                           ) -> tuple[int, list[tuple[str, int]]]:
+def _base_and_shooter_mods(
+    game: Any, shooter: Any, target_hex: int, what: str, snap: bool
+) -> tuple[int, list[tuple[str, int]]]:
     """The base number of the shooter's weapon class for the range to ``target_hex`` and his
     own modifiers (RULES.md §8), shared by fire at soldiers, walls and vehicles.
 
@@ -271,7 +290,8 @@ def _base_and_shooter_mods(game: Any, shooter: Any, target_hex: int, what: str, 
         raise IllegalActionError(
             f"{shooter.name} ({shooter.weapon}) cannot reach {what} "
             f"{game.board.label(target_hex)}: {d} hexes is beyond maximum range "
-            f"{t.max_range[cname]}")
+            f"{t.max_range[cname]}"
+        )
     return base, _shooter_mods(t, shooter, t.weapon_class[shooter.weapon], snap)
 
 
@@ -281,8 +301,9 @@ def _cover_mods(t: Tables, terrain: int) -> list[tuple[str, int]]:
     return [("cover_" + t.terrain_name[terrain], cover)] if cover else []
 
 
-def to_hit_wall(game: Any, shooter: Any, target_hex: int, *, snap: bool = False
-                ) -> tuple[int, list[tuple[str, int]]]:
+def to_hit_wall(
+    game: Any, shooter: Any, target_hex: int, *, snap: bool = False
+) -> tuple[int, list[tuple[str, int]]]:
     """To-hit number against the wall of ``target_hex`` facing the shooter (seed 002 p. 27).
 
     Base number for the range to ``target_hex`` + 4 (wall as target) + the shooter's modifiers
@@ -296,8 +317,9 @@ def to_hit_wall(game: Any, shooter: Any, target_hex: int, *, snap: bool = False
     return base + sum(v for _, v in mods), mods
 
 
-def to_hit_vehicle(game: Any, shooter: Any, vehicle_hex: int, size: str, *, snap: bool
-                   ) -> tuple[int, list[tuple[str, int]]]:
+def to_hit_vehicle(
+    game: Any, shooter: Any, vehicle_hex: int, size: str, *, snap: bool
+) -> tuple[int, list[tuple[str, int]]]:
     """To-hit number against a vehicle (seed 000 p. 30-31): base + size (small +1, large +2)
     + the shooter's modifiers + the terrain cover of the vehicle's hex ⚙ ("as usual"). For the vehicle rules; the Hit Chart is rolled there.
 
@@ -353,16 +375,25 @@ def weapon_refusal(game: Any, shooter: Any, *, snap: bool) -> str | None:
         return "weapon not prepared"
     if snap and not wc.snap:
         return f"a {t.class_of[shooter.weapon]} cannot snap fire"
-    if (shooter.vehicle >= 0 and not wc.vehicle_mounted and (wc.explosive or wc.crew)
-            and not heavy_weapons_from_cars(game)):
+    if (
+        shooter.vehicle >= 0
+        and not wc.vehicle_mounted
+        and (wc.explosive or wc.crew)
+        and not heavy_weapons_from_cars(game)
+    ):
         return "no bazooka, panzerfaust or crew weapon from a car (seed 000 p. 32)"
     if wc.crew:
         mates = 0
         for u in game.units_at(shooter.hex):
             if u.guard == shooter.uid and u.status == _CAPTURED:
                 return "a guard cannot fire a crew weapon (seed 002 p. 25)"
-            if (u.uid != shooter.uid and u.side == shooter.side and u.status == _ACTIVE
-                    and not u.panicked and (u.vehicle < 0 or u.vehicle == shooter.vehicle)):
+            if (
+                u.uid != shooter.uid
+                and u.side == shooter.side
+                and u.status == _ACTIVE
+                and not u.panicked
+                and (u.vehicle < 0 or u.vehicle == shooter.vehicle)
+            ):
                 mates += 1
         if mates == 0:
             return "a crew weapon needs a second soldier in the hex"
@@ -395,8 +426,11 @@ def target_refusal(game: Any, shooter: Any, target: Any) -> str | None:
     d = game.board.distance(shooter.hex, target.hex)
     if t.to_hit[t.class_of[shooter.weapon]][t.band(d)] is None:
         return f"{target.name} is beyond maximum range ({d} hexes)"
-    if not (game.sight.can_see(shooter.hex, target.hex, shooter.stance, target.stance)
-            if shooter.vehicle < 0 else game.can_see(shooter, target)):
+    if not (
+        game.sight.can_see(shooter.hex, target.hex, shooter.stance, target.stance)
+        if shooter.vehicle < 0
+        else game.can_see(shooter, target)
+    ):
         return f"{target.name} is not in sight"  # from a car: seed 004's vehicle rule
     return None
 
@@ -448,8 +482,7 @@ def wall_targets(game: Any, shooter: Any) -> list[tuple[int, int]]:
         nb, hs = _entry_hexside(board, h, shooter.hex, want_wall=True)
         if _intact_wall(hs) is None:
             continue
-        if nb != shooter.hex and not game.sight.can_see(shooter.hex, nb, shooter.stance,
-                                                        _STANDING):
+        if nb != shooter.hex and not game.sight.can_see(shooter.hex, nb, shooter.stance, _STANDING):
             continue
         out.append((k, h))
     if len(cache) >= WALL_CACHE_MAX:
@@ -481,8 +514,9 @@ def _after_shot(game: Any, shooter: Any, wc: Any, events: list[E.Event]) -> None
 _Shot = E.Fire | E.FireWall | E.FireVehicle  # the shots that make the jam check and hit roll
 
 
-def _jam_and_hit(game: Any, shooter: Any, wc: Any, ev: _Shot, n: int,
-                 events: list[E.Event], own: bool = True) -> bool:
+def _jam_and_hit(
+    game: Any, shooter: Any, wc: Any, ev: _Shot, n: int, events: list[E.Event], own: bool = True
+) -> bool:
     """The first two steps of a shot (RULES.md §8): the jam check, then the hit roll at or
     below ``n``. A jam or a miss is emitted (and a miss spends the round) here; True on a hit.
     ``own`` False: a vehicle's built-in weapon, whose jam stays on its mount and which never
@@ -544,14 +578,22 @@ def fire(game: Any, shooter_uid: int, target_uid: int, *, snap: bool) -> list[E.
     why = fire_refusal(game, shooter, target, snap=snap)
     if why is not None:
         raise IllegalActionError(
-            f"{shooter.name} cannot fire {'snap' if snap else 'aimed'} at {target.name}: {why}")
+            f"{shooter.name} cannot fire {'snap' if snap else 'aimed'} at {target.name}: {why}"
+        )
     t = game.tables
     wc = t.weapon_class[shooter.weapon]
     n, mods = to_hit(game, shooter, target, snap=snap)
     rolls: dict[str, int] = {}
-    ev = E.Fire(shooter=shooter.name, target=target.name, weapon=shooter.weapon,
-                mode="snap" if snap else "aimed", hex=game.board.label(target.hex), to_hit=n,
-                modifiers=dict(mods), rolls_=rolls)
+    ev = E.Fire(
+        shooter=shooter.name,
+        target=target.name,
+        weapon=shooter.weapon,
+        mode="snap" if snap else "aimed",
+        hex=game.board.label(target.hex),
+        to_hit=n,
+        modifiers=dict(mods),
+        rolls_=rolls,
+    )
     events = [ev]
     if not _jam_and_hit(game, shooter, wc, ev, n, events):
         return events
@@ -568,14 +610,20 @@ def fire(game: Any, shooter_uid: int, target_uid: int, *, snap: bool) -> list[E.
     return events
 
 
-def _chain(game: Any, shooter: Any, target: Any, row: tuple, prev: int,
-           events: list[E.Event]) -> None:
+def _chain(
+    game: Any, shooter: Any, target: Any, row: tuple, prev: int, events: list[E.Event]
+) -> None:
     """Aimed automatic fire through a multi-target hex (seed 002 p. 27)."""
     same_hex = target.hex == shooter.hex
-    cands = [u for u in game.units_at(target.hex)
-             if u.uid != target.uid and u.uid != shooter.uid
-             and (u.status == _ACTIVE or u.status == _CAPTURED) and u.vehicle < 0
-             and not (same_hex and u.side == shooter.side)]
+    cands = [
+        u
+        for u in game.units_at(target.hex)
+        if u.uid != target.uid
+        and u.uid != shooter.uid
+        and (u.status == _ACTIVE or u.status == _CAPTURED)
+        and u.vehicle < 0
+        and not (same_hex and u.side == shooter.side)
+    ]
     if not cands:
         return
     dice = game.dice
@@ -594,8 +642,9 @@ def _chain(game: Any, shooter: Any, target: Any, row: tuple, prev: int,
         prev = r
 
 
-def fire_at_wall(game: Any, shooter_uid: int, target_hex: int, *, snap: bool = False
-                 ) -> list[E.Event]:
+def fire_at_wall(
+    game: Any, shooter_uid: int, target_hex: int, *, snap: bool = False
+) -> list[E.Event]:
     """Fire at the wall of ``target_hex`` facing the shooter (seed 002 p. 26-27; RULES.md §11).
 
     Sequence: jam check → hit roll at +4 (:func:`to_hit_wall`) → penetration roll on the class's
@@ -635,7 +684,8 @@ def fire_at_wall(game: Any, shooter_uid: int, target_hex: int, *, snap: bool = F
     board = game.board
     if why is not None:
         raise IllegalActionError(
-            f"{shooter.name} cannot fire at the wall of {board.label(target_hex)}: {why}")
+            f"{shooter.name} cannot fire at the wall of {board.label(target_hex)}: {why}"
+        )
     t = game.tables
     wc = t.weapon_class[shooter.weapon]
     nb, hs = _entry_hexside(board, target_hex, shooter.hex, want_wall=True)
@@ -643,9 +693,17 @@ def fire_at_wall(game: Any, shooter_uid: int, target_hex: int, *, snap: bool = F
     n, mods = to_hit_wall(game, shooter, target_hex, snap=snap)
     rolls: dict[str, int] = {}
     hexside = board.hexside_label(target_hex, nb)
-    ev = E.FireWall(shooter=shooter.name, target=hexside, hex=board.label(target_hex),
-                    weapon=shooter.weapon, mode="snap" if snap else "aimed", wall=kind, to_hit=n,
-                    modifiers=dict(mods), rolls_=rolls)
+    ev = E.FireWall(
+        shooter=shooter.name,
+        target=hexside,
+        hex=board.label(target_hex),
+        weapon=shooter.weapon,
+        mode="snap" if snap else "aimed",
+        wall=kind,
+        to_hit=n,
+        modifiers=dict(mods),
+        rolls_=rolls,
+    )
     events = [ev]
     if not _jam_and_hit(game, shooter, wc, ev, n, events):
         return events
@@ -658,22 +716,26 @@ def fire_at_wall(game: Any, shooter_uid: int, target_hex: int, *, snap: bool = F
     ev.result = result
     game.emit(ev)
     if result == "pass":
-        _behind_wall(game, shooter, wc, target_hex, aimed_auto=wc.automatic and not snap,
-                     events=events)
+        _behind_wall(
+            game, shooter, wc, target_hex, aimed_auto=wc.automatic and not snap, events=events
+        )
     elif result == "destroyed":
         _destroy_wall(game, target_hex, nb, hexside, events)
     _after_shot(game, shooter, wc, events)
     return events
 
 
-def _behind_wall(game: Any, shooter: Any, wc: Any, target_hex: int, *, aimed_auto: bool,
-                 events: list[E.Event]) -> None:
+def _behind_wall(
+    game: Any, shooter: Any, wc: Any, target_hex: int, *, aimed_auto: bool, events: list[E.Event]
+) -> None:
     t = game.tables
     dice = game.dice
     row = t.soldier_row[wc.damage]
-    cands = [u for u in game.units_at(target_hex)
-             if u.vehicle < 0 and (u.status == _ACTIVE
-                                   or (wc.automatic and u.status == _CAPTURED))]
+    cands = [
+        u
+        for u in game.units_at(target_hex)
+        if u.vehicle < 0 and (u.status == _ACTIVE or (wc.automatic and u.status == _CAPTURED))
+    ]
     for u in _most_exposed(cands):
         need = t.behind_hit[u.stance]
         r = dice.d10("behind wall")
@@ -693,16 +755,20 @@ def _behind_wall(game: Any, shooter: Any, wc: Any, target_hex: int, *, aimed_aut
             return
 
 
-def _destroy_wall(game: Any, target_hex: int, nb: int, hexside: str,
-                  events: list[E.Event]) -> None:
+def _destroy_wall(game: Any, target_hex: int, nb: int, hexside: str, events: list[E.Event]) -> None:
     t = game.tables
     board = game.board
     ev = E.WallDestroyed(hexside=hexside)
     game.emit(ev)
     events.append(ev)
     row = t.damage.wall.destroyed_row
-    for u in _most_exposed([u for u in game.units_at(target_hex)
-                            if u.status in (_ACTIVE, _CAPTURED, _INCAP) and u.vehicle < 0]):
+    for u in _most_exposed(
+        [
+            u
+            for u in game.units_at(target_hex)
+            if u.status in (_ACTIVE, _CAPTURED, _INCAP) and u.vehicle < 0
+        ]
+    ):
         events += roll_damage(game, u.uid, row, why="destroyed wall")[2]
     board.destroy_wall(target_hex, nb)
     if t.terrain_name[board.terrain[target_hex]] != "building":

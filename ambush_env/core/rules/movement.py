@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ambush_env.core.rules.ctx import Match
 from ambush_env.core.model.state import Unit
 from ambush_env.core.model.types import Stance, Status
+from ambush_env.core.rules.ctx import Match
 
 IMPASSABLE = -1
 
@@ -50,8 +50,11 @@ def cost_table(m: Match) -> list[list[int]]:
     board = m.board
     ctx = m.ctx
     old = ctx.move_costs
-    changes = (board.changes_since(ctx.move_costs_version)
-               if old is not None and ctx.move_costs_board is board else None)
+    changes = (
+        board.changes_since(ctx.move_costs_version)
+        if old is not None and ctx.move_costs_board is board
+        else None
+    )
     probe = _Probe()
     if changes is not None:
         tab = [list(row) for row in old]  # type: ignore[union-attr]

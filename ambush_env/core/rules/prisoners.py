@@ -23,10 +23,10 @@ prisoners, escapes, marching off, being outnumbered.
 from __future__ import annotations
 
 from ambush_env.core.model import events as E
-from ambush_env.core.rules.ctx import Match
-from ambush_env.core.rules.scoring import award_vp
 from ambush_env.core.model.state import Unit
 from ambush_env.core.model.types import ARSpace, Phase, Side, Status
+from ambush_env.core.rules.ctx import Match
+from ambush_env.core.rules.scoring import award_vp
 
 ACTIVE = int(Status.ACTIVE)
 CAPTURED = int(Status.CAPTURED)
@@ -46,8 +46,13 @@ def prisoner_hexes(m: Match) -> set[int]:
 def can_move_prisoner(m: Match, u: Unit) -> bool:
     """An active, unpanicked US soldier on foot (any stance: the seed sets none) in a hex with
     a prisoner (seed 002 p. 25)."""
-    return (u.side == Side.US and u.status == ACTIVE and not u.panicked and u.vehicle < 0
-            and bool(prisoners_in(m, u.hex)))
+    return (
+        u.side == Side.US
+        and u.status == ACTIVE
+        and not u.panicked
+        and u.vehicle < 0
+        and bool(prisoners_in(m, u.hex))
+    )
 
 
 def move_prisoners(m: Match, guard: Unit, dest: int) -> list[str]:
@@ -66,8 +71,16 @@ def hand_over_targets(m: Match, u: Unit) -> list[Unit]:
     prisoner in his hex; the others are the active, unpanicked US soldiers on foot there."""
     if not can_move_prisoner(m, u) or not any(p.guard == u.uid for p in prisoners_in(m, u.hex)):
         return []
-    return [o for o in m.state.units if o.uid != u.uid and o.side == Side.US
-            and o.status == ACTIVE and not o.panicked and o.vehicle < 0 and o.hex == u.hex]
+    return [
+        o
+        for o in m.state.units
+        if o.uid != u.uid
+        and o.side == Side.US
+        and o.status == ACTIVE
+        and not o.panicked
+        and o.vehicle < 0
+        and o.hex == u.hex
+    ]
 
 
 def hand_over(m: Match, guard: Unit, to: Unit) -> list[str]:
@@ -115,8 +128,11 @@ def check_escapes(m: Match) -> None:
         if u.side == Side.US and u.status == ACTIVE:
             u.aware = True
     if st.phase == Phase.OPERATIONS and not st.over:  # Rounds commence, every US soldier aware
-        m.request("begin_rounds", f"{freed[0].name} escaped",
-                  [u.uid for u in st.units if u.side == Side.US])
+        m.request(
+            "begin_rounds",
+            f"{freed[0].name} escaped",
+            [u.uid for u in st.units if u.side == Side.US],
+        )
 
 
 def escaped_slips_away(m: Match, p: Unit) -> bool:
@@ -124,8 +140,10 @@ def escaped_slips_away(m: Match, p: Unit) -> bool:
     the map (seed 002 p. 25). Returns True when he left."""
     if not p.escaped or p.status != ACTIVE:
         return False
-    if any(o.side == Side.US and o.status == ACTIVE and o.hex >= 0 and m.can_see(o, p)
-           for o in m.state.units):
+    if any(
+        o.side == Side.US and o.status == ACTIVE and o.hex >= 0 and m.can_see(o, p)
+        for o in m.state.units
+    ):
         return False
     p.status = int(Status.REMOVED)
     p.ar = int(ARSpace.INACTIVE)
@@ -137,7 +155,6 @@ def escaped_slips_away(m: Match, p: Unit) -> bool:
 def harms_prisoner_hex(m: Match, hex_: int) -> bool:
     """True when an attack into ``hex_`` could harm a prisoner (he is there)."""
     return any(o.hex == hex_ and o.status == CAPTURED for o in m.state.units)
-
 
 
 def outnumbered(m: Match, u: Unit) -> bool:

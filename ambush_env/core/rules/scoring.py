@@ -9,9 +9,9 @@ the result by the mission's thresholds. The VP total itself is a query of the bu
 from __future__ import annotations
 
 from ambush_env.core.model import events as E
-from ambush_env.core.rules.ctx import Match
 from ambush_env.core.model.state import TurnState
 from ambush_env.core.model.types import RESULT_NAMES, Phase, Result, Side, Status
+from ambush_env.core.rules.ctx import Match
 
 US, GER = int(Side.US), int(Side.GERMAN)
 ACTIVE = int(Status.ACTIVE)
@@ -151,7 +151,10 @@ def note_charge(m: Match, hex_: int) -> None:
         return
     k = charges_set(m) + 1
     st.flags.append(f"{obj.name} charge {k}")
-    m.emit(E.Message(text=f"satchel charge {k} of {obj.charges} on the {obj.name} "
-                          f"({m.board.label(hex_)})"))
+    m.emit(
+        E.Message(
+            text=f"satchel charge {k} of {obj.charges} on the {obj.name} ({m.board.label(hex_)})"
+        )
+    )
     if k >= obj.charges:
         _score(m)

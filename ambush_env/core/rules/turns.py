@@ -8,11 +8,11 @@ one turn a Round, seed 002 p. 26), and the objective check at the end of every t
 
 from __future__ import annotations
 
+from ambush_env.core.model.state import TurnState, Unit
+from ambush_env.core.model.types import ARSpace, Phase
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.rules.prisoners import escaped_slips_away
 from ambush_env.core.rules.scoring import check_objective
-from ambush_env.core.model.state import TurnState, Unit
-from ambush_env.core.model.types import ARSpace, Phase
 
 TWO, ONE, COMPLETE = int(ARSpace.TWO_TURN), int(ARSpace.ONE_TURN), int(ARSpace.COMPLETE)
 

@@ -52,16 +52,16 @@ from contextlib import contextmanager
 from typing import Any
 
 from ambush_env.core.model import events as E
-from ambush_env.core.rules import fire
-from ambush_env.core.vehicles import vehicle_fire, vehicles
 from ambush_env.core.model import orders as O
-from ambush_env.core.rules.ctx import Match
-from ambush_env.core.world.hexgrid import cube, neighbor_cr
 from ambush_env.core.model.orders import OrderKind as K
-from ambush_env.core.rules.prisoners import prisoner_hexes
 from ambush_env.core.model.state import GameState, Unit, Vehicle
-from ambush_env.core.rules.turns import end_turn
 from ambush_env.core.model.types import ARSpace, Phase, Side, Stance, Status
+from ambush_env.core.rules import fire
+from ambush_env.core.rules.ctx import Match
+from ambush_env.core.rules.prisoners import prisoner_hexes
+from ambush_env.core.rules.turns import end_turn
+from ambush_env.core.vehicles import vehicle_fire, vehicles
+from ambush_env.core.world.hexgrid import cube, neighbor_cr
 from ambush_env.core.world.vehicle_data import crew_rating, shipped_vehicle_data, type_mpa, vtype
 
 TANK_ROLE = "tank"
@@ -73,9 +73,18 @@ B = O.ORDER_BASE
 
 #: task (a ``crew_tasks`` key, ``"open_close"`` or ``"clear_jam"``) → its row of the task table
 #: (seed 000 p. 33): each row at most once a turn.
-ROW = {"cannon": "cannon", "load": "load", "bow_aimed": "bow", "bow_snap": "bow",
-       "coax_aimed": "coax", "coax_snap": "coax", "move_slow": "move", "move_fast": "move",
-       "open_close": "open_close", "clear_jam": "clear_jam"}
+ROW = {
+    "cannon": "cannon",
+    "load": "load",
+    "bow_aimed": "bow",
+    "bow_snap": "bow",
+    "coax_aimed": "coax",
+    "coax_snap": "coax",
+    "move_slow": "move",
+    "move_fast": "move",
+    "open_close": "open_close",
+    "clear_jam": "clear_jam",
+}
 #: order kind → (mount, task, snap, target): target is "unit" (contact slot), "vehicle"
 #: (vehicle × aspect), "wall" or "hex" (offset).
 MOUNT_TASKS: dict[K, tuple[str, str, bool, str]] = {
@@ -123,9 +132,25 @@ def make_tank_unit(st: GameState, v: Vehicle) -> Unit:
     r = crew_rating(v.crew)
     taken = {u.slot for u in st.units if u.side == v.side}
     slot = next(k for k in range(O.U_SLOTS + 64) if k not in taken)
-    u = Unit(uid=len(st.units), side=v.side, name=v.name, role=TANK_ROLE, hex=v.hex,
-             aware=True, IN=r.IN, PC=r.PC, WS=r.WS, DS=r.DS, MV=0, CR=0, weapon="", ammo=-1,
-             port_boxes=0, vehicle=v.vid, slot=slot)
+    u = Unit(
+        uid=len(st.units),
+        side=v.side,
+        name=v.name,
+        role=TANK_ROLE,
+        hex=v.hex,
+        aware=True,
+        IN=r.IN,
+        PC=r.PC,
+        WS=r.WS,
+        DS=r.DS,
+        MV=0,
+        CR=0,
+        weapon="",
+        ammo=-1,
+        port_boxes=0,
+        vehicle=v.vid,
+        slot=slot,
+    )
     if v.disabled or v.crew == 0 or v.exited or v.hex < 0:
         u.status = int(Status.REMOVED)
         u.ar = int(ARSpace.INACTIVE)
@@ -162,8 +187,9 @@ def link_tank_units(st: GameState) -> list[Unit]:
         if data[v.type].kind != "tank":
             continue
         if v.unit < 0:
-            v.unit = next((u.uid for u in st.units if u.role == TANK_ROLE and u.vehicle == v.vid),
-                          -1)
+            v.unit = next(
+                (u.uid for u in st.units if u.role == TANK_ROLE and u.vehicle == v.vid), -1
+            )
         if v.unit >= 0:
             if v.crew <= 0 and not v.disabled:
                 v.crew = data[v.type].occupants
@@ -252,7 +278,9 @@ def arc_refusal(m: Match, v: Vehicle, mount: str, hex_: int) -> str | None:
     if w.arc == "front" and not in_front(m, v, hex_):
         return "the target is not in front (seed 000 p. 33)"
     if mount == "cannon" and w.arc == "front" and v.immobilised and not on_hex_row(m, v, hex_):
-        return "an immobilised tank's fixed gun fires only down the hex row it faces (seed 000 p. 33)"
+        return (
+            "an immobilised tank's fixed gun fires only down the hex row it faces (seed 000 p. 33)"
+        )
     return None
 
 
@@ -262,7 +290,7 @@ def ar_space(m: Match, u: Unit, val: int) -> int:
     data = shipped_vehicle_data()
     track = m.rd.ar_track
     roll = val - u.IN
-    if u.IN <= data.crew_panic_in and roll <= data.crew_panic_roll:
+    if data.crew_panic_in >= u.IN and roll <= data.crew_panic_roll:
         return int(ARSpace.PANIC)
     if val >= track.two_turn:
         return int(ARSpace.TWO_TURN)
@@ -297,8 +325,11 @@ def task_refusal(m: Match, v: Vehicle, task: str) -> str | None:
     if task == "move_fast":
         if v.closed:
             return "a closed tank cannot move fast (seed 000 p. 30)"
-        return None if t.cp_left >= task_cost(m, v, "move_fast") - task_cost(m, v, "move_slow") \
+        return (
+            None
+            if t.cp_left >= task_cost(m, v, "move_fast") - task_cost(m, v, "move_slow")
             else "no Crew Point left for moving fast"
+        )
     row = ROW[task]
     if _row_done(done, row):
         return "that task is done this turn (seed 000 p. 33)"
@@ -369,8 +400,9 @@ def _armed(u: Unit, v: Vehicle, mount: str) -> Iterator[str]:
         u.weapon, u.jammed, u.prepared = "", False, False
 
 
-def _rounds_weapon_orders(m: Match, u: Unit, v: Vehicle,
-                          kinds: frozenset[int] | None = None, first: bool = False) -> list[int]:
+def _rounds_weapon_orders(
+    m: Match, u: Unit, v: Vehicle, kinds: frozenset[int] | None = None, first: bool = False
+) -> list[int]:
     """The weapon orders of the tank unit ``u`` in Rounds: per mount, what
     :func:`~ambush_env.core.rules.fire.fire_refusal` / ``vehicle_fire_refusal`` / ``wall_refusal``
     allow within the mount's arc (at a vehicle, the aspects of
@@ -422,37 +454,53 @@ def _rounds_weapon_orders(m: Match, u: Unit, v: Vehicle,
                 slots = at_mount.get(mount)  # the same targets for aimed and snap fire
                 if slots is None:
                     if enemies is None:  # the enemies on foot that fire_refusal lets through
-                        enemies = [(k, g, t.band(dist(u.hex, g.hex)))
-                                   for k, g in enumerate(units[i] for i in m.enemy_slots(u.side))
-                                   if g.vehicle < 0 and g.side != u.side and g.status == ACTIVE
-                                   and g.hex >= 0]
+                        enemies = [
+                            (k, g, t.band(dist(u.hex, g.hex)))
+                            for k, g in enumerate(units[i] for i in m.enemy_slots(u.side))
+                            if g.vehicle < 0
+                            and g.side != u.side
+                            and g.status == ACTIVE
+                            and g.hex >= 0
+                        ]
                     slots = at_mount[mount] = []
                     auto = m.weapon_class(u.weapon).automatic
                     reach = t.to_hit[t.class_of[u.weapon]]
                     for k, g, band in enemies:
-                        if (reach[band] is None or (auto and g.hex in pris)
-                                or not in_arc(mount, g.hex)):
+                        if (
+                            reach[band] is None
+                            or (auto and g.hex in pris)
+                            or not in_arc(mount, g.hex)
+                        ):
                             continue
                         seen = sight.get(g.uid)
                         if seen is None:  # = m.can_see(u, g): the unit rides, g is on foot
-                            seen = sight[g.uid] = see(u.hex, g.hex, u.stance, g.stance,
-                                                      sighter_in_vehicle=size)
+                            seen = sight[g.uid] = see(
+                                u.hex, g.hex, u.stance, g.stance, sighter_in_vehicle=size
+                            )
                         if seen:
                             slots.append(k)
                 out.extend([base + k for k in slots])
             elif target == "vehicle":
-                for w in st.vehicles[:O.V_SLOTS]:
-                    if (w is v or not vehicles.on_map(w) or w.hex in pris
-                            or not in_arc(mount, w.hex)
-                            or vehicle_fire.vehicle_fire_refusal(m, u, w, snap=snap,
-                                                                 weapon=u.weapon) is not None):
+                for w in st.vehicles[: O.V_SLOTS]:
+                    if (
+                        w is v
+                        or not vehicles.on_map(w)
+                        or w.hex in pris
+                        or not in_arc(mount, w.hex)
+                        or vehicle_fire.vehicle_fire_refusal(m, u, w, snap=snap, weapon=u.weapon)
+                        is not None
+                    ):
                         continue
-                    out.extend(base + w.vid * 3 + a
-                               for a in vehicle_fire.fire_aspects(m, u, w, u.weapon))
+                    out.extend(
+                        base + w.vid * 3 + a for a in vehicle_fire.fire_aspects(m, u, w, u.weapon)
+                    )
             elif target == "wall":
                 if fire.weapon_refusal(m, u, snap=False) is None:
-                    out.extend(base + k for k, h in fire.wall_targets(m, u)
-                               if h not in pris and in_arc(mount, h))
+                    out.extend(
+                        base + k
+                        for k, h in fire.wall_targets(m, u)
+                        if h not in pris and in_arc(mount, h)
+                    )
             else:
                 out.extend(base + k for k in _unseen_offsets(m, u, v, mount, pris))
         finally:
@@ -481,8 +529,11 @@ def _disarm(u: Unit, v: Vehicle, mount: str) -> None:
 def _unseen_targets(m: Match, u: Unit, h: int) -> list[Unit]:
     """Known active enemies on foot in ``h`` whom the tank unit ``u`` does not see."""
     units = m.state.units
-    return [units[i] for i in m.known_enemies(u.side)
-            if units[i].hex == h and units[i].vehicle < 0 and not m.can_see(u, units[i])]
+    return [
+        units[i]
+        for i in m.known_enemies(u.side)
+        if units[i].hex == h and units[i].vehicle < 0 and not m.can_see(u, units[i])
+    ]
 
 
 def _unseen_offsets(m: Match, u: Unit, v: Vehicle, mount: str, pris: Any) -> list[int]:
@@ -508,8 +559,9 @@ def _unseen_offsets(m: Match, u: Unit, v: Vehicle, mount: str, pris: Any) -> lis
             continue
         if arc_refusal(m, v, mount, h) is not None or all(m.can_see(u, g) for g in gs):
             continue  # (:func:`_unseen_targets` is empty)
-        if h != u.hex and not m.sight.can_see(u.hex, h, STANDING, STANDING,
-                                               sighter_in_vehicle=size):
+        if h != u.hex and not m.sight.can_see(
+            u.hex, h, STANDING, STANDING, sighter_in_vehicle=size
+        ):
             continue
         out.append(k)
     return sorted(out)
@@ -525,8 +577,16 @@ def _fire_unseen(m: Match, u: Unit, h: int) -> list[E.Event]:
     wc = t.weapon_class[u.weapon]
     n, mods = fire.to_hit(m, u, target, snap=False)
     rolls: dict[str, int] = {}
-    ev = E.Fire(shooter=u.name, target=target.name, weapon=u.weapon, mode="aimed",
-                hex=m.board.label(h), to_hit=n, modifiers=dict(mods), rolls_=rolls)
+    ev = E.Fire(
+        shooter=u.name,
+        target=target.name,
+        weapon=u.weapon,
+        mode="aimed",
+        hex=m.board.label(h),
+        to_hit=n,
+        modifiers=dict(mods),
+        rolls_=rolls,
+    )
     events: list[E.Event] = [ev]
     if not fire._jam_and_hit(m, u, wc, ev, n, events):
         return events
@@ -551,8 +611,9 @@ def _fire(m: Match, u: Unit, v: Vehicle, kind: K, arg: int) -> None:
                 g.aware = True
         elif target == "vehicle":
             # the built-in weapon (no from-car −2, seed 000 p. 32); a jam stays on the mount
-            evs = vehicle_fire.fire_at_vehicle(m, u, st.vehicles[arg // 3], snap=snap,
-                                               aspect=ASPECTS[arg % 3], weapon=u.weapon)
+            evs = vehicle_fire.fire_at_vehicle(
+                m, u, st.vehicles[arg // 3], snap=snap, aspect=ASPECTS[arg % 3], weapon=u.weapon
+            )
             if evs and getattr(evs[0], "result", None) == "jammed":
                 u.jammed = True
         elif target == "wall":
@@ -610,7 +671,7 @@ def tank_orders(m: Match, u: Unit, kinds: frozenset[int] | None = None) -> list[
             out.extend(vehicles.drive_orders(m, u, v, None))
         if "open_close" not in t.tasks:
             out.append(_B_OPEN_CLOSE)
-        if ("cannon" in vtype(v).weapons and "cannon" not in v.lost and not v.cannon_loaded):
+        if "cannon" in vtype(v).weapons and "cannon" not in v.lost and not v.cannon_loaded:
             out.append(_B_LOAD_CANNON)
         if v.jammed_mgs:
             out.append(_B_CLEAR_JAM)
@@ -655,8 +716,9 @@ def do_order(m: Match, u: Unit, kind: K, arg: int) -> Any:
         backwards = kind == K.DRIVE_BACK
         d = (v.facing + 3) % 6 if backwards else arg
         vehicles.drive_step(m, u, v, d, backwards)
-        if (not ops and st.turn is t and "move_fast" not in t.tasks
-                and t.mp_spent > type_mpa(v)[0]):  # it went fast (seed 000 p. 30, 33)
+        if (
+            not ops and st.turn is t and "move_fast" not in t.tasks and t.mp_spent > type_mpa(v)[0]
+        ):  # it went fast (seed 000 p. 30, 33)
             pay(m, v, "move_fast", task_cost(m, v, "move_fast") - task_cost(m, v, "move_slow"))
     elif kind == K.OPEN_CLOSE:
         if ops:
@@ -718,9 +780,14 @@ def _has_task_order(m: Match, u: Unit) -> bool:
     v = tank_of(m, u)
     if u.panicked or v.disabled:
         return False
-    if (task_refusal(m, v, "open_close") is None or task_refusal(m, v, "load") is None
-            or task_refusal(m, v, "clear_jam") is None):
+    if (
+        task_refusal(m, v, "open_close") is None
+        or task_refusal(m, v, "load") is None
+        or task_refusal(m, v, "clear_jam") is None
+    ):
         return True
-    if task_refusal(m, v, "move_slow") is None and vehicles.drive_orders(m, u, v, drive_limit(m, v)):
+    if task_refusal(m, v, "move_slow") is None and vehicles.drive_orders(
+        m, u, v, drive_limit(m, v)
+    ):
         return True
     return bool(u.aware and _rounds_weapon_orders(m, u, v, first=True))

@@ -57,14 +57,11 @@ from functools import lru_cache
 from typing import Any
 
 from ambush_env.core.model import events as E
-from ambush_env.core.rules.ctx import Match
 from ambush_env.core.model.errors import IllegalActionError
-from ambush_env.core.world.hexgrid import SIDE_OF_VERTEX_PAIR, VERTEX_OFFSETS
 from ambush_env.core.model.orders import ASPECTS
 from ambush_env.core.model.state import Unit, Vehicle, known_vehicle
-from ambush_env.core.world.tables import Tables
 from ambush_env.core.model.types import Side, Stance, Status
-from ambush_env.core.world.vehicle_data import VehicleType, shipped_vehicle_data, vtype
+from ambush_env.core.rules.ctx import Match
 from ambush_env.core.vehicles.vehicles import (
     accident_check,
     disable,
@@ -72,6 +69,9 @@ from ambush_env.core.vehicles.vehicles import (
     on_map,
     set_crew,
 )
+from ambush_env.core.world.hexgrid import SIDE_OF_VERTEX_PAIR, VERTEX_OFFSETS
+from ambush_env.core.world.tables import Tables
+from ambush_env.core.world.vehicle_data import VehicleType, shipped_vehicle_data, vtype
 
 ACTIVE = int(Status.ACTIVE)
 GER = int(Side.GERMAN)
@@ -257,8 +257,9 @@ def has_target(m: Match, v: Vehicle) -> bool:
     return any(units[o].status == ACTIVE for o in v.occupants)
 
 
-def vehicle_fire_refusal(m: Match, shooter: Unit, v: Vehicle, *, snap: bool,
-                         weapon: str | None = None) -> str | None:
+def vehicle_fire_refusal(
+    m: Match, shooter: Unit, v: Vehicle, *, snap: bool, weapon: str | None = None
+) -> str | None:
     """Why ``shooter`` may not fire at the vehicle ``v`` now, or None (seed 000 p. 31).
 
     His weapon (:func:`~ambush_env.core.rules.fire.weapon_refusal`: active, not jammed or dry,
@@ -309,15 +310,22 @@ def vehicle_target_refusal(m: Match, shooter: Unit, v: Vehicle, wid: str) -> str
     if t.to_hit[t.class_of[wid]][t.band(d)] is None:
         return "beyond maximum range"
     if shooter.hex != v.hex and not m.sight.can_see(
-            shooter.hex, v.hex, shooter.stance, int(Stance.STANDING),
-            target_in_vehicle=vtype(v).size):
+        shooter.hex, v.hex, shooter.stance, int(Stance.STANDING), target_in_vehicle=vtype(v).size
+    ):
         return "the vehicle is out of sight"
     return None
 
 
 # ============================================================================ the shot
-def to_hit(m: Match, shooter: Unit, v: Vehicle, *, snap: bool, weapon: str | None = None,
-           mods_extra: Any = None) -> tuple[int, list[tuple[str, int]]]:
+def to_hit(
+    m: Match,
+    shooter: Unit,
+    v: Vehicle,
+    *,
+    snap: bool,
+    weapon: str | None = None,
+    mods_extra: Any = None,
+) -> tuple[int, list[tuple[str, int]]]:
     """The to-hit number against ``v`` (seed 000 p. 30-31): the weapon class's base number
     for the range, the shooter's modifiers (snap, WS, wounded, captured weapon — his own
     weapon only —, from a car −2 unless ``vehicle_mounted``), the size (small +1, large +2),
@@ -337,8 +345,10 @@ def to_hit(m: Match, shooter: Unit, v: Vehicle, *, snap: bool, weapon: str | Non
     d = m.board.distance(shooter.hex, v.hex)
     base = t.to_hit[cname][t.band(d)]
     if base is None:
-        raise IllegalActionError(f"{shooter.name} ({wid}) cannot reach {v.name}: {d} hexes is "
-                                 f"beyond maximum range {t.max_range[cname]}")
+        raise IllegalActionError(
+            f"{shooter.name} ({wid}) cannot reach {v.name}: {d} hexes is "
+            f"beyond maximum range {t.max_range[cname]}"
+        )
     mods = _shooter_mods(t, shooter, t.weapon_class[wid], snap)
     if weapon is not None:
         mods = [(k, x) for k, x in mods if k != "captured_weapon"]
@@ -362,9 +372,17 @@ def to_hit(m: Match, shooter: Unit, v: Vehicle, *, snap: bool, weapon: str | Non
     return n, mods
 
 
-def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool, aspect: str = "front",
-                    weapon: str | None = None, mods_extra: Any = None,
-                    called: str | None = None) -> list[E.Event]:
+def fire_at_vehicle(
+    m: Match,
+    shooter: Unit,
+    v: Vehicle,
+    *,
+    snap: bool,
+    aspect: str = "front",
+    weapon: str | None = None,
+    mods_extra: Any = None,
+    called: str | None = None,
+) -> list[E.Event]:
     """Fire at the vehicle ``v`` and its occupants as one target, hitting its ``aspect``
     (seed 000 p. 30-31; the module docstring). ``weapon``: a weapons.yaml id fired instead of
     the shooter's own (a tank's built-in weapon; the unit's own weapon state is left alone).
@@ -397,13 +415,22 @@ def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool, aspect: 
         from ambush_env.core.rules import d100
 
         pct = d100.percent_to_d10(d100.data().special.called_shot_percent)
-        mods_extra = list(mods_extra.items() if isinstance(mods_extra, dict) else
-                          mods_extra or []) + [("called_shot", pct)]
+        mods_extra = list(
+            mods_extra.items() if isinstance(mods_extra, dict) else mods_extra or []
+        ) + [("called_shot", pct)]
     n, mods = to_hit(m, shooter, v, snap=snap, weapon=weapon, mods_extra=mods_extra)
     rolls: dict[str, int] = {}
-    ev = E.FireVehicle(shooter=shooter.name, vehicle=v.name, weapon=wid,
-                       mode="snap" if snap else "aimed", hex=m.board.label(v.hex), to_hit=n,
-                       modifiers=dict(mods), rolls_=rolls, aspect=aspect)
+    ev = E.FireVehicle(
+        shooter=shooter.name,
+        vehicle=v.name,
+        weapon=wid,
+        mode="snap" if snap else "aimed",
+        hex=m.board.label(v.hex),
+        to_hit=n,
+        modifiers=dict(mods),
+        rolls_=rolls,
+        aspect=aspect,
+    )
     events: list[E.Event] = [ev]
     if not _jam_and_hit(m, shooter, wc, ev, n, events, own):
         return events
@@ -427,9 +454,19 @@ def fire_at_vehicle(m: Match, shooter: Unit, v: Vehicle, *, snap: bool, aspect: 
     return events
 
 
-def _d100_hit(m: Match, shooter: Unit, v: Vehicle, wid: str, wc: Any, snap: bool, aspect: str,
-              n: int, ev: E.FireVehicle, events: list[E.Event], called: str | None = None
-              ) -> None:
+def _d100_hit(
+    m: Match,
+    shooter: Unit,
+    v: Vehicle,
+    wid: str,
+    wc: Any,
+    snap: bool,
+    aspect: str,
+    n: int,
+    ev: E.FireVehicle,
+    events: list[E.Event],
+    called: str | None = None,
+) -> None:
     """A hit under ``rules="d100"``: the weapon's damage dice per hit (an aimed burst of an
     automatic weapon scores ``d100.yaml: weapons.<class>.hits``), impaling by the hit roll,
     against the aspect's Armor value (seed 003; module d100)."""
@@ -448,13 +485,27 @@ def _d100_hit(m: Match, shooter: Unit, v: Vehicle, wid: str, wc: Any, snap: bool
         imp = d100.impales(m, src, v, ev.rolls_.get("hit"), n)
         row = d100.called_row(v, called) if called is not None else None
         arm = 0 if called is not None and d100.called_exposed(v) else None
-        apply_d100(m, v, d100.attack(m, v, src, source, aspect=aspect, hits=hits, impale=imp,
-                                     location=row, armour=arm))
+        apply_d100(
+            m,
+            v,
+            d100.attack(
+                m, v, src, source, aspect=aspect, hits=hits, impale=imp, location=row, armour=arm
+            ),
+        )
     events.extend(m.log[start:])
 
 
-def _occupant_hit(m: Match, shooter: Unit, v: Vehicle, part: str, wid: str, wc: Any,
-                  snap: bool, ev: E.FireVehicle, events: list[E.Event]) -> None:
+def _occupant_hit(
+    m: Match,
+    shooter: Unit,
+    v: Vehicle,
+    part: str,
+    wid: str,
+    wc: Any,
+    snap: bool,
+    ev: E.FireVehicle,
+    events: list[E.Event],
+) -> None:
     """A car's driver or passenger hit (seed 000 p. 31; seed 002 p. 26-27): the incapacitated
     and the dead are no target (a seat holding one counts as empty; an explosive hit on an
     empty seat still bursts inside ⚙); a passenger hit falls on one of the active ones."""
@@ -507,22 +558,35 @@ def _crew_hit(m: Match, v: Vehicle, wc: Any, ev: E.FireVehicle, events: list[E.E
         for _ in range(exposed - 1):
             r = m.dice.d10(f"{v.name} crew bazooka inside")
             res = row[max(0, min(9, r + prone))]
-            ce = E.CrewDamageRoll(vehicle=v.name, row="bazooka_inside", roll=r, modifier=prone,
-                                  result=res)
+            ce = E.CrewDamageRoll(
+                vehicle=v.name, row="bazooka_inside", roll=r, modifier=prone, result=res
+            )
             m.emit(ce)
             events.append(ce)
             if res in ("incapacitated", "kill"):
                 lost += 1
     left = max(0, v.crew - lost)
-    cl = E.CrewLost(vehicle=v.name, lost=v.crew - left, crew=left,
-                    why="bazooka hit" if wc.explosive else "crew hit")
+    cl = E.CrewLost(
+        vehicle=v.name,
+        lost=v.crew - left,
+        crew=left,
+        why="bazooka hit" if wc.explosive else "crew hit",
+    )
     m.emit(cl)
     events.append(cl)
     set_crew(m, v, left)
 
 
-def _part_hit(m: Match, v: Vehicle, vt: VehicleType, part: str, aspect: str, wc: Any,
-              ev: E.FireVehicle, events: list[E.Event]) -> None:
+def _part_hit(
+    m: Match,
+    v: Vehicle,
+    vt: VehicleType,
+    part: str,
+    aspect: str,
+    wc: Any,
+    ev: E.FireVehicle,
+    events: list[E.Event],
+) -> None:
     """A hit on a part: penetration against its armour for the aspect, then its damage
     effect (seed 000 p. 31; module docstring)."""
     t = m.tables
@@ -564,8 +628,7 @@ def _part_hit(m: Match, v: Vehicle, vt: VehicleType, part: str, aspect: str, wc:
             events.append(wl)
 
 
-def _explosive_inside(m: Match, wid: str, v: Vehicle, victim: int,
-                      events: list[E.Event]) -> None:
+def _explosive_inside(m: Match, wid: str, v: Vehicle, victim: int, events: list[E.Event]) -> None:
     """A bazooka (any explosive) hit on a car's occupant (seed 000 p. 31): everyone else aboard
     rolls Grenade Inside as prone, and the car is disabled."""
     from ambush_env.core.rules.damage import roll_damage
@@ -574,13 +637,15 @@ def _explosive_inside(m: Match, wid: str, v: Vehicle, victim: int,
     prone = m.rd.grenades.prone_damage
     for uid in list(v.occupants):
         if uid != victim and units[uid].status == ACTIVE:  # the fallen: no target (seed 002)
-            events += roll_damage(m, uid, "grenade_inside", modifier=prone,
-                                  why=f"{units[uid].name} {wid} blast")[2]
+            events += roll_damage(
+                m, uid, "grenade_inside", modifier=prone, why=f"{units[uid].name} {wid} blast"
+            )[2]
     disable(m, v, f"{wid} hit")
 
 
-def _chain_in_vehicle(m: Match, shooter: Unit, v: Vehicle, first: int, row: tuple,
-                      prev: int, events: list[E.Event]) -> None:
+def _chain_in_vehicle(
+    m: Match, shooter: Unit, v: Vehicle, first: int, row: tuple, prev: int, events: list[E.Event]
+) -> None:
     """Aimed automatic fire goes on through the other occupants, passengers in seat order
     then the driver, while each damage roll is lower than the one before (seed 002 p. 27)."""
     from ambush_env.core.rules.damage import apply_damage
@@ -593,8 +658,9 @@ def _chain_in_vehicle(m: Match, shooter: Unit, v: Vehicle, first: int, row: tupl
             continue
         r = m.dice.d10("damage (chain)")
         if r >= prev:
-            ev = E.FireChain(shooter=shooter.name, target=o.name, rolls_={"damage": r},
-                             result="stopped")
+            ev = E.FireChain(
+                shooter=shooter.name, target=o.name, rolls_={"damage": r}, result="stopped"
+            )
             m.emit(ev)
             events.append(ev)
             return

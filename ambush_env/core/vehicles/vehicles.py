@@ -64,26 +64,34 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from ambush_env.core.rules import d100
 from ambush_env.core.model import events as E
 from ambush_env.core.model import orders as O
+from ambush_env.core.model.state import Unit, Vehicle, known_vehicle
+from ambush_env.core.model.types import TERRAIN_NAMES, ARSpace, Phase, Side, Stance, Status
+from ambush_env.core.rules import d100
 from ambush_env.core.rules.ctx import VEHICLE_COSTS_MAX, Match
-from ambush_env.core.rules.enter import pack_crew_weapon, soldier_exits, vehicle_entered, vehicle_enters
+from ambush_env.core.rules.enter import (
+    pack_crew_weapon,
+    soldier_exits,
+    vehicle_entered,
+    vehicle_enters,
+)
 from ambush_env.core.rules.mines import minefield_kind, reveal
 from ambush_env.core.rules.movement import relief_cost, touched_steps
 from ambush_env.core.rules.prisoners import prisoner_hexes
-from ambush_env.core.model.types import TERRAIN_NAMES, ARSpace, Phase, Side, Stance, Status
+from ambush_env.core.rules.turns import end_turn
 from ambush_env.core.world.vehicle_data import (  # noqa: F401  (re-exported: the data model lives there)
     AccidentResult,
     Armour,
     VehicleData,
     VehicleType,
+    can_take_wheel,
+    effective_ds,
     load_vehicle_data,
+    type_mpa,
+    vtype,
 )
 from ambush_env.core.world.vehicle_data import shipped_vehicle_data as _shipped
-from ambush_env.core.world.vehicle_data import can_take_wheel, effective_ds, type_mpa, vtype
-from ambush_env.core.model.state import Unit, Vehicle, known_vehicle
-from ambush_env.core.rules.turns import end_turn
 
 ACTIVE = int(Status.ACTIVE)
 INCAP = int(Status.INCAPACITATED)
@@ -92,6 +100,7 @@ CAPTURED = int(Status.CAPTURED)
 IMPASSABLE = -1
 # At most ``vehicles.yaml: max_in_hex`` vehicles per hex (seed 000 p. 30); the sharp turn before a
 # second running-over try at a hex costs ``vehicles.yaml: retry_mp`` (seed 000 p. 33).
+
 
 # ============================================================================ small queries
 def on_map(v: Vehicle) -> bool:
@@ -171,8 +180,9 @@ def mpa(v: Vehicle) -> tuple[int, int]:
     return slow, (fast if fast_ok else slow)
 
 
-def drive_targets(m: Match, u: Unit, v: Vehicle, mp_left: int | None
-                  ) -> list[tuple[int, int, bool]]:
+def drive_targets(
+    m: Match, u: Unit, v: Vehicle, mp_left: int | None
+) -> list[tuple[int, int, bool]]:
     """Every hex the driver ``u`` may drive ``v`` into now: ``(direction of travel, hex,
     backwards)`` (seed 000 p. 30). Forward = any of the six directions (turning is free);
     backwards = the hex behind. Refused: a hex the cost chart forbids or costing more than
@@ -203,8 +213,12 @@ def drive_targets(m: Match, u: Unit, v: Vehicle, mp_left: int | None
     driving = t.mode == "drive"
     # the search's fixed inputs (module-level helpers, not closures: a nested recursive
     # function is a reference cycle left to the garbage collector at every call)
-    w = _DriveWorld(m, v, t.run_over_hexes if driving and rounds else (),
-                    t.accident_checked if driving else False)
+    w = _DriveWorld(
+        m,
+        v,
+        t.run_over_hexes if driving and rounds else (),
+        t.accident_checked if driving else False,
+    )
     spent = t.mp_spent if driving else 0
     full = w.full
     counts = w.counts
@@ -216,8 +230,11 @@ def drive_targets(m: Match, u: Unit, v: Vehicle, mp_left: int | None
         if c < 0 or (mp_left is not None and c > mp_left) or j in w.pris:
             continue
         if counts.get(j, 0) >= full and not (
-                rounds and mp_left is not None and w.quiet(j, c, spent)
-                and w.can_leave(j, mp_left - c, spent + c, {v.hex, j})):
+            rounds
+            and mp_left is not None
+            and w.quiet(j, c, spent)
+            and w.can_leave(j, mp_left - c, spent + c, {v.hex, j})
+        ):
             continue
         out.append((d, j, False))
         if d == back:
@@ -228,8 +245,19 @@ def drive_targets(m: Match, u: Unit, v: Vehicle, mp_left: int | None
 class _DriveWorld:
     """What :func:`drive_targets` reads while it looks past full hexes."""
 
-    __slots__ = ("checked", "counts", "full", "m", "nbrs", "pris", "retry", "retry_mp", "row",
-                 "slow", "v")
+    __slots__ = (
+        "checked",
+        "counts",
+        "full",
+        "m",
+        "nbrs",
+        "pris",
+        "retry",
+        "retry_mp",
+        "row",
+        "slow",
+        "v",
+    )
 
     def __init__(self, m: Match, v: Vehicle, retry: Collection[int], checked: bool):
         self.m, self.v, self.retry, self.checked = m, v, retry, checked
@@ -250,8 +278,13 @@ class _DriveWorld:
     def quiet(self, j: int, c: int, spent: int) -> bool:
         """Whether entering the full hex ``j`` for ``c`` MPs can stop nothing there."""
         m, v = self.m, self.v
-        return (j not in self.retry and j not in m.triggers and not _run_over_targets(m, v, j)
-                and not _mine_stops(m, v, j) and (self.checked or spent + c <= self.slow))
+        return (
+            j not in self.retry
+            and j not in m.triggers
+            and not _run_over_targets(m, v, j)
+            and not _mine_stops(m, v, j)
+            and (self.checked or spent + c <= self.slow)
+        )
 
     def can_leave(self, i: int, left: int, spent: int, seen: set[int]) -> bool:
         """Whether from ``i`` a hex with room is in reach (through quiet full hexes)."""
@@ -262,8 +295,11 @@ class _DriveWorld:
                 continue
             if self.counts.get(j, 0) < self.full:
                 return True
-            if j not in seen and self.quiet(j, c, spent) and self.can_leave(
-                    j, left - c, spent + c, seen | {j}):
+            if (
+                j not in seen
+                and self.quiet(j, c, spent)
+                and self.can_leave(j, left - c, spent + c, seen | {j})
+            ):
                 return True
         return False
 
@@ -460,8 +496,13 @@ def drive_step(m: Match, u: Unit, v: Vehicle, d: int, backwards: bool) -> None:
     if not backwards:
         v.facing = d
     vehicle_enters(m, v, dest)
-    ev = E.Drive(unit=u.name, vehicle=v.name, to=m.board.label(dest), mp=cost if rounds else 0,
-                 backwards=backwards)
+    ev = E.Drive(
+        unit=u.name,
+        vehicle=v.name,
+        to=m.board.label(dest),
+        mp=cost if rounds else 0,
+        backwards=backwards,
+    )
     m.emit(ev)
     if rounds:
         t.mp_left -= cost
@@ -583,10 +624,15 @@ def apply_accident(m: Match, v: Vehicle, res: str) -> None:
         j = m.board.neighbors[v.hex][d]
         row = cost_row(m, vtype(v).size == "large")
         crater = j >= 0 and row[v.hex * 6 + d] < 0 and _forced_crater(m, v.hex, j)
-        free = (j >= 0 and (row[v.hex * 6 + d] >= 0 or crater)
-                and len(vehicles_in(m, j)) < _shipped().max_in_hex
-                and not any(o.hex == j and o.vehicle < 0 and o.status in (ACTIVE, INCAP, CAPTURED)
-                            for o in m.state.units))
+        free = (
+            j >= 0
+            and (row[v.hex * 6 + d] >= 0 or crater)
+            and len(vehicles_in(m, j)) < _shipped().max_in_hex
+            and not any(
+                o.hex == j and o.vehicle < 0 and o.status in (ACTIVE, INCAP, CAPTURED)
+                for o in m.state.units
+            )
+        )
         if free:
             vehicle_enters(m, v, j)
             m.emit(E.Skid(vehicle=v.name, to=m.board.label(j)))
@@ -791,13 +837,15 @@ def vehicle_mines(m: Match, v: Vehicle) -> None:
         m.emit(E.MineVehicle(vehicle=v.name, hex=label, kind=kind, result="immobilised"))
         _stop(m, v)
         if charge is not None:
-            apply_d100(m, v, d100.attack(m, v, charge, f"{kind} mine",
-                                         armour=d100.belly_armour(v)))
+            apply_d100(m, v, d100.attack(m, v, charge, f"{kind} mine", armour=d100.belly_armour(v)))
         return
     m.emit(E.MineVehicle(vehicle=v.name, hex=label, kind=kind, result="disabled"))
     aboard = [uid for uid in v.occupants if m.state.units[uid].status == ACTIVE]
-    effects = [] if charge is None else d100.attack(
-        m, v, charge, f"{kind} mine", armour=d100.belly_armour(v), wreck=True)
+    effects = (
+        []
+        if charge is None
+        else d100.attack(m, v, charge, f"{kind} mine", armour=d100.belly_armour(v), wreck=True)
+    )
     disable(m, v, "mine")
     apply_d100(m, v, effects)  # on the wreck: nothing left to do but a crew count
     if kind == "anti_personnel":
@@ -878,9 +926,14 @@ def _run_over_targets(m: Match, v: Vehicle, dest: int) -> list[Unit]:
     active, and incapacitated friends; hidden Germans are not there for a US driver."""
     st = m.state
     side = v.side
-    return [o for o in st.units if o.hex == dest and o.vehicle < 0
-            and (o.status == ACTIVE or (o.status == INCAP and o.side == side))
-            and not (o.side == Side.GERMAN and side == Side.US and o.uid not in st.contacts)]
+    return [
+        o
+        for o in st.units
+        if o.hex == dest
+        and o.vehicle < 0
+        and (o.status == ACTIVE or (o.status == INCAP and o.side == side))
+        and not (o.side == Side.GERMAN and side == Side.US and o.uid not in st.contacts)
+    ]
 
 
 # ============================================================================ blasts
@@ -907,17 +960,25 @@ def blast_vehicles(m: Match, hex_: int, kind: str) -> set[int]:
                 occupants.update(v.occupants)
             if not v.disabled:
                 data = d100.data()
-                apply_d100(m, v, d100.attack(
-                    m, v, data.items[kind], kind, aspect="side",  # type: ignore[index]
-                    divisor=1 if v.hex == hex_ else data.satchel_adjacent_divisor,
-                    people=not open_car))
+                apply_d100(
+                    m,
+                    v,
+                    d100.attack(
+                        m,
+                        v,
+                        data.items[kind],
+                        kind,
+                        aspect="side",  # type: ignore[index]
+                        divisor=1 if v.hex == hex_ else data.satchel_adjacent_divisor,
+                        people=not open_car,
+                    ),
+                )
             continue
         if vtype(v).kind == "tank":
             if kind == "satchel" and v.hex == hex_ and not v.disabled:
                 r = m.dice.d10(f"{v.name} satchel damage")
                 res = m.tables.soldier_row["satchel_outside"][r]
-                m.emit(E.BlastVehicle(vehicle=v.name, item=kind, rolls_={"damage": r},
-                                      result=res))
+                m.emit(E.BlastVehicle(vehicle=v.name, item=kind, rolls_={"damage": r}, result=res))
                 if res in ("incapacitated", "kill"):
                     disable(m, v, "satchel charge")
             continue

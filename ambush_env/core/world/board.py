@@ -59,10 +59,10 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field, ValidationError
 
-from ambush_env.core.world import hexgrid
-from ambush_env.core.world.data import Frozen, data_path, list_data, read_yaml, validate
 from ambush_env.core.model.errors import AmbushError, DataError
 from ambush_env.core.model.types import TERRAIN_NAMES, Terrain
+from ambush_env.core.world import hexgrid
+from ambush_env.core.world.data import Frozen, data_path, list_data, read_yaml, validate
 
 #: Wall material codes of :attr:`Board.side_wall`.
 WALL_NAMES: tuple[str | None, ...] = (None, "stone", "wood")
@@ -202,7 +202,9 @@ class Board:
         self._log: list[tuple[int, frozenset[int], frozenset[int]]] = []
         self._pristine = (tuple(self.terrain), tuple(self.building), tuple(self.rise))
         # Geometry tables (immutable, shared by copies and by every board of this size).
-        self._labels, self._index, self.neighbors, self._cx, self._cy, self._cz = _geometry(columns, rows)
+        self._labels, self._index, self.neighbors, self._cx, self._cy, self._cz = _geometry(
+            columns, rows
+        )
         # hex distances as rows of Python ints (a hot path of the order generator), built on
         # first use from :meth:`distance_table` (a generated map that is only checked never
         # pays for them)
@@ -352,9 +354,13 @@ class Board:
         keyed by it stays valid when a reset restores the map. Recomputed once per version."""
         if self._live[0] != self.version:
             pristine = self._pristine[0]
-            self._live = (self.version, (
-                tuple(i for i in range(self.n) if self.terrain[i] != pristine[i]),
-                tuple(sid for sid, gone in enumerate(self.side_destroyed) if gone)))
+            self._live = (
+                self.version,
+                (
+                    tuple(i for i in range(self.n) if self.terrain[i] != pristine[i]),
+                    tuple(sid for sid, gone in enumerate(self.side_destroyed) if gone),
+                ),
+            )
         return self._live[1]
 
     def changes_since(self, version: int) -> tuple[set[int], set[int]] | None:
@@ -414,9 +420,12 @@ class Board:
         collapse included), both sorted.
         """
         collapsed = sorted(
-            (i for i in range(self.n) if self.terrain[i] != self._pristine[0][i]), key=self._sort_key
+            (i for i in range(self.n) if self.terrain[i] != self._pristine[0][i]),
+            key=self._sort_key,
         )
-        destroyed = sorted((s for s, g in enumerate(self.side_destroyed) if g), key=self._side_sort_key)
+        destroyed = sorted(
+            (s for s, g in enumerate(self.side_destroyed) if g), key=self._side_sort_key
+        )
         return {
             "collapsed": [self._labels[i] for i in collapsed],
             "destroyed_walls": [self.side_label(s) for s in destroyed],
@@ -454,12 +463,16 @@ class Board:
         for s in destroyed:
             if self.side_wall[s] != NO_WALL:
                 self.side_destroyed[s] = True
-        hexes = {i for i in range(self.n) if before_hex[i] != (self.terrain[i], self.building[i], self.rise[i])}
+        hexes = {
+            i
+            for i in range(self.n)
+            if before_hex[i] != (self.terrain[i], self.building[i], self.rise[i])
+        }
         sides = {s for s, g in enumerate(self.side_destroyed) if g != before_side[s]}
         if hexes or sides:
             self._record(hexes, sides)
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         """An independent board with the same map and the same mutable state.
 
         The static tables (labels, neighbours, levels, hexside features) are shared; the live
@@ -485,9 +498,16 @@ class Board:
 
 
 @functools.lru_cache(maxsize=64)
-def _geometry(columns: int, rows: int) -> tuple[tuple[str, ...], dict[str, int],
-                                               tuple[tuple[int, ...], ...], tuple[int, ...],
-                                               tuple[int, ...], tuple[int, ...]]:
+def _geometry(
+    columns: int, rows: int
+) -> tuple[
+    tuple[str, ...],
+    dict[str, int],
+    tuple[tuple[int, ...], ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[int, ...],
+]:
     """The size-only tables of a board (built once per size; never changed): labels, the
     label index, neighbours per Direction (-1 off the map) and cube coordinates."""
     n = columns * rows
@@ -502,13 +522,20 @@ def _geometry(columns: int, rows: int) -> tuple[tuple[str, ...], dict[str, int],
             row.append(rr * columns + cc if 0 <= cc < columns and 0 <= rr < rows else -1)
         nb.append(tuple(row))
     cubes = [hexgrid.cube(i % columns, i // columns) for i in range(n)]
-    return (labels, index, tuple(nb), tuple(c[0] for c in cubes), tuple(c[1] for c in cubes),
-            tuple(c[2] for c in cubes))
+    return (
+        labels,
+        index,
+        tuple(nb),
+        tuple(c[0] for c in cubes),
+        tuple(c[1] for c in cubes),
+        tuple(c[2] for c in cubes),
+    )
 
 
 @functools.lru_cache(maxsize=64)
-def _offset_table(columns: int, rows: int,
-                  offsets: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
+def _offset_table(
+    columns: int, rows: int, offsets: tuple[tuple[int, int], ...]
+) -> tuple[tuple[int, ...], ...]:
     _, _, _, cx, _, cz = _geometry(columns, rows)
     out = []
     for i in range(columns * rows):
@@ -527,7 +554,11 @@ _SIDE_WORDS = ("embankment", "crest", "slope", "wall")
 def _side_spec(value: Any, path: object, field: str) -> _SideSpec:
     if isinstance(value, str):
         if value not in _SIDE_WORDS:
-            raise DataError(path, field, f"unknown hexside feature {value!r} (one of {', '.join(_SIDE_WORDS)}, or a mapping)")
+            raise DataError(
+                path,
+                field,
+                f"unknown hexside feature {value!r} (one of {', '.join(_SIDE_WORDS)}, or a mapping)",
+            )
         return _SideSpec(wall="stone") if value == "wall" else _SideSpec(**{value: True})
     try:
         return _SideSpec.model_validate(value)
@@ -539,7 +570,9 @@ def _side_spec(value: Any, path: object, field: str) -> _SideSpec:
 
 def _terrain_code(name: str, path: object, field: str) -> Terrain:
     if name not in TERRAIN_NAMES:
-        raise DataError(path, field, f"unknown terrain {name!r} (one of {', '.join(TERRAIN_NAMES)})")
+        raise DataError(
+            path, field, f"unknown terrain {name!r} (one of {', '.join(TERRAIN_NAMES)})"
+        )
     return Terrain(TERRAIN_NAMES.index(name))
 
 
@@ -594,17 +627,33 @@ def board_from_dict(raw: Any, path: str | Path = "<map>") -> Board:
         if terrain[i] == Terrain.BUILDING:
             building[i] = h.building if h.building is not None else label
         elif h.building is not None:
-            raise DataError(path, f + ".building", f"building {h.building!r} on a {TERRAIN_NAMES[terrain[i]]} hex")
+            raise DataError(
+                path,
+                f + ".building",
+                f"building {h.building!r} on a {TERRAIN_NAMES[terrain[i]]} hex",
+            )
         if h.rise is not None:
             if terrain[i] != Terrain.BUILDING:
-                raise DataError(path, f + ".rise", "only building hexes may rise above their ground level")
+                raise DataError(
+                    path, f + ".rise", "only building hexes may rise above their ground level"
+                )
             rise[i] = _check_level(h.rise, path, f + ".rise", MAX_RISE, "rise")
         landmark[i] = h.landmark
 
     probe = Board(
-        name=spec.name, columns=cols, rows=rows, terrain=terrain, level=level, building=building,
-        rise=rise, landmark=landmark, side_wall=[], side_aperture=[], side_embankment=[],
-        side_crest=[], side_slope=[],
+        name=spec.name,
+        columns=cols,
+        rows=rows,
+        terrain=terrain,
+        level=level,
+        building=building,
+        rise=rise,
+        landmark=landmark,
+        side_wall=[],
+        side_aperture=[],
+        side_embankment=[],
+        side_crest=[],
+        side_slope=[],
     )
     m = 3 * n + 1
     wall, aperture = [NO_WALL] * m, [NO_APERTURE] * m
@@ -646,9 +695,19 @@ def board_from_dict(raw: Any, path: str | Path = "<map>") -> Board:
                 stacklevel=2,
             )
     return Board(
-        name=spec.name, columns=cols, rows=rows, terrain=terrain, level=level, building=building,
-        rise=rise, landmark=landmark, side_wall=wall, side_aperture=aperture, side_embankment=emb,
-        side_crest=crest, side_slope=slope,
+        name=spec.name,
+        columns=cols,
+        rows=rows,
+        terrain=terrain,
+        level=level,
+        building=building,
+        rise=rise,
+        landmark=landmark,
+        side_wall=wall,
+        side_aperture=aperture,
+        side_embankment=emb,
+        side_crest=crest,
+        side_slope=slope,
     )
 
 
@@ -683,6 +742,9 @@ def load_board(path: str | Path) -> Board:
     p = resolve_map_path(path)
     if not p.exists():
         name = ", and no shipped map of that name" if len(Path(path).parts) == 1 else ""
-        raise DataError(p, "<file>", f"file not found{name} "
-                        f"(shipped maps: {', '.join(list_maps()) or '(none)'})")
+        raise DataError(
+            p,
+            "<file>",
+            f"file not found{name} (shipped maps: {', '.join(list_maps()) or '(none)'})",
+        )
     return board_from_dict(read_yaml(p), p)

@@ -100,7 +100,8 @@ from pydantic import (
     model_validator,
 )
 
-from ambush_env.core.world.data import (  # noqa: F401  (FieldProblem, validate_file: re-exported)
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.world.data import (
     FieldProblem,
     Frozen,
     data_path,
@@ -111,7 +112,6 @@ from ambush_env.core.world.data import (  # noqa: F401  (FieldProblem, validate_
     resolve_data,
     validate_file,
 )
-from ambush_env.core.model.errors import DataError
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -245,11 +245,18 @@ d100 charge (``sticky_grenade``, ``pole_charge``, ``molotov``: seed 003, rules d
 # the action language (RULES.md §14)
 # --------------------------------------------------------------------------------------------
 
-SoldierTarget = Literal["nearest_visible", "weakest_visible", "most_exposed", "nco_first",
-                        "nearest_vehicle"]
+SoldierTarget = Literal[
+    "nearest_visible", "weakest_visible", "most_exposed", "nco_first", "nearest_vehicle"
+]
 """Who a shot aims at (RULES.md §14; module docstring)."""
-Target = Literal["nearest_visible", "weakest_visible", "most_exposed", "nco_first",
-                 "nearest_vehicle", "wall_of_building_with_us"]
+Target = Literal[
+    "nearest_visible",
+    "weakest_visible",
+    "most_exposed",
+    "nco_first",
+    "nearest_vehicle",
+    "wall_of_building_with_us",
+]
 """What the turn's fire action aims at: a :data:`SoldierTarget`, or (aimed only) the wall of a
 building hex with US soldiers inside (RULES.md §8 wall fire, seed 002 p. 26-27)."""
 StanceName = Literal["prone", "crouching", "standing"]
@@ -442,8 +449,9 @@ def check_driving_only(rows: Column, driving: bool, where: str = "") -> None:
     for i, row in enumerate(rows):
         for j, act in enumerate(row.do):
             if isinstance(act, DRIVING_ONLY) and not driving:
-                raise FieldProblem(f"{where}{i}.do.{j}",
-                                   f"{act.action} belongs to a driving column")
+                raise FieldProblem(
+                    f"{where}{i}.do.{j}", f"{act.action} belongs to a driving column"
+                )
 
 
 class Columns(Frozen):

@@ -13,16 +13,33 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from ambush_env.core.world.data import FieldProblem, Frozen, data_path, read_data
 from ambush_env.core.model.state import Unit, Vehicle
+from ambush_env.core.world.data import FieldProblem, Frozen, data_path, read_data
 
-EFFECTS = ("headlamps", "mov", "fuel_tank", "overheat", "engine", "tire", "driver",
-           "front_passenger", "back_seat", "turret", "hull", "weapon", "magazine", "gun_laying",
-           "radio", "brakes", "steering")
+EFFECTS = (
+    "headlamps",
+    "mov",
+    "fuel_tank",
+    "overheat",
+    "engine",
+    "tire",
+    "driver",
+    "front_passenger",
+    "back_seat",
+    "turret",
+    "hull",
+    "weapon",
+    "magazine",
+    "gun_laying",
+    "radio",
+    "brakes",
+    "steering",
+)
 #: Effects whose location is people, not a component with HP.
 OCCUPANT_EFFECTS = frozenset(("driver", "front_passenger", "back_seat", "turret", "hull"))
-DamageKindName = Literal["bullet", "ap_shell", "hollow_charge", "explosive", "at_rifle", "fire",
-                         "collision"]
+DamageKindName = Literal[
+    "bullet", "ap_shell", "hollow_charge", "explosive", "at_rifle", "fire", "collision"
+]
 _DICE = re.compile(r"^(\d+)d(\d+)([+-]\d+)?$")
 
 
@@ -113,23 +130,34 @@ class LocationRow(Row):
     take_wheel: TakeWheel | None = None
 
     @model_validator(mode="after")
-    def _effect(self) -> "LocationRow":
+    def _effect(self) -> LocationRow:
         if self.effect not in EFFECTS:
-            raise FieldProblem("effect", f"unknown component effect {self.effect!r}; known: "
-                               f"{', '.join(EFFECTS)}")
+            raise FieldProblem(
+                "effect", f"unknown component effect {self.effect!r}; known: {', '.join(EFFECTS)}"
+            )
         people = self.effect in OCCUPANT_EFFECTS
         if people != (self.hp == "occupant"):
             raise FieldProblem("hp", "occupant locations (and only they) have hp: occupant")
-        need = {"mov": ("factor",), "tire": ("factor", "modifier", "trouble"),
-                "fuel_tank": ("fire",), "engine": ("fire",), "driver": ("trouble",),
-                "turret": ("trouble",), "hull": ("trouble",), "weapon": ("mount",),
-                "gun_laying": ("modifier",)}.get(self.effect, ())
+        need = {
+            "mov": ("factor",),
+            "tire": ("factor", "modifier", "trouble"),
+            "fuel_tank": ("fire",),
+            "engine": ("fire",),
+            "driver": ("trouble",),
+            "turret": ("trouble",),
+            "hull": ("trouble",),
+            "weapon": ("mount",),
+            "gun_laying": ("modifier",),
+        }.get(self.effect, ())
         for name in need:
             if getattr(self, name) is None:
                 raise FieldProblem(name, f"the {self.effect} effect needs {name}")
         if self.take_wheel is not None and self.effect not in ("driver", "turret", "hull"):
-            raise FieldProblem("take_wheel", "only a row that can put the driver out (driver, "
-                               f"turret, hull) takes the wheel, not {self.effect!r}")
+            raise FieldProblem(
+                "take_wheel",
+                "only a row that can put the driver out (driver, "
+                f"turret, hull) takes the wheel, not {self.effect!r}",
+            )
         return self
 
 
@@ -172,7 +200,7 @@ class OccupantLevels(Frozen):
     kill: int
 
     @model_validator(mode="after")
-    def _rising(self) -> "OccupantLevels":
+    def _rising(self) -> OccupantLevels:
         if not self.wound < self.incapacitated < self.kill:
             raise ValueError("need wound < incapacitated < kill")
         return self
@@ -224,12 +252,16 @@ def _check_ranges(rows: list, lo: int, hi: int, where: str) -> None:
         a, b = r.roll
         if a != want:
             what = "a gap before" if a > want else "an overlap at" if i else "a row below"
-            raise FieldProblem(f"{where}.{i}.roll", f"{what} {want}: row {list(r.roll)} should "
-                               f"start at {want} (the ranges must cover {lo}-{hi} once, in order)")
+            raise FieldProblem(
+                f"{where}.{i}.roll",
+                f"{what} {want}: row {list(r.roll)} should "
+                f"start at {want} (the ranges must cover {lo}-{hi} once, in order)",
+            )
         want = b + 1
     if want != hi + 1:
-        raise FieldProblem(f"{where}.{len(rows) - 1}.roll",
-                           f"the ranges end at {want - 1}, not {hi}")
+        raise FieldProblem(
+            f"{where}.{len(rows) - 1}.roll", f"the ranges end at {want - 1}, not {hi}"
+        )
 
 
 class D100Data(Frozen):
@@ -249,8 +281,18 @@ class D100Data(Frozen):
     countdown_dice: Dice
     damage_kinds: dict[DamageKindName, DamageKind]
     weapons: dict[str, WeaponDamage]
-    items: dict[Literal["grenade", "satchel", "anti_tank_mine", "anti_personnel_mine",
-                        "sticky_grenade", "pole_charge", "molotov"], WeaponDamage]
+    items: dict[
+        Literal[
+            "grenade",
+            "satchel",
+            "anti_tank_mine",
+            "anti_personnel_mine",
+            "sticky_grenade",
+            "pole_charge",
+            "molotov",
+        ],
+        WeaponDamage,
+    ]
     special: Special
     ramming: Ramming
     collision_table: list[CollisionRow]
@@ -264,7 +306,7 @@ class D100Data(Frozen):
     trouble_table: list[TroubleRow]
 
     @model_validator(mode="after")
-    def _tables(self) -> "D100Data":
+    def _tables(self) -> D100Data:
         for name, rows in self.tables.items():
             _check_ranges(rows, 1, 100, f"tables.{name}")
         _check_ranges(self.fire_table, 1, 10, "fire_table")
@@ -273,8 +315,12 @@ class D100Data(Frozen):
             if c.mp[0] != want or c.mp[1] < c.mp[0]:
                 raise FieldProblem(f"collision_table.{i}.mp", f"should start at {want} MPs")
             want = c.mp[1] + 1
-        _check_ranges(self.trouble_table, 0, self.trouble_table[-1].roll[1] if self.trouble_table
-                      else 0, "trouble_table")
+        _check_ranges(
+            self.trouble_table,
+            0,
+            self.trouble_table[-1].roll[1] if self.trouble_table else 0,
+            "trouble_table",
+        )
         for d in ("countdown_dice", "magazine_dice"):
             try:
                 parse_dice(getattr(self, d))
@@ -290,12 +336,26 @@ class D100Data(Frozen):
         for vid, s in self.vehicles.items():
             if s.table not in self.tables:
                 raise FieldProblem(f"vehicles.{vid}.table", f"no hit-location table {s.table!r}")
-        for name in ("bullet", "ap_shell", "hollow_charge", "explosive", "at_rifle", "fire",
-                     "collision"):
+        for name in (
+            "bullet",
+            "ap_shell",
+            "hollow_charge",
+            "explosive",
+            "at_rifle",
+            "fire",
+            "collision",
+        ):
             if name not in self.damage_kinds:
                 raise FieldProblem(f"damage_kinds.{name}", "missing (every damage kind is read)")
-        for name in ("grenade", "satchel", "anti_tank_mine", "anti_personnel_mine",
-                     "sticky_grenade", "pole_charge", "molotov"):
+        for name in (
+            "grenade",
+            "satchel",
+            "anti_tank_mine",
+            "anti_personnel_mine",
+            "sticky_grenade",
+            "pole_charge",
+            "molotov",
+        ):
             if name not in self.items:
                 raise FieldProblem(f"items.{name}", "missing (every charge is read)")
         if not self.collision_table:
@@ -327,8 +387,9 @@ def percent_to_d10(percent: int) -> int:
     return q if percent >= 0 else -q
 
 
-def shot_mods(vehicles: list[Vehicle], shooter: Unit, weapon_id: str,
-              target: Vehicle | None) -> list[tuple[str, int]]:
+def shot_mods(
+    vehicles: list[Vehicle], shooter: Unit, weapon_id: str, target: Vehicle | None
+) -> list[tuple[str, int]]:
     """Seed 003's to-hit modifiers of a shot from a vehicle (at a soldier or a vehicle, the
     ``target``): moving fire and a destroyed Gun-Laying Equipment on the main gun; the zero
     ones left out."""
@@ -403,11 +464,17 @@ def read_d100_data(path: str | Path) -> D100Data:
             raise DataError(path, "vehicles", f"vehicle type {k!r} of vehicles.yaml has no entry")
         s = d.vehicles[k]
         if vt.kind == "tank" and not 0 < s.turret_crew < vt.occupants:
-            raise DataError(path, f"vehicles.{k}.turret_crew",
-                            f"a tank's turret crew must be 1..{vt.occupants - 1}")
+            raise DataError(
+                path,
+                f"vehicles.{k}.turret_crew",
+                f"a tank's turret crew must be 1..{vt.occupants - 1}",
+            )
         if vt.kind == "car" and s.front_seats > vt.occupants - 1:
-            raise DataError(path, f"vehicles.{k}.front_seats",
-                            f"more front seats than the {vt.occupants - 1} passenger seats")
+            raise DataError(
+                path,
+                f"vehicles.{k}.front_seats",
+                f"more front seats than the {vt.occupants - 1} passenger seats",
+            )
     return d
 
 

@@ -16,7 +16,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
@@ -48,8 +48,11 @@ def _inject_fault(path: Path, tmp: str) -> None:
         return
     mode, sep, pattern = spec.partition(":")
     if mode not in _FAULT_MODES or not sep or not pattern:
-        raise ConfigError(f"{FAULT_ENV}={spec!r}", f"expected {' or '.join(m + ':GLOB' for m in _FAULT_MODES)} "
-                          "(a test hook; unset it for normal use)")
+        raise ConfigError(
+            f"{FAULT_ENV}={spec!r}",
+            f"expected {' or '.join(m + ':GLOB' for m in _FAULT_MODES)} "
+            "(a test hook; unset it for normal use)",
+        )
     if not (fnmatch.fnmatchcase(path.name, pattern) or fnmatch.fnmatchcase(str(path), pattern)):
         return
     if mode == "during_write":  # what a kill part-way through the write leaves
@@ -128,7 +131,7 @@ def atomic_write(path: str | Path, what: str = "file", binary: bool = False) -> 
         mode = 0o644
     fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=TEMP_SUFFIX)
     try:
-        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8")) as f:
+        with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8") as f:
             yield f
             f.flush()
             os.fsync(f.fileno())
@@ -239,8 +242,9 @@ def _key_given_twice(root: yaml.Node) -> tuple[str, str] | None:
                 if isinstance(key, yaml.ScalarNode) and key.tag != _MERGE_TAG:
                     line = key.start_mark.line + 1
                     if key.value in lines:
-                        problem = (f"key {key.value!r} given twice (lines {lines[key.value]} "
-                                   f"and {line})")
+                        problem = (
+                            f"key {key.value!r} given twice (lines {lines[key.value]} and {line})"
+                        )
                         return ".".join((*where, key.value)), problem
                     lines[key.value] = line
                     children.append((value, (*where, key.value)))
@@ -312,7 +316,7 @@ def validate_file(model: type[M], raw: Any, path: str | Path) -> M:
         raise DataError(path, ".".join(loc) or "<root>", msg) from None
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_shipped(model: type[M], *parts: str) -> M:
     """Load a shipped data file once per process (cached; models are frozen)."""
     return load_model(model, data_path(*parts))
@@ -345,10 +349,16 @@ def resolve_data(kind: str | Path, id_or_path: str | Path, what: str) -> tuple[P
         ScenarioError: not an id or a path, or an unknown id (the message lists the known ids).
     """
     if not isinstance(id_or_path, (str, Path)):
-        raise ScenarioError(f"a {what} is an id or a path, got {id_or_path!r}; "
-                            f"known: {', '.join(list_data(kind)) or '(none)'}")
-    if (isinstance(id_or_path, Path) or "/" in id_or_path or "\\" in id_or_path
-            or id_or_path.endswith(".yaml")):
+        raise ScenarioError(
+            f"a {what} is an id or a path, got {id_or_path!r}; "
+            f"known: {', '.join(list_data(kind)) or '(none)'}"
+        )
+    if (
+        isinstance(id_or_path, Path)
+        or "/" in id_or_path
+        or "\\" in id_or_path
+        or id_or_path.endswith(".yaml")
+    ):
         return Path(id_or_path), False
     path = data_folder(kind) / f"{id_or_path}.yaml"
     if not path.exists():
@@ -378,8 +388,14 @@ def _read_shipped(model: type[M], path: Path, check: Check | None) -> M:
     return read_data(model, path, check)
 
 
-def load_data(model: type[M], kind: str | Path, id_or_path: str | Path, *,
-              what: str | None = None, check: Check | None = None) -> M:
+def load_data(
+    model: type[M],
+    kind: str | Path,
+    id_or_path: str | Path,
+    *,
+    what: str | None = None,
+    check: Check | None = None,
+) -> M:
     """Load a data file by shipped id (cached once per process; models are frozen) or by path
     (read each time).
 

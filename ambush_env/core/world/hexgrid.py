@@ -98,7 +98,9 @@ def parse_label(label: str) -> tuple[int, int]:
     """
     m = _LABEL_RE.match(label) if isinstance(label, str) else None
     if m is None:
-        raise AmbushError(f"malformed hex label {label!r} (expected column letters and a row, e.g. 'Q16')")
+        raise AmbushError(
+            f"malformed hex label {label!r} (expected column letters and a row, e.g. 'Q16')"
+        )
     return col_index(m.group(1)), int(m.group(2)) - 1
 
 
@@ -282,7 +284,12 @@ class TraceTable:
 
     def template(self, parity: int, dc: int, dr: int) -> int:
         """Template id of a start column parity and an offset (see the class docstring)."""
-        return (parity * (2 * self.columns - 1) + dc + self.columns - 1) * (2 * self.rows - 1) + dr + self.rows - 1
+        return (
+            (parity * (2 * self.columns - 1) + dc + self.columns - 1) * (2 * self.rows - 1)
+            + dr
+            + self.rows
+            - 1
+        )
 
 
 _EVEN = np.array(EVEN_COL_STEPS, dtype=np.int64)
@@ -344,7 +351,9 @@ def trace_table(columns: int, rows: int) -> TraceTable:
     lock-step numpy. A 30 x 20 board takes a few tens of milliseconds.
     """
     nc, nr = 2 * columns - 1, 2 * rows - 1
-    p, dc, dr = np.meshgrid(np.arange(2), np.arange(nc) - (columns - 1), np.arange(nr) - (rows - 1), indexing="ij")
+    p, dc, dr = np.meshgrid(
+        np.arange(2), np.arange(nc) - (columns - 1), np.arange(nr) - (rows - 1), indexing="ij"
+    )
     p, dc, dr = p.ravel().astype(np.int64), dc.ravel().astype(np.int64), dr.ravel().astype(np.int64)
     tc, tr = p + dc, dr
     d_pos = _walk_all(p, tc, tr, 1)
@@ -392,7 +401,10 @@ def trace_table(columns: int, rows: int) -> TraceTable:
     from_dr[1:][not_first[1:]] = step_dr[:-1][not_first[1:]]
     box = [np.minimum.reduceat(step_dc, ptr[:-1]), np.maximum.reduceat(step_dc, ptr[:-1])]
     box += [np.minimum.reduceat(step_dr, ptr[:-1]), np.maximum.reduceat(step_dr, ptr[:-1])]
-    box = [np.where(k % 2, np.maximum(b, 0), np.minimum(b, 0)).astype(np.int16) for k, b in enumerate(box)]
+    box = [
+        np.where(k % 2, np.maximum(b, 0), np.minimum(b, 0)).astype(np.int16)
+        for k, b in enumerate(box)
+    ]
     step_tr = np.repeat(np.arange(tr_dirs.shape[0]), lengths)
     s_p = sp[step_tr]
     s_c = s_p + step_dc.astype(np.int64)

@@ -62,16 +62,16 @@ further from the sighter (by projection on the line); on a tie, the ``+1`` nudge
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Iterable
 
 import numpy as np
 
-from ambush_env.core.world import hexgrid
-from ambush_env.core.world.board import DOOR, NO_APERTURE, WINDOW, Board
 from ambush_env.core.model.errors import AmbushError
 from ambush_env.core.model.types import STANCE_NAMES, Stance, Terrain
+from ambush_env.core.world import hexgrid
+from ambush_env.core.world.board import DOOR, NO_APERTURE, WINDOW, Board
 
 __all__ = ["SightResult", "SightCache", "line_of_sight", "VEHICLE_SIZES"]
 
@@ -80,7 +80,9 @@ VEHICLE_SIZES: tuple[str, str] = ("small", "large")
 NO_VEHICLE, SMALL_VEHICLE, LARGE_VEHICLE = 0, 1, 2
 
 #: Terrain that is seen into but not through at one level (seed 004 p. 18).
-OBSTACLE_TERRAIN: frozenset[Terrain] = frozenset({Terrain.WOODS, Terrain.BRUSH, Terrain.RUBBLE, Terrain.ROUGH})
+OBSTACLE_TERRAIN: frozenset[Terrain] = frozenset(
+    {Terrain.WOODS, Terrain.BRUSH, Terrain.RUBBLE, Terrain.ROUGH}
+)
 
 #: Level given to off-map hexes: above any level, so a trace through one is blocked.
 OFF_MAP_LEVEL = 99
@@ -188,7 +190,11 @@ def endpoint_code(inside, wall, aperture, stance_e, stance_o, adjacent, vehicle_
     code = np.where(door & (stance_e == Stance.PRONE) & ~adjacent, EP_PRONE_DOOR, code)
     code = np.where(window & (stance_e == Stance.PRONE), EP_PRONE_WINDOW, code)
     crouch_adj = window & (stance_e == Stance.CROUCHING) & adjacent
-    code = np.where(crouch_adj & (vehicle_o == NO_VEHICLE) & (stance_o != Stance.STANDING), EP_CROUCH_WINDOW, code)
+    code = np.where(
+        crouch_adj & (vehicle_o == NO_VEHICLE) & (stance_o != Stance.STANDING),
+        EP_CROUCH_WINDOW,
+        code,
+    )
     code = np.where(crouch_adj & (vehicle_o == SMALL_VEHICLE), EP_SMALL_VEHICLE, code)
     return code.astype(np.int8)
 
@@ -221,8 +227,9 @@ def _blocking_landmark(board: Board, i: int, landmarks: frozenset[str]) -> bool:
     return lm is not None and (lm in landmarks or board.label(i) in landmarks)
 
 
-def _build_arrays(board: Board, landmarks: frozenset[str],
-                  extra: frozenset[int] = frozenset()) -> _Arrays:
+def _build_arrays(
+    board: Board, landmarks: frozenset[str], extra: frozenset[int] = frozenset()
+) -> _Arrays:
     n = board.n
     terr = np.asarray(board.terrain, dtype=np.int8)
     level = np.full(n + 1, OFF_MAP_LEVEL, dtype=np.int16)
@@ -262,8 +269,14 @@ def _build_arrays(board: Board, landmarks: frozenset[str],
     )
 
 
-def _updated_arrays(arr: _Arrays, board: Board, landmarks: frozenset[str], hexes: set[int],
-                    sides: set[int], extra: frozenset[int] = frozenset()) -> _Arrays:
+def _updated_arrays(
+    arr: _Arrays,
+    board: Board,
+    landmarks: frozenset[str],
+    hexes: set[int],
+    sides: set[int],
+    extra: frozenset[int] = frozenset(),
+) -> _Arrays:
     """``arr`` brought up to ``board`` after the logged change of ``hexes`` (terrain, building,
     rise) and ``sides`` (destroyed walls): equal to :func:`_build_arrays` of the board, at the
     cost of the changed entries (the others are copied; ``arr`` itself is left as it was)."""
@@ -271,21 +284,31 @@ def _updated_arrays(arr: _Arrays, board: Board, landmarks: frozenset[str], hexes
     for i in hexes:
         t = board.terrain[i]
         blevel[i] = arr.level[i] + board.rise[i]
-        obstacle[i] = (t in OBSTACLE_TERRAIN or _blocking_landmark(board, i, landmarks)
-                       or i in extra)
+        obstacle[i] = t in OBSTACLE_TERRAIN or _blocking_landmark(board, i, landmarks) or i in extra
         building[i] = t == Terrain.BUILDING
     wall = arr.wall.copy()
     for sid in sides:
         wall[sid] = board.side_wall[sid] != 0 and not board.side_destroyed[sid]
-    return _Arrays(level=arr.level, blevel=blevel, obstacle=obstacle, building=building,
-                   crest=arr.crest, emb_level=arr.emb_level, wall=wall, aperture=arr.aperture)
+    return _Arrays(
+        level=arr.level,
+        blevel=blevel,
+        obstacle=obstacle,
+        building=building,
+        crest=arr.crest,
+        emb_level=arr.emb_level,
+        wall=wall,
+        aperture=arr.aperture,
+    )
 
 
-_ARRAYS: "weakref.WeakKeyDictionary[Board, tuple[int, frozenset[str], frozenset[int], _Arrays]]" = (
-    weakref.WeakKeyDictionary())
+_ARRAYS: weakref.WeakKeyDictionary[Board, tuple[int, frozenset[str], frozenset[int], _Arrays]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
-def _arrays(board: Board, landmarks: frozenset[str], extra: frozenset[int] = frozenset()) -> _Arrays:
+def _arrays(
+    board: Board, landmarks: frozenset[str], extra: frozenset[int] = frozenset()
+) -> _Arrays:
     hit = _ARRAYS.get(board)
     if hit is not None and hit[0] == board.version and hit[1] == landmarks and hit[2] == extra:
         return hit[3]
@@ -299,7 +322,11 @@ def _stance(value: object, what: str) -> int:
     if isinstance(value, str):
         if value in STANCE_NAMES:
             return STANCE_NAMES.index(value)
-    elif isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 0 <= int(value) <= 2:
+    elif (
+        isinstance(value, (int, np.integer))
+        and not isinstance(value, bool)
+        and 0 <= int(value) <= 2
+    ):
         return int(value)
     raise AmbushError(f"unknown {what} {value!r} (standing, crouching or prone)")
 
@@ -323,22 +350,37 @@ def _first_blocker(board, arr, i, j, dirs, ss, st, vs, vt) -> tuple[float, str] 
     cols, rows, n = board.columns, board.rows, board.n
     a, b = board.coords(i), board.coords(j)
     path = hexgrid.walk_hexes(a, dirs)
-    idx = np.array([r * cols + c if 0 <= c < cols and 0 <= r < rows else n for c, r in path], dtype=np.int64)
+    idx = np.array(
+        [r * cols + c if 0 <= c < cols and 0 <= r < rows else n for c, r in path], dtype=np.int64
+    )
     k = len(dirs)  # number of sides; mid hexes are path[1:k]
     mid = idx[1:k]
     ds = np.array([hexgrid.distance_cr(a, p) for p in path[1:k]], dtype=np.int16)
     dt = np.array([hexgrid.distance_cr(b, p) for p in path[1:k]], dtype=np.int16)
     ls, lt = arr.level[i], arr.level[j]
-    hblk = hex_blocks(arr.level[mid], arr.blevel[mid], arr.obstacle[mid], arr.building[mid], ls, lt, ds, dt)
+    hblk = hex_blocks(
+        arr.level[mid], arr.blevel[mid], arr.obstacle[mid], arr.building[mid], ls, lt, ds, dt
+    )
     sides = np.array(
-        [board.side_id(int(idx[s]), dirs[s]) if idx[s] < n and idx[s + 1] < n else 3 * n for s in range(k)],
+        [
+            board.side_id(int(idx[s]), dirs[s]) if idx[s] < n and idx[s + 1] < n else 3 * n
+            for s in range(k)
+        ],
         dtype=np.int64,
     )
     pos = np.arange(k)
     sblk = side_blocks(arr.crest[sides], arr.emb_level[sides], ls, lt, pos == 0, pos == k - 1)
     adjacent = k == 1
-    ep_s = int(endpoint_code(arr.building[i], arr.wall[sides[0]], arr.aperture[sides[0]], ss, st, adjacent, vt))
-    ep_t = int(endpoint_code(arr.building[j], arr.wall[sides[-1]], arr.aperture[sides[-1]], st, ss, adjacent, vs))
+    ep_s = int(
+        endpoint_code(
+            arr.building[i], arr.wall[sides[0]], arr.aperture[sides[0]], ss, st, adjacent, vt
+        )
+    )
+    ep_t = int(
+        endpoint_code(
+            arr.building[j], arr.wall[sides[-1]], arr.aperture[sides[-1]], st, ss, adjacent, vs
+        )
+    )
 
     def side_name(s: int, code: int = EP_WALL) -> str:
         return board.side_label(int(sides[s])) if code == EP_WALL else _EP_RULE[code]
@@ -363,8 +405,18 @@ def _first_blocker(board, arr, i, j, dirs, ss, st, vs, vt) -> tuple[float, str] 
     return None
 
 
-def _assess(board: Board, i: int, j: int, ss: int, st: int, vs: int, vt: int, cap, landmarks,
-            extra: frozenset[int] = frozenset()) -> SightResult:
+def _assess(
+    board: Board,
+    i: int,
+    j: int,
+    ss: int,
+    st: int,
+    vs: int,
+    vt: int,
+    cap,
+    landmarks,
+    extra: frozenset[int] = frozenset(),
+) -> SightResult:
     _check_vehicle_hex(board, i, vs, "sighter")
     _check_vehicle_hex(board, j, vt, "target")
     if i == j:
@@ -428,8 +480,10 @@ def line_of_sight(
     st = _stance(target_stance, "target_stance")
     vs = _vehicle(sighter_in_vehicle, "sighter_in_vehicle")
     vt = _vehicle(target_in_vehicle, "target_in_vehicle")
-    extra = frozenset(board.index(h) for h in ([landmark_hexes] if isinstance(landmark_hexes, str)
-                                                else landmark_hexes))
+    extra = frozenset(
+        board.index(h)
+        for h in ([landmark_hexes] if isinstance(landmark_hexes, str) else landmark_hexes)
+    )
     return _assess(board, i, j, ss, st, vs, vt, sight_cap, _landmark_set(blocking_landmarks), extra)
 
 
@@ -477,7 +531,9 @@ def _pair_geometry(columns: int, rows: int) -> _PairGeometry:
     np.cumsum(cnt[:-1], out=pair_inst0[1:])
     n_inst = int(cnt.sum())
     inst_pair = np.repeat(np.arange(n_pairs, dtype=np.int32), cnt)
-    inst_trace = tt.tmpl_first[tmpl][inst_pair] + (np.arange(n_inst) - pair_inst0[inst_pair]).astype(np.int32)
+    inst_trace = tt.tmpl_first[tmpl][inst_pair] + (
+        np.arange(n_inst) - pair_inst0[inst_pair]
+    ).astype(np.int32)
     t0 = tt.trace_ptr[inst_trace]
     steps = tt.trace_ptr[inst_trace + 1] - t0
     step_ptr = np.zeros(n_inst + 1, dtype=np.int64)
@@ -579,8 +635,14 @@ class SightCache:
         landmark_hexes: ``frozenset[int]``.
     """
 
-    def __init__(self, board: Board, *, sight_cap: int | None = None, blocking_landmarks: Iterable[str] = (),
-                 landmark_hexes: Iterable[int] = ()) -> None:
+    def __init__(
+        self,
+        board: Board,
+        *,
+        sight_cap: int | None = None,
+        blocking_landmarks: Iterable[str] = (),
+        landmark_hexes: Iterable[int] = (),
+    ) -> None:
         self.board = board
         self.sight_cap = sight_cap
         self.blocking_landmarks = _landmark_set(blocking_landmarks)
@@ -621,8 +683,12 @@ class SightCache:
             inst = np.searchsorted(geo.step_ptr, pos, side="right") - 1
             sid = geo.step_side[pos]
             blk = side_blocks(
-                arr.crest[sid], arr.emb_level[sid], self._inst_li[inst], self._inst_lj[inst],
-                pos == geo.step_ptr[inst], pos == geo.step_ptr[inst + 1] - 1,
+                arr.crest[sid],
+                arr.emb_level[sid],
+                self._inst_li[inst],
+                self._inst_lj[inst],
+                pos == geo.step_ptr[inst],
+                pos == geo.step_ptr[inst + 1] - 1,
             )
             out[inst[blk]] = True
         return out
@@ -653,7 +719,16 @@ class SightCache:
             k = np.searchsorted(ptr, sel, side="right") - 1 if owner is None else owner[sel]
             h, p = hexes[sel], pos[sel]
             dt = geo.step_dt[p]
-            blk = hex_blocks(arr.level[h], arr.blevel[h], arr.obstacle[h], arr.building[h], li[k], lj[k], geo.step_ds[p], dt)
+            blk = hex_blocks(
+                arr.level[h],
+                arr.blevel[h],
+                arr.obstacle[h],
+                arr.building[h],
+                li[k],
+                lj[k],
+                geo.step_ds[p],
+                dt,
+            )
             blk &= dt > 0  # the last step enters the target's hex, which never blocks
             out[k[blk]] = True
         return out
@@ -682,8 +757,14 @@ class SightCache:
         adjacent = geo.pair_dist[ip[sub]] == 1
         fs, ls_ = geo.inst_first_side[ins], geo.inst_last_side[ins]
         w_f, a_f, w_l, a_l = arr.wall[fs], arr.aperture[fs], arr.wall[ls_], arr.aperture[ls_]
-        ok_i = [[endpoint_code(in_i, w_f, a_f, a, b, adjacent, NO_VEHICLE) == 0 for b in range(3)] for a in range(3)]
-        ok_j = [[endpoint_code(in_j, w_l, a_l, a, b, adjacent, NO_VEHICLE) == 0 for b in range(3)] for a in range(3)]
+        ok_i = [
+            [endpoint_code(in_i, w_f, a_f, a, b, adjacent, NO_VEHICLE) == 0 for b in range(3)]
+            for a in range(3)
+        ]
+        ok_j = [
+            [endpoint_code(in_j, w_l, a_l, a, b, adjacent, NO_VEHICLE) == 0 for b in range(3)]
+            for a in range(3)
+        ]
         for a in range(3):  # stance of i
             for b in range(3):  # stance of j
                 ok = open_line.copy()
@@ -709,11 +790,16 @@ class SightCache:
         board, geo = self.board, self._geo
         if self._adj and (hexes or sides):
             between = board.side_between
-            self._adj = {k: v for k, v in self._adj.items()
-                         if k[0] not in hexes and k[1] not in hexes
-                         and (k[0] == k[1] or between(k[0], k[1]) not in sides)}
-        self._arr = _updated_arrays(self._arr, board, self.blocking_landmarks, hexes, sides,
-                                    self.landmark_hexes)
+            self._adj = {
+                k: v
+                for k, v in self._adj.items()
+                if k[0] not in hexes
+                and k[1] not in hexes
+                and (k[0] == k[1] or between(k[0], k[1]) not in sides)
+            }
+        self._arr = _updated_arrays(
+            self._arr, board, self.blocking_landmarks, hexes, sides, self.landmark_hexes
+        )
         n = self._n
         in_x = np.zeros(n + 1, dtype=bool)
         in_x[list(hexes)] = True
@@ -739,7 +825,7 @@ class SightCache:
         if pairs.size:
             self._write_pairs(pairs)
 
-    def with_landmark_hexes(self, hexes: Iterable[int]) -> "SightCache":
+    def with_landmark_hexes(self, hexes: Iterable[int]) -> SightCache:
         """A new cache of the same board, cap and landmarks whose ``landmark_hexes`` are
         ``hexes`` (blocking landmarks declared in play), this one left as it is.
 
@@ -805,8 +891,9 @@ class SightCache:
         key = (i, j, stance_s, stance_t, sighter_in_vehicle, target_in_vehicle)
         hit = self._adj.get(key)
         if hit is None:
-            hit = self._adj[key] = self._assess(i, j, stance_s, stance_t, sighter_in_vehicle,
-                                                target_in_vehicle).clear
+            hit = self._adj[key] = self._assess(
+                i, j, stance_s, stance_t, sighter_in_vehicle, target_in_vehicle
+            ).clear
         return hit
 
     def soldier_sight(self) -> Callable[[int, int, int, int], bool]:
@@ -816,13 +903,17 @@ class SightCache:
             self._refresh()
         return self._vis.item
 
-    def visible_from(self, i: int, stance_s: int = Stance.STANDING, stance_t: int = Stance.STANDING) -> np.ndarray:
+    def visible_from(
+        self, i: int, stance_s: int = Stance.STANDING, stance_t: int = Stance.STANDING
+    ) -> np.ndarray:
         """``(n,) bool``: the hexes a soldier in hex ``i`` sees, for targets in ``stance_t``."""
         if self._version != self.board.version:
             self._refresh()
         return self._vis[stance_s, stance_t, i].copy()
 
-    def matrix(self, stance_s: int = Stance.STANDING, stance_t: int = Stance.STANDING) -> np.ndarray:
+    def matrix(
+        self, stance_s: int = Stance.STANDING, stance_t: int = Stance.STANDING
+    ) -> np.ndarray:
         """``(n, n) bool`` read-only view: ``[i, j]`` is :meth:`can_see` ``(i, j, stance_s, stance_t)``."""
         if self._version != self.board.version:
             self._refresh()
@@ -831,7 +922,11 @@ class SightCache:
         return view
 
     def sees(
-        self, sighter: str, target: str, sighter_stance: str = "standing", target_stance: str = "standing"
+        self,
+        sighter: str,
+        target: str,
+        sighter_stance: str = "standing",
+        target_stance: str = "standing",
     ) -> bool:
         """:meth:`can_see` by hex labels and stance names (validated).
 
@@ -840,7 +935,9 @@ class SightCache:
         """
         b = self.board
         return self.can_see(
-            b.index(sighter), b.index(target), _stance(sighter_stance, "sighter_stance"),
+            b.index(sighter),
+            b.index(target),
+            _stance(sighter_stance, "sighter_stance"),
             _stance(target_stance, "target_stance"),
         )
 
@@ -861,21 +958,40 @@ class SightCache:
         """
         if self._version != self.board.version:
             self._refresh()
-        key = (sighter, target, sighter_stance, target_stance, sighter_in_vehicle, target_in_vehicle)
+        key = (
+            sighter,
+            target,
+            sighter_stance,
+            target_stance,
+            sighter_in_vehicle,
+            target_in_vehicle,
+        )
         hit = self._memo.get(key)
         if hit is None:
             b = self.board
             hit = self._assess(
-                b.index(sighter), b.index(target), _stance(sighter_stance, "sighter_stance"),
-                _stance(target_stance, "target_stance"), sighter_in_vehicle, target_in_vehicle,
+                b.index(sighter),
+                b.index(target),
+                _stance(sighter_stance, "sighter_stance"),
+                _stance(target_stance, "target_stance"),
+                sighter_in_vehicle,
+                target_in_vehicle,
             )
             self._memo[key] = hit
         return hit
 
     def _assess(self, i, j, ss, st, vs, vt) -> SightResult:
         return _assess(
-            self.board, i, j, int(ss), int(st), _vehicle(vs, "sighter_in_vehicle"), _vehicle(vt, "target_in_vehicle"),
-            self.sight_cap, self.blocking_landmarks, self.landmark_hexes,
+            self.board,
+            i,
+            j,
+            int(ss),
+            int(st),
+            _vehicle(vs, "sighter_in_vehicle"),
+            _vehicle(vt, "target_in_vehicle"),
+            self.sight_cap,
+            self.blocking_landmarks,
+            self.landmark_hexes,
         )
 
     def __getstate__(self) -> dict:

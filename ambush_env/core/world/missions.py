@@ -144,6 +144,8 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
+from ambush_env.core.model.errors import DataError
+from ambush_env.core.model.types import DIRECTION_NAMES, TERRAIN_NAMES, Result
 from ambush_env.core.world.cards import (
     FieldProblem,
     Ident,
@@ -158,10 +160,8 @@ from ambush_env.core.world.cards import (
     tagged,
 )
 from ambush_env.core.world.data import Frozen, data_path, list_data, load_data, read_data, read_yaml
-from ambush_env.core.model.errors import DataError
 from ambush_env.core.world.hexgrid import parse_label
 from ambush_env.core.world.squads import list_squads
-from ambush_env.core.model.types import DIRECTION_NAMES, TERRAIN_NAMES, Result
 
 if TYPE_CHECKING:
     from ambush_env.core.world.board import Board
@@ -349,7 +349,9 @@ class Strike(EffectForm):
     @model_validator(mode="after")
     def _line_ends(self) -> Strike:
         if self.line and len(self.hexes) != 2:
-            raise FieldProblem("hexes", f"a line strike names its two ends, got {len(self.hexes)} hexes")
+            raise FieldProblem(
+                "hexes", f"a line strike names its two ends, got {len(self.hexes)} hexes"
+            )
         return self
 
 
@@ -796,9 +798,12 @@ class Mission(Frozen):
 
     def vehicle_placements(self) -> list[tuple[str, Any]]:
         """Every German vehicle a paragraph places, as ``(field, effect)``."""
-        return [(f"paragraphs.{n}.{j}.place_vehicle", e)
-                for n, para in sorted(self.paragraphs.items())
-                for j, e in enumerate(para) if isinstance(e, PlaceVehicle)]
+        return [
+            (f"paragraphs.{n}.{j}.place_vehicle", e)
+            for n, para in sorted(self.paragraphs.items())
+            for j, e in enumerate(para)
+            if isinstance(e, PlaceVehicle)
+        ]
 
 
 # --------------------------------------------------------------------------------------------
@@ -937,13 +942,19 @@ def check_vehicles(mission: Mission, source: str | Path, *, board: Board | None 
     if not placed:
         return
     if len(placed) > V_SLOTS:
-        raise DataError(source, placed[V_SLOTS][0],
-                        f"{len(placed)} vehicles; at most {V_SLOTS} (the vehicle slots)")
+        raise DataError(
+            source,
+            placed[V_SLOTS][0],
+            f"{len(placed)} vehicles; at most {V_SLOTS} (the vehicle slots)",
+        )
     for key, v, side in placed:
         t = types.get(v.vehicle)
         if t is None:
-            raise DataError(source, f"{key}.vehicle",
-                            f"unknown vehicle {v.vehicle!r} (known: {', '.join(sorted(types))})")
+            raise DataError(
+                source,
+                f"{key}.vehicle",
+                f"unknown vehicle {v.vehicle!r} (known: {', '.join(sorted(types))})",
+            )
         if t.side != side:
             raise DataError(source, f"{key}.vehicle", f"{v.vehicle!r} is a {t.side} vehicle")
     if board is None:
@@ -952,10 +963,12 @@ def check_vehicles(mission: Mission, source: str | Path, *, board: Board | None 
     for key, v, _side in placed:
         try:
             h = board.index(v.hex)
-        except Exception:  # noqa: BLE001 - the board says what is wrong with the label
-            raise DataError(source, f"{key}.hex",
-                            f"hex {v.hex} is off the map ({board.columns} x {board.rows} hexes)"
-                            ) from None
+        except Exception:
+            raise DataError(
+                source,
+                f"{key}.hex",
+                f"hex {v.hex} is off the map ({board.columns} x {board.rows} hexes)",
+            ) from None
         why = data.stand_problem(v.vehicle, TERRAIN_NAMES[board.terrain[h]])
         if why is not None:
             raise DataError(source, f"{key}.hex", f"{v.hex}: {why}")
@@ -963,13 +976,16 @@ def check_vehicles(mission: Mission, source: str | Path, *, board: Board | None 
             continue  # a vehicle a paragraph places later: its hex is checked, not its company
         in_hex[h] = in_hex.get(h, 0) + 1
         if in_hex[h] > data.max_in_hex:
-            raise DataError(source, f"{key}.hex",
-                            f"{v.hex}: at most {data.max_in_hex} vehicles end in a hex "
-                            "(seed 000 p. 30)")
+            raise DataError(
+                source,
+                f"{key}.hex",
+                f"{v.hex}: at most {data.max_in_hex} vehicles end in a hex (seed 000 p. 30)",
+            )
 
 
-def check_crew(v: VehicleCrew, vehicle: str, where: str, source: str | Path,
-               card_ids: tuple[str, ...]) -> None:
+def check_crew(
+    v: VehicleCrew, vehicle: str, where: str, source: str | Path, card_ids: tuple[str, ...]
+) -> None:
     """The men of a German vehicle (seed 000 p. 31-32): a car's driver and passengers are
     cards of the deck and fit its seats; a tank has a tank card of its type and a crew of
     1..its crew, and nobody boards it.
@@ -984,36 +1000,54 @@ def check_crew(v: VehicleCrew, vehicle: str, where: str, source: str | Path,
     if t.kind == "tank":
         if v.driver or v.passengers:
             field = "driver" if v.driver else "passengers"
-            raise DataError(source, f"{where}.{field}",
-                            "nobody can board a tank: its crew is part of it (seed 000 p. 31)")
+            raise DataError(
+                source,
+                f"{where}.{field}",
+                "nobody can board a tank: its crew is part of it (seed 000 p. 31)",
+            )
         cards = shipped_vehicle_cards()
         if v.card is not None:
             if v.card not in cards.tank_ids:
-                raise DataError(source, f"{where}.card",
-                                f"no tank card {v.card!r} (known: {', '.join(cards.tank_ids)})")
+                raise DataError(
+                    source,
+                    f"{where}.card",
+                    f"no tank card {v.card!r} (known: {', '.join(cards.tank_ids)})",
+                )
             if cards.tank(v.card).vehicle != vehicle:
-                raise DataError(source, f"{where}.card",
-                                f"tank card {v.card!r} is for {cards.tank(v.card).vehicle}")
+                raise DataError(
+                    source,
+                    f"{where}.card",
+                    f"tank card {v.card!r} is for {cards.tank(v.card).vehicle}",
+                )
         elif cards.default_tank_card(vehicle) is None:
             raise DataError(source, f"{where}.card", f"no tank card for {vehicle!r}")
         if v.crew is not None and v.crew > t.occupants:
-            raise DataError(source, f"{where}.crew",
-                            f"a {t.name} has a crew of {t.occupants}, got {v.crew}")
+            raise DataError(
+                source, f"{where}.crew", f"a {t.name} has a crew of {t.occupants}, got {v.crew}"
+            )
         return
     if v.card is not None or v.crew is not None:
         field = "card" if v.card is not None else "crew"
-        raise DataError(source, f"{where}.{field}",
-                        "a car has a driver and passengers, not a tank card or crew")
+        raise DataError(
+            source, f"{where}.{field}", "a car has a driver and passengers, not a tank card or crew"
+        )
     for field, cid in [("driver", v.driver)] + [
-            (f"passengers.{k}", c) for k, c in enumerate(v.passengers)]:
+        (f"passengers.{k}", c) for k, c in enumerate(v.passengers)
+    ]:
         if cid is not None and cid not in card_ids:
-            raise DataError(source, f"{where}.{field}",
-                            f"no card {cid!r} in the deck (cards: {', '.join(card_ids)})")
+            raise DataError(
+                source,
+                f"{where}.{field}",
+                f"no card {cid!r} in the deck (cards: {', '.join(card_ids)})",
+            )
     seats = (1 if v.driver else 0) + len(v.passengers)
     if seats > t.occupants:
-        raise DataError(source, f"{where}.passengers",
-                        f"{seats} men in a {t.name}, which seats {t.occupants} with the driver "
-                        "(seed 000 p. 31)")
+        raise DataError(
+            source,
+            f"{where}.passengers",
+            f"{seats} men in a {t.name}, which seats {t.occupants} with the driver "
+            "(seed 000 p. 31)",
+        )
 
 
 # --------------------------------------------------------------------------------------------

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from pydantic import Field, field_validator, model_validator
 
-from ambush_env.core.world.data import Frozen, data_path, load_data
 from ambush_env.core.model.types import TERRAIN_NAMES
+from ambush_env.core.world.data import Frozen, data_path, load_data
 
 
 class ARTrack(Frozen):
@@ -21,7 +21,7 @@ class ARTrack(Frozen):
     command: int
 
     @model_validator(mode="after")
-    def _ordered(self) -> "ARTrack":
+    def _ordered(self) -> ARTrack:
         if not self.two_turn > self.one_turn > self.command >= 0:
             raise ValueError("thresholds must satisfy two_turn > one_turn > command >= 0")
         return self
@@ -104,10 +104,11 @@ class AwarenessRules(Frozen):
     aware_round: int = Field(ge=1)
 
     @model_validator(mode="after")
-    def _ordered(self) -> "AwarenessRules":
+    def _ordered(self) -> AwarenessRules:
         if self.aware_round <= self.check_round:
-            raise ValueError(f"aware_round {self.aware_round} must follow check_round "
-                             f"{self.check_round}")
+            raise ValueError(
+                f"aware_round {self.aware_round} must follow check_round {self.check_round}"
+            )
         return self
 
 

@@ -36,6 +36,7 @@ from typing import Literal
 import numpy as np
 from pydantic import Field, field_validator, model_validator
 
+from ambush_env.core.model.errors import DataError
 from ambush_env.core.world.cards import (
     FieldProblem,
     Ident,
@@ -52,7 +53,6 @@ from ambush_env.core.world.data import (
     load_data,
     read_data,
 )
-from ambush_env.core.model.errors import DataError
 
 SQUADS_DIR = config_dir("squads")
 """``configs/squads/`` at the repository root (packaged as ``ambush_env/_configs/squads``)."""
@@ -107,7 +107,8 @@ def _bounds(model: type, name: str) -> tuple[int, int]:
 
 
 RATING_BOUNDS: dict[str, tuple[int, int]] = {
-    r: _bounds(Soldier, r) for r in ("IN", "PC", "WS", "DS", "MV", "CR")}
+    r: _bounds(Soldier, r) for r in ("IN", "PC", "WS", "DS", "MV", "CR")
+}
 """A soldier's ratings in a squad file, ``(lowest, highest)`` (:class:`Soldier`'s bounds):
 what a position's units are checked against too (``core/play/position.py``)."""
 
@@ -251,7 +252,9 @@ class SquadPoints(Frozen):
     def _consistent(self) -> SquadPoints:
         lo, hi = self.size
         if not 1 <= lo <= hi <= MAX_SOLDIERS:
-            raise FieldProblem("size", f"need 1 <= least <= most <= {MAX_SOLDIERS}, got {list(self.size)}")
+            raise FieldProblem(
+                "size", f"need 1 <= least <= most <= {MAX_SOLDIERS}, got {list(self.size)}"
+            )
         for field in ("base", "ratings"):
             if set(getattr(self, field)) != set(RATINGS):
                 raise FieldProblem(field, f"give exactly the ratings {', '.join(RATINGS)}")
@@ -272,7 +275,9 @@ def _check_points(points: SquadPoints, path: Path) -> None:
     for w in (points.basic_weapon, *points.weapons):
         check_equipment(path, f"weapons.{w}", w, f"weapons.{w}", (), 4)
         if sizes is not None and sizes.get(f"clip_{w}") != 1:
-            raise DataError(path, f"weapons.{w}", f"the generator deals in 1-box clips; clip_{w} is not one")
+            raise DataError(
+                path, f"weapons.{w}", f"the generator deals in 1-box clips; clip_{w} is not one"
+            )
 
 
 @cache
@@ -332,9 +337,16 @@ def generate_squad(seed: int, points: int | None = None, *, squad_id: str = "gen
     men = []
     for i in range(n):
         role = "sergeant" if i == 0 else "corporal" if i == 1 else "private"
-        men.append({"name": f"US{i + 1}", "role": role, **t.base,
-                    "CR": t.command_radius.get(role, 0), "weapon": t.basic_weapon,
-                    "equipment": []})
+        men.append(
+            {
+                "name": f"US{i + 1}",
+                "role": role,
+                **t.base,
+                "CR": t.command_radius.get(role, 0),
+                "weapon": t.basic_weapon,
+                "equipment": [],
+            }
+        )
     satchels = 0
     while True:
         options: list[tuple[int, str, str, int]] = []  # (soldier, kind, what, cost)
@@ -361,13 +373,21 @@ def generate_squad(seed: int, points: int | None = None, *, squad_id: str = "gen
         if kind == "rating":
             m[what] += 1
         elif kind == "weapon":  # the clips he holds become clips of the new weapon (1 box each)
-            m["equipment"] = [f"clip_{what}" if x.startswith("clip_") else x for x in m["equipment"]]
+            m["equipment"] = [
+                f"clip_{what}" if x.startswith("clip_") else x for x in m["equipment"]
+            ]
             m["weapon"] = what
         else:
             m["equipment"].append(f"clip_{m['weapon']}" if what == "clip" else what)
             satchels += what == "satchel"
     squad = Squad.model_validate({"id": squad_id, "port_boxes": 4, "soldiers": men})
     for i, s in enumerate(squad.soldiers):
-        check_equipment("<generated squad>", f"soldiers.{i}.weapon", s.weapon,
-                        f"soldiers.{i}.equipment", s.equipment, squad.port_boxes)
+        check_equipment(
+            "<generated squad>",
+            f"soldiers.{i}.weapon",
+            s.weapon,
+            f"soldiers.{i}.equipment",
+            s.equipment,
+            squad.port_boxes,
+        )
     return squad

@@ -25,9 +25,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
-from ambush_env.core.world.data import DATA_DIR, Frozen, load_data
 from ambush_env.core.model.errors import DataError
 from ambush_env.core.model.types import STANCE_NAMES, TERRAIN_NAMES, Terrain
+from ambush_env.core.world.data import DATA_DIR, Frozen, load_data
 
 #: Damage results against soldiers, least to most severe (seed 002 p. 26).
 RESULTS: tuple[str, ...] = ("none", "panic", "wound", "incapacitated", "kill")
@@ -37,18 +37,36 @@ SEVERITY: dict[str, int] = {r: i for i, r in enumerate(RESULTS)}
 PENETRATION_LEVELS: tuple[str, ...] = ("none", "light", "medium", "heavy")
 #: Surfaces a penetration result can meet (RULES.md §11): two walls, then vehicle armour.
 PENETRATION_SURFACES: tuple[str, ...] = (
-    "wood_wall", "stone_wall", "unarmoured", "light", "medium", "heavy",
+    "wood_wall",
+    "stone_wall",
+    "unarmoured",
+    "light",
+    "medium",
+    "heavy",
 )
 #: What a penetration does to a surface (RULES.md §11).
 PENETRATION_RESULTS: tuple[str, ...] = ("none", "pass", "destroyed")
 #: Weapon classes the rules name (RULES.md §8); the code refers to them by name.
 REQUIRED_CLASSES: tuple[str, ...] = (
-    "pistol", "bolt_rifle", "semi_auto_rifle", "smg", "automatic_rifle", "lmg", "hmg",
-    "bazooka", "panzerfaust", "tank_gun", "tank_mg",
+    "pistol",
+    "bolt_rifle",
+    "semi_auto_rifle",
+    "smg",
+    "automatic_rifle",
+    "lmg",
+    "hmg",
+    "bazooka",
+    "panzerfaust",
+    "tank_gun",
+    "tank_mg",
 )
 #: Damage rows the rules name (RULES.md §8): one per class plus grenades, satchels, assault.
 REQUIRED_ROWS: tuple[str, ...] = REQUIRED_CLASSES + (
-    "grenade_inside", "grenade_outside", "satchel_inside", "satchel_outside", "assault",
+    "grenade_inside",
+    "grenade_outside",
+    "satchel_inside",
+    "satchel_outside",
+    "assault",
     "bazooka_inside",
 )
 #: Faces of a d10 (RULES.md §1): every damage row has one entry per face.
@@ -260,7 +278,9 @@ class PenetrationTable(Frozen):
         """``(level, explosive, surface)`` → result, every combination."""
         return {
             (lvl, exp, s): getattr(getattr(getattr(self, "explosive" if exp else "plain"), lvl), s)
-            for lvl in PENETRATION_LEVELS for exp in (False, True) for s in PENETRATION_SURFACES
+            for lvl in PENETRATION_LEVELS
+            for exp in (False, True)
+            for s in PENETRATION_SURFACES
         }
 
 
@@ -323,7 +343,7 @@ def _check_weapons(w: WeaponsFile, path: Path) -> None:
             raise DataError(path, f"range_bands.{i}.max", "the last band must be open (null)")
         if not last and b.max is None:
             raise DataError(path, f"range_bands.{i}.max", "only the last band may be open")
-        if 0 < i and not last and b.max <= bands[i - 1].max:  # type: ignore[operator]
+        if i > 0 and not last and b.max <= bands[i - 1].max:  # type: ignore[operator]
             raise DataError(path, f"range_bands.{i}.max", "band maxima must increase")
     for name in REQUIRED_CLASSES:
         if name not in w.classes:
@@ -331,15 +351,22 @@ def _check_weapons(w: WeaponsFile, path: Path) -> None:
     for name, c in w.classes.items():
         if len(c.to_hit) != len(bands):
             raise DataError(
-                path, f"classes.{name}.to_hit",
+                path,
+                f"classes.{name}.to_hit",
                 f"has {len(c.to_hit)} entries, range_bands has {len(bands)}",
             )
         if c.crew and not c.needs_prepare:
-            raise DataError(path, f"classes.{name}.needs_prepare",
-                            "a crew weapon must be prepared (RULES.md §6)")
+            raise DataError(
+                path,
+                f"classes.{name}.needs_prepare",
+                "a crew weapon must be prepared (RULES.md §6)",
+            )
         if c.fire_clears_prepare and not c.needs_prepare:
-            raise DataError(path, f"classes.{name}.fire_clears_prepare",
-                            "only a weapon that needs preparing can be unloaded by firing")
+            raise DataError(
+                path,
+                f"classes.{name}.fire_clears_prepare",
+                "only a weapon that needs preparing can be unloaded by firing",
+            )
     for wid, wp in w.weapons.items():
         if wp.weapon_class not in w.classes:
             raise DataError(path, f"weapons.{wid}.class", f"unknown class {wp.weapon_class!r}")
@@ -348,11 +375,13 @@ def _check_weapons(w: WeaponsFile, path: Path) -> None:
             if item is None:
                 raise DataError(path, f"weapons.{wid}.reload", f"unknown item {wp.reload!r}")
             if item.kind != "clip" or item.weapon != wid:
-                raise DataError(path, f"weapons.{wid}.reload",
-                                f"item {wp.reload!r} is not a clip for {wid!r}")
+                raise DataError(
+                    path, f"weapons.{wid}.reload", f"item {wp.reload!r} is not a clip for {wid!r}"
+                )
         if wp.clip == -1 and wp.reload is not None:
-            raise DataError(path, f"weapons.{wid}.reload", "a weapon that never runs dry "
-                            "needs no reload item")
+            raise DataError(
+                path, f"weapons.{wid}.reload", "a weapon that never runs dry needs no reload item"
+            )
     for iid, it in w.items.items():
         if it.kind == "clip":
             if it.weapon is None:
@@ -388,12 +417,15 @@ def _check_across(w: WeaponsFile, d: DamageFile, wpath: Path, dpath: Path) -> No
     for name, c in w.classes.items():
         row = d.rows.get(c.damage)
         if row is None:
-            raise DataError(wpath, f"classes.{name}.damage",
-                            f"no damage row {c.damage!r} in {dpath.name}")
+            raise DataError(
+                wpath, f"classes.{name}.damage", f"no damage row {c.damage!r} in {dpath.name}"
+            )
         if row.penetration is None:
-            raise DataError(dpath, f"rows.{c.damage}.penetration",
-                            f"weapon class {name!r} fires at walls and vehicles: "
-                            "needs a penetration row")
+            raise DataError(
+                dpath,
+                f"rows.{c.damage}.penetration",
+                f"weapon class {name!r} fires at walls and vehicles: needs a penetration row",
+            )
 
 
 # --------------------------------------------------------------------------------------------
@@ -424,15 +456,33 @@ class Tables:
     """
 
     __slots__ = (
-        "weapons", "damage", "terrain", "source", "n_bands", "_band_of", "to_hit", "max_range",
-        "weapon_class", "class_of", "soldier_row", "penetration_row", "penetration",
+        "weapons",
+        "damage",
+        "terrain",
+        "source",
+        "n_bands",
+        "_band_of",
+        "to_hit",
+        "max_range",
+        "weapon_class",
+        "class_of",
+        "soldier_row",
+        "penetration_row",
+        "penetration",
         "stance_mod",
         "behind_hit",
-        "cover", "terrain_name", "terrain_mp", "wall_cover", "jam_on", "mods", "d100_only",
+        "cover",
+        "terrain_name",
+        "terrain_mp",
+        "wall_cover",
+        "jam_on",
+        "mods",
+        "d100_only",
     )
 
-    def __init__(self, weapons: WeaponsFile, damage: DamageFile, terrain: TerrainFile,
-                 source: Path) -> None:
+    def __init__(
+        self, weapons: WeaponsFile, damage: DamageFile, terrain: TerrainFile, source: Path
+    ) -> None:
         self.weapons = weapons
         self.damage = damage
         self.terrain = terrain
@@ -452,13 +502,15 @@ class Tables:
         for n, c in weapons.classes.items():
             reach = [i for i, x in enumerate(c.to_hit) if x is not None]
             self.max_range[n] = bands[reach[-1]].max
-        self.weapon_class = {wid: weapons.classes[w.weapon_class]
-                             for wid, w in weapons.weapons.items()}
+        self.weapon_class = {
+            wid: weapons.classes[w.weapon_class] for wid, w in weapons.weapons.items()
+        }
         self.class_of = {wid: w.weapon_class for wid, w in weapons.weapons.items()}
         #: weapon and item ids of seed 003 only (rules="d100"; carried otherwise: DataError)
         self.d100_only = frozenset(
             [wid for wid, c in self.weapon_class.items() if c.d100_only]
-            + [iid for iid, it in weapons.items.items() if it.d100_only])
+            + [iid for iid, it in weapons.items.items() if it.d100_only]
+        )
         self.soldier_row = {n: r.soldier for n, r in damage.rows.items()}
         self.penetration_row = {n: r.penetration for n, r in damage.rows.items()}
         self.penetration = damage.penetration.cells()
@@ -518,8 +570,25 @@ def load_tables(data_dir: str | Path | None = None) -> Tables:
 
 # Stance names in the order of the Stance enum, re-exported for table readers.
 __all__ = [
-    "RESULTS", "SEVERITY", "PENETRATION_LEVELS", "PENETRATION_SURFACES", "PENETRATION_RESULTS",
-    "PenetrationTable", "REQUIRED_CLASSES", "REQUIRED_ROWS",
-    "STANCE_NAMES", "Tables", "load_tables", "WeaponsFile", "WeaponClass", "Weapon", "Item",
-    "FireModifiers", "DamageFile", "DamageRow", "TerrainFile", "TerrainType", "MoveCosts",
+    "RESULTS",
+    "SEVERITY",
+    "PENETRATION_LEVELS",
+    "PENETRATION_SURFACES",
+    "PENETRATION_RESULTS",
+    "PenetrationTable",
+    "REQUIRED_CLASSES",
+    "REQUIRED_ROWS",
+    "STANCE_NAMES",
+    "Tables",
+    "load_tables",
+    "WeaponsFile",
+    "WeaponClass",
+    "Weapon",
+    "Item",
+    "FireModifiers",
+    "DamageFile",
+    "DamageRow",
+    "TerrainFile",
+    "TerrainType",
+    "MoveCosts",
 ]

@@ -47,10 +47,10 @@ from pydantic import BeforeValidator, Field, field_validator, model_validator
 from ambush_env.core.world.cards import (
     DRIVING,
     ActionForm,
-    Drive,
-    Hold,
     Column,
+    Drive,
     FieldProblem,
+    Hold,
     Ident,
     Rolls,
     check_d10_cover,
@@ -108,8 +108,15 @@ class Open(ActionForm):
 TankHold = Hold  # ``hold`` — nothing more this turn (the soldier cards' action)
 
 
-TANK_ACTION_MODELS: tuple[type[ActionForm], ...] = (FireCannon, FireMG, Load, TankMove, Close,
-                                                    Open, TankHold)
+TANK_ACTION_MODELS: tuple[type[ActionForm], ...] = (
+    FireCannon,
+    FireMG,
+    Load,
+    TankMove,
+    Close,
+    Open,
+    TankHold,
+)
 TANK_SCALARS: dict[str, str | None] = scalar_fields(TANK_ACTION_MODELS)
 
 TankAction = Annotated[
@@ -177,14 +184,19 @@ class VehicleCards(Frozen):
             seen.add(c.id)
             t = types.get(c.vehicle)
             if t is None or t.kind != "tank" or t.side != "german":
-                known = sorted(k for k, v in types.items() if v.kind == "tank" and v.side == "german")
-                raise FieldProblem(f"tanks.{i}.vehicle",
-                                   f"{c.vehicle!r} is not a German tank type (known: {known})")
+                known = sorted(
+                    k for k, v in types.items() if v.kind == "tank" and v.side == "german"
+                )
+                raise FieldProblem(
+                    f"tanks.{i}.vehicle",
+                    f"{c.vehicle!r} is not a German tank type (known: {known})",
+                )
             want = set(range(1, t.occupants + 1))
             if set(c.crews) != want:
-                raise FieldProblem(f"tanks.{i}.crews",
-                                   f"needs one table per crew size {sorted(want)}, "
-                                   f"got {sorted(c.crews)}")
+                raise FieldProblem(
+                    f"tanks.{i}.crews",
+                    f"needs one table per crew size {sorted(want)}, got {sorted(c.crews)}",
+                )
         return self
 
     def tank(self, card_id: str) -> TankCard:
@@ -227,6 +239,19 @@ def driving_column(card: object) -> Column:
     return own if own else shipped_vehicle_cards().driving_default
 
 
-__all__ = ["Close", "FireCannon", "FireMG", "Load", "Open", "TankAction", "TankCard", "TankHold",
-           "TankMove", "TankRow", "VehicleCards", "driving_column", "load_vehicle_cards",
-           "shipped_vehicle_cards"]
+__all__ = [
+    "Close",
+    "FireCannon",
+    "FireMG",
+    "Load",
+    "Open",
+    "TankAction",
+    "TankCard",
+    "TankHold",
+    "TankMove",
+    "TankRow",
+    "VehicleCards",
+    "driving_column",
+    "load_vehicle_cards",
+    "shipped_vehicle_cards",
+]

@@ -13,15 +13,23 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from ambush_env.core.world.data import Frozen, load_data
 from ambush_env.core.model.state import Unit, Vehicle
 from ambush_env.core.model.types import TERRAIN_NAMES
+from ambush_env.core.world.data import Frozen, load_data
 
 Armour = Literal["occupant", "unarmoured", "light", "medium", "heavy"]
 Aspect = Literal["front", "side", "rear"]
 Mount = Literal["cannon", "coax", "bow"]
-CREW_TASKS = ("cannon", "load", "bow_aimed", "bow_snap", "coax_aimed", "coax_snap", "move_slow",
-              "move_fast")
+CREW_TASKS = (
+    "cannon",
+    "load",
+    "bow_aimed",
+    "bow_snap",
+    "coax_aimed",
+    "coax_snap",
+    "move_slow",
+    "move_fast",
+)
 AccidentResult = Literal["none", "stop", "skid", "shot_tyre", "overturn"]
 _OCCUPANT_PARTS = {"car": ("driver", "passenger"), "tank": ("crew",)}
 
@@ -57,8 +65,9 @@ class VehicleType(Frozen):
     parts: dict[str, Armour]
     hit_chart: tuple[str, ...] = Field(min_length=10, max_length=10)
     aspect_armour: dict[Literal["side", "rear"], dict[str, Armour]] = {}
-    aspect_hit_chart: dict[Literal["side", "rear"],
-                           Annotated[tuple[str, ...], Field(min_length=10, max_length=10)]] = {}
+    aspect_hit_chart: dict[
+        Literal["side", "rear"], Annotated[tuple[str, ...], Field(min_length=10, max_length=10)]
+    ] = {}
     weapons: dict[Mount, TankWeapon] = {}
     own_hex_fire: bool = True
 
@@ -77,7 +86,7 @@ class VehicleType(Frozen):
         return self.hit_chart
 
     @model_validator(mode="after")
-    def _consistent(self) -> "VehicleType":
+    def _consistent(self) -> VehicleType:
         if self.fast_mpa <= self.slow_mpa:
             raise ValueError(f"fast_mpa {self.fast_mpa} must exceed slow_mpa {self.slow_mpa}")
         for i, part in enumerate(self.hit_chart):
@@ -95,8 +104,9 @@ class VehicleType(Frozen):
         for asp, chart in self.aspect_hit_chart.items():
             for i, part in enumerate(chart):
                 if part not in self.parts:
-                    raise ValueError(f"aspect_hit_chart.{asp}[{i}] names {part!r}, "
-                                     "which is not in parts")
+                    raise ValueError(
+                        f"aspect_hit_chart.{asp}[{i}] names {part!r}, which is not in parts"
+                    )
         for asp, over in self.aspect_armour.items():
             for part, armour in over.items():
                 if part not in self.parts or self.parts[part] == "occupant" or armour == "occupant":
@@ -143,7 +153,7 @@ class VehicleData(Frozen):
         return v
 
     @model_validator(mode="after")
-    def _tanks(self) -> "VehicleData":
+    def _tanks(self) -> VehicleData:
         from ambush_env.core.world.data import DATA_DIR, read_yaml
 
         weapons = read_yaml(DATA_DIR / "weapons.yaml").get("weapons", {})
@@ -155,11 +165,14 @@ class VehicleData(Frozen):
                     raise ValueError(f"crew_ratings: no row for {k} active crew ({name})")
             for mount, w in t.weapons.items():
                 if w.weapon not in weapons:
-                    raise ValueError(f"vehicles.{name}.weapons.{mount}: unknown weapon "
-                                     f"{w.weapon!r}")
+                    raise ValueError(
+                        f"vehicles.{name}.weapons.{mount}: unknown weapon {w.weapon!r}"
+                    )
         return self
 
-    def stand_problem(self, type_id: str, terrain: str, *, forced_crater: bool = False) -> str | None:
+    def stand_problem(
+        self, type_id: str, terrain: str, *, forced_crater: bool = False
+    ) -> str | None:
         """Why a vehicle of type ``type_id`` can never stand on ``terrain`` (seed 000 p. 30-31:
         buildings, rubble, rivers and craters, the terrains ``move_costs`` marks null, and woods
         for a large vehicle); None when it may. ``forced_crater``: a crater is allowed (in
@@ -168,8 +181,11 @@ class VehicleData(Frozen):
         if forced_crater and terrain == "crater":
             return None
         if self.move_costs.get(terrain) is None:
-            why = ("never driven into on purpose (seed 000 p. 31)" if terrain == "crater"
-                   else "never entered by a vehicle (seed 000 p. 30)")
+            why = (
+                "never driven into on purpose (seed 000 p. 31)"
+                if terrain == "crater"
+                else "never entered by a vehicle (seed 000 p. 30)"
+            )
             return f"{t.name} on {terrain}: {why}"
         if t.size == "large" and terrain == "woods":
             return f"{t.name} on woods: large vehicles never enter woods (seed 000 p. 30)"
@@ -183,13 +199,17 @@ class VehicleData(Frozen):
         t = self.vehicles[type_id]
         if t.kind == "tank":
             if passengers:
-                return (f"a {t.name} carries no passengers: its crew is part of the tank and "
-                        "nobody can board it (seed 000 p. 31)")
+                return (
+                    f"a {t.name} carries no passengers: its crew is part of the tank and "
+                    "nobody can board it (seed 000 p. 31)"
+                )
             return None
         n = passengers + int(driver)
         if n > t.occupants:
-            return (f"{n} men aboard a {t.name}, which seats {t.occupants} driver included "
-                    "(seed 000 p. 30)")
+            return (
+                f"{n} men aboard a {t.name}, which seats {t.occupants} driver included "
+                "(seed 000 p. 30)"
+            )
         return None
 
     @field_validator("move_costs")
@@ -198,8 +218,10 @@ class VehicleData(Frozen):
         missing = [t for t in TERRAIN_NAMES if t not in v]
         extra = [t for t in v if t not in TERRAIN_NAMES]
         if missing or extra:
-            raise ValueError(f"needs exactly the terrains {list(TERRAIN_NAMES)}; "
-                             f"missing {missing}, unknown {extra}")
+            raise ValueError(
+                f"needs exactly the terrains {list(TERRAIN_NAMES)}; "
+                f"missing {missing}, unknown {extra}"
+            )
         for t, c in v.items():
             if c is not None and c < 1:
                 raise ValueError(f"{t}: a cost is at least 1 MP or null (never entered)")
@@ -226,9 +248,21 @@ def shipped_vehicle_data() -> VehicleData:
     return load_data(VehicleData, "", "vehicles", what="vehicles file")
 
 
-__all__ = ["AccidentResult", "Armour", "Aspect", "CREW_TASKS", "CrewRating", "Mount", "TankWeapon",
-           "VehicleData", "VehicleType", "crew_rating", "load_vehicle_data",
-           "shipped_vehicle_data", "type_mpa"]
+__all__ = [
+    "AccidentResult",
+    "Armour",
+    "Aspect",
+    "CREW_TASKS",
+    "CrewRating",
+    "Mount",
+    "TankWeapon",
+    "VehicleData",
+    "VehicleType",
+    "crew_rating",
+    "load_vehicle_data",
+    "shipped_vehicle_data",
+    "type_mpa",
+]
 
 
 def vtype(v: Vehicle) -> VehicleType:
