@@ -16,7 +16,8 @@ label and the range), so a forced 85 is never a d6.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -86,8 +87,10 @@ class Dice:
         self.log: list[tuple[str, int]] = []
         self._buf: list[int] = []
         self._pos = 0
-        self._buf_state: dict | None = None  # generator state before the current block
-        self._next_state: dict | None = None  # a clone's generator state, made into one lazily
+        # generator state before the current block
+        self._buf_state: Mapping[str, Any] | None = None
+        # a clone's generator state, made into one lazily
+        self._next_state: Mapping[str, Any] | None = None
 
     # -- construction for tests ------------------------------------------------------------
     @classmethod
@@ -144,6 +147,8 @@ class Dice:
         if self._pos >= len(self._buf):
             rng = self.rng
             if rng is None:
+                if self._next_state is None:  # a clone always carries one (clone, set_state)
+                    raise AssertionError("dice without a generator and without its state")
                 rng = self.rng = np.random.Generator(np.random.PCG64())
                 rng.bit_generator.state = self._next_state
                 self._next_state = None
@@ -248,6 +253,7 @@ class Dice:
     def get_state(self) -> dict:
         """JSON-able state: the generator's state when the current block of rolls was drawn,
         the rolls used from it, and any forced rolls still queued."""
+        gen: Mapping[str, Any] | None
         if self._buf_state is not None:
             gen, pos = self._buf_state, self._pos
         else:  # no block drawn yet

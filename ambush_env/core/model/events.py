@@ -113,7 +113,7 @@ def _write_to_dict(cls: type[Event]) -> Any:
     the same result as :meth:`Event.to_dict`, in the same key order."""
     required = set(cls._required)
     literal = [f"'type': {cls.type!r}"]
-    lines = []
+    lines: list[str] = []
     for attr, key in cls._keys:  # attr: an identifier (a dataclass field); key: repr'd
         if key in required and not lines:
             literal.append(f"{key!r}: self.{attr}")
