@@ -52,6 +52,7 @@ from __future__ import annotations
 import copy as _copy
 import functools
 import warnings
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -170,7 +171,7 @@ class Board:
         name: str,
         columns: int,
         rows: int,
-        terrain: list[int],
+        terrain: Sequence[int],
         level: list[int],
         building: list[str | None],
         rise: list[int],
@@ -342,7 +343,7 @@ class Board:
         return self.side_wall[sid] != NO_WALL and not self.side_destroyed[sid]
 
     # -- mutations -------------------------------------------------------------------------
-    def _record(self, hexes: set[int] | frozenset[int], sides: set[int] | frozenset[int]) -> None:
+    def _record(self, hexes: Iterable[int], sides: Iterable[int]) -> None:
         self.version += 1
         self._log.append((self.version, frozenset(hexes), frozenset(sides)))
         if len(self._log) > 256:
@@ -559,7 +560,9 @@ def _side_spec(value: Any, path: object, field: str) -> _SideSpec:
                 field,
                 f"unknown hexside feature {value!r} (one of {', '.join(_SIDE_WORDS)}, or a mapping)",
             )
-        return _SideSpec(wall="stone") if value == "wall" else _SideSpec(**{value: True})
+        return (
+            _SideSpec(wall="stone") if value == "wall" else _SideSpec.model_validate({value: True})
+        )
     try:
         return _SideSpec.model_validate(value)
     except ValidationError as e:
@@ -610,7 +613,7 @@ def board_from_dict(raw: Any, path: str | Path = "<map>") -> Board:
     if t0 == Terrain.BUILDING:
         raise DataError(path, "default.terrain", "the default terrain cannot be building")
     l0 = _check_level(spec.default.level, path, "default.level", MAX_LEVEL, "level")
-    terrain = [t0] * n
+    terrain: list[Terrain] = [t0] * n
     level = [l0] * n
     building: list[str | None] = [None] * n
     rise = [0] * n
@@ -673,10 +676,10 @@ def board_from_dict(raw: Any, path: str | Path = "<map>") -> Board:
         if len(parts) != 2:
             raise DataError(path, f, "a hexside is named by its two hexes, e.g. 'Q16/Q17'")
         i, j = hex_of(parts[0], f), hex_of(parts[1], f)
-        d = probe.direction(i, j)
-        if d is None:
+        towards = probe.direction(i, j)
+        if towards is None:
             raise DataError(path, f, f"{parts[0]} and {parts[1]} are not adjacent hexes")
-        s = probe.side_id(i, d)
+        s = probe.side_id(i, towards)
         if s in seen:
             raise DataError(path, f, f"hexside given twice (also as {seen[s]})")
         seen[s] = key

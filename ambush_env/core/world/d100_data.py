@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -55,6 +55,11 @@ def parse_dice(text: str) -> tuple[int, int, int]:
 
 
 Dice = str
+
+if TYPE_CHECKING:  # a float to the type checker, which allows no float Literal (PEP 586)
+    Quarters = float
+else:  # the values pydantic accepts on load
+    Quarters = Literal[0.25, 0.5, 0.75]
 
 
 class DamageKind(Frozen):
@@ -122,7 +127,7 @@ class LocationRow(Row):
     component: str = Field(min_length=1)
     hp: int | Literal["occupant"]
     effect: str
-    factor: Literal[0.25, 0.5, 0.75] | None = None  # MPA × factor: whole quarters
+    factor: Quarters | None = None  # MPA × factor: whole quarters
     fire: int | None = Field(None, ge=0, le=100)
     modifier: int | None = None
     trouble: int | None = Field(None, ge=0)

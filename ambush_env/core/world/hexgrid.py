@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 import numpy as np
 
@@ -40,6 +41,8 @@ from ambush_env.core.model.errors import AmbushError
 from ambush_env.core.model.types import Direction
 
 _LABEL_RE = re.compile(r"^([A-Z]+)([1-9][0-9]*)$")
+#: an int or an integer numpy array (:meth:`TraceTable.template` takes either)
+_IntOrArray = TypeVar("_IntOrArray", int, np.ndarray)
 
 #: Neighbour offsets ``(dcol, drow)`` by Direction for an even column (RULES.md §2).
 EVEN_COL_STEPS: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1))
@@ -282,8 +285,9 @@ class TraceTable:
     step_dist_s: np.ndarray
     step_dist_t: np.ndarray
 
-    def template(self, parity: int, dc: int, dr: int) -> int:
-        """Template id of a start column parity and an offset (see the class docstring)."""
+    def template(self, parity: _IntOrArray, dc: _IntOrArray, dr: _IntOrArray) -> _IntOrArray:
+        """Template id of a start column parity and an offset (see the class docstring): ints
+        give an int, integer arrays of one shape give an array of template ids."""
         return (
             (parity * (2 * self.columns - 1) + dc + self.columns - 1) * (2 * self.rows - 1)
             + dr
@@ -351,10 +355,10 @@ def trace_table(columns: int, rows: int) -> TraceTable:
     lock-step numpy. A 30 x 20 board takes a few tens of milliseconds.
     """
     nc, nr = 2 * columns - 1, 2 * rows - 1
-    p, dc, dr = np.meshgrid(
+    grid = np.meshgrid(
         np.arange(2), np.arange(nc) - (columns - 1), np.arange(nr) - (rows - 1), indexing="ij"
     )
-    p, dc, dr = p.ravel().astype(np.int64), dc.ravel().astype(np.int64), dr.ravel().astype(np.int64)
+    p, dc, dr = (g.ravel().astype(np.int64) for g in grid)
     tc, tr = p + dc, dr
     d_pos = _walk_all(p, tc, tr, 1)
     d_neg = _walk_all(p, tc, tr, -1)

@@ -335,7 +335,7 @@ def _vehicle(value: object, what: str) -> int:
     if value is None:
         return NO_VEHICLE
     if value in VEHICLE_SIZES:
-        return VEHICLE_SIZES.index(value) + 1  # type: ignore[arg-type]
+        return VEHICLE_SIZES.index(value) + 1
     raise AmbushError(f"unknown {what} {value!r} (None, 'small' or 'large')")
 
 
@@ -775,7 +775,7 @@ class SightCache:
 
     def _refresh(self) -> None:
         """Bring the cache up to the board's version, recomputing only what changed."""
-        board, geo = self.board, self._geo
+        board = self.board
         changes = board.changes_since(self._version)
         self._memo.clear()
         if changes is None:

@@ -659,7 +659,7 @@ class Mission(Frozen):
 
         referenced: set[int] = set()
         for label, trig in self.triggers.items():
-            if not trig.is_event:
+            if trig.paragraph != "EVENT":  # not trig.is_event, spelt so that the type narrows
                 need(f"triggers.{label}.paragraph", trig.paragraph)
                 referenced.add(trig.paragraph)
         for i, row in enumerate(self.events):

@@ -31,10 +31,10 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
-from pydantic import Field, field_validator, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from ambush_env.core.model.errors import DataError
 from ambush_env.core.world.cards import (
@@ -61,7 +61,8 @@ MAX_SOLDIERS = 12
 """Squad slots of the action layout (``orders.U_SLOTS``); the standard squad uses 8."""
 
 Role = Literal["sergeant", "corporal", "private"]
-NCO_ROLES = ("sergeant", "corporal")
+NcoRole = Literal["sergeant", "corporal"]
+NCO_ROLES: tuple[NcoRole, ...] = ("sergeant", "corporal")
 
 
 class Soldier(Frozen):
@@ -100,7 +101,7 @@ class Soldier(Frozen):
         return self.role in NCO_ROLES
 
 
-def _bounds(model: type, name: str) -> tuple[int, int]:
+def _bounds(model: type[BaseModel], name: str) -> tuple[int, int]:
     """``(lowest, highest)`` of an integer field of ``model`` (its ``ge`` / ``le``)."""
     meta = {type(m).__name__: m for m in model.model_fields[name].metadata}
     return meta["Ge"].ge, meta["Le"].le
@@ -241,7 +242,7 @@ class SquadPoints(Frozen):
     size: tuple[int, int]
     soldier: int = Field(ge=0)
     base: dict[str, int]
-    command_radius: dict[Literal["sergeant", "corporal"], int]
+    command_radius: dict[NcoRole, int]
     ratings: dict[str, RatingPrice]
     basic_weapon: Ident
     weapons: dict[str, WeaponPrice]
@@ -334,15 +335,15 @@ def generate_squad(seed: int, points: int | None = None, *, squad_id: str = "gen
     n = max(1, min(n, budget // t.soldier if t.soldier else n))
     budget -= n * t.soldier
     boxes = item_boxes() or {}
-    men = []
+    men: list[dict[str, Any]] = []  # raw soldiers, validated by Squad below
     for i in range(n):
-        role = "sergeant" if i == 0 else "corporal" if i == 1 else "private"
+        role: Role = "sergeant" if i == 0 else "corporal" if i == 1 else "private"
         men.append(
             {
                 "name": f"US{i + 1}",
                 "role": role,
                 **t.base,
-                "CR": t.command_radius.get(role, 0),
+                "CR": t.command_radius.get(role, 0) if role != "private" else 0,
                 "weapon": t.basic_weapon,
                 "equipment": [],
             }
