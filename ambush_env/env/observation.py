@@ -37,6 +37,7 @@ A test checks that the incremental observation equals one built from scratch at 
 from __future__ import annotations
 
 from operator import attrgetter
+from typing import Any
 
 import numpy as np
 
@@ -79,8 +80,16 @@ _F32 = np.float32
 _U8 = OBSERVATION_SPEC["board"].dtype  # the board's stored integers (spec.py)
 _HW = BOARD_H * BOARD_W
 _C = len(BOARD_PLANES)
+
+
+def _constant_divisors(key: str) -> dict[str, float]:
+    """:func:`~ambush_env.env.spec.divisors` of ``key`` less the features whose divisor is not
+    a constant (``None``: the builder divides those by a mission's number)."""
+    return {name: div for name, div in divisors(key).items() if div is not None}
+
+
 _BD, _UD, _CD, _VD, _GD = (
-    divisors(k) for k in ("board", "units", "contacts", "vehicles", "globals")
+    _constant_divisors(k) for k in ("board", "units", "contacts", "vehicles", "globals")
 )
 _SOLDIER_PLANES = (
     "us_standing",
@@ -481,7 +490,7 @@ _BUILDING = int(Terrain.BUILDING)
 
 
 _NO_FKEY: tuple[int, tuple[int, ...]] = (-1, ())
-_ONES = np.ones(_HW, dtype=_U8)
+_ONES: np.ndarray = np.ones(_HW, dtype=_U8)
 _SELECT_BASE = ORDER_BASE[OrderKind.SELECT_UNIT]
 _SELECT_END = _SELECT_BASE + U_SLOTS
 #: what a unit's planes and row depend on, read in one C call (hex, stance, status, wounded
@@ -549,7 +558,7 @@ class ObservationBuilder:
         limits = game.mission.time_limit  # time left is shown as a fraction of the mission's limits
         self._pulse_max = max(1, int(limits.operations_pulses))
         self._round_max = max(1, int(limits.rounds))
-        self._template = np.zeros((_C, _HW), dtype=_U8)
+        self._template: np.ndarray = np.zeros((_C, _HW), dtype=_U8)
         self._tflat = self._template.reshape(-1)
         self._seen_us_row = self._template[_SEEN_US]  # views of the template's sight planes
         self._seen_acting_row = self._template[_SEEN_ACTING]
@@ -565,7 +574,8 @@ class ObservationBuilder:
         self._vtypes: dict[
             str, tuple[float, float, float, float, int, bool, int, int]
         ] = {}  # per type id
-        self._seen_count = np.zeros(_HW, dtype=_U8)  # active US soldiers seeing each hex (≤ 12)
+        # active US soldiers seeing each hex (≤ 12)
+        self._seen_count: np.ndarray = np.zeros(_HW, dtype=_U8)
         self._weapon_features: dict[str, tuple[tuple[int, float], ...]] = {}
         self._kinds: dict[tuple[str, ...], tuple[int, int, int]] = {}  # port boxes -> item counts
         self._state_ref = None
@@ -596,24 +606,24 @@ class ObservationBuilder:
         self._us = sorted(
             (u for u in st.units if u.side == _US and 0 <= u.slot < U_SLOTS), key=lambda u: u.slot
         )
-        self._usig: list[object] = [None] * len(self._us)
+        self._usig: list[tuple[Any, ...] | None] = [None] * len(self._us)
         self._ueq: list[int] = [-1] * len(self._us)
         self._ucontrib: list[tuple[int, ...]] = [()] * len(self._us)
         self._ukey: list[tuple[int, int] | None] = [None] * len(self._us)
         self._n_active = 0
         self._cnt: dict[int, int] = {}
         self._csig: list[object] = [None] * K_SLOTS
-        self._crow: list[object] = [None] * K_SLOTS
+        self._crow: list[tuple[Any, ...] | None] = [None] * K_SLOTS
         self._ccontrib: list[tuple[int, ...]] = [()] * K_SLOTS
         self._nk = 0
         self._akey: tuple[int, int] | None = None
         self._fkey: tuple[int, tuple[int, ...]] = _NO_FKEY  # (acting slot, eligible slots) written
         self._triggers: list[int] = []
-        self._gkey: object = None
+        self._gkey: tuple[Any, ...] | None = None
         self._gvec = np.zeros(_NG, dtype=_F32)
         self._uindex = {u.uid: i for i, u in enumerate(self._us)}
         self._drivers: frozenset[int] = frozenset()  # uids in a driver's seat (is_driver rows)
-        self._vkey: object = None
+        self._vkey: list[tuple[Any, ...]] | None = None
         self._vakey: object = None  # the acting soldier as the vehicle columns last saw him
         self._vflat: tuple[int, ...] = ()  # flat hex positions the vehicle planes were written at
         g = self.game
@@ -863,7 +873,7 @@ class ObservationBuilder:
                     rebuilt = True
             if seen_changed:
                 np.minimum(count, _ONES, out=self._seen_us_row)
-            self._usig, self._ueq = sigs, eqs
+            self._usig, self._ueq = list(sigs), eqs  # list(): typed as the cache, rows may be None
 
         # the acting soldier: his sight, his hex, the acting/eligible flags
         uid = st.turn.uid
@@ -878,6 +888,7 @@ class ObservationBuilder:
                 self._seen_acting_row[:] = self._plane(*akey)
                 tf[_ACTING_HEX, flat[akey[0]]] = 1
             self._akey = akey
+        fkey: tuple[int, tuple[int, ...]]
         if acting is not None:
             fkey = (acting.slot, ())
         elif legal is not None:  # SELECT_UNIT k is order SELECT_BASE + k
@@ -1246,10 +1257,13 @@ class ObservationBuilder:
     def _globals(self, acting, n_active: int, n_known: int, vp: int) -> np.ndarray:
         st = self.game.state
         fields = _state_fields(st)  # over, phase, round, initiative, rolls, pulse, rounds_total
+        key: tuple[Any, ...]  # the inputs of the vector: shorter when no soldier acts
+        turn: tuple[Any, ...] = ()  # the acting soldier's turn fields
         if acting is None:
             key = (fields, vp, n_active, n_known)
         else:
-            key = (fields, vp, n_active, n_known, acting.slot, acting.ar, _turn_fields(st.turn))
+            turn = _turn_fields(st.turn)
+            key = (fields, vp, n_active, n_known, acting.slot, acting.ar, turn)
         if key == self._gkey:
             return self._gvec.copy()
         over, phase, rnd, initiative, us_roll, german_roll = fields[:6]
@@ -1281,7 +1295,7 @@ class ObservationBuilder:
                 v[_G_TURN_SPACE_TWO] = 1.0
             elif acting.ar == _ONE:
                 v[_G_TURN_SPACE_ONE] = 1.0
-            mode, mp_left, hexes_moved, stance_changed, boarded, fast = key[-1]
+            mode, mp_left, hexes_moved, stance_changed, boarded, fast = turn
             mi = _MODES.get(mode)
             if mi is not None:
                 v[mi] = 1.0

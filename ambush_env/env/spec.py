@@ -409,8 +409,8 @@ class ObsField:
         """The stored bounds, full shape, in ``dtype`` (what the Gymnasium ``Box`` holds)."""
         if self.integer:
             div = np.asarray([f.div for f in self.features], dtype=np.float64)
-            low = self._along_features(np.round(self.low * div)).astype(self.dtype)
-            high = self._along_features(np.round(self.high * div)).astype(self.dtype)
+            low: np.ndarray = self._along_features(np.round(self.low * div)).astype(self.dtype)
+            high: np.ndarray = self._along_features(np.round(self.high * div)).astype(self.dtype)
             return low, high
         return (
             np.full(self.shape, self.low, dtype=self.dtype),
@@ -531,7 +531,7 @@ def observation_space(side: str = "us"):
     per key, with the stored bounds of :meth:`ObsField.bounds`."""
     from gymnasium import spaces
 
-    out = {}
+    out: dict[str, spaces.Space] = {}
     for name, f in observation_spec(side).items():
         low, high = f.bounds()
         out[name] = spaces.Box(low=low, high=high, shape=f.shape, dtype=f.dtype)

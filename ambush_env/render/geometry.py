@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ambush_env.core.world.board import Board
 
 SQRT3 = math.sqrt(3)
 
@@ -39,7 +42,7 @@ def map_size(columns: int, rows: int, size: float) -> tuple[int, int]:
 
 
 def hexside_segments(
-    board: Any, size: float
+    board: Board, size: float
 ) -> Iterator[tuple[int, int, Any, tuple[float, float], tuple[float, float]]]:
     """Every hexside of ``board`` that carries something (``board.hexside(i, j)`` not None),
     once, with the segment it is drawn as: ``(i, j, hexside, a, z)``, ``i < j`` the two hexes,

@@ -26,12 +26,15 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ambush_env.core.model.types import RESULT_NAMES, Phase, Side, Status, Terrain
 from ambush_env.render.ansi import format_event
 from ambush_env.render.geometry import hex_centre, hex_corners, hexside_segments, map_size
 from ambush_env.render.image import TERRAIN_RGB
+
+if TYPE_CHECKING:
+    from ambush_env.core.world.board import Board
 
 HEX_SIZE = 24  # hex radius in SVG units
 SHOT_EVENTS = ("fire", "fire_chain", "fire_vehicle", "fire_wall")
@@ -215,7 +218,7 @@ def _last_shot(game: Any, events: list[dict]) -> list[float] | None:
     """``[x1, y1, x2, y2]`` of the step's last shot, shooter to target (a soldier, a vehicle
     or the middle of a wall's hexside), or None."""
     st = game.state
-    b = game.board
+    b: Board = game.board
     s = HEX_SIZE
     by_name = {u.name: u.hex for u in st.units}
     veh = {v.name: v.hex for v in st.vehicles}

@@ -53,7 +53,7 @@ from ambush_env.core.world.hexgrid import make_label
 from ambush_env.render.geometry import hex_centre, hex_corners, hexside_segments, map_size
 
 if TYPE_CHECKING:
-    from ambush_env.core import Game
+    from ambush_env.core.play.game import Game
 
 #: ⚙ the default hex radius in pixels: at 24 the hex labels (9 px text) and a hex of six
 #: soldiers stay readable; the Farm Assault frame is then 870 x 680 (16 keeps working, smaller).
@@ -216,7 +216,8 @@ def _text(dr, xy: tuple[float, float], text: str, font, fill, *, centre: bool = 
 def _fill_of(b, i: int) -> tuple[int, int, int]:
     base = TERRAIN_RGB.get(Terrain(int(b.terrain[i])), (200, 200, 200))
     k = 1.0 - 0.12 * int(b.level[i])
-    return tuple(int(v * k) for v in base)
+    red, green, blue = base
+    return int(red * k), int(green * k), int(blue * k)
 
 
 def _draw_map(dr, game: Game, s: int) -> None:
@@ -306,7 +307,7 @@ def _draw_legend(dr, lay: FrameLayout) -> None:
     colw = (lay.panel_w - 16) // 2
     for k, t in enumerate(terrain):  # two columns of terrain swatches
         cx = x0 + (k // half) * colw
-        cy = y + (k % half) * lh
+        cy: float = y + (k % half) * lh  # a swatch's top; below, a symbol's centre
         box = [cx, cy + 2, cx + lh - 4, cy + lh - 2]
         dr.rectangle(box, fill=TERRAIN_RGB[t], outline=_GRID_RGB)
         dr.text((cx + lh, round(cy + (lh - asc) / 2)), t.name.lower(), font=font, fill=_TEXT_RGB)
