@@ -82,7 +82,7 @@ def assault(m: Match, att: Unit, dfn: Unit, kind: str) -> list[E.Event]:
         success=ok,
     )
     m.emit(ev)
-    events = [ev]
+    events: list[E.Event] = [ev]
     defender_aware = dfn.aware  # only an aware defender strikes back (RULES.md §10)
     if dfn.side == Side.GERMAN:
         dfn.aware = True

@@ -216,6 +216,7 @@ def attack(
     dice: list[list[int]] = []
     pens: list[int] = []
     shot_away = 0
+    got: list[int]  # the dice of one hit (none when ``rolled`` gives its total)
     for _ in range(hits):
         if rolled is not None:
             total, got = rolled, []
@@ -823,7 +824,6 @@ def _fire_round(m: Match, v: Vehicle) -> list[Effect]:
     m.emit(E.D100Fire(vehicle=v.name, roll=roll, result=row.result))
     arm = armour_value(v) if row.minus_armour else 0
     out: list[Effect] = []
-    units = m.state.units
     people = [None] * v.crew if vtype(v).kind == "tank" else aboard(m, v)
     lost = 0
     for who in people:

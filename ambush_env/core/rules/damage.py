@@ -181,7 +181,7 @@ def drag_check(m: Any, uid: int, *, why: str = "drag") -> list[E.Event]:
     killed = roll <= m.tables.damage.incapacitated.drag_kill
     ev = E.DragCheck(unit=u.name, roll=roll, killed=killed)
     m.emit(ev)
-    out = [ev]
+    out: list[E.Event] = [ev]
     if killed:
         out += apply_damage(m, uid, "kill")
     return out

@@ -594,7 +594,7 @@ def fire(game: Any, shooter_uid: int, target_uid: int, *, snap: bool) -> list[E.
         modifiers=dict(mods),
         rolls_=rolls,
     )
-    events = [ev]
+    events: list[E.Event] = [ev]
     if not _jam_and_hit(game, shooter, wc, ev, n, events):
         return events
     dice = game.dice
@@ -690,6 +690,10 @@ def fire_at_wall(
     wc = t.weapon_class[shooter.weapon]
     nb, hs = _entry_hexside(board, target_hex, shooter.hex, want_wall=True)
     kind = _intact_wall(hs)
+    if kind is None:  # wall_refusal has found the intact wall this line enters by
+        raise IllegalActionError(
+            f"{shooter.name} cannot fire at the wall of {board.label(target_hex)}: no intact wall"
+        )
     n, mods = to_hit_wall(game, shooter, target_hex, snap=snap)
     rolls: dict[str, int] = {}
     hexside = board.hexside_label(target_hex, nb)
@@ -704,14 +708,14 @@ def fire_at_wall(
         modifiers=dict(mods),
         rolls_=rolls,
     )
-    events = [ev]
+    events: list[E.Event] = [ev]
     if not _jam_and_hit(game, shooter, wc, ev, n, events):
         return events
     dice = game.dice
     p = dice.d10("penetration")
     rolls["penetration"] = p
-    level = t.penetration_row[wc.damage][p]  # type: ignore[index]  (checked at load)
-    result = t.penetration[(level, wc.explosive, kind + "_wall")]  # type: ignore[operator]
+    level = t.penetration_row[wc.damage][p]
+    result = t.penetration[(level, wc.explosive, kind + "_wall")]
     ev.level = level
     ev.result = result
     game.emit(ev)
@@ -782,9 +786,9 @@ def _destroy_wall(game: Any, target_hex: int, nb: int, hexside: str, events: lis
             destroyed += 1
     if destroyed < t.damage.wall.collapse_walls:
         return
-    ev = E.Collapse(hex=board.label(target_hex))
-    game.emit(ev)
-    events.append(ev)
+    fall = E.Collapse(hex=board.label(target_hex))
+    game.emit(fall)
+    events.append(fall)
     board.collapse(target_hex)
     for u in game.units_at(target_hex):
         if u.status in (_ACTIVE, _CAPTURED, _INCAP):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ambush_env.core.model.errors import AmbushError
 from ambush_env.core.model.state import Unit
 from ambush_env.core.model.types import Stance, Status
 from ambush_env.core.rules.ctx import Match
@@ -25,12 +26,17 @@ def step_cost(m: Match, u: Unit, src: int, dest: int) -> int:
     A table lookup: the costs of every (stance, hex, direction) are precomputed per board
     version by :func:`cost_table` (they change only when a wall is destroyed or a hex
     collapses), from :func:`raw_step_cost`.
+
+    Raises:
+        AmbushError: ``src`` and ``dest`` are not adjacent.
     """
     board = m.board
     tab = m.ctx.move_costs
     if tab is None or m.ctx.move_costs_version != board.version:
         tab = cost_table(m)
     d = board.direction(src, dest)
+    if d is None:
+        raise AmbushError(f"{board.label(src)} and {board.label(dest)} are not adjacent")
     return tab[u.stance][src * 6 + d]
 
 
@@ -126,16 +132,15 @@ def raw_step_cost(m: Match, u: Unit, src: int, dest: int) -> int:
     if cost is None or cost < 0:
         return IMPASSABLE
     side = board.hexside(src, dest)
-    if side is not None:
-        if side.wall is not None and not side.destroyed:
-            if side.aperture == "door":
-                pass
-            elif side.aperture == "window":
-                if u.stance == Stance.PRONE:
-                    return IMPASSABLE
-                cost += mv.window
-            else:
+    if side is not None and side.wall is not None and not side.destroyed:
+        if side.aperture == "door":
+            pass
+        elif side.aperture == "window":
+            if u.stance == Stance.PRONE:
                 return IMPASSABLE
+            cost += mv.window
+        else:
+            return IMPASSABLE
     cost += relief_cost(board, src, dest, side, mv)
     if u.stance == Stance.CROUCHING:
         cost += mv.crouching
