@@ -131,7 +131,11 @@ class AmbushAECEnv(AECEnv):
         ScenarioError: an unknown mission or deck.
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "ambush_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi"],
+        "name": "ambush_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -239,7 +243,7 @@ class AmbushAECEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._events = self.game._take_events()
         self._update_infos()
         self.agent_selection = self._current()
@@ -273,7 +277,7 @@ class AmbushAECEnv(AECEnv):
             if g.over:
                 res = RESULT_NAMES[g.state.result] if g.state.result >= 0 else None
                 info["us_result"] = res
-                info["result"] = res if a == "us" else GERMAN_RESULT.get(res)
+                info["result"] = res if a == "us" or res is None else GERMAN_RESULT.get(res)
                 info["end_reason"] = g.state.end_reason
             self.infos[a] = info
 

@@ -163,6 +163,8 @@ class AmbushEnv(gym.Env):
         "render_modes": ["ansi", "rgb_array"] + (["human"] if _pygame_available() else []),
         "render_fps": 4,
     }
+    action_space: spaces.Discrete
+    observation_space: spaces.Dict
 
     def __init__(
         self,
@@ -217,7 +219,7 @@ class AmbushEnv(gym.Env):
                 "only a procedural env (ambush/Procedural) draws "
                 f"mission seeds; got {mission_seeds!r} for a shipped mission",
             )
-        self._kwargs = dict(
+        self._kwargs: dict[str, Any] = dict(
             mission=mission,
             rules=rules,
             opponent=opponent,
@@ -416,7 +418,7 @@ class AmbushEnv(gym.Env):
         included) plus the env's own counters under ``"env"`` (and, for a procedural env, the
         seed its mission was generated from). ``Game.from_position`` reads it as it is."""
         d = self.game.position()
-        env = {"steps": self._steps, "illegal_streak": self._illegal_streak}
+        env: dict[str, int | None] = {"steps": self._steps, "illegal_streak": self._illegal_streak}
         if self.procedural:
             env["procedural_seed"] = self._proc_seed
         d["env"] = env
@@ -578,7 +580,7 @@ class AmbushEnv(gym.Env):
         }
 
     def __setstate__(self, d: dict) -> None:
-        self.__init__(**d["kwargs"])
+        type(self).__init__(self, **d["kwargs"])  # a subclass's own, as self.__init__ is
         if d["rng"] is not None:
             self._np_random = np.random.Generator(np.random.PCG64())
             self._np_random_seed = d["seed"]
@@ -604,6 +606,7 @@ class AmbushEnv(gym.Env):
         self._obs = self._builder.build(legal, vp)
 
     def _obs_copy(self) -> dict[str, np.ndarray]:
+        assert self._obs is not None  # built by _refresh, which runs first
         return {k: v.copy() for k, v in self._obs.items()}
 
     def _illegal(self, a: int):

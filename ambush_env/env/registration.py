@@ -192,6 +192,8 @@ def spec_snapshot() -> dict[str, Any]:
     Box's low and high, the axes and every feature's name and divisor), from the spaces the
     env really builds. ``tests/golden/env_spec_v<VERSION>.json`` holds it; regenerate it with
     ``python scripts/regen_env_spec.py`` only together with a version bump."""
+    from gymnasium import spaces
+
     from ambush_env.env import spec
     from ambush_env.env.ambush_env import AmbushEnv
 
@@ -199,6 +201,7 @@ def spec_snapshot() -> dict[str, Any]:
     n = int(env.action_space.n)
     obs = {}
     for key, box in env.observation_space.spaces.items():
+        assert isinstance(box, spaces.Box), key  # spec.observation_space: a Box per key
         f = spec.observation_spec()[key]
         obs[key] = {
             "shape": list(box.shape),

@@ -34,12 +34,16 @@ All values lie in ``[0, 1]`` except ``globals`` (``[-1, 1]``: the VP feature is 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ambush_env.core.model.orders import K_SLOTS, U_SLOTS, V_SLOTS
 from ambush_env.core.model.types import DIRECTION_NAMES, TERRAIN_NAMES
 from ambush_env.core.world.vehicle_data import shipped_vehicle_data
+
+if TYPE_CHECKING:
+    from gymnasium import spaces
 
 BOARD_H = 24  # rows ⚙ — the largest map the observation holds
 BOARD_W = 32  # columns ⚙
@@ -526,7 +530,7 @@ def divisors(key: str, side: str = "us") -> dict[str, float | None]:
     return {f.name: f.div for f in observation_spec(side)[key].features}
 
 
-def observation_space(side: str = "us"):
+def observation_space(side: str = "us") -> spaces.Dict:
     """The ``gymnasium.spaces.Dict`` built from the table: one ``Box(low, high, shape, dtype)``
     per key, with the stored bounds of :meth:`ObsField.bounds`."""
     from gymnasium import spaces
