@@ -13,7 +13,8 @@ fails. This hook keeps those links live on the site:
   (``source/configs/bench/index.md``); a binary file (an image) is copied as it is
   (``source/results/x.png``).
 * ``on_page_markdown`` rewrites each such link into a link to its generated page, keeping the
-  ``#fragment``.
+  ``#fragment``; a file's page numbers its lines and ``#L10`` (GitHub's anchor, ``#L10-L20``
+  too) is the anchor of line 10 (``on_page_content`` names the line anchors ``L<n>``).
 
 Only targets that exist inside the repository are rewritten. Every other link is left to
 mkdocs' own validation (``validation:`` in mkdocs.yml, all at ``warn``), so under
@@ -41,6 +42,9 @@ _REFDEF = re.compile(r"^(?P<head> {0,3}\[[^\]]+\]:\s*)(?P<lt><?)(?P<target>\S+?)
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+).+?\1")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_LINE_RANGE = re.compile(r"^#L(\d+)-L?\d+$")
+# pymdownx.highlight's anchor of line N of a page's first code block (anchor_linenums)
+_LINE_ANCHOR = re.compile(r"__codelineno-0-(\d+)\b")
 _SKIP_NAMES = {"__pycache__", ".git"}
 
 _LANGUAGES = {
@@ -82,6 +86,7 @@ class _Build:
         self.docs = docs
         self.targets: dict[str, _Target] = {}
         self.binaries: set[str] = set()  # targets copied as they are (not text)
+        self.file_pages: set[str] = set()  # the src_uri of each text file's generated page
 
     def uri(self, target: _Target) -> str:
         """Where a link to ``target`` points in the site's docs."""
@@ -148,6 +153,8 @@ def _rewrite(markdown: str, page_src_uri: str) -> str:
         if found is None:
             continue
         _, frag = _split(target)
+        if not found.is_dir:
+            frag = _LINE_RANGE.sub(r"#L\1", frag)  # GitHub's #L10-L20: the first line
         new = posixpath.relpath(_build.uri(found), posixpath.dirname(page_src_uri) or ".") + frag
         edits.setdefault(i, []).append((match.start("target"), match.end("target"), new))
     for i, spans in edits.items():
@@ -181,7 +188,8 @@ def _file_page(target: _Target) -> str | bytes:
     longest = max((len(m.group(0)) for m in re.finditer(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
     lang = _LANGUAGES.get(Path(target.rel).suffix.lower(), "text")
-    lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    body = text if text.endswith("\n") or not text else text + "\n"
+    lines = body.count("\n")
     parent = posixpath.dirname(target.rel)
     up = _Target(parent, True)
     parent_link = (
@@ -194,7 +202,7 @@ def _file_page(target: _Target) -> str | bytes:
         + f"# `{target.rel}`\n\n"
         + f"The repository's file `{target.rel}`{parent_link}, {lines} lines, as it was when this "
         + "site was built.\n\n"
-        + f"{fence}{lang}\n{text}{'' if text.endswith(chr(10)) else chr(10)}{fence}\n"
+        + f'{fence}{lang} linenums="1"\n{body}{fence}\n'
     )
 
 
@@ -248,6 +256,7 @@ def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
             uri = posixpath.join(SOURCE_DIR, target.rel)
             files.append(File.generated(config, uri, content=content))
         else:
+            _build.file_pages.add(target.src_uri)
             files.append(
                 File.generated(
                     config, target.src_uri, content=content, inclusion=InclusionLevel.NOT_IN_NAV
@@ -270,3 +279,13 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files, **kwar
     if page.file.src_uri.startswith(SOURCE_DIR + "/"):
         return markdown
     return _rewrite(markdown, page.file.src_uri)
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Files, **kwargs: Any) -> str:
+    if page.file.src_uri not in _build.file_pages:
+        return html
+    # a file's page: its line anchors are #L1, #L2, ... (links are validated after this)
+    html = _LINE_ANCHOR.sub(lambda m: "L" + m.group(1), html)
+    ids = {"L" + n for n in re.findall(r'id="L(\d+)"', html)}
+    page.present_anchor_ids = (page.present_anchor_ids or set()) | ids
+    return html
