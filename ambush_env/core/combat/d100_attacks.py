@@ -13,6 +13,7 @@ from __future__ import annotations
 from ambush_env.core.combat import grenades
 from ambush_env.core.model import events as E
 from ambush_env.core.model import orders as O
+from ambush_env.core.model.errors import IllegalActionError
 from ambush_env.core.model.state import Unit, Vehicle, known_vehicle
 from ambush_env.core.model.types import Phase, Side, Status
 from ambush_env.core.rules import d100
@@ -255,12 +256,12 @@ def ram_refusal(m: Match, u: Unit, v: Vehicle) -> str | None:
         return "no vehicle the US knows of"
     if u.side == Side.US and v.hex in prisoner_hexes(m):
         return "a prisoner is in that hex (seed 002 p. 25)"
-    if m.board.distance(w.hex, v.hex) != 1:
+    d = m.board.direction(w.hex, v.hex)  # None unless the hexes are adjacent
+    if d is None:
         return "not in the next hex"
     budget = _ram_budget(m, u, w)
     if budget is None:
         return "his vehicle cannot drive now"
-    d = m.board.direction(w.hex, v.hex)
     c = cost_row(m, vtype(w).size == "large")[w.hex * 6 + d]
     if c < 0 or c > budget or w.disabled or w.immobilised:
         return "his vehicle cannot drive into that hex now"
@@ -284,6 +285,8 @@ def ram(m: Match, u: Unit, v: Vehicle, off_road: bool) -> None:
         else:
             t.mp_left = mpa(w)[1]
     d = m.board.direction(w.hex, v.hex)
+    if d is None:  # ram_refusal has found v in the next hex
+        raise IllegalActionError(f"{u.name} cannot ram {v.name}: not in the next hex")
     c = cost_row(m, vtype(w).size == "large")[w.hex * 6 + d]
     t.mp_left -= c
     t.mp_spent += c

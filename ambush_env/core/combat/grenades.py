@@ -51,7 +51,15 @@ import math
 
 from ambush_env.core.model import events as E
 from ambush_env.core.model.state import Unit, Vehicle, known_vehicle
-from ambush_env.core.model.types import DIRECTION_NAMES, Phase, Side, Stance, Status, Terrain
+from ambush_env.core.model.types import (
+    DIRECTION_NAMES,
+    Charge,
+    Phase,
+    Side,
+    Stance,
+    Status,
+    Terrain,
+)
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.rules.fire import heavy_weapons_from_cars
 from ambush_env.core.world.vehicle_data import vtype
@@ -162,7 +170,7 @@ def _ahead(m: Match, src: int, dest: int) -> int:
     return int(math.floor(ang / (math.pi / 3) + 0.5 + 1e-9)) % 6
 
 
-def throw(m: Match, u: Unit, target: int, kind: str) -> list[E.Event]:
+def throw(m: Match, u: Unit, target: int, kind: Charge) -> list[E.Event]:
     """Throw a grenade or satchel charge at ``target`` (legality checked by the caller)."""
     b = m.board
     u.equipment.remove(ITEM[kind])
@@ -189,7 +197,7 @@ def throw(m: Match, u: Unit, target: int, kind: str) -> list[E.Event]:
         ev.scatter = rel
     ev.landing = b.label(landing) if landing >= 0 else None
     m.emit(ev)
-    events = [ev]
+    events: list[E.Event] = [ev]
     if landing < 0:
         return events
     if (
@@ -233,7 +241,7 @@ def _alarm(m: Match, thrower: Unit, landing: int) -> None:
 
 
 def explode(
-    m: Match, hex_: int, kind: str, thrower: Unit, *, scattered: bool, may_throw_out: bool = True
+    m: Match, hex_: int, kind: Charge, thrower: Unit, *, scattered: bool, may_throw_out: bool = True
 ) -> list[E.Event]:
     """Resolve a grenade or satchel charge going off in ``hex_`` (RULES.md §9)."""
     b = m.board
@@ -293,9 +301,9 @@ def explode(
         # stance is ignored inside a vehicle (seed 000 p. 31), also for those just put out
         rr = max(0, r + prone_mod) if o.stance == Stance.PRONE and o.uid not in riders else r
         result = row[rr]
-        ev = E.Blast(unit=o.name, item=kind, inside=inside, rolls_={"damage": r}, result=result)
-        m.emit(ev)
-        events.append(ev)
+        blast = E.Blast(unit=o.name, item=kind, inside=inside, rolls_={"damage": r}, result=result)
+        m.emit(blast)
+        events.append(blast)
         drives = o.vehicle >= 0 and st.vehicles[o.vehicle].driver == o.uid
         events += apply_damage(m, o.uid, result)
         if drives:  # a driver hurt by combat (seed 000 p. 31-32)

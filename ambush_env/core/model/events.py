@@ -148,7 +148,7 @@ def _event(cls: type[_E]) -> type[_E]:
     if kind in EVENT_TYPES:
         raise TypeError(f"event kind {kind!r} is defined twice")
     cls = dataclass(slots=True, kw_only=True)(cls)
-    fs = fields(cls)  # type: ignore[arg-type]
+    fs = fields(cls)
     cls._keys = tuple((f.name, _key(f.name)) for f in fs)
     cls._attr_of = {k: a for a, k in cls._keys}
     cls._required = tuple(

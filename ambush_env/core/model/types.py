@@ -5,6 +5,7 @@ status, phases.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Literal
 
 
 class Stance(IntEnum):
@@ -30,6 +31,9 @@ class Direction(IntEnum):
 
 
 DIRECTION_NAMES = ("N", "NE", "SE", "S", "SW", "NW")
+
+#: a charge a soldier throws and that goes off in a hex (RULES.md §9): its item name
+Charge = Literal["grenade", "satchel"]
 
 
 class Terrain(IntEnum):

@@ -62,7 +62,13 @@ from ambush_env.core.rules.prisoners import prisoner_hexes
 from ambush_env.core.rules.turns import end_turn
 from ambush_env.core.vehicles import vehicle_fire, vehicles
 from ambush_env.core.world.hexgrid import cube, neighbor_cr
-from ambush_env.core.world.vehicle_data import crew_rating, shipped_vehicle_data, type_mpa, vtype
+from ambush_env.core.world.vehicle_data import (
+    Mount,
+    crew_rating,
+    shipped_vehicle_data,
+    type_mpa,
+    vtype,
+)
 
 TANK_ROLE = "tank"
 ACTIVE = int(Status.ACTIVE)
@@ -87,7 +93,7 @@ ROW = {
 }
 #: order kind → (mount, task, snap, target): target is "unit" (contact slot), "vehicle"
 #: (vehicle × aspect), "wall" or "hex" (offset).
-MOUNT_TASKS: dict[K, tuple[str, str, bool, str]] = {
+MOUNT_TASKS: dict[K, tuple[Mount, str, bool, str]] = {
     K.CANNON_FIRE: ("cannon", "cannon", False, "unit"),
     K.CANNON_VEHICLE: ("cannon", "cannon", False, "vehicle"),
     K.CANNON_WALL: ("cannon", "cannon", False, "wall"),
@@ -265,7 +271,7 @@ def on_hex_row(m: Match, v: Vehicle, hex_: int) -> bool:
     return k > 0 and (dx, dy, dz) == (k * p, k * q, k * r)
 
 
-def arc_refusal(m: Match, v: Vehicle, mount: str, hex_: int) -> str | None:
+def arc_refusal(m: Match, v: Vehicle, mount: Mount, hex_: int) -> str | None:
     """Why ``v``'s weapon on ``mount`` cannot fire at ``hex_`` (seed 000 p. 33), or None."""
     t = vtype(v)
     w = t.weapons[mount]
@@ -310,10 +316,7 @@ def task_cost(m: Match, v: Vehicle, task: str) -> int:
 
 def _row_done(done: list[str], row: str) -> bool:
     """Whether a task of ``row`` (:data:`ROW`) is among the tasks ``done`` this turn."""
-    for x in done:
-        if ROW.get(x) == row:
-            return True
-    return False
+    return any(ROW.get(x) == row for x in done)
 
 
 def task_refusal(m: Match, v: Vehicle, task: str) -> str | None:
@@ -385,7 +388,7 @@ def pay(m: Match, v: Vehicle, task: str, cp: int | None = None) -> None:
 
 # ============================================================================ weapons
 @contextmanager
-def _armed(u: Unit, v: Vehicle, mount: str) -> Iterator[str]:
+def _armed(u: Unit, v: Vehicle, mount: Mount) -> Iterator[str]:
     """The weapon on ``mount`` in the tank unit's hand for the fire code, which reads
     ``shooter.weapon`` (the weapon override of the tank's built-in weapons): never dry, its
     jam the vehicle's ``jammed_mgs``; afterwards a new jam is kept on the vehicle."""
@@ -427,7 +430,7 @@ def _rounds_weapon_orders(
     size = vtype(v).size
     v_hex = v.hex
 
-    def in_arc(mount: str, h: int) -> bool:
+    def in_arc(mount: Mount, h: int) -> bool:
         if h != v_hex and weapons[mount].arc == "turret":
             return True  # a turret weapon fires any way (arc_refusal's first case)
         a = arcs.get((mount, h))
@@ -513,13 +516,13 @@ def _rounds_weapon_orders(
 _MOUNT_ITEMS = tuple(MOUNT_TASKS.items())
 
 
-def _arm(u: Unit, v: Vehicle, mount: str) -> None:
+def _arm(u: Unit, v: Vehicle, mount: Mount) -> None:
     """The first half of :func:`_armed` (without a generator: the order generator's hot path)."""
     u.weapon, u.ammo, u.prepared = vtype(v).weapons[mount].weapon, -1, True
     u.jammed = mount in v.jammed_mgs
 
 
-def _disarm(u: Unit, v: Vehicle, mount: str) -> None:
+def _disarm(u: Unit, v: Vehicle, mount: Mount) -> None:
     """The second half of :func:`_armed`."""
     if u.jammed and mount not in v.jammed_mgs:
         v.jammed_mgs.append(mount)
@@ -536,7 +539,7 @@ def _unseen_targets(m: Match, u: Unit, h: int) -> list[Unit]:
     ]
 
 
-def _unseen_offsets(m: Match, u: Unit, v: Vehicle, mount: str, pris: Any) -> list[int]:
+def _unseen_offsets(m: Match, u: Unit, v: Vehicle, mount: Mount, pris: Any) -> list[int]:
     """Offsets of ``CANNON_HEX`` (module docstring ⚙): a hex in the offset radius, within
     range, seen at standing height, holding a known enemy the tank does not see."""
     units = m.state.units
@@ -676,16 +679,15 @@ def tank_orders(m: Match, u: Unit, kinds: frozenset[int] | None = None) -> list[
         if v.jammed_mgs:
             out.append(_B_CLEAR_JAM)
         return out
-    every = kinds is None
-    if (every or _K_OPEN_CLOSE in kinds) and task_refusal(m, v, "open_close") is None:
+    if (kinds is None or _K_OPEN_CLOSE in kinds) and task_refusal(m, v, "open_close") is None:
         out.append(_B_OPEN_CLOSE)
     if drive and task_refusal(m, v, "move_slow") is None:
         out.extend(vehicles.drive_orders(m, u, v, drive_limit(m, v)))
-    if (every or _K_LOAD_CANNON in kinds) and task_refusal(m, v, "load") is None:
+    if (kinds is None or _K_LOAD_CANNON in kinds) and task_refusal(m, v, "load") is None:
         out.append(_B_LOAD_CANNON)
-    if (every or _K_CLEAR_JAM in kinds) and task_refusal(m, v, "clear_jam") is None:
+    if (kinds is None or _K_CLEAR_JAM in kinds) and task_refusal(m, v, "clear_jam") is None:
         out.append(_B_CLEAR_JAM)
-    if u.aware and (every or not kinds.isdisjoint(_MOUNT_KINDS)):
+    if u.aware and (kinds is None or not kinds.isdisjoint(_MOUNT_KINDS)):
         out.extend(_rounds_weapon_orders(m, u, v, kinds))
     return out
 

@@ -57,7 +57,7 @@ from functools import lru_cache
 from typing import Any
 
 from ambush_env.core.model import events as E
-from ambush_env.core.model.errors import IllegalActionError
+from ambush_env.core.model.errors import DataError, IllegalActionError
 from ambush_env.core.model.orders import ASPECTS
 from ambush_env.core.model.state import Unit, Vehicle, known_vehicle
 from ambush_env.core.model.types import Side, Stance, Status
@@ -408,7 +408,7 @@ def fire_at_vehicle(
         raise IllegalActionError(f"{shooter.name} cannot fire at {v.name}: {why}")
     t = m.tables
     own = weapon is None
-    wid = shooter.weapon if own else weapon
+    wid = shooter.weapon if weapon is None else weapon
     wc = t.weapon_class[wid]
     vt = vtype(v)
     if called is not None:
@@ -592,7 +592,10 @@ def _part_hit(
     t = m.tables
     p = m.dice.d10("penetration")
     ev.rolls_["penetration"] = p
-    level = t.penetration_row[wc.damage][p]  # type: ignore[index]  (checked at load)
+    levels = t.penetration_row[wc.damage]
+    if levels is None:  # refused on load (tables._check_across): weapon classes have one
+        raise DataError(t.source / "damage.yaml", f"rows.{wc.damage}.penetration", "missing")
+    level = levels[p]
     result = part_result(t, wc.explosive, level, vt.armour(part, aspect))
     ev.level = level
     ev.result = result
@@ -618,7 +621,7 @@ def _part_hit(
             m.emit(im)
             events.append(im)
     elif part in PART_WEAPONS:
-        gone = [w for w in PART_WEAPONS[part] if w in vt.weapons and w not in v.lost]
+        gone: list[str] = [w for w in PART_WEAPONS[part] if w in vt.weapons and w not in v.lost]
         if gone:
             v.lost.extend(gone)
             if "cannon" in gone:

@@ -67,7 +67,15 @@ from collections.abc import Collection
 from ambush_env.core.model import events as E
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.state import Unit, Vehicle, known_vehicle
-from ambush_env.core.model.types import TERRAIN_NAMES, ARSpace, Phase, Side, Stance, Status
+from ambush_env.core.model.types import (
+    TERRAIN_NAMES,
+    ARSpace,
+    Charge,
+    Phase,
+    Side,
+    Stance,
+    Status,
+)
 from ambush_env.core.rules import d100
 from ambush_env.core.rules.ctx import VEHICLE_COSTS_MAX, Match
 from ambush_env.core.rules.enter import (
@@ -154,7 +162,9 @@ def cost_row(m: Match, large: bool) -> list[int]:
     last_key = ("last", large)
     last = cache.get(last_key)  # (version, row) computed last on this board
     changes = board.changes_since(last[0]) if last is not None else None
-    if changes is not None:  # only the steps the change log touches (a wall, a collapse, a reset)
+    if (
+        last is not None and changes is not None
+    ):  # only the steps the change log touches (a wall, a collapse, a reset)
         row = list(last[1])
         nbrs = board.neighbors
         for i, d in touched_steps(board, *changes):
@@ -937,7 +947,7 @@ def _run_over_targets(m: Match, v: Vehicle, dest: int) -> list[Unit]:
 
 
 # ============================================================================ blasts
-def blast_vehicles(m: Match, hex_: int, kind: str) -> set[int]:
+def blast_vehicles(m: Match, hex_: int, kind: Charge) -> set[int]:
     """A grenade or satchel charge going off in ``hex_`` (outside any vehicle) against the
     vehicles there (seed 000 p. 32-33). A grenade disables a car on an incapacitated or
     killed result on Grenade Outside; a satchel charge disables every car in or next to the
@@ -968,7 +978,7 @@ def blast_vehicles(m: Match, hex_: int, kind: str) -> set[int]:
                         v,
                         data.items[kind],
                         kind,
-                        aspect="side",  # type: ignore[index]
+                        aspect="side",
                         divisor=1 if v.hex == hex_ else data.satchel_adjacent_divisor,
                         people=not open_car,
                     ),

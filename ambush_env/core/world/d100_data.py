@@ -77,7 +77,7 @@ class WeaponDamage(Frozen):
 
     dice: Dice
     kind: DamageKindName
-    hits: int = Field(1, ge=1, le=10)
+    hits: int = Field(default=1, ge=1, le=10)
 
     @field_validator("dice")
     @classmethod
@@ -92,8 +92,8 @@ class VehicleStats(Frozen):
     armour: int = Field(ge=0)
     hp: int = Field(ge=1)
     table: str
-    front_seats: int = Field(0, ge=0)
-    turret_crew: int = Field(0, ge=0)
+    front_seats: int = Field(default=0, ge=0)
+    turret_crew: int = Field(default=0, ge=0)
     aspect_armour: dict[Literal["side", "rear"], int] = {}
 
 
@@ -128,9 +128,9 @@ class LocationRow(Row):
     hp: int | Literal["occupant"]
     effect: str
     factor: Quarters | None = None  # MPA × factor: whole quarters
-    fire: int | None = Field(None, ge=0, le=100)
+    fire: int | None = Field(default=None, ge=0, le=100)
     modifier: int | None = None
-    trouble: int | None = Field(None, ge=0)
+    trouble: int | None = Field(default=None, ge=0)
     mount: Literal["cannon", "coax", "bow"] | None = None
     take_wheel: TakeWheel | None = None
 

@@ -136,9 +136,9 @@ class VehicleData(Frozen):
     # a tank's crew (seed 000 p. 31, 33; module tanks) ⚙: clearing its jammed MGs costs
     # ``clear_jam_cp`` Crew Points; the crew panics only at IN <= ``crew_panic_in`` on an
     # Action Round roll <= ``crew_panic_roll``; a tank starts with its cannon loaded
-    clear_jam_cp: int = Field(1, ge=1)
-    crew_panic_in: int = Field(1, ge=0, le=9)
-    crew_panic_roll: int = Field(2, ge=0, le=9)
+    clear_jam_cp: int = Field(default=1, ge=1)
+    crew_panic_in: int = Field(default=1, ge=0, le=9)
+    crew_panic_roll: int = Field(default=2, ge=0, le=9)
     start_loaded: bool = True
     vehicles: dict[str, VehicleType]
 
