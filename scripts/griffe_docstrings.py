@@ -12,7 +12,9 @@ Before a docstring is parsed it is rewritten, in the docs build only (the code i
   becomes a cross-reference to the object's entry in the reference when that object is rendered
   there (public, documented, in a module whose members are shown), and a code span otherwise;
   ``~`` shows the last name only, as in Sphinx. Names resolve as Sphinx resolves them: as
-  written, then from the object outwards (its class, module, the packages above);
+  written, then from the object outwards (its class, module, the packages above); a short name
+  found nowhere there names the one class or function of the package that has it, if only one
+  has;
 * a reST simple table (``=====  =====`` borders) becomes a Markdown table;
 * a paragraph ending in ``::`` (reST: a literal block follows) ends in ``:``.
 
@@ -159,7 +161,20 @@ class SiteDocstrings(griffe.Extension):
 
     def on_package(self, *, pkg: griffe.Module, loader: griffe.GriffeLoader, **kwargs: Any) -> None:
         self._collection = loader.modules_collection
+        # the classes and functions of every module by name, for a short name that the
+        # docstring's own scopes do not hold (``:class:`AmbushEnv``` where it is not imported)
+        self._by_name: dict[str, list[str]] = {}
+        self._index(pkg)
         self._walk(pkg)
+
+    def _index(self, module: griffe.Object) -> None:
+        for member in module.members.values():
+            if member.is_alias:
+                continue
+            if member.is_module:
+                self._index(member)  # type: ignore[arg-type]
+            elif member.is_class or member.is_function:
+                self._by_name.setdefault(member.name, []).append(member.path)
 
     def _walk(self, obj: griffe.Object) -> None:
         if obj.docstring is not None:
@@ -182,7 +197,7 @@ class SiteDocstrings(griffe.Extension):
         else:
             target = body.lstrip("~")
             title = target.rsplit(".", 1)[-1] if body.startswith("~") else target
-        target = target.removesuffix("()")
+        target = re.sub(r"\s+", "", target).removesuffix("()")
         path = self._find(target, owner)
         if path is None:
             return f"`{title}`"
@@ -207,6 +222,15 @@ class SiteDocstrings(griffe.Extension):
             except (griffe.AliasResolutionError, griffe.CyclicAliasError):
                 return None
             return final.path if self._rendered(final) else None
+        # a short name that one class or function of the package has, and nothing else
+        head, dot, rest = target.partition(".")
+        owners = self._by_name.get(head, [])
+        if "." not in head and len(owners) == 1:
+            try:
+                final = self._collection[owners[0] + dot + rest]
+            except (KeyError, ValueError, griffe.AliasResolutionError, griffe.CyclicAliasError):
+                return None
+            return final.path if not final.is_alias and self._rendered(final) else None
         return None
 
     def _rendered(self, obj: Any) -> bool:

@@ -173,8 +173,9 @@ def _children(folder: Path) -> list[Path]:
 
 
 def _front(title: str) -> str:
-    # material: no search entry for the generated pages (the search index stays the docs')
-    return f"---\ntitle: {title}\nsearch:\n  exclude: true\n---\n\n"
+    # material: no search entry for the generated pages (the search index stays the docs'), and
+    # no table of contents (a source page has one heading): the code takes the width
+    return f"---\ntitle: {title}\nhide:\n  - toc\nsearch:\n  exclude: true\n---\n\n"
 
 
 def _file_page(target: _Target) -> str | bytes:
