@@ -31,7 +31,7 @@ Baseline recipe (``configs/train/baseline.yaml``, issue 14; every choice ⚙):
   256, 4 epochs, lr 3e-4, clip 0.2.
 * **Budget** 500 000 env steps (the issue's cap), checkpoints every 50 000, trained in chunks
   (``ambush train --config baseline --resume latest``); measured throughput and the run's
-  status are in the README "Agents, training and evaluation".
+  status are in docs/TRAINING.md "The baseline".
 
 Needs the ``train`` extra (stable-baselines3, sb3-contrib, torch, tensorboard).
 """
@@ -523,7 +523,7 @@ def train(cfg: TrainConfig) -> Path:
         run / "config.yaml",
         what="training config",
     )
-    resume = cfg.resume
+    resume: str | Path | None = cfg.resume
     if resume == "latest":
         resume = latest_checkpoint(cfg)
         if resume is None:

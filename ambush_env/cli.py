@@ -1,4 +1,4 @@
-"""The ``ambush`` command line (docs/OBSERVATION.md, README "Playing, replays, pictures, speed").
+"""The ``ambush`` command line (docs/OBSERVATION.md, docs/CLI.md).
 
 ``ambush --version``; ``ambush COMMAND --help`` shows each option with its default. Subcommands::
 
@@ -481,6 +481,7 @@ def cmd_replay(args: argparse.Namespace, stdout=None) -> int:
 
 def cmd_render(args: argparse.Namespace) -> int:
     """Write the mission's map (after reset with ``--seed``) as a PNG (INTERFACE.md)."""
+    import numpy as np
     from PIL import Image
 
     from ambush_env.core.world.data import atomic_write
@@ -489,6 +490,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     env = AmbushEnv(mission=args.mission, render_mode="rgb_array")
     env.reset(seed=args.seed)
     frame = env.render()
+    assert isinstance(frame, np.ndarray)  # the rgb_array mode's frame
     out = Path(args.out)
     with atomic_write(out, what="PNG", binary=True) as f:  # whole or not at all
         Image.fromarray(frame).save(f, format="PNG")

@@ -1,4 +1,5 @@
-"""The README's baseline results table (issue 14, done-when 3) from ``baseline`` suite results.
+"""The baseline results table (issue 14, done-when 3; docs/TRAINING.md, and the README's
+headline rows) from ``baseline`` suite results.
 
 Usage: python scripts/baseline_table.py RESULT.json [RESULT.json ...]  (one per agent, as
 ``ambush bench --suite baseline --agent A`` writes them). Prints a markdown table: per agent

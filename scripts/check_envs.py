@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Run the environment checkers on every registered id (issue 23, README "Tests").
+"""Run the environment checkers on every registered id (issue 23, docs/TESTING.md).
 
 Gymnasium's ``check_env`` (render checks included: it builds every mode the env advertises)
 and stable-baselines3's ``check_env`` on every ``ambush/*`` id of every registered version,

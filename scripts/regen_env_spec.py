@@ -2,8 +2,8 @@
 """Regenerate the frozen env spec of the current version (tests/golden/env_spec_v<N>.json).
 
 The spec (N, every order text, the observation spec) is frozen per version: regenerate it only
-together with a version bump (ambush_env.env.registration.VERSION and VERSIONS, README
-"Version history"), then review the diff:
+together with a version bump (ambush_env.env.registration.VERSION and VERSIONS,
+docs/VERSIONS.md), then review the diff:
 
     python scripts/regen_env_spec.py && git diff --stat tests/golden
 """

@@ -138,7 +138,7 @@ class AmbushEnv(gym.Env):
       tank's state: crew, Crew Points left, cannon loaded, lost weapons, jammed MGs).
       Issue 12: ``Discrete(1101)`` (the d100 special attacks appended at the end).
     * v1 (issue 14): the first frozen version, pinned by ``tests/golden/env_spec_v1.json``
-      (N, every order text, the observation spec); README "Version history" has the policy.
+      (N, every order text, the observation spec); docs/VERSIONS.md has the policy.
       Before the first v1 baseline was published the v1 observation gained the landmark,
       known-minefield and known-booby-trap planes (62 → 67), the vehicle columns ``hp`` and
       ``burning`` (41 → 43) and the global ``rules_d100`` (41 → 42).
@@ -150,7 +150,7 @@ class AmbushEnv(gym.Env):
       against the seeds (small arms pass no stone wall, a captured weapon's jam is cleared at
       PC − 1, seed 000's mine effects under d100 too, d100 taking the wheel, point blank and
       armour loss), the German seat's mask drops shots that cannot penetrate a closed tank, and
-      the illegal-order penalty is exactly −1 under every reward (README "Version history").
+      the illegal-order penalty is exactly −1 under every reward (docs/VERSIONS.md).
     """
 
     #: ⚙ ``"human"`` (a pygame window, the ``window`` extra) is advertised only where pygame can

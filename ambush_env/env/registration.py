@@ -8,7 +8,7 @@
 
 ``-v1`` was the first frozen version (issue 14); ``-v2`` (issue 15) hides German vehicles
 whose crew is hidden; ``-v3`` (issue 23) corrects rules read against the seeds and gives the
-German seat played by an agent the closed-tank rule (README "Version history"). The current version's action space size N,
+German seat played by an agent the closed-tank rule (docs/VERSIONS.md). The current version's action space size N,
 the text of every order index and the observation spec are pinned by
 ``tests/golden/env_spec_v<VERSION>.json`` (:func:`spec_snapshot`), and a change that can
 change learning results bumps :data:`VERSION`. The older ids stay registered for older code

@@ -154,7 +154,7 @@ DYNAMIC_PLANE_SPEC = (
     _F("trigger_checked", doc="trigger hexes already checked"),
     _F("acting_hex", doc="the acting unit's hex"),
     # the mission language's map features (RULES.md §3, §15; appended before the first v1
-    # baseline, README "Version history"): only what the US knows
+    # baseline, docs/VERSIONS.md): only what the US knows
     _F(
         "landmark",
         doc="a landmark stands in the hex (the map's, or one a `landmark` paragraph made appear)",

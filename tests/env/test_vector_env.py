@@ -1,4 +1,4 @@
-"""The mask in Gymnasium vector envs, as the README's "Vector envs" note documents it.
+"""The mask in Gymnasium vector envs, as docs/ENV.md's "Vector envs" documents it.
 
 Under the default autoreset (``AutoresetMode.NEXT_STEP``): the step that ends an episode
 returns that env's final mask, all-False when the mission terminated (nothing is legal); the
@@ -23,7 +23,7 @@ def _envs(n: int = 2, **kwargs) -> SyncVectorEnv:
 
 
 def test_readme_safe_masked_sampling_runs_through_episode_ends():
-    """The README example: ``Discrete``/``MultiDiscrete.sample`` returns 0 for an all-zero
+    """The docs/ENV.md example: ``Discrete``/``MultiDiscrete.sample`` returns 0 for an all-zero
     mask, which is the (ignored) action of an env about to be reset."""
     envs = _envs(2)
     obs, info = envs.reset(seed=0)

@@ -7,8 +7,8 @@ only in their version.
 
 A failure here means the action layout or the observation changed: a policy trained on the
 frozen version would read it wrongly. If the change is intended, bump the version
-(``ambush_env.env.registration.VERSION`` and ``VERSIONS``), add a line to the README's
-version history, then run ``python scripts/regen_env_spec.py`` and commit the new golden.
+(``ambush_env.env.registration.VERSION`` and ``VERSIONS``), add a line to
+docs/VERSIONS.md, then run ``python scripts/regen_env_spec.py`` and commit the new golden.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from ambush_env.env import registration as R
 GOLDEN = Path(__file__).resolve().parent / f"env_spec_v{R.VERSION}.json"
 HOW = (
     "the frozen env spec changed; if intended, bump ambush_env.env.registration.VERSION "
-    "(and VERSIONS), note it in the README's version history and run "
+    "(and VERSIONS), note it in docs/VERSIONS.md and run "
     "`python scripts/regen_env_spec.py`"
 )
 

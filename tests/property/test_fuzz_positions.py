@@ -1,4 +1,4 @@
-"""A short run of the position fuzz (scripts/fuzz_positions.py; README "Positions, orders as
+"""A short run of the position fuzz (scripts/fuzz_positions.py; docs/ENV.md "Positions, orders as
 text, copies"): random legal play on registered ids, checking the position round trip,
 clones, pickling, ``set_state`` and identical play from the restored copies; zero mismatches.
 The long run (1 000 000 steps) is the script's own."""
