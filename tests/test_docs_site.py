@@ -88,6 +88,7 @@ def _build(tmp_path: Path, pages: dict[str, str], nav: list[str] | None = None) 
         site_dir=str(tmp_path / "site"),
         nav=sorted(pages) if nav is None else nav,
         plugins=["search"],
+        strict=True,
     )
     warnings: list[str] = []
 
