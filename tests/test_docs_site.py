@@ -190,3 +190,71 @@ def test_every_page_of_docs_is_in_the_nav():
     in_nav = set(pages(config.nav))
     on_disk = {p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md")}
     assert in_nav == on_disk
+
+
+def _docstrings_extension():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "griffe_docstrings", ROOT / "scripts" / "griffe_docstrings.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_docstrings_are_read_as_google_sections_around_rest(tmp_path):
+    """scripts/griffe_docstrings.py: several names per entry, Sphinx roles, simple tables."""
+    _need_docs_extra()
+    import griffe
+
+    ext = _docstrings_extension()
+    pkg = tmp_path / "demo"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text('"""Demo."""\n', encoding="utf-8")
+    (pkg / "grid.py").write_text(
+        '"""The grid.\n\n'
+        "=====  ===========\n"
+        "name   what\n"
+        "=====  ===========\n"
+        "``a``  first | one\n"
+        "       and more\n"
+        "``b``  second\n"
+        "=====  ===========\n\n"
+        "Shape::\n\n    x = 1\n"
+        '"""\n\n\n'
+        "def size(columns: int, rows: int, step: int) -> int:\n"
+        '    """The size, by :func:`area` (not :func:`_hidden`, nor :class:`Nowhere`).\n\n'
+        "    Args:\n"
+        "        columns,\n"
+        "        rows: the map's width and height.\n"
+        "            In hexes.\n"
+        "        step: a step.\n"
+        '    """\n'
+        "    return columns * rows\n\n\n"
+        "def area() -> int:\n"
+        '    """An area; see :func:`~demo.grid.size`."""\n'
+        "    return 0\n\n\n"
+        "def _hidden() -> None:\n"
+        '    """Private."""\n',
+        encoding="utf-8",
+    )
+    extensions = griffe.load_extensions(ext.SiteDocstrings())
+    module = griffe.load("demo", search_paths=[str(tmp_path)], extensions=extensions)
+    grid = module["grid"]
+    size = grid["size"].docstring
+    assert "[`area`][demo.grid.area]" in size.value
+    assert "`_hidden`" in size.value and "[`_hidden`]" not in size.value
+    assert "`Nowhere`" in size.value and "[`Nowhere`]" not in size.value
+    assert "[`size`][demo.grid.size]" in grid["area"].docstring.value
+    params = next(s for s in size.parse("google") if s.kind.value == "parameters").value
+    assert [(p.name, p.description) for p in params] == [
+        ("columns", "the map's width and height.\nIn hexes."),
+        ("rows", "the map's width and height.\nIn hexes."),
+        ("step", "a step."),
+    ]
+    text = grid.docstring.value
+    assert "| name | what |" in text
+    assert r"| ``a`` | first \| one and more |" in text
+    assert "| ``b`` | second |" in text
+    assert "Shape:\n" in text and "Shape::" not in text
