@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ambush_env.core.world.rules_data import load_rules_data
+
+if TYPE_CHECKING:
+    from ambush_env.env.ambush_env import AmbushEnv
 
 WINNING_RESULTS = ("win", "decisive_win")
 
@@ -58,8 +61,11 @@ class EpisodeResult:
         return asdict(self)
 
 
-def make_env(mission: str, opponent: str = "regular", rules: str = "standard", **kwargs: Any):
-    """The unwrapped :class:`AmbushEnv` (the benchmark skips Gymnasium's checker wrappers)."""
+def make_env(
+    mission: str | None, opponent: str = "regular", rules: str = "standard", **kwargs: Any
+) -> AmbushEnv:
+    """The unwrapped :class:`AmbushEnv` (the benchmark skips Gymnasium's checker wrappers);
+    ``mission`` None: a procedural env's (``procedural=True``) or the default mission."""
     from ambush_env.env.ambush_env import AmbushEnv
 
     return AmbushEnv(mission=mission, opponent=opponent, rules=rules, **kwargs)

@@ -350,7 +350,8 @@ class HeuristicAgent:
         goal, _ = self._goal(game)
         dist = self._dist_from(game, goal) if goal else None
         threats = self._threats(game) if game.state.phase == Phase.ROUNDS else []
-        best_a, best_s = legal[0], -INF
+        best_a = legal[0]
+        best_s: float = -INF
         for a in legal:
             u = by_slot.get(a - base)
             if u is None or u.hex < 0:

@@ -10,6 +10,9 @@ Importing the package registers the Gymnasium ids (INTERFACE.md, binding)::
 The rules engine (:mod:`ambush_env.core`) never imports gymnasium; this ``__init__`` does.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 from ambush_env.core.model.errors import (
     AmbushError,
     ConfigError,
@@ -38,7 +41,7 @@ __all__ = [
 register_envs()
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Callable[..., Any]:
     """``ambush_env.aec_env``: the two-sided PettingZoo env, loaded on first use (PettingZoo is
     the ``multi`` extra). Without PettingZoo the name still resolves (``from ambush_env import
     *`` works), to a function whose call raises :class:`MissingExtraError` naming the extra."""
@@ -46,15 +49,21 @@ def __getattr__(name: str):
         try:
             from ambush_env.env.aec_env import aec_env
         except MissingExtraError as e:
-            missing = (e.feature, e.package, e.extra)
-
-            def aec_env(*args, **kwargs):
-                """Two-sided play needs PettingZoo: ``pip install "ambush_env[multi]"``.
-
-                Raises:
-                    MissingExtraError: always (PettingZoo is not installed).
-                """
-                raise MissingExtraError(*missing)
-
+            return _without_pettingzoo(e)
         return aec_env
     raise AttributeError(f"module 'ambush_env' has no attribute {name!r}")
+
+
+def _without_pettingzoo(e: MissingExtraError) -> Callable[..., Any]:
+    """The ``aec_env`` of an install without PettingZoo: raises ``e``'s error on each call."""
+    missing = (e.feature, e.package, e.extra)
+
+    def aec_env(*args: Any, **kwargs: Any) -> Any:
+        """Two-sided play needs PettingZoo: ``pip install "ambush_env[multi]"``.
+
+        Raises:
+            MissingExtraError: always (PettingZoo is not installed).
+        """
+        raise MissingExtraError(*missing)
+
+    return aec_env

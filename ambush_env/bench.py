@@ -37,8 +37,8 @@ from ambush_env.core.model.errors import ScenarioError
 from ambush_env.core.world.data import Frozen, config_dir
 
 DEFAULT_SUITE = "smoke"
-DEFAULT_RULES = "standard"
 Rules = Literal["standard", "d100"]  # the rule sets of AmbushEnv(rules=...) (core ctx.RULES)
+DEFAULT_RULES: Rules = "standard"
 STAT_KEYS = ("us_killed", "us_incapacitated", "us_wounded", "germans_killed", "germans_captured")
 
 
@@ -339,10 +339,7 @@ def provenance(
         "agent_sha256": agent_sha256(agent_spec),
         "git_commit": commit,
         "git_dirty": dirty,
-        "created": datetime.now(UTC)
-        .replace(microsecond=0)
-        .isoformat()
-        .replace("+00:00", "Z"),
+        "created": datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
         "deterministic_policy": bool(getattr(agent, "deterministic", False)),
         "full_suite": suite.is_full(episodes),
         "episodes_per_task": max(len(v) for v in tasks.values()),

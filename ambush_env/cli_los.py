@@ -59,7 +59,9 @@ class Parser(argparse.ArgumentParser):
     def __init__(
         self, *args, formatter_class: type[argparse.HelpFormatter] = HelpFormatter, **kwargs
     ) -> None:
-        super().__init__(*args, formatter_class=formatter_class, **kwargs)
+        # by keyword only, as before (mypy cannot rule out *args filling its place)
+        kwargs["formatter_class"] = formatter_class
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):
         """A bad option: one line on stderr naming it, ``ambush speed: error: argument

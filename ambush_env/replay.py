@@ -826,6 +826,7 @@ class ViewerFrames:
 
     def write(self, rep: Replay, sim: Simulated, out: str | Path) -> Path:
         """Write the viewer of the simulation ``sim`` of ``rep`` to ``out`` (atomically)."""
+        assert self.map is not None, "on_step saw no reset: nothing to write"
         h = rep.header
         info = sim.info
         game = sim.env.unwrapped.game

@@ -26,7 +26,7 @@ of several samples is. scipy is the ``stats`` extra (pinned in ``constraints.txt
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 from pydantic import Field
@@ -42,6 +42,10 @@ BOOTSTRAP_SEED = 0
 CONFIDENCE = 0.95
 
 
+@overload
+def iqm(scores: Sequence[float] | np.ndarray, axis: None = None) -> float: ...
+@overload
+def iqm(scores: Sequence[float] | np.ndarray, axis: int) -> np.ndarray: ...
 def iqm(scores: Sequence[float] | np.ndarray, axis: int | None = None) -> float | np.ndarray:
     """The interquartile mean: the mean after cutting ``floor(n / 4)`` scores at each end
     (``scipy.stats.trim_mean(scores, 0.25)``); along ``axis``, or of all scores when None.
@@ -65,7 +69,7 @@ def _iqm_of_samples(*samples: np.ndarray, axis: int = -1) -> np.ndarray:
 
 
 def stratified_bootstrap_ci(
-    samples: Sequence[Sequence[float]],
+    samples: Sequence[Sequence[float] | np.ndarray],
     reps: int = BOOTSTRAP_REPS,
     seed: int = BOOTSTRAP_SEED,
     confidence: float = CONFIDENCE,
