@@ -180,7 +180,7 @@ class HeuristicAgent:
             return self._select(game, legal)
         scores = [self._score(game, u, a) for a in legal]
         best = max(scores)
-        ties = [a for a, s in zip(legal, scores) if s >= best - 1e-9]
+        ties = [a for a, s in zip(legal, scores, strict=True) if s >= best - 1e-9]
         a = int(ties[self.rng.integers(len(ties))])
         kind, arg = O.decode(a)
         if kind == K.GIVE_TURN:

@@ -276,7 +276,7 @@ def _callbacks(cfg: TrainConfig, total: int, start: int):
         """Logs the mission's VP, wins and length of finished episodes to TensorBoard."""
 
         def _on_step(self) -> bool:
-            for done, info in zip(self.locals["dones"], self.locals["infos"]):
+            for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
                 if done and "result" in info:
                     self.logger.record_mean("ambush/vp", info["vp"])
                     self.logger.record_mean(

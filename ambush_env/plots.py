@@ -113,7 +113,8 @@ def _bars(
             markeredgecolor="black",
             markeredgewidth=0.6,
         )
-        for x, y, end in zip(xs, ys, ends) if label else ():  # beyond the interval's end
+        # each value written beyond its interval's end
+        for x, y, end in zip(xs, ys, ends, strict=True) if label else ():
             ax.annotate(
                 fmt.format(y),
                 (x, end),
@@ -208,7 +209,7 @@ def plot_suites(results: list[dict], out_dir: str | Path) -> list[Path]:
         if old is None or (full and not (old.get("provenance") or {}).get("full_suite", True)):
             g[who] = r
     paths = []
-    for label, by_agent in sorted(groups.items()):
+    for _label, by_agent in sorted(groups.items()):
         r0 = next(iter(by_agent.values()))
         rules = r0.get("rules") or "standard"
         name = r0["suite"] if rules == "standard" else f"{r0['suite']}__{rules}"
@@ -265,8 +266,8 @@ def plot_learning_curves(
         )
     plt = _pyplot()
     fig, axes = plt.subplots(1, len(shown), figsize=(4.2 * len(shown), 3.6), squeeze=False)
-    for ax, tag in zip(axes[0], shown):
-        steps, values = zip(*scalars[tag])
+    for ax, tag in zip(axes[0], shown, strict=True):
+        steps, values = zip(*scalars[tag], strict=True)
         ax.plot(steps, values, marker="." if len(steps) < 30 else None, linewidth=1.2)
         ax.set_title(tag, fontsize=10)
         ax.set_xlabel("env steps")

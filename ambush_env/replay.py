@@ -754,7 +754,7 @@ def _compare(path: str, line: int, step: int, what: str, recorded: list, now: li
     """Raise :class:`ReplayMismatch` at the first item where two lists differ."""
     if recorded == now:
         return
-    for i, (r, n) in enumerate(zip(recorded, now)):
+    for i, (r, n) in enumerate(zip(recorded, now, strict=False)):
         if r != n:
             raise ReplayMismatch(
                 path,
@@ -779,7 +779,7 @@ def _first_diff(a: Any, b: Any, where: str = "") -> str:
             if a.get(k) != b.get(k):
                 return _first_diff(a.get(k), b.get(k), f"{where}.{k}" if where else str(k))
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
             if x != y:
                 return _first_diff(x, y, f"{where}[{i}]")
     return f"first difference at {where or '<root>'}"

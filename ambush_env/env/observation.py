@@ -846,7 +846,7 @@ class ObservationBuilder:
                             if wounded
                             else (_US_STANCE_OFF[stance] + p,)
                         )
-                    elif status == _INCAP or status == _KILLED:
+                    elif status in (_INCAP, _KILLED):
                         contrib = (_US_DOWN_OFF + p,)
                 if contrib != self._ucontrib[i]:
                     self._count(self._ucontrib[i], contrib)
@@ -1137,7 +1137,7 @@ class ObservationBuilder:
         vehicle ridden)."""
         rows = self._vehicles
         a_uid, a_hex, a_vid = a
-        for v, k in zip(vehicles[:V_SLOTS], self._vkey or ()):
+        for v, k in zip(vehicles[:V_SLOTS], self._vkey or (), strict=False):
             if not 0 <= v.vid < V_SLOTS or not k[-1]:  # k[-1]: known to the US
                 continue
             r = rows[v.vid]

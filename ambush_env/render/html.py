@@ -43,7 +43,7 @@ WOUNDED, KNOWN, PANICKED, ACTING = 1, 2, 4, 8
 
 
 def _rgb(c: tuple[int, int, int], k: float = 1.0) -> str:
-    return "#%02x%02x%02x" % tuple(max(0, min(255, int(v * k))) for v in c)
+    return "#{:02x}{:02x}{:02x}".format(*(max(0, min(255, int(v * k))) for v in c))
 
 
 def map_data(game: Any) -> dict[str, Any]:

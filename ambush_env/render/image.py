@@ -590,7 +590,7 @@ def _draw_units(dr, game: Game, s: int) -> None:
             )
         )
         pts = _seat_points(cx, cy, s, v.facing, large, min(len(seated), len(_SEATS)))
-        for u, (x, y) in zip(seated, pts):
+        for u, (x, y) in zip(seated, pts, strict=False):
             _draw_soldier(dr, u, x, y, max(1.5, s * _SEAT_R), acting is u)
         if len(seated) > len(_SEATS):
             _count(dr, cx, cy, len(seated) - len(_SEATS), s)
@@ -603,7 +603,7 @@ def _draw_units(dr, game: Game, s: int) -> None:
             pts = _beside(cx, cy, s, facing_in[h], min(len(units), 3))
         else:
             pts = _grid(cx, cy, s, min(len(units), 6))
-        for u, (x, y) in zip(units, pts):
+        for u, (x, y) in zip(units, pts, strict=False):
             rad = s * _STANCE_R.get(Stance(u.stance), 0.175)
             _draw_soldier(dr, u, x, y, max(1.5, rad), acting is u)
         if len(units) > len(pts):
