@@ -25,7 +25,10 @@ package loads :class:`~ambush_env.core.play.game.Game` lazily, so that importing
 (the map, line of sight) does not load the whole engine.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the type checker sees the class; at run time __getattr__ loads it lazily
+    from ambush_env.core.play.game import Game
 
 __all__ = ["Game"]
 
