@@ -95,4 +95,6 @@ class Result(IntEnum):
     DECISIVE_WIN = 3
 
 
-RESULT_NAMES = ("loss", "draw", "win", "decisive_win")
+#: a result band's name (:data:`RESULT_NAMES`)
+ResultName = Literal["loss", "draw", "win", "decisive_win"]
+RESULT_NAMES: tuple[ResultName, ...] = ("loss", "draw", "win", "decisive_win")

@@ -38,8 +38,10 @@ GER = int(Side.GERMAN)
 def apply_order(m: Match, u: Unit, kind: K, arg: int) -> None:
     """Carry out the legal order ``(kind, arg)`` of the acting unit ``u`` (either side) and
     record the rest of it as an ``"after"`` request (module docstring)."""
+    note: Any
     if kind in d100_attacks.KINDS:  # seed 003's special attacks (rules d100), either kind of unit
-        note = d100_attacks.do_order(m, u, kind, arg)
+        d100_attacks.do_order(m, u, kind, arg)
+        note = None  # nothing to remember for the rest of the order
     elif tanks.is_tank(u):  # a tank's unit (seed 000 p. 33; module tanks)
         note = tanks.do_order(m, u, kind, arg)
     else:

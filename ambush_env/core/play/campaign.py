@@ -39,16 +39,16 @@ from a wound, and when incapacitated misses the next mission.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal, get_args
 
 import yaml
 from pydantic import Field, ValidationError, model_validator
 
 from ambush_env.core.model.errors import DataError, ScenarioError
-from ambush_env.core.model.types import RESULT_NAMES, Status
+from ambush_env.core.model.types import RESULT_NAMES, ResultName, Status
 from ambush_env.core.play.game import Game
 from ambush_env.core.rules.ctx import Ctx
 from ambush_env.core.world.cards import (
@@ -83,14 +83,13 @@ from ambush_env.core.world.squads import (
 CAMPAIGNS_DIR = data_path("campaigns")
 """``ambush_env/data/campaigns/``: the shipped chains."""
 
-SQUAD_FILE_FORMAT = 1
-END_MARK = "squad file"
+SQUAD_FILE_FORMAT: Final = 1
+END_MARK: Final = "squad file"
 """The value of the squad file's last key, ``end``: a file without it is truncated."""
 
-ResultName = Literal["loss", "draw", "win", "decisive_win"]
 Fate = Literal["fit", "wounded", "incapacitated", "killed", "captured"]
 """How a soldier came out of a mission (seed 002's statuses; ``fit``: unhurt)."""
-LOST: tuple[str, ...] = (
+LOST: tuple[Fate, ...] = (
     "killed",
     "captured",
 )  # ⚙ a captured man is lost to the squad like a killed one
@@ -254,7 +253,7 @@ class Veteran(Frozen):
             )
         return self
 
-    def soldier(self, name: str, role: str | None = None, cr: int | None = None) -> Soldier:
+    def soldier(self, name: str, role: Role | None = None, cr: int | None = None) -> Soldier:
         """His record for a mission, as squad slot ``name`` (``US3``)."""
         return Soldier(
             name=name,
@@ -471,9 +470,9 @@ class Outcome:
         seed: the seed it was played with, for the record.
     """
 
-    result: str
+    result: ResultName
     vp: int = 0
-    fates: Mapping[int, str] = None  # type: ignore[assignment]
+    fates: Mapping[int, Fate] = field(default_factory=dict)
     seed: int | None = None
 
     def __post_init__(self) -> None:
@@ -481,13 +480,13 @@ class Outcome:
             raise ValueError(f"unknown result {self.result!r}; known: {', '.join(RESULT_NAMES)}")
         object.__setattr__(self, "fates", dict(self.fates or {}))
         for sid, fate in self.fates.items():
-            if fate not in Fate.__args__:  # type: ignore[attr-defined]
+            if fate not in get_args(Fate):
                 raise ValueError(
-                    f"soldier {sid}: unknown fate {fate!r}; known: {', '.join(Fate.__args__)}"
-                )  # type: ignore[attr-defined]
+                    f"soldier {sid}: unknown fate {fate!r}; known: {', '.join(get_args(Fate))}"
+                )
 
 
-def fate_of(status: int, wounded: bool) -> str:
+def fate_of(status: int, wounded: bool) -> Fate:
     """A soldier's fate from his final status and wounded flag (an exited or still active man
     is ``fit`` or ``wounded``)."""
     if status == Status.KILLED:
@@ -529,6 +528,7 @@ def spend(v: dict, rules: CampaignRules, choice: str | None = None) -> None:
     each ``price`` points buy +1 to his ``choice`` when it is below its cap, else to the first
     rating of ``improve`` below its cap; points nobody can spend are kept."""
     caps = {imp.rating: imp.cap for imp in rules.improve}
+    rating: str | None
     while v["xp"] >= rules.price:
         if choice in caps and v[choice] < caps[choice]:
             rating = choice

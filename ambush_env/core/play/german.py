@@ -26,8 +26,6 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel
-
 from ambush_env.core.combat.shooting import prepare_kind
 from ambush_env.core.model import events as E
 from ambush_env.core.model import orders as O
@@ -38,7 +36,7 @@ from ambush_env.core.rules.ctx import Match
 from ambush_env.core.rules.movement import costs_for, enemy_hexes, enemy_in
 from ambush_env.core.rules.prisoners import outnumbered
 from ambush_env.core.vehicles.vehicles import cost_row, mpa
-from ambush_env.core.world.cards import DRIVING
+from ambush_env.core.world.cards import DRIVING, ActionForm
 from ambush_env.core.world.vehicle_cards import driving_column, shipped_vehicle_cards
 from ambush_env.core.world.vehicle_data import shipped_vehicle_data, vtype
 
@@ -57,12 +55,12 @@ def normalize(action: Any) -> tuple[str, dict]:
     """``(name, args)`` of a card action, whatever its loaded form (model, dict, str)."""
     if isinstance(action, str):
         return action, {}
-    if isinstance(action, BaseModel):
+    if isinstance(action, ActionForm):
         args = {}
         for fname, f in type(action).model_fields.items():
             if fname != "action":
                 args[f.alias or fname] = getattr(action, fname)
-        return action.action, args
+        return action.tag, args
     d = dict(action)
     if len(d) != 1:
         raise ValueError(f"card action must have one key, got {sorted(d)}")
@@ -192,7 +190,7 @@ def _narrow(name: str, args: dict, tank: bool) -> frozenset[int]:
             return frozenset({K.FIRE_SNAP_VEHICLE})
         return _KINDS.get(name, frozenset())
     if name == "fire_mg":
-        mounts = ("coax", "bow") if args.get("mount", "any") == "any" else (args.get("mount"),)
+        mounts = ("coax", "bow") if args.get("mount", "any") == "any" else (args["mount"],)
         snap = args.get("mode", "aimed") == "snap"
         out: set[int] = set()
         for mt in mounts:
@@ -262,23 +260,29 @@ def choose(m: Match, u: Unit, legal: list[int] | LazyOrders) -> int:
     The first call of a turn rolls the card (a ``german_card`` event). Raises ValueError if
     ``legal`` is empty (the order generator always offers a way to end a turn).
     """
-    lazy = isinstance(legal, LazyOrders)
-    if not lazy and not legal:
+    lazy: LazyOrders | None  # the orders given as needed, or
+    plain: list[int]  # the legal orders listed
+    if isinstance(legal, LazyOrders):
+        lazy, plain = legal, []
+    else:
+        lazy, plain = None, legal
+    if lazy is None and not plain:
         raise ValueError(f"{u.name} has no legal order")
     t = m.state.turn
     if t.card_row < 0:
         _roll(m, u)
     entry = row_entry(m, u)
     acts = entry.acts if entry is not None else []
-    offered = set() if lazy else set(legal)
+    offered = set() if lazy is not None else set(plain)
     tank = u.role == TANK
     table = _TANK_ACTIONS if tank else _ACTIONS
     while t.card_step < len(acts):
         name, args = acts[t.card_step]
         fn = table.get(name)
-        if fn is not None and lazy:  # the close orders with the first action's (one call):
-            # most card turns end with a close order after their actions
-            offered = legal.need(entry.with_close[t.card_step])  # type: ignore[union-attr]
+        if fn is not None and lazy is not None and entry is not None:  # (acts: an entry's)
+            # the close orders with the first action's (one call): most card turns end with a
+            # close order after their actions
+            offered = lazy.need(entry.with_close[t.card_step])
         got = fn(m, u, args, offered) if fn is not None else None
         if got is not None:
             order, done = got
@@ -293,12 +297,12 @@ def choose(m: Match, u: Unit, legal: list[int] | LazyOrders) -> int:
         t.card_step += 1
         t.card_acted = False
         t.card_path = []
-    if lazy:
-        offered = legal.need(_CLOSE_KINDS)  # type: ignore[union-attr]
+    if lazy is not None:
+        offered = lazy.need(_CLOSE_KINDS)
     for a in _CLOSE:
         if a in offered:
             return a
-    full = legal.full() if lazy else legal  # type: ignore[union-attr]
+    full = lazy.full() if lazy is not None else plain
     if not full:
         raise ValueError(f"{u.name} has no legal order")
     return full[0]
@@ -345,6 +349,7 @@ def _pick(m: Match, u: Unit, cands: dict[int, Unit], how: str) -> int | None:
     if not cands:
         return None
     dist = m.board.distance
+    key: Callable[[Unit], tuple]
     if how == "weakest_visible":
         key = lambda o: (not o.wounded, dist(u.hex, o.hex), o.uid)  # noqa: E731
     elif how == "most_exposed":
@@ -473,10 +478,25 @@ def _key_for(m: Match, u: Unit, how: str) -> Callable[[Any], tuple]:
 
         return nco
     if how == "weakest_visible":
-        return lambda o: (lambda d, s, w, i: (not w, d, i))(*parts(o))
+
+        def weakest(o: Any) -> tuple:
+            d, _, w, i = parts(o)
+            return (not w, d, i)
+
+        return weakest
     if how == "most_exposed":
-        return lambda o: (lambda d, s, w, i: (s, d, i))(*parts(o))
-    return lambda o: (lambda d, s, w, i: (d, s, i))(*parts(o))
+
+        def exposed(o: Any) -> tuple:
+            d, s, _, i = parts(o)
+            return (s, d, i)
+
+        return exposed
+
+    def nearest(o: Any) -> tuple:
+        d, s, _, i = parts(o)
+        return (d, s, i)
+
+    return nearest
 
 
 def _pick_any(
@@ -493,8 +513,10 @@ def _pick_any(
 
 def _stance(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     s = args.get("to", args.get("value"))
+    if s is None:
+        return None
     s = _STANCES.get(s, s)
-    if s is None or s == u.stance:
+    if s == u.stance:
         return None
     a = B[K.STANCE] + int(s)
     return (a, True) if a in offered else None
@@ -523,7 +545,7 @@ def _alert(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     return (a, True) if a in offered else None
 
 
-def _thrown_at(m: Match, u: Unit, kind: int, offered: set[int], hexes) -> dict[int, int]:
+def _thrown_at(m: Match, u: Unit, kind: K, offered: set[int], hexes) -> dict[int, int]:
     """The offered throws of ``kind`` (GRENADE or SATCHEL: one order per hex offset, offset 0
     excluded) landing on one of ``hexes``: target hex -> order."""
     base = B[kind]
@@ -592,6 +614,7 @@ def _throw_satchel(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     cands = _thrown_at(m, u, K.SATCHEL, offered, targets)
     if not cands:
         return None
+    key: Callable[[int], tuple]
     if at == "building_with_us":
         key = lambda h: (dist(u.hex, h) > 1, -targets[h], dist(u.hex, h), h)  # noqa: E731
     else:
@@ -739,8 +762,8 @@ class _NoNearer:
     def __init__(self, enemy: Any, near_us: Callable[[int], int], floor: int):
         self._enemy, self._near, self._floor = enemy, near_us, floor
 
-    def __contains__(self, h: object) -> bool:
-        return h in self._enemy or self._near(h) < self._floor  # type: ignore[arg-type]
+    def __contains__(self, h: int) -> bool:
+        return h in self._enemy or self._near(h) < self._floor
 
 
 def _seen_by(m: Match, us: list[Unit], stance: int) -> Callable[[int], int]:
@@ -935,8 +958,8 @@ def _fire_cannon(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
             if off is not None and B[K.CANNON_HEX] + off in offered:
                 units[B[K.CANNON_HEX] + off] = o
     vehicles = _vehicle_targets(m, K.CANNON_VEHICLE, offered)
-    a = _pick_any(m, u, units, vehicles, at)
-    return None if a is None else (a, True)
+    pick = _pick_any(m, u, units, vehicles, at)
+    return None if pick is None else (pick, True)
 
 
 def _offset(m: Match, src: int, dst: int) -> int | None:

@@ -499,7 +499,7 @@ def _german_orders(m: Match, u: Unit) -> list[int]:
     (outnumbered, a US soldier in his hex to take him; RULES.md §10, §14)."""
     if u.side != GER or u.panicked:
         return []
-    out = []
+    out: list[int] = []
     if not m.state.turn.alerted:
         out.extend(_ALERT + r for r in range(O.ORDER_COUNT[K.ALERT]))
     if outnumbered(m, u) and any(
@@ -566,10 +566,8 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
     t = st.turn
     out: list[int] = []
     if u.vehicle >= 0:
-        if tanks.is_tank(u):  # a tank's unit: its tasks (seed 000 p. 33; module tanks)
-            out = tanks.tank_orders(m, u, kinds)
-        else:
-            out = _riding_orders(m, u)
+        # a tank's unit: its tasks (seed 000 p. 33; module tanks)
+        out = tanks.tank_orders(m, u, kinds) if tanks.is_tank(u) else _riding_orders(m, u)
         if (
             m.rules == "d100"
             and st.phase == Phase.ROUNDS

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
-
 from ambush_env.core.combat import strikes, traps
 from ambush_env.core.model import events as E
 from ambush_env.core.model.state import Unit, Vehicle
@@ -29,6 +27,7 @@ from ambush_env.core.rules.ctx import Match
 from ambush_env.core.rules.mines import lay
 from ambush_env.core.rules.scoring import award_vp, end_mission
 from ambush_env.core.vehicles.vehicles import booby_trap_car, booby_trap_tank
+from ambush_env.core.world.missions import EffectForm, Paragraph
 from ambush_env.core.world.vehicle_data import shipped_vehicle_data, vtype
 
 MAX_JUMPS = 50
@@ -95,12 +94,10 @@ def random_event(m: Match, when: str) -> None:
         m.request("paragraph", para, 0, -1, 0)
 
 
-def _para(m: Match, pid: Any) -> list:
-    paras = m.mission.paragraphs
+def _para(m: Match, pid: Any) -> Paragraph:
+    paras = m.mission.paragraphs  # keyed by int (the mission's validation)
     if pid in paras:
         return paras[pid]
-    if str(pid) in paras:
-        return paras[str(pid)]
     try:
         return paras[int(pid)]
     except (KeyError, ValueError, TypeError):
@@ -109,8 +106,8 @@ def _para(m: Match, pid: Any) -> list:
 
 def _norm(effect: Any) -> tuple[str, dict]:
     """``(name, args)`` of a loaded effect model (tagged by ``effect``) or a plain mapping."""
-    if isinstance(effect, BaseModel):
-        name = effect.effect
+    if isinstance(effect, EffectForm):
+        name = effect.tag
         args = {}
         for fname, f in type(effect).model_fields.items():
             if fname != "effect":

@@ -30,10 +30,11 @@ or a Round played out) starts the next Round, rolling initiative.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import MISSING, fields
 from pathlib import Path
 from types import UnionType
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Final, Literal, Union, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -59,7 +60,7 @@ from ambush_env.core.world.data import validate
 from ambush_env.core.world.squads import PORT_BOXES_BOUNDS, Role
 from ambush_env.core.world.squads import RATING_BOUNDS as _R
 
-FORMAT = "ambush-position/1"
+FORMAT: Final = "ambush-position/1"
 WHERE = "<position>"
 PHASES = ("operations", "rounds", "over")
 STATUSES = tuple(s.name.lower() for s in Status)
@@ -109,7 +110,7 @@ def _bool_as_number(value: Any, annotation: Any) -> bool:
     if isinstance(value, list) and origin is list and args:
         return any(_bool_as_number(v, args[0]) for v in value)
     if isinstance(value, (list, tuple)) and origin is tuple and args:
-        return any(_bool_as_number(v, a) for v, a in zip(value, args))
+        return any(_bool_as_number(v, a) for v, a in zip(value, args, strict=False))
     if isinstance(value, dict) and origin is dict and len(args) == 2:
         return any(_bool_as_number(v, args[1]) for v in value.values())
     return False
@@ -133,7 +134,7 @@ class _Model(BaseModel):
 class CardSpec(_Model):
     column: str = ""
     row: int = -1
-    step: int = Field(0, ge=0)
+    step: int = Field(default=0, ge=0)
     acted: bool = False
     path: list[str] = []
 
@@ -141,17 +142,17 @@ class CardSpec(_Model):
 class TurnSpec(_Model):
     unit: str | None = None
     mode: Literal["", "move", "snap2", "charge", "prisoner", "drive"] = ""
-    mp_left: int = Field(0, ge=0)
-    mp_spent: int = Field(0, ge=0)
-    hexes_moved: int = Field(0, ge=0)
+    mp_left: int = Field(default=0, ge=0)
+    mp_spent: int = Field(default=0, ge=0)
+    hexes_moved: int = Field(default=0, ge=0)
     stance_changed: bool = False
-    snaps: int = Field(0, ge=0)
+    snaps: int = Field(default=0, ge=0)
     alerted: bool = False
     acted: bool = False
     boarded: bool = False
     accident_checked: bool = False
     run_over_hexes: list[str] = []
-    cp_left: int = Field(-1, ge=-1)
+    cp_left: int = Field(default=-1, ge=-1)
     tasks: list[str] = []
     card: CardSpec = CardSpec()
 
@@ -178,11 +179,11 @@ class UnitSpec(_Model):
     MV: int | None = None
     CR: int | None = None
     weapon: str | None = None
-    ammo: int | None = Field(None, ge=-1)
+    ammo: int | None = Field(default=None, ge=-1)
     jammed: bool = False
     prepared: bool = False
     equipment: list[str] | None = None
-    port_boxes: int | None = Field(None, ge=0, le=PORT_BOXES_BOUNDS[1])
+    port_boxes: int | None = Field(default=None, ge=0, le=PORT_BOXES_BOUNDS[1])
     satchel_ready: bool = False
     given_turn: bool = False
     captured_weapon: bool = False
@@ -208,7 +209,7 @@ class VehicleSpec(_Model):
     tyre_shot: bool = False
     captured: bool = False
     exited: bool = False
-    crew: int | None = Field(None, ge=0)
+    crew: int | None = Field(default=None, ge=0)
     unit: str | None = None
     cannon_loaded: bool = False
     lost: list[Literal["cannon", "coax", "bow"]] = []
@@ -216,16 +217,16 @@ class VehicleSpec(_Model):
     card: str = ""
     # rules="d100" only (seed 003; Vehicle's attributes of the same names); written only when
     # they differ from an undamaged vehicle's
-    hp: int = Field(-1, ge=-1)
+    hp: int = Field(default=-1, ge=-1)
     armour_loss: dict[Literal["front", "side", "rear"], Annotated[int, Field(ge=1)]] = {}
     component_damage: dict[str, Annotated[int, Field(ge=1)]] = {}
     destroyed: list[str] = []
     burning: bool = False
     fire_dice: str = ""
     countdowns: dict[Literal["stop", "overheat"], Annotated[int, Field(ge=1)]] = {}
-    mpa_quarters: int = Field(4, ge=1, le=4)
-    hull_crew: int = Field(-1, ge=-1)
-    moved_mp: int = Field(0, ge=0)
+    mpa_quarters: int = Field(default=4, ge=1, le=4)
+    hull_crew: int = Field(default=-1, ge=-1)
+    moved_mp: int = Field(default=0, ge=0)
 
 
 class MineSpec(_Model):
@@ -250,7 +251,7 @@ class PositionSpec(_Model):
     # the mission seed of a generated mission (``procedural.generate(seed)``): its map is
     # rebuilt from it, so the position loads on its own; ``mission`` is then the inline
     # mission (the generated one, or a variant of it) or the generated mission's id
-    procedural: int | None = Field(None, ge=0)
+    procedural: int | None = Field(default=None, ge=0)
     # the map the mission is played on, when not its own (INTERFACE.md "the mission (id, path,
     # or an inline map)"): a map inline, in the map file's own schema (core/world/board.py), or a
     # shipped map id or a map file's path; an inline mission may hold it as its ``map``
@@ -259,9 +260,9 @@ class PositionSpec(_Model):
     deck: str = "regular"
     german: Literal["cards", "agent"] = "cards"
     phase: Literal["operations", "rounds", "over"] = "operations"
-    round: int = Field(0, ge=0)
-    rounds_total: int = Field(0, ge=0)
-    pulse: int = Field(0, ge=0)
+    round: int = Field(default=0, ge=0)
+    rounds_total: int = Field(default=0, ge=0)
+    pulse: int = Field(default=0, ge=0)
     initiative: Literal["us", "german"] | None = None
     rolls: dict[Literal["us", "german"], Annotated[int, Field(ge=0, le=9)]] = {}  # d10s
     vp: int = 0
@@ -274,7 +275,7 @@ class PositionSpec(_Model):
     units: list[UnitSpec] = Field(min_length=1)
     contacts: list[str] | None = None
     german_contacts: list[str] = []
-    next_german: int | None = Field(None, ge=1)
+    next_german: int | None = Field(default=None, ge=1)
     items: dict[str, list[str]] = {}
     vehicles: list[VehicleSpec] | None = None
     board: dict[Literal["collapsed", "destroyed_walls"], list[str]] = {}
@@ -285,13 +286,13 @@ class PositionSpec(_Model):
     # mission Round a ``command`` effect keeps every US soldier in command through
     landmarks: list[LandmarkSpec] = []
     booby_traps_gone: list[str] = []
-    command_until: int = Field(0, ge=0)
+    command_until: int = Field(default=0, ge=0)
     over: bool = False
     result: Literal["loss", "draw", "win", "decisive_win"] | None = None
     end_reason: str = ""
-    steps: int = Field(0, ge=0)
+    steps: int = Field(default=0, ge=0)
     rng: dict | None = None
-    seed: int | None = Field(None, ge=0)
+    seed: int | None = Field(default=None, ge=0)
     dice: list[int] = []
     env: dict | None = None  # an env's own counters (``AmbushEnv.get_state``); the game ignores it
 
@@ -489,8 +490,8 @@ class _Reader:
                 raise self.fail(f"units.{k}.name", f"two units are named {us.name!r}")
             self.names[us.name] = k
         vspecs = sp.vehicles
-        start = ctx.start_vehicles() if vspecs is None else None
-        for v in start or ():
+        start = ctx.start_vehicles() if vspecs is None else []
+        for v in start:
             self.vnames[v.name] = v.vid
         if vspecs is not None:
             for k, vs in enumerate(vspecs):
@@ -711,20 +712,23 @@ class _Reader:
             num = _number(us.name)
             soldiers = ctx.squad.soldiers
             base = soldiers[num - 1] if 1 <= num <= len(soldiers) else None
-            if base is None and (us.role is None or us.weapon is None):
+            if base is not None:
+                role = us.role or base.role
+                weapon = us.weapon if us.weapon is not None else base.weapon
+            elif us.role is None or us.weapon is None:
                 raise self.fail(
                     f"{f}.name",
                     f"{us.name!r} is not a soldier of the squad "
                     f"(US1..US{len(soldiers)}): give role, weapon and ratings",
                 )
+            else:
+                role, weapon = us.role, us.weapon
             rating = lambda r: getattr(base, r) if base is not None else (4 if r == "MV" else 0)  # noqa: E731
             if us.role is not None and us.role not in get_args(Role):
                 raise self.fail(
                     f"{f}.role",
                     f"a US soldier's role is one of {list(get_args(Role))}, got {us.role!r}",
                 )
-            role = us.role or base.role
-            weapon = us.weapon if us.weapon is not None else base.weapon
             equipment = (
                 us.equipment
                 if us.equipment is not None
@@ -968,12 +972,12 @@ class _Reader:
             jammed_mgs=list(vs.jammed_mgs),
             card=vs.card,
             hp=vs.hp,
-            armour_loss=dict(vs.armour_loss),
+            armour_loss=dict(vs.armour_loss.items()),
             fire_dice=vs.fire_dice,
             component_damage=dict(vs.component_damage),
             destroyed=list(vs.destroyed),
             burning=vs.burning,
-            countdowns=dict(vs.countdowns),
+            countdowns=dict(vs.countdowns.items()),
             mpa_quarters=vs.mpa_quarters,
             hull_crew=vs.hull_crew,
             moved_mp=vs.moved_mp,
@@ -1015,7 +1019,9 @@ class _Reader:
         if vs.hp > stats.hp:
             raise self.fail(f"{f}.hp", f"a {vs.type} has {stats.hp} Base HP")
         for aspect, lost in vs.armour_loss.items():  # never below 0 (d100.armour_value)
-            base = stats.aspect_armour.get(aspect, stats.armour)
+            base = (
+                stats.aspect_armour.get(aspect, stats.armour) if aspect != "front" else stats.armour
+            )
             if lost > base:
                 raise self.fail(
                     f"{f}.armour_loss.{aspect}",
@@ -1261,28 +1267,29 @@ class _Reader:
         )
         c = ts.card
         if c.column or c.row >= 0:
-            u = st.units[t.uid] if t.uid >= 0 else None
-            if u is None or u.side != Side.GERMAN:
+            actor = st.units[t.uid] if t.uid >= 0 else None
+            if actor is None or actor.side != Side.GERMAN:
                 raise self.fail("turn.card", "a card row in progress needs a German acting unit")
             from ambush_env.core.world.vehicle_cards import driving_column, shipped_vehicle_cards
 
-            if c.column == "driving" and u.role in self.ctx.cards:
-                column = driving_column(self.ctx.cards[u.role])
+            column: Sequence[Any]  # the rows of the card column (a tank crew's: TankRow)
+            if c.column == "driving" and actor.role in self.ctx.cards:
+                column = driving_column(self.ctx.cards[actor.role])
             elif (
                 c.column.startswith("crew_")
                 and c.column[5:].isdigit()
-                and u.vehicle >= 0
-                and st.vehicles[u.vehicle].card in shipped_vehicle_cards().tank_ids
+                and actor.vehicle >= 0
+                and st.vehicles[actor.vehicle].card in shipped_vehicle_cards().tank_ids
                 and int(c.column[5:])
-                in shipped_vehicle_cards().tank(st.vehicles[u.vehicle].card).crews
+                in shipped_vehicle_cards().tank(st.vehicles[actor.vehicle].card).crews
             ):
                 column = (
                     shipped_vehicle_cards()
-                    .tank(st.vehicles[u.vehicle].card)
+                    .tank(st.vehicles[actor.vehicle].card)
                     .column(int(c.column[5:]))
                 )
             elif c.column in ("unaware", "aware", "self_preservation"):
-                column = getattr(self.ctx.cards[u.role].columns, c.column)
+                column = getattr(self.ctx.cards[actor.role].columns, c.column)
             else:
                 raise self.fail(
                     "turn.card.column",
@@ -1545,7 +1552,7 @@ def _mission_language_keys(st: GameState, label: Any) -> dict[str, Any]:
 
 #: the d100 state of a Vehicle (seed 003) and its undamaged values, read from the dataclass
 _D100_DEFAULTS = {
-    f.name: (f.default_factory() if f.default is MISSING else f.default)  # type: ignore[misc]
+    f.name: (f.default if f.default_factory is MISSING else f.default_factory())
     for f in fields(Vehicle)
     if f.name
     in (

@@ -47,9 +47,10 @@ generates a mission; the ranges are a convention the env and the benchmark follo
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 import numpy as np
 from pydantic import AfterValidator, Field, model_validator
@@ -75,6 +76,7 @@ CHAIN_KINDS = ("activation", "perception", "alarm", "ambush", "patrol", "vehicle
 HAZARD_KINDS = ("booby_trap", "minefield")
 
 TemplateName = Literal["farm", "village", "hedgerows", "woods", "river", "hills"]
+_Name = TypeVar("_Name", bound=str)  # a table's key (:meth:`_Builder.weighted`)
 ObjectiveName = Literal["take", "exit", "intel", "hold", "capture", "demolish"]
 
 
@@ -158,15 +160,15 @@ class ProceduralConfig(Frozen):
 
     @model_validator(mode="after")
     def _ranges(self) -> ProceduralConfig:
-        for name, t in self.templates.items():
+        for tname, t in self.templates.items():
             if not 14 <= t.columns[0] <= t.columns[1] <= MAX_COLUMNS:
                 raise FieldProblem(
-                    f"templates.{name}.columns",
+                    f"templates.{tname}.columns",
                     f"columns 14..{MAX_COLUMNS}, low <= high; got {list(t.columns)}",
                 )
             if not 10 <= t.rows[0] <= t.rows[1] <= MAX_ROWS:
                 raise FieldProblem(
-                    f"templates.{name}.rows",
+                    f"templates.{tname}.rows",
                     f"rows 10..{MAX_ROWS}, low <= high; got {list(t.rows)}",
                 )
         if not 0 <= self.activation[0] <= self.activation[1] <= 8:
@@ -177,11 +179,11 @@ class ProceduralConfig(Frozen):
             got = getattr(self, name)
             if not lo <= got[0] <= got[1] <= hi:
                 raise FieldProblem(name, f"{lo} <= low <= high <= {hi}; got {list(got)}")
-        for name, o in self.objectives.items():
-            for f in ("objective_taken", "exit_per_soldier", "intel_vp"):
-                r = getattr(o, f)
+        for oname, o in self.objectives.items():
+            for attr in ("objective_taken", "exit_per_soldier", "intel_vp"):
+                r = getattr(o, attr)
                 if r is not None and r[0] < 0:
-                    raise FieldProblem(f"objectives.{name}.{f}", "VP gains are >= 0")
+                    raise FieldProblem(f"objectives.{oname}.{attr}", "VP gains are >= 0")
         from ambush_env.core.world.missions import VPSchedule
 
         if len(self.thresholds) != 3:
@@ -387,7 +389,7 @@ class _Builder:
     def pick(self, seq: list[Any] | tuple[Any, ...]) -> Any:
         return seq[int(self.rng.integers(len(seq)))]
 
-    def weighted(self, table: dict[str, Any]) -> str:
+    def weighted(self, table: Mapping[_Name, Any]) -> _Name:
         names = list(table)
         w = np.array([table[n].weight for n in names], dtype=float)
         return names[int(self.rng.choice(len(names), p=w / w.sum()))]
@@ -474,7 +476,7 @@ class _Builder:
                     target = min(max(target + self.pick((-1, 1)), 2), self.rows - 3)
                 opts = [neighbor_cr(h[0], h[1], d) for d in (1, 2)]  # NE, SE
                 opts = [n for n in opts if 1 <= n[1] <= self.rows - 2] or opts[:1]
-                self.rng.shuffle(opts)  # type: ignore[arg-type]
+                self.rng.shuffle(opts)
                 h = min(opts, key=lambda n: abs(n[1] - target))
         else:
             h, target = (start, 0), start
@@ -525,7 +527,7 @@ class _Builder:
             self.rise[cells[0]] = 2
         # apertures: a door on a side facing the road when one is near, windows elsewhere
         outside = [(h, n) for h in cells for n in self.nbrs(h) if n not in cells]
-        self.rng.shuffle(outside)  # type: ignore[arg-type]
+        self.rng.shuffle(outside)
         walls = list(outside)
         road = set(self.road)
         outside = [hn for hn in outside if self.walkable(hn[1])]
@@ -814,7 +816,7 @@ class _Builder:
     def build(self) -> Generated:
         cfg = self.cfg
         self.template = self.weighted(cfg.templates)
-        tc = cfg.templates[self.template]  # type: ignore[index]
+        tc = cfg.templates[self.template]
         self.cols, self.rows = self.between(tc.columns), self.between(tc.rows)
         road_row = self.between((self.rows // 3, 2 * self.rows // 3))
         # the entry edge: columns 0-1 stay clear ground
@@ -849,7 +851,7 @@ class _Builder:
             and (k != "hold" or self.hills)
         }
         self.objective_kind = self.weighted(kinds)
-        ocfg = cfg.objectives[self.objective_kind]  # type: ignore[index]
+        ocfg = cfg.objectives[self.objective_kind]
         self.tank = self.template != "woods" and self.chance(cfg.p_tank)
         squad, n_soldiers = ("tank_hunters", 7) if self.tank else ("standard", 8)
         # -- objective ----------------------------------------------------------------------
@@ -967,7 +969,7 @@ class _Builder:
         if self.parked_car or any(g.kind == "vehicle" for g in groups):
             vp["german_car_disabled"] = 1
         th = {
-            k: max(1, round(best * self.uniform(cfg.thresholds[k])))  # type: ignore[index]
+            k: max(1, round(best * self.uniform(cfg.thresholds[k])))
             for k in ("decisive_win", "win", "draw")
         }
         th["win"] = min(th["win"], th["decisive_win"] - 1)
@@ -1112,7 +1114,7 @@ class _Builder:
     def draw_groups(self, n: int) -> list[_Group]:
         cfg = self.cfg
         sites = self.sites()
-        self.rng.shuffle(sites)  # type: ignore[arg-type]
+        self.rng.shuffle(sites)
         # the objective itself is held when it is a building or a hill (garrison first)
         obj_site = [s for s in sites if set(s[1]) & set(self.obj)]
         rest = [s for s in sites if s not in obj_site]
@@ -1207,7 +1209,7 @@ class _Builder:
     def group_hexes(self, cells: list[Cell], comp: list[str]) -> list[Cell]:
         """Where each man of a group is placed: an MG team in one hex, others beside it."""
         h0 = self.pick(cells)
-        out = []
+        out: list[Cell] = []
         around = (
             [h0]
             + [n for n in cells if n != h0]
@@ -1242,7 +1244,7 @@ class _Builder:
 
         def place(aware: bool, stance: str, route: bool = False) -> list[dict[str, Any]]:
             out = []
-            for card, h in zip(g.cards, g.hexes):
+            for card, h in zip(g.cards, g.hexes, strict=True):
                 e: dict[str, Any] = {
                     "card": card,
                     "hex": make_label(*h),
@@ -1667,10 +1669,10 @@ class _Builder:
             for x in self.rng.choice(np.arange(lo + 2, 10), size=len(rows_p) - 1, replace=False)
         )
         starts = [lo + 1] + cuts
-        ends = [s - 1 for s in starts[1:]] + [9]
+        stops = [s - 1 for s in starts[1:]] + [9]
         events: list[dict[str, Any]] = [{"rolls": [0, lo], "paragraph": None}]
-        for p, a, b in zip(rows_p, starts, ends):
-            events.append({"rolls": [a, b], "paragraph": p})
+        for para, first, last in zip(rows_p, starts, stops, strict=True):
+            events.append({"rolls": [first, last], "paragraph": para})
         return paras, events, extra
 
     def briefing(self, night: bool) -> str:
