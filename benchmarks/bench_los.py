@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> dict:
     can_see = cache.can_see
 
     def run_indices():
-        for i, j, s, u in zip(qi, qj, qs, qt):
+        for i, j, s, u in zip(qi, qj, qs, qt, strict=True):
             can_see(i, j, s, u)
 
     ql = min(q, 200_000)
@@ -122,20 +122,20 @@ def main(argv: list[str] | None = None) -> dict:
     sees = cache.sees
 
     def run_labels():
-        for a, b, s, u in zip(la, lb, sa, sb):
+        for a, b, s, u in zip(la, lb, sa, sb, strict=True):
             sees(a, b, s, u)
 
     memo_n = 2_000
     cached_los = cache.line_of_sight
 
     def run_memo():
-        for a, b, s, u in zip(la[:memo_n], lb[:memo_n], sa[:memo_n], sb[:memo_n]):
+        for a, b, s, u in zip(la[:memo_n], lb[:memo_n], sa[:memo_n], sb[:memo_n], strict=True):
             cached_los(a, b, sighter_stance=s, target_stance=u)
 
     run_memo()  # fill the memo
 
     def run_uncached():
-        for a, b, s, u in zip(la[:memo_n], lb[:memo_n], sa[:memo_n], sb[:memo_n]):
+        for a, b, s, u in zip(la[:memo_n], lb[:memo_n], sa[:memo_n], sb[:memo_n], strict=True):
             line_of_sight(board, a, b, sighter_stance=s, target_stance=u)
 
     out = {

@@ -214,7 +214,7 @@ def summarise(measurements: list[dict]) -> dict:
             "relative": ratio["new"] / ratio["old"],
             # A cross-check: the median of the per-repeat new/old speeds.
             "relative_per_repeat_median": statistics.median(
-                n / o for n, o in zip(per_repeat["new"], per_repeat["old"])
+                n / o for n, o in zip(per_repeat["new"], per_repeat["old"], strict=True)
             ),
         }
     return out

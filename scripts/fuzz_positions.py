@@ -160,7 +160,7 @@ def diff(a: Any, b: Any, path: str = "", out: list[str] | None = None, most: int
         and len(a) == len(b)
         and type(a) is type(b)
     ):
-        for k, (x, y) in enumerate(zip(a, b)):
+        for k, (x, y) in enumerate(zip(a, b, strict=True)):
             diff(x, y, f"{path}.{k}", out, most)
     elif a != b or type(a) is not type(b):
         out.append(f"{path}: {a!r} != {b!r}"[:300])

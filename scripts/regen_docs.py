@@ -1145,7 +1145,7 @@ def _block_baseline() -> str:
     if not results:
         return "(no result files in benchmarks/baseline/)"
     lines = ["| agent | commit | episodes | normalised IQM [95 %] |", "|---|---|---:|---|"]
-    for r, p in zip(results, files):
+    for r, p in zip(results, files, strict=True):
         pv = r["provenance"]
         ns = r.get("normalised_score") or {}
         iqm = f"{ns['iqm']:.2f} [{ns['iqm_ci95'][0]:.2f}, {ns['iqm_ci95'][1]:.2f}]" if ns else "—"

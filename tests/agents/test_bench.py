@@ -129,7 +129,7 @@ def test_vehicle_pair_results_sit_side_by_side_on_the_leaderboard(tmp_path):
         f"vehicles__random__{key}__partial-2.json",
         f"vehicles_d100__random__{key}__d100__partial-2.json",
     ]
-    for p, rules in zip(paths, ("standard", "d100")):
+    for p, rules in zip(paths, ("standard", "d100"), strict=True):
         data = json.loads(p.read_text())
         assert (
             SCHEMA_TOP <= set(data) <= SCHEMA_TOP | {"normalised_score"}

@@ -196,7 +196,7 @@ def test_played_events_are_registered_with_their_fields(played):
     seen: set[str] = set()
     for dicts, typed in played:
         assert [e.to_dict() for e in typed] == dicts
-        for d, e in zip(dicts, typed):
+        for d, e in zip(dicts, typed, strict=True):
             kind = d["type"]
             seen.add(kind)
             cls = E.EVENT_TYPES[kind]

@@ -140,7 +140,7 @@ def _real_trace(a, b, shift, step=1e-4):
             m = d2 < best
             best[m], bc[m], br[m] = d2[m], c[m], rr[m]
     seq = [(int(bc[0]), int(br[0]))]
-    for c, r in zip(bc[1:], br[1:]):
+    for c, r in zip(bc[1:], br[1:], strict=True):
         if (c, r) != seq[-1]:
             seq.append((int(c), int(r)))
     return seq
@@ -182,7 +182,7 @@ def test_vectorised_table_equals_the_scalar_tracer():
                     tr = int(tt.tmpl_first[t]) + k
                     hexes = hg.walk_hexes((p, 0), dirs)[1:]
                     sl = slice(tt.trace_ptr[tr], tt.trace_ptr[tr + 1])
-                    assert list(zip(tt.step_dc[sl] + p, tt.step_dr[sl])) == hexes
+                    assert list(zip(tt.step_dc[sl] + p, tt.step_dr[sl], strict=True)) == hexes
                     assert list(tt.step_dist_t[sl]) == [
                         hg.distance_cr(h, (p + dc, dr)) for h in hexes
                     ]

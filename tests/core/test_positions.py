@@ -718,7 +718,7 @@ def test_clone_has_the_same_future_and_leaves_the_original_alone(german, t):
         orders.append(rnd.choice(legal))
         clone_events.append(c.step(orders[-1]))
     assert g.position() == before, "playing the clone changed the original"
-    for a, ev in zip(orders, clone_events):
+    for a, ev in zip(orders, clone_events, strict=True):
         assert g.step(a) == ev
     assert g.position() == c.position()
 

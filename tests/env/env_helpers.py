@@ -36,7 +36,7 @@ def rollout(env, seed: int, steps: int, rng_seed: int = 0, actions: list[int] | 
 
 def assert_same_trace(t1, t2) -> None:
     assert len(t1) == len(t2)
-    for k, (a, b) in enumerate(zip(t1, t2)):
+    for k, (a, b) in enumerate(zip(t1, t2, strict=True)):
         for key in a[0]:
             np.testing.assert_array_equal(
                 a[0][key], b[0][key], err_msg=f"step {k}: obs[{key!r}] differs"

@@ -37,7 +37,7 @@ def play(env, seed, options=None, rng_seed=0, limit=None):
 
 def same(t1, t2) -> None:
     assert len(t1) == len(t2)
-    for (o1, r1, s1), (o2, r2, s2) in zip(t1, t2):
+    for (o1, r1, s1), (o2, r2, s2) in zip(t1, t2, strict=True):
         assert r1 == r2 and s1 == s2
         for k in o1:
             np.testing.assert_array_equal(o1[k], o2[k])
@@ -77,9 +77,9 @@ def test_same_squad_and_seed_replay_identically():
     same(t1, t2)
     assert i1["squad"] == i2["squad"] and i1["mission"] == "jeep_run"
     t3, _, _ = play(CampaignEnv(), 5, {"squad": sq.to_dict()})
-    assert any(not np.array_equal(a[0]["board"], b[0]["board"]) for a, b in zip(t1, t3)) or len(
-        t1
-    ) != len(t3)
+    assert any(
+        not np.array_equal(a[0]["board"], b[0]["board"]) for a, b in zip(t1, t3, strict=False)
+    ) or len(t1) != len(t3)
 
 
 def test_the_squad_goes_in_through_options_and_comes_out_in_info(tmp_path):

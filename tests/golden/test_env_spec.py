@@ -35,7 +35,9 @@ def _diff(golden: dict, now: dict) -> list[str]:
     out = []
     if golden["n_actions"] != now["n_actions"]:
         out.append(f"N: Discrete({golden['n_actions']}) became Discrete({now['n_actions']})")
-    changed = [i for i, (a, b) in enumerate(zip(golden["orders"], now["orders"])) if a != b]
+    changed = [
+        i for i, (a, b) in enumerate(zip(golden["orders"], now["orders"], strict=False)) if a != b
+    ]
     out += [f"order {i}: {golden['orders'][i]!r} became {now['orders'][i]!r}" for i in changed[:10]]
     for key in sorted(set(golden["observation"]) | set(now["observation"])):
         g, n = golden["observation"].get(key), now["observation"].get(key)

@@ -85,7 +85,7 @@ def test_perft(mission, name):
     rec = golden["situations"][name]
     g = R.new_game(rec["reset_seed"], mission)
     assert len(rec["orders"]) == len(rec["order_texts"]) == rec["steps"]
-    for i, (a, text) in enumerate(zip(rec["orders"], rec["order_texts"])):
+    for i, (a, text) in enumerate(zip(rec["orders"], rec["order_texts"], strict=True)):
         assert not g.over, f"{name}: the mission ended before order #{i}; {_hint(mission)}"
         assert a in g.legal_actions(), (
             f"{name}: recorded order #{i} {a} ({text!r}) is no longer legal "

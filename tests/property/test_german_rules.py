@@ -196,7 +196,8 @@ class Observer:
         mine = [s for s in self.orders if s.events is None]
         assert all(s.log is mine[0].log for s in mine[1:]), "German orders of two steps"
         events = [as_dict(e) for e in events]
-        for s, nxt in zip(mine, mine[1:] + [None]):
+        # not strict: with no German order this step, mine is empty and [None] pairs with nothing
+        for s, nxt in zip(mine, mine[1:] + [None], strict=False):
             s.step_events = events
             s.events = events[s.start : nxt.start if nxt is not None else len(events)]
 

@@ -484,7 +484,7 @@ def _mission(draw: Callable, raw: dict) -> str:
             if len(nums) >= k
             else nums
         )
-        for a, b in zip(chain, chain[1:] + chain[:1]):
+        for a, b in zip(chain, chain[1:] + chain[:1], strict=True):
             para = paras[a]
             name, arg = _effect(para[-1]) if para else (None, None)
             if name in ("activation", "perception", "if_flag") and isinstance(arg, dict):

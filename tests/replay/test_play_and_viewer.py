@@ -107,7 +107,7 @@ def test_one_frame_per_step_from_the_re_simulation(viewer):
     data = _data(page)
     frames = data["frames"]
     assert len(frames) == len(rep.steps) + 1 and frames[0]["order"] is None
-    for fr, s in zip(frames[1:], rep.steps):
+    for fr, s in zip(frames[1:], rep.steps, strict=True):
         assert fr["order"] == s["order"] and fr["step"] == s["step"]
         assert fr["log"] == [ansi.format_event(e) for e in s["events"]]
     st = sim.env.unwrapped.game.state
@@ -144,13 +144,13 @@ def test_the_last_shot_line_joins_shooter_and_target(tmp_path):
     frames = _data(page)["frames"]
     shots = [
         (fr, s)
-        for fr, s in zip(frames[1:], R.load(f).steps)
+        for fr, s in zip(frames[1:], R.load(f).steps, strict=True)
         if any(e["type"] == "fire" for e in s["events"])
     ]
     assert shots and all(fr["shot"] is not None for fr, _ in shots)
     assert all(
         fr["shot"] is None
-        for fr, s in zip(frames[1:], R.load(f).steps)
+        for fr, s in zip(frames[1:], R.load(f).steps, strict=True)
         if not any(e["type"] in H.SHOT_EVENTS for e in s["events"])
     )
     # the re-simulated units' hexes at that step give the line's ends

@@ -70,7 +70,7 @@ def test_bench_writes_one_replay_per_episode_named_by_task_and_seed(recorded):
     assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no temporary left over
     for task, m in result["missions"].items():
         mission = task.split("/")[0]
-        for seed, vp in zip(range(10000, 10002), m["vp"]):
+        for seed, vp in zip(range(10000, 10002), m["vp"], strict=True):
             rep = R.load(out / f"{mission}__regular__{seed}.jsonl")
             assert rep.end["vp"] == vp  # the replay is the benchmark's own episode
             assert rep.header["agent"] == "heuristic" and rep.header["seed"] == seed
