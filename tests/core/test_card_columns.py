@@ -197,7 +197,7 @@ def situation(g: Game, card: str, column: str, rng: random.Random) -> Unit | Non
         n_us = max(n_us, 3 * ours)
         ranges = (1, 2)
     spots = []
-    for k in range(min(n_us, 8)):
+    for _ in range(min(n_us, 8)):
         near = _hexes_at(g, here, *ranges)
         if rng.random() < 0.35:  # in cover where there is any
             near = [h for h in near if b.terrain[h] in COVER] or near

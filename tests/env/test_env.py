@@ -148,14 +148,14 @@ def test_illegal_order_is_a_penalized_no_op(env):
 def test_ten_illegal_orders_in_a_row_truncate(env):
     obs, info = env.reset(seed=5)
     bad = _an_illegal_order(info)
-    for k in range(ILLEGAL_STREAK_LIMIT - 1):
+    for _ in range(ILLEGAL_STREAK_LIMIT - 1):
         _, _, term, trunc, info = env.step(bad)
         assert not trunc
     # a legal order in between resets the count
     _, _, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
     assert not info["illegal_action"]
     bad = _an_illegal_order(info)
-    for k in range(ILLEGAL_STREAK_LIMIT):
+    for _ in range(ILLEGAL_STREAK_LIMIT):
         _, r, term, trunc, info = env.step(bad)
     assert trunc and not term
     with pytest.raises(gymnasium.error.ResetNeeded):
@@ -292,7 +292,7 @@ def test_max_steps_truncates():
     env = AmbushEnv(max_steps=5)
     rng = np.random.default_rng(0)
     obs, info = env.reset(seed=0)
-    for k in range(5):
+    for _ in range(5):
         obs, r, term, trunc, info = env.step(random_actions(info, rng))
     assert trunc and not term
 

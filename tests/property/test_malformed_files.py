@@ -505,7 +505,7 @@ def _mission(draw: Callable, raw: dict) -> str:
                             sites.append(("paragraphs", n, j, name, k))
                     if "passengers" in arg:
                         sites.append(("paragraphs", n, j, name, "passengers"))
-        for i, v in enumerate(raw.get("german_vehicles") or []):
+        for i in range(len(raw.get("german_vehicles") or [])):
             for k in ("card", "driver", "passengers"):
                 sites.append(("german_vehicles", i, k))
         if not sites:

@@ -439,7 +439,7 @@ def test_forces_fit_the_slots(generated):
     tank's own unit) fits the contact slots, and every vehicle the vehicle slots."""
     from ambush_env.core.model.orders import K_SLOTS, V_SLOTS
 
-    for seed, (g, m) in generated.items():
+    for seed, (_, m) in generated.items():
         vehicles = [e for _, e in m.vehicle_placements()]
         tank_chains = {
             n
@@ -452,7 +452,7 @@ def test_forces_fit_the_slots(generated):
         # the placements of one chain's branches are alternatives: count the largest branch
         # per chain block (paragraph // 10) rather than their sum
         per_block: dict[int, dict[int, int]] = {}
-        for n, e in m.placements():
+        for n, _ in m.placements():
             per_block.setdefault(n // 10, {}).setdefault(n, 0)
             per_block[n // 10][n] += 1
         men = sum(max(v.values()) for v in per_block.values()) + sum(

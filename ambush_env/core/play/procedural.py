@@ -687,7 +687,7 @@ class _Builder:
             lines.append(c)
             c += self.between((3, 5))
         level = 0
-        for k, lc in enumerate(lines):
+        for lc in lines:
             # brush hedge cells down the line, with gaps; a terrace step east of some lines
             step = level < 2 and self.chance(0.45)
             for r in range(self.rows):
@@ -1468,7 +1468,7 @@ class _Builder:
             and make_label(*h) not in triggers
         ]
         out: dict[str, Any] = {}
-        for k in range(min(len(cells), self.between(self.cfg.map_traps))):
+        for _ in range(min(len(cells), self.between(self.cfg.map_traps))):
             h = cells[int(self.rng.integers(len(cells)))]
             out[make_label(*h)] = {
                 "row": self.pick(("grenade_outside", "grenade_outside", "satchel_outside")),
