@@ -93,7 +93,7 @@ def dex(u: Unit) -> int:
     return d100.data().special.dex_per_pc * u.PC
 
 
-def charge_attack(m: Match, u: Unit, v: Vehicle, charge: str, treads: bool) -> None:
+def charge_attack(m: Match, u: Unit, v: Vehicle, charge: O.SetCharge, treads: bool) -> None:
     """Set ``charge`` under ``v`` (its Armor value halved) or into its treads (the Tread or
     Front Tire effect), legality checked by the caller (module docstring; seed 003)."""
     sp = d100.data().special
@@ -132,7 +132,7 @@ def charge_attack(m: Match, u: Unit, v: Vehicle, charge: str, treads: bool) -> N
         if row is not None:
             apply_d100(m, v, d100.destroy_component(m, v, row))
         return
-    src = d100.data().items[charge]  # type: ignore[index]
+    src = d100.data().items[charge]
     apply_d100(m, v, d100.attack(m, v, src, charge, armour=d100.belly_armour(v)))
 
 

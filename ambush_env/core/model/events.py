@@ -157,6 +157,7 @@ def _event(cls: type[_E]) -> type[_E]:
     cls._roll_keys = tuple(
         (a, k) for a, k in cls._keys if k == "roll" or k == "rolls" or k.endswith("_roll")
     )
+    # each kind's own to_dict, written once here (the module docstring's "Speed")
     cls.to_dict = _write_to_dict(cls)  # type: ignore[method-assign]
     EVENT_TYPES[kind] = cls
     return cls

@@ -28,6 +28,7 @@ The layout is side-relative: a ``unit`` slot is one of the acting side's units a
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Literal
 
 U_SLOTS = 12  # US squad slots ⚙ (a squad of up to 12; the standard squad uses 8)
 K_SLOTS = 12  # contact slots: known German units
@@ -37,7 +38,8 @@ ITEM_SLOTS = 4  # items lying in a hex / port boxes (RULES.md §4)
 ASPECTS = ("front", "side", "rear")  # which side of a vehicle an attack hits (seed 000 p. 30)
 VA_SLOTS = V_SLOTS * len(ASPECTS)  # vehicle × aspect arguments
 #: seed 003's charges against a vehicle (``CHARGE_UNDER`` / ``CHARGE_TREADS``: vehicle × charge)
-CHARGES = ("satchel", "sticky_grenade", "pole_charge")
+SetCharge = Literal["satchel", "sticky_grenade", "pole_charge"]
+CHARGES: tuple[SetCharge, ...] = ("satchel", "sticky_grenade", "pole_charge")
 #: the locations of a called shot (``FIRE_CALLED``: vehicle × location; seed 003)
 CALLED = ("driver", "running_gear")
 

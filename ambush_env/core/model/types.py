@@ -5,7 +5,7 @@ status, phases.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Literal
+from typing import Literal, get_args
 
 
 class Stance(IntEnum):
@@ -30,7 +30,9 @@ class Direction(IntEnum):
     NW = 5
 
 
-DIRECTION_NAMES = ("N", "NE", "SE", "S", "SW", "NW")
+#: a Direction's name, by :class:`Direction` value (:data:`DIRECTION_NAMES`)
+DirectionName = Literal["N", "NE", "SE", "S", "SW", "NW"]
+DIRECTION_NAMES: tuple[DirectionName, ...] = get_args(DirectionName)
 
 #: a charge a soldier throws and that goes off in a hex (RULES.md §9): its item name
 Charge = Literal["grenade", "satchel"]

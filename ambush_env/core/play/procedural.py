@@ -312,7 +312,7 @@ def unreachable(board: Board, mission: Mission) -> str | None:
     while todo:
         i = todo.pop()
         for j in board.neighbors[i]:
-            if j >= 0 and j not in seen and raw_step_cost(m, probe, i, j) >= 0:  # type: ignore[arg-type]
+            if j >= 0 and j not in seen and raw_step_cost(m, probe, i, j) >= 0:
                 seen.add(j)
                 todo.append(j)
     need = [("objective", h) for h in mission.objective.hexes[:1]]

@@ -30,9 +30,10 @@ change a tank's crew, an Accident Table outcome) comes back as *effects*, which
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from ambush_env.core.model import events as E
+from ambush_env.core.model.errors import DataError
 from ambush_env.core.model.state import Unit, Vehicle
 from ambush_env.core.model.types import Status
 from ambush_env.core.rules.ctx import Match
@@ -52,11 +53,23 @@ ACTIVE = int(Status.ACTIVE)
 INCAP = int(Status.INCAPACITATED)
 CAPTURED = int(Status.CAPTURED)
 Effect = tuple[Any, ...]
+_T = TypeVar("_T")
 
 
 def data() -> D100Data:
     """The shipped ``d100.yaml``."""
     return shipped_d100_data()
+
+
+def _needed(row: LocationRow, name: str, value: _T | None) -> _T:
+    """``row``'s field ``name`` (its ``value``), which the row's effect needs.
+
+    Raises:
+        DataError: it is absent, which loading refuses (``LocationRow``), naming the row.
+    """
+    if value is None:
+        raise DataError("d100.yaml", row.component, f"the {row.effect} effect needs {name}")
+    return value
 
 
 def stats(v: Vehicle) -> VehicleStats:
@@ -73,6 +86,7 @@ def armour_value(v: Vehicle, aspect: str = "front") -> int:
     """The Armor value an attack on ``aspect`` meets now: the aspect's ⚙, less what armour-
     piercing hits have shot away (never below 0)."""
     s = stats(v)
+    # a str key where the keys are side and rear: front (no entry) gives the front value
     base = s.aspect_armour.get(aspect, s.armour)  # type: ignore[call-overload]
     return max(0, base - v.armour_loss.get(aspect, 0))
 
@@ -310,7 +324,9 @@ def _location(
         return []
     got = v.component_damage.get(name, 0) + sum(pens)
     v.component_damage[name] = got
-    if got < row.hp:  # type: ignore[operator]
+    if isinstance(row.hp, str):  # "occupant": the occupant effects, taken above
+        raise DataError("d100.yaml", row.component, f"the {row.effect} effect needs HP")
+    if got < row.hp:
         return []
     v.destroyed.append(name)
     if wreck:
@@ -333,13 +349,13 @@ def _destroyed(m: Match, v: Vehicle, row: LocationRow) -> list[Effect]:
     rolls: dict[str, int] = {}
     out: list[Effect] = []
     if eff == "mov":
-        q = int(4 * row.factor)  # type: ignore[operator]
+        q = int(4 * _needed(row, "factor", row.factor))
         v.mpa_quarters = min(v.mpa_quarters, q) if v.mpa_quarters < 4 else q
         ev.result = f"MPA x {v.mpa_quarters}/4"
     elif eff in ("fuel_tank", "engine"):
         r = m.dice.d100(f"{v.name} {row.component.lower()} fire")
         rolls["fire"] = r
-        if r <= row.fire:  # type: ignore[operator]
+        if r <= _needed(row, "fire", row.fire):
             v.burning = True
             ev.result = "on fire"
         elif eff == "fuel_tank":
@@ -354,11 +370,11 @@ def _destroyed(m: Match, v: Vehicle, row: LocationRow) -> list[Effect]:
         v.countdowns["overheat"] = n
         ev.result = f"overheats in {n} Rounds"
     elif eff == "tire":
-        need = vehicle_drive_auto(m, v, _driver_ds(m, v)) + row.modifier  # type: ignore[operator]
+        need = vehicle_drive_auto(m, v, _driver_ds(m, v)) + _needed(row, "modifier", row.modifier)
         r = m.dice.d100(f"{v.name} Drive Auto")
         rolls["drive_auto"] = r
         if r <= need:
-            q = int(4 * row.factor)  # type: ignore[operator]
+            q = int(4 * _needed(row, "factor", row.factor))
             v.mpa_quarters = min(v.mpa_quarters, q)
             ev.result = f"MPA x {v.mpa_quarters}/4"
         else:
@@ -367,7 +383,7 @@ def _destroyed(m: Match, v: Vehicle, row: LocationRow) -> list[Effect]:
             return out + trouble(m, v, row.trouble or 0, row.component)
     elif eff == "weapon":
         if row.mount not in v.lost:
-            v.lost.append(row.mount)  # type: ignore[arg-type]
+            v.lost.append(_needed(row, "mount", row.mount))
             if row.mount == "cannon":
                 v.cannon_loaded = False
         ev.result = f"{row.mount} out of action"

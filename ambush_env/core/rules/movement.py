@@ -10,14 +10,30 @@ RULES.md §10, offered separately).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from ambush_env.core.model.errors import AmbushError
 from ambush_env.core.model.state import Unit
 from ambush_env.core.model.types import Stance, Status
 from ambush_env.core.rules.ctx import Match
+from ambush_env.core.world.board import Board
+from ambush_env.core.world.tables import Tables
 
 IMPASSABLE = -1
+
+
+class CostSource(Protocol):
+    """What :func:`raw_step_cost` reads of a game: its board and rule tables (a
+    :class:`~ambush_env.core.rules.ctx.Match`, or a map being generated)."""
+
+    board: Board
+    tables: Tables
+
+
+class Walker(Protocol):
+    """What :func:`raw_step_cost` reads of a soldier: his stance (a ``Stance`` int)."""
+
+    stance: int
 
 
 def step_cost(m: Match, u: Unit, src: int, dest: int) -> int:
@@ -62,14 +78,14 @@ def cost_table(m: Match) -> list[list[int]]:
         else None
     )
     probe = _Probe()
-    if changes is not None:
-        tab = [list(row) for row in old]  # type: ignore[union-attr]
+    if changes is not None and old is not None:  # (changes are read only with old costs)
+        tab = [list(row) for row in old]
         nbrs = board.neighbors
         for i, d in touched_steps(board, *changes):
             j = nbrs[i][d]
             for s in range(3):
                 probe.stance = s
-                tab[s][i * 6 + d] = raw_step_cost(m, probe, i, j)  # type: ignore[arg-type]
+                tab[s][i * 6 + d] = raw_step_cost(m, probe, i, j)
     else:
         tab = []
         for s in range(3):
@@ -78,7 +94,7 @@ def cost_table(m: Match) -> list[list[int]]:
             for i in range(board.n):
                 for d, j in enumerate(board.neighbors[i]):
                     if j >= 0:
-                        row[i * 6 + d] = raw_step_cost(m, probe, i, j)  # type: ignore[arg-type]
+                        row[i * 6 + d] = raw_step_cost(m, probe, i, j)
             tab.append(row)
     ctx.move_costs = tab
     ctx.move_costs_version = board.version
@@ -115,7 +131,7 @@ def touched_steps(board: Any, hexes: Any, sides: Any) -> set[tuple[int, int]]:
     return out
 
 
-def raw_step_cost(m: Match, u: Unit, src: int, dest: int) -> int:
+def raw_step_cost(m: CostSource, u: Walker, src: int, dest: int) -> int:
     """:func:`step_cost` computed from the map and ``terrain.yaml`` (RULES.md §6).
 
     Args:

@@ -63,6 +63,7 @@ seed-003 d100 module.
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Literal
 
 from ambush_env.core.model import events as E
 from ambush_env.core.model import orders as O
@@ -106,6 +107,11 @@ INCAP = int(Status.INCAPACITATED)
 KILLED = int(Status.KILLED)
 CAPTURED = int(Status.CAPTURED)
 IMPASSABLE = -1
+#: a minefield's kind → its charge among the d100 items (``d100.yaml: items``)
+_MINE_ITEMS: dict[str, Literal["anti_tank_mine", "anti_personnel_mine"]] = {
+    "anti_tank": "anti_tank_mine",
+    "anti_personnel": "anti_personnel_mine",
+}
 # At most ``vehicles.yaml: max_in_hex`` vehicles per hex (seed 000 p. 30); the sharp turn before a
 # second running-over try at a hex costs ``vehicles.yaml: retry_mp`` (seed 000 p. 33).
 
@@ -841,7 +847,7 @@ def vehicle_mines(m: Match, v: Vehicle) -> None:
     if tank and kind == "anti_personnel":
         m.emit(E.MineVehicle(vehicle=v.name, hex=label, kind=kind, result="ignored"))
         return
-    charge = d100.data().items[f"{kind}_mine"] if m.rules == "d100" else None  # type: ignore[index]
+    charge = d100.data().items[_MINE_ITEMS[kind]] if m.rules == "d100" else None
     if tank:
         v.immobilised = True
         m.emit(E.MineVehicle(vehicle=v.name, hex=label, kind=kind, result="immobilised"))

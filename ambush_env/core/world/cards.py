@@ -366,13 +366,19 @@ class ClearJam(ActionForm):
     action: Literal["clear_jam"] = "clear_jam"
 
 
-class Drive(ActionForm):
-    """``drive: {toward, fast, max}`` — the driver drives his car (seed 000 p. 30, 32)."""
+class DriveArgs(ActionForm):
+    """The arguments of a drive, ``{toward, fast, max}``: a driver's ``drive`` (:class:`Drive`)
+    and a tank's ``move`` (``vehicle_cards.TankMove``), each under its own action name."""
 
-    action: Literal["drive"] = "drive"
     toward: Literal["nearest_us", "route", "away", "cover"]
     fast: bool = False
     max: int | None = Field(default=None, ge=1, le=12)
+
+
+class Drive(DriveArgs):
+    """``drive: {toward, fast, max}`` — the driver drives his car (seed 000 p. 30, 32)."""
+
+    action: Literal["drive"] = "drive"
 
 
 class LeaveVehicle(ActionForm):

@@ -145,7 +145,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from ambush_env.core.model.errors import DataError
-from ambush_env.core.model.types import DIRECTION_NAMES, TERRAIN_NAMES, Result
+from ambush_env.core.model.types import TERRAIN_NAMES, DirectionName, Result
 from ambush_env.core.world.cards import (
     FieldProblem,
     Ident,
@@ -387,7 +387,7 @@ class PlaceVehicle(EffectForm, VehicleCrew):
     effect: Literal["place_vehicle"] = "place_vehicle"
     vehicle: Ident
     hex: Label
-    facing: Literal[DIRECTION_NAMES] = "N"  # type: ignore[valid-type]
+    facing: DirectionName = "N"
 
 
 EFFECT_MODELS: tuple[type[EffectForm], ...] = (
@@ -611,7 +611,7 @@ class USVehicle(Frozen):
 
     vehicle: Ident
     hex: Label
-    facing: Literal[DIRECTION_NAMES] = "N"  # type: ignore[valid-type]
+    facing: DirectionName = "N"
 
 
 class GermanVehicle(USVehicle, VehicleCrew):

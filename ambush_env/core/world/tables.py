@@ -343,7 +343,8 @@ def _check_weapons(w: WeaponsFile, path: Path) -> None:
             raise DataError(path, f"range_bands.{i}.max", "the last band must be open (null)")
         if not last and b.max is None:
             raise DataError(path, f"range_bands.{i}.max", "only the last band may be open")
-        if i > 0 and not last and b.max <= bands[i - 1].max:  # type: ignore[operator]
+        prev = bands[i - 1].max if i > 0 else None  # set: only the last band is open
+        if not last and b.max is not None and prev is not None and b.max <= prev:
             raise DataError(path, f"range_bands.{i}.max", "band maxima must increase")
     for name in REQUIRED_CLASSES:
         if name not in w.classes:
@@ -494,7 +495,13 @@ class Tables:
         # distance 0 .. last finite max → band index; farther → the open last band.
         band_of: list[int] = []
         for i, b in enumerate(bands[:-1]):
-            while len(band_of) <= b.max:  # type: ignore[operator]
+            if b.max is None:  # refused on load (_check_weapons)
+                raise DataError(
+                    source / "weapons.yaml",
+                    f"range_bands.{i}.max",
+                    "only the last band may be open",
+                )
+            while len(band_of) <= b.max:
                 band_of.append(i)
         self._band_of = tuple(band_of)
         self.to_hit = {n: c.to_hit for n, c in weapons.classes.items()}

@@ -48,7 +48,7 @@ from ambush_env.core.world.cards import (
     DRIVING,
     ActionForm,
     Column,
-    Drive,
+    DriveArgs,
     FieldProblem,
     Hold,
     Ident,
@@ -86,11 +86,11 @@ class Load(ActionForm):
     action: Literal["load"] = "load"
 
 
-class TankMove(Drive):
+class TankMove(DriveArgs):
     """``move: {toward, fast, max}`` — drive the tank (seed 000 p. 30, 32-33): the arguments
     of a driver's ``drive``."""
 
-    action: Literal["move"] = "move"  # type: ignore[assignment]
+    action: Literal["move"] = "move"
 
 
 class Close(ActionForm):

@@ -74,6 +74,7 @@ class VehicleType(Frozen):
     def armour(self, part: str, aspect: str = "front") -> str:
         """The armour of ``part`` hit from ``aspect`` (``aspect_armour`` over ``parts``)."""
         if aspect != "front":
+            # a str key where the keys are side and rear: no entry gives None
             a = self.aspect_armour.get(aspect)  # type: ignore[call-overload]
             if a is not None and part in a:
                 return a[part]
@@ -82,6 +83,7 @@ class VehicleType(Frozen):
     def chart(self, aspect: str = "front") -> tuple[str, ...]:
         """The Hit Chart read for an attack on ``aspect``."""
         if aspect != "front":
+            # a str key where the keys are side and rear: no entry gives the front chart
             return self.aspect_hit_chart.get(aspect, self.hit_chart)  # type: ignore[call-overload]
         return self.hit_chart
 
