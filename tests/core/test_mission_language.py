@@ -769,7 +769,8 @@ def test_sight_cap_applies_to_every_sight_check_of_both_sides():
     assert lm.sight_cap == 2 and not lm.can_see(hx(g, "D6"), hx(g, "D9"))
     free = game()
     clear_board(free, keep=2)
-    a, b = put(free, 0, "D8"), put(free, 1, "D9")
+    put(free, 0, "D8")
+    b = put(free, 1, "D9")
     gg = add_german(free, "rifleman", "D6")
     assert free.can_see(gg, b)  # no cap: seen
 

@@ -98,7 +98,7 @@ def test_round_move_spends_mps_until_they_run_out():
 def test_move_then_snap_only_within_half_mv():
     """RULES.md §6: move + snap fire: up to half MV, then one snap fire (at the usual −2)."""
     g = fresh_game()
-    u = _rounds_unit(g, "J5")
+    _rounds_unit(g, "J5")
     ger = add_german(g, "rifleman", "J2")
     g.invalidate()
     snap = O.encode(K.FIRE_SNAP, g.state.contacts.index(ger.uid))
@@ -147,7 +147,7 @@ def test_entering_an_enemy_hex_is_a_charge_within_half_mv():
     """RULES.md §6/§10: a move may enter a known German's hex only as a charge assault, with at
     most half MV spent in all (US1: MV 5, so 2 MPs); the assault must follow."""
     g = fresh_game()
-    u = _rounds_unit(g, "A2")
+    _rounds_unit(g, "A2")
     add_german(g, "rifleman", "A4")
     g.invalidate()
     s = O.encode(K.MOVE, Direction.S)

@@ -241,7 +241,7 @@ def test_prone_soldier_cannot_drag():
     """seed 002, p. 26: only a *standing* soldier drags."""
     g = fresh_game()
     clear_board(g, keep=2)
-    us = put(g, 0, "A2", Stance.PRONE)
+    put(g, 0, "A2", Stance.PRONE)
     hurt = put(g, 1, "A2")
     hurt.status = Status.INCAPACITATED
     _ops(g)

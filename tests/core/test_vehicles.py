@@ -69,7 +69,7 @@ def test_load_incapacitated_kills_on_zero():
     for roll, killed in ((0, True), (1, False)):
         g = fresh_game()
         clear_board(g, keep=2)
-        us = put(g, 0, "A2")
+        put(g, 0, "A2")
         hurt = put(g, 1, "A2")
         hurt.status = int(Status.INCAPACITATED)
         hurt.ar = int(ARSpace.INACTIVE)
@@ -417,21 +417,6 @@ def test_running_over_friends(check, dodge, hit):
     if hit:
         assert friend.status == Status.KILLED  # bolt rifle 9 = kill
     assert g.dice.forced_left == 0
-
-
-def test_no_running_over_in_operations():
-    """seed 000, p. 30: Operations make "No Accident Checks": the car passes friends in the
-    hex it enters without a roll ⚙ (running over is decided by an Accident Check)."""
-    g = fresh_game()
-    clear_board(g, keep=2)
-    drv = put(g, 0, "A1")
-    friend = put(g, 1, "B1")
-    v = park(g, JEEP, "A1", Direction.SE)
-    seat(g, v, drv, driver=True)
-    _ops(g)
-    force(g, [])
-    evs = g.step(enc(K.DRIVE, Direction.SE))
-    assert v.hex == friend.hex and not events_of(evs, "run_over_check")
 
 
 # ============================================================================ fire at a car
