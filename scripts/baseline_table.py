@@ -40,7 +40,8 @@ def mean_ci(vp: list[int]) -> tuple[float, float]:
 
 
 def row(path: str) -> str:
-    d = json.load(open(path))
+    with open(path, encoding="utf-8") as f:
+        d = json.load(f)
     fa = d["missions"]["farm_assault/regular"]
     lo, hi = mean_ci(fa["vp"])
     zero = sum(1 for v in fa["vp"] if v == 0)

@@ -13,8 +13,8 @@ import sys
 
 
 def load(p):
-    d = json.load(open(p))
-    return d["missions"]
+    with open(p, encoding="utf-8") as f:
+        return json.load(f)["missions"]
 
 
 def wilson(k, n, z=1.96):

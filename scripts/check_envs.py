@@ -73,9 +73,15 @@ def run_checks(require_sb3: bool = False, pettingzoo: bool = True) -> int:
     ok = True
     ids = _registered_ids()
     for id_ in ids:
-        ok &= _run(f"gymnasium check_env {id_}", lambda: gym_check(gymnasium.make(id_).unwrapped))
+        ok &= _run(
+            f"gymnasium check_env {id_}",
+            lambda id_=id_: gym_check(gymnasium.make(id_).unwrapped),
+        )
         if sb3_check is not None:
-            ok &= _run(f"sb3 check_env {id_}", lambda: sb3_check(gymnasium.make(id_), warn=True))
+            ok &= _run(
+                f"sb3 check_env {id_}",
+                lambda id_=id_: sb3_check(gymnasium.make(id_), warn=True),
+            )
     try:
         from pettingzoo.test import api_test
     except ImportError:
@@ -87,7 +93,7 @@ def run_checks(require_sb3: bool = False, pettingzoo: bool = True) -> int:
         for german in ("agent", "cards"):
             ok &= _run(
                 f"pettingzoo api_test aec_env(german={german!r})",
-                lambda: api_test(
+                lambda german=german: api_test(
                     ambush_env.aec_env(german=german, max_steps=300),
                     num_cycles=200,
                     verbose_progress=False,

@@ -52,9 +52,12 @@ def option_problems(parser: argparse.ArgumentParser, name: str) -> list[str]:
             problems.append(f"{where}: no help text")
             continue
         takes_value = action.option_strings and action.nargs != 0
-        if takes_value and not action.required:
-            if "default" not in formatter._get_help_string(action).lower():
-                problems.append(f"{where}: default {action.default!r} not shown in its help")
+        if (
+            takes_value
+            and not action.required
+            and "default" not in formatter._get_help_string(action).lower()
+        ):
+            problems.append(f"{where}: default {action.default!r} not shown in its help")
     return problems
 
 

@@ -263,10 +263,7 @@ def advance(m: Match) -> Decision:
 
 
 def _any_prisoner_on_map(units: list[Unit]) -> bool:
-    for u in units:
-        if u.status == CAPTURED and u.hex >= 0:
-            return True
-    return False
+    return any(u.status == CAPTURED and u.hex >= 0 for u in units)
 
 
 def _end_pulse(m: Match) -> None:

@@ -178,9 +178,12 @@ def draggable(m: Match, u: Unit) -> Unit | None:
             and o.uid != u.uid
             and o.vehicle < 0
             and o.status in (Status.INCAPACITATED, Status.KILLED)
+            # the first incapacitated man, else the first body
+            and (
+                best is None or (o.status == Status.INCAPACITATED and best.status == Status.KILLED)
+            )
         ):
-            if best is None or (o.status == Status.INCAPACITATED and best.status == Status.KILLED):
-                best = o
+            best = o
     return best
 
 
