@@ -8,7 +8,9 @@ playthroughs, ``ambush play``): ``{"type": <kind>, <field>: <value>, ...}``, JSO
 field order. :func:`event_from_dict` reads that form back.
 
 Names. A class is its kind in CamelCase (``fire_chain`` → :class:`FireChain`); its ``type``
-class variable is the kind. A field is named as its key in the dict form, with one rule for
+class variable is the kind, which the class decorator derives from the name
+(:func:`kind_of`; :class:`LandmarkAppears`, of kind ``landmark``, is the one class that sets
+its ``type`` itself). A field is named as its key in the dict form, with one rule for
 the two keys that cannot be attribute names: ``from`` (a Python keyword) is the attribute
 ``from_``, and ``rolls`` (the dict of labelled rolls; :meth:`Event.rolls` is the method every
 event answers) is the attribute ``rolls_``.
@@ -33,6 +35,7 @@ one test per field that may be absent (no ``dataclasses.asdict``, no loop per ca
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar, TypeVar, dataclass_transform
@@ -136,15 +139,26 @@ def _write_to_dict(cls: type[Event]) -> Any:
     return fn
 
 
+def kind_of(class_name: str) -> str:
+    """The kind an event class is named for: its CamelCase name in snake case (``FireChain``
+    → ``"fire_chain"``, ``VP`` → ``"vp"``, ``D100Attack`` → ``"d100_attack"``)."""
+    return _WORD_START.sub("_", class_name).lower()
+
+
+_WORD_START = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
 @dataclass_transform(kw_only_default=True)
 def _event(cls: type[_E]) -> type[_E]:
-    """Make ``cls`` a slotted, keyword-only dataclass, cache its keys and register its kind.
+    """Make ``cls`` a slotted, keyword-only dataclass, cache its keys and register its kind
+    (its ``type``: :func:`kind_of` its name, unless the class sets ``type`` itself).
 
     ``dataclass_transform`` tells type checkers that the decorated class is such a dataclass,
     so that a call with a wrong or missing field is a type error."""
-    kind = cls.__dict__.get("type")
+    kind = cls.__dict__.get("type", kind_of(cls.__name__))
     if not isinstance(kind, str) or not kind:
-        raise TypeError(f"{cls.__name__} needs a 'type' class variable naming its kind")
+        raise TypeError(f"{cls.__name__}'s 'type' class variable must name its kind")
+    cls.type = kind
     if kind in EVENT_TYPES:
         raise TypeError(f"event kind {kind!r} is defined twice")
     cls = dataclass(slots=True, kw_only=True)(cls)
@@ -203,7 +217,6 @@ def event_from_dict(d: Mapping[str, Any]) -> Event:
 class Setup(Event):
     """The squad set up on the entry hexes at the start of a mission (RULES.md §15)."""
 
-    type: ClassVar[str] = "setup"
     mission: str
     squad: list[str]
 
@@ -212,7 +225,6 @@ class Setup(Event):
 class MissionEnd(Event):
     """The mission over and scored by the result thresholds (RULES.md §15)."""
 
-    type: ClassVar[str] = "mission_end"
     reason: str
     vp: int
     result: str
@@ -222,7 +234,6 @@ class MissionEnd(Event):
 class VP(Event):
     """Victory points awarded, with why and the new total (RULES.md §15)."""
 
-    type: ClassVar[str] = "vp"
     amount: int
     reason: str
     total: int
@@ -232,7 +243,6 @@ class VP(Event):
 class Message(Event):
     """A mission paragraph's ``message`` effect, or an effect not implemented yet (RULES.md §15)."""
 
-    type: ClassVar[str] = "message"
     text: str
 
 
@@ -241,7 +251,6 @@ class Message(Event):
 class PulseEnd(Event):
     """An Operations pulse over; ``pulse`` is the next one (RULES.md §5)."""
 
-    type: ClassVar[str] = "pulse_end"
     pulse: int
 
 
@@ -249,7 +258,6 @@ class PulseEnd(Event):
 class RoundsBegin(Event):
     """Operations give way to Rounds, and why (RULES.md §5)."""
 
-    type: ClassVar[str] = "rounds_begin"
     reason: str
 
 
@@ -257,7 +265,6 @@ class RoundsBegin(Event):
 class RoundStart(Event):
     """A Round starts: the initiative rolls and each unit's AR value (RULES.md §5)."""
 
-    type: ClassVar[str] = "round_start"
     round: int
     rolls_: dict[str, int]  # {"US": d10, "German": d10}
     initiative: str
@@ -268,7 +275,6 @@ class RoundStart(Event):
 class RoundEnd(Event):
     """A Round over: every marker Complete or Panic (RULES.md §5)."""
 
-    type: ClassVar[str] = "round_end"
     round: int
 
 
@@ -276,14 +282,11 @@ class RoundEnd(Event):
 class OperationsResume(Event):
     """No known German active: Operations resume (RULES.md §5; seed 002 p. 25)."""
 
-    type: ClassVar[str] = "operations_resume"
-
 
 @_event
 class AwarenessCheck(Event):
     """An unaware soldier's PC check to become aware in Rounds (RULES.md §5 awareness)."""
 
-    type: ClassVar[str] = "awareness_check"
     unit: str
     roll: int
     pc: int
@@ -294,7 +297,6 @@ class AwarenessCheck(Event):
 class EndTurn(Event):
     """A unit ends its turn (RULES.md §6)."""
 
-    type: ClassVar[str] = "end_turn"
     unit: str
 
 
@@ -302,7 +304,6 @@ class EndTurn(Event):
 class EndMove(Event):
     """A unit ends its move action (RULES.md §6)."""
 
-    type: ClassVar[str] = "end_move"
     unit: str
 
 
@@ -310,7 +311,6 @@ class EndMove(Event):
 class GiveTurn(Event):
     """A commander gives a soldier in Complete a turn (RULES.md §5 command)."""
 
-    type: ClassVar[str] = "give_turn"
     unit: str
     to: str
 
@@ -319,7 +319,6 @@ class GiveTurn(Event):
 class MakeAware(Event):
     """A commander makes the soldiers within his CR aware (RULES.md §5 awareness)."""
 
-    type: ClassVar[str] = "make_aware"
     unit: str
     made_aware: list[str]
 
@@ -329,7 +328,6 @@ class MakeAware(Event):
 class Move(Event):
     """A soldier moves one hex; ``charge`` (Rounds only) when into a known enemy's hex (RULES.md §6)."""
 
-    type: ClassVar[str] = "move"
     unit: str
     to: str
     mp: int
@@ -340,7 +338,6 @@ class Move(Event):
 class Stance(Event):
     """A stance change, ``from`` → ``to`` as Stance values (RULES.md §6)."""
 
-    type: ClassVar[str] = "stance"
     unit: str
     from_: int
     to: int
@@ -350,7 +347,6 @@ class Stance(Event):
 class Exit(Event):
     """A soldier leaves the map from an exit hex (RULES.md §15)."""
 
-    type: ClassVar[str] = "exit"
     unit: str
     hex: str
 
@@ -359,7 +355,6 @@ class Exit(Event):
 class CrewWeaponMoved(Event):
     """A prepared crew weapon moved with its gunner must be prepared again (RULES.md §6)."""
 
-    type: ClassVar[str] = "crew_weapon_moved"
     unit: str
     weapon: str
 
@@ -369,7 +364,6 @@ class CrewWeaponMoved(Event):
 class Contact(Event):
     """A German becomes a known contact (RULES.md §7)."""
 
-    type: ClassVar[str] = "contact"
     unit: str
     hex: str
 
@@ -378,7 +372,6 @@ class Contact(Event):
 class Sighting(Event):
     """A soldier's sighting PC check against a German placed in his sight (RULES.md §7)."""
 
-    type: ClassVar[str] = "sighting"
     unit: str
     target: str
     roll: int
@@ -390,7 +383,6 @@ class Sighting(Event):
 class FreeSnapFire(Event):
     """The first soldier to pass a sighting takes a free snap fire (RULES.md §7)."""
 
-    type: ClassVar[str] = "free_snap_fire"
     unit: str
     target: str
 
@@ -399,7 +391,6 @@ class FreeSnapFire(Event):
 class EventRoll(Event):
     """A roll on the mission's event table; ``paragraph`` None when nothing happens (RULES.md §7)."""
 
-    type: ClassVar[str] = "event_roll"
     hex: str
     unit: str
     roll: int
@@ -410,7 +401,6 @@ class EventRoll(Event):
 class Paragraph(Event):
     """A paragraph check finds a paragraph for the hex entered (RULES.md §7, §15)."""
 
-    type: ClassVar[str] = "paragraph"
     hex: str
     unit: str
     paragraph: int
@@ -420,7 +410,6 @@ class Paragraph(Event):
 class Place(Event):
     """A German placed by a paragraph; a hidden one shows only ``hidden`` (RULES.md §5, §15)."""
 
-    type: ClassVar[str] = "place"
     unit: str
     card: str = _ABSENT
     hex: str = _ABSENT
@@ -433,7 +422,6 @@ class Place(Event):
 class PlaceVehicle(Event):
     """A German vehicle and the men aboard placed (seed 000 p. 32); ``hidden``: nobody seen."""
 
-    type: ClassVar[str] = "place_vehicle"
     vehicle: str
     kind: str = _ABSENT
     hex: str = _ABSENT
@@ -446,7 +434,6 @@ class PlaceVehicle(Event):
 class ActivationCheck(Event):
     """A paragraph's activation check, a d10 at or below a number (RULES.md §15)."""
 
-    type: ClassVar[str] = "activation_check"
     roll: int
     at_or_below: int
     passed: bool
@@ -456,7 +443,6 @@ class ActivationCheck(Event):
 class PerceptionCheck(Event):
     """A paragraph's perception check, a d10 at or below PC + modifier (RULES.md §7, §15)."""
 
-    type: ClassVar[str] = "perception_check"
     unit: str
     roll: int
     pc: int
@@ -467,7 +453,6 @@ class PerceptionCheck(Event):
 class BoobyTrap(Event):
     """A boobytrap goes off on a soldier: a d10 on a damage row (RULES.md §15)."""
 
-    type: ClassVar[str] = "booby_trap"
     unit: str
     row: str
     roll: int
@@ -479,7 +464,6 @@ class BoobyTrap(Event):
 class BoobyTrapCheck(Event):
     """The PC check at a map booby trap: a soldier at a known one, a car's driver (seed 000 p. 32)."""
 
-    type: ClassVar[str] = "booby_trap_check"
     unit: str
     hex: str
     roll: int
@@ -491,7 +475,6 @@ class BoobyTrapCheck(Event):
 class RandomEvent(Event):
     """A mission's random event check: a d10 on its event table each N pulses or Rounds (RULES.md §15)."""
 
-    type: ClassVar[str] = "random_event"
     when: str  # "pulse 10" | "round 3"
     roll: int
     paragraph: int | None
@@ -501,7 +484,6 @@ class RandomEvent(Event):
 class CommandOverride(Event):
     """A ``command`` effect: every US soldier in command through a mission Round (RULES.md §5, §15)."""
 
-    type: ClassVar[str] = "command_override"
     rounds: int
     until_round: int
 
@@ -511,7 +493,6 @@ class CommandOverride(Event):
 class GermanCard(Event):
     """A German rolls on his card's column for this turn's row of actions (RULES.md §14)."""
 
-    type: ClassVar[str] = "german_card"
     unit: str
     card: str
     column: str
@@ -523,7 +504,6 @@ class GermanCard(Event):
 class GermanSkip(Event):
     """A card action that cannot run is skipped (RULES.md §14)."""
 
-    type: ClassVar[str] = "german_skip"
     unit: str
     action: str
 
@@ -532,7 +512,6 @@ class GermanSkip(Event):
 class Alert(Event):
     """A German shouts a warning: the Germans within the radius become aware (RULES.md §14)."""
 
-    type: ClassVar[str] = "alert"
     unit: str
     made_aware: list[str]
 
@@ -541,7 +520,6 @@ class Alert(Event):
 class Surrender(Event):
     """A German surrenders where he stands (RULES.md §10)."""
 
-    type: ClassVar[str] = "surrender"
     unit: str
     hex: str
 
@@ -550,7 +528,6 @@ class Surrender(Event):
 class HandOver(Event):
     """A guard hands his prisoners to a US soldier in his hex, free (seed 002 p. 25)."""
 
-    type: ClassVar[str] = "hand_over"
     unit: str
     to: str
     prisoners: list[str]
@@ -561,7 +538,6 @@ class HandOver(Event):
 class Prepare(Event):
     """A weapon (``weapon``) or a satchel charge (``item``) prepared (RULES.md §6, §8)."""
 
-    type: ClassVar[str] = "prepare"
     unit: str
     weapon: str = _ABSENT
     item: str = _ABSENT
@@ -571,7 +547,6 @@ class Prepare(Event):
 class Reload(Event):
     """A new clip or rocket loaded; ``prepared`` when loading readies it (RULES.md §8)."""
 
-    type: ClassVar[str] = "reload"
     unit: str
     weapon: str
     prepared: bool = _ABSENT
@@ -581,7 +556,6 @@ class Reload(Event):
 class ClearJam(Event):
     """A PC check to clear a jammed weapon (RULES.md §8)."""
 
-    type: ClassVar[str] = "clear_jam"
     unit: str
     roll: int
     pc: int
@@ -592,7 +566,6 @@ class ClearJam(Event):
 class Fire(Event):
     """A shot at a soldier: jam check, hit roll, damage roll (RULES.md §8; seed 002 p. 26-27)."""
 
-    type: ClassVar[str] = "fire"
     shooter: str
     target: str
     weapon: str
@@ -608,7 +581,6 @@ class Fire(Event):
 class FireChain(Event):
     """Aimed automatic fire going on through the hex, while each roll is lower (seed 002 p. 27)."""
 
-    type: ClassVar[str] = "fire_chain"
     shooter: str
     target: str
     rolls_: dict[str, int]
@@ -619,7 +591,6 @@ class FireChain(Event):
 class Dry(Event):
     """The last shot of the clip fired: the weapon needs a new clip (RULES.md §8)."""
 
-    type: ClassVar[str] = "dry"
     unit: str
     weapon: str
 
@@ -628,7 +599,6 @@ class Dry(Event):
 class FireWall(Event):
     """A shot at a wall: jam, hit at +4, penetration roll (RULES.md §11; seed 002 p. 26-27)."""
 
-    type: ClassVar[str] = "fire_wall"
     shooter: str
     target: str  # the hexside label, "D5/D6"
     hex: str
@@ -646,7 +616,6 @@ class FireWall(Event):
 class BehindWall(Event):
     """A soldier behind a penetrated wall: hit by stance, then damage (RULES.md §11; seed 002 p. 26)."""
 
-    type: ClassVar[str] = "behind_wall"
     shooter: str
     unit: str
     to_hit: int
@@ -658,7 +627,6 @@ class BehindWall(Event):
 class WallDestroyed(Event):
     """A wall destroyed: the hexside becomes clear (RULES.md §11; seed 002 p. 26)."""
 
-    type: ClassVar[str] = "wall_destroyed"
     hexside: str
 
 
@@ -666,7 +634,6 @@ class WallDestroyed(Event):
 class Collapse(Event):
     """A building hex with two destroyed walls collapses into rubble (RULES.md §11; seed 002 p. 26)."""
 
-    type: ClassVar[str] = "collapse"
     hex: str
 
 
@@ -675,7 +642,6 @@ class Collapse(Event):
 class Throw(Event):
     """A grenade or satchel throw, a PC check; a failure scatters (RULES.md §9)."""
 
-    type: ClassVar[str] = "throw"
     unit: str
     item: str  # "grenade" | "satchel"
     target: str
@@ -689,7 +655,6 @@ class Throw(Event):
 class ThrowOut(Event):
     """A soldier's PC check to throw a live enemy grenade back out (RULES.md §9)."""
 
-    type: ClassVar[str] = "throw_out"
     unit: str
     roll: int
     need: int
@@ -700,7 +665,6 @@ class ThrowOut(Event):
 class Blast(Event):
     """A soldier in the hex where a grenade or satchel went off rolls damage (RULES.md §9)."""
 
-    type: ClassVar[str] = "blast"
     unit: str
     item: str
     inside: bool
@@ -713,7 +677,6 @@ class Blast(Event):
 class Assault(Event):
     """A Kill or Capture assault: a d10 at or below the chance (RULES.md §10)."""
 
-    type: ClassVar[str] = "assault"
     unit: str
     target: str
     kind: str  # "kill" | "capture"
@@ -727,7 +690,6 @@ class Assault(Event):
 class StrikeBack(Event):
     """A failed assault: the aware defender strikes back once (RULES.md §10)."""
 
-    type: ClassVar[str] = "strike_back"
     unit: str
     target: str
     chance: int
@@ -740,7 +702,6 @@ class StrikeBack(Event):
 class AssaultDamage(Event):
     """A successful kill assault or strike back: a d10 on the assault row (RULES.md §10)."""
 
-    type: ClassVar[str] = "assault_damage"
     unit: str
     rolls_: dict[str, int]
     result: str
@@ -750,7 +711,6 @@ class AssaultDamage(Event):
 class Captured(Event):
     """A successful Capture assault: the German is a prisoner of his guard (RULES.md §10; seed 002 p. 25)."""
 
-    type: ClassVar[str] = "captured"
     unit: str
     guard: str
 
@@ -760,7 +720,6 @@ class Captured(Event):
 class Damage(Event):
     """A damage result applied; ``effect`` is what it did after escalation (seed 002 p. 26)."""
 
-    type: ClassVar[str] = "damage"
     unit: str
     result: str
     dropped: list[str] = _ABSENT  # items a wound made him drop
@@ -771,7 +730,6 @@ class Damage(Event):
 class DamageRoll(Event):
     """A d10 (plus modifier, clamped) on a damage row (seed 002 p. 26)."""
 
-    type: ClassVar[str] = "damage_roll"
     unit: str
     row: str
     roll: int
@@ -783,7 +741,6 @@ class DamageRoll(Event):
 class DragCheck(Event):
     """Dragging or loading an incapacitated soldier kills him on a 0 (seed 002 p. 26)."""
 
-    type: ClassVar[str] = "drag_check"
     unit: str
     roll: int
     killed: bool
@@ -794,7 +751,6 @@ class DragCheck(Event):
 class PickUp(Event):
     """An item picked up, ``from`` a soldier's box or weapon; ``ammo`` for a weapon (RULES.md §6)."""
 
-    type: ClassVar[str] = "pick_up"
     unit: str
     item: str
     from_: str = _ABSENT
@@ -805,7 +761,6 @@ class PickUp(Event):
 class Drop(Event):
     """A port-box item laid down in the hex (RULES.md §6)."""
 
-    type: ClassVar[str] = "drop"
     unit: str
     item: str
 
@@ -814,7 +769,6 @@ class Drop(Event):
 class Drag(Event):
     """An incapacitated soldier or a body dragged one hex (seed 002 p. 26)."""
 
-    type: ClassVar[str] = "drag"
     unit: str
     dragged: str
     to: str
@@ -825,7 +779,6 @@ class Drag(Event):
 class MovePrisoner(Event):
     """A guard and his prisoners move one hex together (seed 002 p. 25)."""
 
-    type: ClassVar[str] = "move_prisoner"
     unit: str
     prisoners: list[str]
     to: str
@@ -836,7 +789,6 @@ class MovePrisoner(Event):
 class PrisonerMarchedOff(Event):
     """A prisoner leaves the map with his guard and scores (seed 002 p. 25)."""
 
-    type: ClassVar[str] = "prisoner_marched_off"
     unit: str
     guard: str
 
@@ -845,7 +797,6 @@ class PrisonerMarchedOff(Event):
 class Escape(Event):
     """A prisoner left without an active guard in his hex escapes (seed 002 p. 25)."""
 
-    type: ClassVar[str] = "escape"
     unit: str
     hex: str
 
@@ -854,7 +805,6 @@ class Escape(Event):
 class EscapedOffMap(Event):
     """An escaped prisoner out of every US soldier's sight leaves the map (seed 002 p. 25)."""
 
-    type: ClassVar[str] = "escaped_off_map"
     unit: str
     hex: str
 
@@ -864,7 +814,6 @@ class EscapedOffMap(Event):
 class Board(Event):
     """A soldier gets into a vehicle, as driver or passenger (seed 000 p. 31)."""
 
-    type: ClassVar[str] = "board"
     unit: str
     vehicle: str
     seat: str
@@ -874,7 +823,6 @@ class Board(Event):
 class ChangeSeat(Event):
     """A soldier aboard moves to the driver's seat (seed 000 p. 31)."""
 
-    type: ClassVar[str] = "change_seat"
     unit: str
     vehicle: str
     seat: str
@@ -884,7 +832,6 @@ class ChangeSeat(Event):
 class LeaveVehicle(Event):
     """A soldier gets out into the vehicle's hex (seed 000 p. 31)."""
 
-    type: ClassVar[str] = "leave_vehicle"
     unit: str
     vehicle: str
 
@@ -893,7 +840,6 @@ class LeaveVehicle(Event):
 class VehicleCaptured(Event):
     """A German car with no active German aboard taken by the other side (seed 002 p. 27)."""
 
-    type: ClassVar[str] = "vehicle_captured"
     unit: str
     vehicle: str
     hex: str
@@ -903,7 +849,6 @@ class VehicleCaptured(Event):
 class Load(Event):
     """An incapacitated soldier or a body loaded into a vehicle (seed 002 p. 26)."""
 
-    type: ClassVar[str] = "load"
     unit: str
     loaded: str
     vehicle: str
@@ -913,7 +858,6 @@ class Load(Event):
 class Drive(Event):
     """A vehicle driven one hex, forward or backwards (seed 000 p. 30)."""
 
-    type: ClassVar[str] = "drive"
     unit: str
     vehicle: str
     to: str
@@ -925,7 +869,6 @@ class Drive(Event):
 class EndDrive(Event):
     """A driver ends his drive (seed 000 p. 30)."""
 
-    type: ClassVar[str] = "end_drive"
     unit: str
 
 
@@ -933,7 +876,6 @@ class EndDrive(Event):
 class SharpTurn(Event):
     """A second running-over try at a hex: a sharp turn for 1 MP (seed 000 p. 33)."""
 
-    type: ClassVar[str] = "sharp_turn"
     vehicle: str
     mp: int
 
@@ -942,7 +884,6 @@ class SharpTurn(Event):
 class Fast(Event):
     """A drive exceeds the slow MPA: one Accident Check (seed 000 p. 30)."""
 
-    type: ClassVar[str] = "fast"
     vehicle: str
     mp_spent: int
 
@@ -951,7 +892,6 @@ class Fast(Event):
 class VehicleExit(Event):
     """A vehicle driven off the map from an exit hex with everyone aboard (RULES.md §15)."""
 
-    type: ClassVar[str] = "vehicle_exit"
     vehicle: str
     hex: str
 
@@ -960,7 +900,6 @@ class VehicleExit(Event):
 class AccidentCheck(Event):
     """An Accident Check (d10 at or below DS), then the Accident Table on a failure (seed 000 p. 32)."""
 
-    type: ClassVar[str] = "accident_check"
     vehicle: str
     why: str
     roll: int = _ABSENT  # not rolled for an automatic accident
@@ -973,7 +912,6 @@ class AccidentCheck(Event):
 class Skid(Event):
     """An Accident Table skid one hex ahead (RULES.md §12; seed 000 p. 32)."""
 
-    type: ClassVar[str] = "skid"
     vehicle: str
     to: str
 
@@ -982,7 +920,6 @@ class Skid(Event):
 class VehicleStops(Event):
     """A vehicle stops: the drive under way ends (seed 000 p. 31-32)."""
 
-    type: ClassVar[str] = "vehicle_stops"
     vehicle: str
 
 
@@ -990,7 +927,6 @@ class VehicleStops(Event):
 class VehicleDisabled(Event):
     """A vehicle disabled for the mission; its occupants placed prone outside (seed 000 p. 31)."""
 
-    type: ClassVar[str] = "vehicle_disabled"
     vehicle: str
     why: str
     placed_out: list[str]
@@ -1000,7 +936,6 @@ class VehicleDisabled(Event):
 class BoobyTrapCar(Event):
     """A boobytrap goes off under a car: disabled, occupants panicked (seed 000 p. 32)."""
 
-    type: ClassVar[str] = "booby_trap_car"
     vehicle: str
 
 
@@ -1008,7 +943,6 @@ class BoobyTrapCar(Event):
 class RunOverCheck(Event):
     """The Accident Check that decides whether soldiers on foot are run over (seed 000 p. 33)."""
 
-    type: ClassVar[str] = "run_over_check"
     vehicle: str
     against: str  # "friends" | "enemies"
     roll: int
@@ -1020,7 +954,6 @@ class RunOverCheck(Event):
 class Dodge(Event):
     """An active soldier's PC check to dodge a vehicle running him over (seed 000 p. 33)."""
 
-    type: ClassVar[str] = "dodge"
     unit: str
     roll: int
     pc: int
@@ -1031,7 +964,6 @@ class Dodge(Event):
 class RunOver(Event):
     """A soldier run over by a vehicle (seed 000 p. 33)."""
 
-    type: ClassVar[str] = "run_over"
     vehicle: str
     unit: str
 
@@ -1040,7 +972,6 @@ class RunOver(Event):
 class FireVehicle(Event):
     """A shot at a vehicle: jam, hit, Hit Chart, then damage or penetration (seed 000 p. 31)."""
 
-    type: ClassVar[str] = "fire_vehicle"
     shooter: str
     vehicle: str
     weapon: str
@@ -1060,7 +991,6 @@ class FireVehicle(Event):
 class CrewLost(Event):
     """A tank loses crewmen to a hit on its exposed crew (seed 000 p. 31)."""
 
-    type: ClassVar[str] = "crew_lost"
     vehicle: str
     lost: int
     crew: int  # active crew left
@@ -1071,7 +1001,6 @@ class CrewLost(Event):
 class CrewDamageRoll(Event):
     """An exposed crewman's roll on Bazooka Inside, as prone, after a bazooka hit (seed 000 p. 31)."""
 
-    type: ClassVar[str] = "crew_damage_roll"
     vehicle: str
     row: str
     roll: int
@@ -1083,7 +1012,6 @@ class CrewDamageRoll(Event):
 class WeaponsLost(Event):
     """A penetrated turret or mount puts a tank's weapons out of action (seed 000 p. 31)."""
 
-    type: ClassVar[str] = "weapons_lost"
     vehicle: str
     part: str
     weapons: list[str]
@@ -1093,7 +1021,6 @@ class WeaponsLost(Event):
 class Immobilised(Event):
     """A penetrated tread immobilises a tank; it is not disabled (seed 000 p. 31)."""
 
-    type: ClassVar[str] = "immobilised"
     vehicle: str
 
 
@@ -1101,7 +1028,6 @@ class Immobilised(Event):
 class TyreShot(Event):
     """A tyre hit penetrated: the car has a shot tyre (seed 000 p. 31)."""
 
-    type: ClassVar[str] = "tyre_shot"
     vehicle: str
 
 
@@ -1109,7 +1035,6 @@ class TyreShot(Event):
 class BlastVehicle(Event):
     """A grenade against a car (Grenade Outside) or a satchel against a tank (Satchel Outside) in its hex (seed 000 p. 32)."""
 
-    type: ClassVar[str] = "blast_vehicle"
     vehicle: str
     item: str
     rolls_: dict[str, int]
@@ -1120,7 +1045,6 @@ class BlastVehicle(Event):
 class TankTask(Event):
     """A tank spends Crew Points on a task (seed 000 p. 33): the task, its cost, what is left."""
 
-    type: ClassVar[str] = "tank_task"
     vehicle: str
     task: str
     cp: int
@@ -1131,7 +1055,6 @@ class TankTask(Event):
 class LoadCannon(Event):
     """A tank's crew loads the cannon (seed 000 p. 33)."""
 
-    type: ClassVar[str] = "load_cannon"
     vehicle: str
 
 
@@ -1139,7 +1062,6 @@ class LoadCannon(Event):
 class OpenClose(Event):
     """A tank opens or closes its hatches (seed 000 p. 30, 33): ``closed`` is the new state."""
 
-    type: ClassVar[str] = "open_close"
     vehicle: str
     closed: bool
 
@@ -1148,7 +1070,6 @@ class OpenClose(Event):
 class ThrowInto(Event):
     """A grenade thrown into a vehicle, a PC check; a failure scatters (seed 000 p. 32-33)."""
 
-    type: ClassVar[str] = "throw_into"
     unit: str
     vehicle: str
     hex: str
@@ -1163,7 +1084,6 @@ class ThrowInto(Event):
 class ThrowClear(Event):
     """The thrower reacts for sure to his grenade dropped beside the vehicle: thrown clear (seed 000 p. 33)."""
 
-    type: ClassVar[str] = "throw_clear"
     unit: str
     hex: str
 
@@ -1172,7 +1092,6 @@ class ThrowClear(Event):
 class MinefieldLaid(Event):
     """A ``minefield`` effect makes hexes minefields for the rest of the mission (seed 000 p. 32)."""
 
-    type: ClassVar[str] = "minefield_laid"
     hexes: list[str]
     kind: str  # "anti_personnel" | "anti_tank"
     known: bool
@@ -1192,7 +1111,6 @@ class LandmarkAppears(Event):
 class ArtilleryStrike(Event):
     """A ``strike`` effect of kind artillery falls on hexes; who is there rolls on a damage row (RULES.md §15)."""
 
-    type: ClassVar[str] = "artillery_strike"
     hexes: list[str]
     row: str
 
@@ -1201,7 +1119,6 @@ class ArtilleryStrike(Event):
 class StrafingRun(Event):
     """A ``strike`` effect of kind strafing sweeps hexes; who is there rolls on a damage row (RULES.md §15)."""
 
-    type: ClassVar[str] = "strafing_run"
     hexes: list[str]
     row: str
 
@@ -1210,7 +1127,6 @@ class StrafingRun(Event):
 class StrikeHit(Event):
     """A soldier in a struck hex rolls on the strike's damage row, prone at the blast modifier (RULES.md §15)."""
 
-    type: ClassVar[str] = "strike_hit"
     unit: str
     hex: str
     kind: str  # "artillery" | "strafing"
@@ -1223,7 +1139,6 @@ class StrikeHit(Event):
 class StrikeVehicle(Event):
     """A vehicle in a struck hex rolls on the strike's damage row: a car or tank may be disabled (RULES.md §15, seed 000 p. 32)."""
 
-    type: ClassVar[str] = "strike_vehicle"
     vehicle: str
     hex: str
     kind: str
@@ -1236,7 +1151,6 @@ class StrikeVehicle(Event):
 class MineSoldier(Event):
     """A US soldier on foot sets off a mine in an anti-personnel minefield (seed 000 p. 32 ⚙)."""
 
-    type: ClassVar[str] = "mine_soldier"
     unit: str
     hex: str
     row: str
@@ -1246,7 +1160,6 @@ class MineSoldier(Event):
 class MineVehicle(Event):
     """A vehicle enters a minefield: a car disabled, a tank immobilised or unharmed (seed 000 p. 32)."""
 
-    type: ClassVar[str] = "mine_vehicle"
     vehicle: str
     hex: str
     kind: str  # "anti_personnel" | "anti_tank"
@@ -1257,7 +1170,6 @@ class MineVehicle(Event):
 class BoobyTrapTank(Event):
     """A tank in a boobytrapped hex: no harm, the boobytrap is eliminated (seed 000 p. 32)."""
 
-    type: ClassVar[str] = "booby_trap_tank"
     vehicle: str
     hex: str
 
@@ -1266,7 +1178,6 @@ class BoobyTrapTank(Event):
 class ForcedCrater(Event):
     """A vehicle forced into a crater: 3 MPs and an immediate Accident Check (seed 000 p. 31)."""
 
-    type: ClassVar[str] = "forced_crater"
     vehicle: str
     to: str
     mp: int
@@ -1277,7 +1188,6 @@ class ForcedCrater(Event):
 class D100Attack(Event):
     """An attack on a vehicle under d100 (seed 003 steps 3-6): damage, Armor value, what got through."""
 
-    type: ClassVar[str] = "d100_attack"
     vehicle: str
     source: str  # weapon class or charge ("tank_gun", "satchel")
     kind: str  # damage kind (d100.yaml: damage_kinds)
@@ -1296,7 +1206,6 @@ class D100Attack(Event):
 class D100Component(Event):
     """A hit-location component destroyed or absent under d100 (seed 003 hit-location tables)."""
 
-    type: ClassVar[str] = "d100_component"
     vehicle: str
     component: str
     effect: str
@@ -1308,7 +1217,6 @@ class D100Component(Event):
 class D100Occupant(Event):
     """An occupant hit under d100: the damage and the seed 002 level it maps to."""
 
-    type: ClassVar[str] = "d100_occupant"
     vehicle: str
     unit: str  # a soldier's name, or "crew" for a tank crewman
     damage: int
@@ -1321,7 +1229,6 @@ class D100Occupant(Event):
 class D100Trouble(Event):
     """A roll on the Vehicle Trouble Table ⚙, d10 + bonus (seed 003 names it; RULES.md §13)."""
 
-    type: ClassVar[str] = "d100_trouble"
     vehicle: str
     roll: int
     bonus: int
@@ -1333,7 +1240,6 @@ class D100Trouble(Event):
 class D100TakeWheel(Event):
     """A rider takes the wheel (DEX check, Drive Auto −20 %) before Trouble (seed 003; RULES.md §13)."""
 
-    type: ClassVar[str] = "d100_take_wheel"
     vehicle: str
     unit: str  # the rider who tries ("crew" in a tank); "" if nobody
     result: str  # "took the wheel" | "failed" | "nobody to take it"
@@ -1345,7 +1251,6 @@ class D100TakeWheel(Event):
 class D100Destroyed(Event):
     """A vehicle's Base HP reached zero, or it exploded (seed 003 step 7)."""
 
-    type: ClassVar[str] = "d100_destroyed"
     vehicle: str
     why: str
 
@@ -1354,7 +1259,6 @@ class D100Destroyed(Event):
 class D100Fire(Event):
     """A burning vehicle rolls on the Vehicle Fire Table (seed 003), one Round (or pulse)."""
 
-    type: ClassVar[str] = "d100_fire"
     vehicle: str
     roll: int
     result: str
@@ -1364,7 +1268,6 @@ class D100Fire(Event):
 class D100Countdown(Event):
     """A fuel-tank or overheating countdown runs one Round down (seed 003 "4d6+4 rnds")."""
 
-    type: ClassVar[str] = "d100_countdown"
     vehicle: str
     what: str  # "stop" | "overheat"
     rounds: int  # Rounds left (0: it ran out now)
@@ -1374,7 +1277,6 @@ class D100Countdown(Event):
 class D100Ignite(Event):
     """A Molotov or a flamethrower on a vehicle: Luck, then its fire against the armour (seed 003)."""
 
-    type: ClassVar[str] = "d100_ignite"
     vehicle: str
     source: str
     luck: int
@@ -1388,7 +1290,6 @@ class D100Ignite(Event):
 class D100Special(Event):
     """A special attack's roll (seed 003 SPECIAL ATTACKS, RAMMING): a called throw or a skill check."""
 
-    type: ClassVar[str] = "d100_special"
     unit: str
     vehicle: str
     attack: str  # charge_under | charge_treads | molotov | ram | ...
