@@ -1,4 +1,4 @@
-"""Gymnasium ids of the package (INTERFACE.md, binding), each under every registered version:
+"""Gymnasium ids of the package (docs/API.md, binding), each under every registered version:
 
 * ``ambush/Ambush-v3``: any mission (``mission=`` kwarg, an id or a file path; default the
   reference mission);
@@ -137,9 +137,15 @@ def order_text(action: int) -> str:
         return name
     offsets = {K.FIRE_WALL, K.FIRE_HEX, K.GRENADE, K.SATCHEL, K.CANNON_WALL, K.CANNON_HEX}
     directions = {K.MOVE, K.DRAG, K.MOVE_PRISONER, K.DRIVE}
-    units = {K.SELECT_UNIT, K.GIVE_TURN, K.HAND_OVER}
-    vehicles = {K.LOAD, K.BOARD_VEHICLE, K.GRENADE_INTO, K.MOLOTOV, K.RAM, K.RAM_OFF_ROAD}
-    items = {K.PICK_UP, K.DROP}
+    # the orders whose argument is one number, and the word that names it ("give_turn unit 3")
+    numbered = {
+        **dict.fromkeys((K.SELECT_UNIT, K.GIVE_TURN, K.HAND_OVER), "unit"),
+        **dict.fromkeys(
+            (K.LOAD, K.BOARD_VEHICLE, K.GRENADE_INTO, K.MOLOTOV, K.RAM, K.RAM_OFF_ROAD), "vehicle"
+        ),
+        **dict.fromkeys((K.PICK_UP, K.DROP), "item"),
+        K.ALERT: "radius",
+    }
     aspects = {
         K.FIRE_AIMED_VEHICLE,
         K.FIRE_SNAP_VEHICLE,
@@ -149,6 +155,13 @@ def order_text(action: int) -> str:
         K.COAX_MG_AIMED_VEHICLE,
         K.COAX_MG_SNAP_VEHICLE,
     }
+    # the orders whose argument is a vehicle slot × an entry of a table (core.model.orders)
+    vehicle_and: dict[O.OrderKind, tuple[str, ...]] = {
+        **dict.fromkeys(aspects, O.ASPECTS),
+        K.CHARGE_UNDER: O.CHARGES,
+        K.CHARGE_TREADS: O.CHARGES,
+        K.FIRE_CALLED: O.CALLED,
+    }
     if kind in offsets:
         dq, dr = O.HEX_OFFSETS[arg]
         return f"{name} offset ({dq:+d},{dr:+d})"
@@ -156,20 +169,11 @@ def order_text(action: int) -> str:
         return f"{name} {DIRECTION_NAMES[arg]}"
     if kind == K.STANCE:
         return f"{name} {Stance(arg).name.lower()}"
-    if kind in units:
-        return f"{name} unit {arg}"
-    if kind in vehicles:
-        return f"{name} vehicle {arg}"
-    if kind in items:
-        return f"{name} item {arg}"
-    if kind == K.ALERT:
-        return f"{name} radius {arg}"
-    if kind in aspects:
-        return f"{name} vehicle {arg // len(O.ASPECTS)} {O.ASPECTS[arg % len(O.ASPECTS)]}"
-    if kind in (K.CHARGE_UNDER, K.CHARGE_TREADS):
-        return f"{name} vehicle {arg // len(O.CHARGES)} {O.CHARGES[arg % len(O.CHARGES)]}"
-    if kind == K.FIRE_CALLED:
-        return f"{name} vehicle {arg // len(O.CALLED)} {O.CALLED[arg % len(O.CALLED)]}"
+    if kind in numbered:
+        return f"{name} {numbered[kind]} {arg}"
+    if kind in vehicle_and:
+        vehicle, entry = divmod(arg, len(vehicle_and[kind]))
+        return f"{name} vehicle {vehicle} {vehicle_and[kind][entry]}"
     return f"{name} contact {arg}"  # the fire, assault, cannon and MG orders at contact k
 
 

@@ -15,7 +15,7 @@ from ambush_env.core.model import events as E
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.errors import IllegalActionError
 from ambush_env.core.model.state import Unit, Vehicle, known_vehicle
-from ambush_env.core.model.types import Phase, Side, Status
+from ambush_env.core.model.types import ACTIVE, Phase, Side
 from ambush_env.core.rules import d100
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.rules.prisoners import prisoner_hexes
@@ -23,7 +23,6 @@ from ambush_env.core.vehicles.vehicles import apply_d100, cost_row, mpa, on_map
 from ambush_env.core.world.d100_data import WeaponDamage
 from ambush_env.core.world.vehicle_data import vtype
 
-ACTIVE = int(Status.ACTIVE)
 K = O.OrderKind
 B = O.ORDER_BASE
 _NC = len(O.CHARGES)

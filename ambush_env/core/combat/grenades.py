@@ -52,6 +52,7 @@ import math
 from ambush_env.core.model import events as E
 from ambush_env.core.model.state import Unit, Vehicle, known_vehicle
 from ambush_env.core.model.types import (
+    ACTIVE,
     DIRECTION_NAMES,
     Charge,
     Phase,
@@ -64,7 +65,6 @@ from ambush_env.core.rules.ctx import Match
 from ambush_env.core.rules.fire import heavy_weapons_from_cars
 from ambush_env.core.world.vehicle_data import vtype
 
-ACTIVE = int(Status.ACTIVE)
 ITEM = {"grenade": "grenade", "satchel": "satchel"}
 # relative direction offsets from "ahead"
 _REL = {"ahead": 0, "ahead_right": 1, "back_right": 2, "short": 3, "back_left": 4, "ahead_left": 5}

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from ambush_env.core.model import events as E
 from ambush_env.core.model.state import Unit, Vehicle
-from ambush_env.core.model.types import Side, Stance, Status
+from ambush_env.core.model.types import ACTIVE, Side, Stance
 from ambush_env.core.rules import fire
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.vehicles import vehicle_fire
-
-ACTIVE = int(Status.ACTIVE)
 
 
 def can_fire_at(m: Match, u: Unit, target: Unit, *, snap: bool, free: bool = False) -> bool:

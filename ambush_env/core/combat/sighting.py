@@ -12,11 +12,8 @@ from __future__ import annotations
 from ambush_env.core.combat.shooting import can_fire_at, do_fire
 from ambush_env.core.model import events as E
 from ambush_env.core.model.state import Unit
-from ambush_env.core.model.types import Side, Status
+from ambush_env.core.model.types import ACTIVE, GER, US
 from ambush_env.core.rules.ctx import Match
-
-US, GER = int(Side.US), int(Side.GERMAN)
-ACTIVE = int(Status.ACTIVE)
 
 
 def watchers_of(m: Match, g: Unit) -> list[Unit]:

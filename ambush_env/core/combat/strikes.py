@@ -31,15 +31,13 @@ from collections.abc import Sequence
 
 from ambush_env.core.model import events as E
 from ambush_env.core.model.state import Unit, Vehicle
-from ambush_env.core.model.types import Phase, Side, Stance, Status, Terrain
+from ambush_env.core.model.types import ACTIVE, GER, Phase, Stance, Status, Terrain
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.rules.damage import apply_damage
 from ambush_env.core.vehicles.vehicles import disable, driver_hurt, on_map
 from ambush_env.core.world import hexgrid
 from ambush_env.core.world.vehicle_data import vtype
 
-GER = int(Side.GERMAN)
-ACTIVE = int(Status.ACTIVE)
 _HITTABLE = frozenset((ACTIVE, int(Status.CAPTURED), int(Status.INCAPACITATED)))
 KINDS = ("artillery", "strafing")
 _DISABLING = frozenset(("incapacitated", "kill"))

@@ -24,14 +24,11 @@ from __future__ import annotations
 
 from ambush_env.core.model import events as E
 from ambush_env.core.model.state import Unit
-from ambush_env.core.model.types import Side, Status
+from ambush_env.core.model.types import ACTIVE, US
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.rules.damage import apply_damage
 from ambush_env.core.vehicles.vehicles import booby_trap_car
 from ambush_env.core.world.vehicle_data import vtype
-
-US = int(Side.US)
-ACTIVE = int(Status.ACTIVE)
 
 
 def armed(m: Match, hex_: int) -> bool:

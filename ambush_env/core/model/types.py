@@ -71,6 +71,14 @@ class Status(IntEnum):
     HIDDEN = 5  # a German not yet placed by a paragraph
 
 
+# The plain ints of the values the rules compare most (the state holds ints: ``u.status ==
+# ACTIVE``, ``u.side == GER``); defined once here for every module of the core.
+US, GER = int(Side.US), int(Side.GERMAN)
+ACTIVE, INCAP, KILLED = int(Status.ACTIVE), int(Status.INCAPACITATED), int(Status.KILLED)
+CAPTURED, REMOVED, HIDDEN = int(Status.CAPTURED), int(Status.REMOVED), int(Status.HIDDEN)
+STANDING, PRONE = int(Stance.STANDING), int(Stance.PRONE)
+
+
 class ARSpace(IntEnum):
     """Where a unit's marker sits on the Action Round track (RULES.md §5)."""
 

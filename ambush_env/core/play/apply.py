@@ -22,7 +22,7 @@ from ambush_env.core.model import events as E
 from ambush_env.core.model.orders import ASPECTS
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.state import TurnState, Unit
-from ambush_env.core.model.types import ARSpace, Phase, Side, Stance, Status
+from ambush_env.core.model.types import ACTIVE, GER, ARSpace, Phase, Stance, Status
 from ambush_env.core.rules import assault, carry, fire
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.rules.enter import enter_hex, soldier_exits
@@ -30,9 +30,6 @@ from ambush_env.core.rules.movement import costs_for, enemy_in, step_cost
 from ambush_env.core.rules.prisoners import hand_over, march_off, move_prisoners
 from ambush_env.core.rules.turns import end_turn
 from ambush_env.core.vehicles import tanks, vehicles
-
-ACTIVE = int(Status.ACTIVE)
-GER = int(Side.GERMAN)
 
 
 def apply_order(m: Match, u: Unit, kind: K, arg: int) -> None:

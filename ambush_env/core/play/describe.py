@@ -12,13 +12,10 @@ from __future__ import annotations
 
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.orders import OrderKind as K
-from ambush_env.core.model.types import DIRECTION_NAMES, STANCE_NAMES, Phase, Side
+from ambush_env.core.model.types import DIRECTION_NAMES, STANCE_NAMES, US, Phase
 from ambush_env.core.rules.carry import items_here
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.world.vehicle_data import vtype
-
-US = int(Side.US)
-
 
 #: Orders whose argument is ``vehicle_slot * 3 + aspect``: their verb (seed 000 p. 30-31).
 _VEHICLE_ASPECT_KINDS = {K.FIRE_AIMED_VEHICLE: "fire aimed at", K.FIRE_SNAP_VEHICLE: "snap fire at"}

@@ -30,7 +30,7 @@ from ambush_env.core.model.errors import (
 )
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.state import GameState, TurnState, Unit
-from ambush_env.core.model.types import Phase, Side, Status
+from ambush_env.core.model.types import ACTIVE, GER, US, Phase
 from ambush_env.core.play import german as german_cards
 from ambush_env.core.play import paragraphs, position
 from ambush_env.core.play.apply import apply_order
@@ -45,8 +45,6 @@ from ambush_env.core.vehicles.vehicle_fire import aspect_of, vehicle_fire_refusa
 from ambush_env.core.world.board import Board
 from ambush_env.core.world.missions import Mission
 
-US, GER = int(Side.US), int(Side.GERMAN)
-ACTIVE = int(Status.ACTIVE)
 _SELECT = O.ORDER_BASE[K.SELECT_UNIT]
 GERMAN_MODES = ("cards", "agent")
 MAX_CARD_ORDERS = 100_000  # German orders between two decisions of the other side (a guard)

@@ -31,7 +31,7 @@ from ambush_env.core.model import events as E
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.state import Unit, Vehicle
-from ambush_env.core.model.types import Side, Stance, Status
+from ambush_env.core.model.types import ACTIVE, GER, US, Stance
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.rules.movement import costs_for, enemy_hexes, enemy_in
 from ambush_env.core.rules.prisoners import outnumbered

@@ -65,7 +65,7 @@ from ambush_env.core.combat.shooting import can_fire_at, prepare_kind
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.state import Unit, Vehicle
-from ambush_env.core.model.types import ARSpace, Phase, Side, Stance, Status
+from ambush_env.core.model.types import ACTIVE, GER, US, ARSpace, Phase, Stance, Status
 from ambush_env.core.rules import carry
 from ambush_env.core.rules.assault import can_assault
 from ambush_env.core.rules.ctx import THROW_CACHE_MAX, Match
@@ -90,9 +90,6 @@ from ambush_env.core.vehicles.vehicles import (
     load_refusal,
     mpa,
 )
-
-US, GER = int(Side.US), int(Side.GERMAN)
-ACTIVE = int(Status.ACTIVE)
 
 B = O.ORDER_BASE
 _END_TURN = B[K.END_TURN]

@@ -45,6 +45,7 @@ from ambush_env.core.model.orders import K_SLOTS, U_SLOTS
 from ambush_env.core.model.state import GameState, TurnState, Unit, Vehicle
 from ambush_env.core.model.types import (
     DIRECTION_NAMES,
+    REMOVED,
     RESULT_NAMES,
     STANCE_NAMES,
     TERRAIN_NAMES,
@@ -67,7 +68,6 @@ STATUSES = tuple(s.name.lower() for s in Status)
 AR_SPACES = ("none", "2-turn", "1-turn", "complete", "panic", "inactive")
 SIDES = ("us", "german")
 MODES = ("", "move", "snap2", "charge", "prisoner", "drive")
-REMOVED = int(Status.REMOVED)
 #: the highest roll a die reads (a d100's 100): forced rolls (``dice``, ``rng.forced``) are
 #: 0..MAX_ROLL, as ``Game.force_rolls`` takes them; the die that reads one checks its range
 MAX_ROLL = 100

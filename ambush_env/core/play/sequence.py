@@ -33,7 +33,15 @@ from dataclasses import dataclass
 from ambush_env.core.combat import sighting
 from ambush_env.core.model import events as E
 from ambush_env.core.model.state import TurnState, Unit
-from ambush_env.core.model.types import ARSpace, Phase, Side, Stance, Status
+from ambush_env.core.model.types import (
+    ACTIVE,
+    CAPTURED,
+    GER,
+    PRONE,
+    US,
+    ARSpace,
+    Phase,
+)
 from ambush_env.core.play import apply, paragraphs
 from ambush_env.core.rules import prisoners
 from ambush_env.core.rules.ctx import Match
@@ -41,9 +49,6 @@ from ambush_env.core.rules.scoring import check_end, end_mission
 from ambush_env.core.rules.turns import start_turn
 from ambush_env.core.vehicles import tanks, vehicles
 
-US, GER = int(Side.US), int(Side.GERMAN)
-ACTIVE = int(Status.ACTIVE)
-CAPTURED = int(Status.CAPTURED)
 TWO, ONE, COMPLETE, PANIC, INACTIVE = (
     int(ARSpace.TWO_TURN),
     int(ARSpace.ONE_TURN),
@@ -51,7 +56,6 @@ TWO, ONE, COMPLETE, PANIC, INACTIVE = (
     int(ARSpace.PANIC),
     int(ARSpace.INACTIVE),
 )
-PRONE = int(Stance.PRONE)
 MAX_STEPS = 10000  # defensive: a rules bug must not hang an RL run
 
 

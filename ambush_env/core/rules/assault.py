@@ -20,10 +20,8 @@ from __future__ import annotations
 
 from ambush_env.core.model import events as E
 from ambush_env.core.model.state import Unit
-from ambush_env.core.model.types import ARSpace, Side, Stance, Status
+from ambush_env.core.model.types import ACTIVE, ARSpace, Side, Stance, Status
 from ambush_env.core.rules.ctx import Match
-
-ACTIVE = int(Status.ACTIVE)
 
 
 def chance(m: Match, att: Unit, dfn: Unit) -> tuple[int, dict]:

@@ -33,11 +33,10 @@ from __future__ import annotations
 
 from ambush_env.core.model import events as E
 from ambush_env.core.model.state import Unit
-from ambush_env.core.model.types import Side, Stance, Status
+from ambush_env.core.model.types import ACTIVE, Side, Stance, Status
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.rules.enter import enter_hex
 
-ACTIVE = int(Status.ACTIVE)
 _FALLEN = (int(Status.INCAPACITATED), int(Status.KILLED), int(Status.CAPTURED))
 
 

@@ -27,7 +27,18 @@ from ambush_env.core.model import orders as O
 from ambush_env.core.model.dice import Dice
 from ambush_env.core.model.errors import DataError, ScenarioError
 from ambush_env.core.model.state import GameState, Unit, Vehicle
-from ambush_env.core.model.types import DIRECTION_NAMES, Phase, Side, Status
+from ambush_env.core.model.types import (
+    ACTIVE,
+    CAPTURED,
+    DIRECTION_NAMES,
+    GER,
+    HIDDEN,
+    INCAP,
+    KILLED,
+    US,
+    Phase,
+    Status,
+)
 from ambush_env.core.world.board import Board, load_board
 from ambush_env.core.world.cards import CARDS_DIR, load_deck
 from ambush_env.core.world.data import resolve_data
@@ -44,10 +55,6 @@ from ambush_env.core.world.squads import load_squad
 from ambush_env.core.world.tables import load_tables
 from ambush_env.core.world.vehicle_data import load_vehicle_data
 
-US, GER = int(Side.US), int(Side.GERMAN)
-ACTIVE = int(Status.ACTIVE)
-HIDDEN = int(Status.HIDDEN)
-KILLED, INCAP, CAPTURED = int(Status.KILLED), int(Status.INCAPACITATED), int(Status.CAPTURED)
 RULES = ("standard", "d100")
 # ⚙ Entry caps of the context's caches of values derived from the map (each is cleared when it
 # is full: one recomputation per key afterwards, where an LRU's bookkeeping would cost every

@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 from ambush_env.core.model import events as E
 from ambush_env.core.model.errors import DataError
 from ambush_env.core.model.state import Unit, Vehicle
-from ambush_env.core.model.types import Status
+from ambush_env.core.model.types import ACTIVE, CAPTURED, INCAP
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.world.d100_data import (
     OCCUPANT_EFFECTS,
@@ -49,9 +49,6 @@ from ambush_env.core.world.d100_data import (
 )
 from ambush_env.core.world.vehicle_data import vtype
 
-ACTIVE = int(Status.ACTIVE)
-INCAP = int(Status.INCAPACITATED)
-CAPTURED = int(Status.CAPTURED)
 Effect = tuple[Any, ...]
 _T = TypeVar("_T")
 

@@ -20,14 +20,9 @@ from typing import Any
 
 from ambush_env.core.model import events as E
 from ambush_env.core.model.errors import AmbushError
-from ambush_env.core.model.types import ARSpace, Stance, Status
+from ambush_env.core.model.types import ACTIVE, INCAP, KILLED, PRONE, ARSpace, Status
 from ambush_env.core.world.tables import RESULTS
 
-_PRONE = int(Stance.PRONE)
-_ACTIVE = int(Status.ACTIVE)
-_CAPTURED = int(Status.CAPTURED)
-_INCAP = int(Status.INCAPACITATED)
-_KILLED = int(Status.KILLED)
 _UNHITTABLE = frozenset((int(Status.KILLED), int(Status.REMOVED), int(Status.HIDDEN)))
 _TURN_SPACES = frozenset((int(ARSpace.TWO_TURN), int(ARSpace.ONE_TURN), int(ARSpace.COMPLETE)))
 _RESULT_SET = frozenset(RESULTS)
@@ -69,13 +64,13 @@ def apply_damage(m: Any, uid: int, result: str) -> list[E.Event]:
         return []
     effect = result
     if result == "wound" or result == "incapacitated":
-        if u.status == _INCAP:
+        if u.status == INCAP:
             effect = "kill"
         elif u.wounded:
             effect = "incapacitated"
     ev = E.Damage(unit=u.name, result=result)
     if effect == "panic":
-        if u.status == _ACTIVE and m.in_rounds:
+        if u.status == ACTIVE and m.in_rounds:
             u.ar = int(ARSpace.PANIC)
             u.panicked = True
         else:
@@ -83,13 +78,13 @@ def apply_damage(m: Any, uid: int, result: str) -> list[E.Event]:
     elif effect == "wound":
         _wound(m, u, ev)
     elif effect == "incapacitated":
-        u.stance = _PRONE
-        u.status = _INCAP
+        u.stance = PRONE
+        u.status = INCAP
         u.ar = int(ARSpace.INACTIVE)
         u.guard = -1
     else:  # kill
-        u.stance = _PRONE
-        u.status = _KILLED
+        u.stance = PRONE
+        u.status = KILLED
         u.ar = int(ARSpace.INACTIVE)
         u.guard = -1
     ev.effect = effect
@@ -101,7 +96,7 @@ def _wound(m: Any, u: Any, ev: E.Damage) -> None:
     rules = m.tables.damage.wounded
     u.wounded = True
     if u.vehicle < 0:  # stance is ignored inside a vehicle (seed 000 p. 31)
-        u.stance = _PRONE
+        u.stance = PRONE
     if u.ar in _TURN_SPACES:
         u.ar = int(ARSpace.COMPLETE)
     if rules.mv < u.MV:
@@ -173,7 +168,7 @@ def drag_check(m: Any, uid: int, *, why: str = "drag") -> list[E.Event]:
         AmbushError: the unit is not incapacitated.
     """
     u = m.state.units[uid]
-    if u.status != _INCAP:
+    if u.status != INCAP:
         raise AmbushError(
             f"{u.name} is not incapacitated: only incapacitated soldiers make the drag check"
         )

@@ -12,13 +12,10 @@ from __future__ import annotations
 
 from ambush_env.core.model import events as E
 from ambush_env.core.model.state import Unit, Vehicle
-from ambush_env.core.model.types import ARSpace, Side, Status
+from ambush_env.core.model.types import ACTIVE, US, ARSpace, Status
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.rules.mines import soldier_enters
 from ambush_env.core.rules.scoring import award_vp
-
-US = int(Side.US)
-ACTIVE = int(Status.ACTIVE)
 
 
 def enter_hex(m: Match, u: Unit, dest: int) -> None:

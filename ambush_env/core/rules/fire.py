@@ -48,7 +48,7 @@ from typing import Any
 
 from ambush_env.core.model import events as E
 from ambush_env.core.model.errors import AmbushError, IllegalActionError
-from ambush_env.core.model.types import STANCE_NAMES, Stance, Status
+from ambush_env.core.model.types import ACTIVE, CAPTURED, INCAP, STANCE_NAMES, STANDING
 from ambush_env.core.rules.ctx import WALL_CACHE_MAX
 from ambush_env.core.rules.damage import apply_damage, roll_damage
 from ambush_env.core.world.tables import (
@@ -57,11 +57,6 @@ from ambush_env.core.world.tables import (
     Tables,
     load_tables,
 )
-
-_ACTIVE = int(Status.ACTIVE)
-_CAPTURED = int(Status.CAPTURED)
-_INCAP = int(Status.INCAPACITATED)
-_STANDING = int(Stance.STANDING)
 
 #: Surfaces a penetration result can meet (RULES.md §11): two walls, then vehicle armour.
 SURFACES: tuple[str, ...] = PENETRATION_SURFACES
@@ -361,7 +356,7 @@ def weapon_refusal(game: Any, shooter: Any, *, snap: bool) -> str | None:
     the briefing allows it (:func:`heavy_weapons_from_cars`; a crew weapon's second man may
     then ride in the same car). Turn, phase and awareness are the order generator's business.
     """
-    if shooter.status != _ACTIVE or shooter.hex < 0:
+    if shooter.status != ACTIVE or shooter.hex < 0:
         return "not active on the map"
     t = game.tables
     wc = t.weapon_class.get(shooter.weapon)
@@ -385,12 +380,12 @@ def weapon_refusal(game: Any, shooter: Any, *, snap: bool) -> str | None:
     if wc.crew:
         mates = 0
         for u in game.units_at(shooter.hex):
-            if u.guard == shooter.uid and u.status == _CAPTURED:
+            if u.guard == shooter.uid and u.status == CAPTURED:
                 return "a guard cannot fire a crew weapon (seed 002 p. 25)"
             if (
                 u.uid != shooter.uid
                 and u.side == shooter.side
-                and u.status == _ACTIVE
+                and u.status == ACTIVE
                 and not u.panicked
                 and (u.vehicle < 0 or u.vehicle == shooter.vehicle)
             ):
@@ -418,7 +413,7 @@ def target_refusal(game: Any, shooter: Any, target: Any) -> str | None:
     checks: for an order generator that checked the weapon once for all the targets)."""
     if target.side == shooter.side:
         return f"{target.name} is a friend"
-    if target.status != _ACTIVE or target.hex < 0:
+    if target.status != ACTIVE or target.hex < 0:
         return f"{target.name} is not an active soldier on the map"
     if target.vehicle >= 0:
         return f"{target.name} is in a vehicle: fire at the vehicle"
@@ -454,7 +449,7 @@ def wall_refusal(game: Any, shooter: Any, target_hex: int, *, snap: bool = False
     nb, hs = _entry_hexside(board, target_hex, shooter.hex, want_wall=True)
     if _intact_wall(hs) is None:
         return f"no intact wall of {board.label(target_hex)} faces him"
-    if nb != shooter.hex and not game.sight.can_see(shooter.hex, nb, shooter.stance, _STANDING):
+    if nb != shooter.hex and not game.sight.can_see(shooter.hex, nb, shooter.stance, STANDING):
         return f"the wall {board.hexside_label(target_hex, nb)} is not in sight"
     return None
 
@@ -482,7 +477,7 @@ def wall_targets(game: Any, shooter: Any) -> list[tuple[int, int]]:
         nb, hs = _entry_hexside(board, h, shooter.hex, want_wall=True)
         if _intact_wall(hs) is None:
             continue
-        if nb != shooter.hex and not game.sight.can_see(shooter.hex, nb, shooter.stance, _STANDING):
+        if nb != shooter.hex and not game.sight.can_see(shooter.hex, nb, shooter.stance, STANDING):
             continue
         out.append((k, h))
     if len(cache) >= WALL_CACHE_MAX:
@@ -620,7 +615,7 @@ def _chain(
         for u in game.units_at(target.hex)
         if u.uid != target.uid
         and u.uid != shooter.uid
-        and (u.status == _ACTIVE or u.status == _CAPTURED)
+        and (u.status == ACTIVE or u.status == CAPTURED)
         and u.vehicle < 0
         and not (same_hex and u.side == shooter.side)
     ]
@@ -738,7 +733,7 @@ def _behind_wall(
     cands = [
         u
         for u in game.units_at(target_hex)
-        if u.vehicle < 0 and (u.status == _ACTIVE or (wc.automatic and u.status == _CAPTURED))
+        if u.vehicle < 0 and (u.status == ACTIVE or (wc.automatic and u.status == CAPTURED))
     ]
     for u in _most_exposed(cands):
         need = t.behind_hit[u.stance]
@@ -770,7 +765,7 @@ def _destroy_wall(game: Any, target_hex: int, nb: int, hexside: str, events: lis
         [
             u
             for u in game.units_at(target_hex)
-            if u.status in (_ACTIVE, _CAPTURED, _INCAP) and u.vehicle < 0
+            if u.status in (ACTIVE, CAPTURED, INCAP) and u.vehicle < 0
         ]
     ):
         events += roll_damage(game, u.uid, row, why="destroyed wall")[2]
@@ -791,5 +786,5 @@ def _destroy_wall(game: Any, target_hex: int, nb: int, hexside: str, events: lis
     events.append(fall)
     board.collapse(target_hex)
     for u in game.units_at(target_hex):
-        if u.status in (_ACTIVE, _CAPTURED, _INCAP):
+        if u.status in (ACTIVE, CAPTURED, INCAP):
             events += apply_damage(game, u.uid, "kill")

@@ -30,12 +30,10 @@ from collections.abc import Iterable
 
 from ambush_env.core.model import events as E
 from ambush_env.core.model.state import Unit
-from ambush_env.core.model.types import Side, Status
+from ambush_env.core.model.types import ACTIVE, US
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.rules.damage import roll_damage
 
-US = int(Side.US)
-ACTIVE = int(Status.ACTIVE)
 KINDS = ("anti_personnel", "anti_tank")
 
 

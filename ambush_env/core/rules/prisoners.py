@@ -24,12 +24,10 @@ from __future__ import annotations
 
 from ambush_env.core.model import events as E
 from ambush_env.core.model.state import Unit
-from ambush_env.core.model.types import ARSpace, Phase, Side, Status
+from ambush_env.core.model.types import ACTIVE, CAPTURED, ARSpace, Phase, Side, Status
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.rules.scoring import award_vp
 
-ACTIVE = int(Status.ACTIVE)
-CAPTURED = int(Status.CAPTURED)
 # Prisoners and their guard move with ``rules.yaml: prisoners.mv`` (seed 002 p. 25: "both have 2").
 
 

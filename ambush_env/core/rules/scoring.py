@@ -10,12 +10,18 @@ from __future__ import annotations
 
 from ambush_env.core.model import events as E
 from ambush_env.core.model.state import TurnState
-from ambush_env.core.model.types import RESULT_NAMES, Phase, Result, Side, Status
+from ambush_env.core.model.types import (
+    ACTIVE,
+    CAPTURED,
+    GER,
+    REMOVED,
+    RESULT_NAMES,
+    US,
+    Phase,
+    Result,
+)
 from ambush_env.core.rules.ctx import Match
 
-US, GER = int(Side.US), int(Side.GERMAN)
-ACTIVE = int(Status.ACTIVE)
-CAPTURED, REMOVED = int(Status.CAPTURED), int(Status.REMOVED)
 TAKEN = "objective_taken"  # the flag set when the objective scores, whatever its kind
 _VERB = {"take": "taken", "hold": "held", "capture": "captured", "demolish": "destroyed"}
 

@@ -55,7 +55,7 @@ from ambush_env.core.model import events as E
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.orders import OrderKind as K
 from ambush_env.core.model.state import GameState, Unit, Vehicle
-from ambush_env.core.model.types import ARSpace, Phase, Side, Stance, Status
+from ambush_env.core.model.types import ACTIVE, STANDING, US, ARSpace, Phase, Status
 from ambush_env.core.rules import fire
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.rules.prisoners import prisoner_hexes
@@ -71,9 +71,6 @@ from ambush_env.core.world.vehicle_data import (
 )
 
 TANK_ROLE = "tank"
-ACTIVE = int(Status.ACTIVE)
-US = int(Side.US)
-STANDING = int(Stance.STANDING)
 ASPECTS = O.ASPECTS
 B = O.ORDER_BASE
 

@@ -60,7 +60,7 @@ from ambush_env.core.model import events as E
 from ambush_env.core.model.errors import DataError, IllegalActionError
 from ambush_env.core.model.orders import ASPECTS
 from ambush_env.core.model.state import Unit, Vehicle, known_vehicle
-from ambush_env.core.model.types import Side, Stance, Status
+from ambush_env.core.model.types import ACTIVE, GER, Side, Stance
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.vehicles.vehicles import (
     accident_check,
@@ -73,8 +73,6 @@ from ambush_env.core.world.hexgrid import SIDE_OF_VERTEX_PAIR, VERTEX_OFFSETS
 from ambush_env.core.world.tables import Tables
 from ambush_env.core.world.vehicle_data import VehicleType, shipped_vehicle_data, vtype
 
-ACTIVE = int(Status.ACTIVE)
-GER = int(Side.GERMAN)
 #: The aspects best-armoured first: at a vertex the attack hits the earlier one ⚙.
 _BETTER = {a: i for i, a in enumerate(ASPECTS)}
 #: Weapons a penetrated part puts out of action (⚙): turret → cannon and coax, mount → bow.

@@ -69,6 +69,9 @@ from ambush_env.core.model import events as E
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.state import Unit, Vehicle, known_vehicle
 from ambush_env.core.model.types import (
+    ACTIVE,
+    CAPTURED,
+    INCAP,
     TERRAIN_NAMES,
     ARSpace,
     Charge,
@@ -102,10 +105,6 @@ from ambush_env.core.world.vehicle_data import (  # noqa: F401  (re-exported: th
 )
 from ambush_env.core.world.vehicle_data import shipped_vehicle_data as _shipped
 
-ACTIVE = int(Status.ACTIVE)
-INCAP = int(Status.INCAPACITATED)
-KILLED = int(Status.KILLED)
-CAPTURED = int(Status.CAPTURED)
 IMPASSABLE = -1
 #: a minefield's kind → its charge among the d100 items (``d100.yaml: items``)
 _MINE_ITEMS: dict[str, Literal["anti_tank_mine", "anti_personnel_mine"]] = {
