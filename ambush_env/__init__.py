@@ -1,6 +1,6 @@
 """ambush_env: the solitaire WWII squad game *Ambush!* as a Gymnasium environment.
 
-Importing the package registers the Gymnasium ids (INTERFACE.md, binding)::
+Importing the package registers the Gymnasium ids (docs/API.md, binding)::
 
     import gymnasium, ambush_env
     env = gymnasium.make("ambush/Ambush-v0", mission="farm_assault")
@@ -11,32 +11,17 @@ The rules engine (:mod:`ambush_env.core`) never imports gymnasium; this ``__init
 """
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ambush_env.core.model.errors import (
-    AmbushError,
-    ConfigError,
-    DataError,
-    DiceExhaustedError,
-    IllegalActionError,
-    MissingExtraError,
-    ScenarioError,
-)
+from ambush_env.core.model import errors as _errors
+from ambush_env.core.model.errors import *  # noqa: F403 (the errors: _errors.__all__)
 from ambush_env.env.registration import list_missions, register_envs
 
+if TYPE_CHECKING:  # at run time loaded on first use (__getattr__)
+    from ambush_env.env.aec_env import aec_env
+
 __version__ = "0.1.0"
-__all__ = [
-    "aec_env",
-    "list_missions",
-    "__version__",
-    "AmbushError",
-    "ConfigError",
-    "DataError",
-    "DiceExhaustedError",
-    "IllegalActionError",
-    "MissingExtraError",
-    "ScenarioError",
-]
+__all__ = ["aec_env", "list_missions", "__version__", *_errors.__all__]
 
 register_envs()
 
@@ -48,13 +33,13 @@ def __getattr__(name: str) -> Callable[..., Any]:
     if name == "aec_env":
         try:
             from ambush_env.env.aec_env import aec_env
-        except MissingExtraError as e:
+        except _errors.MissingExtraError as e:
             return _without_pettingzoo(e)
         return aec_env
     raise AttributeError(f"module 'ambush_env' has no attribute {name!r}")
 
 
-def _without_pettingzoo(e: MissingExtraError) -> Callable[..., Any]:
+def _without_pettingzoo(e: _errors.MissingExtraError) -> Callable[..., Any]:
     """The ``aec_env`` of an install without PettingZoo: raises ``e``'s error on each call."""
     missing = (e.feature, e.package, e.extra)
 
@@ -64,6 +49,6 @@ def _without_pettingzoo(e: MissingExtraError) -> Callable[..., Any]:
         Raises:
             MissingExtraError: always (PettingZoo is not installed).
         """
-        raise MissingExtraError(*missing)
+        raise _errors.MissingExtraError(*missing)
 
     return aec_env

@@ -3,22 +3,6 @@
 The module is :mod:`ambush_env.core.model.errors`; these names are the same objects.
 """
 
-from ambush_env.core.model.errors import (
-    AmbushError,
-    ConfigError,
-    DataError,
-    DiceExhaustedError,
-    IllegalActionError,
-    MissingExtraError,
-    ScenarioError,
-)
-
-__all__ = [
-    "AmbushError",
-    "ConfigError",
-    "DataError",
-    "DiceExhaustedError",
-    "IllegalActionError",
-    "MissingExtraError",
-    "ScenarioError",
-]
+# every name of the owner's __all__, and that list
+from ambush_env.core.model.errors import *  # noqa: F403
+from ambush_env.core.model.errors import __all__ as __all__

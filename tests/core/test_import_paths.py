@@ -64,3 +64,21 @@ def test_unknown_core_attribute_is_an_attribute_error() -> None:
 
     with pytest.raises(AttributeError, match="no attribute 'Nope'"):
         core.Nope  # noqa: B018
+
+
+def test_the_errors_list_is_every_error_and_the_package_exports_it() -> None:
+    """``core.model.errors.__all__`` names every error class the module defines; the package
+    (``ambush_env.ConfigError``, ``from ambush_env import *``) re-exports that list."""
+    import ambush_env
+    from ambush_env.core.model import errors
+
+    defined = {
+        n
+        for n, v in vars(errors).items()
+        if isinstance(v, type) and issubclass(v, Exception) and v.__module__ == errors.__name__
+    }
+    assert sorted(errors.__all__) == sorted(defined)
+    assert set(errors.__all__) <= set(ambush_env.__all__)
+    star: dict[str, object] = {}
+    exec("from ambush_env import *", star)
+    assert all(star[n] is getattr(errors, n) is getattr(ambush_env, n) for n in errors.__all__)

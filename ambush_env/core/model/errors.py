@@ -1,10 +1,22 @@
-"""Owns the typed errors of the rules engine (STYLE.md habit 2).
+"""Owns the typed errors of the rules engine (docs/STYLE.md habit 2).
 
 Every public entry point validates its input and raises one of these; the message names the
 offending input (file and field, order and unit, hex label).
 """
 
 from __future__ import annotations
+
+#: the errors, re-exported by the binding path ``ambush_env.core.errors`` and by the package
+#: (``ambush_env.AmbushError``, …): both import this list
+__all__ = [
+    "AmbushError",
+    "ConfigError",
+    "DataError",
+    "DiceExhaustedError",
+    "IllegalActionError",
+    "MissingExtraError",
+    "ScenarioError",
+]
 
 
 class AmbushError(ValueError):
@@ -40,7 +52,7 @@ class DiceExhaustedError(AmbushError):
 
 
 class ConfigError(AmbushError):
-    """A bad argument of an env, a reset option or a command-line option (INTERFACE.md:
+    """A bad argument of an env, a reset option or a command-line option (docs/API.md:
     "Bad arguments to the envs and the CLI raise ConfigError").
 
     The message starts with the argument's name, e.g. ``max_steps: a number of steps >= 1
