@@ -1,4 +1,4 @@
-"""Two-sided play: a PettingZoo AEC env with the agents ``"us"`` and ``"german"`` (INTERFACE.md).
+"""Two-sided play: a PettingZoo AEC env with the agents ``"us"`` and ``"german"`` (docs/API.md).
 
 ``agent_selection`` is the side whose unit decides now — the engine's current player
 (:attr:`ambush_env.core.play.game.Game.decision`). Each agent observes what its side could know:
@@ -90,29 +90,6 @@ class GermanView:
 
     def eligible_units(self) -> list:
         return []  # the Germans never select: they act in card-number order (RULES.md §5)
-
-
-def aec_env(
-    mission: str | None = None,
-    rules: str = "standard",
-    opponent: str = "regular",
-    german: str = "agent",
-    reward: str = "default",
-    max_steps: int | None = DEFAULT_MAX_STEPS,
-    render_mode: str | None = None,
-    **unknown: Any,
-) -> AmbushAECEnv:
-    """The two-sided env (INTERFACE.md, binding): see :class:`AmbushAECEnv`."""
-    return AmbushAECEnv(
-        mission=mission,
-        rules=rules,
-        opponent=opponent,
-        german=german,
-        reward=reward,
-        max_steps=max_steps,
-        render_mode=render_mode,
-        **unknown,
-    )
 
 
 class AmbushAECEnv(AECEnv):
@@ -337,3 +314,9 @@ class AmbushAECEnv(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+#: The two-sided env (docs/API.md, binding): ``ambush_env.aec_env(mission=..., german=...)``
+#: builds an :class:`AmbushAECEnv` (its arguments and errors), under PettingZoo's name of an
+#: env's constructor.
+aec_env = AmbushAECEnv
