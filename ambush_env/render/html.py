@@ -487,19 +487,30 @@ render(0);
 """
 
 
-def viewer_html(
+def write_viewer(
+    path: str | Path,
     title: str,
     map_: dict[str, Any],
     frames: list[dict[str, Any]],
     meta: dict[str, Any] | None = None,
-) -> str:
-    """The viewer page as text (see the module docstring).
+) -> Path:
+    """Write the viewer page (see the module docstring) to ``path`` atomically (a temporary
+    file renamed over it).
 
     Args:
+        path: the HTML file.
         title: the page's title.
         map_: :func:`map_data`; frames: :func:`frame` of the start and of each step.
         meta: a few key/value facts shown under the title (mission, seed, agent, result).
+
+    Returns:
+        ``path``, as a ``Path``.
+
+    Raises:
+        IsADirectoryError: ``path`` is a folder.
     """
+    from ambush_env.core.world.data import write_text_atomic
+
     data = {
         "map": {k: map_[k] for k in ("name", "columns", "rows", "size", "centres")},
         "frames": frames,
@@ -509,7 +520,7 @@ def viewer_html(
     facts = " | ".join(
         f"{html.escape(str(k))}: {html.escape(str(v))}" for k, v in (meta or {}).items()
     )
-    return f"""<!DOCTYPE html>
+    page = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>{html.escape(title)}</title>
 <style>{_CSS}</style></head>
@@ -535,20 +546,4 @@ def viewer_html(
 <script>{_JS}</script>
 </body></html>
 """
-
-
-def write_viewer(
-    path: str | Path,
-    title: str,
-    map_: dict[str, Any],
-    frames: list[dict[str, Any]],
-    meta: dict[str, Any] | None = None,
-) -> Path:
-    """Write :func:`viewer_html` to ``path`` atomically (a temporary file renamed over it).
-
-    Raises:
-        IsADirectoryError: ``path`` is a folder.
-    """
-    from ambush_env.core.world.data import write_text_atomic
-
-    return write_text_atomic(viewer_html(title, map_, frames, meta), path, what="HTML viewer")
+    return write_text_atomic(page, path, what="HTML viewer")
