@@ -9,7 +9,7 @@ Every number is written on the scale its feature declares in :mod:`ambush_env.en
 a board plane stores an integer (a flag, or a count clipped at the plane's divisor), a table
 column the value ``quantity / div`` (the divisors are read from the spec table here, once).
 
-Speed (INTERFACE.md asks for a fast env; the whole step has ~130 µs): every board plane
+Speed (docs/API.md asks for a fast env; the whole step has ~130 µs): every board plane
 lives in a persistent ``uint8`` *template* (C, H·W) kept up to date incrementally, and an
 observation is one copy of it (50.3 KiB) plus the small tables:
 
@@ -203,26 +203,13 @@ _NC = len(CONTACT_FEATURES)
 _NG = len(GLOBAL_FEATURES)
 _U_STANCE = (UNIT["standing"], UNIT["crouching"], UNIT["prone"])
 _C_STANCE = (CONTACT["standing"], CONTACT["crouching"], CONTACT["prone"])
-_U_AR = {
-    int(ARSpace.NONE): UNIT["ar_none"],
-    int(ARSpace.TWO_TURN): UNIT["ar_two_turn"],
-    int(ARSpace.ONE_TURN): UNIT["ar_one_turn"],
-    int(ARSpace.COMPLETE): UNIT["ar_complete"],
-    int(ARSpace.PANIC): UNIT["ar_panic"],
-    int(ARSpace.INACTIVE): UNIT["ar_inactive"],
-}
+# the one-hot columns of an enum's values, named after its members (spec.py names them so)
+_U_AR = {int(a): UNIT[f"ar_{a.name.lower()}"] for a in ARSpace}
+_FLAGGED_STATUS = (Status.ACTIVE, Status.INCAPACITATED, Status.KILLED, Status.CAPTURED)
+_C_STATUS = {int(s): CONTACT[s.name.lower()] for s in _FLAGGED_STATUS}
 _U_STATUS = {
-    int(Status.ACTIVE): UNIT["active"],
-    int(Status.INCAPACITATED): UNIT["incapacitated"],
-    int(Status.KILLED): UNIT["killed"],
-    int(Status.CAPTURED): UNIT["captured"],
+    **{int(s): UNIT[s.name.lower()] for s in _FLAGGED_STATUS},
     int(Status.REMOVED): UNIT["exited"],
-}
-_C_STATUS = {
-    int(Status.ACTIVE): CONTACT["active"],
-    int(Status.INCAPACITATED): CONTACT["incapacitated"],
-    int(Status.KILLED): CONTACT["killed"],
-    int(Status.CAPTURED): CONTACT["captured"],
 }
 _MODES = {
     "": GLOBAL["mode_choose"],
