@@ -1,4 +1,4 @@
-"""The observation spec: every observation array declared once (STYLE.md habit 7).
+"""The observation spec: every observation array declared once (docs/STYLE.md habit 7).
 
 :data:`OBSERVATION_SPEC` maps each key of the ``Dict`` observation to its shape, dtype,
 bounds, the meaning of every axis and, for every feature, its *scale*: what a stored number
@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ambush_env.core.model.orders import K_SLOTS, U_SLOTS, V_SLOTS
-from ambush_env.core.model.types import DIRECTION_NAMES, TERRAIN_NAMES
+from ambush_env.core.model.types import DIRECTION_NAMES, STANCE_NAMES, TERRAIN_NAMES, ARSpace
 from ambush_env.core.world.vehicle_data import shipped_vehicle_data
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 BOARD_H = 24  # rows ⚙ — the largest map the observation holds
 BOARD_W = 32  # columns ⚙
 MAX_OBSERVATION_BYTES = 64 * 1024  # issue 10: one observation, every key together, per seat
-#: the seats an observation can be built for; the layout is side-relative (INTERFACE.md), so
+#: the seats an observation can be built for; the layout is side-relative (docs/API.md), so
 #: both read the same table
 SIDES = ("us", "german")
 #: the vehicle types with a ``type_*`` column of ``vehicles`` (a one-hot), in this order ⚙: the six
@@ -102,6 +102,13 @@ def _flags(*names: str, doc: str = "") -> tuple[Feature, ...]:
     return tuple(Feature(n, 1, "", doc) for n in names)
 
 
+def _stance_counts(side: str, who: str) -> tuple[Feature, ...]:
+    """A count plane per stance: ``<side>_standing``, … — the ``who`` in that stance in the hex."""
+    return tuple(
+        Feature(f"{side}_{s}", 4, "soldiers", f"{who} {s} in the hex") for s in STANCE_NAMES
+    )
+
+
 _F = Feature  # short name for the tables below
 _COL = _F("col", BOARD_W - 1, "column")
 _ROW = _F("row", BOARD_H - 1, "row")
@@ -124,14 +131,10 @@ STATIC_PLANE_SPEC = (
 )
 #: planes rebuilt from the game state at every step (counts clipped at ``div``)
 DYNAMIC_PLANE_SPEC = (
-    _F("us_standing", 4, "soldiers", "active US soldiers standing in the hex"),
-    _F("us_crouching", 4, "soldiers", "active US soldiers crouching in the hex"),
-    _F("us_prone", 4, "soldiers", "active US soldiers prone in the hex"),
+    *_stance_counts("us", "active US soldiers"),
     _F("us_wounded", 4, "soldiers", "wounded active US soldiers in the hex"),
     _F("us_down", 4, "soldiers", "incapacitated or killed US soldiers lying in the hex"),
-    _F("german_standing", 4, "soldiers", "known active Germans standing in the hex"),
-    _F("german_crouching", 4, "soldiers", "known active Germans crouching in the hex"),
-    _F("german_prone", 4, "soldiers", "known active Germans prone in the hex"),
+    *_stance_counts("german", "known active Germans"),
     _F("german_aware", 4, "soldiers", "known aware active Germans in the hex"),
     _F("german_down", 4, "soldiers", "known incapacitated, killed or captured Germans in the hex"),
     _F(
@@ -186,13 +189,7 @@ UNIT_SPEC = (
     _COL,
     _ROW,
     *_flags(
-        "ar_none",
-        "ar_two_turn",
-        "ar_one_turn",
-        "ar_complete",
-        "ar_panic",
-        "ar_inactive",
-        doc="Action Round track space (RULES.md §5)",
+        *(f"ar_{a.name.lower()}" for a in ARSpace), doc="Action Round track space (RULES.md §5)"
     ),
     _F("acting", doc="this soldier decides now"),
     _F("eligible", doc="`select unit` may pick him now"),
