@@ -55,15 +55,13 @@ from ambush_env.core.world.cards import (
     FieldProblem,
     Ident,
     Item,
-    check_equipment,
-    check_stem,
+    check_kits,
     list_decks,
 )
 from ambush_env.core.world.data import (
+    DataKind,
     Frozen,
     data_path,
-    list_data,
-    load_data,
     read_data,
     read_yaml,
     validation_problem,
@@ -175,7 +173,6 @@ class Chain(Frozen):
 
 
 def _check_chain(chain: Chain, path: Path) -> None:
-    check_stem(path, chain.id)
     missions, decks = list_missions(), list_decks()
     for i, link in enumerate(chain.missions):
         is_path = link.mission.endswith((".yaml", ".yml")) or "/" in link.mission
@@ -197,20 +194,13 @@ def _check_chain(chain: Chain, path: Path) -> None:
         raise DataError(path, "squad", str(e)) from None
 
 
-def list_campaigns() -> list[str]:
-    """Sorted ids of the shipped chains (``data/campaigns/*.yaml``)."""
-    return list_data(CAMPAIGNS_DIR)
-
-
-def load_chain(id_or_path: str | Path) -> Chain:
-    """A chain by shipped id (cached) or file path.
-
-    Raises:
-        ScenarioError: an unknown id (the message lists the shipped chains).
-        DataError: a malformed file (names the file and the field; an unknown mission or deck
-            names ``missions.<i>.mission`` / ``.deck``).
-    """
-    return load_data(Chain, CAMPAIGNS_DIR, id_or_path, what="campaign", check=_check_chain)
+CHAINS = DataKind(Chain, CAMPAIGNS_DIR, "campaign", _check_chain)
+"""The campaign chains (RULES.md §16), ``data/campaigns/<id>.yaml``; errors as ``DataKind``'s
+(an unknown mission or deck of a link names ``missions.<i>.mission`` / ``.deck``)."""
+list_campaigns = CHAINS.ids
+"""Sorted ids of the shipped chains (``data/campaigns/*.yaml``)."""
+load_chain = CHAINS.load
+"""A chain by shipped id (cached) or file path."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -715,18 +705,10 @@ def _validated(raw: dict, path: str | Path, text: str | None) -> CampaignSquad:
             f"chain position {cs.next} is past the end of {chain.id!r} "
             f"({len(chain.missions)} missions)",
         )
-    for i, s in enumerate(cs.soldiers):
-        try:
-            check_equipment(
-                path,
-                f"soldiers.{i}.weapon",
-                s.weapon,
-                f"soldiers.{i}.equipment",
-                s.equipment,
-                cs.port_boxes,
-            )
-        except DataError as e:
-            raise DataError(path, _where(e.field.split("."), text), e.problem) from None
+    try:
+        check_kits(path, "soldiers", cs.soldiers, cs.port_boxes)
+    except DataError as e:
+        raise DataError(path, _where(e.field.split("."), text), e.problem) from None
     return cs
 
 

@@ -83,7 +83,7 @@ The validation helpers at the bottom (:class:`FieldProblem`, :func:`validate_fil
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
@@ -102,12 +102,11 @@ from pydantic import (
 
 from ambush_env.core.model.errors import DataError
 from ambush_env.core.world.data import (
+    Check,
+    DataKind,
     FieldProblem,
     Frozen,
     data_path,
-    list_data,
-    load_data,
-    read_data,
     read_yaml,
     resolve_data,
     validate_file,
@@ -529,6 +528,24 @@ class Card(Frozen):
         raise KeyError(f"card {self.id}: column {column}: no row for roll {roll}")
 
 
+def check_item_counts(field: str, holders: Sequence[Any], boxes: int, named: bool = False) -> None:
+    """At most one item a port box for each holder of a list ``field`` (a deck's cards, a
+    squad's soldiers); the boxes each item fills are :func:`check_equipment`'s later check.
+
+    Args:
+        named: the message names the holder (``"US3 carries 5 items in 4 port boxes"``).
+
+    Raises:
+        FieldProblem: at ``<i>.equipment`` of ``field``, the first holder over ``boxes``.
+    """
+    for i, h in enumerate(holders):
+        if len(h.equipment) > boxes:
+            carrier = f"{h.name} carries " if named else ""
+            raise FieldProblem(
+                f"{field}.{i}.equipment", f"{carrier}{len(h.equipment)} items in {boxes} port boxes"
+            )
+
+
 class Deck(Frozen):
     """A deck of German cards: one difficulty level (RULES.md §14).
 
@@ -554,12 +571,7 @@ class Deck(Frozen):
 
     @model_validator(mode="after")
     def _port_boxes(self) -> Deck:
-        for i, c in enumerate(self.cards):
-            if len(c.equipment) > self.port_boxes:
-                raise FieldProblem(
-                    f"cards.{i}.equipment",
-                    f"{len(c.equipment)} items in {self.port_boxes} port boxes",
-                )
+        check_item_counts("cards", self.cards, self.port_boxes)
         return self
 
     @property
@@ -676,47 +688,37 @@ def resolve(
     return resolve_data(folder, name_or_path, what)
 
 
-def check_stem(path: Path, model_id: str) -> None:
-    """The ``id`` field must equal the file stem. Raises DataError (field ``id``)."""
-    if model_id != path.stem:
-        raise DataError(path, "id", f"id {model_id!r} must equal the file stem {path.stem!r}")
-
-
 CARDS_DIR = data_path("cards")
 
 
-def list_decks() -> list[str]:
-    """Sorted ids of the shipped decks (``data/cards/*.yaml``)."""
-    return list_data(CARDS_DIR)
-
-
-def read_deck(path: str | Path) -> Deck:
-    """Load and validate a deck file (uncached).
+def check_kits(path: str | Path, field: str, holders: Sequence[Any], boxes: int) -> None:
+    """:func:`check_equipment` of each holder of a file's list ``field`` (a deck's cards, a
+    squad's soldiers): ``<field>.<i>.weapon`` and ``<field>.<i>.equipment`` in ``boxes`` boxes.
 
     Raises:
-        DataError: a malformed file, naming the file and the field.
+        DataError: the first holder's unknown weapon or item, or boxes overfilled.
     """
-    return read_data(Deck, path, _check_deck)
-
-
-def _check_deck(deck: Deck, path: Path) -> None:
-    check_stem(path, deck.id)
-    for i, c in enumerate(deck.cards):
+    for i, h in enumerate(holders):
         check_equipment(
-            path,
-            f"cards.{i}.weapon",
-            c.weapon,
-            f"cards.{i}.equipment",
-            c.equipment,
-            deck.port_boxes,
+            path, f"{field}.{i}.weapon", h.weapon, f"{field}.{i}.equipment", h.equipment, boxes
         )
 
 
-def load_deck(name_or_path: str | Path) -> Deck:
-    """Load a deck by shipped id (``"regular"``, cached) or by file path (RULES.md §14).
+def kits_check(field: str) -> Check:
+    """The cross-check of a file whose list ``field`` holds cards or soldiers (decks, squads):
+    :func:`check_kits` of that list in the file's ``port_boxes``."""
 
-    Raises:
-        ScenarioError: an unknown deck id (the message lists the shipped decks).
-        DataError: a malformed file, naming the file and the field.
-    """
-    return load_data(Deck, CARDS_DIR, name_or_path, what="deck", check=_check_deck)
+    def check(obj: Any, path: Path) -> None:
+        check_kits(path, field, getattr(obj, field), obj.port_boxes)
+
+    return check
+
+
+DECKS = DataKind(Deck, CARDS_DIR, "deck", kits_check("cards"))
+"""The German decks (RULES.md §14), ``data/cards/<id>.yaml``; errors as :class:`DataKind`'s."""
+list_decks = DECKS.ids
+"""Sorted ids of the shipped decks (``data/cards/*.yaml``)."""
+read_deck = DECKS.read
+"""Load, validate and cross-check a deck file (uncached)."""
+load_deck = DECKS.load
+"""A deck by shipped id (``"regular"``, cached) or by file path (RULES.md §14)."""

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, Any, Generic, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -414,3 +414,85 @@ def load_data(
     if shipped:
         return _read_shipped(model, path, check)
     return read_data(model, path, check)
+
+
+def check_stem(path: Path, model_id: str) -> None:
+    """The ``id`` field must equal the file stem. Raises DataError (field ``id``)."""
+    if model_id != path.stem:
+        raise DataError(path, "id", f"id {model_id!r} must equal the file stem {path.stem!r}")
+
+
+class DataKind(Generic[M]):
+    """The loaders of a kind of data kept one file an id in a folder (decks, squads, missions,
+    campaign chains): the shipped ids, a file read by path, a file loaded by id or path. A
+    file's ``id`` must equal its stem (:func:`check_stem`), checked before the kind's own check.
+
+    Args:
+        model: the pydantic model of a file (it has an ``id`` field).
+        folder: the folder of the shipped files (:func:`data_folder`).
+        what: the kind's name in messages (``"deck"``: ``unknown deck 'x'; known: ...``).
+        check: the kind's cross-check after validation, ``check(obj, path)``, raising DataError.
+    """
+
+    def __init__(
+        self, model: type[M], folder: str | Path, what: str, check: Check | None = None
+    ) -> None:
+        self.model, self.folder, self.what, self._own_check = model, folder, what, check
+        self.check: Check = self._check  # one object: the key of the shipped files' cache
+
+    def _check(self, obj: Any, path: Path) -> None:
+        check_stem(path, obj.id)
+        if self._own_check is not None:
+            self._own_check(obj, path)
+
+    def ids(self) -> list[str]:
+        """Sorted ids (file stems) of the shipped files (:func:`list_data`)."""
+        return list_data(self.folder)
+
+    def read(self, path: str | Path) -> M:
+        """Read, validate and cross-check the file at ``path`` (uncached; :func:`read_data`).
+
+        Raises:
+            DataError: a missing or malformed file, naming the file and the field.
+        """
+        return read_data(self.model, path, self.check)
+
+    def load(self, id_or_path: str | Path) -> M:
+        """The file of a shipped id (cached once per process) or at a path (read each time;
+        :func:`load_data`).
+
+        Raises:
+            ScenarioError: an unknown id (the message lists the shipped ids).
+            DataError: a malformed file, naming the file and the field.
+        """
+        return load_data(self.model, self.folder, id_or_path, what=self.what, check=self.check)
+
+
+class DataFile(Generic[M]):
+    """A kind of data held in one file, shipped as ``data/<stem>.yaml`` (the rules, vehicles
+    and vehicle cards files): the shipped file loaded once, another read from its path.
+
+    Args:
+        model: the pydantic model of the file.
+        stem: the shipped file's name without ``.yaml``.
+        what: the kind's name in messages (``"vehicles file"``).
+    """
+
+    def __init__(self, model: type[M], stem: str, what: str) -> None:
+        self.model, self.stem, self.what = model, stem, what
+        #: the shipped file, loaded on the first call and kept (the rules read it every step)
+        self.shipped: Callable[[], M] = cache(self._read_shipped)
+
+    def _read_shipped(self) -> M:
+        return load_data(self.model, "", self.stem, what=self.what)
+
+    def load(self, path: str | Path | None = None) -> M:
+        """The file at ``path`` (read each time), or the shipped one when ``path`` is None
+        (loaded once and cached: never mutate it).
+
+        Raises:
+            DataError: a missing or malformed file, naming the file and the field.
+        """
+        if path is None:
+            return self.shipped()
+        return load_data(self.model, "", Path(path), what=self.what)

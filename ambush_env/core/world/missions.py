@@ -153,13 +153,12 @@ from ambush_env.core.world.cards import (
     StanceName,
     TaggedForm,
     check_d10_cover,
-    check_stem,
     list_decks,
     load_deck,
     scalar_fields,
     tagged,
 )
-from ambush_env.core.world.data import Frozen, data_path, list_data, load_data, read_data, read_yaml
+from ambush_env.core.world.data import DataKind, Frozen, data_path, read_yaml
 from ambush_env.core.world.hexgrid import parse_label
 from ambush_env.core.world.squads import list_squads
 
@@ -1059,7 +1058,7 @@ def list_missions() -> list[str]:
     """Ids (file stems) of the shipped missions: the reference mission first (named in
     ``rules.yaml: reference_mission``, INTERFACE.md), then the others sorted."""
     ref = reference_mission()
-    return [ref] + [m for m in list_data(MISSIONS_DIR) if m != ref]
+    return [ref] + [m for m in MISSIONS.ids() if m != ref]
 
 
 def reference_mission() -> str:
@@ -1070,28 +1069,12 @@ def reference_mission() -> str:
     return load_rules_data().reference_mission
 
 
-def read_mission(path: str | Path) -> Mission:
-    """Load, validate and cross-check a mission file (uncached).
-
-    Raises:
-        DataError: a malformed file, naming the file and the field.
-    """
-    return read_data(Mission, path, _check_mission)
-
-
-def _check_mission(mission: Mission, path: Path) -> None:
-    check_stem(path, mission.id)
-    check_references(mission, path)
-
-
-def load_mission(id_or_path: str | Path) -> Mission:
-    """Load a mission by shipped id (cached) or by file path (RULES.md §15).
-
-    Raises:
-        ScenarioError: an unknown mission id (the message lists the known ones).
-        DataError: a malformed file, naming the file and the field.
-    """
-    return load_data(Mission, MISSIONS_DIR, id_or_path, what="mission", check=_check_mission)
+MISSIONS = DataKind(Mission, MISSIONS_DIR, "mission", check_references)
+"""The missions (RULES.md §15), ``data/missions/<id>.yaml``; errors as ``DataKind``'s."""
+read_mission = MISSIONS.read
+"""Load, validate and cross-check a mission file (uncached)."""
+load_mission = MISSIONS.load
+"""A mission by shipped id (cached) or by file path (RULES.md §15)."""
 
 
 __all__ = [

@@ -4,13 +4,10 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
-
 from pydantic import Field, field_validator, model_validator
 
 from ambush_env.core.model.types import TERRAIN_NAMES
-from ambush_env.core.world.data import Frozen, data_path, load_data
+from ambush_env.core.world.data import DataFile, Frozen, data_path
 
 
 class ARTrack(Frozen):
@@ -170,17 +167,7 @@ class RulesData(Frozen):
         return v
 
 
-def load_rules_data(path: str | Path | None = None) -> RulesData:
-    """A rules file (default: the shipped ``data/rules.yaml``, loaded once and cached).
-
-    Raises:
-        DataError: a malformed file, naming the file and the field.
-    """
-    if path is None:
-        return _shipped()
-    return load_data(RulesData, "", Path(path), what="rules file")
-
-
-@lru_cache(maxsize=1)
-def _shipped() -> RulesData:
-    return load_data(RulesData, "", "rules", what="rules file")
+RULES_FILE = DataFile(RulesData, "rules", "rules file")
+"""The rules file, ``data/rules.yaml``; errors as ``DataFile``'s."""
+load_rules_data = RULES_FILE.load
+"""A rules file (default: the shipped ``data/rules.yaml``, loaded once and cached)."""

@@ -42,17 +42,12 @@ from ambush_env.core.world.cards import (
     Ident,
     Item,
     check_equipment,
-    check_stem,
+    check_item_counts,
+    check_kits,
     item_boxes,
+    kits_check,
 )
-from ambush_env.core.world.data import (
-    Frozen,
-    config_dir,
-    data_path,
-    list_data,
-    load_data,
-    read_data,
-)
+from ambush_env.core.world.data import DataKind, Frozen, config_dir, data_path, read_data
 
 SQUADS_DIR = config_dir("squads")
 """``configs/squads/`` at the repository root (packaged as ``ambush_env/_configs/squads``)."""
@@ -143,12 +138,7 @@ class Squad(Frozen):
 
     @model_validator(mode="after")
     def _port_boxes(self) -> Squad:
-        for i, s in enumerate(self.soldiers):
-            if len(s.equipment) > self.port_boxes:
-                raise FieldProblem(
-                    f"soldiers.{i}.equipment",
-                    f"{s.name} carries {len(s.equipment)} items in {self.port_boxes} port boxes",
-                )
+        check_item_counts("soldiers", self.soldiers, self.port_boxes, named=True)
         return self
 
 
@@ -157,41 +147,14 @@ PORT_BOXES_BOUNDS: tuple[int, int] = _bounds(Squad, "port_boxes")
 (a wounded soldier, seed 002 p. 26; a tank's unit, none)."""
 
 
-def list_squads() -> list[str]:
-    """Sorted ids of the shipped squads (``configs/squads/*.yaml``)."""
-    return list_data(SQUADS_DIR)
-
-
-def read_squad(path: str | Path) -> Squad:
-    """Load and validate a squad file (uncached).
-
-    Raises:
-        DataError: a malformed file, naming the file and the field.
-    """
-    return read_data(Squad, path, _check_squad)
-
-
-def _check_squad(squad: Squad, path: Path) -> None:
-    check_stem(path, squad.id)
-    for i, s in enumerate(squad.soldiers):
-        check_equipment(
-            path,
-            f"soldiers.{i}.weapon",
-            s.weapon,
-            f"soldiers.{i}.equipment",
-            s.equipment,
-            squad.port_boxes,
-        )
-
-
-def load_squad(name_or_path: str | Path) -> Squad:
-    """Load a squad by shipped id (``"standard"``, cached) or by file path (RULES.md §4).
-
-    Raises:
-        ScenarioError: an unknown squad id (the message lists the shipped squads).
-        DataError: a malformed file, naming the file and the field.
-    """
-    return load_data(Squad, SQUADS_DIR, name_or_path, what="squad", check=_check_squad)
+SQUADS = DataKind(Squad, SQUADS_DIR, "squad", kits_check("soldiers"))
+"""The US squads (RULES.md §4), ``configs/squads/<id>.yaml``; errors as ``DataKind``'s."""
+list_squads = SQUADS.ids
+"""Sorted ids of the shipped squads (``configs/squads/*.yaml``)."""
+read_squad = SQUADS.read
+"""Load, validate and cross-check a squad file (uncached)."""
+load_squad = SQUADS.load
+"""A squad by shipped id (``"standard"``, cached) or by file path (RULES.md §4)."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -382,13 +345,5 @@ def generate_squad(seed: int, points: int | None = None, *, squad_id: str = "gen
             m["equipment"].append(f"clip_{m['weapon']}" if what == "clip" else what)
             satchels += what == "satchel"
     squad = Squad.model_validate({"id": squad_id, "port_boxes": 4, "soldiers": men})
-    for i, s in enumerate(squad.soldiers):
-        check_equipment(
-            "<generated squad>",
-            f"soldiers.{i}.weapon",
-            s.weapon,
-            f"soldiers.{i}.equipment",
-            s.equipment,
-            squad.port_boxes,
-        )
+    check_kits("<generated squad>", "soldiers", squad.soldiers, squad.port_boxes)
     return squad

@@ -38,8 +38,6 @@ action             arguments (defaults)
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, field_validator, model_validator
@@ -58,7 +56,7 @@ from ambush_env.core.world.cards import (
     scalar_fields,
     tagged,
 )
-from ambush_env.core.world.data import Frozen, load_data
+from ambush_env.core.world.data import DataFile, Frozen
 from ambush_env.core.world.vehicle_data import shipped_vehicle_data
 
 TankTarget = Literal["nearest_visible", "most_exposed", "weakest_visible", "nearest_vehicle"]
@@ -215,21 +213,12 @@ class VehicleCards(Frozen):
         return next((c.id for c in self.tanks if c.vehicle == vehicle), None)
 
 
-def load_vehicle_cards(path: str | Path | None = None) -> VehicleCards:
-    """Load and validate a vehicle cards file (default: the shipped one, cached).
-
-    Raises:
-        DataError: a malformed file (names the file and the field).
-    """
-    if path is None:
-        return shipped_vehicle_cards()
-    return load_data(VehicleCards, "", Path(path), what="vehicle cards file")
-
-
-@lru_cache(maxsize=1)
-def shipped_vehicle_cards() -> VehicleCards:
-    """The shipped ``data/vehicle_cards.yaml`` (loaded once)."""
-    return load_data(VehicleCards, "", "vehicle_cards", what="vehicle cards file")
+VEHICLE_CARDS_FILE = DataFile(VehicleCards, "vehicle_cards", "vehicle cards file")
+"""The vehicle cards file, ``data/vehicle_cards.yaml``; errors as ``DataFile``'s."""
+load_vehicle_cards = VEHICLE_CARDS_FILE.load
+"""Load and validate a vehicle cards file (default: the shipped one, cached)."""
+shipped_vehicle_cards = VEHICLE_CARDS_FILE.shipped
+"""The shipped ``data/vehicle_cards.yaml`` (loaded once)."""
 
 
 def driving_column(card: object) -> Column:

@@ -7,15 +7,13 @@ The rules modules read vehicle numbers from here without importing
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
 from ambush_env.core.model.state import Unit, Vehicle
 from ambush_env.core.model.types import TERRAIN_NAMES
-from ambush_env.core.world.data import Frozen, load_data
+from ambush_env.core.world.data import DataFile, Frozen
 
 Armour = Literal["occupant", "unarmoured", "light", "medium", "heavy"]
 Aspect = Literal["front", "side", "rear"]
@@ -233,21 +231,12 @@ class VehicleData(Frozen):
         return v
 
 
-def load_vehicle_data(path: str | Path | None = None) -> VehicleData:
-    """Load and validate a vehicles file (default: the shipped ``data/vehicles.yaml``, cached).
-
-    Raises:
-        DataError: a malformed file (names the file and the field).
-    """
-    if path is None:
-        return shipped_vehicle_data()
-    return load_data(VehicleData, "", Path(path), what="vehicles file")
-
-
-@lru_cache(maxsize=1)
-def shipped_vehicle_data() -> VehicleData:
-    """The shipped ``data/vehicles.yaml`` (loaded once; read by the vehicle rules)."""
-    return load_data(VehicleData, "", "vehicles", what="vehicles file")
+VEHICLES_FILE = DataFile(VehicleData, "vehicles", "vehicles file")
+"""The vehicles file, ``data/vehicles.yaml``; errors as ``DataFile``'s."""
+load_vehicle_data = VEHICLES_FILE.load
+"""Load and validate a vehicles file (default: the shipped ``data/vehicles.yaml``, cached)."""
+shipped_vehicle_data = VEHICLES_FILE.shipped
+"""The shipped ``data/vehicles.yaml`` (loaded once; read by the vehicle rules)."""
 
 
 __all__ = [
