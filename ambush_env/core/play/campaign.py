@@ -52,9 +52,15 @@ from ambush_env.core.model.types import RESULT_NAMES, ResultName, Status
 from ambush_env.core.play.game import Game
 from ambush_env.core.rules.ctx import Ctx
 from ambush_env.core.world.cards import (
+    CrRating,
+    DsRating,
     FieldProblem,
     Ident,
+    InRating,
     Item,
+    MvRating,
+    PcRating,
+    WsRating,
     check_kits,
     list_decks,
 )
@@ -106,12 +112,12 @@ class Improve(Frozen):
 class BaseRatings(Frozen):
     """A replacement's ratings (RULES.md §4 ranges)."""
 
-    IN: int = Field(ge=0, le=4)
-    PC: int = Field(ge=3, le=8)
-    WS: int = Field(ge=-2, le=2)
-    DS: int = Field(ge=0, le=9)
-    MV: int = Field(ge=4, le=5)
-    CR: int = Field(ge=0, le=3)
+    IN: InRating
+    PC: PcRating
+    WS: WsRating
+    DS: DsRating
+    MV: MvRating
+    CR: CrRating
 
 
 class CampaignRules(Frozen):
@@ -220,12 +226,12 @@ class Veteran(Frozen):
 
     id: int = Field(ge=1)
     role: Role
-    IN: int = Field(ge=0, le=4)
-    PC: int = Field(ge=3, le=8)
-    WS: int = Field(ge=-2, le=2)
-    DS: int = Field(ge=0, le=9)
-    MV: int = Field(ge=4, le=5)
-    CR: int = Field(ge=0, le=3)
+    IN: InRating
+    PC: PcRating
+    WS: WsRating
+    DS: DsRating
+    MV: MvRating
+    CR: CrRating
     weapon: Ident
     equipment: tuple[Item, ...] = ()
     xp: int = Field(default=0, ge=0)

@@ -240,6 +240,15 @@ Item = Annotated[str, Field(pattern=ITEM_PATTERN)]
 """A port-box item id: ``grenade``, ``satchel``, ``radio``, ``clip_<weapon id>`` (RULES.md §4) or a
 d100 charge (``sticky_grenade``, ``pole_charge``, ``molotov``: seed 003, rules d100 only)."""
 
+# A soldier's ratings and their ranges (RULES.md §4), one type each: the ratings of a German
+# card, of a squad file's soldier and of a campaign's veteran and replacement.
+InRating = Annotated[int, Field(ge=0, le=4)]
+PcRating = Annotated[int, Field(ge=3, le=8)]
+WsRating = Annotated[int, Field(ge=-2, le=2)]
+DsRating = Annotated[int, Field(ge=0, le=9)]
+MvRating = Annotated[int, Field(ge=4, le=5)]
+CrRating = Annotated[int, Field(ge=0, le=3)]
+
 # --------------------------------------------------------------------------------------------
 # the action language (RULES.md §14)
 # --------------------------------------------------------------------------------------------
@@ -494,10 +503,10 @@ class Card(Frozen):
     id: Ident
     rank: str = Field(min_length=1)
     weapon: Ident
-    IN: int = Field(ge=0, le=4)
-    PC: int = Field(ge=3, le=8)
-    WS: int = Field(ge=-2, le=2)
-    MV: int = Field(default=4, ge=4, le=5)
+    IN: InRating
+    PC: PcRating
+    WS: WsRating
+    MV: MvRating = 4
     equipment: tuple[Item, ...] = ()
     columns: Columns
 

@@ -38,9 +38,15 @@ from pydantic import BaseModel, Field, field_validator, model_validator
 
 from ambush_env.core.model.errors import DataError
 from ambush_env.core.world.cards import (
+    CrRating,
+    DsRating,
     FieldProblem,
     Ident,
+    InRating,
     Item,
+    MvRating,
+    PcRating,
+    WsRating,
     check_equipment,
     check_item_counts,
     check_kits,
@@ -73,12 +79,12 @@ class Soldier(Frozen):
 
     name: str = Field(pattern=r"^US[1-9][0-9]*$")
     role: Role
-    IN: int = Field(ge=0, le=4)
-    PC: int = Field(ge=3, le=8)
-    WS: int = Field(ge=-2, le=2)
-    DS: int = Field(ge=0, le=9)
-    MV: int = Field(ge=4, le=5)
-    CR: int = Field(ge=0, le=3)
+    IN: InRating
+    PC: PcRating
+    WS: WsRating
+    DS: DsRating
+    MV: MvRating
+    CR: CrRating
     weapon: Ident
     equipment: tuple[Item, ...] = ()
 
