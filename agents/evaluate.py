@@ -1,7 +1,7 @@
 """Play episodes with an agent and collect what the benchmark scores (VP and results).
 
 :func:`run_episode` plays one seeded episode; :func:`evaluate` plays many. Rewards are never
-scored: the benchmark reads the game's VP, result and casualty counts (INTERFACE.md).
+scored: the benchmark reads the game's VP, result and casualty counts (docs/API.md).
 """
 
 from __future__ import annotations

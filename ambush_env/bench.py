@@ -1,4 +1,4 @@
-"""The benchmark runner (INTERFACE.md "Benchmark"): suites of missions × opponents × seeds.
+"""The benchmark runner (docs/API.md "Benchmark"): suites of missions × opponents × seeds.
 
 A suite is a YAML file in ``configs/bench/``::
 
@@ -13,7 +13,7 @@ or several blocks under ``parts:`` (each with its own missions, opponents and se
 ``baseline.yaml``). A mission entry may also be ``procedural`` or a mission file's path.
 
 :func:`run_bench` plays every (mission, opponent, seed) with one agent (in this process,
-worker processes or Ray tasks), and returns the result dict whose schema INTERFACE.md fixes
+worker processes or Ray tasks), and returns the result dict whose schema docs/API.md fixes
 (``docs/result.schema.json``), with normalised scores where ``configs/bench/reference/vp.yaml``
 has a reference (:mod:`ambush_env.stats`); :func:`write_outputs` writes it atomically as
 JSON, refreshes the Markdown leaderboard of the output folder and draws one PNG per suite
@@ -325,7 +325,7 @@ def provenance(
     tasks: dict[tuple[str, str], list[int]],
     keys: dict[str, str],
 ) -> dict[str, Any]:
-    """Where a result comes from (INTERFACE.md "Benchmark"): the agent's hash, the git commit,
+    """Where a result comes from (docs/API.md "Benchmark"): the agent's hash, the git commit,
     the date (UTC), whether the policy is deterministic (⚙ a scripted agent's seeded random
     tie-breaks count as stochastic; a PPO policy as loaded), whether the whole suite ran, the
     most seeds any (mission, opponent) played, and the env id of each mission with the id
@@ -460,7 +460,7 @@ def _run_ray(tasks: list[Task], workers: int, address: str | None, bar) -> list[
 
 
 def _summarise(episodes: list[dict]) -> dict[str, Any]:
-    """The metrics of one (mission, opponent) from its episodes (in seed order): INTERFACE.md's,
+    """The metrics of one (mission, opponent) from its episodes (in seed order): docs/API.md's,
     plus the seed range and every episode's VP (``vp``, in seed order) from which the
     normalised scores and their intervals are computed again (:mod:`ambush_env.stats`)."""
     from ambush_env.agents.evaluate import result_value
@@ -547,7 +547,7 @@ def run_bench(
             of such a run include it; results are otherwise the same.
 
     Returns:
-        The result dict of INTERFACE.md plus two private keys, ``_episodes`` (one record per
+        The result dict of docs/API.md plus two private keys, ``_episodes`` (one record per
         episode) and ``_wall_seconds``, which :func:`public` strips before writing. The same
         suite gives the same result on every backend and worker count (dates and speeds aside).
 
@@ -646,7 +646,7 @@ def run_bench(
 
 # -- outputs ---------------------------------------------------------------------------------
 def public(result: dict) -> dict:
-    """The result without its private (``_``-prefixed) keys: the INTERFACE.md schema."""
+    """The result without its private (``_``-prefixed) keys: the docs/API.md schema."""
     return {k: v for k, v in result.items() if not k.startswith("_")}
 
 
@@ -710,7 +710,7 @@ def is_full(result: dict) -> bool:
 
 
 def result_stem(result: dict) -> str:
-    """The file stem of a result in the results folder, its key (INTERFACE.md): suite, agent
+    """The file stem of a result in the results folder, its key (docs/API.md): suite, agent
     label and agent hash, then the rules when not ``"standard"``, then ``partial-<N>`` for a
     run of N of the suite's seeds: ``smoke__random__1a2b3c4d``,
     ``vehicles_d100__heuristic__5e6f7a8b__d100``, ``smoke__random__1a2b3c4d__partial-3``.

@@ -209,7 +209,7 @@ def compare_speed(
         "seed": seed,
         "opponent": opponent,
         "rules": rules,
-        # INTERFACE.md's keys, for the first mission
+        # docs/API.md's keys, for the first mission
         "mission": rows[0]["mission"],
         "steps_per_second": rows[0]["steps_per_second"],
         "cpu_steps_per_second": rows[0]["cpu_steps_per_second"],
@@ -480,7 +480,7 @@ def cmd_replay(args: argparse.Namespace, stdout=None) -> int:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    """Write the mission's map (after reset with ``--seed``) as a PNG (INTERFACE.md)."""
+    """Write the mission's map (after reset with ``--seed``) as a PNG (docs/API.md)."""
     import numpy as np
     from PIL import Image
 

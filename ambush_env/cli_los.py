@@ -1,4 +1,4 @@
-"""``ambush los MAP A B [--stances S T]``: print ``clear`` or ``blocked by X`` (INTERFACE.md).
+"""``ambush los MAP A B [--stances S T]``: print ``clear`` or ``blocked by X`` (docs/API.md).
 
 The lead's ``ambush_env/cli.py`` wires it in with :func:`add_los_parser`; the handler is stored
 as the parser default ``func`` and returns the exit status::

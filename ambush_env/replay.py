@@ -7,7 +7,7 @@ its line number:
   "mission": ID, "env": {the AmbushEnv arguments: mission, rules, opponent, reward,
   illegal_action, max_steps, procedural[, mission_seeds]}, "rules", "opponent", "seed",
   "options", "agent", "mission_seed", "mission_file", "position", "events", "rolls"}``:
-  ``position`` is the start (``Game.position()`` after ``reset``, INTERFACE.md "positions": a
+  ``position`` is the start (``Game.position()`` after ``reset``, docs/API.md "positions": a
   generated mission is inline), ``events`` / ``rolls`` those of the setup; a mission played
   from a file has ``env.mission`` its absolute path and ``mission_file`` = ``{"path", "yaml":
   the file's text}`` (else null), so the replay plays anywhere (:func:`make_env`);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Fuzz the promises of positions (INTERFACE.md "Positions and orders"): random legal play on
+"""Fuzz the promises of positions (docs/API.md "Positions and orders"): random legal play on
 every registered id, checking at intervals that a game is held and restored exactly.
 
 Cases: every id of ``gymnasium.registry`` under ``ambush/`` at its newest version (the

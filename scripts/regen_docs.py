@@ -522,7 +522,7 @@ def render_choices() -> str:
             lines.append(f"| [{title}](#{key}) | {len(by_area[key])} |")
     for key, title, sec in AREAS:
         items = by_area.get(key, [])
-        where = f"RULES.md {sec}" if sec.startswith("§") else "INTERFACE"
+        where = f"RULES.md {sec}" if sec.startswith("§") else "API.md"
         lines += [
             "",
             f'<a id="{key}"></a>',
@@ -590,7 +590,7 @@ _SECTIONS = re.compile(
     r"(?<![\w.])(?:RULES(?:\.md)?\s*)?§\s?(\d{1,2}(?:\.\d+)?)"
     r"((?:\s?(?:[-–,/]|and)\s?§?\s?\d{1,2}(?:\.\d+)?)*)"
 )
-_OTHER_DOC = re.compile(r"(INTERFACE|ARCHITECTURE|STYLE)(\.md)?\s*$")
+_OTHER_DOC = re.compile(r"(INTERFACE|ARCHITECTURE|STYLE|API)(\.md)?\s*$")
 
 
 def _expand(spec: str) -> list[int]:
@@ -610,7 +610,7 @@ def citations(text: str) -> list[tuple[int, str]]:
     """``(offset, source)`` of every citation in ``text``: ``"seed 000 p. 30"`` for a page
     (a bare ``p. 30`` names the seed whose pages hold it), ``"seed 003"`` for seed 003 (it has
     no pages), ``"RULES.md §8"`` / ``"RULES.md §5.3"`` for sections (``§4-§5`` and ``§2-3``
-    name both; a § after ``INTERFACE.md`` is not RULES.md's)."""
+    name both; a § after ``docs/API.md`` is not RULES.md's)."""
     out: list[tuple[int, str]] = []
     for m in _PAGES.finditer(text):
         for page in _expand(m.group(1)):
@@ -661,7 +661,7 @@ def _test_spans(tree: ast.Module) -> list[tuple[int, int, str]]:
 
 @functools.lru_cache(maxsize=1)
 def collect_coverage() -> dict[str, set[str]]:
-    """source → the tests citing it: ``tests/x.py::test_name``, or ``tests/x.py`` for a
+    """source → the tests citing it: ``tests/<file>.py::<test>``, or ``tests/<file>.py`` for a
     citation outside every test function (the module docstring, a shared table)."""
     cov: dict[str, set[str]] = defaultdict(set)
     for p in sorted((ROOT / "tests").rglob("*.py")):

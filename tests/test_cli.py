@@ -1,4 +1,4 @@
-"""The ``ambush`` command line (INTERFACE.md, binding): every subcommand runs end to end."""
+"""The ``ambush`` command line (docs/API.md, binding): every subcommand runs end to end."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def test_speed_compares_missions_in_one_run(tmp_path, capsys):
     )
     rates = sorted(r["cpu_steps_per_second"] for r in tank["runs"])
     assert tank["cpu_steps_per_second"] == rates[1]  # the median of three
-    assert data["steps_per_second"] == farm["steps_per_second"]  # INTERFACE.md's key: the first's
+    assert data["steps_per_second"] == farm["steps_per_second"]  # docs/API.md's key: the first's
     text = capsys.readouterr().out
     assert "tank_hunt" in text and "of farm_assault" in text
 
@@ -216,7 +216,7 @@ def test_bad_numbers_are_refused_by_the_parser(argv, capsys):
 
 
 def test_too_many_episodes_is_an_error(capsys):
-    """INTERFACE.md: --episodes N takes the first N seeds of the suite's range; more than the
+    """docs/API.md: --episodes N takes the first N seeds of the suite's range; more than the
     suite has is an error, not a silent clamp."""
     from ambush_env.cli import main
 

@@ -18,7 +18,7 @@ from ambush_env.env.observation import ObservationBuilder
 from ambush_env.env.rewards import RewardScheme
 from ambush_env.render.window import pygame_available as _pygame_available
 
-ILLEGAL_STREAK_LIMIT = 10  # INTERFACE.md: 10 illegal orders in a row truncate the episode
+ILLEGAL_STREAK_LIMIT = 10  # docs/API.md: 10 illegal orders in a row truncate the episode
 DEFAULT_MAX_STEPS = 20_000  # ⚙ outside safety cap; a mission always ends far earlier
 ILLEGAL_ACTION_MODES = ("penalize", "raise")
 #: ``info["end_reason"]`` of the two truncations (a mission's own end gives the engine's reason)
@@ -286,7 +286,7 @@ class AmbushEnv(gym.Env):
             )
         super().reset(seed=seed)
         position = options.get("position")
-        if position is not None:  # INTERFACE.md: start the episode from a position
+        if position is not None:  # docs/API.md: start the episode from a position
             self._load_position(position)
             if self.game.over:
                 from ambush_env.core.model.errors import DataError
@@ -414,7 +414,7 @@ class AmbushEnv(gym.Env):
         return self.game.describe_action(int(action))
 
     def get_state(self) -> dict:
-        """The whole episode as a JSON-able dict (INTERFACE.md): the game's position (dice
+        """The whole episode as a JSON-able dict (docs/API.md): the game's position (dice
         included) plus the env's own counters under ``"env"`` (and, for a procedural env, the
         seed its mission was generated from). ``Game.from_position`` reads it as it is."""
         d = self.game.position()
@@ -718,7 +718,7 @@ def _check_arguments(
 
 def _order_index(action: Any) -> int:
     """The order index of a ``step`` action: a Python int, a numpy integer scalar or a 0-d
-    integer array in ``0..N_ORDERS-1`` (INTERFACE.md, the illegal-action rules).
+    integer array in ``0..N_ORDERS-1`` (docs/API.md, the illegal-action rules).
 
     Raises:
         IllegalActionError: anything else — a float (``3.0`` too), NaN, a bool (an ``int``

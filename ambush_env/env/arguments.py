@@ -1,4 +1,4 @@
-"""Owns the checks of the envs' arguments and reset options (INTERFACE.md: "Bad arguments
+"""Owns the checks of the envs' arguments and reset options (docs/API.md: "Bad arguments
 to the envs and the CLI raise ``ConfigError``"): each helper returns the value, normalised, or
 raises :class:`~ambush_env.core.model.errors.ConfigError` naming the argument and what it may be
 (docs/OBSERVATION.md "Errors").

@@ -1,4 +1,4 @@
-"""Reward schemes of the env, read from ``rewards.yaml`` (INTERFACE.md "Reward").
+"""Reward schemes of the env, read from ``rewards.yaml`` (docs/API.md "Reward").
 
 The default reward is the mission result at the end (decisive win +1, win +0.5, draw 0,
 loss −1 ⚙) plus 0.05 ⚙ × the VP gained in the step; those numbers live once, in

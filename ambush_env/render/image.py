@@ -1,4 +1,4 @@
-"""The ``"rgb_array"`` render: the hex map as an image (INTERFACE.md render modes), with Pillow.
+"""The ``"rgb_array"`` render: the hex map as an image (docs/API.md render modes), with Pillow.
 
 A frame (:func:`render_rgb`) has three parts, laid out by :func:`frame_layout`:
 

@@ -1,4 +1,4 @@
-"""The ``"human"`` render mode's window: shows rgb frames in a pygame window (INTERFACE.md
+"""The ``"human"`` render mode's window: shows rgb frames in a pygame window (docs/API.md
 render modes).
 
 pygame (the ``window`` extra, pygame-ce) is imported only when a window opens. Closing the

@@ -1,4 +1,4 @@
-"""Agents: always legal; the heuristic doctrine clearly beats random play (INTERFACE.md)."""
+"""Agents: always legal; the heuristic doctrine clearly beats random play (docs/API.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The benchmark runner: suites, metrics, the JSON schema of INTERFACE.md, atomic outputs."""
+"""The benchmark runner: suites, metrics, the JSON schema of docs/API.md, atomic outputs."""
 
 from __future__ import annotations
 
@@ -203,7 +203,7 @@ def test_every_result_carries_its_provenance(tmp_path):
 
 
 def test_a_partial_run_never_replaces_a_full_suite_result(tmp_path):
-    """INTERFACE.md: a run of fewer seeds than its suite is written under its own name; the
+    """docs/API.md: a run of fewer seeds than its suite is written under its own name; the
     full result's file and its leaderboard row stay."""
     suite = str(_tiny_suite(tmp_path))
     out = tmp_path / "results"

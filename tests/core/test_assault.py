@@ -67,7 +67,7 @@ def assault_orders(g) -> list[int]:
 
 
 def refused(g, order: int) -> None:
-    """The order is not offered and ``step`` raises (STYLE.md habit 2: one source of legality)."""
+    """The order is not offered and ``step`` raises (docs/STYLE.md habit 2: one source of legality)."""
     assert order not in g.legal_actions()
     with pytest.raises(IllegalActionError):
         g.step(order)
@@ -224,7 +224,7 @@ def test_capture_assault_takes_a_prisoner():
 
 
 def test_capture_is_recorded_as_an_event():
-    """STYLE.md habit 5 / assault.py: a capture is an event of the step, like a kill."""
+    """docs/STYLE.md habit 5 / assault.py: a capture is an event of the step, like a kill."""
     g, u, partner = squad(US4, "G6")
     ger = add_german(g, "rifleman", "G6")
     act(g, u, partner)

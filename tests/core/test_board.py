@@ -158,7 +158,7 @@ def test_wall_none_opens_a_building_side_and_field_walls_are_allowed():
     ],
 )
 def test_bad_maps_raise_data_error_naming_file_and_field(tmp_path, change, field, problem):
-    """RULES.md §2: a bad map is a DataError naming the file and the field (STYLE.md habit 3)."""
+    """RULES.md §2: a bad map is a DataError naming the file and the field (docs/STYLE.md habit 3)."""
     raw = _raw(**change)
     if change == {"hexes": {"Q1": {"terrain": "swamp"}}}:
         raw["columns"] = 3  # Q is off a 3-column board

@@ -250,7 +250,7 @@ def test_action_forms_parse_and_dump_round_trip():
     ],
 )
 def test_malformed_deck_names_file_and_field(tmp_path, mutate, field, problem):
-    """RULES.md §14 + STYLE.md habit 3: a bad card file fails with its path and the field."""
+    """RULES.md §14 + docs/STYLE.md habit 3: a bad card file fails with its path and the field."""
     path = _broken(tmp_path, mutate)
     with pytest.raises(DataError) as exc:
         load_deck(path)

@@ -662,7 +662,7 @@ def test_moving_fire_modifier(own, other, expect):
 
 
 def test_a_position_keeps_the_d100_state():
-    """The d100 vehicle state round-trips through a position (INTERFACE.md positions)."""
+    """The d100 vehicle state round-trips through a position (docs/API.md positions)."""
     veh = _tank(
         hp=41,
         armour_loss={"front": 7},

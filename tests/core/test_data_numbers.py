@@ -1,4 +1,4 @@
-"""Rule numbers live in data (STYLE.md habit 3): each number below is changed in a copy of its
+"""Rule numbers live in data (docs/STYLE.md habit 3): each number below is changed in a copy of its
 data file, loaded through the same loader, installed on a game, and the rule follows it.
 
 The game of :func:`engine_helpers.fresh_game` is shared by the tests of a process, so the
@@ -354,7 +354,7 @@ def test_bad_rules_numbers_are_data_errors(tmp_path):
 
 # ---------------------------------------------------------------------------- reference mission
 def test_reference_mission_is_named_in_data_and_listed_first():
-    """INTERFACE.md: the reference mission, farm_assault, is named in data (rules.yaml
+    """docs/API.md: the reference mission, farm_assault, is named in data (rules.yaml
     reference_mission), list_missions() lists it first, then the others sorted, and a Game
     without ``mission`` plays it."""
     from ambush_env.core import Game
@@ -367,7 +367,7 @@ def test_reference_mission_is_named_in_data_and_listed_first():
 
 
 def test_reference_mission_must_be_shipped(tmp_path):
-    """INTERFACE.md: the reference mission must be a shipped mission."""
+    """docs/API.md: the reference mission must be a shipped mission."""
     path = changed_copy(tmp_path, "rules.yaml", _set("reference_mission", value="moon_base"))
     with pytest.raises(DataError) as e:
         load_rules_data(path)
@@ -376,7 +376,7 @@ def test_reference_mission_must_be_shipped(tmp_path):
 
 # ---------------------------------------------------------------------------- the one loader
 def test_one_loader_names_known_ids_and_the_bad_field(tmp_path):
-    """STYLE.md habit 3: one loader for every kind; an unknown id lists the known ones, a bad
+    """docs/STYLE.md habit 3: one loader for every kind; an unknown id lists the known ones, a bad
     file names file and field; shipped ids are cached, paths read afresh."""
     with pytest.raises(ScenarioError, match="farm_assault"):
         load_mission("nowhere")

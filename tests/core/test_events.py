@@ -1,4 +1,4 @@
-"""Typed events on one channel (issue 9, ARCHITECTURE.md; STYLE.md habit 5: events record the
+"""Typed events on one channel (issue 9, docs/ARCHITECTURE.md; docs/STYLE.md habit 5: events record the
 rolls): one dataclass per kind, a dict form that round-trips, typed errors, ``rolls()``."""
 
 from __future__ import annotations
@@ -209,7 +209,7 @@ def test_played_events_are_registered_with_their_fields(played):
 
 
 def test_played_events_expose_the_rolls_their_dicts_carry(played):
-    """STYLE.md habit 5: ``rolls()`` of any event gives the dice its dict records."""
+    """docs/STYLE.md habit 5: ``rolls()`` of any event gives the dice its dict records."""
     n = 0
     for _, typed in played:
         for e in typed:

@@ -78,7 +78,7 @@ def grenade_targets(g, u, kind: K = K.GRENADE) -> list[int]:
 
 
 def refused(g, order: int) -> None:
-    """The order is not offered and ``step`` raises (STYLE.md habit 2: one source of legality)."""
+    """The order is not offered and ``step`` raises (docs/STYLE.md habit 2: one source of legality)."""
     assert order not in g.legal_actions()
     with pytest.raises(IllegalActionError):
         g.step(order)

@@ -40,7 +40,7 @@ def test_labels_round_trip():
 
 @pytest.mark.parametrize("bad", ["", "16Q", "Q", "Q0", "Q016", "q16", "Q-1", "Q 16", None, 16])
 def test_malformed_label_raises_naming_it(bad):
-    """A malformed label is an AmbushError whose message names it (STYLE.md habit 2)."""
+    """A malformed label is an AmbushError whose message names it (docs/STYLE.md habit 2)."""
     with pytest.raises(AmbushError, match="malformed hex label"):
         hg.parse_label(bad)
 

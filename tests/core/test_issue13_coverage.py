@@ -1,5 +1,5 @@
 """Issue 13, done-when 2: the paragraph effects and German card actions and selectors that had no
-test with forced dice asserting an exact outcome (the audit is ``/work/notes/coverage_issue13.md``).
+test with forced dice asserting an exact outcome (issue 13's audit).
 
 Paragraph effects run on variants of the reference mission (``farm_assault``) with paragraphs
 added (triggered from unused hexes, so the mission validates: no orphan paragraph, every tested

@@ -1,6 +1,6 @@
 """The order generator filtered by kind (what the card interpreter asks for) gives exactly the
 full list's orders of those kinds, for US and German units alike (one source of legality,
-STYLE.md habit 2)."""
+docs/STYLE.md habit 2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Line of sight: the public API, the cache, the live map, the command (RULES.md §3, INTERFACE.md)."""
+"""Line of sight: the public API, the cache, the live map, the command (RULES.md §3, docs/API.md)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def apertures():
     ],
 )
 def test_bad_arguments_raise_naming_them(apertures, kwargs, match):
-    """RULES.md §3 / STYLE.md habit 2: a bad label or stance is an AmbushError naming it."""
+    """RULES.md §3 / docs/STYLE.md habit 2: a bad label or stance is an AmbushError naming it."""
     args = {"sighter": "E2", "target": "E5", **kwargs}
     with pytest.raises(AmbushError, match=match):
         line_of_sight(apertures, args.pop("sighter"), args.pop("target"), **args)
@@ -334,7 +334,7 @@ def _run(argv):
 
 
 def test_los_command_prints_clear_or_blocker(capsys):
-    """INTERFACE.md: `ambush los MAP A B [--stances S T]` prints `clear` or `blocked by X`."""
+    """docs/API.md: `ambush los MAP A B [--stances S T]` prints `clear` or `blocked by X`."""
     assert _run(["los_village", "C6", "M4"]) == 0
     assert capsys.readouterr().out == "clear\n"
     assert _run(["los_village", "C2", "C6"]) == 0

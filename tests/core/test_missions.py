@@ -53,7 +53,7 @@ def _neighbours(label: str, columns: int, rows: int) -> list[str]:
 
 # --------------------------------------------------------------------- the shipped mission
 def test_shipped_missions_listed_and_loaded():
-    """INTERFACE.md: mission ids are the file stems, the reference mission first (named in
+    """docs/API.md: mission ids are the file stems, the reference mission first (named in
     data, not by sort order), then the others sorted."""
     ids = list_missions()
     assert MISSION in ids and ids[1:] == sorted(ids[1:])
@@ -395,7 +395,7 @@ def test_knoll_crest_hides_the_gun_from_the_sallow_wood():
     ],
 )
 def test_malformed_mission_names_file_and_field(tmp_path, mutate, field, problem):
-    """RULES.md §15 + STYLE.md habit 3: a bad mission file fails with its path and the field."""
+    """RULES.md §15 + docs/STYLE.md habit 3: a bad mission file fails with its path and the field."""
     path = _broken(tmp_path, mutate)
     with pytest.raises(DataError) as exc:
         load_mission(path)

@@ -166,7 +166,7 @@ def test_entering_an_enemy_hex_is_a_charge_within_half_mv():
 
 
 def test_hidden_german_does_not_bar_a_hex():
-    """INTERFACE.md: the mask shows only what a player could know: a hidden German's hex is
+    """docs/API.md: the mask shows only what a player could know: a hidden German's hex is
     offered like any other."""
     g = fresh_game()
     _rounds_unit(g, "A2")

@@ -1,4 +1,4 @@
-"""Orders as text (INTERFACE.md "Positions and orders (binding)"; issue 10, done-when 2).
+"""Orders as text (docs/API.md "Positions and orders (binding)"; issue 10, done-when 2).
 
 ``describe_action(i)`` gives a stable text for every ``i`` in ``0..N-1``; ``parse_order``
 inverts it for every ``i`` (a trailing parenthesis such as ``(L7)`` may be left out where that

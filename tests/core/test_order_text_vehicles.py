@@ -1,5 +1,5 @@
 """Orders as text with vehicles (issue 23, done-when 4; docs/OBSERVATION.md "Orders as text",
-INTERFACE.md "Positions and orders (binding)").
+docs/API.md "Positions and orders (binding)").
 
 One rule for every order, vehicle targets included: ``parse_order`` reads an order's whole text,
 and the text without its trailing parenthesis — ``(L7)``, ``(rear)``, ``(Panzer IV, H7)``,

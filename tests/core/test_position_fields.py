@@ -1,4 +1,4 @@
-"""Positions hold every field of the state (INTERFACE.md "Positions and orders": "writes the
+"""Positions hold every field of the state (docs/API.md "Positions and orders": "writes the
 whole situation back, exactly"; core/play/position.py).
 
 The generated test walks ``dataclasses.fields`` of GameState, Unit, Vehicle and TurnState: in

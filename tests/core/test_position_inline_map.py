@@ -1,4 +1,4 @@
-"""Positions on a map of their own (INTERFACE.md "Positions and orders": "the mission (id, path,
+"""Positions on a map of their own (docs/API.md "Positions and orders": "the mission (id, path,
 or an inline map)"; docs/DATA_FORMATS.md, positions; issue 23).
 
 A position's ``map`` (or an inline mission's ``map``) may be a map in the map file's own schema

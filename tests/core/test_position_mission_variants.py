@@ -1,4 +1,4 @@
-"""Positions of a mission variant that keeps a shipped mission's id (INTERFACE.md
+"""Positions of a mission variant that keeps a shipped mission's id (docs/API.md
 "Positions and orders": ``mission`` is a shipped id, a file path or an inline mission):
 the variant is written inline and read back as itself, not as the shipped mission."""
 

@@ -1,5 +1,5 @@
 """Ratings and counts are range-checked where positions enter (issue 23: "positions accept PC 42,
-MV 99, WS −7 which squad files reject"; INTERFACE.md: invalid input raises ``DataError``
+MV 99, WS −7 which squad files reject"; docs/API.md: invalid input raises ``DataError``
 naming the field).
 
 A unit's ratings use a squad file's bounds (``squads.RATING_BOUNDS``, the same numbers that

@@ -1,4 +1,4 @@
-"""Positions (INTERFACE.md "Positions and orders (binding)"; issue 10, done-when 1).
+"""Positions (docs/API.md "Positions and orders (binding)"; issue 10, done-when 1).
 
 * Round trip: ``Game.from_position(g.position()).position() == g.position()`` at every step
   of seeded random legal games of farm_assault (both ``german="cards"`` and ``"agent"``), and
@@ -189,7 +189,7 @@ units:
 
 
 def test_minimal_hand_written_position_loads_and_plays():
-    """INTERFACE.md: only ``mission`` and ``units`` are required. Two US soldiers and an aware
+    """docs/API.md: only ``mission`` and ``units`` are required. Two US soldiers and an aware
     German rifleman in Rounds: the game loads, has legal orders and plays on."""
     g = Game.from_position(MINIMAL)
     assert g.position()["phase"] == "rounds"

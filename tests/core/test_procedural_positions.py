@@ -1,4 +1,4 @@
-"""A position of a generated mission (``ambush_env.core.play.procedural``; INTERFACE.md
+"""A position of a generated mission (``ambush_env.core.play.procedural``; docs/API.md
 "Positions and orders") loads on its own: it carries the mission seed (``procedural``),
 from which ``Game.from_position`` rebuilds the map, without the env's stored seed."""
 

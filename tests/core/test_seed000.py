@@ -1,6 +1,6 @@
 """Seed 000 (vehicles), statement by statement (issue 11, done-when 1).
 
-``STATEMENTS`` splits /work/shared/seeds/000_531a0008c7915b23.txt into what it tells the engine
+``STATEMENTS`` splits seed 000 (the vehicle rules) into what it tells the engine
 to do or refuse, each with its page (and the two seed 002 p. 25 rules issue 11 names). Every
 statement has exactly one home: rows of ``ROWS`` (a position, forced dice, orders as text and the
 exact outcome, played by ``Game.from_position`` / ``force_rolls`` / ``play``), or, where a position

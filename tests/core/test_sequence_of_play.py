@@ -373,7 +373,7 @@ def test_make_aware_within_cr():
 
 # ---------------------------------------------------------------------------- legality
 def test_illegal_order_names_order_and_unit():
-    """STYLE.md habit 2: an illegal order raises IllegalActionError naming order and unit."""
+    """docs/STYLE.md habit 2: an illegal order raises IllegalActionError naming order and unit."""
     g = fresh_game()
     with pytest.raises(IllegalActionError, match="selected first"):
         g.step(enc(K.FIRE_AIMED, 0))

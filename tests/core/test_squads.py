@@ -161,7 +161,7 @@ def test_load_squad_is_cached_and_round_trips():
     ],
 )
 def test_malformed_squad_names_file_and_field(tmp_path, mutate, field, problem):
-    """RULES.md §4 + STYLE.md habit 3: a bad squad file fails with its path and the field."""
+    """RULES.md §4 + docs/STYLE.md habit 3: a bad squad file fails with its path and the field."""
     path = _broken(tmp_path, mutate)
     with pytest.raises(DataError) as exc:
         load_squad(path)

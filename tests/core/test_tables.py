@@ -49,7 +49,7 @@ def expected_harm(cls: str, distance: int) -> float:
 # The shipped data
 # ------------------------------------------------------------------------------------------
 def test_shipped_tables_load_once():
-    """STYLE.md habit 3: tables are loaded once and shared (cached)."""
+    """docs/STYLE.md habit 3: tables are loaded once and shared (cached)."""
     assert load_tables() is load_tables()
     assert set(REQUIRED_CLASSES) <= set(T.to_hit)
     assert set(REQUIRED_ROWS) <= set(T.soldier_row)
@@ -249,7 +249,7 @@ def _edit(path: Path, fn) -> None:
 
 
 def test_copy_of_shipped_data_loads(data_copy):
-    """STYLE.md habit 3: a data directory can be given explicitly (not cached)."""
+    """docs/STYLE.md habit 3: a data directory can be given explicitly (not cached)."""
     t = load_tables(data_copy)
     assert t is not T and t.to_hit == T.to_hit
 
@@ -415,7 +415,7 @@ BROKEN = [
 
 @pytest.mark.parametrize("case", BROKEN, ids=[c[0] for c in BROKEN])
 def test_broken_file_names_file_and_field(data_copy, case):
-    """STYLE.md habit 3: a bad file fails with its path and the field."""
+    """docs/STYLE.md habit 3: a bad file fails with its path and the field."""
     _, fname, edit, named, field, words = case
     _edit(data_copy / fname, edit)
     with pytest.raises(DataError) as e:
@@ -434,7 +434,7 @@ def test_cross_file_damage_row_missing(data_copy):
 
 
 def test_missing_file_and_yaml_syntax(data_copy):
-    """STYLE.md habit 3: a missing file or a YAML syntax error names the file."""
+    """docs/STYLE.md habit 3: a missing file or a YAML syntax error names the file."""
     (data_copy / "terrain.yaml").write_text("terrain: [unclosed\n")
     with pytest.raises(DataError, match="terrain.yaml.*YAML syntax error"):
         load_tables(data_copy)

@@ -42,7 +42,7 @@ def test_a_mission_tank_with_a_short_crew_rates_by_that_crew():
 
 
 def test_a_tank_that_lost_its_whole_crew_round_trips():
-    """INTERFACE.md: ``Game.from_position(g.position()).position() == g.position()``. A tank
+    """docs/API.md: ``Game.from_position(g.position()).position() == g.position()``. A tank
     whose last crewman fell (``vehicles.set_crew`` to 0: disabled) kept the ratings of crew 1,
     but a position read back gave its unit the default ratings (PC 5, DS 0)."""
     from ambush_env.core.vehicles.vehicles import set_crew

@@ -611,7 +611,7 @@ def _broken(tmp_path, mutate):
     ],
 )
 def test_malformed_vehicle_file_names_file_and_field(tmp_path, mutate, field, problem):
-    """STYLE.md habit 3: a bad vehicles.yaml fails with its path and the offending field."""
+    """docs/STYLE.md habit 3: a bad vehicles.yaml fails with its path and the offending field."""
     p = _broken(tmp_path, mutate)
     with pytest.raises(DataError) as exc:
         V.load_vehicle_data(str(p))

@@ -1,4 +1,4 @@
-"""Two-sided play (INTERFACE.md "Two-sided play", issue 10): the PettingZoo AEC env."""
+"""Two-sided play (docs/API.md "Two-sided play", issue 10): the PettingZoo AEC env."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def _german_sees(p: dict) -> tuple[dict, np.ndarray]:
 
 
 def test_a_us_soldier_no_german_sees_is_not_revealed_to_the_german_side() -> None:
-    """INTERFACE.md: the German observation shows the US units some German sees or knows of;
+    """docs/API.md: the German observation shows the US units some German sees or knows of;
     a US soldier out of every German's sight changes neither its observation nor its mask."""
     g = Game.from_position(POSITION)
     us1, us2, ger = g.state.units

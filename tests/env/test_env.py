@@ -1,4 +1,4 @@
-"""The Gymnasium env against INTERFACE.md: ids, checkers, masks, determinism, state, illegal orders."""
+"""The Gymnasium env against docs/API.md: ids, checkers, masks, determinism, state, illegal orders."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from ambush_env.env.registration import env_id
 
 # -- registration ------------------------------------------------------------------------------
 def test_ids_registered_for_every_mission():
-    """INTERFACE.md: ambush/Ambush-v0 plus one CamelCase id per shipped mission."""
+    """docs/API.md: ambush/Ambush-v0 plus one CamelCase id per shipped mission."""
     missions = ambush_env.list_missions()
     assert missions, "no mission shipped"
     assert "ambush/Ambush-v0" in gymnasium.registry
@@ -351,7 +351,7 @@ print(h.hexdigest())
 
 
 def test_same_seed_gives_the_same_game_in_another_process():
-    """INTERFACE.md: identical observations, rewards and events in any process."""
+    """docs/API.md: identical observations, rewards and events in any process."""
     import subprocess
     import sys
 

@@ -1,6 +1,6 @@
 """A restored AmbushEnv (``set_state`` / unpickling) draws its dice from its own ``np_random``
 again, so a following unseeded ``reset()`` goes on as from the original env
-(INTERFACE.md env: ``get_state`` / ``set_state``, pickling)."""
+(docs/API.md env: ``get_state`` / ``set_state``, pickling)."""
 
 from __future__ import annotations
 

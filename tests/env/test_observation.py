@@ -158,7 +158,7 @@ def test_rows_follow_slots_and_contacts_follow_fire_order_slots():
 
 
 def test_hidden_germans_never_show():
-    """INTERFACE.md: only what a player could know; Germans not in the contact slots are absent."""
+    """docs/API.md: only what a player could know; Germans not in the contact slots are absent."""
     env = AmbushEnv()
     rng = np.random.default_rng(9)
     planes = [

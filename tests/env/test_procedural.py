@@ -1,4 +1,4 @@
-"""ambush/Procedural-v3: a mission generated from the reset seed (INTERFACE.md)."""
+"""ambush/Procedural-v3: a mission generated from the reset seed (docs/API.md)."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def test_random_play_on_generated_missions_ends(seed):
 
 
 def test_env_reset_seed_determines_the_mission_and_state_round_trips():
-    """INTERFACE.md: the reset seed fixes the mission; get_state/set_state and pickling carry
+    """docs/API.md: the reset seed fixes the mission; get_state/set_state and pickling carry
     the generated mission along."""
     e1 = gym.make(PROC).unwrapped
     e2 = gym.make(PROC).unwrapped

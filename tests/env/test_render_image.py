@@ -1,4 +1,4 @@
-"""The rgb_array render mode (INTERFACE.md render modes) and ``ambush render``."""
+"""The rgb_array render mode (docs/API.md render modes) and ``ambush render``."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def test_rgb_array_frame_shape_and_dtype():
 
 
 def test_hidden_germans_are_not_drawn():
-    """INTERFACE.md: the env shows only what a player could know: a hidden German leaves the
+    """docs/API.md: the env shows only what a player could know: a hidden German leaves the
     image unchanged; once he is a contact he is drawn."""
     env = gym.make("ambush/FarmAssault-v0", render_mode="rgb_array")
     env.reset(seed=0)

@@ -1,4 +1,4 @@
-"""Reward schemes (INTERFACE.md "Reward"): values from the data files, components reported."""
+"""Reward schemes (docs/API.md "Reward"): values from the data files, components reported."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Strict actions (INTERFACE.md, the illegal-action rules; issue 10).
+"""Strict actions (docs/API.md, the illegal-action rules; issue 10).
 
 An action that is not an integer in ``0..N-1`` raises ``IllegalActionError`` naming the value
 and the valid range, in every ``illegal_action`` mode; an in-range order that is not legal
@@ -119,7 +119,7 @@ def test_an_in_range_illegal_order_raises_under_raise_naming_the_order():
 
 
 def test_max_steps_counts_illegal_calls():
-    """INTERFACE.md: ``max_steps`` counts every ``step`` call (a penalised one too)."""
+    """docs/API.md: ``max_steps`` counts every ``step`` call (a penalised one too)."""
     env = AmbushEnv(max_steps=5)
     env.reset(seed=0)
     for k in range(2):

@@ -1,4 +1,4 @@
-"""Random-play property test of positions (INTERFACE.md "Positions and orders": a position
+"""Random-play property test of positions (docs/API.md "Positions and orders": a position
 writes the whole situation back exactly, and play continues identically from the restored
 game; issue 23).
 

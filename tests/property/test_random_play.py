@@ -1,4 +1,4 @@
-"""Random-play property tests of every mission (STYLE.md habit 9): invariants hold after every
+"""Random-play property tests of every mission (docs/STYLE.md habit 9): invariants hold after every
 step of random legal play, and the legal list is exactly what ``step`` accepts."""
 
 from __future__ import annotations
@@ -199,7 +199,7 @@ def test_random_play_invariants(mission, seed, inactive_never_act):
 
 @pytest.mark.parametrize("mission", list_missions())
 def test_same_seed_same_game(mission):
-    """INTERFACE.md determinism: the same seed and orders give the same events."""
+    """docs/API.md determinism: the same seed and orders give the same events."""
     runs = []
     for _ in range(2):
         g = Game(mission)
@@ -215,7 +215,7 @@ def test_same_seed_same_game(mission):
 
 @pytest.mark.parametrize("mission", list_missions())
 def test_state_round_trip_continues_identically(mission):
-    """INTERFACE.md: get_state/set_state round-trip the whole game, dice included."""
+    """docs/API.md: get_state/set_state round-trip the whole game, dice included."""
     import json
 
     g, other = games(mission)

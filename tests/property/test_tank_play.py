@@ -1,4 +1,4 @@
-"""Random play with tanks and crewed German vehicles (issue 11; STYLE.md habit 9): Farm Assault
+"""Random play with tanks and crewed German vehicles (issue 11; docs/STYLE.md habit 9): Farm Assault
 variants with a US Sherman, a German Panzer IV and Jagdpanther (full and short crews, aware
 and not) and a Kübelwagen with a German driver and passengers, played by random legal orders
 with ``german="cards"`` and with ``german="agent"`` (random legal orders for both seats).

@@ -27,7 +27,7 @@ class DataError(AmbushError):
     """A data file (map, mission, card, squad, table) is malformed.
 
     The message always starts with the file path and names the offending field,
-    e.g. ``maps/farm.yaml: hexes.Q16.terrain: unknown terrain 'swamp'``.
+    e.g. ``maps/farm_assault.yaml: hexes.Q16.terrain: unknown terrain 'swamp'``.
     """
 
     def __init__(self, path: object, field: str, problem: str) -> None:

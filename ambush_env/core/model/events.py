@@ -1,5 +1,5 @@
 """Owns the rule events: one dataclass per kind of event, with the rolls that decided it
-(ARCHITECTURE.md: "Events are typed ... on one channel"; STYLE.md habit 5).
+(docs/ARCHITECTURE.md "Events"; docs/STYLE.md habit 5).
 
 A rules function records what happened with ``m.emit(SomeEvent(...))`` on the one channel
 (:meth:`ambush_env.core.rules.ctx.Match.emit`); :meth:`Game.step <ambush_env.core.play.game.Game.step>`

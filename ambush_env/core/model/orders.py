@@ -1,4 +1,4 @@
-"""Owns the flat order layout: every order of RULES.md §5-§12 as one integer (INTERFACE.md).
+"""Owns the flat order layout: every order of RULES.md §5-§12 as one integer (docs/API.md).
 
 The layout is fixed from the first version so that later issues never change the action
 count ``N_ORDERS``: orders whose rules are not implemented yet are simply never legal.

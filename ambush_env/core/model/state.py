@@ -1,4 +1,4 @@
-"""Owns the game state as plain data (STYLE.md habit 6): units, vehicles, the turn, the
+"""Owns the game state as plain data (docs/STYLE.md habit 6): units, vehicles, the turn, the
 pending requests.
 
 A :class:`GameState` is primitives, small lists and dataclasses with ``__slots__``: cheap to

@@ -1,4 +1,4 @@
-"""Owns the named constants of the game (STYLE.md habit 4): stances, directions, terrain,
+"""Owns the named constants of the game (docs/STYLE.md habit 4): stances, directions, terrain,
 status, phases.
 """
 

@@ -1,4 +1,4 @@
-"""Owns orders as text (INTERFACE.md): the words of an order integer for the current decision.
+"""Owns orders as text (docs/API.md): the words of an order integer for the current decision.
 
 ``describe(m, i)`` gives a stable text for every ``i`` in ``0..N_ORDERS-1``; the acting
 unit's name and the hex or unit an argument points at make it readable

@@ -244,7 +244,7 @@ class Game(Match):
 
     def legal_actions(self) -> list[int]:
         """Every order legal now for the current decision, as order integers (one source of
-        legality, STYLE.md habit 2). Empty only when the game is over. A new list each call."""
+        legality, docs/STYLE.md habit 2). Empty only when the game is over. A new list each call."""
         return list(self._legal_now())
 
     def _legal_now(self) -> list[int]:
@@ -312,7 +312,7 @@ class Game(Match):
     # ---------------------------------------------------------------- positions and orders as text
     @classmethod
     def from_position(cls, p: dict | Path | str, *, ctx: Ctx | None = None) -> Game:
-        """A game set up from a position (INTERFACE.md; :mod:`ambush_env.core.play.position`): a
+        """A game set up from a position (docs/API.md; :mod:`ambush_env.core.play.position`): a
         dict, a YAML file (``Path``) or YAML text (``str``). Play then advances to the first
         decision (a written position is at one already, so nothing changes).
 
@@ -489,7 +489,7 @@ class Game(Match):
 
     # ---------------------------------------------------------------- copies and the shared map
     def clone(self) -> Game:
-        """An independent copy for search (INTERFACE.md): its own state and dice (the same
+        """An independent copy for search (docs/API.md): its own state and dice (the same
         future rolls), sharing the static context. Tens of microseconds, no JSON.
 
         The copies share the context's board: each game loads its own live walls and rubble

@@ -40,7 +40,7 @@ from ambush_env.core.world.cards import DRIVING, ActionForm
 from ambush_env.core.world.vehicle_cards import driving_column, shipped_vehicle_cards
 from ambush_env.core.world.vehicle_data import shipped_vehicle_data, vtype
 
-TANK = "tank"  # a tank's unit's role (COMMON.md decision 1)
+TANK = "tank"  # a tank's unit's role (a tank is a unit of its own: module tanks)
 B = O.ORDER_BASE
 _STANCES = {"standing": 0, "crouching": 1, "prone": 2}
 WALL = "wall_of_building_with_us"  # the fire selector that aims at a wall (FIRE_WALL)

@@ -1,8 +1,8 @@
-"""Owns the order generator: every order a unit of either side may give now (STYLE.md habit 2).
+"""Owns the order generator: every order a unit of either side may give now (docs/STYLE.md habit 2).
 
 :func:`legal_orders` serves US soldiers, German soldiers, drivers and tanks; :meth:`Game.step` accepts exactly its list, the env's action mask is built
 from it, and the German card interpreter chooses its orders from it. The layout is
-side-relative (INTERFACE.md): a contact slot is an enemy of the acting unit's side
+side-relative (docs/API.md): a contact slot is an enemy of the acting unit's side
 (:meth:`ambush_env.core.rules.ctx.Match.enemy_slots`), a unit slot one of his own side.
 
 Which orders exist when (RULES.md §5-§6, seed 002):

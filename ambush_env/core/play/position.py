@@ -1,4 +1,4 @@
-"""Owns the position format (INTERFACE.md "Positions and orders"; ARCHITECTURE.md): any
+"""Owns the position format (docs/API.md "Positions and orders"; docs/ARCHITECTURE.md): any
 situation of a game as a small dict, YAML file or YAML text, like a chess FEN.
 
 :func:`write_position` writes the whole situation of a game — mission, rules, deck, who
@@ -252,7 +252,7 @@ class PositionSpec(_Model):
     # rebuilt from it, so the position loads on its own; ``mission`` is then the inline
     # mission (the generated one, or a variant of it) or the generated mission's id
     procedural: int | None = Field(default=None, ge=0)
-    # the map the mission is played on, when not its own (INTERFACE.md "the mission (id, path,
+    # the map the mission is played on, when not its own (docs/API.md "the mission (id, path,
     # or an inline map)"): a map inline, in the map file's own schema (core/world/board.py), or a
     # shipped map id or a map file's path; an inline mission may hold it as its ``map``
     map: str | dict | None = None
@@ -1321,7 +1321,7 @@ def _most_mp() -> int:
 
 
 def _status(us: UnitSpec) -> tuple[str, bool, bool]:
-    """A unit's status, wounded and panicked flags: INTERFACE.md's words ``status: wounded`` /
+    """A unit's status, wounded and panicked flags: docs/API.md's words ``status: wounded`` /
     ``panicked`` are an active unit so marked."""
     status, wounded, panicked = us.status, us.wounded, us.panicked
     if status in ("wounded", "panicked"):

@@ -1,4 +1,4 @@
-"""Owns procedural missions for ``ambush/Procedural-v3`` (INTERFACE.md): a map, forces,
+"""Owns procedural missions for ``ambush/Procedural-v3`` (docs/API.md): a map, forces,
 paragraphs, events and scoring generated from one *mission seed*; numbers ⚙ in
 ``data/procedural.yaml``.
 
@@ -37,7 +37,7 @@ Valid by construction: every generated mission loads through the mission validat
 :func:`generate` checks that the objective, every exit hex and every German position can be
 walked to from the US entry (the soldiers' movement costs) before returning it.
 
-Mission seeds (⚙, INTERFACE.md benchmark: evaluation seeds held apart from training seeds):
+Mission seeds (⚙, docs/API.md benchmark: evaluation seeds held apart from training seeds):
 :data:`TRAIN_SEEDS` = 0..999 999 are the missions an agent trains on (the env's default
 draw); :data:`HELD_OUT_SEEDS` = 1 000 000..1 000 999 are kept for evaluation. Any seed >= 0
 generates a mission; the ranges are a convention the env and the benchmark follow.

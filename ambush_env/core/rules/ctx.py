@@ -1,5 +1,5 @@
 """Owns the context of a mission (:class:`Ctx`, static data built once) and the bundle that
-rules functions act on (:class:`Match`: context, state, dice, log) (ARCHITECTURE.md).
+rules functions act on (:class:`Match`: context, state, dice, log) (docs/ARCHITECTURE.md).
 
 :class:`Ctx` owns what never changes while a mission is played: the mission, the German deck,
 the squad, the tables, the map with its sight cache and every lookup precomputed from them.
@@ -386,7 +386,7 @@ class Match:
         return [units[i] for i in self.state.contacts]
 
     def enemy_slots(self, side: int) -> list[int]:
-        """The uids an order's contact slot ``k`` points at for ``side`` (INTERFACE.md
+        """The uids an order's contact slot ``k`` points at for ``side`` (docs/API.md
         side-relative layout): the US side's known Germans (``state.contacts``); for the
         Germans ⚙ the US squad in slot order (the cards know every US soldier; whether a
         German may fire at one is the order generator's line-of-sight question)."""

@@ -717,8 +717,9 @@ def board_from_dict(raw: Any, path: str | Path = "<map>") -> Board:
 def resolve_map_path(path: str | Path) -> Path:
     """A map file's path: ``path`` itself if it exists, else the shipped map of that name.
 
-    ``"farm"`` and ``"farm.yaml"`` resolve to ``ambush_env/data/maps/farm.yaml`` when no such
-    file exists relative to the working directory.
+    ``"farm_assault"`` and ``"farm_assault.yaml"`` resolve to
+    ``ambush_env/data/maps/farm_assault.yaml`` when no such file exists relative to the working
+    directory.
     """
     p = Path(path)
     if p.exists():

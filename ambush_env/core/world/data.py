@@ -1,5 +1,5 @@
 """Owns reading and validating data files: the one loader that every kind of data file goes
-through (STYLE.md habit 3).
+through (docs/STYLE.md habit 3).
 
 Every data file is YAML, parsed once and validated into frozen pydantic models. Any problem
 raises :class:`~ambush_env.core.model.errors.DataError` naming the file and the offending field

@@ -1,7 +1,7 @@
 """Owns missions: schema and loader (RULES.md §15). The engine executes what is described here.
 
 A mission is one YAML file, ``ambush_env/data/missions/<id>.yaml``; its id is the file stem
-(INTERFACE.md: the env id is its CamelCase form). The reference mission is named in data
+(docs/API.md: the env id is its CamelCase form). The reference mission is named in data
 (``rules.yaml: reference_mission``); :func:`list_missions` puts it first.
 
 Mission file schema::
@@ -1056,13 +1056,13 @@ def check_crew(
 
 def list_missions() -> list[str]:
     """Ids (file stems) of the shipped missions: the reference mission first (named in
-    ``rules.yaml: reference_mission``, INTERFACE.md), then the others sorted."""
+    ``rules.yaml: reference_mission``, docs/API.md), then the others sorted."""
     ref = reference_mission()
     return [ref] + [m for m in MISSIONS.ids() if m != ref]
 
 
 def reference_mission() -> str:
-    """The id of the reference mission, ``rules.yaml: reference_mission`` (INTERFACE.md);
+    """The id of the reference mission, ``rules.yaml: reference_mission`` (docs/API.md);
     the loader checks that it is a shipped mission."""
     from ambush_env.core.world.rules_data import load_rules_data
 
