@@ -68,6 +68,21 @@ STATUSES = tuple(s.name.lower() for s in Status)
 AR_SPACES = ("none", "2-turn", "1-turn", "complete", "panic", "inactive")
 SIDES = ("us", "german")
 MODES = ("", "move", "snap2", "charge", "prisoner", "drive")
+#: a vehicle's flags, and the counters and flags of a turn in progress: held alike by a position
+#: and by the state (same names, same values), read and written by :func:`_as_given`
+VEHICLE_FLAGS = ("disabled", "immobilised", "closed", "tyre_shot", "captured", "exited")
+TURN_FIELDS = (
+    "mode",
+    "mp_left",
+    "mp_spent",
+    "hexes_moved",
+    "stance_changed",
+    "snaps",
+    "alerted",
+    "acted",
+    "boarded",
+    "accident_checked",
+)
 #: the highest roll a die reads (a d100's 100): forced rolls (``dice``, ``rng.forced``) are
 #: 0..MAX_ROLL, as ``Game.force_rolls`` takes them; the die that reads one checks its range
 MAX_ROLL = 100
@@ -469,18 +484,39 @@ class _Reader:
             raise self.fail(field, f"{label!r} is not a hex of the map") from None
 
     def uid(self, name: str | None, field: str) -> int:
-        if name is None:
-            return -1
-        if name not in self.names:
-            raise self.fail(field, f"no unit named {name!r}")
-        return self.names[name]
+        return self.lookup(self.names, "unit", name, field)
 
     def vid(self, name: str | None, field: str) -> int:
+        return self.lookup(self.vnames, "vehicle", name, field)
+
+    def lookup(self, names: dict[str, int], what: str, name: str | None, field: str) -> int:
+        """The number of the unit or vehicle ``name`` (-1 for None); DataError at ``field``."""
         if name is None:
             return -1
-        if name not in self.vnames:
-            raise self.fail(field, f"no vehicle named {name!r}")
-        return self.vnames[name]
+        if name not in names:
+            raise self.fail(field, f"no {what} named {name!r}")
+        return names[name]
+
+    def markers(self, f: str, us: UnitSpec) -> dict[str, Any]:
+        """The fields of a unit read alike for a soldier and a tank's unit: stance, status and
+        its flags, AR space, weapon flags, route (``<f>.route.<j>`` named on a bad hex)."""
+        status, wounded, panicked = _status(us)
+        return dict(
+            stance=STANCE_NAMES.index(us.stance),
+            status=STATUSES.index(status),
+            wounded=wounded,
+            panicked=panicked,
+            aware=us.aware,
+            ar=AR_SPACES.index(us.ar),
+            jammed=us.jammed,
+            prepared=us.prepared,
+            satchel_ready=us.satchel_ready,
+            given_turn=us.given_turn,
+            captured_weapon=us.captured_weapon,
+            route=[self.hex(h, f"{f}.route.{j}", none_ok=False) for j, h in enumerate(us.route)],
+            escaped=us.escaped,
+            exited=us.exited,
+        )
 
     def state(self) -> GameState:
         sp, ctx = self.spec, self.ctx
@@ -772,19 +808,13 @@ class _Reader:
                     raise self.fail(
                         f"{f}.{where}", f"{g!r} exists only under rules 'd100' (seed 003)"
                     )
-        status, wounded, panicked = _status(us)
         u = Unit(
             uid=k,
             side=SIDES.index(side),
             name=us.name,
             role=role,
             hex=self.hex(us.hex, f"{f}.hex"),
-            stance=STANCE_NAMES.index(us.stance),
-            status=STATUSES.index(status),
-            wounded=wounded,
-            panicked=panicked,
-            aware=us.aware,
-            ar=AR_SPACES.index(us.ar),
+            **self.markers(f, us),
             IN=_pick(us.IN, rating("IN")),
             PC=_pick(us.PC, rating("PC")),
             WS=_pick(us.WS, rating("WS")),
@@ -792,15 +822,7 @@ class _Reader:
             MV=_pick(us.MV, rating("MV")),
             CR=_pick(us.CR, rating("CR")),
             weapon=weapon or "",
-            jammed=us.jammed,
-            prepared=us.prepared,
             equipment=list(equipment),
-            satchel_ready=us.satchel_ready,
-            given_turn=us.given_turn,
-            captured_weapon=us.captured_weapon,
-            route=[self.hex(h, f"{f}.route.{j}", none_ok=False) for j, h in enumerate(us.route)],
-            escaped=us.escaped,
-            exited=us.exited,
             slot=slot,
         )
         u.ammo = us.ammo if us.ammo is not None else (ctx.weapon(weapon).clip if weapon else -1)
@@ -808,9 +830,9 @@ class _Reader:
         u.port_boxes = (
             us.port_boxes
             if us.port_boxes is not None
-            else (min(4, wounded_rules.port_boxes) if wounded else 4)
+            else (min(4, wounded_rules.port_boxes) if u.wounded else 4)
         )
-        if wounded and us.MV is None:
+        if u.wounded and us.MV is None:
             u.MV = min(u.MV, wounded_rules.mv)
         u.guard = self.uid(us.guard, f"{f}.guard")
         u.vehicle = self.vid(us.vehicle, f"{f}.vehicle")
@@ -888,28 +910,14 @@ class _Reader:
             )
         if side is None:
             raise self.fail(f"{f}.side", f"say the side of the tank unit {us.name!r}")
-        status, wounded, panicked = _status(us)
         u = Unit(
             uid=k,
             side=SIDES.index(side),
             name=us.name,
             role="tank",
-            stance=STANCE_NAMES.index(us.stance),
-            status=STATUSES.index(status),
-            wounded=wounded,
-            panicked=panicked,
-            aware=us.aware,
-            ar=AR_SPACES.index(us.ar),
-            jammed=us.jammed,
-            prepared=us.prepared,
+            **self.markers(f, us),
             equipment=list(us.equipment) if us.equipment is not None else [],
             port_boxes=us.port_boxes if us.port_boxes is not None else 0,
-            satchel_ready=us.satchel_ready,
-            given_turn=us.given_turn,
-            captured_weapon=us.captured_weapon,
-            route=[self.hex(h, f"{f}.route.{j}", none_ok=False) for j, h in enumerate(us.route)],
-            escaped=us.escaped,
-            exited=us.exited,
             slot=us.slot if us.slot is not None else -1,
         )
         u.guard = self.uid(us.guard, f"{f}.guard")
@@ -953,12 +961,7 @@ class _Reader:
                 vs.driver if vs.driver is not None or not tank else vs.unit, f"{f}.driver"
             ),
             passengers=self.seats(vs, f),
-            disabled=vs.disabled,
-            immobilised=vs.immobilised,
-            closed=vs.closed,
-            tyre_shot=vs.tyre_shot,
-            captured=vs.captured,
-            exited=vs.exited,
+            **_as_given(vs, VEHICLE_FLAGS),
             crew=vs.crew
             if vs.crew is not None
             else (
@@ -1248,16 +1251,7 @@ class _Reader:
         self.check_turn_counts(ts)
         t = TurnState(
             uid=uid,
-            mode=ts.mode,
-            mp_left=ts.mp_left,
-            mp_spent=ts.mp_spent,
-            hexes_moved=ts.hexes_moved,
-            stance_changed=ts.stance_changed,
-            snaps=ts.snaps,
-            alerted=ts.alerted,
-            acted=ts.acted,
-            boarded=ts.boarded,
-            accident_checked=ts.accident_checked,
+            **_as_given(ts, TURN_FIELDS),
             run_over_hexes=[
                 self.hex(h, f"turn.run_over_hexes.{j}", none_ok=False)
                 for j, h in enumerate(ts.run_over_hexes)
@@ -1333,6 +1327,12 @@ def _status(us: UnitSpec) -> tuple[str, bool, bool]:
 def _number(name: str) -> int:
     digits = "".join(ch for ch in name if ch.isdigit())
     return int(digits) if digits else 0
+
+
+def _as_given(source: Any, names: tuple[str, ...]) -> dict[str, Any]:
+    """The fields ``names`` of ``source`` (a spec or the state's dataclass), by name, in order:
+    what the reader gives the state and the writer the position unchanged."""
+    return {n: getattr(source, n) for n in names}
 
 
 def _pick(given: int | None, default: int) -> int:
@@ -1421,16 +1421,7 @@ def write_position(
         "ops_done": [units[i].name for i in st.ops_done],
         "turn": {
             "unit": nm(t.uid),
-            "mode": t.mode,
-            "mp_left": t.mp_left,
-            "mp_spent": t.mp_spent,
-            "hexes_moved": t.hexes_moved,
-            "stance_changed": t.stance_changed,
-            "snaps": t.snaps,
-            "alerted": t.alerted,
-            "acted": t.acted,
-            "boarded": t.boarded,
-            "accident_checked": t.accident_checked,
+            **_as_given(t, TURN_FIELDS),
             "run_over_hexes": [label(h) for h in t.run_over_hexes],
             "cp_left": t.cp_left,
             "tasks": list(t.tasks),
@@ -1496,12 +1487,7 @@ def write_position(
                 "facing": DIRECTION_NAMES[v.facing],
                 "driver": nm(v.driver),
                 "passengers": [units[i].name for i in v.passengers],
-                "disabled": v.disabled,
-                "immobilised": v.immobilised,
-                "closed": v.closed,
-                "tyre_shot": v.tyre_shot,
-                "captured": v.captured,
-                "exited": v.exited,
+                **_as_given(v, VEHICLE_FLAGS),
                 "crew": v.crew,
                 "unit": nm(v.unit),
                 "cannon_loaded": v.cannon_loaded,
