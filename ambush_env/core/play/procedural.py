@@ -219,6 +219,19 @@ def config() -> ProceduralConfig:
     return read_data(ProceduralConfig, data_path("procedural.yaml"))  # FieldProblem: its field
 
 
+def _perception_check(modifier: int, then: int, otherwise: int) -> dict[str, Any]:
+    """A generated paragraph's PC check effect (RULES.md §15 ``perception``): the soldier passes
+    at or below his PC plus ``modifier`` and goes on at paragraph ``then``, else ``otherwise``."""
+    return {
+        "perception": {
+            "at_or_below_pc": True,
+            "modifier": modifier,
+            "then": then,
+            "else": otherwise,
+        }
+    }
+
+
 # --------------------------------------------------------------------------------------------
 # the result
 # --------------------------------------------------------------------------------------------
@@ -1277,14 +1290,7 @@ class _Builder:
             ]
             p[base + 2] = [
                 {"message": f"Fresh tracks lead to the {where}."},
-                {
-                    "perception": {
-                        "at_or_below_pc": True,
-                        "modifier": mod,
-                        "then": base + 3,
-                        "else": base + 4,
-                    }
-                },
+                _perception_check(mod, base + 3, base + 4),
             ]
             p[base + 3] = [{"message": f"You spot them first, dug in at the {where}."}] + place(
                 False, "prone"
@@ -1399,14 +1405,7 @@ class _Builder:
             row = self.pick(("grenade_outside", "grenade_outside", "satchel_outside"))
             p[base + 1] = [
                 {"set": flag},
-                {
-                    "perception": {
-                        "at_or_below_pc": True,
-                        "modifier": mod,
-                        "then": base + 2,
-                        "else": base + 3,
-                    }
-                },
+                _perception_check(mod, base + 2, base + 3),
             ]
             p[base + 2] = [{"message": "A wire across the path, a charge at its end. You cut it."}]
             p[base + 3] = [
@@ -1433,14 +1432,7 @@ class _Builder:
             return None
         p[base + 1] = [
             {"set": flag},
-            {
-                "perception": {
-                    "at_or_below_pc": True,
-                    "modifier": mod,
-                    "then": base + 2,
-                    "else": base + 3,
-                }
-            },
+            _perception_check(mod, base + 2, base + 3),
         ]
         p[base + 2] = [
             {"message": "Signs on the fence: Achtung Minen! You mark the field."},
@@ -1501,14 +1493,7 @@ class _Builder:
             base: [{"if_flag": {"flag": flag, "then": None, "else": base + 1}}],
             base + 1: [
                 {"set": flag},
-                {
-                    "perception": {
-                        "at_or_below_pc": True,
-                        "modifier": mod,
-                        "then": base + 2,
-                        "else": base + 3,
-                    }
-                },
+                _perception_check(mod, base + 2, base + 3),
             ],
             base + 2: [
                 {"message": "In a locked drawer: the battalion's orders and a marked map."},
@@ -1556,16 +1541,7 @@ class _Builder:
             if kind == "guns":
                 paras[p] = [{"message": "Guns rumble to the north. Nothing falls near you."}]
             elif kind == "tripwire":
-                paras[p] = [
-                    {
-                        "perception": {
-                            "at_or_below_pc": True,
-                            "modifier": -1,
-                            "then": p + 1,
-                            "else": p + 40,
-                        }
-                    }
-                ]
+                paras[p] = [_perception_check(-1, p + 1, p + 40)]
                 paras[p + 1] = [{"message": "A tripwire at ankle height. You cut it."}]
                 paras[p + 40] = [
                     {"message": "A tripwire! The grenade goes off."},
