@@ -643,21 +643,25 @@ def board_from_dict(raw: Any, path: str | Path = "<map>") -> Board:
             rise[i] = _check_level(h.rise, path, f + ".rise", MAX_RISE, "rise")
         landmark[i] = h.landmark
 
-    probe = Board(
-        name=spec.name,
-        columns=cols,
-        rows=rows,
-        terrain=terrain,
-        level=level,
-        building=building,
-        rise=rise,
-        landmark=landmark,
-        side_wall=[],
-        side_aperture=[],
-        side_embankment=[],
-        side_crest=[],
-        side_slope=[],
-    )
+    def board(wall: list, aperture: list, emb: list, crest: list, slope: list) -> Board:
+        """The map of these hexes with these hexsides (the probe has none)."""
+        return Board(
+            name=spec.name,
+            columns=cols,
+            rows=rows,
+            terrain=terrain,
+            level=level,
+            building=building,
+            rise=rise,
+            landmark=landmark,
+            side_wall=wall,
+            side_aperture=aperture,
+            side_embankment=emb,
+            side_crest=crest,
+            side_slope=slope,
+        )
+
+    probe = board([], [], [], [], [])
     m = 3 * n + 1
     wall, aperture = [NO_WALL] * m, [NO_APERTURE] * m
     emb, crest, slope = [False] * m, [False] * m, [False] * m
@@ -697,21 +701,7 @@ def board_from_dict(raw: Any, path: str | Path = "<map>") -> Board:
                 "(seed 004, p. 17)",
                 stacklevel=2,
             )
-    return Board(
-        name=spec.name,
-        columns=cols,
-        rows=rows,
-        terrain=terrain,
-        level=level,
-        building=building,
-        rise=rise,
-        landmark=landmark,
-        side_wall=wall,
-        side_aperture=aperture,
-        side_embankment=emb,
-        side_crest=crest,
-        side_slope=slope,
-    )
+    return board(wall, aperture, emb, crest, slope)
 
 
 def resolve_map_path(path: str | Path) -> Path:
