@@ -14,6 +14,7 @@ knocked out loses the rest of his turn).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from ambush_env.core.combat import d100_attacks, grenades
@@ -160,28 +161,12 @@ def _fire(m: Match, u: Unit, arg: int, snap: bool) -> str:
     return mode
 
 
-def _fire_aimed(m: Match, u: Unit, arg: int) -> str:
-    return _fire(m, u, arg, False)
-
-
-def _fire_snap(m: Match, u: Unit, arg: int) -> str:
-    return _fire(m, u, arg, True)
-
-
 def _fire_vehicle(m: Match, u: Unit, arg: int, snap: bool) -> str:
     """Fire at a vehicle: ``arg = vehicle_slot * 3 + aspect`` (seed 000 p. 30-31)."""
     n = len(ASPECTS)
     mode = m.state.turn.mode
     do_fire_vehicle(m, u, m.state.vehicles[arg // n], ASPECTS[arg % n], snap=snap)
     return mode
-
-
-def _fire_aimed_vehicle(m: Match, u: Unit, arg: int) -> str:
-    return _fire_vehicle(m, u, arg, False)
-
-
-def _fire_snap_vehicle(m: Match, u: Unit, arg: int) -> str:
-    return _fire_vehicle(m, u, arg, True)
 
 
 def _after_snap(m: Match, u: Unit, arg: int, mode: str) -> None:
@@ -432,10 +417,10 @@ _DO: dict[K, Callable[[Match, Unit, int], Any]] = {
     K.END_MOVE: _end_move,
     K.STANCE: _stance,
     K.MOVE: _move,
-    K.FIRE_AIMED: _fire_aimed,
-    K.FIRE_SNAP: _fire_snap,
-    K.FIRE_AIMED_VEHICLE: _fire_aimed_vehicle,
-    K.FIRE_SNAP_VEHICLE: _fire_snap_vehicle,
+    K.FIRE_AIMED: partial(_fire, snap=False),
+    K.FIRE_SNAP: partial(_fire, snap=True),
+    K.FIRE_AIMED_VEHICLE: partial(_fire_vehicle, snap=False),
+    K.FIRE_SNAP_VEHICLE: partial(_fire_vehicle, snap=True),
     K.FIRE_WALL: _fire_wall,
     K.GRENADE: _grenade,
     K.SATCHEL: _satchel,
