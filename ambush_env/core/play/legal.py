@@ -59,6 +59,8 @@ play him: soldiers, riders and tanks alike.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ambush_env.core.combat import d100_attacks
 from ambush_env.core.combat.grenades import can_throw, into_refusal, rider_may_throw, throw_range
 from ambush_env.core.combat.shooting import can_fire_at, prepare_kind
@@ -267,15 +269,24 @@ def _assaults(m: Match, u: Unit) -> list[int]:
     return out
 
 
+def _fire_modes(m: Match, u: Unit, aimed: bool, snap: bool) -> tuple[bool, bool]:
+    """Which of aimed and snap fire (as asked) ``u`` may give at all now: neither when he is
+    panicked or unaware (can_fire_at and vehicle_fire_refusal refuse every target then), each
+    as his weapon allows it (:func:`~ambush_env.core.combat.shooting.weapon_refusal`)."""
+    if u.panicked or not u.aware:
+        return False, False
+    return (
+        aimed and weapon_refusal(m, u, snap=False) is None,
+        snap and weapon_refusal(m, u, snap=True) is None,
+    )
+
+
 def _fire_pair(m: Match, u: Unit, aimed: bool, snap: bool) -> list[int]:
     """``FIRE_AIMED`` at contacts (when ``aimed``), then ``FIRE_SNAP`` (when ``snap``): what
     :func:`~ambush_env.core.combat.shooting.can_fire_at` allows, each contact's target checks (range,
     sight) made once for both; the US never fires automatic weapons into a hex holding a
     prisoner (seed 002 p. 25)."""
-    if u.panicked or not u.aware:
-        return []  # can_fire_at refuses every target (a car's too: vehicle_fire_refusal)
-    aimed = aimed and weapon_refusal(m, u, snap=False) is None
-    snap = snap and weapon_refusal(m, u, snap=True) is None
+    aimed, snap = _fire_modes(m, u, aimed, snap)
     if not (aimed or snap):
         return []
     out_a: list[int] = []
@@ -313,10 +324,9 @@ def _vehicle_fire_pair(m: Match, u: Unit, aimed: bool, snap: bool) -> list[int]:
     :func:`~ambush_env.core.vehicles.vehicle_fire.fire_aspects`); each vehicle's target part of
     ``vehicle_fire_refusal`` asked once for both."""
     vs = m.state.vehicles
-    if not vs or u.panicked or not u.aware:
+    if not vs:
         return []
-    aimed = aimed and weapon_refusal(m, u, snap=False) is None
-    snap = snap and weapon_refusal(m, u, snap=True) is None
+    aimed, snap = _fire_modes(m, u, aimed, snap)
     if not (aimed or snap):
         return []
     out_a: list[int] = []
@@ -491,6 +501,25 @@ def _exit(m: Match, u: Unit) -> bool:
     return u.side == US and u.hex in m.exit_hexes
 
 
+def _exit_clear_prepare(
+    m: Match,
+    u: Unit,
+    every: bool,
+    want: frozenset[int],
+    preparable: Callable[[Match, Unit], bool],
+) -> list[int]:
+    """EXIT_MAP, CLEAR_JAM and PREPARE, asked alike in Operations and in a Round; what may be
+    prepared is the phase's (``preparable``: a reload in Operations, RULES.md §6)."""
+    out: list[int] = []
+    if (every or _K_EXIT_MAP in want) and _exit(m, u):
+        out.append(_EXIT)
+    if u.jammed:
+        out.append(_JAM)
+    if (every or _K_PREPARE in want) and preparable(m, u):
+        out.append(_PREP)
+    return out
+
+
 def _german_orders(m: Match, u: Unit) -> list[int]:
     """ALERT (free, once a turn ⚙, radius 0..6 hexes as his card names it) and SURRENDER
     (outnumbered, a US soldier in his hex to take him; RULES.md §10, §14)."""
@@ -583,12 +612,7 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
                 out.append(_STANCE + s)
         if every or _K_MOVE in want:
             out.extend(_moves(m, u, None))
-        if (every or _K_EXIT_MAP in want) and _exit(m, u):
-            out.append(_EXIT)
-        if u.jammed:
-            out.append(_JAM)
-        if (every or _K_PREPARE in want) and _reload_possible(m, u):
-            out.append(_PREP)
+        out.extend(_exit_clear_prepare(m, u, every, want, _reload_possible))
         if (
             every or _K_PREPARE in want or _K_SATCHEL in want
         ) and m.mission.objective.kind == "demolish":
@@ -636,12 +660,7 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
         if not u.panicked and (every or _K_GIVE_TURN in want or _K_MAKE_AWARE in want):
             # unaware commanders still command (RULES.md §5 bars fire/assault)
             out.extend(_command_orders(m, u))
-        if (every or _K_EXIT_MAP in want) and _exit(m, u):
-            out.append(_EXIT)
-        if u.jammed:
-            out.append(_JAM)
-        if (every or _K_PREPARE in want) and _prepare_possible(m, u):
-            out.append(_PREP)
+        out.extend(_exit_clear_prepare(m, u, every, want, _prepare_possible))
         if not u.panicked and (every or not want.isdisjoint(_CARRY_KINDS)):
             out.extend(_carry_orders(m, u))
             out.extend(_board_orders(m, u, rd.movement.seat_change_mp <= u.MV))
