@@ -175,10 +175,19 @@ class Dice:
             if x < limit:
                 return x % n
 
-    def _raw(self, sides: int, why: str) -> int:
-        if self._forced:
-            return self._forced.popleft()
-        raise DiceExhaustedError(f"scripted dice ran out at roll for {why!r}")
+    def _forced_roll(self, why: str, lo: int, hi: int, die: str) -> int:
+        """The next forced roll, which must read ``lo..hi`` on the die (``die`` names it in the
+        message: ``"d10 roll"``, ``"choice"``).
+
+        Raises:
+            DiceExhaustedError: no forced roll is left, or this one is outside ``lo..hi``.
+        """
+        if not self._forced:
+            raise DiceExhaustedError(f"scripted dice ran out at roll for {why!r}")
+        r = self._forced.popleft()
+        if not lo <= r <= hi:
+            raise DiceExhaustedError(f"forced {die} {r} for {why!r} is outside {lo}-{hi}")
+        return r
 
     def _random(self) -> bool:
         """Whether the next roll comes from the stream (no forced roll is queued)."""
@@ -194,9 +203,7 @@ class Dice:
         if self._forced is None or self._random():
             r = self._digit()
         else:
-            r = self._raw(10, why)
-            if not 0 <= r <= 9:
-                raise DiceExhaustedError(f"forced d10 roll {r} for {why!r} is outside 0-9")
+            r = self._forced_roll(why, 0, 9, "d10 roll")
         self.log.append((why, r))
         return r
 
@@ -206,9 +213,7 @@ class Dice:
             r = self._digit() * 10 + self._digit()
             r = 100 if r == 0 else r
         else:
-            r = self._raw(100, why)
-            if not 1 <= r <= 100:
-                raise DiceExhaustedError(f"forced d100 roll {r} for {why!r} is outside 1-100")
+            r = self._forced_roll(why, 1, 100, "d100 roll")
         self.log.append((why, r))
         return r
 
@@ -223,23 +228,14 @@ class Dice:
             if self._random():
                 r = self._uniform(sides) + 1
             else:
-                r = self._raw(sides, why)
-                if not 1 <= r <= sides:
-                    raise DiceExhaustedError(
-                        f"forced d{sides} roll {r} for {why!r} is outside 1-{sides}"
-                    )
+                r = self._forced_roll(why, 1, sides, f"d{sides} roll")
             total += r
         self.log.append((why, total))
         return total
 
     def choice(self, n: int, why: str = "") -> int:
         """A uniform index in 0..n-1 (random tie-breaks; forced like any roll)."""
-        if self._random():
-            r = self._uniform(n)
-        else:
-            r = self._raw(n, why)
-            if not 0 <= r < n:
-                raise DiceExhaustedError(f"forced choice {r} for {why!r} is outside 0-{n - 1}")
+        r = self._uniform(n) if self._random() else self._forced_roll(why, 0, n - 1, "choice")
         self.log.append((why, r))
         return r
 
