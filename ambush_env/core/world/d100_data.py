@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, get_args
 
 from pydantic import Field, field_validator, model_validator
 
@@ -39,6 +39,16 @@ EFFECTS = (
 OCCUPANT_EFFECTS = frozenset(("driver", "front_passenger", "back_seat", "turret", "hull"))
 DamageKindName = Literal[
     "bullet", "ap_shell", "hollow_charge", "explosive", "at_rifle", "fire", "collision"
+]
+#: the charges and grenades of the d100 module's ``items`` (every one is read by the rules)
+ChargeName = Literal[
+    "grenade",
+    "satchel",
+    "anti_tank_mine",
+    "anti_personnel_mine",
+    "sticky_grenade",
+    "pole_charge",
+    "molotov",
 ]
 _DICE = re.compile(r"^(\d+)d(\d+)([+-]\d+)?$")
 
@@ -286,18 +296,7 @@ class D100Data(Frozen):
     countdown_dice: Dice
     damage_kinds: dict[DamageKindName, DamageKind]
     weapons: dict[str, WeaponDamage]
-    items: dict[
-        Literal[
-            "grenade",
-            "satchel",
-            "anti_tank_mine",
-            "anti_personnel_mine",
-            "sticky_grenade",
-            "pole_charge",
-            "molotov",
-        ],
-        WeaponDamage,
-    ]
+    items: dict[ChargeName, WeaponDamage]
     special: Special
     ramming: Ramming
     collision_table: list[CollisionRow]
@@ -341,26 +340,10 @@ class D100Data(Frozen):
         for vid, s in self.vehicles.items():
             if s.table not in self.tables:
                 raise FieldProblem(f"vehicles.{vid}.table", f"no hit-location table {s.table!r}")
-        for name in (
-            "bullet",
-            "ap_shell",
-            "hollow_charge",
-            "explosive",
-            "at_rifle",
-            "fire",
-            "collision",
-        ):
+        for name in get_args(DamageKindName):
             if name not in self.damage_kinds:
                 raise FieldProblem(f"damage_kinds.{name}", "missing (every damage kind is read)")
-        for name in (
-            "grenade",
-            "satchel",
-            "anti_tank_mine",
-            "anti_personnel_mine",
-            "sticky_grenade",
-            "pole_charge",
-            "molotov",
-        ):
+        for name in get_args(ChargeName):
             if name not in self.items:
                 raise FieldProblem(f"items.{name}", "missing (every charge is read)")
         if not self.collision_table:
