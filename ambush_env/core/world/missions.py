@@ -138,7 +138,7 @@ Every failure is a :class:`~ambush_env.core.model.errors.DataError` naming the f
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
@@ -619,6 +619,12 @@ class GermanVehicle(USVehicle, VehicleCrew):
     tank always has its crew ⚙ and its own unit (module ``tanks``)."""
 
 
+def _listed(field: str, labels: Iterable[str]) -> Iterator[tuple[str, str]]:
+    """The hex labels of a list ``field`` as ``(field.<i>, label)`` pairs (:meth:`Mission.labels`)."""
+    for i, h in enumerate(labels):
+        yield f"{field}.{i}", h
+
+
 class Mission(Frozen):
     """A validated mission (RULES.md §15). Field meanings: the module docstring."""
 
@@ -749,12 +755,9 @@ class Mission(Frozen):
 
     def labels(self) -> Iterator[tuple[str, str]]:
         """Every hex label the mission names, as ``(field, label)`` pairs."""
-        for i, h in enumerate(self.us_entry):
-            yield f"us_entry.{i}", h
-        for i, h in enumerate(self.exit_hexes):
-            yield f"exit_hexes.{i}", h
-        for i, h in enumerate(self.objective.hexes):
-            yield f"objective.hexes.{i}", h
+        yield from _listed("us_entry", self.us_entry)
+        yield from _listed("exit_hexes", self.exit_hexes)
+        yield from _listed("objective.hexes", self.objective.hexes)
         for h in self.triggers:
             yield f"triggers.{h}", h
         for n, para in self.paragraphs.items():
@@ -763,23 +766,19 @@ class Mission(Frozen):
                 if isinstance(eff, (Place, Landmark)):
                     yield f"{where}.hex", eff.hex
                 if isinstance(eff, (Place, PlaceVehicle)):
-                    for k, h in enumerate(eff.route):
-                        yield f"{where}.route.{k}", h
+                    yield from _listed(f"{where}.route", eff.route)
                 if isinstance(eff, PlaceVehicle):
                     yield f"{where}.hex", eff.hex
                 if isinstance(eff, (Minefield, Strike)):
-                    for k, h in enumerate(eff.hexes):
-                        yield f"{where}.hexes.{k}", h
-        for i, h in enumerate(self.rules.blocking_landmarks):
-            yield f"rules.blocking_landmarks.{i}", h
+                    yield from _listed(f"{where}.hexes", eff.hexes)
+        yield from _listed("rules.blocking_landmarks", self.rules.blocking_landmarks)
         for h in self.booby_traps:
             yield f"booby_traps.{h}", h
         for i, v in enumerate(self.us_vehicles):
             yield f"us_vehicles.{i}.hex", v.hex
         for i, v in enumerate(self.german_vehicles):
             yield f"german_vehicles.{i}.hex", v.hex
-            for k, h in enumerate(v.route):
-                yield f"german_vehicles.{i}.route.{k}", h
+            yield from _listed(f"german_vehicles.{i}.route", v.route)
 
     def card_refs(self) -> Iterator[tuple[str, str]]:
         """Every German card id the mission puts on the map, as ``(field, card id)`` pairs:
