@@ -18,6 +18,8 @@ if active, aware and unpanicked, strikes back once at his own chance (a kill ass
 
 from __future__ import annotations
 
+from typing import Any
+
 from ambush_env.core.model import events as E
 from ambush_env.core.model.state import Unit
 from ambush_env.core.model.types import ACTIVE, ARSpace, Side, Stance, Status
@@ -67,19 +69,8 @@ def can_assault(m: Match, att: Unit, dfn: Unit) -> bool:
 
 def assault(m: Match, att: Unit, dfn: Unit, kind: str) -> list[E.Event]:
     """Resolve a Kill (``kind="kill"``) or Capture assault (legality checked by the caller)."""
-    n, parts = chance(m, att, dfn)
-    r = m.dice.d10(f"{att.name} assault")
-    ok = r <= n
-    ev = E.Assault(
-        unit=att.name,
-        target=dfn.name,
-        kind=kind,
-        chance=n,
-        modifiers=parts,
-        rolls_={"assault": r},
-        success=ok,
-    )
-    m.emit(ev)
+    ev = _assault_roll(m, att, dfn, kind)
+    ok = ev.success
     events: list[E.Event] = [ev]
     defender_aware = dfn.aware  # only an aware defender strikes back (RULES.md §10)
     if dfn.side == Side.GERMAN:
@@ -94,23 +85,31 @@ def assault(m: Match, att: Unit, dfn: Unit, kind: str) -> list[E.Event]:
         else:
             events += _assault_damage(m, dfn)
     elif dfn.status == ACTIVE and defender_aware and not dfn.panicked:
-        n2, parts2 = chance(m, dfn, att)
-        r2 = m.dice.d10(f"{dfn.name} strike back")
-        ok2 = r2 <= n2
-        ev2 = E.StrikeBack(
-            unit=dfn.name,
-            target=att.name,
-            chance=n2,
-            modifiers=parts2,
-            rolls_={"assault": r2},
-            success=ok2,
-        )
-        m.emit(ev2)
+        ev2 = _assault_roll(m, dfn, att, None)
         events.append(ev2)
-        if ok2:
+        if ev2.success:
             events += _assault_damage(m, att)
     m.attack_begins_rounds(f"{att.name} assaulted")
     return events
+
+
+def _assault_roll(m: Match, att: Unit, dfn: Unit, kind: str | None) -> E.Assault | E.StrikeBack:
+    """One assault d10 of ``att`` against ``dfn``, a success at or below his :func:`chance`
+    (RULES.md §10): an assault of ``kind`` (``"kill"``, ``"capture"``), or with ``kind`` None
+    the defender's strike back. The event is emitted."""
+    n, parts = chance(m, att, dfn)
+    r = m.dice.d10(f"{att.name} assault" if kind is not None else f"{att.name} strike back")
+    roll: dict[str, Any] = {
+        "unit": att.name,
+        "target": dfn.name,
+        "chance": n,
+        "modifiers": parts,
+        "rolls_": {"assault": r},
+        "success": r <= n,
+    }
+    ev = E.Assault(kind=kind, **roll) if kind is not None else E.StrikeBack(**roll)
+    m.emit(ev)
+    return ev
 
 
 def _assault_damage(m: Match, victim: Unit) -> list[E.Event]:
