@@ -219,6 +219,12 @@ def config() -> ProceduralConfig:
     return read_data(ProceduralConfig, data_path("procedural.yaml"))  # FieldProblem: its field
 
 
+def _activation_check(at_or_below: int, then: int, otherwise: int) -> dict[str, Any]:
+    """A generated paragraph's activation check effect (RULES.md §15 ``activation``): a d10 at
+    or below ``at_or_below`` goes on at paragraph ``then``, else ``otherwise``."""
+    return {"activation": {"at_or_below": at_or_below, "then": then, "else": otherwise}}
+
+
 def _perception_check(modifier: int, then: int, otherwise: int) -> dict[str, Any]:
     """A generated paragraph's PC check effect (RULES.md §15 ``perception``): the soldier passes
     at or below his PC plus ``modifier`` and goes on at paragraph ``then``, else ``otherwise``."""
@@ -473,6 +479,13 @@ class _Builder:
             int(self.rng.integers(0, self.rows)),
         )
 
+    def drift(self, target: int, p: float, lo: int, hi: int) -> int:
+        """A meandering road's aim: with chance ``p`` one row or column either way, kept in
+        ``lo..hi``."""
+        if self.chance(p):
+            target = min(max(target + self.pick((-1, 1)), lo), hi)
+        return target
+
     # -- map features --------------------------------------------------------------------------
     def lay_road(self, start: int, horizontal: bool = True) -> list[Cell]:
         """A meandering road, every step a hex neighbour: west to east from row ``start``
@@ -485,8 +498,7 @@ class _Builder:
                 cells.append(h)
                 if h[0] + 1 >= self.cols:
                     break
-                if self.chance(0.15):
-                    target = min(max(target + self.pick((-1, 1)), 2), self.rows - 3)
+                target = self.drift(target, 0.15, 2, self.rows - 3)
                 opts = [neighbor_cr(h[0], h[1], d) for d in (1, 2)]  # NE, SE
                 opts = [n for n in opts if 1 <= n[1] <= self.rows - 2] or opts[:1]
                 self.rng.shuffle(opts)
@@ -497,8 +509,7 @@ class _Builder:
                 cells.append(h)
                 if h[1] + 1 >= self.rows:
                     break
-                if self.chance(0.2):
-                    target = min(max(target + self.pick((-1, 1)), 3), self.cols - 4)
+                target = self.drift(target, 0.2, 3, self.cols - 4)
                 opts = [neighbor_cr(h[0], h[1], d) for d in (3, 2, 4)]  # S, SE, SW
                 opts = [n for n in opts if 3 <= n[0] <= self.cols - 4 and n[1] >= h[1]]
                 h = min(opts, key=lambda n: (abs(n[0] - target), n != (h[0], h[1] + 1)))
@@ -1274,7 +1285,7 @@ class _Builder:
         if g.kind == "activation":
             p[base + 1] = [
                 {"set": flag},
-                {"activation": {"at_or_below": act, "then": base + 2, "else": base + 3}},
+                _activation_check(act, base + 2, base + 3),
             ]
             p[base + 2] = [{"message": f"Movement at the {where}: they have seen you."}] + place(
                 True, "crouching"
@@ -1286,7 +1297,7 @@ class _Builder:
             mod = self.between(cfg.perception_modifier)
             p[base + 1] = [
                 {"set": flag},
-                {"activation": {"at_or_below": act, "then": base + 2, "else": base + 5}},
+                _activation_check(act, base + 2, base + 5),
             ]
             p[base + 2] = [
                 {"message": f"Fresh tracks lead to the {where}."},
@@ -1306,7 +1317,7 @@ class _Builder:
             p[base + 2] = [
                 {"message": f"The {where} is ready for you: the alarm was raised."}
             ] + place(True, "crouching")
-            p[base + 3] = [{"activation": {"at_or_below": act, "then": base + 2, "else": base + 4}}]
+            p[base + 3] = [_activation_check(act, base + 2, base + 4)]
             p[base + 4] = [{"message": f"Voices at the {where}, unhurried."}] + place(
                 False, "standing"
             )
@@ -1319,7 +1330,7 @@ class _Builder:
         elif g.kind == "patrol":
             p[base + 1] = [
                 {"set": flag},
-                {"activation": {"at_or_below": act, "then": base + 2, "else": base + 3}},
+                _activation_check(act, base + 2, base + 3),
             ]
             p[base + 2] = [{"message": f"A patrol from the {where} has seen you."}] + place(
                 True, "crouching"
@@ -1344,7 +1355,7 @@ class _Builder:
             }
             p[base + 1] = [
                 {"set": flag},
-                {"activation": {"at_or_below": act, "then": base + 2, "else": base + 3}},
+                _activation_check(act, base + 2, base + 3),
             ]
             p[base + 2] = [
                 {
@@ -1366,7 +1377,7 @@ class _Builder:
             }
             p[base + 1] = [
                 {"set": flag},
-                {"activation": {"at_or_below": act, "then": base + 2, "else": base + 3}},
+                _activation_check(act, base + 2, base + 3),
             ]
             p[base + 2] = [
                 {"message": "A Panzer IV on the road, its crew lounging on the engine deck."},
