@@ -18,7 +18,36 @@ from ambush_env.core.rules.ctx import Match
 from ambush_env.core.world.vehicle_data import vtype
 
 #: Orders whose argument is ``vehicle_slot * 3 + aspect``: their verb (seed 000 p. 30-31).
-_VEHICLE_ASPECT_KINDS = {K.FIRE_AIMED_VEHICLE: "fire aimed at", K.FIRE_SNAP_VEHICLE: "snap fire at"}
+#: the words of the orders whose argument is a contact slot, an offset hex, or a vehicle ×
+#: aspect (a soldier's fire at a vehicle and a tank's weapons at one, module tanks)
+_CONTACT_KINDS = {
+    K.FIRE_AIMED: "fire aimed at",
+    K.FIRE_SNAP: "snap fire at",
+    K.ASSAULT_KILL: "kill assault on",
+    K.ASSAULT_CAPTURE: "capture assault on",
+    K.CANNON_FIRE: "fire cannon at",
+    K.BOW_MG_AIMED: "fire bow MG aimed at",
+    K.BOW_MG_SNAP: "snap fire bow MG at",
+    K.COAX_MG_AIMED: "fire coaxial MG aimed at",
+    K.COAX_MG_SNAP: "snap fire coaxial MG at",
+}
+_OFFSET_KINDS = {
+    K.FIRE_WALL: "fire at the wall of",
+    K.FIRE_HEX: "fire into",
+    K.GRENADE: "throw a grenade at",
+    K.SATCHEL: "throw a satchel charge at",
+    K.CANNON_WALL: "fire cannon at the wall of",
+    K.CANNON_HEX: "fire cannon into",
+}
+_VEHICLE_ASPECT_KINDS = {
+    K.FIRE_AIMED_VEHICLE: "fire aimed at",
+    K.FIRE_SNAP_VEHICLE: "snap fire at",
+    K.CANNON_VEHICLE: "fire cannon at",
+    K.BOW_MG_AIMED_VEHICLE: "fire bow MG aimed at",
+    K.BOW_MG_SNAP_VEHICLE: "snap fire bow MG at",
+    K.COAX_MG_AIMED_VEHICLE: "fire coaxial MG aimed at",
+    K.COAX_MG_SNAP_VEHICLE: "snap fire coaxial MG at",
+}
 
 
 def _vehicle_text(m: Match, vid: int) -> str:
@@ -80,51 +109,23 @@ def describe(m: Match, action: int) -> str:
             d = board.neighbors[u.hex][arg]
             dest = f" to {board.label(d)}" if d >= 0 else " off the map"
         return f"{who} {verb} {DIRECTION_NAMES[arg]}{dest}"
-    contact_kinds = {
-        K.FIRE_AIMED: "fire aimed at",
-        K.FIRE_SNAP: "snap fire at",
-        K.ASSAULT_KILL: "kill assault on",
-        K.ASSAULT_CAPTURE: "capture assault on",
-        K.CANNON_FIRE: "fire cannon at",
-        K.BOW_MG_AIMED: "fire bow MG aimed at",
-        K.BOW_MG_SNAP: "snap fire bow MG at",
-        K.COAX_MG_AIMED: "fire coaxial MG aimed at",
-        K.COAX_MG_SNAP: "snap fire coaxial MG at",
-    }
-    if kind in contact_kinds:
+    if kind in _CONTACT_KINDS:
         slots = m.enemy_slots(side)
         if arg < len(slots):
             g = st.units[slots[arg]]
             where = board.label(g.hex) if g.hex >= 0 else "off map"
-            return f"{who} {contact_kinds[kind]} {g.name} ({where})"
-        return f"{who} {contact_kinds[kind]} contact {arg} (empty slot)"
+            return f"{who} {_CONTACT_KINDS[kind]} {g.name} ({where})"
+        return f"{who} {_CONTACT_KINDS[kind]} contact {arg} (empty slot)"
     if kind in _VEHICLE_ASPECT_KINDS:
         return f"{who} {_VEHICLE_ASPECT_KINDS[kind]} {vehicle_aspect_text(m, arg)}"
-    offset_kinds = {
-        K.FIRE_WALL: "fire at the wall of",
-        K.FIRE_HEX: "fire into",
-        K.GRENADE: "throw a grenade at",
-        K.SATCHEL: "throw a satchel charge at",
-        K.CANNON_WALL: "fire cannon at the wall of",
-        K.CANNON_HEX: "fire cannon into",
-    }
-    if kind in offset_kinds:
+    if kind in _OFFSET_KINDS:
         dq, dr = O.HEX_OFFSETS[arg]
         target = f"offset ({dq:+d},{dr:+d})"
         if u is not None and u.hex >= 0:
             i = board.offset_hex(u.hex, dq, dr) if hasattr(board, "offset_hex") else -1
             if i >= 0:
                 target = board.label(i)
-        return f"{who} {offset_kinds[kind]} {target}"
-    tank_vehicle_kinds = {
-        K.CANNON_VEHICLE: "fire cannon at",
-        K.BOW_MG_AIMED_VEHICLE: "fire bow MG aimed at",
-        K.BOW_MG_SNAP_VEHICLE: "snap fire bow MG at",
-        K.COAX_MG_AIMED_VEHICLE: "fire coaxial MG aimed at",
-        K.COAX_MG_SNAP_VEHICLE: "snap fire coaxial MG at",
-    }
-    if kind in tank_vehicle_kinds:  # a tank's weapons at a vehicle × aspect (module tanks)
-        return f"{who} {tank_vehicle_kinds[kind]} {vehicle_aspect_text(m, arg)}"
+        return f"{who} {_OFFSET_KINDS[kind]} {target}"
     if kind in _D100_KINDS:  # seed 003's special attacks (rules d100)
         verb, names = _D100_KINDS[kind]
         vid, k = divmod(arg, len(names))
