@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import IO, Any, Generic, TypeVar
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 
 from ambush_env.core.model.errors import ConfigError, DataError, ScenarioError
 
@@ -283,6 +283,19 @@ class FieldProblem(ValueError):
         super().__init__(f"{field}: {problem}")
         self.field = field
         self.problem = problem
+
+
+def not_zero(problem: str) -> AfterValidator:
+    """The validator of an integer field that must not be 0 (a vp effect's amount, a clip):
+    ``Annotated[int, not_zero("...")]``; a 0 raises ValueError with ``problem`` (DataError
+    names the field)."""
+
+    def check(v: int) -> int:
+        if v == 0:
+            raise ValueError(problem)
+        return v
+
+    return AfterValidator(check)
 
 
 def validation_problem(e: ValidationError) -> tuple[list[str], str, Any]:

@@ -158,7 +158,7 @@ from ambush_env.core.world.cards import (
     scalar_fields,
     tagged,
 )
-from ambush_env.core.world.data import DataKind, Frozen, data_path, read_yaml
+from ambush_env.core.world.data import DataKind, Frozen, data_path, not_zero, read_yaml
 from ambush_env.core.world.hexgrid import parse_label
 from ambush_env.core.world.squads import list_squads
 
@@ -201,15 +201,8 @@ class AwardVP(EffectForm):
     """``vp``: award (or take away) victory points."""
 
     effect: Literal["vp"] = "vp"
-    amount: int
+    amount: Annotated[int, not_zero("a vp effect awards a non-zero amount")]
     reason: str = Field(min_length=1)
-
-    @field_validator("amount")
-    @classmethod
-    def _nonzero(cls, v: int) -> int:
-        if v == 0:
-            raise ValueError("a vp effect awards a non-zero amount")
-        return v
 
 
 class Activation(EffectForm):
@@ -525,29 +518,35 @@ class TimeLimit(Frozen):
     rounds: int = Field(ge=1)
 
 
+Gain = Annotated[int, Field(ge=0)]
+"""A VP schedule's award for what the US gains (>= 0)."""
+Loss = Annotated[int, Field(le=0)]
+"""A VP schedule's award for what the US loses (<= 0)."""
+
+
 class VPSchedule(Frozen):
     """⚙ victory points (RULES.md §15). Gains are >= 0, losses <= 0."""
 
     # vehicles other than tanks (seed 000), by each vehicle's final state; optional
-    vehicle_exited: int = Field(default=0, ge=0)  # a US vehicle driven off by an exit hex
-    us_car_lost: int = Field(default=0, le=0)  # a US car disabled
-    german_car_disabled: int = Field(default=0, ge=0)  # a German car disabled
-    german_killed: int = Field(ge=0)
-    german_incapacitated: int = Field(ge=0)
-    german_captured: int = Field(ge=0)
-    us_killed: int = Field(le=0)
-    us_incapacitated: int = Field(le=0)
-    us_captured: int = Field(le=0)
-    us_wounded: int = Field(le=0)
-    exit_per_soldier: int = Field(ge=0)
-    objective_taken: int = Field(ge=0)
-    prisoner_marched_off: int = Field(default=0, ge=0)  # a guard exits with a prisoner
+    vehicle_exited: Gain = 0  # a US vehicle driven off by an exit hex
+    us_car_lost: Loss = 0  # a US car disabled
+    german_car_disabled: Gain = 0  # a German car disabled
+    german_killed: Gain
+    german_incapacitated: Gain
+    german_captured: Gain
+    us_killed: Loss
+    us_incapacitated: Loss
+    us_captured: Loss
+    us_wounded: Loss
+    exit_per_soldier: Gain
+    objective_taken: Gain
+    prisoner_marched_off: Gain = 0  # a guard exits with a prisoner
     # tanks (seed 000 p. 31) ⚙, optional: a German tank disabled / immobilised (not disabled),
     # a US tank disabled / immobilised; counted from the vehicle's state, once each
-    german_tank_disabled: int = Field(default=0, ge=0)
-    german_tank_immobilised: int = Field(default=0, ge=0)
-    us_tank_disabled: int = Field(default=0, le=0)
-    us_tank_immobilised: int = Field(default=0, le=0)
+    german_tank_disabled: Gain = 0
+    german_tank_immobilised: Gain = 0
+    us_tank_disabled: Loss = 0
+    us_tank_immobilised: Loss = 0
 
 
 class Results(Frozen):

@@ -27,7 +27,7 @@ from pydantic import Field, field_validator
 
 from ambush_env.core.model.errors import DataError
 from ambush_env.core.model.types import STANCE_NAMES, TERRAIN_NAMES, Terrain
-from ambush_env.core.world.data import DATA_DIR, Frozen, load_data
+from ambush_env.core.world.data import DATA_DIR, Frozen, load_data, not_zero
 
 #: Damage results against soldiers, least to most severe (seed 002 p. 26).
 RESULTS: tuple[str, ...] = ("none", "panic", "wound", "incapacitated", "kill")
@@ -157,15 +157,12 @@ class Weapon(Frozen):
     name: str
     side: Literal["us", "german", "vehicle"]
     weapon_class: str = Field(alias="class")
-    clip: int = Field(ge=-1)
+    clip: Annotated[
+        int,
+        Field(ge=-1),
+        not_zero("a clip of 0 shots can never fire; use -1 for 'never runs dry'"),
+    ]
     reload: str | None = None
-
-    @field_validator("clip")
-    @classmethod
-    def _clip_not_zero(cls, v: int) -> int:
-        if v == 0:
-            raise ValueError("a clip of 0 shots can never fire; use -1 for 'never runs dry'")
-        return v
 
 
 class Item(Frozen):
