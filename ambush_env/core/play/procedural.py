@@ -219,6 +219,18 @@ def config() -> ProceduralConfig:
     return read_data(ProceduralConfig, data_path("procedural.yaml"))  # FieldProblem: its field
 
 
+def _chain_head(flag: str, base: int) -> list[dict[str, Any]]:
+    """The head paragraph ``base`` of a generated chain: on to ``base + 1`` while ``flag`` is
+    unset, else nothing (the chain's first step sets it: the chain runs once)."""
+    return [{"if_flag": {"flag": flag, "then": None, "else": base + 1}}]
+
+
+def _first_step(flag: str, *effects: dict[str, Any]) -> list[dict[str, Any]]:
+    """The first paragraph of a generated chain (``base + 1``): set the chain's ``flag`` (see
+    :func:`_chain_head`), then ``effects``."""
+    return [{"set": flag}, *effects]
+
+
 def _activation_check(at_or_below: int, then: int, otherwise: int) -> dict[str, Any]:
     """A generated paragraph's activation check effect (RULES.md §15 ``activation``): a d10 at
     or below ``at_or_below`` goes on at paragraph ``then``, else ``otherwise``."""
@@ -1280,13 +1292,10 @@ class _Builder:
                 out.append({"place": e})
             return out
 
-        head = {base: [{"if_flag": {"flag": flag, "then": None, "else": base + 1}}]}
+        head = {base: _chain_head(flag, base)}
         p: dict[int, list[dict[str, Any]]] = dict(head)
         if g.kind == "activation":
-            p[base + 1] = [
-                {"set": flag},
-                _activation_check(act, base + 2, base + 3),
-            ]
+            p[base + 1] = _first_step(flag, _activation_check(act, base + 2, base + 3))
             p[base + 2] = [{"message": f"Movement at the {where}: they have seen you."}] + place(
                 True, "crouching"
             )
@@ -1295,10 +1304,7 @@ class _Builder:
             )
         elif g.kind == "perception":
             mod = self.between(cfg.perception_modifier)
-            p[base + 1] = [
-                {"set": flag},
-                _activation_check(act, base + 2, base + 5),
-            ]
+            p[base + 1] = _first_step(flag, _activation_check(act, base + 2, base + 5))
             p[base + 2] = [
                 {"message": f"Fresh tracks lead to the {where}."},
                 _perception_check(mod, base + 3, base + 4),
@@ -1310,10 +1316,9 @@ class _Builder:
             p[base + 5] = [{"message": f"Empty positions at the {where}; they have gone."}]
         elif g.kind == "alarm":
             flags_needed.add("alarm")
-            p[base + 1] = [
-                {"set": flag},
-                {"if_flag": {"flag": "alarm", "then": base + 2, "else": base + 3}},
-            ]
+            p[base + 1] = _first_step(
+                flag, {"if_flag": {"flag": "alarm", "then": base + 2, "else": base + 3}}
+            )
             p[base + 2] = [
                 {"message": f"The {where} is ready for you: the alarm was raised."}
             ] + place(True, "crouching")
@@ -1322,16 +1327,11 @@ class _Builder:
                 False, "standing"
             )
         elif g.kind == "ambush":
-            p[base + 1] = [
-                {"set": flag},
-                {"message": f"An ambush at the {where}!"},
-                {"set": "alarm"},
-            ] + place(True, "prone")
+            p[base + 1] = _first_step(
+                flag, {"message": f"An ambush at the {where}!"}, {"set": "alarm"}
+            ) + place(True, "prone")
         elif g.kind == "patrol":
-            p[base + 1] = [
-                {"set": flag},
-                _activation_check(act, base + 2, base + 3),
-            ]
+            p[base + 1] = _first_step(flag, _activation_check(act, base + 2, base + 3))
             p[base + 2] = [{"message": f"A patrol from the {where} has seen you."}] + place(
                 True, "crouching"
             )
@@ -1353,10 +1353,7 @@ class _Builder:
                 "aware": True,
                 "route": route,
             }
-            p[base + 1] = [
-                {"set": flag},
-                _activation_check(act, base + 2, base + 3),
-            ]
+            p[base + 1] = _first_step(flag, _activation_check(act, base + 2, base + 3))
             p[base + 2] = [
                 {
                     "message": f"An engine from the east: a {car.replace('_', ' ')} comes down the road."
@@ -1375,10 +1372,7 @@ class _Builder:
                 "card": "panzer_iv",
                 "crew": 5,
             }
-            p[base + 1] = [
-                {"set": flag},
-                _activation_check(act, base + 2, base + 3),
-            ]
+            p[base + 1] = _first_step(flag, _activation_check(act, base + 2, base + 3))
             p[base + 2] = [
                 {"message": "A Panzer IV on the road, its crew lounging on the engine deck."},
                 {"place_vehicle": {**tv, "aware": False}},
@@ -1397,9 +1391,7 @@ class _Builder:
         """A booby-trap chain at a building's yard, or a minefield chain in open ground."""
         flag = f"{kind}_{base}"
         mod = self.between(self.cfg.perception_modifier)
-        p: dict[int, list[dict[str, Any]]] = {
-            base: [{"if_flag": {"flag": flag, "then": None, "else": base + 1}}]
-        }
+        p: dict[int, list[dict[str, Any]]] = {base: _chain_head(flag, base)}
         if kind == "booby_trap":
             yards = [
                 n
@@ -1414,10 +1406,7 @@ class _Builder:
                 return None
             h = self.pick(yards)
             row = self.pick(("grenade_outside", "grenade_outside", "satchel_outside"))
-            p[base + 1] = [
-                {"set": flag},
-                _perception_check(mod, base + 2, base + 3),
-            ]
+            p[base + 1] = _first_step(flag, _perception_check(mod, base + 2, base + 3))
             p[base + 2] = [{"message": "A wire across the path, a charge at its end. You cut it."}]
             p[base + 3] = [
                 {"message": "A booby trap goes off under your feet!"},
@@ -1441,10 +1430,7 @@ class _Builder:
         ][:6]
         if not warn:
             return None
-        p[base + 1] = [
-            {"set": flag},
-            _perception_check(mod, base + 2, base + 3),
-        ]
+        p[base + 1] = _first_step(flag, _perception_check(mod, base + 2, base + 3))
         p[base + 2] = [
             {"message": "Signs on the fence: Achtung Minen! You mark the field."},
             {"minefield": {"hexes": labels, "kind": "anti_personnel", "known": True}},
@@ -1501,11 +1487,8 @@ class _Builder:
         flag = f"searched_{base}"
         small = max(1, vp // 3)
         return {
-            base: [{"if_flag": {"flag": flag, "then": None, "else": base + 1}}],
-            base + 1: [
-                {"set": flag},
-                _perception_check(mod, base + 2, base + 3),
-            ],
+            base: _chain_head(flag, base),
+            base + 1: _first_step(flag, _perception_check(mod, base + 2, base + 3)),
             base + 2: [
                 {"message": "In a locked drawer: the battalion's orders and a marked map."},
                 {"vp": {"amount": vp, "reason": "German orders recovered"}},
