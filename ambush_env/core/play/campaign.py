@@ -82,6 +82,7 @@ from ambush_env.core.world.squads import (
     Soldier,
     Squad,
     load_squad,
+    ratings,
 )
 
 CAMPAIGNS_DIR = data_path("campaigns")
@@ -251,15 +252,13 @@ class Veteran(Frozen):
 
     def soldier(self, name: str, role: Role | None = None, cr: int | None = None) -> Soldier:
         """His record for a mission, as squad slot ``name`` (``US3``)."""
+        rated = ratings(self)
+        if cr is not None:
+            rated["CR"] = cr
         return Soldier(
             name=name,
             role=role or self.role,
-            IN=self.IN,
-            PC=self.PC,
-            WS=self.WS,
-            DS=self.DS,
-            MV=self.MV,
-            CR=self.CR if cr is None else cr,
+            **rated,
             weapon=self.weapon,
             equipment=self.equipment,
         )

@@ -115,6 +115,12 @@ RATING_BOUNDS: dict[str, tuple[int, int]] = {
 what a position's units are checked against too (``core/play/position.py``)."""
 
 
+def ratings(record: Any) -> dict[str, Any]:
+    """The six ratings of a soldier's record by name, ``{"IN": 3, ..., "CR": 2}`` (RULES.md §4):
+    what his unit in a game, or a campaign veteran's soldier for a mission, starts with."""
+    return {r: getattr(record, r) for r in RATING_BOUNDS}
+
+
 class Squad(Frozen):
     """A US squad (RULES.md §4).
 
