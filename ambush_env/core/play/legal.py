@@ -507,17 +507,17 @@ def _exit_clear_prepare(
     every: bool,
     want: frozenset[int],
     preparable: Callable[[Match, Unit], bool],
-) -> list[int]:
-    """EXIT_MAP, CLEAR_JAM and PREPARE, asked alike in Operations and in a Round; what may be
-    prepared is the phase's (``preparable``: a reload in Operations, RULES.md §6)."""
-    out: list[int] = []
+    out: list[int],
+) -> None:
+    """Add EXIT_MAP, CLEAR_JAM and PREPARE to ``out``, asked alike in Operations and in a
+    Round; what may be prepared is the phase's (``preparable``: a reload in Operations, RULES.md
+    §6)."""
     if (every or _K_EXIT_MAP in want) and _exit(m, u):
         out.append(_EXIT)
     if u.jammed:
         out.append(_JAM)
     if (every or _K_PREPARE in want) and preparable(m, u):
         out.append(_PREP)
-    return out
 
 
 def _german_orders(m: Match, u: Unit) -> list[int]:
@@ -612,7 +612,7 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
                 out.append(_STANCE + s)
         if every or _K_MOVE in want:
             out.extend(_moves(m, u, None))
-        out.extend(_exit_clear_prepare(m, u, every, want, _reload_possible))
+        _exit_clear_prepare(m, u, every, want, _reload_possible, out)
         if (
             every or _K_PREPARE in want or _K_SATCHEL in want
         ) and m.mission.objective.kind == "demolish":
@@ -660,7 +660,7 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
         if not u.panicked and (every or _K_GIVE_TURN in want or _K_MAKE_AWARE in want):
             # unaware commanders still command (RULES.md §5 bars fire/assault)
             out.extend(_command_orders(m, u))
-        out.extend(_exit_clear_prepare(m, u, every, want, _prepare_possible))
+        _exit_clear_prepare(m, u, every, want, _prepare_possible, out)
         if not u.panicked and (every or not want.isdisjoint(_CARRY_KINDS)):
             out.extend(_carry_orders(m, u))
             out.extend(_board_orders(m, u, rd.movement.seat_change_mp <= u.MV))
