@@ -269,24 +269,31 @@ def _assaults(m: Match, u: Unit) -> list[int]:
     return out
 
 
-def _fire_modes(m: Match, u: Unit, aimed: bool, snap: bool) -> tuple[bool, bool]:
-    """Which of aimed and snap fire (as asked) ``u`` may give at all now: neither when he is
-    panicked or unaware (can_fire_at and vehicle_fire_refusal refuse every target then), each
-    as his weapon allows it (:func:`~ambush_env.core.combat.shooting.weapon_refusal`)."""
+def _fire_orders(
+    m: Match, u: Unit, aimed: bool, snap: bool, aimed_v: bool, snap_v: bool
+) -> list[int]:
+    """Fire at contacts (aimed and snap, as asked: :func:`_fire_pair`), then at vehicles
+    (``aimed_v``, ``snap_v``: :func:`_vehicle_fire_pair`). None when ``u`` is panicked or
+    unaware (can_fire_at and vehicle_fire_refusal refuse every target then); each mode as his
+    weapon allows it (:func:`~ambush_env.core.combat.shooting.weapon_refusal`, asked once for
+    both kinds of target)."""
     if u.panicked or not u.aware:
-        return False, False
-    return (
-        aimed and weapon_refusal(m, u, snap=False) is None,
-        snap and weapon_refusal(m, u, snap=True) is None,
-    )
+        return []
+    if aimed or aimed_v:
+        ok = weapon_refusal(m, u, snap=False) is None
+        aimed, aimed_v = aimed and ok, aimed_v and ok
+    if snap or snap_v:
+        ok = weapon_refusal(m, u, snap=True) is None
+        snap, snap_v = snap and ok, snap_v and ok
+    return _fire_pair(m, u, aimed, snap) + _vehicle_fire_pair(m, u, aimed_v, snap_v)
 
 
 def _fire_pair(m: Match, u: Unit, aimed: bool, snap: bool) -> list[int]:
-    """``FIRE_AIMED`` at contacts (when ``aimed``), then ``FIRE_SNAP`` (when ``snap``): what
+    """``FIRE_AIMED`` at contacts (when ``aimed``), then ``FIRE_SNAP`` (when ``snap``), the
+    modes :func:`_fire_orders` found the weapon allows: what
     :func:`~ambush_env.core.combat.shooting.can_fire_at` allows, each contact's target checks (range,
     sight) made once for both; the US never fires automatic weapons into a hex holding a
     prisoner (seed 002 p. 25)."""
-    aimed, snap = _fire_modes(m, u, aimed, snap)
     if not (aimed or snap):
         return []
     out_a: list[int] = []
@@ -324,10 +331,7 @@ def _vehicle_fire_pair(m: Match, u: Unit, aimed: bool, snap: bool) -> list[int]:
     :func:`~ambush_env.core.vehicles.vehicle_fire.fire_aspects`); each vehicle's target part of
     ``vehicle_fire_refusal`` asked once for both."""
     vs = m.state.vehicles
-    if not vs:
-        return []
-    aimed, snap = _fire_modes(m, u, aimed, snap)
-    if not (aimed or snap):
+    if not vs or not (aimed or snap):
         return []
     out_a: list[int] = []
     out_s: list[int] = []
@@ -345,7 +349,7 @@ def _vehicle_fire_pair(m: Match, u: Unit, aimed: bool, snap: bool) -> list[int]:
 
 def _fire_both(m: Match, u: Unit, snap: bool) -> list[int]:
     """Fire of one mode at contacts, then at vehicles."""
-    return _fire_pair(m, u, not snap, snap) + _vehicle_fire_pair(m, u, not snap, snap)
+    return _fire_orders(m, u, not snap, snap, not snap, snap)
 
 
 def _carry_orders(m: Match, u: Unit) -> list[int]:
@@ -635,12 +639,11 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
             out.extend(_moves(m, u, u.MV, charge_allowance(m, u)))
         if u.aware and not u.panicked:
             out.extend(
-                _fire_pair(m, u, every or _K_FIRE_AIMED in want, every or _K_FIRE_SNAP in want)
-            )
-            out.extend(
-                _vehicle_fire_pair(
+                _fire_orders(
                     m,
                     u,
+                    every or _K_FIRE_AIMED in want,
+                    every or _K_FIRE_SNAP in want,
                     every or _K_FIRE_AIMED_VEHICLE in want,
                     every or _K_FIRE_SNAP_VEHICLE in want,
                 )
