@@ -51,19 +51,7 @@ from ambush_env.core.model.errors import DataError, ScenarioError
 from ambush_env.core.model.types import RESULT_NAMES, ResultName, Status
 from ambush_env.core.play.game import Game
 from ambush_env.core.rules.ctx import Ctx
-from ambush_env.core.world.cards import (
-    CrRating,
-    DsRating,
-    FieldProblem,
-    Ident,
-    InRating,
-    Item,
-    MvRating,
-    PcRating,
-    WsRating,
-    check_kits,
-    list_decks,
-)
+from ambush_env.core.world.cards import FieldProblem, Ident, Item, check_kits, list_decks
 from ambush_env.core.world.data import (
     DataKind,
     Frozen,
@@ -76,13 +64,13 @@ from ambush_env.core.world.data import (
 from ambush_env.core.world.missions import list_missions
 from ambush_env.core.world.squads import (
     MAX_SOLDIERS,
-    NCO_ROLES,
     RATINGS,
+    Ratings,
     Role,
     Soldier,
     Squad,
+    check_command_radius,
     load_squad,
-    ratings,
 )
 
 CAMPAIGNS_DIR = data_path("campaigns")
@@ -110,17 +98,6 @@ class Improve(Frozen):
     cap: int
 
 
-class BaseRatings(Frozen):
-    """A replacement's ratings (RULES.md §4 ranges)."""
-
-    IN: InRating
-    PC: PcRating
-    WS: WsRating
-    DS: DsRating
-    MV: MvRating
-    CR: CrRating
-
-
 class CampaignRules(Frozen):
     """``data/campaign.yaml`` (RULES.md §16; the ⚙ choices are noted in the file).
 
@@ -134,7 +111,7 @@ class CampaignRules(Frozen):
     experience: dict[ResultName, Annotated[int, Field(ge=0)]]  # a survivor's xp is never < 0
     price: int = Field(ge=1)
     improve: tuple[Improve, ...] = Field(min_length=1)
-    replacement: dict[Role, BaseRatings]
+    replacement: dict[Role, Ratings]
 
     @model_validator(mode="after")
     def _complete(self) -> CampaignRules:
@@ -145,9 +122,8 @@ class CampaignRules(Frozen):
             if role not in self.replacement:
                 raise FieldProblem("replacement", f"no base ratings for a {role}")
         for role, r in self.replacement.items():
-            if (role == "private") != (r.CR == 0) or r.CR > 3:
-                raise FieldProblem(f"replacement.{role}.CR", "privates have CR 0, NCOs 1-3")
-        bounds = {name: BaseRatings.model_fields[name].metadata for name in RATINGS}
+            check_command_radius(role, r.CR, f"replacement.{role}.CR")
+        bounds = {name: Ratings.model_fields[name].metadata for name in RATINGS}
         for i, imp in enumerate(self.improve):
             hi = next(m.le for m in bounds[imp.rating] if hasattr(m, "le"))
             if imp.cap > hi:
@@ -213,12 +189,13 @@ load_chain = CHAINS.load
 # --------------------------------------------------------------------------------------------
 # the squad of a campaign in progress
 # --------------------------------------------------------------------------------------------
-class Veteran(Frozen):
+class Veteran(Ratings):
     """A soldier of a campaign squad: his current ratings and his record.
 
     Attributes:
         id: his number in the campaign (1, 2, ...; a replacement gets the next one).
-        role, IN, PC, WS, DS, MV, CR, weapon, equipment: as :class:`~ambush_env.core.world.squads.Soldier`.
+        role, weapon, equipment: as :class:`~ambush_env.core.world.squads.Soldier`; IN, PC, WS,
+            DS, MV, CR: his ratings (:class:`~ambush_env.core.world.squads.Ratings`).
         xp: experience points not yet spent.
         missions: missions played; missed: missions missed.
         wounds: times he came out of a mission wounded or incapacitated.
@@ -227,12 +204,6 @@ class Veteran(Frozen):
 
     id: int = Field(ge=1)
     role: Role
-    IN: InRating
-    PC: PcRating
-    WS: WsRating
-    DS: DsRating
-    MV: MvRating
-    CR: CrRating
     weapon: Ident
     equipment: tuple[Item, ...] = ()
     xp: int = Field(default=0, ge=0)
@@ -243,16 +214,12 @@ class Veteran(Frozen):
 
     @model_validator(mode="after")
     def _command_radius(self) -> Veteran:
-        if (self.role == "private") != (self.CR == 0) or (self.role in NCO_ROLES and self.CR > 3):
-            raise FieldProblem(
-                "CR",
-                f"a {self.role} has CR {'0' if self.role == 'private' else '1-3'}, got {self.CR}",
-            )
+        check_command_radius(self.role, self.CR)
         return self
 
     def soldier(self, name: str, role: Role | None = None, cr: int | None = None) -> Soldier:
         """His record for a mission, as squad slot ``name`` (``US3``)."""
-        rated = ratings(self)
+        rated = self.ratings()
         if cr is not None:
             rated["CR"] = cr
         return Soldier(
@@ -333,6 +300,8 @@ class CampaignSquad(Frozen):
         """The JSON/YAML-able form (what :func:`save_squad_file` writes; ``end`` last; the
         ``fates`` keys are the soldiers' numbers, as ints)."""
         d = self.model_dump(mode="json")
+        # a soldier's record reads his number and role first, then the ratings he inherits
+        d["soldiers"] = [{"id": v.pop("id"), "role": v.pop("role"), **v} for v in d["soldiers"]]
         for h in d["history"]:
             h["fates"] = {int(k): v for k, v in h["fates"].items()}
         return d

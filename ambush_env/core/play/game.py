@@ -44,7 +44,6 @@ from ambush_env.core.vehicles import tanks
 from ambush_env.core.vehicles.vehicle_fire import aspect_of, vehicle_fire_refusal
 from ambush_env.core.world.board import Board
 from ambush_env.core.world.missions import Mission
-from ambush_env.core.world.squads import ratings
 
 _SELECT = O.ORDER_BASE[K.SELECT_UNIT]
 GERMAN_MODES = ("cards", "agent")
@@ -147,7 +146,7 @@ class Game(Match):
                 name=s.name,
                 role=s.role,
                 hex=ctx.entry_hexes[k % len(ctx.entry_hexes)],
-                **ratings(s),
+                **s.ratings(),
                 weapon=s.weapon,
                 equipment=list(s.equipment),
                 aware=True,

@@ -66,34 +66,63 @@ NcoRole = Literal["sergeant", "corporal"]
 NCO_ROLES: tuple[NcoRole, ...] = ("sergeant", "corporal")
 
 
-class Soldier(Frozen):
-    """One US soldier's starting record (RULES.md §4).
+class Ratings(Frozen):
+    """A soldier's six ratings (RULES.md §4 ranges): what :class:`Soldier`, a campaign veteran
+    and a campaign replacement all carry, declared once.
 
     Attributes:
-        name: ``US1``..``USn``.
-        role: ``sergeant``, ``corporal`` or ``private``.
-        IN, PC, WS, DS, MV, CR: ratings; MV in MPs, CR in hexes.
-        weapon: weapon id (``weapons.yaml``).
-        equipment: port-box item ids (one item per box).
+        IN, PC, WS, DS, MV, CR: d10 ratings; MV in MPs, CR in hexes.
     """
 
-    name: str = Field(pattern=r"^US[1-9][0-9]*$")
-    role: Role
     IN: InRating
     PC: PcRating
     WS: WsRating
     DS: DsRating
     MV: MvRating
     CR: CrRating
+
+    def ratings(self) -> dict[str, Any]:
+        """The six ratings by name, ``{"IN": 3, ..., "CR": 2}``: what his unit in a game, or a
+        campaign veteran's soldier for a mission, starts with."""
+        return {r: getattr(self, r) for r in RATING_NAMES}
+
+
+RATING_NAMES: tuple[str, ...] = tuple(Ratings.model_fields)
+"""``("IN", "PC", "WS", "DS", "MV", "CR")``, in the order of a soldier's record."""
+
+
+def check_command_radius(role: Role, cr: int, field: str = "CR") -> None:
+    """A private has CR 0 and an NCO CR 1-3 (RULES.md §4): a squad file's soldier, a campaign
+    veteran and a campaign replacement are all checked here.
+
+    Raises:
+        FieldProblem: on ``field``, saying what the role allows.
+    """
+    if role == "private" and cr != 0:
+        raise FieldProblem(field, f"a private has CR 0, got {cr}")
+    if role in NCO_ROLES and not 1 <= cr <= 3:
+        raise FieldProblem(field, f"a {role} has CR 1-3, got {cr}")
+
+
+class Soldier(Ratings):
+    """One US soldier's starting record (RULES.md §4).
+
+    Attributes:
+        name: ``US1``..``USn``.
+        role: ``sergeant``, ``corporal`` or ``private``.
+        IN, PC, WS, DS, MV, CR: ratings (:class:`Ratings`).
+        weapon: weapon id (``weapons.yaml``).
+        equipment: port-box item ids (one item per box).
+    """
+
+    name: str = Field(pattern=r"^US[1-9][0-9]*$")
+    role: Role
     weapon: Ident
     equipment: tuple[Item, ...] = ()
 
     @model_validator(mode="after")
     def _command_radius(self) -> Soldier:
-        if self.role == "private" and self.CR != 0:
-            raise FieldProblem("CR", f"a private has CR 0, got {self.CR}")
-        if self.role in NCO_ROLES and not 1 <= self.CR <= 3:
-            raise FieldProblem("CR", f"a {self.role} has CR 1-3, got {self.CR}")
+        check_command_radius(self.role, self.CR)
         return self
 
     @property
@@ -108,17 +137,9 @@ def _bounds(model: type[BaseModel], name: str) -> tuple[int, int]:
     return meta["Ge"].ge, meta["Le"].le
 
 
-RATING_BOUNDS: dict[str, tuple[int, int]] = {
-    r: _bounds(Soldier, r) for r in ("IN", "PC", "WS", "DS", "MV", "CR")
-}
-"""A soldier's ratings in a squad file, ``(lowest, highest)`` (:class:`Soldier`'s bounds):
+RATING_BOUNDS: dict[str, tuple[int, int]] = {r: _bounds(Ratings, r) for r in RATING_NAMES}
+"""A soldier's ratings in a squad file, ``(lowest, highest)`` (:class:`Ratings`' bounds):
 what a position's units are checked against too (``core/play/position.py``)."""
-
-
-def ratings(record: Any) -> dict[str, Any]:
-    """The six ratings of a soldier's record by name, ``{"IN": 3, ..., "CR": 2}`` (RULES.md §4):
-    what his unit in a game, or a campaign veteran's soldier for a mission, starts with."""
-    return {r: getattr(record, r) for r in RATING_BOUNDS}
 
 
 class Squad(Frozen):
