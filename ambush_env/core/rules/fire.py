@@ -509,6 +509,21 @@ def _after_shot(game: Any, shooter: Any, wc: Any, events: list[E.Event]) -> None
 _Shot = E.Fire | E.FireWall | E.FireVehicle  # the shots that make the jam check and hit roll
 
 
+def shot_fields(name: str, weapon: str, snap: bool, to_hit: int, mods: Any) -> dict[str, Any]:
+    """The fields every shot event shares (:class:`~ambush_env.core.model.events.Fire`,
+    ``FireWall``, ``FireVehicle``): the shooter's name, the weapon id, ``mode`` ``"snap"`` or
+    ``"aimed"``, the to-hit number (a d10 at or below hits), its modifiers as a dict and an
+    empty ``rolls_`` dict that the jam, hit and effect rolls fill (RULES.md §8)."""
+    return {
+        "shooter": name,
+        "weapon": weapon,
+        "mode": "snap" if snap else "aimed",
+        "to_hit": to_hit,
+        "modifiers": dict(mods),
+        "rolls_": {},
+    }
+
+
 def _jam_and_hit(
     game: Any, shooter: Any, wc: Any, ev: _Shot, n: int, events: list[E.Event], own: bool = True
 ) -> bool:
@@ -578,16 +593,10 @@ def fire(game: Any, shooter_uid: int, target_uid: int, *, snap: bool) -> list[E.
     t = game.tables
     wc = t.weapon_class[shooter.weapon]
     n, mods = to_hit(game, shooter, target, snap=snap)
-    rolls: dict[str, int] = {}
     ev = E.Fire(
-        shooter=shooter.name,
         target=target.name,
-        weapon=shooter.weapon,
-        mode="snap" if snap else "aimed",
         hex=game.board.label(target.hex),
-        to_hit=n,
-        modifiers=dict(mods),
-        rolls_=rolls,
+        **shot_fields(shooter.name, shooter.weapon, snap, n, mods),
     )
     events: list[E.Event] = [ev]
     if not _jam_and_hit(game, shooter, wc, ev, n, events):
@@ -595,7 +604,7 @@ def fire(game: Any, shooter_uid: int, target_uid: int, *, snap: bool) -> list[E.
     dice = game.dice
     row = t.soldier_row[wc.damage]
     dmg = dice.d10("damage")
-    rolls["damage"] = dmg
+    ev.rolls_["damage"] = dmg
     ev.result = row[dmg]
     game.emit(ev)
     events += apply_damage(game, target_uid, row[dmg])
@@ -690,25 +699,19 @@ def fire_at_wall(
             f"{shooter.name} cannot fire at the wall of {board.label(target_hex)}: no intact wall"
         )
     n, mods = to_hit_wall(game, shooter, target_hex, snap=snap)
-    rolls: dict[str, int] = {}
     hexside = board.hexside_label(target_hex, nb)
     ev = E.FireWall(
-        shooter=shooter.name,
         target=hexside,
         hex=board.label(target_hex),
-        weapon=shooter.weapon,
-        mode="snap" if snap else "aimed",
         wall=kind,
-        to_hit=n,
-        modifiers=dict(mods),
-        rolls_=rolls,
+        **shot_fields(shooter.name, shooter.weapon, snap, n, mods),
     )
     events: list[E.Event] = [ev]
     if not _jam_and_hit(game, shooter, wc, ev, n, events):
         return events
     dice = game.dice
     p = dice.d10("penetration")
-    rolls["penetration"] = p
+    ev.rolls_["penetration"] = p
     level = t.penetration_row[wc.damage][p]
     result = t.penetration[(level, wc.explosive, kind + "_wall")]
     ev.level = level

@@ -576,23 +576,17 @@ def _fire_unseen(m: Match, u: Unit, h: int) -> list[E.Event]:
     t = m.tables
     wc = t.weapon_class[u.weapon]
     n, mods = fire.to_hit(m, u, target, snap=False)
-    rolls: dict[str, int] = {}
     ev = E.Fire(
-        shooter=u.name,
         target=target.name,
-        weapon=u.weapon,
-        mode="aimed",
         hex=m.board.label(h),
-        to_hit=n,
-        modifiers=dict(mods),
-        rolls_=rolls,
+        **fire.shot_fields(u.name, u.weapon, False, n, mods),
     )
     events: list[E.Event] = [ev]
     if not fire._jam_and_hit(m, u, wc, ev, n, events):
         return events
     row = t.soldier_row[wc.damage]
     dmg = m.dice.d10("damage")
-    rolls["damage"] = dmg
+    ev.rolls_["damage"] = dmg
     ev.result = row[dmg]
     m.emit(ev)
     events += apply_damage(m, target.uid, row[dmg])

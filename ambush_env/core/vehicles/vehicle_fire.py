@@ -397,7 +397,7 @@ def fire_at_vehicle(
         IllegalActionError: :func:`vehicle_fire_refusal` gives a reason, or ``aspect`` is not
             one of front, side, rear.
     """
-    from ambush_env.core.rules.fire import _after_shot, _jam_and_hit
+    from ambush_env.core.rules.fire import _after_shot, _jam_and_hit, shot_fields
 
     if aspect not in ASPECTS:
         raise IllegalActionError(f"unknown aspect {aspect!r}; one of {ASPECTS}")
@@ -417,18 +417,13 @@ def fire_at_vehicle(
             mods_extra.items() if isinstance(mods_extra, dict) else mods_extra or []
         ) + [("called_shot", pct)]
     n, mods = to_hit(m, shooter, v, snap=snap, weapon=weapon, mods_extra=mods_extra)
-    rolls: dict[str, int] = {}
     ev = E.FireVehicle(
-        shooter=shooter.name,
         vehicle=v.name,
-        weapon=wid,
-        mode="snap" if snap else "aimed",
         hex=m.board.label(v.hex),
-        to_hit=n,
-        modifiers=dict(mods),
-        rolls_=rolls,
         aspect=aspect,
+        **shot_fields(shooter.name, wid, snap, n, mods),
     )
+    rolls = ev.rolls_
     events: list[E.Event] = [ev]
     if not _jam_and_hit(m, shooter, wc, ev, n, events, own):
         return events
