@@ -490,10 +490,12 @@ def _summarise(episodes: list[dict]) -> dict[str, Any]:
 def add_normalised(
     missions: dict[str, dict], rules: str, reference: str | Path | None = None
 ) -> dict[str, Any] | None:
-    """Add ``normalised_score`` (mean, IQM, 95% stratified-bootstrap interval; see
-    :mod:`ambush_env.stats`) to each mission summary with a reference, and return the
-    aggregate over them with the reference file's name and sha256 (None: no task has a
-    reference, or scipy, the ``stats`` extra, is not installed)."""
+    """Add ``normalised_score`` (``(VP − floor) / (heuristic − floor)``, floor = max(random,
+    do_nothing): mean and IQM with their 95% stratified-bootstrap intervals, the floor's agent;
+    see :mod:`ambush_env.stats`) to each mission summary whose reference normalises it, and
+    return the aggregate over them with the ``dropped`` tasks and their reasons, the
+    reference file's name and sha256 (None: no task has a reference entry, or scipy, the
+    ``stats`` extra, is not installed)."""
     import hashlib
     import importlib.util
 
@@ -502,9 +504,12 @@ def add_normalised(
     if importlib.util.find_spec("scipy") is None:
         return None
     path = Path(reference) if reference is not None else stats.reference_path()
-    refs = stats.references_for(rules, path)
+    ref_file = stats.load_reference(path)
+    refs = dict(getattr(ref_file, rules, {}) or {})
     per, agg = stats.normalised_summary(
-        {k: m["vp"] for k, m in missions.items() if m.get("vp")}, refs
+        {k: m["vp"] for k, m in missions.items() if m.get("vp")},
+        refs,
+        suite=ref_file.suite or "standard",
     )
     for k, v in per.items():
         missions[k]["normalised_score"] = v
@@ -683,7 +688,29 @@ def format_table(result: dict) -> str:
             f"{m['germans_killed']:>5.1f}/{m['germans_captured']:.1f} {per_speed.get(k, 0.0):>9.0f}"
         )
     lines.append(f"env steps per second: {result['steps_per_second']:.0f}")
-    return "\n".join(lines)
+    return "\n".join(lines + normalised_lines(result.get("normalised_score")))
+
+
+def normalised_lines(agg: dict | None) -> list[str]:
+    """The lines ``ambush bench`` prints under its table about the normalised score: the IQM
+    over the normalised tasks with its interval, and every dropped task with its reason
+    (tasks of one reason on one line)."""
+    if not agg:
+        return []
+    out = []
+    if agg.get("iqm") is not None:
+        lo, hi = agg["iqm_ci95"]
+        out.append(
+            f"normalised score (VP - floor) / (heuristic - floor), floor = max(random, "
+            f"do_nothing): IQM {agg['iqm']:.3f} [{lo:.3f}, {hi:.3f}] over {len(agg['tasks'])} "
+            f"tasks x {agg['episodes_per_task']} episodes"
+        )
+    by_reason: dict[str, list[str]] = defaultdict(list)
+    for task, why in (agg.get("dropped") or {}).items():
+        by_reason[why].append(task)
+    for why, tasks in by_reason.items():
+        out.append(f"not normalised ({len(tasks)} tasks: {', '.join(tasks)}): {why}")
+    return out
 
 
 def _group_episodes(result: dict) -> dict[str, list[dict]]:
@@ -732,7 +759,7 @@ def result_stem(result: dict) -> str:
 
 
 def _norm_text(n: dict | None) -> str:
-    if not n:
+    if not n or n.get("iqm") is None:  # no score, or an aggregate of dropped tasks only
         return "–"
     lo, hi = n["iqm_ci95"]
     return f"{n['iqm']:.2f} [{lo:.2f}, {hi:.2f}]"
@@ -754,8 +781,9 @@ def leaderboard_markdown(results: list[dict]) -> str:
         "# Ambush! benchmark leaderboard",
         "",
         "Win rate with its 95% Wilson interval; VP and result are means over the seeds shown. "
-        "Normalised score: (VP − random) / (heuristic − random) per episode, its "
-        "interquartile mean (IQM) and 95% stratified-bootstrap interval (ambush_env.stats). "
+        "Normalised score: (VP − floor) / (heuristic − floor) per episode, floor = "
+        "max(random, do_nothing), its interquartile mean (IQM) and 95% stratified-bootstrap "
+        "interval (ambush_env.stats); a task without a full reference is not normalised. "
         "An agent is its label and the first 8 digits of its hash (model file or scripted "
         "source); a partial run (fewer seeds than its suite) is marked and never replaces a "
         "full one.",
@@ -805,7 +833,7 @@ def leaderboard_markdown(results: list[dict]) -> str:
             (
                 (r["normalised_score"]["iqm"], r)
                 for r in by_suite[suite]
-                if r.get("normalised_score")
+                if (r.get("normalised_score") or {}).get("iqm") is not None
             ),
             key=lambda x: -x[0],
         )
@@ -814,9 +842,11 @@ def leaderboard_markdown(results: list[dict]) -> str:
             for _, r in aggs:
                 n = r["normalised_score"]
                 key = agent_key(r)
+                dropped = n.get("dropped") or {}
                 out.append(
                     f"- {r['agent']}@{key} ({result_rules(r)}): {_norm_text(n)} over "
                     f"{len(n['tasks'])} tasks × {n['episodes_per_task']} episodes"
+                    + (f"; not normalised: {', '.join(dropped)}" if dropped else "")
                 )
         out.append("")
     return "\n".join(out)

@@ -35,11 +35,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.update_reference:  # refuse before the run, not after it
         from ambush_env import stats
 
-        if args.agent not in stats.REFERENCE_AGENTS:
-            raise ConfigError(
-                "--update-reference",
-                f"measures {' and '.join(stats.REFERENCE_AGENTS)}, not {args.agent!r}",
-            )
+        refusal = stats.reference_refusal(args.agent)  # random, do_nothing, heuristic only
+        if refusal is not None:
+            raise ConfigError("--update-reference", refusal)
         if not bench.load_suite(args.suite).is_full(args.episodes):
             raise ConfigError(
                 "--update-reference",
@@ -792,8 +790,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument(
         "--update-reference",
         action="store_true",
-        help="store this full-suite run of random or heuristic as the reference "
-        "mean VPs of the normalised score (configs/bench/reference/vp.yaml)",
+        help="store this full-suite run of random, do_nothing or heuristic as the "
+        "reference mean VPs of the normalised score (configs/bench/reference/vp.yaml; "
+        "the floor is max(random, do_nothing); a probe never enters it)",
     )
     b.add_argument(
         "--save-replays",

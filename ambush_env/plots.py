@@ -152,7 +152,11 @@ def plot_suite(results: list[dict], path: str | Path) -> Path:
         for k, m in r["missions"].items():
             win[(_who(r), k)] = (m["win_rate"], tuple(m["win_rate_ci95"]))
             vp[(_who(r), k)] = (m["mean_vp"], vp_interval(m))
-    norm = {_who(r): r["normalised_score"] for r in results if r.get("normalised_score")}
+    norm = {  # an aggregate of dropped tasks only has no IQM to draw
+        _who(r): r["normalised_score"]
+        for r in results
+        if (r.get("normalised_score") or {}).get("iqm") is not None
+    }
     # win rate above mean VP, full width; the normalised IQM beside both when present
     width = max(8.0, 0.3 * len(keys) * max(1, len(agents)) + 3)
     mosaic = [["win", "norm"], ["vp", "norm"]] if norm else [["win"], ["vp"]]
@@ -172,7 +176,7 @@ def plot_suite(results: list[dict], path: str | Path) -> Path:
             agents,
             vals,
             "normalised score\n(IQM, 95% bootstrap)",
-            "(VP − random) / (heuristic − random)",
+            "(VP − floor) / (heuristic − floor)",
             "{:.2f}",
         )
     seeds = sorted({tuple(r.get("seeds") or ()) for r in results})

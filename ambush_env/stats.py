@@ -1,21 +1,33 @@
 """Benchmark statistics beyond win rates (issue 14): normalised scores, their interquartile mean
 (IQM) and stratified-bootstrap 95% intervals, as Agarwal et al. (2021, "Deep RL at the Edge of
-the Statistical Precipice") recommend.
+the Statistical Precipice") recommend; the floor of the normalised score (issue 25).
 
 * normalised score ⚙ of one episode on one (mission, opponent):
-  ``(VP − random) / (heuristic − random)``, where ``random`` and ``heuristic`` are the mean VP
-  of those two agents on that task, measured on the evaluation seeds and stored in
-  ``configs/bench/reference/vp.yaml`` (:func:`load_reference`; ``ambush bench
-  --update-reference`` measures them). 0 is random play, 1 the scripted doctrine. ⚙ A task
-  whose reference gap ``heuristic − random`` is below :data:`MIN_GAP` VP gets no normalised
-  score (the ratio would only amplify noise).
+  ``(VP − floor) / (heuristic − floor)``, where ``floor = max(random, do_nothing)`` and
+  ``random``, ``do_nothing`` and ``heuristic`` are the mean VP of those three agents on that
+  task, measured on the evaluation seeds and stored in ``configs/bench/reference/vp.yaml``
+  (:func:`load_reference`; ``ambush bench --agent A --update-reference`` measures them). 0 is
+  the better of random play and doing nothing, 1 the scripted doctrine. ⚙ The floor is the
+  higher of the two (issue 25): random's VP is negative on most tasks, so a floor of random
+  alone paid a policy that never acts 0.1–0.5; with the floor, doing nothing scores ≤ 0.
+  ⚙ Only these three agents ever enter the reference (:data:`REFERENCE_AGENTS`): the probes
+  (:data:`PROBES`: withdraw, rush, stall, drive_off) are checked against the floor, and a floor
+  raised to the best probe would make each such check vacuous.
+* ⚙ a task is *dropped* (no normalised score; the aggregate lists it under ``dropped`` with
+  the reason) when it has no reference, when its reference lacks one of the three agents
+  (⚙ a floor without ``do_nothing`` is the one passivity beats: rather than fall back to
+  random alone, the task is not normalised and the reason names the command that measures
+  the missing mean), or when its gap ``heuristic − floor`` is below :data:`MIN_GAP` VP (the
+  ratio would only amplify noise). No task of the ``standard`` suite may be dropped (issue
+  25): a small gap means the mission needs rework, not a smaller threshold.
 * IQM ⚙: the mean of the middle 50% of the scores, ``scipy.stats.trim_mean(x, 0.25)`` (the
   definition rliable uses: ``floor(n/4)`` scores cut at each end).
 * intervals: percentile bootstrap, resampling the episodes of each task separately (stratified
   by task), ``scipy.stats.bootstrap(..., paired=False, method="percentile")`` with a fixed
-  seed, so the same result file gives the same interval. ⚙ The aggregate over tasks uses the
-  first ``min n`` episodes of each task (the seeds all tasks share), so every task weighs the
-  same, as rliable's (runs × tasks) matrices do.
+  seed, so the same result file gives the same interval; per task of the IQM (``iqm_ci95``)
+  and of the mean (``mean_ci95``, the same resampling and seed). ⚙ The aggregate over tasks
+  uses the first ``min n`` episodes of each task (the seeds all tasks share), so every task
+  weighs the same, as rliable's (runs × tasks) matrices do.
 
 ⚙ Why scipy rather than rliable: rliable 1.2.0 pulls arch, statsmodels, pandas and seaborn,
 and with today's pandas 3 its ``import arch`` fails; rliable's IQM and stratified bootstrap
@@ -25,7 +37,7 @@ of several samples is. scipy is the ``stats`` extra (pinned in ``constraints.txt
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, overload
 
 import numpy as np
@@ -33,7 +45,7 @@ from pydantic import Field
 
 from ambush_env.core.world.data import Frozen
 
-#: the smallest reference gap (heuristic − random mean VP) a task is normalised by ⚙
+#: the smallest reference gap (heuristic − floor mean VP) a task is normalised by ⚙
 MIN_GAP = 1.0
 #: bootstrap resamples of an interval ⚙ (stable to about ±0.01 at the baseline's sizes)
 BOOTSTRAP_REPS = 2000
@@ -63,9 +75,13 @@ def iqm(scores: Sequence[float] | np.ndarray, axis: int | None = None) -> float 
     return trim_mean(a, 0.25, axis=axis)
 
 
-def _iqm_of_samples(*samples: np.ndarray, axis: int = -1) -> np.ndarray:
-    """The IQM of the samples put together (vectorised over leading resample axes)."""
-    return iqm(np.concatenate(samples, axis=axis), axis=axis)
+def _mean(scores: np.ndarray, axis: int | None = None) -> Any:
+    """The plain mean (``np.mean``), with :func:`iqm`'s signature."""
+    return np.mean(scores, axis=axis)
+
+
+#: the statistics a bootstrap interval is of: the IQM and the mean
+STATISTICS: dict[str, Callable[..., Any]] = {"iqm": iqm, "mean": _mean}
 
 
 def stratified_bootstrap_ci(
@@ -73,14 +89,17 @@ def stratified_bootstrap_ci(
     reps: int = BOOTSTRAP_REPS,
     seed: int = BOOTSTRAP_SEED,
     confidence: float = CONFIDENCE,
+    statistic: str = "iqm",
 ) -> tuple[float, float]:
-    """The percentile-bootstrap interval of the IQM of ``samples`` put together, resampling
-    each sample (one task's episodes) with replacement within itself.
+    """The percentile-bootstrap interval of the IQM (or the mean) of ``samples`` put together,
+    resampling each sample (one task's episodes) with replacement within itself.
 
     Args:
         samples: one sequence of scores per task (at least one score each).
         reps: resamples; seed: the generator's seed (the same seed, the same interval).
         confidence: the interval's level (0.95: the 2.5 and 97.5 percentiles).
+        statistic: ``"iqm"`` (:func:`iqm`) or ``"mean"`` (the plain mean), of every
+            resample's scores put together.
 
     Returns:
         ``(low, high)``. A sample of one repeated value gives ``(value, value)``; so do tasks
@@ -88,10 +107,13 @@ def stratified_bootstrap_ci(
         itself, so it enters every resample unchanged (scipy resamples only the others).
 
     Raises:
-        ValueError: no sample, or an empty one.
+        ValueError: no sample, an empty one, or an unknown statistic.
     """
     from scipy.stats import bootstrap
 
+    if statistic not in STATISTICS:
+        raise ValueError(f"a bootstrap of the {' or the '.join(STATISTICS)}, not {statistic!r}")
+    stat = STATISTICS[statistic]
     data = [np.asarray(s, dtype=np.float64).ravel() for s in samples]
     if not data or any(d.size == 0 for d in data):
         raise ValueError("a bootstrap needs at least one score per task")
@@ -101,19 +123,19 @@ def stratified_bootstrap_ci(
     fixed = np.concatenate([d for d in data if d.size == 1] or [np.empty(0)])
     varied = tuple(d for d in data if d.size > 1)
     if not varied:  # every task has one score: every resample is the data itself
-        v = float(iqm(fixed))
+        v = float(stat(fixed))
         return v, v
 
-    def statistic(*xs: np.ndarray, axis: int = -1) -> np.ndarray:
+    def of_resample(*xs: np.ndarray, axis: int = -1) -> np.ndarray:
         if fixed.size:
             shape = list(xs[0].shape)
             shape[axis] = fixed.size
             xs = (*xs, np.broadcast_to(fixed, shape))
-        return _iqm_of_samples(*xs, axis=axis)
+        return stat(np.concatenate(xs, axis=axis), axis=axis)
 
     res = bootstrap(
         varied,
-        statistic,
+        of_resample,
         n_resamples=reps,
         vectorized=True,
         paired=False,
@@ -124,13 +146,90 @@ def stratified_bootstrap_ci(
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
-def normalise(vps: Sequence[float], random_vp: float, heuristic_vp: float) -> np.ndarray | None:
-    """``(VP − random) / (heuristic − random)`` of each episode; None when the gap is below
-    :data:`MIN_GAP` (⚙: no normalised score for that task)."""
-    gap = float(heuristic_vp) - float(random_vp)
+#: the agents whose mean VPs make the reference, and no other ⚙ (issue 25)
+REFERENCE_AGENTS = ("random", "do_nothing", "heuristic")
+#: the agents whose higher mean VP is a task's floor ⚙ (issue 25: a floor passivity can't beat)
+FLOOR_AGENTS = ("random", "do_nothing")
+#: the scripted probes of issue 25 (``agents/probes.py``) that never enter the reference ⚙:
+#: they are checked against its floor, so a floor raised to a probe would pass them vacuously
+PROBES = ("withdraw", "rush", "stall", "drive_off")
+
+
+def measure_command(agent: str, suite: str = "standard") -> str:
+    """The command that measures ``agent``'s reference mean VPs on ``suite``."""
+    return f"ambush bench --suite {suite} --agent {agent} --update-reference"
+
+
+def reference_refusal(agent: str) -> str | None:
+    """Why a run of ``agent`` may not be stored as a reference (None: it may, being one of
+    :data:`REFERENCE_AGENTS`). A probe is named as one: ⚙ the floor is random's and
+    do_nothing's alone, so that no check of a probe against it is vacuous (issue 25)."""
+    if agent in REFERENCE_AGENTS:
+        return None
+    base = f"the reference is {', '.join(REFERENCE_AGENTS[:-1])} and {REFERENCE_AGENTS[-1]} play"
+    if agent in PROBES:
+        return (
+            f"{base}, not {agent!r}: {agent} is a probe ({', '.join(PROBES)} are probes), and "
+            "a probe never enters the reference (probes are checked against its floor, so a "
+            "floor raised to a probe would make that check vacuous)"
+        )
+    return f"{base}, not {agent!r}"
+
+
+def floor_of(ref: Any) -> tuple[float, str] | None:
+    """A task's floor: ``(mean VP, agent)`` of the higher of random's and do_nothing's mean VP
+    (random on a tie); None when the reference lacks either (⚙ no fallback to random alone)."""
+    means: list[tuple[float, str]] = []
+    for a in FLOOR_AGENTS:
+        v = getattr(ref, a, None)
+        if v is None:
+            return None
+        means.append((float(v), a))
+    return max(means, key=lambda m: m[0])  # the first of equals: random
+
+
+def drop_reason(ref: Any, suite: str = "standard") -> str | None:
+    """Why a task gets no normalised score (None: it gets one). ⚙ A task is dropped when it
+    has no reference, when its reference lacks random, do_nothing or heuristic (the reason
+    names the command that measures each missing mean), or when ``heuristic − floor`` is
+    below :data:`MIN_GAP` VP.
+
+    Args:
+        ref: the task's :class:`Reference`, or None.
+        suite: the suite the reference is measured on (named in the command).
+    """
+    if ref is None:
+        return "no reference mean VPs for this task"
+    missing = [a for a in REFERENCE_AGENTS if getattr(ref, a, None) is None]
+    if missing:
+        how = "; ".join(f"`{measure_command(a, suite)}`" for a in missing)
+        return (
+            f"the reference lacks {' and '.join(missing)} (the floor is max(random, do_nothing)): "
+            f"measure it with {how}"
+        )
+    floor = floor_of(ref)
+    assert floor is not None  # both floor agents are present
+    gap = float(ref.heuristic) - floor[0]
+    if gap < MIN_GAP:
+        return (
+            f"reference gap heuristic - floor ({floor[1]}) = {gap:.2f} VP, below MIN_GAP "
+            f"{MIN_GAP:g} VP: the mission needs rework"
+        )
+    return None
+
+
+def normalise(vps: Sequence[float], floor_vp: float, heuristic_vp: float) -> np.ndarray | None:
+    """``(VP − floor) / (heuristic − floor)`` of each episode, float64 of ``len(vps)``; None
+    when the gap is below :data:`MIN_GAP` (⚙: no normalised score for that task).
+
+    Args:
+        vps: each episode's final VP; floor_vp: the task's floor (:func:`floor_of`);
+            heuristic_vp: the heuristic's mean VP on the task.
+    """
+    gap = float(heuristic_vp) - float(floor_vp)
     if gap < MIN_GAP:
         return None
-    return (np.asarray(vps, dtype=np.float64) - float(random_vp)) / gap
+    return (np.asarray(vps, dtype=np.float64) - float(floor_vp)) / gap
 
 
 def _r(x: float) -> float:
@@ -142,48 +241,65 @@ def normalised_summary(
     references: dict[str, Any],
     reps: int = BOOTSTRAP_REPS,
     seed: int = BOOTSTRAP_SEED,
+    suite: str = "standard",
 ) -> tuple[dict[str, dict], dict | None]:
     """The normalised scores of one result.
 
     Args:
         task_vps: ``"<mission>/<opponent>" -> every episode's VP`` in seed order.
-        references: ``"<mission>/<opponent>" ->`` an object with ``random`` and ``heuristic``
-            mean VPs (:class:`Reference`); tasks without one are skipped.
+        references: ``"<mission>/<opponent>" ->`` an object with ``random``, ``do_nothing``
+            and ``heuristic`` mean VPs (:class:`Reference`).
+        suite: the suite the references were measured on (named in a dropped task's reason).
 
     Returns:
-        ``(per_task, aggregate)``: per task ``{"mean", "iqm", "iqm_ci95", "episodes"}``; the
-        aggregate ``{"iqm", "iqm_ci95", "tasks", "episodes_per_task"}`` over the normalised
-        tasks (their first ``min n`` episodes), or None when no task has a reference.
+        ``(per_task, aggregate)``: per normalised task ``{"mean", "mean_ci95", "iqm",
+        "iqm_ci95", "episodes", "floor"}`` (``floor``: the agent whose mean VP is the floor);
+        the aggregate ``{"iqm", "iqm_ci95", "tasks", "dropped", "episodes_per_task",
+        "bootstrap"}`` over the normalised tasks (their first ``min n`` episodes), where
+        ``dropped`` maps every task not normalised to the reason (:func:`drop_reason`).
+        ⚙ When no task is normalised but some has a reference entry, the aggregate is
+        ``{"tasks": [], "dropped", "bootstrap"}`` (no IQM: there is none, and the reasons
+        must still show); None when no task of the result has a reference entry at all.
     """
     per: dict[str, dict] = {}
     scores: dict[str, np.ndarray] = {}
+    dropped: dict[str, str] = {}
     for key, vps in task_vps.items():
         ref = references.get(key)
-        if ref is None or ref.random is None or ref.heuristic is None:
+        why = drop_reason(ref, suite)
+        if why is not None:
+            dropped[key] = why
             continue
-        s = normalise(vps, ref.random, ref.heuristic)
-        if s is None:
-            continue
+        floor = floor_of(ref)
+        assert ref is not None and floor is not None  # drop_reason checked both
+        s = normalise(vps, floor[0], ref.heuristic)
+        assert s is not None  # drop_reason checked the gap
         scores[key] = s
         lo, hi = stratified_bootstrap_ci([s], reps=reps, seed=seed)
+        mlo, mhi = stratified_bootstrap_ci([s], reps=reps, seed=seed, statistic="mean")
         per[key] = {
             "mean": _r(s.mean()),
+            "mean_ci95": [_r(mlo), _r(mhi)],
             "iqm": _r(iqm(s)),
             "iqm_ci95": [_r(lo), _r(hi)],
             "episodes": int(s.size),
+            "floor": floor[1],
         }
-    if not scores:
+    if not any(key in references for key in task_vps):
         return per, None
-    n = min(s.size for s in scores.values())
-    cut = [s[:n] for s in scores.values()]
-    lo, hi = stratified_bootstrap_ci(cut, reps=reps, seed=seed)
-    return per, {
-        "iqm": _r(iqm(np.concatenate(cut))),
-        "iqm_ci95": [_r(lo), _r(hi)],
-        "tasks": sorted(scores),
-        "episodes_per_task": int(n),
-        "bootstrap": {"reps": int(reps), "seed": int(seed), "confidence": CONFIDENCE},
-    }
+    agg: dict[str, Any] = {"tasks": sorted(scores), "dropped": dict(sorted(dropped.items()))}
+    if scores:
+        n = min(s.size for s in scores.values())
+        cut = [s[:n] for s in scores.values()]
+        lo, hi = stratified_bootstrap_ci(cut, reps=reps, seed=seed)
+        agg = {
+            "iqm": _r(iqm(np.concatenate(cut))),
+            "iqm_ci95": [_r(lo), _r(hi)],
+            **agg,
+            "episodes_per_task": int(n),
+        }
+    agg["bootstrap"] = {"reps": int(reps), "seed": int(seed), "confidence": CONFIDENCE}
+    return per, agg
 
 
 # -- the reference mean VPs ----------------------------------------------------------------------
@@ -195,16 +311,22 @@ def reference_path():
 
 
 class Reference(Frozen):
-    """The reference of one (mission, opponent): mean VPs of random and heuristic play."""
+    """The reference of one (mission, opponent): mean VPs of random, do_nothing and heuristic
+    play (:data:`REFERENCE_AGENTS`), each None until measured; the floor is the higher of the
+    first two (:func:`floor_of`)."""
 
     random: float | None = None
+    do_nothing: float | None = None
     heuristic: float | None = None
     episodes: int = Field(ge=1)
     seeds: tuple[int, int]
+    #: the first 16 hex digits of each agent's hash (``provenance.agent_sha256``)
     random_sha256: str = ""
+    do_nothing_sha256: str = ""
     heuristic_sha256: str = ""
     #: the git commit each agent's run played (``+``: with uncommitted changes)
     random_commit: str = ""
+    do_nothing_commit: str = ""
     heuristic_commit: str = ""
 
 
@@ -237,18 +359,16 @@ def references_for(rules: str, path=None) -> dict[str, Any]:
     return dict(getattr(load_reference(path), rules, {}) or {})
 
 
-REFERENCE_AGENTS = ("random", "heuristic")
-
-
 def update_reference(result: dict, path=None) -> Any:
-    """Store a full-suite result of ``random`` or ``heuristic`` as the reference of its tasks
-    (its rule set; other tasks and the other agent's means kept) and write the file.
+    """Store a full-suite result of ``random``, ``do_nothing`` or ``heuristic`` as the
+    reference of its tasks (its rule set; other tasks and the other agents' means kept) and
+    write the file. ⚙ No other agent, and no probe (:data:`PROBES`), ever enters it.
 
     Returns:
         The path written.
 
     Raises:
-        ValueError: another agent, or a partial run.
+        ValueError: another agent (a probe named as one), or a partial run.
     """
     from pathlib import Path
 
@@ -258,8 +378,9 @@ def update_reference(result: dict, path=None) -> Any:
 
     agent = result["agent"]
     prov = result.get("provenance") or {}
-    if agent not in REFERENCE_AGENTS:
-        raise ValueError(f"the reference is random and heuristic play, not {agent!r}")
+    refusal = reference_refusal(agent)
+    if refusal is not None:
+        raise ValueError(refusal)
     if not prov.get("full_suite", False):
         raise ValueError("a reference is measured on a whole suite, not a partial run (--episodes)")
     p = Path(path) if path is not None else reference_path()
@@ -289,14 +410,18 @@ def update_reference(result: dict, path=None) -> Any:
     ReferenceFile.model_validate(data)  # what is written loads
     for r in ("standard", "d100"):
         data[r] = {
-            k: {f: (list(v) if isinstance(v, tuple) else v) for f, v in e.items() if v is not None}
+            k: {
+                f: (list(v) if isinstance(v, tuple) else v)
+                for f, v in e.items()
+                if v is not None and v != ""  # not measured yet: the defaults
+            }
             for k, e in sorted(data.get(r, {}).items())
         }
     head = (
         "# Reference mean VPs per mission/opponent (ambush_env.stats): the normalised score\n"
-        "# is (VP - random) / (heuristic - random). Measured, never edited by hand:\n"
-        "#   ambush bench --suite standard --agent random --update-reference\n"
-        "#   ambush bench --suite standard --agent heuristic --update-reference\n"
+        "# is (VP - floor) / (heuristic - floor), floor = max(random, do_nothing). Measured,\n"
+        "# never edited by hand; no other agent (no probe) ever enters it:\n"
+        + "".join(f"#   {measure_command(a)}\n" for a in REFERENCE_AGENTS)
     )
     return write_text_atomic(
         head + yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=100),

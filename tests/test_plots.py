@@ -94,6 +94,23 @@ def test_one_titled_figure_per_suite_and_rule_set(tmp_path):
         plots.plot_suite(results, tmp_path / "x.png")
 
 
+def test_a_result_whose_tasks_are_all_dropped_plots_without_a_normalised_panel(tmp_path):
+    """Issue 25: a reference without do_nothing normalises no task; the result's aggregate
+    then lists the dropped tasks and has no IQM, and the figure leaves the panel out."""
+    r = _result("random", "2", {"a/regular": [-3, 1, 0, -8]})
+    r["normalised_score"] = {
+        "tasks": [],
+        "dropped": {"a/regular": "the reference lacks do_nothing"},
+    }
+    fig = plots.plot_suite([r], tmp_path / "dropped.png")
+    _nontrivial(fig)
+    with_panel = _result("heuristic", "1", {"a/regular": [9, 12, 3, 20]}, norm=1.0)
+    wide = plots.plot_suite([with_panel], tmp_path / "panel.png")
+    from PIL import Image
+
+    assert Image.open(wide).size[0] > Image.open(fig).size[0]  # the panel widens the figure
+
+
 def test_the_vp_interval_is_the_normal_approximation():
     lo, hi = plots.vp_interval({"mean_vp": 2.0, "vp": [0, 4, 0, 4]})
     half = 1.959963984540054 * np.std([0, 4, 0, 4], ddof=1) / 2

@@ -1,5 +1,6 @@
 """Benchmark statistics (issue 14, done-when 4): the IQM and its stratified-bootstrap interval
-on small hand-made samples, and the normalised scores (VP - random) / (heuristic - random)."""
+on small hand-made samples, and the normalised scores (VP - floor) / (heuristic - floor) with
+the floor max(random, do_nothing) (issue 25: a floor passivity can't beat)."""
 
 from __future__ import annotations
 
@@ -75,25 +76,102 @@ def test_the_bootstrap_is_stratified_by_task():
         stats.stratified_bootstrap_ci([[1, 2], []])
 
 
+def _ref(random=None, do_nothing=None, heuristic=None, n=10):
+    return stats.Reference(
+        random=random,
+        do_nothing=do_nothing,
+        heuristic=heuristic,
+        episodes=n,
+        seeds=(10000, 10000 + n - 1),
+    )
+
+
 def test_normalised_scores():
-    ref = stats.Reference(random=-2.0, heuristic=8.0, episodes=10, seeds=(10000, 10009))
-    s = stats.normalise([-2, 8, 3, 18], ref.random, ref.heuristic)
+    """(VP - floor) / (heuristic - floor) with the floor max(random, do_nothing): here random
+    (-2) is above do_nothing (-5); every task not normalised is listed with its reason."""
+    ref = _ref(random=-2.0, do_nothing=-5.0, heuristic=8.0)
+    assert stats.floor_of(ref) == (-2.0, "random")
+    s = stats.normalise([-2, 8, 3, 18], -2.0, 8.0)
     assert s.tolist() == [0.0, 1.0, 0.5, 2.0]
     assert stats.normalise([1, 2], 3.0, 3.5) is None  # gap below MIN_GAP: not normalised
     per, agg = stats.normalised_summary(
         {"m/regular": [-2, 8, 3, 18], "n/regular": [0, 0], "x/regular": [5]},
-        {
-            "m/regular": ref,
-            "n/regular": stats.Reference(random=0, heuristic=0.5, episodes=1, seeds=(1, 1)),
-        },
+        {"m/regular": ref, "n/regular": _ref(random=0, do_nothing=0.25, heuristic=1.0, n=1)},
         reps=500,
     )
     assert set(per) == {"m/regular"}  # n: gap too small; x: no reference
-    assert per["m/regular"]["mean"] == 0.875 and per["m/regular"]["iqm"] == 0.75
-    lo, hi = per["m/regular"]["iqm_ci95"]
+    m = per["m/regular"]
+    assert m["mean"] == 0.875 and m["iqm"] == 0.75 and m["floor"] == "random"
+    lo, hi = m["iqm_ci95"]
     assert lo <= 0.75 <= hi
     assert agg["tasks"] == ["m/regular"] and agg["episodes_per_task"] == 4 and agg["iqm"] == 0.75
+    assert set(agg["dropped"]) == {"n/regular", "x/regular"}  # the dropped tasks are listed
+    assert "no reference" in agg["dropped"]["x/regular"]
+    assert "0.75 VP, below MIN_GAP" in agg["dropped"]["n/regular"]  # 1 - max(0, 0.25)
+    assert "do_nothing" in agg["dropped"]["n/regular"]  # the floor's agent is named
     assert stats.normalised_summary({"x/regular": [1]}, {}) == ({}, None)
+
+
+def test_the_floor_is_the_higher_of_random_and_do_nothing():
+    """Task a: doing nothing (0 VP) beats random (-6): the floor is 0, so do_nothing's own VP
+    normalises to 0 and random's to -6/10 < 0. Task b: random (3) beats doing nothing (1): the
+    floor is random's. A tie is random's. Either way the floor agent's mean VP scores exactly
+    0 and the heuristic's 1, and no VP at or below the floor scores above 0."""
+    a = _ref(random=-6.0, do_nothing=0.0, heuristic=10.0)
+    b = _ref(random=3.0, do_nothing=1.0, heuristic=13.0)
+    assert stats.floor_of(a) == (0.0, "do_nothing")
+    assert stats.floor_of(b) == (3.0, "random")
+    assert stats.floor_of(_ref(random=2.0, do_nothing=2.0, heuristic=9.0)) == (2.0, "random")
+    per, agg = stats.normalised_summary(
+        {"a/regular": [0, 0, 0, 0], "b/regular": [1, 1, 3, 13]}, {"a/regular": a, "b/regular": b}
+    )
+    assert per["a/regular"]["floor"] == "do_nothing" and per["b/regular"]["floor"] == "random"
+    assert per["a/regular"]["mean"] == 0.0  # doing nothing on a: exactly the floor
+    assert per["b/regular"]["mean"] == pytest.approx(((1 - 3) * 2 + 0 + 10) / 10 / 4)
+    assert agg["tasks"] == ["a/regular", "b/regular"] and agg["dropped"] == {}
+    # the old formula (VP - random) / (heuristic - random) paid doing nothing 6/16 on a
+    old = stats.normalise([0], a.random, a.heuristic)
+    assert old is not None and old[0] == pytest.approx(0.375)
+    for ref in (a, b):  # do_nothing's and random's mean VPs normalise to <= 0
+        fl, _ = stats.floor_of(ref)
+        for vp in (ref.random, ref.do_nothing):
+            assert stats.normalise([vp], fl, ref.heuristic)[0] <= 0
+
+
+def test_a_reference_without_do_nothing_is_not_normalised():
+    """⚙ A floor of random alone is the one passivity beats, so a task whose reference lacks
+    do_nothing is dropped (never normalised against random alone), the reason naming the
+    command that measures it; with no task normalised the aggregate has no IQM but still
+    lists the dropped tasks."""
+    legacy = _ref(random=-4.0, heuristic=8.0)  # a reference measured before issue 25
+    assert stats.floor_of(legacy) is None
+    per, agg = stats.normalised_summary({"m/regular": [0, 1, 2]}, {"m/regular": legacy})
+    assert per == {}
+    assert agg["tasks"] == [] and "iqm" not in agg and "episodes_per_task" not in agg
+    why = agg["dropped"]["m/regular"]
+    assert "lacks do_nothing" in why
+    assert "`ambush bench --suite standard --agent do_nothing --update-reference`" in why
+    why = stats.drop_reason(_ref(do_nothing=0.0), suite="vehicles")
+    assert "lacks random and heuristic" in why and "--suite vehicles --agent heuristic" in why
+
+
+def test_the_mean_interval_brackets_the_mean():
+    """Per task the mean normalised score has its own 95 % percentile bootstrap (the same
+    resampling and seed as the IQM's): it contains the mean, equals the resampling written
+    out by hand, and differs from the IQM's interval where the outlier pulls the mean."""
+    ref = _ref(random=0.0, do_nothing=-1.0, heuristic=10.0)
+    per, _ = stats.normalised_summary({"m/regular": A}, {"m/regular": ref}, reps=2000)
+    m = per["m/regular"]
+    lo, hi = m["mean_ci95"]
+    assert lo <= m["mean"] <= hi and m["mean"] == pytest.approx(1.5125)
+    rng = np.random.default_rng(0)
+    drawn = (np.asarray(A, float) / 10)[rng.integers(0, len(A), (2000, len(A)))]
+    by_hand = np.percentile(drawn.mean(axis=1), [2.5, 97.5])
+    assert (lo, hi) == pytest.approx(tuple(by_hand), abs=1e-4)
+    assert (lo, hi) != tuple(m["iqm_ci95"])
+    assert stats.stratified_bootstrap_ci([[2.0], [4.0]], statistic="mean") == (3.0, 3.0)
+    with pytest.raises(ValueError, match="median"):
+        stats.stratified_bootstrap_ci([A], statistic="median")
 
 
 def test_the_reference_file_loads_and_a_bad_one_names_the_field(tmp_path):
@@ -114,7 +192,7 @@ def test_the_reference_file_loads_and_a_bad_one_names_the_field(tmp_path):
     assert stats.load_reference(tmp_path / "absent.yaml").standard == {}
 
 
-def test_update_reference_keeps_the_other_agent(tmp_path):
+def test_update_reference_keeps_the_other_agents_and_refuses_probes(tmp_path):
     path = tmp_path / "vp.yaml"
     res = {
         "suite": "tiny",
@@ -130,21 +208,39 @@ def test_update_reference_keeps_the_other_agent(tmp_path):
         "missions": {"farm_assault/regular": {"episodes": 4, "mean_vp": -1.5, "seeds": [1, 4]}},
     }
     stats.update_reference(res, path)
-    stats.update_reference(
-        {
-            **res,
-            "agent": "heuristic",
-            "missions": {"farm_assault/regular": {"episodes": 4, "mean_vp": 9.25, "seeds": [1, 4]}},
-        },
-        path,
-    )
+    body = path.read_text().split("\nsuite:")[1]
+    assert "do_nothing" not in body and "''" not in body  # not measured yet: not written
+    for agent, vp in (("heuristic", 9.25), ("do_nothing", 0.5)):
+        stats.update_reference(
+            {
+                **res,
+                "agent": agent,
+                "missions": {
+                    "farm_assault/regular": {"episodes": 4, "mean_vp": vp, "seeds": [1, 4]}
+                },
+            },
+            path,
+        )
     r = stats.references_for("standard", path)["farm_assault/regular"]
-    assert (r.random, r.heuristic, r.episodes, r.seeds) == (-1.5, 9.25, 4, (1, 4))
+    assert (r.random, r.do_nothing, r.heuristic) == (-1.5, 0.5, 9.25)
+    assert (r.episodes, r.seeds) == (4, (1, 4))
     assert (r.random_sha256, r.random_commit) == ("a" * 16, "b" * 10 + "+")
+    assert r.do_nothing_sha256 == "a" * 16
+    assert stats.floor_of(r) == (0.5, "do_nothing")
+    head = path.read_text().split("suite:")[0]
+    for agent in stats.REFERENCE_AGENTS:  # the header names the three measuring commands
+        assert f"ambush bench --suite standard --agent {agent} --update-reference" in head
     with pytest.raises(ValueError, match="partial"):
         stats.update_reference({**res, "provenance": {"full_suite": False}}, path)
     with pytest.raises(ValueError, match="not 'ppo'"):
         stats.update_reference({**res, "agent": "ppo"}, path)
+    before = path.read_text()
+    for probe in stats.PROBES:  # a probe is refused as one, and the file is left alone
+        with pytest.raises(ValueError, match=f"not '{probe}': {probe} is a probe"):
+            stats.update_reference({**res, "agent": probe}, path)
+    assert path.read_text() == before
+    assert set(stats.PROBES) == {"withdraw", "rush", "stall", "drive_off"}
+    assert stats.REFERENCE_AGENTS == ("random", "do_nothing", "heuristic")
 
 
 def test_tasks_of_one_score_enter_every_resample_unchanged():

@@ -254,9 +254,13 @@ def test_agent_hash_of_a_model_file_is_its_sha256(tmp_path):
 
 
 def test_results_carry_normalised_scores_against_the_reference(tmp_path, monkeypatch):
-    """With a reference file (measured here on the tiny suite by --update-reference's code),
-    random play normalises to a mean of exactly 0 and heuristic play to 1 on the same seeds;
-    each mission and the suite get an IQM and its interval; the file validates."""
+    """With a reference file (measured here on the tiny suite by --update-reference's code):
+    with random and heuristic alone the task is not normalised (⚙ no floor without
+    do_nothing) and the result lists it as dropped, naming the command; once do_nothing is
+    measured, the floor agent (the higher of random and do_nothing) normalises to a mean of
+    exactly 0, the other to at most 0, and heuristic play to 1 on the same seeds; each
+    mission and the suite get an IQM and its interval, the mission its mean's; the files
+    validate."""
     pytest.importorskip("scipy")
     from ambush_env import stats
 
@@ -269,20 +273,41 @@ def test_results_carry_normalised_scores_against_the_reference(tmp_path, monkeyp
     heur = bench.run_bench("heuristic", suite, progress=False)
     stats.update_reference(bench.public(heur))
     out = tmp_path / "results"
-    for res in (rand, heur):
+    agg = bench.add_normalised(heur["missions"], "standard")
+    assert agg["tasks"] == [] and "iqm" not in agg  # no do_nothing yet: dropped, and said so
+    assert "lacks do_nothing" in agg["dropped"]["farm_assault/regular"]
+    assert "--agent do_nothing --update-reference" in agg["dropped"]["farm_assault/regular"]
+    assert "normalised_score" not in heur["missions"]["farm_assault/regular"]
+    heur["normalised_score"] = agg
+    assert "not normalised (1 tasks: farm_assault/regular)" in bench.format_table(heur)
+    bench.write_outputs(heur, out_dir=out)
+    idle = bench.run_bench("do_nothing", suite, progress=False)
+    stats.update_reference(bench.public(idle))
+    floor = stats.floor_of(stats.references_for("standard", ref)["farm_assault/regular"])
+    for res in (rand, idle, heur):
         res["normalised_score"] = bench.add_normalised(res["missions"], "standard")
         m = res["missions"]["farm_assault/regular"]["normalised_score"]
-        assert m["mean"] == (0.0 if res is rand else 1.0) and m["episodes"] == 4
+        assert m["floor"] == floor[1] and m["episodes"] == 4
+        if res is heur:
+            assert m["mean"] == 1.0
+        elif res["agent"] == floor[1]:
+            assert m["mean"] == 0.0
+        else:
+            assert m["mean"] <= 0.0
         lo, hi = m["iqm_ci95"]
         assert lo <= m["iqm"] <= hi
+        lo, hi = m["mean_ci95"]
+        assert lo <= m["mean"] <= hi
         agg = res["normalised_score"]
         assert agg["tasks"] == ["farm_assault/regular"] and agg["episodes_per_task"] == 4
+        assert agg["dropped"] == {}  # a test can assert that no task is dropped
         assert agg["iqm"] == m["iqm"] and agg["reference"].endswith("vp.yaml")
+        assert "normalised score (VP - floor)" in bench.format_table(res)
         bench.write_outputs(res, out_dir=out)
     part = bench.run_bench("random", suite, episodes=2, progress=False)  # run_bench adds them too
     assert part["normalised_score"]["episodes_per_task"] == 2
     bench.write_outputs(part, out_dir=out)
-    assert validate_results(out) == 3
+    assert validate_results(out) == 4
     assert "Normalised score, IQM" in (out / "leaderboard.md").read_text()
 
 
@@ -310,6 +335,13 @@ def test_ambush_bench_update_reference_stores_full_runs_only(tmp_path, monkeypat
     before = sorted(p.name for p in (tmp_path / "out").iterdir())
     assert main([*args, "--episodes", "1"]) == 2  # a partial run is refused, before it runs
     assert "partial" in capsys.readouterr().err
-    assert main([*args[:4], "do_nothing", *args[5:]]) == 2
-    assert "not 'do_nothing'" in capsys.readouterr().err
+    model = tmp_path / "m.zip"
+    model.write_bytes(b"a model file")
+    for agent in ("withdraw", str(model)):  # a probe (named as one), a model: refused
+        assert main([*args[:4], agent, *args[5:]]) == 2
+        err = capsys.readouterr().err
+        assert f"not {agent!r}" in err and ("is a probe" in err) == (agent == "withdraw")
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == before  # nothing was run
+    assert main([*args[:4], "do_nothing", *args[5:]]) == 0  # the floor's other agent
+    r = stats.references_for("standard", ref)["farm_assault/regular"]
+    assert r.random is not None and r.do_nothing is not None and r.heuristic is None
