@@ -1,13 +1,14 @@
-"""Agents that play the US side: ``random``, ``do_nothing``, ``heuristic`` and a MaskablePPO
-policy.
+"""Agents that play the US side: ``random``, ``do_nothing``, ``heuristic``, the probes
+``withdraw``, ``rush``, ``stall`` and ``drive_off`` (``agents/probes.py``: degenerate policies
+that must lose, issue 25) and a MaskablePPO policy.
 
 Every agent follows one small protocol::
 
     agent.reset(env, seed)            # a new episode begins (env: the Gymnasium env)
     action = agent.act(obs, info, env)  # one order integer, legal in the current state
 
-:func:`make_agent` builds one from a name (``"random"``, ``"do_nothing"``, ``"heuristic"``) or the path of a
-trained model (``PATH.zip``), as ``ambush bench --agent X`` does.
+:func:`make_agent` builds one from a name (:data:`AGENT_NAMES`) or the path of a trained model
+(``PATH.zip``), as ``ambush bench --agent X`` does.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from ambush_env.core.model.errors import ConfigError
 
-AGENT_NAMES = ("random", "do_nothing", "heuristic")
+#: the scripted agents by name: the reference agents, then the probes of agents/probes.py
+AGENT_NAMES = ("random", "do_nothing", "heuristic", "withdraw", "rush", "stall", "drive_off")
 
 
 @runtime_checkable
@@ -56,7 +58,7 @@ def make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Agent:
     """An agent from its name or a model path.
 
     Args:
-        spec: ``"random"``, ``"do_nothing"``, ``"heuristic"`` or the path of a MaskablePPO ``.zip``.
+        spec: a name of :data:`AGENT_NAMES` or the path of a MaskablePPO ``.zip``.
         seed: seed of the agent's own randomness (random tie-breaks, sampling).
         kwargs: passed to the agent's constructor.
 
@@ -75,6 +77,10 @@ def make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Agent:
         from ambush_env.agents.heuristic import HeuristicAgent
 
         return HeuristicAgent(seed=seed, **kwargs)
+    if spec in AGENT_NAMES:  # a probe (agents/probes.py)
+        from ambush_env.agents.probes import PROBES
+
+        return PROBES[spec](seed=seed, **kwargs)
     p = Path(spec)
     if p.suffix == ".zip" or p.exists():
         if not p.exists():

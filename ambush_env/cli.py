@@ -2,7 +2,7 @@
 
 ``ambush --version``; ``ambush COMMAND --help`` shows each option with its default. Subcommands::
 
-    ambush bench  --suite NAME --agent random|heuristic|PATH.zip --episodes N --workers W --json OUT
+    ambush bench  --suite NAME --agent AGENT|PATH.zip --episodes N --workers W --json OUT
                   [--backend local|ray [--address ADDR]] [--update-reference] [--save-replays DIR]
     ambush plot   [--results results/bench] [--run runs/NAME] [--out DIR]
     ambush train  --config configs/train/NAME.yaml [--resume PATH|latest] [--total-timesteps N]
@@ -12,7 +12,10 @@
     ambush los    MAP A B [--stances S T]
     ambush render --mission ID --out map.png
     ambush missions
-    ambush campaign --squad-file PATH [--campaign ID] [--agent heuristic|random] [--all]
+    ambush campaign --squad-file PATH [--campaign ID] [--agent AGENT|PATH.zip] [--all]
+
+AGENT: random, do_nothing, heuristic, or a probe of agents/probes.py (withdraw, rush, stall,
+drive_off: degenerate policies that must lose, docs/BENCHMARK.md).
 """
 
 from __future__ import annotations
@@ -751,7 +754,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument(
         "--agent",
         required=True,
-        help="random, do_nothing, heuristic, or the path of a MaskablePPO .zip",
+        help="random, do_nothing, heuristic, a probe (withdraw, rush, stall, drive_off: "
+        "degenerate policies that must lose, docs/BENCHMARK.md), or the path of a "
+        "MaskablePPO .zip",
     )
     b.add_argument(
         "--episodes",
@@ -991,7 +996,10 @@ def build_parser() -> argparse.ArgumentParser:
         "squad file's; needed to start a campaign)",
     )
     cp.add_argument(
-        "--agent", default="heuristic", help="random, heuristic or a model .zip (default heuristic)"
+        "--agent",
+        default="heuristic",
+        help="random, do_nothing, heuristic, a probe (withdraw, rush, stall, drive_off) or a "
+        "model .zip (default heuristic)",
     )
     cp.add_argument(
         "--squad",

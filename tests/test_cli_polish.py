@@ -274,7 +274,8 @@ def test_a_typed_error_is_one_line_and_exit_status_2(argv, says, tmp_path, capsy
     [
         (
             "nosuch",
-            "unknown agent 'nosuch': use random, do_nothing, heuristic or the path of a model .zip",
+            "unknown agent 'nosuch': use random, do_nothing, heuristic, withdraw, rush, stall, "
+            "drive_off or the path of a model .zip",
         ),
         ("nosuch.zip", "agent model 'nosuch.zip' not found"),
     ],
