@@ -1123,16 +1123,27 @@ def _block_reference() -> str:
     d = _yaml("configs/bench/reference/vp.yaml")
     suite = d.get("suite", "standard")
     lines = [
-        f"Suite `{suite}`; mean VP per task ([`configs/bench/reference/vp.yaml`](../configs/bench/reference/vp.yaml)):",
+        f"Suite `{suite}`; mean VP per task ([`configs/bench/reference/vp.yaml`](../configs/bench/reference/vp.yaml));"
+        " floor = max(random, do_nothing), gap = heuristic − floor; —: not measured yet (a task"
+        " without all three means is not normalised):",
         "",
-        "| task | random | heuristic | gap | episodes | seeds |",
-        "|---|---:|---:|---:|---:|---|",
+        "| task | random | do_nothing | heuristic | floor | gap | episodes | seeds |",
+        "|---|---:|---:|---:|---|---:|---:|---|",
     ]
+
+    from ambush_env import stats
+
+    def vp(x) -> str:
+        return "—" if x is None else f"{x:.2f}"
+
     for task, r in sorted(d.get(suite, {}).items()):
-        gap = r["heuristic"] - r["random"]
+        ref = stats.Reference(**r)
+        floor = stats.floor_of(ref)  # None: random or do_nothing not measured
+        gap = None if floor is None or ref.heuristic is None else ref.heuristic - floor[0]
         seeds = "–".join(map(str, r.get("seeds", [])))
         lines.append(
-            f"| {task} | {r['random']:.2f} | {r['heuristic']:.2f} | {gap:.2f} | {r.get('episodes', '')} | {seeds} |"
+            f"| {task} | {vp(ref.random)} | {vp(ref.do_nothing)} | {vp(ref.heuristic)} | "
+            f"{floor[1] if floor else '—'} | {vp(gap)} | {r.get('episodes', '')} | {seeds} |"
         )
     return "\n".join(lines)
 
@@ -1148,7 +1159,11 @@ def _block_baseline() -> str:
     for r, p in zip(results, files, strict=True):
         pv = r["provenance"]
         ns = r.get("normalised_score") or {}
-        iqm = f"{ns['iqm']:.2f} [{ns['iqm_ci95'][0]:.2f}, {ns['iqm_ci95'][1]:.2f}]" if ns else "—"
+        iqm = (
+            f"{ns['iqm']:.2f} [{ns['iqm_ci95'][0]:.2f}, {ns['iqm_ci95'][1]:.2f}]"
+            if ns.get("iqm") is not None  # an aggregate of dropped tasks only has none
+            else "—"
+        )
         n = sum(t["episodes"] for t in r["missions"].values())
         lines.append(
             f"| [{r['agent']}@{pv['agent_sha256'][:8]}](../benchmarks/baseline/{p.name}) | "

@@ -243,6 +243,14 @@ def test_update_reference_keeps_the_other_agents_and_refuses_probes(tmp_path):
     assert stats.REFERENCE_AGENTS == ("random", "do_nothing", "heuristic")
 
 
+def test_the_probes_stats_refuses_are_the_probe_suite():
+    """stats.PROBES (refused by name) are the probes of agents/probes.py but do_nothing, the
+    one probe that is also a reference agent (the floor's)."""
+    probes = pytest.importorskip("ambush_env.agents.probes")
+    assert set(stats.PROBES) == set(probes.PROBE_NAMES) - set(stats.REFERENCE_AGENTS)
+    assert set(stats.FLOOR_AGENTS) < set(stats.REFERENCE_AGENTS)
+
+
 def test_tasks_of_one_score_enter_every_resample_unchanged():
     """``ambush bench --episodes 1``: a task of one score resamples to itself. Tasks of one
     score each give the point interval of their IQM; mixed with a larger task, the single
