@@ -52,7 +52,7 @@ class SeedRange(Frozen):
         return list(range(self.start, self.start + n))
 
 
-#: the mission entry of a suite that plays ``ambush/Procedural-v3`` (a mission generated from
+#: the mission entry of a suite that plays ``ambush/Procedural-v4`` (a mission generated from
 #: each reset seed) instead of a shipped mission
 PROCEDURAL = "procedural"
 
@@ -67,7 +67,7 @@ class Part(Frozen):
     """One block of a suite: missions × opponents × seeds.
 
     A mission entry is a shipped mission id, ``"all"`` (every shipped mission), ``procedural``
-    (``ambush/Procedural-v3``: the mission generated from each reset seed) or the path of a
+    (``ambush/Procedural-v4``: the mission generated from each reset seed) or the path of a
     mission file (relative paths: from the working folder, else from the suite file's folder).
     """
 
@@ -314,7 +314,7 @@ def task_keys(entries: list[str]) -> dict[str, str]:
 
 def task_env_id(entry: str) -> str:
     """The Gymnasium id that plays a suite's mission entry: the shipped mission's id,
-    ``ambush/Procedural-v3``, or for a mission file ``ambush/Ambush-v3`` (``mission=PATH``)."""
+    ``ambush/Procedural-v4``, or for a mission file ``ambush/Ambush-v4`` (``mission=PATH``)."""
     from ambush_env.env.registration import ambush_id, env_id, procedural_id
 
     if entry == PROCEDURAL:

@@ -23,14 +23,14 @@ FRAMES_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden" / "fram
 
 
 def farm_assault_start() -> np.ndarray:
-    """The rgb_array frame of ``ambush/FarmAssault-v3`` after ``reset(seed=0)``."""
+    """The rgb_array frame of ``ambush/FarmAssault-v4`` after ``reset(seed=0)``."""
     import gymnasium as gym
 
     import ambush_env  # noqa: F401  (registers the ids)
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        env = gym.make("ambush/FarmAssault-v3", render_mode="rgb_array")
+        env = gym.make("ambush/FarmAssault-v4", render_mode="rgb_array")
     env.reset(seed=0)
     frame = env.render()
     env.close()

@@ -2,7 +2,7 @@
 """Regenerate the README's two pictures of play (docs/img/*.png) with the project's own tools.
 
 * ``docs/img/tank_hunt_frame.png``: the ``rgb_array`` frame (:mod:`ambush_env.render.image`) of
-  ``ambush/TankHunt-v3`` after ``reset(seed=2)`` and 145 orders of the heuristic agent (seed 0):
+  ``ambush/TankHunt-v4`` after ``reset(seed=2)`` and 145 orders of the heuristic agent (seed 0):
   Round 4, the Panzer IV in K8 with a US soldier beside it, Germans known in the houses.
 * ``docs/img/replay_viewer.png``: the HTML replay viewer (``ambush replay FILE --html OUT``,
   :mod:`ambush_env.render.html`) of the heuristic agent's whole ``jeep_run`` game of seed 0,
@@ -50,7 +50,7 @@ def _env(mission: str, render_mode: str | None = None):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return gym.make("ambush/Ambush-v3", mission=mission, render_mode=render_mode).unwrapped
+        return gym.make("ambush/Ambush-v4", mission=mission, render_mode=render_mode).unwrapped
 
 
 def _play(env, seed: int, steps: int | None) -> None:

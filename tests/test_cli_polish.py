@@ -67,7 +67,7 @@ def test_missions_lists_missions_then_procedural_and_campaign_ids(capsys):
         for m in missions
     ]
     assert lines[0] == (
-        "farm_assault             ambush/FarmAssault-v3  "
+        "farm_assault             ambush/FarmAssault-v4  "
         "(also ambush/FarmAssault-v2, ambush/FarmAssault-v1, ambush/FarmAssault-v0)"
     )
     assert lines[len(missions)] == ""

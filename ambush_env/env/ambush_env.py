@@ -441,9 +441,9 @@ class AmbushEnv(gym.Env):
         rules and deck, else on a new game (and observation builder) for it.
 
         ⚙ Which positions an env takes (docs/OBSERVATION.md "Reset options"): an env built
-        for a mission — a per-mission id such as ``ambush/TankHunt-v3``, or
-        ``ambush/Ambush-v3`` with ``mission=`` — takes positions of that mission only (its id:
-        a variant of it under the same id is played on a game of its own); ``ambush/Ambush-v3``
+        for a mission — a per-mission id such as ``ambush/TankHunt-v4``, or
+        ``ambush/Ambush-v4`` with ``mission=`` — takes positions of that mission only (its id:
+        a variant of it under the same id is played on a game of its own); ``ambush/Ambush-v4``
         without ``mission=`` is the any-mission env and takes a position of any mission (the
         next reset without a position plays the reference mission again); a procedural env
         takes positions of generated missions only (their ``procedural`` seed becomes the

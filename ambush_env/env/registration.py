@@ -1,14 +1,15 @@
 """Gymnasium ids of the package (docs/API.md, binding), each under every registered version:
 
-* ``ambush/Ambush-v3``: any mission (``mission=`` kwarg, an id or a file path; default the
+* ``ambush/Ambush-v4``: any mission (``mission=`` kwarg, an id or a file path; default the
   reference mission);
-* one id per shipped mission, its CamelCase form: ``farm_assault`` → ``ambush/FarmAssault-v3``;
-* ``ambush/Procedural-v3``: a mission (map, forces, triggers) generated from the reset seed
+* one id per shipped mission, its CamelCase form: ``farm_assault`` → ``ambush/FarmAssault-v4``;
+* ``ambush/Procedural-v4``: a mission (map, forces, triggers) generated from the reset seed
   (``ambush_env.core.play.procedural``).
 
 ``-v1`` was the first frozen version (issue 14); ``-v2`` (issue 15) hides German vehicles
 whose crew is hidden; ``-v3`` (issue 23) corrects rules read against the seeds and gives the
-German seat played by an agent the closed-tank rule (docs/VERSIONS.md). The current version's action space size N,
+German seat played by an agent the closed-tank rule; ``-v4`` (issue 25) reworks the scoring so
+that only the mission wins (docs/VERSIONS.md). The current version's action space size N,
 the text of every order index and the observation spec are pinned by
 ``tests/golden/env_spec_v<VERSION>.json`` (:func:`spec_snapshot`), and a change that can
 change learning results bumps :data:`VERSION`. The older ids stay registered for older code
@@ -22,9 +23,9 @@ from typing import Any
 ENTRY_POINT = "ambush_env.env.ambush_env:AmbushEnv"
 NAMESPACE = "ambush"
 #: the current version: the one new results and ``env_id`` name
-VERSION = 3
+VERSION = 4
 #: every registered version, oldest first (``-v0``: the development ids, kept registered)
-VERSIONS = (0, 1, 2, 3)
+VERSIONS = (0, 1, 2, 3, 4)
 
 
 def list_missions() -> list[str]:
@@ -51,7 +52,7 @@ def _version(version: Any) -> int:
 
 
 def env_id(mission: str, version: int = VERSION) -> str:
-    """The Gymnasium id of a mission: ``hedgerow_crossing`` → ``ambush/HedgerowCrossing-v3``.
+    """The Gymnasium id of a mission: ``hedgerow_crossing`` → ``ambush/HedgerowCrossing-v4``.
 
     Raises:
         ConfigError: a mission that is not a non-empty string, or a version not registered.
@@ -65,7 +66,7 @@ def env_id(mission: str, version: int = VERSION) -> str:
 
 
 def ambush_id(version: int = VERSION) -> str:
-    """``ambush/Ambush-v3``: the env of any mission (``mission=``).
+    """``ambush/Ambush-v4``: the env of any mission (``mission=``).
 
     Raises:
         ConfigError: a version not registered.
@@ -74,7 +75,7 @@ def ambush_id(version: int = VERSION) -> str:
 
 
 def procedural_id(version: int = VERSION) -> str:
-    """``ambush/Procedural-v3``: a mission generated from each reset seed.
+    """``ambush/Procedural-v4``: a mission generated from each reset seed.
 
     Raises:
         ConfigError: a version not registered.

@@ -195,7 +195,7 @@ def test_every_result_carries_its_provenance(tmp_path):
     assert prov["agent_sha256"] != bench.agent_sha256("random")
     assert prov["full_suite"] is True and prov["episodes_per_task"] == 2
     assert (
-        prov["env_ids"] == {"farm_assault": "ambush/FarmAssault-v3"} and prov["env_version"] == "v3"
+        prov["env_ids"] == {"farm_assault": "ambush/FarmAssault-v4"} and prov["env_version"] == "v4"
     )
     assert prov["deterministic_policy"] is False  # seeded random tie-breaks
     assert prov["git_commit"] == "unknown" or len(prov["git_commit"]) == 40

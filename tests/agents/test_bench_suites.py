@@ -59,7 +59,7 @@ def test_a_malformed_suite_names_the_field(tmp_path, body, field):
 
 
 def test_procedural_missions_and_a_mission_file_by_path_run(tmp_path):
-    """A suite of Procedural-v3 (the missions held out from training) and a
+    """A suite of Procedural-v4 (the missions held out from training) and a
     mission file given by a path relative to the suite's folder: each plays its seeds, is
     keyed by the mission's id, names its env id, and the result validates."""
     (tmp_path / "missions").mkdir()
@@ -76,7 +76,7 @@ def test_procedural_missions_and_a_mission_file_by_path_run(tmp_path):
     assert res["missions"]["procedural/regular"]["seeds"] == [10000, 10001]
     assert res["missions"]["jeep_run/green"]["episodes"] == 1
     prov = res["provenance"]
-    assert prov["env_ids"] == {"procedural": "ambush/Procedural-v3", "jeep_run": "ambush/Ambush-v3"}
+    assert prov["env_ids"] == {"procedural": "ambush/Procedural-v4", "jeep_run": "ambush/Ambush-v4"}
     assert prov["procedural_missions"] == "held_out" and prov["full_suite"]
     procs = {e["mission"] for e in res["_episodes"] if e["task"] == "procedural/regular"}
     assert len(procs) == 2 and all(m.startswith("procedural_") for m in procs)  # two missions

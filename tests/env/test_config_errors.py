@@ -149,7 +149,7 @@ def _tank_hunt_position() -> dict:
     "make",
     [
         lambda: AmbushEnv(mission="farm_assault"),
-        lambda: __import__("gymnasium").make("ambush/FarmAssault-v3").unwrapped,
+        lambda: __import__("gymnasium").make("ambush/FarmAssault-v4").unwrapped,
     ],
 )
 def test_an_env_of_one_mission_refuses_a_position_of_another(make):
@@ -170,7 +170,7 @@ def test_an_env_takes_a_position_of_its_own_mission_and_the_any_mission_env_any(
     own = AmbushEnv(mission="tank_hunt")
     own.reset(options={"position": p})
     assert own.game.position() == p
-    anyone = AmbushEnv()  # ambush/Ambush-v3 without mission=: any mission
+    anyone = AmbushEnv()  # ambush/Ambush-v4 without mission=: any mission
     anyone.reset(options={"position": p})
     assert anyone.mission_id == "tank_hunt" and anyone.game.position() == p
     anyone.reset(seed=0)  # then the reference mission again

@@ -29,9 +29,9 @@ def test_ids_registered_for_every_mission():
 
 
 def test_env_id_is_camel_case_of_the_stem():
-    """The current version is -v3; the -v2, -v1 and -v0 ids stay (tests/golden/test_env_spec.py)."""
-    assert env_id("hedgerow_crossing") == "ambush/HedgerowCrossing-v3"
-    assert env_id("farm_assault") == "ambush/FarmAssault-v3"
+    """The current version is -v4; the -v3, -v2, -v1 and -v0 ids stay (tests/golden/test_env_spec.py)."""
+    assert env_id("hedgerow_crossing") == "ambush/HedgerowCrossing-v4"
+    assert env_id("farm_assault") == "ambush/FarmAssault-v4"
     assert env_id("farm_assault", version=0) == "ambush/FarmAssault-v0"
 
 

@@ -1,4 +1,4 @@
-"""ambush/Procedural-v3: a mission generated from the reset seed (docs/API.md)."""
+"""ambush/Procedural-v4: a mission generated from the reset seed (docs/API.md)."""
 
 from __future__ import annotations
 

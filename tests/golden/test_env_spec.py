@@ -1,4 +1,5 @@
-"""The frozen version (``-v1``, issue 14, done-when 6; ``-v2``, issue 15; ``-v3``, issue 23): N,
+"""The frozen version (``-v1``, issue 14, done-when 6; ``-v2``, issue 15; ``-v3``, issue 23;
+``-v4``, issue 25): N,
 every order text and the observation spec equal the committed golden
 ``tests/golden/env_spec_v<VERSION>.json``, and the ``-v3``, ``-v2``, ``-v1`` and ``-v0`` ids are
 registered for Ambush, every shipped mission and Procedural. Neither ``-v2`` nor ``-v3`` changed
@@ -87,27 +88,29 @@ def test_a_changed_spec_fails_with_the_version_bump_message(snapshot):
 
 @pytest.mark.parametrize("version", R.VERSIONS)
 def test_every_version_s_ids_are_registered_for_every_mission_and_procedural(version):
-    assert R.VERSION == 3 and R.VERSIONS == (0, 1, 2, 3)
+    assert R.VERSION == 4 and R.VERSIONS == (0, 1, 2, 3, 4)
     assert gymnasium.registry[R.ambush_id(version)].kwargs == {}
     assert gymnasium.registry[R.procedural_id(version)].kwargs == {"procedural": True}
     for m in ambush_env.list_missions():
         assert gymnasium.registry[R.env_id(m, version)].kwargs == {"mission": m}
-    assert R.env_id("farm_assault") == "ambush/FarmAssault-v3"
+    assert R.env_id("farm_assault") == "ambush/FarmAssault-v4"
+    assert R.env_id("farm_assault", 3) == "ambush/FarmAssault-v3"
     assert R.env_id("farm_assault", 2) == "ambush/FarmAssault-v2"
     assert R.env_id("farm_assault", 0) == "ambush/FarmAssault-v0"
     assert R.env_id("farm_assault", 1) == "ambush/FarmAssault-v1"
 
 
-def test_v2_and_v3_kept_the_spec_of_v1():
-    """-v2 (hidden German vehicles) and -v3 (rules read against the seeds, the German seat's
-    closed-tank rule) are behaviour fixes, not new layouts: a policy trained on -v1 reads the
-    observation and actions of -v2 and -v3 alike."""
+def test_v2_v3_and_v4_kept_the_spec_of_v1():
+    """-v2 (hidden German vehicles), -v3 (rules read against the seeds, the German seat's
+    closed-tank rule) and -v4 (scoring that only the mission wins, issue 25) are behaviour
+    changes, not new layouts: a policy trained on -v1 reads the observation and actions of
+    -v2, -v3 and -v4 alike."""
     here = Path(__file__).resolve().parent
     specs = [
-        json.loads((here / f"env_spec_v{v}.json").read_text(encoding="utf-8")) for v in (1, 2, 3)
+        json.loads((here / f"env_spec_v{v}.json").read_text(encoding="utf-8")) for v in (1, 2, 3, 4)
     ]
-    assert [s.pop("version") for s in specs] == [1, 2, 3]
-    assert specs[0] == specs[1] == specs[2]
+    assert [s.pop("version") for s in specs] == [1, 2, 3, 4]
+    assert specs[0] == specs[1] == specs[2] == specs[3]
 
 
 def test_the_spec_is_the_same_for_every_mission_and_id(snapshot):

@@ -36,7 +36,7 @@ def test_the_cases_cover_every_newest_id_rules_deck_and_mode():
     cases = FUZZ.all_cases()
     ids = {c[0] for c in cases}
     assert ids == set(FUZZ.newest_ids())
-    assert "ambush/Procedural-v3" in ids or any(i.startswith("ambush/Procedural-") for i in ids)
+    assert "ambush/Procedural-v4" in ids or any(i.startswith("ambush/Procedural-") for i in ids)
     names = {i.rpartition("-v")[0] for i in gymnasium.registry if i.startswith("ambush/")}
     assert {i.rpartition("-v")[0] for i in ids} == names
     plain = [c for c in cases if c[1] != "-"]
@@ -49,10 +49,10 @@ def test_a_short_fuzz_finds_no_mismatch(tmp_path):
     """2 000 steps over a spread of cases (the procedural id, the campaign, two-sided d100
     play, a mission with a tank and one with mines), every kind of check made."""
     cases = [
-        ("ambush/Procedural-v3", "d100", "veteran", "agent"),
-        ("ambush/TankHunt-v3", "standard", "green", "cards"),
-        ("ambush/NightPatrol-v3", "d100", "regular", "cards"),
-        ("ambush/JeepRun-v3", "standard", "regular", "agent"),
+        ("ambush/Procedural-v4", "d100", "veteran", "agent"),
+        ("ambush/TankHunt-v4", "standard", "green", "cards"),
+        ("ambush/NightPatrol-v4", "d100", "regular", "cards"),
+        ("ambush/JeepRun-v4", "standard", "regular", "agent"),
         ("ambush/Campaign-v0", "-", "-", "cards"),
     ]
     ids = set(FUZZ.newest_ids())
@@ -85,7 +85,7 @@ def test_a_mismatch_is_counted_written_and_fails(tmp_path, monkeypatch):
         out=tmp_path,
         every=40,
         stretch=5,
-        cases=[("ambush/FarmAssault-v3", "standard", "regular", "agent")],
+        cases=[("ambush/FarmAssault-v4", "standard", "regular", "agent")],
     )
     assert r.mismatches and {m["kind"] for m in r.mismatches} >= {"round_trip"}
     files = list(tmp_path.glob("round_trip_*.json"))

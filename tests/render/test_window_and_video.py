@@ -49,7 +49,7 @@ def test_human_mode_opens_a_window_the_frame_size(headless):
     _need("pygame", "window")
     import pygame
 
-    env = gym.make("ambush/FarmAssault-v3", render_mode="human")
+    env = gym.make("ambush/FarmAssault-v4", render_mode="human")
     env.reset(seed=0)
     window = env.unwrapped._window
     assert window is not None and not window.closed
@@ -79,7 +79,7 @@ def test_closing_the_window_by_hand_does_not_stop_the_env(headless):
 
     from ambush_env.render.window import MapWindow
 
-    env = gym.make("ambush/FarmAssault-v3", render_mode="human")
+    env = gym.make("ambush/FarmAssault-v4", render_mode="human")
     env.reset(seed=0)
     window = env.unwrapped._window
     window.fps = 0
@@ -99,7 +99,7 @@ def test_human_mode_without_pygame_says_what_to_install(monkeypatch):
     with pytest.raises(
         gym.error.DependencyNotInstalled, match=r'pip install "ambush_env\[window\]"'
     ):
-        gym.make("ambush/FarmAssault-v3", render_mode="human")
+        gym.make("ambush/FarmAssault-v4", render_mode="human")
 
 
 def test_record_video_writes_an_mp4(tmp_path):
@@ -109,7 +109,7 @@ def test_record_video_writes_an_mp4(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         env = RecordVideo(
-            gym.make("ambush/FarmAssault-v3", render_mode="rgb_array"),
+            gym.make("ambush/FarmAssault-v4", render_mode="rgb_array"),
             video_folder=str(tmp_path),
             episode_trigger=lambda e: True,
             disable_logger=True,

@@ -105,6 +105,10 @@ class Result(IntEnum):
     DECISIVE_WIN = 3
 
 
+OBJECTIVE_TAKEN = "objective_taken"
+"""The flag set when the mission's objective scores, whatever its kind (RULES.md §15): from
+then on exits pay (a mission's ``vp.exits``)."""
+
 #: a result band's name (:data:`RESULT_NAMES`)
 ResultName = Literal["loss", "draw", "win", "decisive_win"]
 RESULT_NAMES: tuple[ResultName, ...] = ("loss", "draw", "win", "decisive_win")

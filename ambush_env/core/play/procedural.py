@@ -1,4 +1,4 @@
-"""Owns procedural missions for ``ambush/Procedural-v3`` (docs/API.md): a map, forces,
+"""Owns procedural missions for ``ambush/Procedural-v4`` (docs/API.md): a map, forces,
 paragraphs, events and scoring generated from one *mission seed*; numbers ⚙ in
 ``data/procedural.yaml``.
 
@@ -125,6 +125,7 @@ class ObjectiveConfig(Frozen):
     objective_taken: IntRange
     exit_per_soldier: IntRange
     intel_vp: IntRange | None = None
+    prisoner_marched_off: IntRange | None = None  # a capture objective's only (issue 25)
 
 
 class ProceduralConfig(Frozen):
@@ -180,7 +181,7 @@ class ProceduralConfig(Frozen):
             if not lo <= got[0] <= got[1] <= hi:
                 raise FieldProblem(name, f"{lo} <= low <= high <= {hi}; got {list(got)}")
         for oname, o in self.objectives.items():
-            for attr in ("objective_taken", "exit_per_soldier", "intel_vp"):
+            for attr in ("objective_taken", "exit_per_soldier", "intel_vp", "prisoner_marched_off"):
                 r = getattr(o, attr)
                 if r is not None and r[0] < 0:
                     raise FieldProblem(f"objectives.{oname}.{attr}", "VP gains are >= 0")
@@ -992,6 +993,8 @@ class _Builder:
         vp = {k: self.between(v) for k, v in cfg.vp.items()}
         vp["objective_taken"] = self.between(ocfg.objective_taken)
         vp["exit_per_soldier"] = self.between(ocfg.exit_per_soldier)
+        if ocfg.prisoner_marched_off is not None:  # what the prisoner is for (missions.Mission)
+            vp["prisoner_marched_off"] = self.between(ocfg.prisoner_marched_off)
         out = 0 if self.objective_kind == "hold" else n_soldiers  # a hill is held to the end
         best = (
             vp["objective_taken"]

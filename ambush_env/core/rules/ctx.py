@@ -35,6 +35,8 @@ from ambush_env.core.model.types import (
     HIDDEN,
     INCAP,
     KILLED,
+    OBJECTIVE_TAKEN,
+    REMOVED,
     US,
     Phase,
     Status,
@@ -155,6 +157,12 @@ class Ctx:
         self.entry_hexes = [b.index(h) for h in self.mission.us_entry]
         self.exit_hexes = frozenset(b.index(h) for h in self.mission.exit_hexes)
         self.objective_hexes = frozenset(b.index(h) for h in self.mission.objective.hexes)
+        # the objective's zone: its hexes and every hex within clear_radius of one (scoring)
+        self.objective_zone = frozenset(
+            z
+            for h in self.objective_hexes
+            for z in b.hexes_within(h, self.mission.objective.clear_radius)
+        )
         self.triggers: dict[int, Any] = {
             b.index(lbl): t for lbl, t in self.mission.triggers.items()
         }
@@ -278,6 +286,7 @@ class Match:
         self._lm_sight: SightCache = ctx.sight
         self.exit_hexes: frozenset[int] = ctx.exit_hexes
         self.objective_hexes: frozenset[int] = ctx.objective_hexes
+        self.objective_zone: frozenset[int] = ctx.objective_zone
         self.triggers: dict[int, Any] = ctx.triggers
         self.booby_traps: dict[int, Any] = ctx.booby_traps
         self.rules: str = ctx.rules
@@ -515,13 +524,44 @@ class Match:
                 s["us_exited"] += u.exited
             else:
                 s["germans_killed"] += u.status == Status.KILLED
-                s["germans_captured"] += u.status == Status.CAPTURED
+                # a prisoner still held, or one his guard marched off (prisoners.march_off)
+                s["germans_captured"] += u.status == Status.CAPTURED or (
+                    u.exited and u.status == Status.REMOVED
+                )
         return s
 
     @property
     def vp(self) -> int:
-        """Total VP now: awarded VP (paragraphs, exits, objective) + :meth:`casualty_vp`."""
-        return self.state.vp + self.casualty_vp()
+        """Total VP now: awarded VP (paragraphs, objective, prisoners marched off) +
+        :meth:`casualty_vp` + :meth:`exit_vp`."""
+        return self.state.vp + self.casualty_vp() + self.exit_vp()
+
+    def exits_pay(self) -> bool:
+        """Whether leaving the map scores now (RULES.md §15, the mission's ``vp.exits`` ⚙):
+        ``always`` where leaving is itself the objective, otherwise (``after_objective``, the
+        default) only once the objective is taken (flag ``objective_taken``) — a squad that
+        walks off without doing the mission scores nothing for it."""
+        return self.mission.vp.exits == "always" or OBJECTIVE_TAKEN in self.state.flags
+
+    def exit_vp(self) -> int:
+        """VP of the US soldiers and vehicles that have left by an exit hex (RULES.md §15):
+        ``exit_per_soldier`` for each soldier who walked or rode off alive (a fallen man
+        carried off in a car scores as a casualty only), ``vehicle_exited`` for each US vehicle
+        driven off; 0 while :meth:`exits_pay` is False. Computed from the state, so the
+        soldiers who left before the objective fell score the moment it does."""
+        if not self.exits_pay():
+            return 0
+        vp = self.mission.vp
+        men = 0
+        for u in self.state.units:
+            if u.side == US and u.exited and u.status == REMOVED and u.role != "tank":
+                men += 1
+        total = men * vp.exit_per_soldier
+        if vp.vehicle_exited:
+            for v in self.state.vehicles:
+                if v.side == US and v.exited:
+                    total += vp.vehicle_exited
+        return total
 
     def _tank_vp(self, vp: Any) -> int:
         """VP of the tanks' state (mission ``vp.*_tank_*``, 0 unless a mission sets them ⚙)."""
@@ -570,16 +610,16 @@ class Match:
 
     def _car_vp(self, vp: Any) -> int:
         """VP of the vehicles' state other than tanks' (mission ``vp``, 0 unless a mission sets
-        them ⚙): a US vehicle driven off by an exit hex (``vehicle_exited``, any vehicle), a US
-        car disabled (``us_car_lost``), a German car disabled (``german_car_disabled``; a
-        captured car is a US one, seed 002 p. 27). Counted once each, from the state."""
+        them ⚙): a US car disabled (``us_car_lost``), a German car disabled
+        (``german_car_disabled``; a captured car is a US one, seed 002 p. 27). Counted once
+        each, from the state; a vehicle driven off scores in :meth:`exit_vp`."""
         from ambush_env.core.world.vehicle_data import vtype
 
         total = 0
         for v in self.state.vehicles:
             if v.side == US and v.exited:
-                total += vp.vehicle_exited
-            elif v.disabled and vtype(v).kind == "car":
+                continue  # off the map (exit_vp), whatever its state
+            if v.disabled and vtype(v).kind == "car":
                 total += vp.us_car_lost if v.side == US else vp.german_car_disabled
         return total
 

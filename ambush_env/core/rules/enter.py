@@ -15,7 +15,7 @@ from ambush_env.core.model.state import Unit, Vehicle
 from ambush_env.core.model.types import ACTIVE, US, ARSpace, Status
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.rules.mines import soldier_enters
-from ambush_env.core.rules.scoring import award_vp
+from ambush_env.core.rules.scoring import alarm
 
 
 def enter_hex(m: Match, u: Unit, dest: int) -> None:
@@ -51,8 +51,11 @@ def vehicle_entered(m: Match, v: Vehicle) -> None:
 
 def _entered(m: Match, u: Unit, dest: int) -> None:
     # the paragraph check (RULES.md §7) also sets off a map booby trap (module traps)
-    if u.side == US and u.status == ACTIVE and (dest in m.triggers or dest in m.booby_traps):
-        m.request("trigger", u.uid, dest)
+    if u.side == US and u.status == ACTIVE:
+        if dest in m.triggers or dest in m.booby_traps:
+            m.request("trigger", u.uid, dest)
+        if dest in m.objective_zone:
+            alarm(m, u, dest)  # the garrison reacts (scoring.alarm)
     m.request("sightings")
 
 
@@ -66,10 +69,10 @@ def pack_crew_weapon(m: Match, u: Unit) -> None:
 
 def soldier_exits(m: Match, u: Unit) -> None:
     """``u`` leaves the map from an exit hex (RULES.md §15): removed, inactive, and the
-    mission's ``exit_per_soldier`` VP. His turn, if he is playing one, is the caller's."""
+    mission's ``exit_per_soldier`` VP once exits pay (``Match.exit_vp``: the objective taken,
+    or leaving is the objective). His turn, if he is playing one, is the caller's."""
     m.emit(E.Exit(unit=u.name, hex=m.board.label(u.hex)))
     u.exited = True
     u.status = int(Status.REMOVED)
     u.ar = int(ARSpace.INACTIVE)
     u.hex = -1
-    award_vp(m, m.mission.vp.exit_per_soldier, f"{u.name} exited")

@@ -9,11 +9,12 @@ the result by the mission's thresholds. The VP total itself is a query of the bu
 from __future__ import annotations
 
 from ambush_env.core.model import events as E
-from ambush_env.core.model.state import TurnState
+from ambush_env.core.model.state import TurnState, Unit
 from ambush_env.core.model.types import (
     ACTIVE,
     CAPTURED,
     GER,
+    OBJECTIVE_TAKEN,
     REMOVED,
     RESULT_NAMES,
     US,
@@ -22,7 +23,7 @@ from ambush_env.core.model.types import (
 )
 from ambush_env.core.rules.ctx import Match
 
-TAKEN = "objective_taken"  # the flag set when the objective scores, whatever its kind
+TAKEN = OBJECTIVE_TAKEN  # the flag set when the objective scores, whatever its kind
 _VERB = {"take": "taken", "hold": "held", "capture": "captured", "demolish": "destroyed"}
 
 
@@ -73,16 +74,48 @@ def check_end(m: Match) -> bool:
 
 
 def _held(m: Match) -> bool:
-    """An active US soldier in an objective hex and no active German in any."""
+    """An active US soldier in an objective hex and no active German in the objective's zone
+    (its hexes and those within ``objective.clear_radius``, RULES.md §15 ⚙ issue 25: the
+    garrison holds the approaches too, so a squad that walks in past it takes nothing)."""
     obj = m.objective_hexes
+    zone = m.objective_zone
     us_in = False
     for u in m.state.units:
-        if u.status == ACTIVE and u.hex in obj:
+        if u.status == ACTIVE and u.hex in zone:
             if u.side == GER:
                 return False
-            if u.side == US:
+            if u.side == US and u.hex in obj:
                 us_in = True
     return us_in
+
+
+ALARM = "objective alarm"  # the flag set when a US soldier first enters the objective's zone
+
+
+def alarm(m: Match, u: Unit, hex_: int) -> None:
+    """The US soldier ``u`` has entered ``hex_`` of the objective's zone: the first time, the
+    objective's ``garrison`` paragraph runs (if the mission names one) and every active German
+    in the zone who is unaware becomes aware (RULES.md §15 ⚙ issue 25: the garrison reacts to
+    a squad that heads for its position; they act on their cards' aware column from then on).
+    Called on every entry of a US soldier on foot or at the wheel (module ``enter``)."""
+    st = m.state
+    if ALARM in st.flags:
+        return
+    st.flags.append(ALARM)
+    garrison = m.mission.objective.garrison
+    if garrison is not None:
+        m.emit(E.Paragraph(hex=m.board.label(hex_), unit=u.name, paragraph=garrison))
+        m.request("paragraph", garrison, 0, u.uid, 0)
+    zone = m.objective_zone
+    alerted = [
+        g
+        for g in st.units
+        if g.side == GER and g.status == ACTIVE and g.hex in zone and not g.aware
+    ]
+    for g in alerted:
+        g.aware = True
+    if alerted:
+        m.emit(E.Message(text=f"the {m.mission.objective.name} is alerted"))
 
 
 def _captured(m: Match) -> bool:

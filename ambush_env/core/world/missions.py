@@ -496,6 +496,14 @@ class Objective(Frozen):
     march_off: bool = False  # capture: scored only when he is marched off by an exit hex
     charges: int = Field(default=1, ge=1, le=9)  # demolish: satchel blasts that destroy it
     reach: int = Field(default=0, ge=0, le=1)  # demolish: 0 in the hexes, 1 also beside them
+    # ⚙ the zone the garrison holds (issue 25): a take / hold objective is held only while no
+    # active German stands within this many hexes of an objective hex, and a US soldier who
+    # first enters the zone alerts every German in it (module scoring, RULES.md §15)
+    clear_radius: int = Field(default=2, ge=0, le=4)
+    # ⚙ the paragraph that places the objective's garrison, run (once more, its own flags
+    # guarding it) when a US soldier first enters the zone: the position is held whichever
+    # way the squad comes at it (issue 25)
+    garrison: ParagraphRef | None = None
 
     @model_validator(mode="after")
     def _kind_fields(self) -> Objective:
@@ -524,16 +532,30 @@ Loss = Annotated[int, Field(le=0)]
 """A VP schedule's award for what the US loses (<= 0)."""
 
 
-class VPSchedule(Frozen):
-    """⚙ victory points (RULES.md §15). Gains are >= 0, losses <= 0."""
+ExitsPay = Literal["after_objective", "always"]
+"""When leaving the map scores (``vp.exits``, RULES.md §15 ⚙)."""
 
+
+class VPSchedule(Frozen):
+    """⚙ victory points (RULES.md §15). Gains are >= 0, losses <= 0.
+
+    Two rules keep the score on the mission (issue 25), checked here and in
+    :class:`Mission`: a capture is worth what a kill is worth (:attr:`german_captured` is
+    ``german_killed``; a file may not give it), and leaving pays only once the objective is
+    taken (``exits: after_objective``, the default) unless leaving is itself the objective
+    (``exits: always``). What a prisoner is for beyond that, ``prisoner_marched_off``, only a
+    capture objective may pay (:class:`Mission`).
+
+    Raises (on validation): :class:`FieldProblem` on ``german_captured`` when a file gives it.
+    """
+
+    exits: ExitsPay = "after_objective"
     # vehicles other than tanks (seed 000), by each vehicle's final state; optional
     vehicle_exited: Gain = 0  # a US vehicle driven off by an exit hex
     us_car_lost: Loss = 0  # a US car disabled
     german_car_disabled: Gain = 0  # a German car disabled
     german_killed: Gain
     german_incapacitated: Gain
-    german_captured: Gain
     us_killed: Loss
     us_incapacitated: Loss
     us_captured: Loss
@@ -547,6 +569,22 @@ class VPSchedule(Frozen):
     german_tank_immobilised: Gain = 0
     us_tank_disabled: Loss = 0
     us_tank_immobilised: Loss = 0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _capture_is_a_kill(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "german_captured" in data:
+            raise FieldProblem(
+                "german_captured",
+                "a capture is worth what a kill is worth (german_killed): remove the key; what "
+                "a prisoner is for beyond that is prisoner_marched_off (a capture objective)",
+            )
+        return data
+
+    @property
+    def german_captured(self) -> int:
+        """VP of a German taken prisoner: ``german_killed`` (a capture is worth a kill)."""
+        return self.german_killed
 
 
 class Results(Frozen):
@@ -688,6 +726,19 @@ class Mission(Frozen):
                         f"{where}.flag", f"flag {eff.flag!r} is never set by a 'set' effect"
                     )
         obj = self.objective
+        if obj.garrison is not None:
+            need("objective.garrison", obj.garrison)
+            referenced.add(obj.garrison)
+        exits = set(self.exit_hexes)
+        for i, h in enumerate(self.us_entry):
+            if h in exits:  # stepping off where you came in is no mission (issue 25)
+                raise FieldProblem(f"us_entry.{i}", f"entry hex {h} is an exit hex too")
+        if self.vp.prisoner_marched_off and obj.kind != "capture":
+            raise FieldProblem(
+                "vp.prisoner_marched_off",
+                "only a capture objective pays for a prisoner marched off (else a capture is "
+                "worth a kill, no more)",
+            )
         if obj.kind == "capture" and obj.card not in {c for _, c in self.card_refs()}:
             raise FieldProblem(
                 "objective.card",
