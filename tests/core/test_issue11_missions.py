@@ -39,11 +39,12 @@ def test_jeep_run_has_two_jeeps_and_a_crew_for_each():
 
 
 def test_cars_score_by_their_final_state():
-    """RULES.md §15 (mission ``vp``): a US vehicle exited scores ``vehicle_exited``, a US car
-    disabled ``us_car_lost``, a German car disabled ``german_car_disabled``; farm_assault
-    scores no vehicles."""
+    """RULES.md §15 (mission ``vp``): a US vehicle exited scores ``vehicle_exited`` — ⚙ only
+    once the objective is taken unless the mission's ``vp.exits`` is ``always`` (issue 25) —
+    a US car disabled ``us_car_lost``, a German car disabled ``german_car_disabled``;
+    farm_assault scores no vehicles."""
     from ambush_env.core import Game
-    from ambush_env.core.model.types import Side
+    from ambush_env.core.model.types import OBJECTIVE_TAKEN, Side
 
     g = Game("jeep_run")
     g.reset(seed=0)
@@ -51,6 +52,9 @@ def test_cars_score_by_their_final_state():
     base = g.vp
     a, b = g.state.vehicles
     a.exited, a.hex = True, -1
+    # driven off before the crossroads falls: nothing yet, unless leaving pays at once
+    assert g.vp == base + (vp.vehicle_exited if vp.exits == "always" else 0)
+    g.state.flags.append(OBJECTIVE_TAKEN)  # the crossroads taken (its own VP not awarded here)
     assert g.vp == base + vp.vehicle_exited
     b.disabled = True
     assert g.vp == base + vp.vehicle_exited + vp.us_car_lost

@@ -30,15 +30,17 @@ def _farm() -> dict:
     return m
 
 
-def mission(**objective) -> dict:
-    """farm_assault as an inline mission with this objective (hexes: open ground by default)."""
+def mission(vp: dict | None = None, **objective) -> dict:
+    """farm_assault as an inline mission with this objective (hexes: open ground by default)
+    and its ``vp`` schedule updated by ``vp``."""
     m = copy.deepcopy(_farm())
     m["objective"] = {"name": "farm", "hexes": FIELD, **objective}
+    m["vp"].update(vp or {})
     return m
 
 
-def position(objective: dict, units: list[dict], **kw) -> Game:
-    return Game.from_position({"mission": mission(**objective), "units": units, **kw})
+def position(objective: dict, units: list[dict], vp: dict | None = None, **kw) -> Game:
+    return Game.from_position({"mission": mission(vp, **objective), "units": units, **kw})
 
 
 def taken(g: Game) -> bool:
@@ -171,6 +173,7 @@ def _prisoner(
     status: str = "captured",
     us_hex: str = "Q1",
     extra: list[dict] | None = None,
+    vp: dict | None = None,
 ) -> Game:
     units = [
         {"name": "US1", "hex": us_hex},
@@ -184,7 +187,7 @@ def _prisoner(
             **({"guard": "US1"} if status == "captured" else {}),
         },
     ]
-    return position(objective, units + (extra or []), contacts=[])
+    return position(objective, units + (extra or []), vp, contacts=[])
 
 
 @pytest.mark.parametrize(
@@ -225,18 +228,26 @@ def test_capture_by_assault_with_forced_dice():
 
 def test_capture_march_off_scores_only_when_marched_off():
     """``capture`` with ``march_off`` ⚙: the prisoner in hand scores nothing; his guard on an
-    exit hex (R1) leaving the map marches him off (seed 002 p. 25): the march's own VP
-    (german_captured 3 + prisoner_marched_off 2) at once, +10 objective at the end of the
-    next turn."""
-    g = _prisoner({"kind": "capture", "card": "rifleman", "march_off": True}, us_hex="R1")
+    exit hex (R1) leaving the map marches him off (seed 002 p. 25): the march's own VP at once
+    (the capture, worth a kill: german_killed 2, issue 25; + prisoner_marched_off 2, which only
+    a capture objective may pay), +10 objective at the end of the next turn, and with it the
+    guard's own exit (exit_per_soldier 2: exits pay once the objective is taken, RULES.md
+    §15)."""
+    g = _prisoner(
+        {"kind": "capture", "card": "rifleman", "march_off": True},
+        us_hex="R1",
+        vp={"prisoner_marched_off": 2},
+    )
+    vp = g.mission.vp
     order(g, "US1 wait")
-    assert not taken(g)
+    assert not taken(g) and g.vp == vp.german_killed  # the prisoner in hand, as a kill
     order(g, "US1 exit the map")
-    reasons = [why for why, _ in g.state.vp_log]
-    assert {"G1 marched off", "G1 marched off (captured)"} <= set(reasons)
+    assert g.state.vp_log == [["G1 marched off (captured)", 2], ["G1 marched off", 2]]
     assert not taken(g)  # scored at the end of the next turn (an exit ends no turn)
+    assert g.vp == 4  # the guard's exit does not pay yet
     order(g, "US2 wait")
     assert taken(g) and g.state.vp_log[-1] == ["farm captured", OBJ_VP]
+    assert g.vp == 4 + OBJ_VP + vp.exit_per_soldier == 16
 
 
 # ------------------------------------------------------------------------------ demolish

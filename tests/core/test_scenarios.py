@@ -55,10 +55,13 @@ def rifleman(hex_: str = "G6", **kw: Any) -> dict:
 
 # The sighting rows as YAML text, as a person would write them: the farm's ring trigger J6 has
 # fired already (flag farm_checked), an unaware rifleman stands in the farmhouse (L6), not yet
-# a contact; US4 at J7 does not see him, J6 does (through the west window).
+# a contact; US4 at J7 does not see him, J6 does (through the west window). J6 and J7 lie
+# within the farm's clear_radius: the squad raised the objective alarm on its first step into
+# that zone (flag "objective alarm", RULES.md §15, issue 25), before the rifleman was placed,
+# so he is still unaware, and a step inside the zone raises no second alarm.
 SIGHTING_YAML = """
 mission: farm_assault
-flags: [farm_checked]
+flags: [farm_checked, objective alarm]
 contacts: []
 units:
   - {name: US4, hex: J7}

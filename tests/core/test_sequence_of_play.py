@@ -68,17 +68,23 @@ def test_operations_time_limit_ends_and_scores_the_mission():
     assert g.result == int(g.mission.results.band(g.vp))
 
 
-def test_exit_map_awards_vp_and_ends_with_no_us_left():
-    """RULES.md §15: a soldier leaving by an exit hex scores ``exit_per_soldier``; with no US
-    soldier left on the map the mission ends."""
+@pytest.mark.parametrize("taken", [True, False])
+def test_exit_map_awards_vp_and_ends_with_no_us_left(taken):
+    """RULES.md §15: a soldier leaving by an exit hex scores ``exit_per_soldier`` once the
+    objective is taken, and nothing before (⚙ ``vp.exits: after_objective``, farm_assault's
+    default, issue 25); with no US soldier left on the map the mission ends."""
+    from ambush_env.core.model.types import OBJECTIVE_TAKEN
+
     g = fresh_game()
     clear_board(g, keep=1)
     put(g, 0, "R5")
+    if taken:
+        g.state.flags.append(OBJECTIVE_TAKEN)  # the farm fell earlier (its VP not awarded here)
     g.step(enc(K.SELECT_UNIT, 0))
     before = g.vp
     assert enc(K.EXIT_MAP) in g.legal_actions()
     g.step(enc(K.EXIT_MAP))
-    assert g.vp - before == g.mission.vp.exit_per_soldier
+    assert g.vp - before == (g.mission.vp.exit_per_soldier if taken else 0)
     assert g.over and g.state.end_reason == "no US soldier left on the map"
 
 

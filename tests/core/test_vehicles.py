@@ -673,10 +673,14 @@ def test_driver_wounded_by_a_grenade_makes_an_accident_check(dmg, check):
     assert g.dice.forced_left == 0
 
 
-def test_casualty_evacuated_by_jeep_off_the_map():
+@pytest.mark.parametrize("taken", [True, False])
+def test_casualty_evacuated_by_jeep_off_the_map(taken):
     """seed 002, p. 26 in play: load an incapacitated comrade (survives on a 1), get in, drive
-    to the exit edge and leave: the driver scores the exit VP, the casualty leaves with the car
-    and still counts as a casualty (RULES.md §15 VP)."""
+    to the exit edge and leave: the driver scores the exit VP — once the farm is taken, ⚙
+    nothing before (farm_assault's ``vp.exits: after_objective``, issue 25) — and the casualty
+    leaves with the car and still counts as a casualty only (RULES.md §15 VP)."""
+    from ambush_env.core.model.types import OBJECTIVE_TAKEN
+
     g = fresh_game()
     clear_board(g, keep=2)
     drv = put(g, 0, "P1")
@@ -684,6 +688,8 @@ def test_casualty_evacuated_by_jeep_off_the_map():
     hurt.status = int(Status.INCAPACITATED)
     hurt.ar = int(ARSpace.INACTIVE)
     v = park(g, JEEP, "P1", Direction.SE)
+    if taken:
+        g.state.flags.append(OBJECTIVE_TAKEN)  # the farm fell earlier (its VP not awarded here)
     vp0, cas0 = g.state.vp, g.casualty_vp()
     _ops(g)
     force(g, [1])
@@ -701,7 +707,12 @@ def test_casualty_evacuated_by_jeep_off_the_map():
     assert v.exited and v.hex == -1 and drv.exited and drv.status == Status.REMOVED
     assert hurt.exited and hurt.hex == -1 and hurt.status == Status.INCAPACITATED
     assert g.casualty_vp() == cas0
-    assert events_of(evs, "vehicle_exit") and g.state.vp - vp0 == g.mission.vp.exit_per_soldier
+    # the exit is a state query (Match.exit_vp), never an award: the driver and the jeep, not
+    # the man carried off
+    vp = g.mission.vp
+    paid = vp.exit_per_soldier + vp.vehicle_exited if taken else 0
+    assert events_of(evs, "vehicle_exit") and g.state.vp == vp0 and g.exit_vp() == paid
+    assert g.vp == vp0 + cas0 + paid
 
 
 def test_soldier_beside_a_vehicle_counts_as_in_cover():
