@@ -62,13 +62,14 @@ def test_missions_lists_missions_then_procedural_and_campaign_ids(capsys):
     missions = ambush_env.list_missions()
     # the shipped missions first, one line each, in the format of before
     assert lines[: len(missions)] == [
-        f"{m:<24} {env_id(m)}  (also {env_id(m, version=2)}, "
+        f"{m:<24} {env_id(m)}  (also {env_id(m, version=3)}, {env_id(m, version=2)}, "
         f"{env_id(m, version=1)}, {env_id(m, version=0)})"
         for m in missions
     ]
     assert lines[0] == (
         "farm_assault             ambush/FarmAssault-v4  "
-        "(also ambush/FarmAssault-v2, ambush/FarmAssault-v1, ambush/FarmAssault-v0)"
+        "(also ambush/FarmAssault-v3, ambush/FarmAssault-v2, ambush/FarmAssault-v1, "
+        "ambush/FarmAssault-v0)"
     )
     assert lines[len(missions)] == ""
     rest = lines[len(missions) + 1 :]
@@ -76,7 +77,8 @@ def test_missions_lists_missions_then_procedural_and_campaign_ids(capsys):
     assert any_line.split()[2:4] == [ambush_id(), "(also"]
     assert proc_line.split()[:2] == ["procedural", procedural_id()]
     assert (
-        f"(also {procedural_id(version=2)}, {procedural_id(version=1)}, {procedural_id(version=0)})"
+        f"(also {procedural_id(version=3)}, {procedural_id(version=2)}, "
+        f"{procedural_id(version=1)}, {procedural_id(version=0)})"
         in proc_line
     )
     assert (

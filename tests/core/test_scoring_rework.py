@@ -255,7 +255,9 @@ def test_the_first_entry_into_the_zone_alerts_it_and_runs_the_garrison_once():
     """RULES.md §15 ⚙ (issue 25, ``scoring.alarm``): US1 steps from M3 (3 hexes out) into L3
     (2 from J3): the objective alarm goes off, the garrison paragraph runs, and G1, unaware
     and prone at J4 inside the zone, becomes aware; G2 at G5, a hex outside it, stays unaware
-    (neither is in sight: no die is rolled). US1's next step inside the zone (L2) raises no
+    (neither is in sight: no die is rolled). The alert comes after the garrison paragraph (a
+request resolved after the paragraphs the entry sets off, so the Germans they place are
+alerted too). US1's next step inside the zone (L2) raises no
     second alarm and the paragraph does not run again."""
     paragraphs = {GARRISON: [{"message": "The garrison stands to."}, {"set": "garrison_out"}]}
     g = Game.from_position(
@@ -276,8 +278,8 @@ def test_the_first_entry_into_the_zone_alerts_it_and_runs_the_garrison_once():
     assert events == [
         {"type": "move", "unit": "US1", "to": "L3", "mp": 0},
         {"type": "paragraph", "hex": "L3", "unit": "US1", "paragraph": GARRISON},
-        {"type": "message", "text": "the farm is alerted"},
         {"type": "message", "text": "The garrison stands to."},
+        {"type": "message", "text": "the farm is alerted"},  # after the paragraphs: ["alert"]
     ]
     assert ALARM in g.state.flags and "garrison_out" in g.state.flags
     assert unit["G1"].aware and not unit["G2"].aware

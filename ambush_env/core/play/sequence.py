@@ -18,7 +18,9 @@ give them. The kinds:
 * ``["paragraph", id, effect, uid, jumps]`` — the next effect of a paragraph (RULES.md §15);
 * ``["sightings"]``, ``["sighting_check", gid]``, ``["sighting", gid, watchers]`` — RULES.md §7;
 * ``["begin_rounds", reason, aware]`` — Rounds begin at once (RULES.md §5); ``aware`` is the
-  list of US uids aware in Round 1, or None to keep every US soldier's awareness (an attack).
+  list of US uids aware in Round 1, or None to keep every US soldier's awareness (an attack);
+* ``["alert"]`` — the objective's garrison becomes aware (RULES.md §15 ⚙,
+  :func:`ambush_env.core.rules.scoring.alert`).
 
 Choices (⚙): Operations resume at the end of a Round in which no known German is active
 (seed 002 p. 25); Germans in one AR space act in the order they were placed (RULES.md §5.3
@@ -43,7 +45,7 @@ from ambush_env.core.model.types import (
     Phase,
 )
 from ambush_env.core.play import apply, paragraphs
-from ambush_env.core.rules import prisoners
+from ambush_env.core.rules import prisoners, scoring
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.rules.scoring import check_end, end_mission
 from ambush_env.core.rules.turns import start_turn
@@ -180,6 +182,10 @@ def _paragraph(m: Match, req: list) -> None:
     paragraphs.run_effect(m, pid, k, m.state.units[uid] if uid >= 0 else None, jumps)
 
 
+def _alert(m: Match, req: list) -> None:
+    scoring.alert(m)
+
+
 def _sightings(m: Match, req: list) -> None:
     sighting.check_sightings(m)
 
@@ -209,6 +215,7 @@ _RESOLVERS = {
     "sighting_check": _sighting_check,
     "sighting": _sighting,
     "begin_rounds": _begin_rounds,
+    "alert": _alert,
 }
 
 

@@ -94,9 +94,11 @@ ALARM = "objective alarm"  # the flag set when a US soldier first enters the obj
 
 def alarm(m: Match, u: Unit, hex_: int) -> None:
     """The US soldier ``u`` has entered ``hex_`` of the objective's zone: the first time, the
-    objective's ``garrison`` paragraph runs (if the mission names one) and every active German
-    in the zone who is unaware becomes aware (RULES.md §15 ⚙ issue 25: the garrison reacts to
-    a squad that heads for its position; they act on their cards' aware column from then on).
+    objective's ``garrison`` paragraph runs (if the mission names one), and then every active
+    German in the zone who is unaware becomes aware (:func:`alert`; RULES.md §15 ⚙ issue 25:
+    the garrison reacts to a squad that heads for its position; they act on their cards'
+    aware column from then on). Both are requests, resolved after the paragraph the entry
+    itself triggers, so the Germans that paragraph or the garrison's places are alerted too.
     Called on every entry of a US soldier on foot or at the wheel (module ``enter``)."""
     st = m.state
     if ALARM in st.flags:
@@ -106,6 +108,13 @@ def alarm(m: Match, u: Unit, hex_: int) -> None:
     if garrison is not None:
         m.emit(E.Paragraph(hex=m.board.label(hex_), unit=u.name, paragraph=garrison))
         m.request("paragraph", garrison, 0, u.uid, 0)
+    m.request("alert")
+
+
+def alert(m: Match) -> None:
+    """Every active German in the objective's zone who is unaware becomes aware (the
+    ``["alert"]`` request of :func:`alarm`)."""
+    st = m.state
     zone = m.objective_zone
     alerted = [
         g
