@@ -6,7 +6,8 @@ the perception check at the wire passed (0: the minefield is known) unless a lin
 otherwise and activation checks on the quiet branch (9). In Operations soldiers follow
 waypoints by shortest paths kept clear of the trigger hexes other than their own waypoints and
 of the laid minefield; in Rounds they fire aimed at a German in sight when the line lets them
-hit (``us_hits``), else step on toward the crossroads or hold there. The objective is kind ``hold``: it scores only at the end.
+hit (``us_hits``), else step on toward the crossroads or hold there. The objective is kind
+``hold``: it scores only at the end.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from ambush_env.core import Game
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.orders import OrderKind as K
-from ambush_env.core.model.types import Result
+from ambush_env.core.model.types import Result, Status
 from ambush_env.core.world.missions import load_mission
 from tests.core.test_result_bands import script, walk
 from tests.core.test_result_bands_bridge_demolition import kinds, rigged_game
@@ -85,12 +86,15 @@ def before_the_crossroads(g: Game) -> bool:
 
 def test_win_line():
     """RULES.md §15: as above the listening post falls, but at the crossroads every shot
-    misses: the NCO in the Hardy house, sighted from I5, stays unaware (his card's unaware
-    column, hold); the squad steps into G4 in Rounds and the Rounds run out with no German in
-    the crossroads' hexes: held at the end (kind hold): 12 + 2 = 14 VP -> win."""
+    misses: the NCO in the Hardy house (H3), sighted from I5, stays in his house; the squad
+    steps into G4 in Rounds and the Rounds run out with no German in the crossroads' hexes:
+    held at the end (kind hold; ⚙ night_patrol.yaml's ``clear_radius: 0``, at night the patrol
+    holds the hexes themselves, so the NCO beside H4 does not count): 12 + 2 = 14 VP -> win."""
     g = play({k: GAP for k in range(8)}, exits=set(), us_hits=before_the_crossroads)
     assert g.state.end_reason.startswith("time limit") and held(g)
     assert g.stats()["germans_killed"] == 1
+    nco = next(u for u in g.state.units if u.role == "nco_smg")
+    assert g.board.label(nco.hex) == "H3" and nco.status == Status.ACTIVE
     assert g.vp == 14 and g.result == Result.WIN
 
 

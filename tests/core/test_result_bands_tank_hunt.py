@@ -113,19 +113,34 @@ def test_decisive_win_line():
 
 
 def test_win_line():
-    """RULES.md §15: the tank knocked out as above, but the section goes straight on north
-    without taking the Place: 10 + 2 + 7 = 19 VP -> win."""
-    g = play({k: ["F8", "H1"] for k in range(7)}, exits=set(range(7)))
-    assert _tank(g).disabled and "objective_taken" not in g.state.flags
-    assert g.vp == 19 and g.result == Result.WIN
+    """RULES.md §15: the tank knocked out and the NCO down as above, the Place taken, and the
+    section holds it until the time limit, nobody pushing on: 10 + 2 + 6 = 18 VP -> win (a
+    German short of tank_hunt.yaml's decisive 10 + 6 + 2 x 2 = 20)."""
+    g = play({k: ["F8", "H7"] for k in range(7)}, exits=set())
+    assert _tank(g).disabled and "objective_taken" in g.state.flags
+    assert g.stats()["germans_killed"] == 1
+    assert g.state.end_reason.startswith("time limit") and g.stats()["us_exited"] == 0
+    assert g.vp == 18 and g.result == Result.WIN
 
 
 def test_draw_line():
+    """RULES.md §15: the tank knocked out as above, but the section goes straight on north
+    without taking the Place: its men leave before the objective is done, which pays them
+    nothing (⚙ ``vp.exits: after_objective``, issue 25): 10 + 2 = 12 VP -> draw."""
+    g = play({k: ["F8", "H1"] for k in range(7)}, exits=set(range(7)))
+    assert _tank(g).disabled and "objective_taken" not in g.state.flags
+    assert g.stats()["us_exited"] == 7
+    assert g.vp == 12 and g.result == Result.DRAW
+
+
+def test_slipping_round_the_village_loses():
     """RULES.md §15: the section slips round the village by the west and the north edge and
-    leaves; the tank never comes (no trigger is entered): 7 x 1 = 7 VP -> draw."""
+    leaves; the tank never comes (no trigger is entered) and the Place is never taken, so the
+    7 men off the map score nothing (issue 25: leaving pays only once the objective is done):
+    0 VP -> loss."""
     g = play({k: ["A1", "H1"] for k in range(7)}, exits=set(range(7)), fight=False)
     assert not g.state.vehicles and g.stats()["us_exited"] == 7
-    assert g.vp == 7 and g.result == Result.DRAW
+    assert g.vp == 0 and g.result == Result.LOSS
 
 
 def test_loss_line():

@@ -79,14 +79,30 @@ def test_win_line():
 
 
 def test_draw_line():
+    """RULES.md §15: the squad goes up the Grande Rue and into the church by its door on the
+    Place, as in the win line (the café's rifleman, the NCO and the sniper fall to the
+    sightings' free snap fire), and holds it until the time limit, never pushing on to the
+    east end (so the mairie stays quiet and nobody is out): 10 + 3 x 2 = 16 VP, exactly the
+    draw threshold -> draw."""
+    g = play({k: CHURCH[:2] for k in range(8)}, exits=set())
+    st = g.stats()
+    assert "objective_taken" in g.state.flags and "east_checked" not in g.state.flags
+    assert g.state.end_reason.startswith("time limit")
+    assert st["us_exited"] == 0 and st["germans_killed"] == 3
+    assert g.vp == 16 and g.result == Result.DRAW
+
+
+def test_walking_round_the_village_loses():
     """RULES.md §15: the whole squad goes round the village along the north edge and out,
-    never meeting a German: 8 x 2 = 16 VP, exactly the draw threshold -> draw."""
+    never meeting a German: the church is never taken, so its 8 men off the map score nothing
+    (⚙ ``vp.exits: after_objective``, issue 25: leaving pays only once the objective is
+    done): 0 VP -> loss."""
     g = play(
         {k: NORTH for k in range(8)}, exits=set(range(8)), avoid_paragraphs=(10, 15, 20, 30, 35, 40)
     )
     assert "objective_taken" not in g.state.flags
     assert g.stats()["us_exited"] == 8
-    assert g.vp == 16 and g.result == Result.DRAW
+    assert g.vp == 0 and g.result == Result.LOSS
 
 
 def test_loss_line():
