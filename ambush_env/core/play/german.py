@@ -35,6 +35,7 @@ from ambush_env.core.model.types import ACTIVE, GER, US, Stance
 from ambush_env.core.rules.ctx import Match
 from ambush_env.core.rules.movement import costs_for, enemy_hexes, enemy_in
 from ambush_env.core.rules.prisoners import outnumbered
+from ambush_env.core.rules.scoring import ALARM
 from ambush_env.core.vehicles.vehicles import cost_row, mpa
 from ambush_env.core.world.cards import DRIVING, ActionForm
 from ambush_env.core.world.vehicle_cards import driving_column, shipped_vehicle_cards
@@ -79,9 +80,17 @@ def column_for(m: Match, u: Unit) -> str:
             return f"crew_{v.crew}"
         if v.driver == u.uid and not v.disabled and not v.immobilised:
             return DRIVING
-    if u.wounded or u.escaped or outnumbered(m, u):
+    if u.wounded or u.escaped or (outnumbered(m, u) and not holds_objective(m, u)):
         return "self_preservation"
     return "aware" if u.aware else "unaware"
+
+
+def holds_objective(m: Match, u: Unit) -> bool:
+    """⚙ The garrison holds (RULES.md §14-§15, issue 25): once the objective's alarm has gone
+    off (:func:`ambush_env.core.rules.scoring.alarm`), an aware German standing in the
+    objective's zone reads Aware even when outnumbered — he fights for the position instead of
+    falling back or surrendering (wounded, he still reads Self-Preservation)."""
+    return u.aware and u.hex in m.objective_zone and ALARM in m.state.flags
 
 
 def column_rows(m: Match, u: Unit, column: str) -> tuple:

@@ -220,6 +220,10 @@ def config() -> ProceduralConfig:
     return read_data(ProceduralConfig, data_path("procedural.yaml"))  # FieldProblem: its field
 
 
+GARRISON_PARAGRAPH = 140
+"""The first paragraph of a generated objective's garrison chain (above every other block)."""
+
+
 def _chain_head(flag: str, base: int) -> list[dict[str, Any]]:
     """The head paragraph ``base`` of a generated chain: on to ``base + 1`` while ``flag`` is
     unset, else nothing (the chain's first step sets it: the chain runs once)."""
@@ -879,6 +883,19 @@ class _Builder:
         self.hills = [top for top in self.hills if top]
         return self.finish(road_row)
 
+    def garrison_chain(self, base: int, cell: Cell) -> dict[int, list[dict[str, Any]]]:
+        """Paragraphs ``base`` and ``base + 1``: once (flag ``garrison_placed``), a rifleman
+        placed aware and crouching in ``cell``, the objective's first hex."""
+        place = {"card": "rifleman", "hex": make_label(*cell), "stance": "crouching", "aware": True}
+        return {
+            base: _chain_head("garrison_placed", base),
+            base + 1: _first_step(
+                "garrison_placed",
+                {"message": f"Germans hold {self.obj_name.replace('_', ' ')}."},
+                {"place": place},
+            ),
+        }
+
     def finish(self, road_row: int) -> Generated:
         cfg = self.cfg
         kinds = {
@@ -967,6 +984,13 @@ class _Builder:
             intel_vp = self.between(ocfg.intel_vp or (6, 10))
             paragraphs.update(self.intel_chain(base, intel_vp))
             self.add_triggers(triggers, obj, base)
+        if objective.get("kind", "take") in ("take", "hold"):
+            # ⚙ the objective's garrison (issue 25, missions.Objective.garrison): a rifleman in
+            # its first hex, placed aware whichever way the squad comes at it, so that a squad
+            # that never fires cannot take it; the same rule as the shipped missions' zones
+            paragraphs.update(self.garrison_chain(GARRISON_PARAGRAPH, obj[0]))
+            objective["garrison"] = GARRISON_PARAGRAPH
+            germans += 1
         for base in self.rings:  # the intel chain may have taken a chain's last hex
             self.share(triggers, base)
         # -- events -------------------------------------------------------------------------
@@ -1013,6 +1037,16 @@ class _Builder:
         }
         th["win"] = min(th["win"], th["decisive_win"] - 1)
         th["draw"] = max(1, min(th["draw"], th["win"] - 1))
+        # ⚙ (issue 25) what a squad can pick up by walking — every paragraph's VP (papers,
+        # intelligence) and two Germans felled by the free snap fire of a sighting (RULES.md
+        # §7) — is below the draw: only the objective and the fight draw or win
+        walk_vp = sum(
+            int(e["vp"]["amount"] if isinstance(e["vp"], dict) else e["vp"])
+            for para in paragraphs.values()
+            for e in para
+            if "vp" in e
+        )
+        th["draw"] = max(th["draw"], walk_vp + 2 * vp["german_killed"] + 1)
         th["win"] = max(th["win"], th["draw"] + 1)
         th["decisive_win"] = max(th["decisive_win"], th["win"] + 1)
         # -- the files -----------------------------------------------------------------------
