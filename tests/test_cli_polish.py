@@ -78,8 +78,7 @@ def test_missions_lists_missions_then_procedural_and_campaign_ids(capsys):
     assert proc_line.split()[:2] == ["procedural", procedural_id()]
     assert (
         f"(also {procedural_id(version=3)}, {procedural_id(version=2)}, "
-        f"{procedural_id(version=1)}, {procedural_id(version=0)})"
-        in proc_line
+        f"{procedural_id(version=1)}, {procedural_id(version=0)})" in proc_line
     )
     assert (
         f"train seeds {TRAIN_SEEDS.start}..{TRAIN_SEEDS.stop - 1}, "

@@ -256,9 +256,9 @@ def test_the_first_entry_into_the_zone_alerts_it_and_runs_the_garrison_once():
     (2 from J3): the objective alarm goes off, the garrison paragraph runs, and G1, unaware
     and prone at J4 inside the zone, becomes aware; G2 at G5, a hex outside it, stays unaware
     (neither is in sight: no die is rolled). The alert comes after the garrison paragraph (a
-request resolved after the paragraphs the entry sets off, so the Germans they place are
-alerted too). US1's next step inside the zone (L2) raises no
-    second alarm and the paragraph does not run again."""
+    request resolved after the paragraphs the entry sets off, so the Germans they place are
+    alerted too). US1's next step inside the zone (L2) raises no second alarm and the
+    paragraph does not run again."""
     paragraphs = {GARRISON: [{"message": "The garrison stands to."}, {"set": "garrison_out"}]}
     g = Game.from_position(
         {
