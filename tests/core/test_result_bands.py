@@ -148,11 +148,25 @@ def test_win_line():
 
 
 def test_draw_line():
-    """RULES.md §15: exit the whole squad along the north edge without taking the farm:
-    8 × 2 = 16 VP → draw."""
+    """RULES.md §15 (issue 25: exits pay only once the farm is taken): the mission file's
+    "taking the farm and never leaving is a draw" — US1 takes the farm (its rifleman killed
+    by the sighting's free snap fire) and the squad holds until the time limit, no one
+    leaving: 10 + 2 = 12 VP → draw."""
+    g = play({0: FARM}, exits=set())
+    assert "objective_taken" in g.state.flags
+    assert g.state.end_reason == "time limit (Operations pulses)"
+    assert g.stats()["germans_killed"] == 1 and g.stats()["us_exited"] == 0
+    assert g.vp == 12 and g.result == Result.DRAW
+
+
+def test_skirting_the_farm_and_leaving_loses():
+    """RULES.md §15 (issue 25): the squad that skirts the farm along the north edge and
+    leaves scores no exit VP (exits pay only once the objective is taken; the -v3 line that
+    drew with 8 × 2 = 16): 0 VP → loss."""
     g = play({k: NORTH_EXIT for k in range(8)}, exits=set(range(8)))
     assert "objective_taken" not in g.state.flags
-    assert g.vp == 16 and g.result == Result.DRAW
+    assert g.stats()["us_exited"] == 8 and g.state.vp_log == []
+    assert g.vp == 0 and g.result == Result.LOSS
 
 
 def test_loss_line():

@@ -137,7 +137,11 @@ def bridge_down(g: Game) -> bool:
 
 
 BANK = ["E4", "H4", "I5"]  # by the north bank wood to the bank at the bridge's west end (I5)
-HOME = ["H4", "E4", "A4"]
+# home by A3: the west edge but the entry hexes A4-A8 is the exit (issue 25: an entry hex is
+# never an exit hex)
+HOME = ["H4", "E4", "A3"]
+# each man's nearest exit from his entry hex (us_entry A6, A5, A7, A4, A8, A6)
+WEST = {0: ["A3"], 1: ["A3"], 2: ["A9"], 3: ["A3"], 4: ["A9"], 5: ["A9"]}
 
 
 def test_decisive_win_line():
@@ -145,7 +149,7 @@ def test_decisive_win_line():
     passed, the MG team placed unaware, sighted; the sighting's free snap fire kills the
     gunner); in Rounds the three satchel men (US2, US3, US4) ready their charges and throw
     them on the span: three charges destroy the bridge (objective kind demolish, 14 VP); the
-    loader falls to aimed fire, Operations resume and everyone goes home by A4:
+    loader falls to aimed fire, Operations resume and everyone goes home by A3:
     14 + 2 x 2 + 6 x 0 = 18 VP -> decisive win (⚙ bridge_demolition.yaml: a man back 0)."""
     g = play(
         {k: BANK + HOME for k in range(6)},
@@ -177,18 +181,20 @@ def test_win_line():
 
 
 def test_withdrawal_at_once_loses():
-    """RULES.md §15: the section turns back at once by the west edge it came from (every
-    entry hex is an exit hex): every man safe, but 6 x 0 = 0 VP -> loss (⚙ coming back saves
-    the men, not the mission)."""
-    g = play({}, exits=set(range(6)))
+    """RULES.md §15: the section turns back at once by the west edge beside the entry hexes
+    (issue 25: an entry hex is never an exit hex, so each man steps to A3 or A9): every man
+    safe, but 6 x 0 = 0 VP -> loss (⚙ coming back saves the men, not the mission; and exits
+    pay only once the bridge is down)."""
+    g = play(WEST, exits=set(range(6)))
     assert g.stats()["us_exited"] == 6 and "objective_taken" not in g.state.flags
     assert g.vp == 0 and g.result == Result.LOSS
 
 
 def test_draw_line_two_charges_do_not_drop_the_bridge():
     """RULES.md §15, objective kind demolish, charges 3 (⚙ data): only two charges go on
-    (US2's and one of US3's two; US4 goes home at once), so the bridge stands; the bunker's
-    crew is shot once the second is on and the section comes home: 2 x 2 = 4 VP -> draw."""
+    (US2's and one of US3's two; US4 goes home by A3 at once), so the bridge stands; the
+    bunker's crew is shot once the second is on and the section comes home by A3:
+    2 x 2 = 4 VP -> draw (the exits pay nothing: ⚙ a man back 0, and the bridge stands)."""
 
     def two_charges(g, u, legal):
         if u.name == "US3" and u.equipment.count("satchel") < 2:
@@ -196,7 +202,7 @@ def test_draw_line_two_charges_do_not_drop_the_bridge():
         return demolish(g, u, legal) if u.name != "US4" else None
 
     g = play(
-        {k: BANK + HOME for k in range(6) if k != 3} | {3: ["A4"]},
+        {k: BANK + HOME for k in range(6) if k != 3} | {3: ["A3"]},
         exits=set(range(6)),
         rounds=two_charges,
         perception=0,
@@ -204,6 +210,7 @@ def test_draw_line_two_charges_do_not_drop_the_bridge():
     )
     assert sum(1 for f in g.state.flags if f.startswith("bridge charge")) == 2
     assert "objective_taken" not in g.state.flags and g.stats()["germans_killed"] == 2
+    assert g.stats()["us_exited"] == 6
     assert g.vp == 4 and g.result == Result.DRAW
 
 

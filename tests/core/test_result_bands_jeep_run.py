@@ -5,7 +5,16 @@ its checks and its shots kill, activation checks take the quiet branch, the even
 "nothing"), so each line is exact and each test asserts the final VP and the band. A jeep's
 crew boards it in the first pulse; then its driver drives it down the road one hex per
 Operations pulse (RULES.md §5) and off the east edge (an exit hex) with everyone aboard.
-Soldiers on foot follow shortest paths that keep clear of the trigger hexes.
+Soldiers on foot follow shortest paths that keep clear of the trigger hexes. In Rounds each
+fires aimed at a German in sight, else the turn ends.
+
+The first man into the crossroads' zone (its hexes and every hex within 3, RULES.md §15
+"The garrison reacts", issue 25) runs its garrison, paragraph 47: a rifleman dug in at S6,
+prone and aware, then the NCO's chain (paragraph 43: the NCO at P4, placed unaware). On the
+road that is O6: the NCO falls to the sighting's free snap fire; the dug-in rifleman survives
+the driver's snap fire (to-hit -1) and falls to a passenger's aimed fire from the jeep
+(to-hit 1). The crossroads is held only once both are down, and every exit pays only then
+(issue 25).
 """
 
 from __future__ import annotations
@@ -23,9 +32,17 @@ JEEP_CREWS = {0: (0, 1, 2), 1: (3, 4, 5)}  # vehicle slot -> squad slots; the fi
 NORTH_EXIT = ["A1", "T1"]
 
 
-def play(*, jeeps: tuple[int, ...] = (), walk: dict[int, list[str]] | None = None) -> Game:
-    """Play jeep_run: the crews of ``jeeps`` drive them off the east edge; ``walk`` maps a
-    squad slot to waypoints, the last of them an exit hex he leaves by; the rest wait."""
+def play(
+    *,
+    jeeps: tuple[int, ...] = (),
+    walk: dict[int, list[str]] | None = None,
+    stay: frozenset[int] = frozenset(),
+    halt: str | None = None,
+) -> Game:
+    """Play jeep_run: the crews of ``jeeps`` drive them off the east edge, but the squad
+    slots in ``stay``, who never board, and a driver whose jeep stands on ``halt`` stops
+    there; ``walk`` maps a squad slot to waypoints, the last of them an exit hex he leaves
+    by; the rest wait."""
     g = Game(MISSION)
     g.reset(seed=0)
     g.dice = RiggedDice(0)
@@ -33,7 +50,8 @@ def play(*, jeeps: tuple[int, ...] = (), walk: dict[int, list[str]] | None = Non
     b = g.board
     road = [b.index(x) for x in ROAD]
     avoid = set(g.triggers)
-    seat = {s: vid for vid in jeeps for s in JEEP_CREWS[vid]}
+    seat = {s: vid for vid in jeeps for s in JEEP_CREWS[vid] if s not in stay}
+    stop = b.index(halt) if halt is not None else -1
     drivers = {JEEP_CREWS[vid][0] for vid in jeeps}
     todo = {s: [b.index(x) for x in wps] for s, wps in (walk or {}).items()}
 
@@ -46,7 +64,7 @@ def play(*, jeeps: tuple[int, ...] = (), walk: dict[int, list[str]] | None = Non
             g.step(O.encode(K.BOARD_VEHICLE, vid))
             return
         v = g.state.vehicles[vid]
-        if u.slot not in drivers or g.state.pulse < 2:
+        if u.slot not in drivers or g.state.pulse < 2 or v.hex == stop:
             g.step(O.encode(K.END_TURN))  # wait (passengers; the driver for his crew)
         elif O.encode(K.EXIT_MAP) in legal:
             g.step(O.encode(K.EXIT_MAP))
@@ -54,36 +72,59 @@ def play(*, jeeps: tuple[int, ...] = (), walk: dict[int, list[str]] | None = Non
             nxt = road[road.index(v.hex) + 1]
             g.step(O.encode(K.DRIVE, b.direction(v.hex, nxt)))
 
-    return script(g, ops)
+    def fire(g: Game, u, legal: list[int]) -> int | None:
+        return next((a for a in legal if O.decode(a)[0] == K.FIRE_AIMED), None)
+
+    return script(g, ops, fire)
 
 
 def test_decisive_win_line():
     """RULES.md §15: both jeeps run the road and leave with all six men; the free snap fires of
-    the sightings kill the hamlet's rifleman and the crossroads NCO; the crossroads is taken:
-    2 x 5 + 6 x 1 + 3 + 2 x 2 = 23 VP >= 17 -> decisive win."""
+    the sightings kill the hamlet's rifleman and the crossroads NCO, US2's aimed fire from the
+    lead jeep the rifleman dug in at the crossroads (its garrison, paragraph 47); the
+    crossroads is taken: 2 x 5 + 6 x 1 + 3 + 3 x 2 = 25 VP >= 17 -> decisive win (the
+    mission file's "both jeeps through with everyone and the crossroads")."""
     g = play(jeeps=(0, 1))
     assert all(v.exited for v in g.state.vehicles)
-    assert "objective_taken" in g.state.flags
-    assert g.stats()["us_exited"] == 6 and g.stats()["germans_killed"] == 2
-    assert g.vp == 23 and g.result == Result.DECISIVE_WIN
+    assert "objective_taken" in g.state.flags and "foxhole_placed" in g.state.flags
+    assert g.stats()["us_exited"] == 6 and g.stats()["germans_killed"] == 3
+    assert g.vp == 25 and g.result == Result.DECISIVE_WIN
 
 
 def test_win_line():
-    """RULES.md §15: the lead jeep gets through with its crew, the second never starts (its
-    crew waits out the time limit): 5 + 3 + 3 + 2 x 2 = 15 VP -> win."""
-    g = play(jeeps=(0,))
+    """RULES.md §15: the lead jeep runs the road with two men aboard, US3 staying at the
+    start line, and the second never starts (its crew waits out the time limit); the same
+    three Germans fall and the crossroads is taken: 5 + 2 x 1 + 3 + 3 x 2 = 16 VP -> win
+    (with its whole crew the lead jeep alone makes 17, the decisive threshold)."""
+    g = play(jeeps=(0,), stay=frozenset({2}))
     assert g.state.end_reason.startswith("time limit")
     assert g.state.vehicles[0].exited and not g.state.vehicles[1].exited
-    assert g.vp == 15 and g.result == Result.WIN
+    assert "objective_taken" in g.state.flags
+    assert g.stats()["us_exited"] == 2 and g.stats()["germans_killed"] == 3
+    assert g.vp == 16 and g.result == Result.WIN
 
 
 def test_draw_line():
-    """RULES.md §15: the jeeps are left behind; all six walk along the north edge and out,
-    never meeting a German: 6 x 1 = 6 VP -> draw (the ammunition never arrives)."""
+    """RULES.md §15: the lead jeep runs the road with its crew, clears the crossroads and
+    stops on it (R6), never driving the ammunition off: 3 + 3 x 2 = 9 VP -> draw (taking the
+    crossroads is not the mission)."""
+    g = play(jeeps=(0,), halt="R6")
+    assert g.state.end_reason.startswith("time limit")
+    assert not any(v.exited for v in g.state.vehicles)
+    assert "objective_taken" in g.state.flags and g.state.vehicles[0].hex == g.board.index("R6")
+    assert g.stats()["us_exited"] == 0 and g.stats()["germans_killed"] == 3
+    assert g.vp == 9 and g.result == Result.DRAW
+
+
+def test_walking_off_without_the_crossroads_loses():
+    """RULES.md §15 (issue 25: exits pay only once the crossroads is taken): the jeeps are
+    left behind and all six walk along the north edge and out, never meeting a German — the
+    -v3 draw line (6 x 1 = 6) — and score nothing: 0 VP -> loss."""
     g = play(walk={k: NORTH_EXIT for k in range(6)})
     assert not any(v.exited for v in g.state.vehicles)
     assert g.stats()["us_exited"] == 6 and "objective_taken" not in g.state.flags
-    assert g.vp == 6 and g.result == Result.DRAW
+    assert g.state.vp_log == []
+    assert g.vp == 0 and g.result == Result.LOSS
 
 
 def test_loss_line():
