@@ -8,13 +8,12 @@ Operations pulse (RULES.md §5) and off the east edge (an exit hex) with everyon
 Soldiers on foot follow shortest paths that keep clear of the trigger hexes. In Rounds each
 fires aimed at a German in sight, else the turn ends.
 
-The first man into the crossroads' zone (its hexes and every hex within 3, RULES.md §15
-"The garrison reacts", issue 25) runs its garrison, paragraph 47: a rifleman dug in at S6,
-prone and aware, then the NCO's chain (paragraph 43: the NCO at P4, placed unaware). On the
-road that is O6: the NCO falls to the sighting's free snap fire; the dug-in rifleman survives
-the driver's snap fire (to-hit -1) and falls to a passenger's aimed fire from the jeep
-(to-hit 1). The crossroads is held only once both are down, and every exit pays only then
-(issue 25).
+The first man into the crossroads' zone (its hexes and every hex within the objective's
+``clear_radius``, RULES.md §15 "The garrison reacts", issue 25) runs its garrison, paragraph
+47: a rifleman dug in at S6, prone and aware, then the NCO's chain (paragraph 43 with these
+dice: the NCO at P4, placed unaware). Both fall to the crew's fire from the lead jeep on the
+road (a sighting's free snap fire, or aimed fire in Rounds). The crossroads is held only once
+both are down, and every exit pays only then (issue 25).
 """
 
 from __future__ import annotations
@@ -80,10 +79,10 @@ def play(
 
 def test_decisive_win_line():
     """RULES.md §15: both jeeps run the road and leave with all six men; the free snap fires of
-    the sightings kill the hamlet's rifleman and the crossroads NCO, US2's aimed fire from the
-    lead jeep the rifleman dug in at the crossroads (its garrison, paragraph 47); the
-    crossroads is taken: 2 x 5 + 6 x 1 + 3 + 3 x 2 = 25 VP >= 17 -> decisive win (the
-    mission file's "both jeeps through with everyone and the crossroads")."""
+    the sightings kill the hamlet's rifleman and the crossroads NCO, the lead jeep's crew the
+    rifleman dug in at the crossroads (its garrison, paragraph 47); the crossroads is taken:
+    2 x 5 + 6 x 1 + 3 + 3 x 2 = 25 VP >= 17 -> decisive win (the mission file's "both jeeps
+    through with everyone and the crossroads")."""
     g = play(jeeps=(0, 1))
     assert all(v.exited for v in g.state.vehicles)
     assert "objective_taken" in g.state.flags and "foxhole_placed" in g.state.flags
