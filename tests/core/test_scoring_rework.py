@@ -279,7 +279,7 @@ def test_the_first_entry_into_the_zone_alerts_it_and_runs_the_garrison_once():
         {"type": "move", "unit": "US1", "to": "L3", "mp": 0},
         {"type": "paragraph", "hex": "L3", "unit": "US1", "paragraph": GARRISON},
         {"type": "message", "text": "The garrison stands to."},
-        {"type": "message", "text": "the farm is alerted"},  # after the paragraphs: ["alert"]
+        {"type": "message", "text": "alarm: farm"},  # after the paragraphs: ["alert"]
     ]
     assert ALARM in g.state.flags and "garrison_out" in g.state.flags
     assert unit["G1"].aware and not unit["G2"].aware

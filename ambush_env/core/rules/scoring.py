@@ -124,7 +124,7 @@ def alert(m: Match) -> None:
     for g in alerted:
         g.aware = True
     if alerted:
-        m.emit(E.Message(text=f"the {m.mission.objective.name} is alerted"))
+        m.emit(E.Message(text=f"alarm: {m.mission.objective.name}"))  # "alarm: the crossroads"
 
 
 def _captured(m: Match) -> bool:
