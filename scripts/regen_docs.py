@@ -1148,6 +1148,85 @@ def _block_reference() -> str:
     return "\n".join(lines)
 
 
+def _result_files(folder: str, pattern: str = "*.json") -> list[dict]:
+    import json
+
+    return [
+        json.loads(p.read_text(encoding="utf-8")) for p in sorted((ROOT / folder).glob(pattern))
+    ]
+
+
+def _block_ladder() -> str:
+    """The heuristic's win rate per mission and deck on the standard suite's 400 seeds
+    (``benchmarks/standard_400/``): the ladder issue 25 asks for (strictly decreasing green >
+    regular > veteran, regular in 0.2-0.8)."""
+    results = _result_files("benchmarks/standard_400", "standard__heuristic__*.json")
+    if not results:
+        return "(no heuristic result in benchmarks/standard_400/)"
+    r = max(results, key=lambda x: x["provenance"]["created"])
+    pv = r["provenance"]
+    lines = [
+        f"Heuristic win rate [95 % Wilson] per deck, {pv['episodes_per_task']} seeds a task, "
+        f"commit {pv['git_commit'][:7]}, `{pv['env_version']}`:",
+        "",
+        "| mission | green | regular | veteran | green > regular > veteran | regular in 0.2-0.8 |",
+        "|---|---|---|---|---|---|",
+    ]
+    missions = sorted({k.split("/")[0] for k in r["missions"]})
+    for mis in missions:
+        rates, cells = [], []
+        for deck in ("green", "regular", "veteran"):
+            m = r["missions"][f"{mis}/{deck}"]
+            lo, hi = m["win_rate_ci95"]
+            rates.append(m["win_rate"])
+            cells.append(f"{m['win_rate']:.2f} [{lo:.2f}, {hi:.2f}]")
+        mono = "yes" if rates[0] > rates[1] > rates[2] else "**no**"
+        band = "yes" if 0.2 <= rates[1] <= 0.8 else "**no**"
+        lines.append(f"| {mis} | {' | '.join(cells)} | {mono} | {band} |")
+    return "\n".join(lines)
+
+
+def _block_probes() -> str:
+    """Each probe's run of the standard suite (``benchmarks/probes/``, ``--episodes 100``):
+    its aggregate normalised IQM, the highest upper bound of a task's mean normalised score,
+    and the tasks it did not lose every episode of (issue 25, done-when 1)."""
+    results = _result_files("benchmarks/probes")
+    if not results:
+        return "(no probe result in benchmarks/probes/)"
+    lines = [
+        "| probe | commit | episodes a task | normalised IQM [95 %] | highest task mean's upper "
+        "bound | tasks not lost every episode |",
+        "|---|---|---:|---|---|---|",
+    ]
+    for r in sorted(results, key=lambda x: x["agent"]):
+        pv = r["provenance"]
+        ns = r.get("normalised_score") or {}
+        iqm = (
+            f"{ns['iqm']:.3f} [{ns['iqm_ci95'][0]:.3f}, {ns['iqm_ci95'][1]:.3f}]"
+            if "iqm" in ns
+            else "not normalised"
+        )
+        worst, wtask = None, ""
+        unlost = []
+        for task, m in sorted(r["missions"].items()):
+            n = m.get("normalised_score") or {}
+            if "mean_ci95" in n and (worst is None or n["mean_ci95"][1] > worst):
+                worst, wtask = n["mean_ci95"][1], task
+            if m["mean_result"] > -1:
+                unlost.append(f"{task} ({m['mean_result']:+.2f})")
+        top = f"{worst:.3f} ({wtask})" if worst is not None else "—"
+        lines.append(
+            f"| `{r['agent']}` | {pv['git_commit'][:7]} | {pv['episodes_per_task']} | {iqm} | "
+            f"{top} | {', '.join(unlost) or 'none'} |"
+        )
+    lines += [
+        "",
+        "(A task's mean result is +1 decisive win, +0.5 win, 0 draw, −1 loss: −1 is a loss in "
+        "every episode; the figure in brackets is the task's mean result.)",
+    ]
+    return "\n".join(lines)
+
+
 def _block_baseline() -> str:
     import json
 
@@ -1211,6 +1290,8 @@ BLOCKS = {
     "BENCHMARK.md": {
         "suites": _block_suites,
         "reference": _block_reference,
+        "ladder": _block_ladder,
+        "probes": _block_probes,
         "baseline": _block_baseline,
     },
 }
