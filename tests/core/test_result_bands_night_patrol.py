@@ -72,12 +72,12 @@ def test_decisive_win_line():
     known); at the gap the listening post (L7) is placed unaware and sighted (night: 3 hexes),
     the sighting's free snap fire kills him; at the crossroads (G4, paragraph 30) the NCO in
     the Hardy house falls the same way and the rifleman in the barn when a man reaches E4; the
-    squad holds the crossroads until the time limit: 12 + 3 x 2 = 18 VP -> decisive win."""
+    squad holds the crossroads until the time limit: 14 + 3 x 2 = 20 VP >= 18 -> decisive win."""
     plans = {k: GAP for k in range(8)} | {7: GAP + ["F4", "E4"]}
     g = play(plans, exits=set())
     assert "wire_crossed" in g.state.flags and g.state.minefields and g.state.known_mines
     assert g.stats()["germans_killed"] == 3 and held(g)
-    assert g.vp == 18 and g.result == Result.DECISIVE_WIN
+    assert g.vp == 20 and g.result == Result.DECISIVE_WIN
 
 
 def before_the_crossroads(g: Game) -> bool:
@@ -89,13 +89,14 @@ def test_win_line():
     misses: the NCO in the Hardy house (H3), sighted from I5, stays in his house; the squad
     steps into G4 in Rounds and the Rounds run out with no German in the crossroads' hexes:
     held at the end (kind hold; ⚙ night_patrol.yaml's ``clear_radius: 0``, at night the patrol
-    holds the hexes themselves, so the NCO beside H4 does not count): 12 + 2 = 14 VP -> win."""
+    holds the hexes themselves, so the NCO beside H4 does not count): 14 + 2 = 16 VP -> win
+    (below the decisive 18)."""
     g = play({k: GAP for k in range(8)}, exits=set(), us_hits=before_the_crossroads)
     assert g.state.end_reason.startswith("time limit") and held(g)
     assert g.stats()["germans_killed"] == 1
     nco = next(u for u in g.state.units if u.role == "nco_smg")
     assert g.board.label(nco.hex) == "H3" and nco.status == Status.ACTIVE
-    assert g.vp == 14 and g.result == Result.WIN
+    assert g.vp == 16 and g.result == Result.WIN
 
 
 # each man's way back: two hexes south of where he forms up, on the south edge
@@ -138,7 +139,7 @@ def test_the_hidden_minefield_and_a_crossroads_not_held():
     """Paragraphs 6/8 and module mines: the wire's PC check failed (9), the minefield is laid
     hidden; US1 walks straight north up the beet field into F10 and a mine kills him (the
     rigged damage roll 9; the hex is then known); the rest turn back by the south edge:
-    -3 + 7 x 0 = -3 VP -> loss, the crossroads never reached."""
+    -2 + 7 x 0 = -2 VP -> loss, the crossroads never reached."""
     g = rigged_game(MISSION, perception=9)
     b = g.board
     todo = {k: [b.index(h) for h in BACK[k]] for k in range(1, 8)}
@@ -156,4 +157,4 @@ def test_the_hidden_minefield_and_a_crossroads_not_held():
     assert f10 in g.state.known_mines  # known once a mine of it went off
     assert any("mine damage" in why for why, _ in g.dice.log)
     assert g.stats()["us_killed"] == 1 and g.stats()["us_exited"] == 7
-    assert g.vp == -3 and g.result == Result.LOSS
+    assert g.vp == -2 and g.result == Result.LOSS
