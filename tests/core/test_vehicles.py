@@ -713,6 +713,8 @@ def test_casualty_evacuated_by_jeep_off_the_map(taken):
     paid = vp.exit_per_soldier + vp.vehicle_exited if taken else 0
     assert events_of(evs, "vehicle_exit") and g.state.vp == vp0 and g.exit_vp() == paid
     assert g.vp == vp0 + cas0 + paid
+    # the benchmark's exit count is of the men who left alive: the driver, not the casualty
+    assert g.stats()["us_exited"] == 1
 
 
 def test_soldier_beside_a_vehicle_counts_as_in_cover():

@@ -521,7 +521,8 @@ class Match:
                     Status.KILLED,
                     Status.INCAPACITATED,
                 )
-                s["us_exited"] += u.exited
+                # off the map alive (a body carried off in a car is a casualty, not an exit)
+                s["us_exited"] += u.exited and u.status == Status.REMOVED
             else:
                 s["germans_killed"] += u.status == Status.KILLED
                 # a prisoner still held, or one his guard marched off (prisoners.march_off)
