@@ -884,15 +884,18 @@ class _Builder:
         return self.finish(road_row)
 
     def garrison_chain(self, base: int, cell: Cell) -> dict[int, list[dict[str, Any]]]:
-        """Paragraphs ``base`` and ``base + 1``: once (flag ``garrison_placed``), a rifleman
-        placed aware and crouching in ``cell``, the objective's first hex."""
-        place = {"card": "rifleman", "hex": make_label(*cell), "stance": "crouching", "aware": True}
+        """Paragraphs ``base`` and ``base + 1``: once (flag ``garrison_placed``), an NCO with an
+        SMG and a rifleman placed aware and prone in ``cell``, the objective's first hex
+        (⚙ two men: one German felled by a sighting's free snap fire, RULES.md §7, does not
+        open the objective to a squad that never fires)."""
+        where = {"hex": make_label(*cell), "stance": "prone", "aware": True}
         return {
             base: _chain_head("garrison_placed", base),
             base + 1: _first_step(
                 "garrison_placed",
                 {"message": f"Germans hold {self.obj_name.replace('_', ' ')}."},
-                {"place": place},
+                {"place": {"card": "nco_smg", **where}},
+                {"place": {"card": "rifleman", **where}},
             ),
         }
 
@@ -985,12 +988,12 @@ class _Builder:
             paragraphs.update(self.intel_chain(base, intel_vp))
             self.add_triggers(triggers, obj, base)
         if objective.get("kind", "take") in ("take", "hold"):
-            # ⚙ the objective's garrison (issue 25, missions.Objective.garrison): a rifleman in
+            # ⚙ the objective's garrison (issue 25, missions.Objective.garrison): two men in
             # its first hex, placed aware whichever way the squad comes at it, so that a squad
             # that never fires cannot take it; the same rule as the shipped missions' zones
             paragraphs.update(self.garrison_chain(GARRISON_PARAGRAPH, obj[0]))
             objective["garrison"] = GARRISON_PARAGRAPH
-            germans += 1
+            germans += 2
         for base in self.rings:  # the intel chain may have taken a chain's last hex
             self.share(triggers, base)
         # -- events -------------------------------------------------------------------------
