@@ -27,9 +27,9 @@ Mission file schema::
     events:                          # d10 event table covering 0-9 exactly once
       - {rolls: [0, 4], paragraph: null}   # nothing happens
       - {rolls: [5, 9], paragraph: 30}
-    vp: {german_killed: 2, german_incapacitated: 2, german_captured: 3,
+    vp: {german_killed: 2, german_incapacitated: 2,   # a capture scores german_killed
          us_killed: -3, us_incapacitated: -2, us_captured: -3, us_wounded: -1,
-         exit_per_soldier: 2, objective_taken: 10}
+         exit_per_soldier: 2, objective_taken: 10}   # exits: after_objective (default)
     results: {decisive_win: 26, win: 18, draw: 10}    # VP at or above; below draw: loss
     rules: {all_in_command_rounds: 2, sight_cap: null, blocking_landmarks: [],
             heavy_weapons_from_cars: false, anti_tank_mines: false,
@@ -98,7 +98,7 @@ Objective kinds (``objective.kind``; each scores ``objective_taken`` once and se
 kind          taken when
 ============  ==================================================================================
 ``take``      (the default) at the end of any turn, an active US soldier stands in an objective
-              hex while no active German is in any objective hex
+              hex while no active German is in the objective's zone (``clear_radius``)
 ``hold``      ⚙ at the end of the mission (time limit or an ``end_mission`` effect), the same
               test: the hexes must be held then, not merely once reached
 ``capture``   ``card: <card id>`` (required; some ``place`` effect or German car crew puts that
