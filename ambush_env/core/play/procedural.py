@@ -883,19 +883,21 @@ class _Builder:
         self.hills = [top for top in self.hills if top]
         return self.finish(road_row)
 
-    def garrison_chain(self, base: int, cell: Cell) -> dict[int, list[dict[str, Any]]]:
+    def garrison_chain(
+        self, base: int, cell: Cell, men: int = 2
+    ) -> dict[int, list[dict[str, Any]]]:
         """Paragraphs ``base`` and ``base + 1``: once (flag ``garrison_placed``), an NCO with an
-        SMG and a rifleman placed aware and prone in ``cell``, the objective's first hex
-        (⚙ two men: one German felled by a sighting's free snap fire, RULES.md §7, does not
-        open the objective to a squad that never fires)."""
+        SMG and (``men`` 2) a rifleman placed aware and prone in ``cell``, the objective's
+        first hex (⚙ two men: one German felled by a sighting's free snap fire, RULES.md §7,
+        does not open the objective to a squad that never fires)."""
         where = {"hex": make_label(*cell), "stance": "prone", "aware": True}
+        cards = ("nco_smg", "rifleman")[: max(1, men)]
         return {
             base: _chain_head("garrison_placed", base),
             base + 1: _first_step(
                 "garrison_placed",
                 {"message": f"Germans hold {self.obj_name.replace('_', ' ')}."},
-                {"place": {"card": "nco_smg", **where}},
-                {"place": {"card": "rifleman", **where}},
+                *({"place": {"card": c, **where}} for c in cards),
             ),
         }
 
@@ -991,9 +993,11 @@ class _Builder:
             # ⚙ the objective's garrison (issue 25, missions.Objective.garrison): two men in
             # its first hex, placed aware whichever way the squad comes at it, so that a squad
             # that never fires cannot take it; the same rule as the shipped missions' zones
-            paragraphs.update(self.garrison_chain(GARRISON_PARAGRAPH, obj[0]))
+            # (one man where the contact slots have room for no more)
+            men = min(2, K_SLOTS - germans - int(self.tank))
+            paragraphs.update(self.garrison_chain(GARRISON_PARAGRAPH, obj[0], men))
             objective["garrison"] = GARRISON_PARAGRAPH
-            germans += 2
+            germans += men
         for base in self.rings:  # the intel chain may have taken a chain's last hex
             self.share(triggers, base)
         # -- events -------------------------------------------------------------------------
