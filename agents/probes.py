@@ -339,9 +339,9 @@ class DriveOffProbe(_Probe):
     may drive) and walks.
 
     Why it must lose: a car off the map is worth what the mission says leaving is worth, which
-    pays only once the objective is taken or where leaving is the objective (issue 25); where
-    driving off is the objective (jeep_run) the road must be contested enough that the dash
-    stays below the win threshold.
+    pays only once the objective is taken or where leaving is the objective (issue 25,
+    ``vp.exits: always``; no standard mission: jeep_run's crossroads must be cleared first);
+    there the dash must stay below the win threshold and below the heuristic.
 
     Attributes:
         patience: Operations pulses a driver waits for the soldiers given his car.

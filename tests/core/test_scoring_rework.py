@@ -288,3 +288,26 @@ def test_the_first_entry_into_the_zone_alerts_it_and_runs_the_garrison_once():
     assert g.state.flags.count(ALARM) == 1 and g.state.flags.count("garrison_out") == 1
     assert g.board.label(unit["US1"].hex) == "L2" and not unit["G2"].aware
     assert g.dice.forced_left == 0
+
+
+def test_an_aware_german_holding_the_zone_reads_aware_even_when_outnumbered():
+    """RULES.md §14-§15 ⚙ (issue 25, ``german.holds_objective``): an aware German outnumbered
+    in the objective's zone after its alarm reads Aware; without the alarm, or wounded, or
+    outside the zone, he reads Self-Preservation as an outnumbered German does."""
+    from ambush_env.core.play.german import column_for
+
+    def game(g_hex: str, flags: list[str], wounded: bool = False) -> Game:
+        units = [{"name": f"US{k}", "hex": h} for k, h in enumerate(["K2", "K3", "L3"], 1)]
+        units.append(
+            {"name": "G1", "role": "rifleman", "hex": g_hex, "aware": True, "wounded": wounded}
+        )
+        return Game.from_position({"mission": mission(), "units": units, "flags": flags})
+
+    def column(g: Game) -> str:
+        return column_for(g, next(u for u in g.state.units if u.name == "G1"))
+
+    assert column(game("J2", [ALARM])) == "aware"  # in the zone (the objective hex)
+    assert column(game("J2", [])) == "self_preservation"  # no alarm yet
+    assert column(game("J2", [ALARM], wounded=True)) == "self_preservation"
+    assert column(game("L2", [ALARM])) == "aware"  # 2 hexes out: still the zone
+    assert column(game("M2", [ALARM])) == "self_preservation"  # 3 out: beyond clear_radius

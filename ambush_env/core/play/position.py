@@ -1175,6 +1175,8 @@ class _Reader:
         "sighting_check": 2,
         "sighting": 3,
         "begin_rounds": 3,
+        "garrison": 4,
+        "alert": 1,
     }
 
     def request(self, k: int, r: list, st: GameState) -> list:
@@ -1192,6 +1194,8 @@ class _Reader:
         kind = r[0]
         if kind in ("after", "trigger", "sighting_check"):
             uids = [r[1]]
+        elif kind == "garrison":
+            uids = [r[2]]
         elif kind == "sighting":
             uids = [r[1], *(r[2] if isinstance(r[2], list) else [None])]
         elif kind == "paragraph":
@@ -1203,6 +1207,12 @@ class _Reader:
                 raise self.fail(f, f"{kind}: {x!r} is not a unit index (0..{n - 1})")
         if kind in ("trigger",) and not (isinstance(r[2], int) and 0 <= r[2] < self.board.n):
             raise self.fail(f, f"trigger: {r[2]!r} is not a hex index")
+        if kind == "garrison" and not (
+            r[1] == self.ctx.mission.objective.garrison
+            and isinstance(r[3], int)
+            and 0 <= r[3] < self.board.n
+        ):
+            raise self.fail(f, "garrison: the objective's garrison paragraph and a hex index")
         if kind == "begin_rounds" and not (
             r[2] is None
             or (isinstance(r[2], list) and all(isinstance(x, int) and 0 <= x < n for x in r[2]))

@@ -891,7 +891,7 @@ class _Builder:
         first hex (⚙ two men: one German felled by a sighting's free snap fire, RULES.md §7,
         does not open the objective to a squad that never fires)."""
         where = {"hex": make_label(*cell), "stance": "prone", "aware": True}
-        cards = ("nco_smg", "rifleman")[: max(1, men)]
+        cards = ("nco_smg", "rifleman")[:men]
         return {
             base: _chain_head("garrison_placed", base),
             base + 1: _first_step(
@@ -989,12 +989,13 @@ class _Builder:
             intel_vp = self.between(ocfg.intel_vp or (6, 10))
             paragraphs.update(self.intel_chain(base, intel_vp))
             self.add_triggers(triggers, obj, base)
-        if objective.get("kind", "take") in ("take", "hold"):
+        room = K_SLOTS - germans - int(self.tank)
+        if objective.get("kind", "take") in ("take", "hold") and room >= 1:
             # ⚙ the objective's garrison (issue 25, missions.Objective.garrison): two men in
             # its first hex, placed aware whichever way the squad comes at it, so that a squad
             # that never fires cannot take it; the same rule as the shipped missions' zones
             # (one man where the contact slots have room for no more)
-            men = min(2, K_SLOTS - germans - int(self.tank))
+            men = min(2, room)
             paragraphs.update(self.garrison_chain(GARRISON_PARAGRAPH, obj[0], men))
             objective["garrison"] = GARRISON_PARAGRAPH
             germans += men

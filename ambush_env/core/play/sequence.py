@@ -19,6 +19,8 @@ give them. The kinds:
 * ``["sightings"]``, ``["sighting_check", gid]``, ``["sighting", gid, watchers]`` — RULES.md §7;
 * ``["begin_rounds", reason, aware]`` — Rounds begin at once (RULES.md §5); ``aware`` is the
   list of US uids aware in Round 1, or None to keep every US soldier's awareness (an attack);
+* ``["garrison", paragraph, uid, hex]`` — the objective's garrison paragraph runs (RULES.md
+  §15 ⚙, :func:`ambush_env.core.rules.scoring.run_garrison`);
 * ``["alert"]`` — the objective's garrison becomes aware (RULES.md §15 ⚙,
   :func:`ambush_env.core.rules.scoring.alert`).
 
@@ -182,6 +184,11 @@ def _paragraph(m: Match, req: list) -> None:
     paragraphs.run_effect(m, pid, k, m.state.units[uid] if uid >= 0 else None, jumps)
 
 
+def _garrison(m: Match, req: list) -> None:
+    _, pid, uid, hex_ = req
+    scoring.run_garrison(m, pid, uid, hex_)
+
+
 def _alert(m: Match, req: list) -> None:
     scoring.alert(m)
 
@@ -215,6 +222,7 @@ _RESOLVERS = {
     "sighting_check": _sighting_check,
     "sighting": _sighting,
     "begin_rounds": _begin_rounds,
+    "garrison": _garrison,
     "alert": _alert,
 }
 

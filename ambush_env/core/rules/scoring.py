@@ -106,9 +106,16 @@ def alarm(m: Match, u: Unit, hex_: int) -> None:
     st.flags.append(ALARM)
     garrison = m.mission.objective.garrison
     if garrison is not None:
-        m.emit(E.Paragraph(hex=m.board.label(hex_), unit=u.name, paragraph=garrison))
-        m.request("paragraph", garrison, 0, u.uid, 0)
+        m.request("garrison", garrison, u.uid, hex_)
     m.request("alert")
+
+
+def run_garrison(m: Match, pid: int, uid: int, hex_: int) -> None:
+    """The ``["garrison", paragraph, uid, hex]`` request of :func:`alarm`: the garrison
+    paragraph is logged (a ``paragraph`` event) and run now, after the paragraph the same
+    entry set off, so the log reads in the order play happened."""
+    m.emit(E.Paragraph(hex=m.board.label(hex_), unit=m.state.units[uid].name, paragraph=pid))
+    m.request("paragraph", pid, 0, uid, 0)
 
 
 def alert(m: Match) -> None:
