@@ -66,6 +66,7 @@ ACTIVE = int(Status.ACTIVE)
 CAPTURED = int(Status.CAPTURED)
 KILLED, REMOVED = int(Status.KILLED), int(Status.REMOVED)
 INF = 10**6
+_END_TURN = O.encode(K.END_TURN)
 
 
 @dataclass(frozen=True)
@@ -178,6 +179,8 @@ class HeuristicAgent:
         u = game.acting_unit()
         if u is None:
             return self._select(game, legal)
+        if game.state.turn.mode in ("free_snap", "throw_out"):  # RULES.md §7, §9: always take
+            return next(a for a in legal if a != _END_TURN)  # the free snap, throw grenades out
         scores = [self._score(game, u, a) for a in legal]
         best = max(scores)
         ties = [a for a, s in zip(legal, scores, strict=True) if s >= best - 1e-9]

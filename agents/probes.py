@@ -141,6 +141,8 @@ class _Probe:
             raise RuntimeError("no legal order: the episode is over")
         if len(legal) == 1:
             return int(legal[0])
+        if game.state.turn.mode in ("free_snap", "throw_out"):
+            return END_TURN  # a probe declines a free snap fire, leaves a live grenade (§7, §9)
         u = game.acting_unit()
         a = self._select(game, legal) if u is None else self._order(game, u, legal)
         return int(a)

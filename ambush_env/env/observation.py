@@ -219,6 +219,8 @@ _MODES = {
     "charge": GLOBAL["mode_charge"],
     "prisoner": GLOBAL["mode_prisoner"],
     "drive": GLOBAL["mode_drive"],
+    "free_snap": GLOBAL["mode_free_snap"],
+    "throw_out": GLOBAL["mode_throw_out"],
 }
 _G_SEAT_USED, _G_DRIVE_FAST, _G_DRIVE_MP = (
     GLOBAL[f] for f in ("seat_change_used", "drive_fast", "drive_mp_left")

@@ -325,6 +325,17 @@ GLOBAL_SPEC = (
         doc='the env plays the d100 module (rules="d100", RULES.md §13; else the '
         "standard Hit Charts)",
     ),
+    # -v4 (issue 25): the decisions that interrupt a turn, after -v3's globals
+    _F(
+        "mode_free_snap",
+        doc="deciding a sighting's free snap fire (RULES.md §7): `fire snap` at the sighted "
+        "German takes it, `end turn` declines it",
+    ),
+    _F(
+        "mode_throw_out",
+        doc="a live German grenade in the acting soldier's hex (RULES.md §9): `throw out` "
+        "tries to throw it out, `end turn` leaves it",
+    ),
 )
 
 

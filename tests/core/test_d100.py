@@ -579,7 +579,7 @@ def test_parity_with_standard_until_the_first_vehicle_attack(mission):
         return len(evs)
 
     differed = 0
-    for seed in range(5):
+    for seed in range(10):
         a = Game(mission, seed=seed)
         b = Game(mission, seed=seed, rules="d100")
         rng = random.Random(seed)

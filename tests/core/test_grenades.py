@@ -24,6 +24,7 @@ from engine_helpers import (
     rounds,
 )
 
+from ambush_env.core.combat import grenades
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.errors import IllegalActionError
 from ambush_env.core.model.orders import OrderKind as K
@@ -495,13 +496,18 @@ def test_grenade_does_not_destroy_the_wall():
 def test_german_throw_grenade_card_action(us_hex, thrown):
     """RULES.md §14 ``throw_grenade {at: nearest_us, within: 3}`` (MG loader, Aware 9): the
     German throws at a US soldier within 3 hexes (G6 → G9) and skips the action at 4 (G10).
-    US4 (aware, PC 5) tries to throw it out at −2 and fails (4); the blast wounds him (5)."""
+    US4 (aware, PC 5) decides to throw it out (RULES.md §9: his decision, the loader's turn
+    waiting behind it), tries at −2 and fails (4); the blast wounds him (5)."""
     g, u, partner = squad(US4, us_hex)
     loader = add_german(g, "mg_loader", "G6", aware=True)
     rounds(g)
     force(g, [9, 5, 4, 5] if thrown else [9])
     german_turn(g, loader)
     events = g._take_events()
+    assert (g.state.turn.mode == "throw_out") is thrown
+    if thrown:  # taken, without advancing play past the loader's turn (no more dice)
+        grenades.throw_out(g, take=True)
+        events += g._take_events()
     assert event(events, "german_card")["actions"] == ["throw_grenade", "hold"]
     if thrown:
         ev = event(events, "throw")
@@ -525,6 +531,8 @@ def test_german_grenade_thrown_back_explodes_on_him():
     force(g, [9, 5, 3, 9])
     german_turn(g, loader)
     events = g._take_events()
+    grenades.throw_out(g, take=True)  # his decision: thrown out (RULES.md §9)
+    events += g._take_events()
     assert event(events, "throw_out")["success"] is True
     assert event(events, "blast")["unit"] == loader.name
     assert loader.status == Status.KILLED and not u.wounded

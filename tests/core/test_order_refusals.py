@@ -263,6 +263,8 @@ def test_failed_sighting_check_leaves_soldier_unaware_after_the_free_snap_fire()
     force(g, [6, 5, 9, 9, 0])  # PC checks, the snap shot's hit roll, initiative US 9 / German 0
     sighting.sighting(g, ger, [us4, us7])
     resolve(g)
+    assert g.state.turn.mode == "free_snap" and g.state.turn.uid == us7.uid  # his decision
+    g.step(enc(K.FIRE_SNAP, g.state.contacts.index(ger.uid)))  # taken (RULES.md §7)
     assert g.state.phase == Phase.ROUNDS and g.state.round == 1
     assert us7.aware
     assert not us4.aware

@@ -114,7 +114,8 @@ def test_placed_aware_begins_rounds_with_all_unaware():
 @pytest.mark.parametrize("roll, passed", [(6, True), (7, False)])
 def test_sighting_pc_check_and_free_snap_fire(roll, passed):
     """RULES.md §7: a German placed in sight: each watcher makes a PC check (US1 PC 6); those
-    who pass become aware and the first to pass takes a free snap fire; then Rounds begin."""
+    who pass become aware and the first to pass may take a free snap fire (his decision:
+    taken here); then Rounds begin."""
     g = fresh_game()
     clear_board(g, keep=1)
     us = put(g, 0, "J6")  # sees into L6 through the west window
@@ -127,7 +128,10 @@ def test_sighting_pc_check_and_free_snap_fire(roll, passed):
     assert ger.uid in g.state.contacts
     ev = [e.to_dict() for e in g.log if e.type == "sighting"]
     assert len(ev) == 1 and ev[0]["roll"] == roll and ev[0]["passed"] is passed
-    free = [e.to_dict() for e in g.log if e.type == "free_snap_fire"]
+    assert (g.state.turn.mode == "free_snap") is passed
+    if passed:
+        g.step(O.encode(K.FIRE_SNAP, g.state.contacts.index(ger.uid)))
+    free = [e.to_dict() for e in g.last_events if e.type == "free_snap_fire"]
     assert bool(free) is passed
     assert us.aware is passed
     assert g.state.phase == Phase.ROUNDS and g.state.round == 1

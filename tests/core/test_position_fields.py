@@ -38,7 +38,8 @@ def _mission() -> dict:
 
 def rich_position() -> dict:
     """A d100 situation with soldiers, Germans, a prisoner, a hidden German, a jeep, a German
-    tank in the middle of its card row and a captured car that left the map."""
+    tank in the middle of its card row (its drive interrupted by a US soldier's throw-out
+    decision) and a captured car that left the map."""
     units = [
         {
             "name": "US1",
@@ -147,7 +148,14 @@ def rich_position() -> dict:
         "fired_triggers": ["G8"],
         "flags": ["radio_heard"],
         "ops_done": ["US1"],
-        "turn": {
+        "turn": {  # a throw-out decision (RULES.md §9) interrupting the tank's drive
+            "unit": "US1",
+            "mode": "throw_out",
+            "target": "G1",
+            "target_hex": "B5",
+            "scattered": True,
+        },
+        "interrupted": {
             "unit": "V2",
             "mode": "drive",
             "mp_left": 3,
@@ -200,7 +208,8 @@ def _tank(o: Any) -> bool:
 
 
 def _objects(st: GameState) -> dict[type, list[Any]]:
-    return {GameState: [st], Unit: list(st.units), Vehicle: list(st.vehicles), TurnState: [st.turn]}
+    turns = [st.turn] + ([st.interrupted] if st.interrupted is not None else [])
+    return {GameState: [st], Unit: list(st.units), Vehicle: list(st.vehicles), TurnState: turns}
 
 
 def _round_trip(g: Game, st: GameState) -> tuple[dict, GameState]:

@@ -87,6 +87,7 @@ def walk(g: Game, u, wps: list[int], leave: bool, avoid: set[int]) -> None:
 
 
 _CLOSE = (K.END_TURN, K.END_MOVE, K.END_DRIVE)
+DECISIONS = ("free_snap", "throw_out")  # the decisions that interrupt a turn (RULES.md §7, §9)
 
 
 def script(g: Game, ops, rounds=None, steps: int = 5000) -> Game:
@@ -101,6 +102,9 @@ def script(g: Game, ops, rounds=None, steps: int = 5000) -> Game:
         u = g.acting_unit()
         if u is None:
             g.step(legal[0])  # select the lowest eligible slot
+            continue
+        if g.state.turn.mode in DECISIONS:  # take a free snap fire, throw a grenade out
+            g.step(legal[-1])  # (RULES.md §7, §9: the order beside END_TURN)
             continue
         if g.state.phase == Phase.ROUNDS:
             pick = rounds(g, u, legal) if rounds is not None else None

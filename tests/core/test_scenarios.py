@@ -156,7 +156,7 @@ SCENARIOS = [
     pytest.param(
         SIGHTING_YAML,
         [5, 9, 9, 0],
-        ["US4 move N to J6"],
+        ["US4 move N to J6", "US4 snap fire at G1"],
         {
             "events": [
                 ("move", {"unit": "US4", "to": "J6"}),
@@ -193,8 +193,30 @@ SCENARIOS = [
                 "turn.unit": "US4",
             },
         },
-        id="RULES.md §7 sighting PC check 5 <= PC 5 passes: aware, free snap fire (snap -2, "
+        id="RULES.md §7 sighting PC check 5 <= PC 5 passes: aware, free snap fire taken (snap -2, "
         "standing +1, building -2 = 2; 9 misses), Rounds begin; §5 AR 9+IN 1 = 10: 2-Turn",
+    ),
+    pytest.param(
+        SIGHTING_YAML,
+        [5, 9, 9, 0],
+        ["US4 move N to J6", "US4 decline the free snap fire"],
+        {
+            "events": [
+                ("sighting", {"unit": "US4", "target": "G1", "roll": 5, "pc": 5, "passed": True}),
+                ("free_snap_declined", {"unit": "US4", "target": "G1"}),
+                ("rounds_begin", {"reason": "sighting of G1"}),
+                ("awareness_check", {"unit": "G1", "roll": 9, "aware": False}),
+                ("round_start", {"round": 1, "initiative": "US"}),
+            ],
+            "absent": ["free_snap_fire", "fire"],
+            "units": {
+                "US4": {"aware": True, "ar": "2-turn"},
+                "G1": {"status": "active", "aware": False},
+            },
+            "position": {"phase": "rounds", "round": 1, "contacts": ["G1"]},
+        },
+        id="RULES.md §7 sighting passed, the free snap fire declined: no shot, no hit roll; "
+        "Rounds begin, and G1, not fired at, makes his Round-1 awareness check (9: unaware, §5)",
     ),
     pytest.param(
         SIGHTING_YAML,

@@ -100,17 +100,26 @@ def test_every_version_s_ids_are_registered_for_every_mission_and_procedural(ver
     assert R.env_id("farm_assault", 1) == "ambush/FarmAssault-v1"
 
 
-def test_v2_v3_and_v4_kept_the_spec_of_v1():
-    """-v2 (hidden German vehicles), -v3 (rules read against the seeds, the German seat's
-    closed-tank rule) and -v4 (scoring that only the mission wins, issue 25) are behaviour
-    changes, not new layouts: a policy trained on -v1 reads the observation and actions of
-    -v2, -v3 and -v4 alike."""
+def test_v2_and_v3_kept_the_spec_of_v1_and_v4_adds_two_decision_flags():
+    """-v2 (hidden German vehicles) and -v3 (rules read against the seeds, the German seat's
+    closed-tank rule) are behaviour changes, not new layouts: a policy trained on -v1 reads the
+    observation and actions of -v2 and -v3 alike. -v4 (issue 25) keeps the action space and
+    every feature, and appends two globals, ``mode_free_snap`` and ``mode_throw_out`` (the
+    decisions that interrupt a turn, RULES.md §7, §9), after -v3's 42."""
     here = Path(__file__).resolve().parent
     specs = [
         json.loads((here / f"env_spec_v{v}.json").read_text(encoding="utf-8")) for v in (1, 2, 3, 4)
     ]
     assert [s.pop("version") for s in specs] == [1, 2, 3, 4]
-    assert specs[0] == specs[1] == specs[2] == specs[3]
+    assert specs[0] == specs[1] == specs[2]
+    v3, v4 = specs[2], specs[3]
+    g3, g4 = v3["observation"].pop("globals"), v4["observation"].pop("globals")
+    assert v3 == v4  # the actions and every other observation key unchanged
+    assert g4["shape"] == [g3["shape"][0] + 2]
+    assert g4["features"] == g3["features"] + [["mode_free_snap", 1], ["mode_throw_out", 1]]
+    for key in ("low", "high"):
+        if isinstance(g3.get(key), list):
+            assert g4[key][: len(g3[key])] == g3[key]
 
 
 def test_the_spec_is_the_same_for_every_mission_and_id(snapshot):

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from ambush_env.core import Game
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.errors import IllegalActionError
+from ambush_env.core.model.orders import OrderKind
 from ambush_env.core.model.types import ARSpace, Phase, Side, Status
 from ambush_env.core.world.missions import list_missions
 
@@ -62,7 +63,7 @@ def check_invariants(g: Game, *, agent: bool = False) -> None:
     hexes = [v.hex for v in vehicles if v.hex >= 0 and v.vid != mid]
     assert all(hexes.count(h) <= 2 for h in hexes)
     if mid >= 0 and hexes.count(vehicles[mid].hex) >= 2:
-        from ambush_env.core.model.orders import OrderKind, decode
+        from ambush_env.core.model.orders import decode
 
         acts = g.legal_actions()
         assert acts and all(decode(a)[0] != OrderKind.END_DRIVE for a in acts)
@@ -95,7 +96,11 @@ def check_invariants(g: Game, *, agent: bool = False) -> None:
         a = g.acting_unit()
         if a is not None:
             assert (agent or a.side == Side.US) and a.status == Status.ACTIVE and a.hex >= 0
-            if st_.phase == Phase.ROUNDS:
+            if st_.interrupted is not None:  # a free snap or throw-out (RULES.md §7, §9):
+                assert a.side == Side.US and st_.turn.mode in ("free_snap", "throw_out")
+                assert sorted(O.ORDER_KIND[x] for x in g.legal_actions())[0] == OrderKind.END_TURN
+                assert len(g.legal_actions()) == 2  # whatever his AR space: take or decline
+            elif st_.phase == Phase.ROUNDS:
                 assert a.ar in (ARSpace.TWO_TURN, ARSpace.ONE_TURN)
     else:
         assert g.legal_actions() == []

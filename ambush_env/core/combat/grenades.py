@@ -50,7 +50,7 @@ from __future__ import annotations
 import math
 
 from ambush_env.core.model import events as E
-from ambush_env.core.model.state import Unit, Vehicle, known_vehicle
+from ambush_env.core.model.state import TurnState, Unit, Vehicle, known_vehicle
 from ambush_env.core.model.types import (
     ACTIVE,
     DIRECTION_NAMES,
@@ -240,10 +240,54 @@ def _alarm(m: Match, thrower: Unit, landing: int) -> None:
     m.attacked(thrower, f"{thrower.name} threw a grenade", begin_rounds=not quiet)
 
 
+def _throw_out_check(m: Match, u: Unit) -> tuple[bool, E.Event]:
+    """``u``'s PC check to throw a live grenade out (RULES.md §9 ⚙), emitted."""
+    r = m.dice.d10(f"{u.name} throw out PC check")
+    need = u.PC + m.rd.grenades.throw_out_modifier
+    ok = r <= need
+    ev = E.ThrowOut(unit=u.name, roll=r, need=need, success=ok)
+    m.emit(ev)
+    return ok, ev
+
+
+def throw_out(m: Match, take: bool) -> None:
+    """Carry out the pending throw-out decision (``"throw_out"`` turn, :func:`explode`): give
+    the interrupted turn back, then try the PC check (``take``; passed, the grenade bursts in
+    the thrower's hex, where nobody may throw it out again) or leave it; failed or left, it
+    bursts where it landed. What the blast sets off is resolved before the requests already
+    pending (depth first, module ``sequence``).
+
+    Raises:
+        RuntimeError: no throw-out is being decided.
+    """
+    st = m.state
+    if st.turn.mode != "throw_out" or st.interrupted is None:
+        raise RuntimeError("no throw-out is being decided")
+    t = st.resume()
+    u, thrower = st.units[t.uid], st.units[t.target]
+    rest, st.pending = st.pending, []
+    ok = False
+    if take:
+        ok = _throw_out_check(m, u)[0]
+    else:
+        m.emit(E.ThrowOutDeclined(unit=u.name, hex=m.board.label(t.target_hex)))
+    if ok and thrower.hex >= 0:
+        explode(m, thrower.hex, "grenade", u, scattered=False, may_throw_out=False)
+    else:
+        explode(m, t.target_hex, "grenade", thrower, scattered=t.scattered, may_throw_out=False)
+    st.pending.extend(rest)
+
+
 def explode(
     m: Match, hex_: int, kind: Charge, thrower: Unit, *, scattered: bool, may_throw_out: bool = True
 ) -> list[E.Event]:
-    """Resolve a grenade or satchel charge going off in ``hex_`` (RULES.md §9)."""
+    """Resolve a grenade or satchel charge going off in ``hex_`` (RULES.md §9).
+
+    A live enemy grenade that lands by aware, unwounded, unpanicked soldiers on foot may be
+    thrown out by the one with the best PC (RULES.md §9 ⚙): a German does so at once; a US
+    soldier decides (a ``"throw_out"`` turn interrupting the turn in progress, resolved by
+    :func:`throw_out`): the blast then waits for his order, and the events returned stop at
+    the throw."""
     b = m.board
     events: list[E.Event] = []
     st = m.state
@@ -261,11 +305,18 @@ def explode(
         ]  # no grenades from a car (seed 000 p. 32)
         if cands:
             best = max(cands, key=lambda o: (o.PC, -o.uid))
-            r = m.dice.d10(f"{best.name} throw out PC check")
-            need = best.PC + m.rd.grenades.throw_out_modifier
-            ok = r <= need
-            ev = E.ThrowOut(unit=best.name, roll=r, need=need, success=ok)
-            m.emit(ev)
+            if best.side == Side.US and st.interrupted is None:  # his decision (throw_out)
+                st.interrupt(
+                    TurnState(
+                        uid=best.uid,
+                        mode="throw_out",
+                        target=thrower.uid,
+                        target_hex=hex_,
+                        scattered=scattered,
+                    )
+                )
+                return events
+            ok, ev = _throw_out_check(m, best)
             events.append(ev)
             if ok:
                 return events + explode(

@@ -388,6 +388,14 @@ class FreeSnapFire(Event):
 
 
 @_event
+class FreeSnapDeclined(Event):
+    """The first soldier to pass a sighting declines his free snap fire (RULES.md §7)."""
+
+    unit: str
+    target: str
+
+
+@_event
 class EventRoll(Event):
     """A roll on the mission's event table; ``paragraph`` None when nothing happens (RULES.md §7)."""
 
@@ -659,6 +667,14 @@ class ThrowOut(Event):
     roll: int
     need: int
     success: bool
+
+
+@_event
+class ThrowOutDeclined(Event):
+    """A US soldier leaves a live enemy grenade where it landed in his hex (RULES.md §9)."""
+
+    unit: str
+    hex: str
 
 
 @_event

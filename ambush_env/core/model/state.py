@@ -173,7 +173,11 @@ class TurnState:
     ``mode`` is one of ``""`` (choosing an action), ``"move"`` (a move action under way),
     ``"snap2"`` (another snap shot may follow: ``snaps`` taken < ``rules.yaml: fire.snap_shots``),
     ``"move_snap"`` (moved ≤ half MV: one snap shot may follow), ``"charge"`` (moved into a hex
-    with Germans: a charge assault may follow).
+    with Germans: a charge assault may follow). Two modes are a US soldier's decision that
+    interrupts the turn in progress (saved in ``GameState.interrupted``): ``"free_snap"`` (a
+    sighting's free snap fire at the German ``target`` may be taken or declined, RULES.md §7)
+    and ``"throw_out"`` (the live grenade the German ``target`` threw into ``target_hex`` may
+    be thrown out or left, RULES.md §9; ``scattered``: it scattered there).
     """
 
     uid: int = -1
@@ -199,6 +203,9 @@ class TurnState:
     card_step: int = 0
     card_acted: bool = False
     card_path: list[int] = field(default_factory=list)
+    target: int = -1  # ``"free_snap"``: the sighted German's uid; ``"throw_out"``: the thrower's
+    target_hex: int = -1  # ``"throw_out"``: the hex the grenade landed in
+    scattered: bool = False  # ``"throw_out"``: the grenade scattered into it
 
 
 @dataclass(slots=True)
@@ -221,6 +228,9 @@ class GameState:
     flags: list[str] = field(default_factory=list)
     ops_done: list[int] = field(default_factory=list)  # US uids that acted this pulse
     turn: TurnState = field(default_factory=TurnState)
+    # the turn a sighting's free snap decision interrupted (RULES.md §7): it is ``turn`` again
+    # once the decision is taken (module sequence); None when no free snap is being decided
+    interrupted: TurnState | None = None
     contacts: list[int] = field(default_factory=list)  # German uids known to the US, slot order
     # US uids known to an agent-played German side, slot order (two-sided play; ctx.Match)
     german_contacts: list[int] = field(default_factory=list)
@@ -251,6 +261,19 @@ class GameState:
     # (module sequence); empty whenever a unit is to decide
     pending: list[list[Any]] = field(default_factory=list)
 
+    def interrupt(self, t: TurnState) -> None:
+        """Make ``t`` (a ``"free_snap"`` or ``"throw_out"`` decision) the turn, saving the turn
+        in progress in ``interrupted`` (RULES.md §7, §9)."""
+        self.interrupted, self.turn = self.turn, t
+
+    def resume(self) -> TurnState:
+        """End the interrupting decision: the saved turn is the turn again; returns the
+        decision's own turn."""
+        t = self.turn
+        self.turn = self.interrupted if self.interrupted is not None else TurnState()
+        self.interrupted = None
+        return t
+
     def clone(self) -> GameState:
         """An independent copy (for search): every unit, vehicle and list copied, nothing
         shared but immutable values. About 1 µs a unit."""
@@ -258,6 +281,8 @@ class GameState:
         new.units = [_copy_unit(u) for u in self.units]
         new.vehicles = [_copy_vehicle(v) for v in self.vehicles]
         new.turn = _copy_turn(self.turn)
+        if self.interrupted is not None:
+            new.interrupted = _copy_turn(self.interrupted)
         new.items = {k: list(v) for k, v in self.items.items()}
         new.board = {k: list(v) for k, v in self.board.items()}
         new.vp_log = [list(x) for x in self.vp_log]

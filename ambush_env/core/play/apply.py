@@ -17,7 +17,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from ambush_env.core.combat import d100_attacks, grenades
+from ambush_env.core.combat import d100_attacks, grenades, sighting
 from ambush_env.core.combat.shooting import do_fire, do_fire_vehicle, do_prepare
 from ambush_env.core.model import events as E
 from ambush_env.core.model.orders import ASPECTS
@@ -35,8 +35,17 @@ from ambush_env.core.vehicles import tanks, vehicles
 
 def apply_order(m: Match, u: Unit, kind: K, arg: int) -> None:
     """Carry out the legal order ``(kind, arg)`` of the acting unit ``u`` (either side) and
-    record the rest of it as an ``"after"`` request (module docstring)."""
+    record the rest of it as an ``"after"`` request (module docstring). In a ``"free_snap"``
+    turn the order takes (``FIRE_SNAP``) or declines (``END_TURN``) the sighting's free snap
+    fire, and gives the interrupted turn back (RULES.md §7)."""
     note: Any
+    mode = m.state.turn.mode
+    if mode == "free_snap":
+        sighting.free_snap(m, take=kind == K.FIRE_SNAP)
+        return
+    if mode == "throw_out":
+        grenades.throw_out(m, take=kind == K.THROW_OUT)
+        return
     if kind in d100_attacks.KINDS:  # seed 003's special attacks (rules d100), either kind of unit
         d100_attacks.do_order(m, u, kind, arg)
         note = None  # nothing to remember for the rest of the order
@@ -44,7 +53,7 @@ def apply_order(m: Match, u: Unit, kind: K, arg: int) -> None:
         note = tanks.do_order(m, u, kind, arg)
     else:
         note = _DO[kind](m, u, arg)
-    if m.state.pending:
+    if m.state.pending or m.state.interrupted is not None:
         m.request("after", u.uid, int(kind), arg, note)
     else:  # nothing to wait behind: the rest of the order follows at once
         after_order(m, ["after", u.uid, int(kind), arg, note])

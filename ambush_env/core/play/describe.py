@@ -81,6 +81,10 @@ def vehicle_aspect_text(m: Match, arg: int) -> str:
     return f"vehicle {slot} (empty slot, {O.ASPECTS[aspect]})"
 
 
+#: what ``END_TURN`` says in a decision that interrupts a turn (RULES.md §7, §9)
+_DECLINE = {"free_snap": "decline the free snap fire", "throw_out": "leave the grenade"}
+
+
 def describe(m: Match, action: int) -> str:
     """Human-readable text of an order for the current decision.
 
@@ -97,6 +101,8 @@ def describe(m: Match, action: int) -> str:
         name = next((x.name for x in st.units if x.side == US and x.slot == arg), f"slot {arg}")
         return f"select {name}"
     if kind == K.END_TURN:
+        if st.turn.mode in _DECLINE:  # the decisions that interrupt a turn (RULES.md §7, §9)
+            return f"{who} {_DECLINE[st.turn.mode]}"
         return f"{who} end turn" if st.phase == Phase.ROUNDS else f"{who} wait"
     if kind == K.STANCE:
         return f"{who} go {STANCE_NAMES[arg]}"

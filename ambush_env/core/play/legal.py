@@ -30,6 +30,10 @@ Which orders exist when (RULES.md §5-§6, seed 002):
 * Rounds, after a charge: a Kill or Capture assault on a German in the hex.
 * Rounds, moving a prisoner: another hex within the prisoner's 2 MPs, or ``END_MOVE``.
 * Rounds, after a first snap fire: a second snap fire or ``END_TURN``.
+* A sighting's free snap fire (either phase, ``"free_snap"`` mode, RULES.md §7): ``FIRE_SNAP``
+  at the sighted German's contact slot takes it, ``END_TURN`` declines it; nothing else.
+* A live German grenade in the soldier's hex (either phase, ``"throw_out"`` mode, RULES.md
+  §9): ``THROW_OUT`` tries the PC check, ``END_TURN`` leaves it; nothing else.
 * Tanks (module ``tanks``, seed 000 p. 30-33): a tank's own unit gets
   :func:`~ambush_env.core.vehicles.tanks.tank_orders` (its Crew Point tasks) and no command orders
   reach it.
@@ -587,6 +591,8 @@ _K_PREPARE = K.PREPARE
 _K_SATCHEL = K.SATCHEL
 _K_STANCE = K.STANCE
 _K_SURRENDER = K.SURRENDER
+_K_THROW_OUT = K.THROW_OUT
+_THROW_OUT = O.encode(K.THROW_OUT)
 
 
 def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
@@ -595,6 +601,16 @@ def _legal(m: Match, u: Unit, kinds: frozenset[int] | None) -> list[int]:
     st = m.state
     t = st.turn
     out: list[int] = []
+    if t.mode == "free_snap":  # RULES.md §7: take the sighting's free snap fire or decline it
+        out.append(_END_TURN)
+        if every or _K_FIRE_SNAP in want:
+            out.append(_SNAP + st.contacts.index(t.target))
+        return out
+    if t.mode == "throw_out":  # RULES.md §9: throw the live grenade out or leave it
+        out.append(_END_TURN)
+        if every or _K_THROW_OUT in want:
+            out.append(_THROW_OUT)
+        return out
     if u.vehicle >= 0:
         # a tank's unit: its tasks (seed 000 p. 33; module tanks)
         out = tanks.tank_orders(m, u, kinds) if tanks.is_tank(u) else _riding_orders(m, u)

@@ -67,7 +67,7 @@ PHASES = ("operations", "rounds", "over")
 STATUSES = tuple(s.name.lower() for s in Status)
 AR_SPACES = ("none", "2-turn", "1-turn", "complete", "panic", "inactive")
 SIDES = ("us", "german")
-MODES = ("", "move", "snap2", "charge", "prisoner", "drive")
+MODES = ("", "move", "snap2", "charge", "prisoner", "drive", "free_snap", "throw_out")
 #: a vehicle's flags, and the counters and flags of a turn in progress: held alike by a position
 #: and by the state (same names, same values), read and written by :func:`_as_given`
 VEHICLE_FLAGS = ("disabled", "immobilised", "closed", "tyre_shot", "captured", "exited")
@@ -156,7 +156,7 @@ class CardSpec(_Model):
 
 class TurnSpec(_Model):
     unit: str | None = None
-    mode: Literal["", "move", "snap2", "charge", "prisoner", "drive"] = ""
+    mode: Literal["", "move", "snap2", "charge", "prisoner", "drive", "free_snap", "throw_out"] = ""
     mp_left: int = Field(default=0, ge=0)
     mp_spent: int = Field(default=0, ge=0)
     hexes_moved: int = Field(default=0, ge=0)
@@ -170,6 +170,11 @@ class TurnSpec(_Model):
     cp_left: int = Field(default=-1, ge=-1)
     tasks: list[str] = []
     card: CardSpec = CardSpec()
+    # the decisions that interrupt a turn (RULES.md §7, §9): free_snap's sighted German,
+    # throw_out's thrower, the hex his grenade landed in and whether it scattered there
+    target: str | None = None
+    target_hex: str | None = None
+    scattered: bool = False
 
 
 class UnitSpec(_Model):
@@ -286,6 +291,9 @@ class PositionSpec(_Model):
     flags: list[str] = []
     ops_done: list[str] = []
     turn: TurnSpec = TurnSpec()
+    # the turn a free snap or throw-out decision (turn.mode free_snap / throw_out, RULES.md
+    # §7, §9) interrupted; written only while one is being decided
+    interrupted: TurnSpec | None = None
     pending: list[list[Any]] = []
     units: list[UnitSpec] = Field(min_length=1)
     contacts: list[str] | None = None
@@ -592,6 +600,7 @@ class _Reader:
                     raise self.fail(f"contacts.{k}", f"{sp.contacts[k]} is listed twice")
         if len(st.contacts) > K_SLOTS:
             raise self.fail("contacts", f"at most {K_SLOTS} contacts (the contact slots)")
+        self.free_snap(sp, st)
         st.german_contacts = [
             self.uid(n, f"german_contacts.{k}") for k, n in enumerate(sp.german_contacts)
         ]
@@ -1246,34 +1255,50 @@ class _Reader:
                 "turn.cp_left", f"Crew Points are a tank's crew, at most {crew}; got {ts.cp_left}"
             )
 
-    def turn(self, ts: TurnSpec, st: GameState) -> TurnState:
-        uid = self.uid(ts.unit, "turn.unit")
+    def turn(self, ts: TurnSpec, st: GameState, where: str = "turn") -> TurnState:
+        uid = self.uid(ts.unit, f"{where}.unit")
         if uid >= 0:
             u = st.units[uid]
             if u.status != Status.ACTIVE or u.hex < 0:
-                raise self.fail("turn.unit", f"{u.name} is not an active unit on the map")
+                raise self.fail(f"{where}.unit", f"{u.name} is not an active unit on the map")
             if ts.mode == "drive" and (u.vehicle < 0 or st.vehicles[u.vehicle].driver != uid):
-                raise self.fail("turn.mode", f"{u.name} drives no vehicle")
+                raise self.fail(f"{where}.mode", f"{u.name} drives no vehicle")
             if ts.mode in ("move", "snap2", "charge", "prisoner") and self.spec.phase != "rounds":
-                raise self.fail("turn.mode", f"a {ts.mode!r} action is a Rounds one")
+                raise self.fail(f"{where}.mode", f"a {ts.mode!r} action is a Rounds one")
         elif ts.mode:
-            raise self.fail("turn.mode", "a turn in progress needs its unit (turn.unit)")
+            raise self.fail(f"{where}.mode", "a turn in progress needs its unit (turn.unit)")
         self.check_turn_counts(ts)
         t = TurnState(
             uid=uid,
             **_as_given(ts, TURN_FIELDS),
             run_over_hexes=[
-                self.hex(h, f"turn.run_over_hexes.{j}", none_ok=False)
+                self.hex(h, f"{where}.run_over_hexes.{j}", none_ok=False)
                 for j, h in enumerate(ts.run_over_hexes)
             ],
             cp_left=ts.cp_left,
             tasks=list(ts.tasks),
         )
+        decides = ts.mode in ("free_snap", "throw_out")
+        if decides != (ts.target is not None):
+            raise self.fail(
+                f"{where}.target", "a free_snap or throw_out turn, and only one, names its target"
+            )
+        if (ts.mode == "throw_out") != (ts.target_hex is not None) or (
+            ts.scattered and ts.mode != "throw_out"
+        ):
+            raise self.fail(f"{where}.target_hex", "a throw_out turn, and only one, names its hex")
+        if ts.target is not None:
+            t.target = self.uid(ts.target, f"{where}.target")
+        if ts.target_hex is not None:
+            t.target_hex = self.hex(ts.target_hex, f"{where}.target_hex", none_ok=False)
+            t.scattered = ts.scattered
         c = ts.card
         if c.column or c.row >= 0:
             actor = st.units[t.uid] if t.uid >= 0 else None
             if actor is None or actor.side != Side.GERMAN:
-                raise self.fail("turn.card", "a card row in progress needs a German acting unit")
+                raise self.fail(
+                    f"{where}.card", "a card row in progress needs a German acting unit"
+                )
             from ambush_env.core.world.vehicle_cards import driving_column, shipped_vehicle_cards
 
             column: Sequence[Any]  # the rows of the card column (a tank crew's: TankRow)
@@ -1296,19 +1321,50 @@ class _Reader:
                 column = getattr(self.ctx.cards[actor.role].columns, c.column)
             else:
                 raise self.fail(
-                    "turn.card.column",
+                    f"{where}.card.column",
                     "unaware, aware, self_preservation, driving "
                     "(a driver) or crew_<n> (a tank, seed 000 p. 32)",
                 )
             if not 0 <= c.row < len(column):
                 raise self.fail(
-                    "turn.card.row", f"the {c.column} column has rows 0..{len(column) - 1}"
+                    f"{where}.card.row", f"the {c.column} column has rows 0..{len(column) - 1}"
                 )
         t.card_column, t.card_row, t.card_step, t.card_acted = c.column, c.row, c.step, c.acted
         t.card_path = [
-            self.hex(h, f"turn.card.path.{j}", none_ok=False) for j, h in enumerate(c.path)
+            self.hex(h, f"{where}.card.path.{j}", none_ok=False) for j, h in enumerate(c.path)
         ]
         return t
+
+    def free_snap(self, sp: PositionSpec, st: GameState) -> None:
+        """A decision that interrupts a turn (RULES.md §7, §9): a US soldier's ``free_snap``
+        turn at a known, active German, or his ``throw_out`` turn in the hex a German's grenade
+        landed in (his own), with the turn it interrupted (``interrupted``, itself neither).
+
+        Raises:
+            DataError: naming ``turn.target``, ``turn.unit``, ``turn.target_hex`` or
+                ``interrupted``.
+        """
+        t = st.turn
+        if t.mode not in ("free_snap", "throw_out"):
+            if sp.interrupted is not None:
+                raise self.fail(
+                    "interrupted", "only a free_snap or throw_out turn interrupts another turn"
+                )
+            return
+        if sp.interrupted is None:
+            raise self.fail("interrupted", f"a {t.mode} turn needs the turn it interrupted")
+        u, g = st.units[t.uid], st.units[t.target]
+        if u.side != Side.US:
+            raise self.fail("turn.unit", f"a {t.mode} decision is a US soldier's")
+        if g.side != Side.GERMAN:
+            raise self.fail("turn.target", f"{g.name} is not a German")
+        if t.mode == "free_snap" and (g.uid not in st.contacts or g.status != Status.ACTIVE):
+            raise self.fail("turn.target", f"{g.name} is not an active, known German")
+        if t.mode == "throw_out" and t.target_hex != u.hex:
+            raise self.fail("turn.target_hex", f"the grenade must lie in {u.name}'s hex")
+        if sp.interrupted.mode in ("free_snap", "throw_out"):
+            raise self.fail("interrupted.mode", "one such decision is made at a time")
+        st.interrupted = self.turn(sp.interrupted, st, "interrupted")
 
 
 def _most_mp() -> int:
@@ -1429,20 +1485,10 @@ def write_position(
         "fired_triggers": [label(h) for h in st.fired_triggers],
         "flags": list(st.flags),
         "ops_done": [units[i].name for i in st.ops_done],
-        "turn": {
-            "unit": nm(t.uid),
-            **_as_given(t, TURN_FIELDS),
-            "run_over_hexes": [label(h) for h in t.run_over_hexes],
-            "cp_left": t.cp_left,
-            "tasks": list(t.tasks),
-            "card": {
-                "column": t.card_column,
-                "row": t.card_row,
-                "step": t.card_step,
-                "acted": t.card_acted,
-                "path": [label(h) for h in t.card_path],
-            },
-        },
+        "turn": _turn_dict(t, nm, label),
+        **(
+            {} if st.interrupted is None else {"interrupted": _turn_dict(st.interrupted, nm, label)}
+        ),
         "pending": [list(r) for r in st.pending],
         "units": [
             {
@@ -1526,6 +1572,32 @@ def write_position(
         "rng": dice.get_state(),
         "dice": [],
     }
+    return out
+
+
+def _turn_dict(t: TurnState, nm: Any, label: Any) -> dict[str, Any]:
+    """A turn in progress as a position's ``turn`` (or ``interrupted``) mapping."""
+    out = {
+        "unit": nm(t.uid),
+        **_as_given(t, TURN_FIELDS),
+        "run_over_hexes": [label(h) for h in t.run_over_hexes],
+        "cp_left": t.cp_left,
+        "tasks": list(t.tasks),
+        "card": {
+            "column": t.card_column,
+            "row": t.card_row,
+            "step": t.card_step,
+            "acted": t.card_acted,
+            "path": [label(h) for h in t.card_path],
+        },
+    }
+    # the decision fields, written whenever set (the reader refuses them on another mode)
+    if t.target >= 0:
+        out["target"] = nm(t.target)
+    if t.target_hex >= 0:
+        out["target_hex"] = label(t.target_hex)
+    if t.scattered:
+        out["scattered"] = True
     return out
 
 

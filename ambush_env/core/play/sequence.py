@@ -24,6 +24,13 @@ give them. The kinds:
 * ``["alert"]`` — the objective's garrison becomes aware (RULES.md §15 ⚙,
   :func:`ambush_env.core.rules.scoring.alert`).
 
+A sighting's free snap fire and the throw-out of a live German grenade are decisions of the
+US soldier who may make them (RULES.md §7, §9;
+:func:`ambush_env.core.combat.sighting.offer_free_snap`,
+:func:`ambush_env.core.combat.grenades.explode`): the turn in progress is saved in
+``state.interrupted``, resolution stops, and :func:`advance` returns his decision (whatever
+his AR space); his order gives the turn back and resolution goes on where it stopped.
+
 Choices (⚙): Operations resume at the end of a Round in which no known German is active
 (seed 002 p. 25); Germans in one AR space act in the order they were placed (RULES.md §5.3
 "card-number order": our cards carry ids, not numbers); an escaped prisoner out of every US
@@ -158,11 +165,14 @@ def current_space(m: Match) -> tuple[int, int]:
 
 # ------------------------------------------------------------------------------ requests
 def resolve(m: Match) -> None:
-    """Resolve every pending request, depth first (module docstring)."""
+    """Resolve every pending request, depth first (module docstring), until none is left or a
+    sighting's free snap fire waits for its soldier's decision (the rest stays pending)."""
     st = m.state
     while st.pending:
         if st.over:
             st.pending = []
+            return
+        if st.interrupted is not None:
             return
         req = st.pending.pop(0)
         rest = st.pending
@@ -245,6 +255,8 @@ def advance(m: Match) -> Decision:
             m.update_german_contacts()
         if check_end(m):
             return OVER
+        if st.interrupted is not None:  # a free snap or throw-out to decide (he is active)
+            return _decision(US, st.turn.uid)
         if _any_prisoner_on_map(st.units):
             prisoners.check_escapes(m)
             if st.pending:

@@ -44,6 +44,8 @@ def end_mission(m: Match, reason: str) -> None:
     st.over = True
     st.phase = int(Phase.OVER)
     st.end_reason = reason
+    if st.interrupted is not None:  # a free snap or throw-out left undecided (RULES.md §7, §9)
+        st.resume()
     objective_at_end(m)
     th = m.mission.results
     vp = m.vp
