@@ -336,7 +336,8 @@ class DriveOffProbe(_Probe):
     seats, car by car, until every seat or soldier is taken; a car that has moved takes nobody
     more. The driver waits (Operations only) until the soldiers given his car are aboard, at
     most :attr:`patience` pulses; in Rounds he drives at once. He drives at the slow MPA
-    (faster risks an Accident Check, seed 000 p. 30). A passenger takes the wheel when the
+    (faster risks an Accident Check, seed 000 p. 30), never into a known German's hex (that
+    would be a run-over attack, seed 000 p. 32). A passenger takes the wheel when the
     driver's seat is empty; everyone gets out of a car that cannot move (or that nobody aboard
     may drive) and walks.
 
@@ -461,10 +462,11 @@ class DriveOffProbe(_Probe):
         slow = type_mpa(v)[0]
         spent = t.mp_spent if t.mode == "drive" else 0
         nbrs = game.board.neighbors[v.hex]
+        enemies = {st.units[i].hex for i in game.known_enemies(US)}  # never run a German over
         best, best_d = None, cd[v.hex]
         for d in range(6):
             a = _DRIVE + d
-            if a not in legal:
+            if a not in legal or nbrs[d] in enemies:
                 continue
             c = row[v.hex * 6 + d]
             if not ops and spent + c > slow:

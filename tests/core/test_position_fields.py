@@ -129,6 +129,7 @@ def rich_position() -> dict:
             "side": "us",
             "exited": True,
             "disabled": True,
+            "wrecked": True,
             "captured": True,
         },
     ]

@@ -311,3 +311,60 @@ def test_an_aware_german_holding_the_zone_reads_aware_even_when_outnumbered():
     assert column(game("J2", [ALARM], wounded=True)) == "self_preservation"
     assert column(game("L2", [ALARM])) == "aware"  # 2 hexes out: still the zone
     assert column(game("M2", [ALARM])) == "self_preservation"  # 3 out: beyond clear_radius
+
+
+@pytest.mark.parametrize("flags, stays", [([ALARM], True), ([], False)])
+def test_the_garrison_moves_only_within_its_zone(flags, stays):
+    """RULES.md §14-§15 ⚙ (issue 25, ``german.holds_objective``): after the alarm an aware
+    German in the zone (J2, the objective hex; radius 2) who moves ``away`` from the squad ends
+    his move inside the zone; before it the same card move takes him out of it."""
+    from ambush_env.core.play import german
+
+    units = [{"name": f"US{k}", "hex": h} for k, h in enumerate(["F2", "F3"], 1)]
+    units.append({"name": "G1", "role": "rifleman", "hex": "J2", "aware": True})
+    g = Game.from_position({"mission": mission(), "units": units, "flags": flags})
+    ger = next(u for u in g.state.units if u.name == "G1")
+    plan = german._plan(g, ger, "away", 6)
+    assert plan, "he moves"
+    assert (plan[-1] in g.objective_zone) is stays
+
+
+def _tank_game() -> tuple[Game, object]:
+    g = Game("tank_hunt", seed=0)
+    g.force_rolls([4] + [9] * 40)  # the chain: the tank on the Place (32); then 9s
+    g.request("paragraph", 30, 0, 0, 0)
+    from ambush_env.core.play.sequence import resolve
+
+    resolve(g)
+    (v,) = g.state.vehicles
+    return g, v
+
+
+@pytest.mark.parametrize("how, scored", [("accident", 0), ("satchel", 10)])
+def test_a_german_tank_its_own_driving_overturned_is_no_kill(how, scored):
+    """⚙ issue 25 (``Vehicle.wrecked``, ``Match.casualty_vp``): tank_hunt's Panzer knocked out
+    by the squad (a satchel charge) scores ``german_tank_disabled`` 10; overturned on the
+    Accident Table by its own fast driving (seed 000 p. 30) it is disabled just the same, but
+    the squad scores nothing for it."""
+    from ambush_env.core.vehicles.vehicles import apply_accident, disable
+
+    g, v = _tank_game()
+    before = g.casualty_vp()
+    if how == "accident":
+        apply_accident(g, v, "overturn")
+    else:
+        disable(g, v, "satchel charge")
+    assert v.disabled and v.wrecked is (how == "accident")
+    assert g.casualty_vp() - before == scored
+    p = g.position()  # the flag is part of the position, written only when set
+    assert ("wrecked" in p["vehicles"][0]) is (how == "accident")
+    assert Game.from_position(p).state.vehicles[0].wrecked is (how == "accident")
+
+
+def test_a_wrecked_vehicle_must_be_disabled():
+    """Positions refuse ``wrecked`` on a vehicle that is not disabled, naming the field."""
+    g, v = _tank_game()
+    p = g.position()
+    p["vehicles"][0]["wrecked"] = True
+    with pytest.raises(DataError, match=r"vehicles\.0\.wrecked"):
+        Game.from_position(p)

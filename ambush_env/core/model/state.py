@@ -103,6 +103,8 @@ class Vehicle:
         tyre_shot: a shot tyre: no fast driving (seed 000 p. 30).
         captured: a German car taken by the US (drivers count 1 lower, seed 002 p. 27).
         exited: driven off the map from an exit hex.
+        wrecked: disabled by its own driving (an Accident Table overturn, seed 000 p. 30), not
+            by the enemy: ⚙ the enemy scores nothing for it (``Match.casualty_vp``, issue 25).
         crew: a tank's active crew (0..its ``occupants``; 0 for cars): sets the ratings of the
             tank's unit (``vehicles.yaml: crew_ratings``, seed 000 p. 31).
         unit: uid of a tank's own unit (it receives turns like a soldier, seed 000 p. 33; it
@@ -143,6 +145,7 @@ class Vehicle:
     tyre_shot: bool = False
     captured: bool = False
     exited: bool = False
+    wrecked: bool = False
     crew: int = 0
     unit: int = -1
     cannon_loaded: bool = False

@@ -89,7 +89,9 @@ def holds_objective(m: Match, u: Unit) -> bool:
     """⚙ The garrison holds (RULES.md §14-§15, issue 25): once the objective's alarm has gone
     off (:func:`ambush_env.core.rules.scoring.alarm`), an aware German standing in the
     objective's zone reads Aware even when outnumbered — he fights for the position instead of
-    falling back or surrendering (wounded, he still reads Self-Preservation)."""
+    falling back or surrendering (wounded, he still reads Self-Preservation) — and a card move
+    of his ends inside the zone (:func:`_plan`): he shifts within the position, never out of
+    it, so the objective falls only to the fight."""
     return u.aware and u.hex in m.objective_zone and ALARM in m.state.flags
 
 
@@ -811,7 +813,11 @@ def _plan(m: Match, u: Unit, toward: str, max_hexes: int, no_nearer: bool = Fals
         u.route[0] if toward == "route" else u.hex,
         _seen_by(m, us, u.stance) if toward == "concealed" else None,
     )
-    goal = min(reach, key=key)
+    if holds_objective(m, u):  # the garrison holds: his moves end inside the zone ⚙
+        zone = m.objective_zone
+        goal = min((h for h in reach if h in zone), key=key)  # (his own hex is in it)
+    else:
+        goal = min(reach, key=key)
     return [] if goal == u.hex else _path(reach, u.hex, goal)
 
 

@@ -227,6 +227,7 @@ class VehicleSpec(_Model):
     immobilised: bool = False
     closed: bool = False
     tyre_shot: bool = False
+    wrecked: bool = False  # disabled by its own driving (written only when set)
     captured: bool = False
     exited: bool = False
     crew: int | None = Field(default=None, ge=0)
@@ -958,6 +959,8 @@ class _Reader:
         if vs.type not in load_vehicle_data().vehicles:
             raise self.fail(f"{f}.type", f"unknown vehicle type {vs.type!r}")
         tank = load_vehicle_data().vehicles[vs.type].kind == "tank"  # its unit drives it ⚙
+        if vs.wrecked and not vs.disabled:
+            raise self.fail(f"{f}.wrecked", "a wrecked vehicle is disabled (disabled: true)")
         self.check_d100(f, vs)
         return Vehicle(
             vid=k,
@@ -971,6 +974,7 @@ class _Reader:
             ),
             passengers=self.seats(vs, f),
             **_as_given(vs, VEHICLE_FLAGS),
+            wrecked=vs.wrecked,
             crew=vs.crew
             if vs.crew is not None
             else (
@@ -1544,6 +1548,7 @@ def write_position(
                 "driver": nm(v.driver),
                 "passengers": [units[i].name for i in v.passengers],
                 **_as_given(v, VEHICLE_FLAGS),
+                **({"wrecked": True} if v.wrecked else {}),
                 "crew": v.crew,
                 "unit": nm(v.unit),
                 "cannon_loaded": v.cannon_loaded,

@@ -573,6 +573,8 @@ class Match:
             if v.unit < 0 or not (v.disabled or v.immobilised) or vtype(v).kind != "tank":
                 continue  # (the cheap tests first: this runs at every step)
             us = v.side == US
+            if v.wrecked and not us:
+                continue  # ⚙ a German tank its own driving overturned is no US kill (issue 25)
             if v.disabled:
                 total += vp.us_tank_disabled if us else vp.german_tank_disabled
             elif v.immobilised:
@@ -621,7 +623,10 @@ class Match:
             if v.side == US and v.exited:
                 continue  # off the map (exit_vp), whatever its state
             if v.disabled and vtype(v).kind == "car":
-                total += vp.us_car_lost if v.side == US else vp.german_car_disabled
+                if v.side == US:
+                    total += vp.us_car_lost  # lost, whoever overturned it
+                elif not v.wrecked:  # ⚙ a German car its own driving overturned: no US kill
+                    total += vp.german_car_disabled
         return total
 
 

@@ -623,6 +623,7 @@ def apply_accident(m: Match, v: Vehicle, res: str) -> None:
         v.tyre_shot = True
         return
     if res == "overturn" and tank:
+        v.wrecked = not v.disabled
         disable(m, v, "overturned")  # ⚙ the crew never leaves the tank (seed 000 p. 31)
         return
     if res == "overturn":
@@ -632,6 +633,7 @@ def apply_accident(m: Match, v: Vehicle, res: str) -> None:
         for uid in list(v.occupants):
             if units[uid].status in (ACTIVE, INCAP, CAPTURED):
                 roll_damage(m, uid, "bolt_rifle", why=f"{units[uid].name} overturn damage")
+        v.wrecked = not v.disabled
         disable(m, v, "overturned")
         return
     if res == "skid":
