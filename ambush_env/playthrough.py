@@ -29,9 +29,11 @@ GOLDEN_SEEDS: dict[str, tuple[int, int]] = {
     # farm_assault: fire, a grenade, a blast, an assault, the jeep driven, the Kübelwagen
     # captured, German fire at a car and a Self-Preservation turn (re-seeded when a
     # Self-Preservation move stopped going nearer the US: 2024/1289 no longer showed the cars;
-    # again when issue 13's regular deck changed the German rows: 2024/6952 showed no assault)
-    "farm_assault": (2024, 1522),
-    "jeep_run": (2024, 77),  # fire at the jeeps: Hit Chart, a penetration, an accident; a blast
+    # again when issue 13's regular deck changed the German rows: 2024/6952 showed no assault;
+    # again when the free snap fire became a decision, issue 25: 2024/1522 showed no assault)
+    "farm_assault": (2024, 1571),
+    "jeep_run": (2024, 169),  # fire at the jeeps: Hit Chart, a penetration, an accident; a blast
+    # (re-seeded in issue 25 when the free snap fire became a decision: 2024/77 showed no hit)
     "tank_hunt": (2024, 82),  # the Panzer on its card spending Crew Points, hit, a blast at it
     # issue 13 (scripts/find_golden_seeds.py's measure: most event kinds, a fight with throws):
     "prisoner_snatch": (2024, 66),  # the command post placed, sightings, fire, throws

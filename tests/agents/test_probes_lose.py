@@ -5,7 +5,8 @@ objective is to leave (``vp.exits: always``) it stays below the win threshold.
 
 The rules that defeat them are the scoring's (docs/RULES.md §15): exits pay only once the
 objective is taken, a capture is worth a kill, the objective's zone must be clear of Germans and
-its garrison reacts, entry hexes are never exits. A (probe, mission) pair the rework does not yet
+its garrison reacts and holds it, entry hexes are never exits; and nothing fires for a probe (the
+free snap fire and the throw-out are the soldier's decisions, RULES.md §7, §9). A (probe, mission) pair the rework does not yet
 defeat on every seed is listed in :data:`NOT_YET` and runs as a strict xfail: the day it loses
 everywhere the test says so and the entry must go.
 """
@@ -66,13 +67,11 @@ def test_every_probe_loses_generated_missions(probe):
 SLOW_SEEDS = tuple(range(1_000_000, 1_000_200))
 
 
-#: generated missions of :data:`SLOW_SEEDS` a probe does not lose, by probe (issue 25, not yet
-#: met): a sighting's free snap fire (RULES.md §7: automatic, the probe never orders it) fells
-#: the objective's two-man garrison and the squad walks in; the slow test asserts exactly this
-#: list, so a change either way shows (a seed that starts losing leaves the list)
-KNOWN_GENERATED: dict[str, frozenset[int]] = {
-    "rush": frozenset({1_000_081, 1_000_101, 1_000_168, 1_000_176}),
-}
+#: generated missions of :data:`SLOW_SEEDS` a probe does not lose, by probe: none since the free
+#: snap fire and the throw-out became the soldier's decisions, which probes decline (RULES.md
+#: §7, §9; before, rush won 4 of the 200 when that automatic shot felled the garrison). The
+#: slow test asserts exactly this list, so a change either way shows
+KNOWN_GENERATED: dict[str, frozenset[int]] = {}
 
 
 @pytest.mark.slow
