@@ -58,7 +58,7 @@ import numpy as np
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.errors import AmbushError
 from ambush_env.core.model.orders import OrderKind as K
-from ambush_env.core.model.state import Unit
+from ambush_env.core.model.state import DECISION_MODES, Unit
 from ambush_env.core.model.types import Phase, Side, Stance, Status, Terrain
 from ambush_env.core.world.rules_data import load_rules_data
 
@@ -179,7 +179,7 @@ class HeuristicAgent:
         u = game.acting_unit()
         if u is None:
             return self._select(game, legal)
-        if game.state.turn.mode in ("free_snap", "throw_out"):  # RULES.md §7, §9: always take
+        if game.state.turn.mode in DECISION_MODES:  # RULES.md §7, §9: always take
             return next(a for a in legal if a != _END_TURN)  # the free snap, throw grenades out
         scores = [self._score(game, u, a) for a in legal]
         best = max(scores)

@@ -33,7 +33,7 @@ import numpy as np
 from ambush_env.agents.heuristic import INF, _least_cost_to
 from ambush_env.core.model import orders as O
 from ambush_env.core.model.orders import OrderKind as K
-from ambush_env.core.model.state import Unit, Vehicle, known_vehicle
+from ambush_env.core.model.state import DECISION_MODES, Unit, Vehicle, known_vehicle
 from ambush_env.core.model.types import ACTIVE, US, Phase, Stance
 from ambush_env.core.rules.scoring import TAKEN
 
@@ -141,7 +141,7 @@ class _Probe:
             raise RuntimeError("no legal order: the episode is over")
         if len(legal) == 1:
             return int(legal[0])
-        if game.state.turn.mode in ("free_snap", "throw_out"):
+        if game.state.turn.mode in DECISION_MODES:
             return END_TURN  # a probe declines a free snap fire, leaves a live grenade (§7, §9)
         u = game.acting_unit()
         a = self._select(game, legal) if u is None else self._order(game, u, legal)

@@ -211,6 +211,11 @@ class TurnState:
     scattered: bool = False  # ``"throw_out"``: the grenade scattered into it
 
 
+#: the ``TurnState.mode`` values that are a US soldier's decision interrupting another turn
+#: (RULES.md §7 free snap fire, §9 throw-out): ``END_TURN`` declines either
+DECISION_MODES = frozenset({"free_snap", "throw_out"})
+
+
 @dataclass(slots=True)
 class GameState:
     """Everything that changes during a game (its JSON form is a position: core/play/position.py)."""
@@ -231,8 +236,8 @@ class GameState:
     flags: list[str] = field(default_factory=list)
     ops_done: list[int] = field(default_factory=list)  # US uids that acted this pulse
     turn: TurnState = field(default_factory=TurnState)
-    # the turn a sighting's free snap decision interrupted (RULES.md §7): it is ``turn`` again
-    # once the decision is taken (module sequence); None when no free snap is being decided
+    # the turn a free snap or throw-out decision (DECISION_MODES, RULES.md §7, §9) interrupted:
+    # it is ``turn`` again once the decision is taken (module sequence); None when none is
     interrupted: TurnState | None = None
     contacts: list[int] = field(default_factory=list)  # German uids known to the US, slot order
     # US uids known to an agent-played German side, slot order (two-sided play; ctx.Match)

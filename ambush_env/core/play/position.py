@@ -42,7 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from ambush_env.core.model.dice import Dice
 from ambush_env.core.model.errors import DataError
 from ambush_env.core.model.orders import K_SLOTS, U_SLOTS
-from ambush_env.core.model.state import GameState, TurnState, Unit, Vehicle
+from ambush_env.core.model.state import DECISION_MODES, GameState, TurnState, Unit, Vehicle
 from ambush_env.core.model.types import (
     DIRECTION_NAMES,
     REMOVED,
@@ -601,7 +601,7 @@ class _Reader:
                     raise self.fail(f"contacts.{k}", f"{sp.contacts[k]} is listed twice")
         if len(st.contacts) > K_SLOTS:
             raise self.fail("contacts", f"at most {K_SLOTS} contacts (the contact slots)")
-        self.free_snap(sp, st)
+        self.decision(sp, st)
         st.german_contacts = [
             self.uid(n, f"german_contacts.{k}") for k, n in enumerate(sp.german_contacts)
         ]
@@ -1282,7 +1282,7 @@ class _Reader:
             cp_left=ts.cp_left,
             tasks=list(ts.tasks),
         )
-        decides = ts.mode in ("free_snap", "throw_out")
+        decides = ts.mode in DECISION_MODES
         if decides != (ts.target is not None):
             raise self.fail(
                 f"{where}.target", "a free_snap or throw_out turn, and only one, names its target"
@@ -1339,7 +1339,7 @@ class _Reader:
         ]
         return t
 
-    def free_snap(self, sp: PositionSpec, st: GameState) -> None:
+    def decision(self, sp: PositionSpec, st: GameState) -> None:
         """A decision that interrupts a turn (RULES.md §7, §9): a US soldier's ``free_snap``
         turn at a known, active German, or his ``throw_out`` turn in the hex a German's grenade
         landed in (his own), with the turn it interrupted (``interrupted``, itself neither).
@@ -1349,7 +1349,7 @@ class _Reader:
                 ``interrupted``.
         """
         t = st.turn
-        if t.mode not in ("free_snap", "throw_out"):
+        if t.mode not in DECISION_MODES:
             if sp.interrupted is not None:
                 raise self.fail(
                     "interrupted", "only a free_snap or throw_out turn interrupts another turn"
@@ -1366,7 +1366,7 @@ class _Reader:
             raise self.fail("turn.target", f"{g.name} is not an active, known German")
         if t.mode == "throw_out" and t.target_hex != u.hex:
             raise self.fail("turn.target_hex", f"the grenade must lie in {u.name}'s hex")
-        if sp.interrupted.mode in ("free_snap", "throw_out"):
+        if sp.interrupted.mode in DECISION_MODES:
             raise self.fail("interrupted.mode", "one such decision is made at a time")
         st.interrupted = self.turn(sp.interrupted, st, "interrupted")
 
