@@ -313,6 +313,35 @@ def test_an_aware_german_holding_the_zone_reads_aware_even_when_outnumbered():
     assert column(game("M2", [ALARM])) == "self_preservation"  # 3 out: beyond clear_radius
 
 
+@pytest.mark.parametrize(
+    "us_hexes, assaults",
+    [(["J2", "J2", "J2"], False), (["J2", "J2", "A14"], True), (["J2", "A14", "A13"], True)],
+)
+def test_an_outnumbered_garrison_german_holds_by_fire_and_never_assaults(us_hexes, assaults):
+    """RULES.md §10, §14-§15 ⚙ (issue 25, ``german._assault``): G1, aware in the objective
+    hex J2 after the alarm, rolls the regular rifleman's Aware 9 (assault the weakest in his
+    hex, then fire). Outnumbered (three US soldiers within 2 hexes, the ratio 3 to 1 of
+    data/rules.yaml) he reads Aware only to hold the zone, so the assault is skipped and no
+    strike back can fell him; with two US soldiers near (not outnumbered), or one, he assaults
+    the man in his hex as the card says."""
+    units = [{"name": f"US{k}", "hex": h} for k, h in enumerate(us_hexes, 1)]
+    units.append({"name": "G1", "role": "rifleman", "hex": "J2", "aware": True})
+    g = Game.from_position(
+        {"mission": mission(), "units": units, "flags": [ALARM], "phase": "rounds", "round": 1}
+    )
+    from ambush_env.core.play.german import column_for
+    from ambush_env.core.rules.prisoners import outnumbered
+
+    ger = next(u for u in g.state.units if u.name == "G1")
+    assert outnumbered(g, ger) is not assaults and column_for(g, ger) == "aware"
+    g.force_rolls([9] + [0] * 12)  # the card roll; then low rolls: any assault succeeds
+    first = len(g.log)
+    g.german_turn(ger)
+    evs = [e.to_dict() for e in g.log[first:]]
+    assert [e["unit"] for e in evs if e["type"] == "assault"] == (["G1"] if assaults else [])
+    assert not [e for e in evs if e["type"] == "strike_back"]
+
+
 @pytest.mark.parametrize("flags, stays", [([ALARM], True), ([], False)])
 def test_the_garrison_moves_only_within_its_zone(flags, stays):
     """RULES.md §14-§15 ⚙ (issue 25, ``german.holds_objective``): after the alarm an aware

@@ -633,7 +633,13 @@ def _throw_satchel(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
 def _assault(m: Match, u: Unit, args: dict, offered: set[int]) -> Got:
     """``assault {at: adjacent_weakest | same_hex, kind}``: an assault on the weakest US soldier
     in his hex, else (``adjacent_weakest``) a charge into the neighbouring hex of the weakest
-    one within the charge allowance, the assault following (RULES.md §6, §10)."""
+    one within the charge allowance, the assault following (RULES.md §6, §10). A garrison
+    German who is outnumbered (:func:`holds_objective`) never assaults ⚙."""
+    if holds_objective(m, u) and outnumbered(m, u):
+        # ⚙ (issue 25) the garrison holds by fire: outnumbered, he reads Aware only to keep the
+        # position (:func:`holds_objective`), not to throw himself on the squad around him,
+        # whose strike back (RULES.md §10, +1 a man) would be all but sure to kill him
+        return None
     kind = K.ASSAULT_CAPTURE if args.get("kind", "kill") == "capture" else K.ASSAULT_KILL
     here = _targets(m, kind, offered)
     if here:
