@@ -23,6 +23,7 @@ rewards.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import time
@@ -94,6 +95,7 @@ class Suite(Frozen):
     seeds: SeedRange | None = None
     parts: list[Part] | None = Field(default=None, min_length=1)
     _folder: Path | None = PrivateAttr(default=None)
+    _path: Path | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _one_form(self) -> Suite:
@@ -201,6 +203,7 @@ def load_suite(name: str) -> Suite:
     path = suite_path(name)
     suite = validate_file(Suite, read_yaml(path), path)
     suite._folder = path.resolve().parent
+    suite._path = path.resolve()
     return suite
 
 
@@ -256,6 +259,89 @@ def agent_sha256(agent_spec: str) -> str:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()
+
+
+#: the distributions whose versions every result records (``provenance.libraries``, issue 26):
+#: what plays and what learns; a missing one (an extra not installed) is null
+LIBRARIES = (
+    "ambush_env",
+    "numpy",
+    "gymnasium",
+    "pydantic",
+    "scipy",
+    "torch",
+    "stable_baselines3",
+    "sb3_contrib",
+)
+
+
+def library_versions() -> dict[str, str | None]:
+    """``{"python": "3.11.9", "numpy": "2.2.1", ...}``: the interpreter's version and each of
+    :data:`LIBRARIES`' installed version (``importlib.metadata``, so nothing heavy is
+    imported), None where it is not installed."""
+    import platform
+    from importlib import metadata
+
+    out: dict[str, str | None] = {"python": platform.python_version()}
+    for name in LIBRARIES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def tree_sha256(folder: Path) -> str:
+    """The sha256 of every file under ``folder``: each file's path relative to it (POSIX
+    form, sorted) and its bytes, so renaming, adding or editing a file changes it. Caches
+    (``__pycache__``) are left out."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for f in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        rel = f.relative_to(folder).as_posix().encode()
+        h.update(len(rel).to_bytes(4, "big") + rel)
+        data = f.read_bytes()
+        h.update(len(data).to_bytes(8, "big") + data)
+    return h.hexdigest()
+
+
+@functools.cache
+def data_sha256() -> str:
+    """:func:`tree_sha256` of the package's game data (``ambush_env/data``: maps, missions,
+    cards, tables), computed once a process: two results with one value were played on the
+    same game numbers."""
+    from ambush_env.core.world.data import DATA_DIR
+
+    return tree_sha256(Path(DATA_DIR))
+
+
+def suite_sha256(suite: Suite) -> str:
+    """The sha256 of the suite's file (its bytes), or for a suite built in code (no file) of
+    its fields as canonical JSON."""
+    import hashlib
+
+    if suite._path is not None and suite._path.exists():
+        return hashlib.sha256(suite._path.read_bytes()).hexdigest()
+    text = json.dumps(suite.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def model_training(agent_spec: str, agent: Any) -> dict[str, Any] | None:
+    """For a model file, what trained it: the run's ``config.yaml`` beside the model (written
+    by ``ambush train``; None when absent) and the environment steps the model was trained for
+    (``num_timesteps``, None when the agent does not say). None for a scripted agent."""
+    if agent_spec in SCRIPTED_SOURCES or not agent_spec.endswith(".zip"):
+        return None
+    from ambush_env.core.world.data import read_yaml
+
+    cfg_path = Path(agent_spec).resolve().parent / "config.yaml"
+    config = read_yaml(cfg_path) if cfg_path.exists() else None
+    steps = getattr(getattr(agent, "model", None), "num_timesteps", None)
+    return {
+        "config": config,
+        "env_steps": int(steps) if steps is not None else None,
+    }
 
 
 def git_commit() -> tuple[str, bool | None]:
@@ -350,6 +436,10 @@ def provenance(
         "episodes_per_task": max(len(v) for v in tasks.values()),
         "env_ids": {keys[e]: task_env_id(e) for e in dict.fromkeys(e for e, _ in tasks)},
         "env_version": f"v{VERSION}",
+        "libraries": library_versions(),
+        "suite_sha256": suite_sha256(suite),
+        "data_sha256": data_sha256(),
+        **({"training": training} if (training := model_training(agent_spec, agent)) else {}),
         **(
             {"procedural_missions": procedural_kwargs().get("mission_seeds", "reset_seed")}
             if any(e == PROCEDURAL for e, _ in tasks)
@@ -490,6 +580,25 @@ def _summarise(episodes: list[dict]) -> dict[str, Any]:
     out["seeds"] = [episodes[0]["seed"], episodes[-1]["seed"]]
     out["vp"] = [int(e["vp"]) for e in episodes]
     return out
+
+
+#: optional dependencies a result's figures need: (module, extra, the figure it drops)
+OPTIONAL_FIGURES = (("scipy", "stats", "normalised_score"),)
+
+
+def missing_optional() -> list[dict[str, str]]:
+    """The optional dependencies that are not installed, each with its extra and the figure
+    its absence leaves out of the result (``[{"dependency": "scipy", "extra": "stats",
+    "drops": "normalised_score"}]``; empty when all are there). The result file records it
+    (``missing_optional``) and ``ambush bench`` prints it, so a dropped figure is never silent
+    (issue 26)."""
+    import importlib.util
+
+    return [
+        {"dependency": mod, "extra": extra, "drops": figure}
+        for mod, extra, figure in OPTIONAL_FIGURES
+        if importlib.util.find_spec(mod) is None
+    ]
 
 
 def add_normalised(
@@ -639,6 +748,7 @@ def run_bench(
     all_seeds = [seed for seeds in plan.values() for seed in seeds]
     missions = {k: _summarise(v) for k, v in groups.items()}
     normalised = add_normalised(missions, s.rules)
+    missing = missing_optional()
     return {
         "suite": s.name,
         "agent": agent_label(agent_spec),
@@ -649,6 +759,7 @@ def run_bench(
         "version": ambush_env.__version__,
         "provenance": prov,
         **({"normalised_score": normalised} if normalised else {}),
+        **({"missing_optional": missing} if missing else {}),
         "_episodes": results,
         "_wall_seconds": wall,
     }
@@ -693,6 +804,11 @@ def format_table(result: dict) -> str:
             f"{m['germans_killed']:>5.1f}/{m['germans_captured']:.1f} {per_speed.get(k, 0.0):>9.0f}"
         )
     lines.append(f"env steps per second: {result['steps_per_second']:.0f}")
+    for m in result.get("missing_optional") or []:
+        lines.append(
+            f"no {m['drops']}: {m['dependency']} is not installed "
+            f'(pip install "ambush_env[{m["extra"]}]")'
+        )
     return "\n".join(lines + normalised_lines(result.get("normalised_score")))
 
 

@@ -202,6 +202,99 @@ def test_every_result_carries_its_provenance(tmp_path):
     assert prov["created"].endswith("Z")
 
 
+def test_a_result_records_its_libraries_suite_and_data(tmp_path):
+    """Issue 26 (docs/API.md "Benchmark"): the provenance names the interpreter and library
+    versions, the suite file's sha256 and the game data's; a scripted agent has no training
+    record; the file validates against docs/result.schema.json."""
+    import hashlib
+    import platform
+    from importlib import metadata
+
+    from ambush_env.core.world.data import DATA_DIR
+
+    suite = _tiny_suite(tmp_path)
+    res = bench.public(bench.run_bench("random", str(suite), progress=False))
+    prov = res["provenance"]
+    libs = prov["libraries"]
+    assert libs["python"] == platform.python_version()
+    assert libs["numpy"] == metadata.version("numpy")
+    assert libs["gymnasium"] == metadata.version("gymnasium")
+    assert set(libs) == {"python", *bench.LIBRARIES}
+    assert prov["suite_sha256"] == hashlib.sha256(suite.read_bytes()).hexdigest()
+    assert prov["data_sha256"] == bench.tree_sha256(Path(DATA_DIR))
+    assert "training" not in prov and "missing_optional" not in res
+    bench.write_outputs(res, out_dir=tmp_path / "results")
+    assert validate_results(tmp_path / "results") == 1
+
+
+def test_the_data_hash_follows_every_file_of_the_tree(tmp_path):
+    """``tree_sha256``: an edit, a rename and a new file each change it; a cache does not."""
+    tree = tmp_path / "data"
+    (tree / "maps").mkdir(parents=True)
+    (tree / "maps" / "a.yaml").write_text("x: 1\n")
+    (tree / "b.yaml").write_text("y: 2\n")
+    seen = {bench.tree_sha256(tree)}
+    (tree / "__pycache__").mkdir()
+    (tree / "__pycache__" / "c.pyc").write_bytes(b"\0")
+    assert bench.tree_sha256(tree) in seen  # caches are left out
+    (tree / "b.yaml").write_text("y: 3\n")
+    seen.add(bench.tree_sha256(tree))
+    (tree / "b.yaml").rename(tree / "maps" / "b.yaml")
+    seen.add(bench.tree_sha256(tree))
+    (tree / "d.yaml").write_text("")
+    seen.add(bench.tree_sha256(tree))
+    assert len(seen) == 4
+
+
+def test_a_missing_scipy_is_said_in_the_output_and_the_file(tmp_path, monkeypatch):
+    """Issue 26: without scipy (the ``stats`` extra) the normalised score cannot be computed;
+    the result says which figure is missing and why (``missing_optional``) and the printed
+    table says so, instead of dropping the headline silently. With scipy there is no note."""
+    import importlib.util
+
+    suite = str(_tiny_suite(tmp_path))
+    with_scipy = bench.public(bench.run_bench("random", suite, progress=False))
+    assert "normalised_score" in with_scipy and "missing_optional" not in with_scipy
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda n, *a: None if n == "scipy" else real(n, *a)
+    )
+    res = bench.run_bench("random", suite, progress=False)
+    assert "normalised_score" not in res
+    assert res["missing_optional"] == [
+        {"dependency": "scipy", "extra": "stats", "drops": "normalised_score"}
+    ]
+    assert 'no normalised_score: scipy is not installed (pip install "ambush_env[stats]")' in (
+        bench.format_table(res)
+    )
+    bench.write_outputs(res, out_dir=tmp_path / "results")
+    assert validate_results(tmp_path / "results") == 1
+
+
+def test_a_model_result_records_its_training(tmp_path):
+    """Issue 26: a model's result records the run's ``config.yaml`` (written beside the model
+    by ``ambush train``) and the environment steps the model was trained for; without the
+    config the record says null; a scripted agent has none."""
+
+    class Model:
+        num_timesteps = 4096
+
+    class Agent:
+        model = Model()
+
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "config.yaml").write_text("total_timesteps: 4096\nmission: farm_assault\n")
+    zip_ = run / "final_model.zip"
+    assert bench.model_training(str(zip_), Agent()) == {
+        "config": {"total_timesteps": 4096, "mission": "farm_assault"},
+        "env_steps": 4096,
+    }
+    (run / "config.yaml").unlink()
+    assert bench.model_training(str(zip_), object()) == {"config": None, "env_steps": None}
+    assert bench.model_training("heuristic", Agent()) is None
+
+
 def test_a_partial_run_never_replaces_a_full_suite_result(tmp_path):
     """docs/API.md: a run of fewer seeds than its suite is written under its own name; the
     full result's file and its leaderboard row stay."""
