@@ -1002,8 +1002,44 @@ def write_outputs(
     own = Path(out_dir) / f"{result_stem(result)}.json"
     own.parent.mkdir(parents=True, exist_ok=True)
     data = public(result)
-    p = write_json_atomic(data, json_path if json_path is not None else own)
+    target = Path(json_path) if json_path is not None else own
+    keep_older(target, data)
+    p = write_json_atomic(data, target)
     if p.parent.resolve() != own.parent.resolve():  # elsewhere: the results folder keeps a copy
+        keep_older(own, data)
         write_json_atomic(data, own)
     update_leaderboard(own.parent)
     return p
+
+
+#: the folder, beside a result file, where the results it replaced at another commit are kept
+HISTORY = "history"
+
+
+def keep_older(path: Path, new: dict) -> Path | None:
+    """Before ``new`` is written to ``path``: if ``path`` holds a result recorded at another
+    git commit (``provenance.git_commit``; a result without provenance counts as another),
+    move it to ``<folder>/history/<stem>__<commit8>__<created>.json`` and return where it went
+    (issue 26: a full rerun at a new commit is kept beside the older one, never over it). A
+    rerun at the same commit replaces its file, as the same code gives the same result; a file
+    that is not a result JSON is left for the atomic write to replace. The history folder is
+    not read by the leaderboard (:func:`update_leaderboard` reads the folder's own files)."""
+    import os
+
+    if not path.is_file():
+        return None
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    if not isinstance(old, dict) or "missions" not in old:
+        return None
+    old_prov = old.get("provenance") or {}
+    old_commit = str(old_prov.get("git_commit", "unknown"))
+    if old_prov and old_commit == str((new.get("provenance") or {}).get("git_commit")):
+        return None
+    created = "".join(ch for ch in str(old_prov.get("created", "undated")) if ch.isalnum())
+    dest = path.parent / HISTORY / f"{path.stem}__{old_commit[:8]}__{created}.json"
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(path, dest)
+    return dest

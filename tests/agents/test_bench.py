@@ -295,6 +295,34 @@ def test_a_model_result_records_its_training(tmp_path):
     assert bench.model_training("heuristic", Agent()) is None
 
 
+def test_a_rerun_at_another_commit_keeps_the_older_result_beside_it(tmp_path):
+    """Issue 26, done-when 4: a tiny suite run, then run again at a different recorded commit:
+    both files are kept — the newer under the result's key, the older in ``history/`` under
+    its commit and date — both validate, and the leaderboard has one row per key. A rerun at
+    the same commit replaces the file and keeps no copy."""
+    suite = str(_tiny_suite(tmp_path))
+    out = tmp_path / "results"
+    first = bench.run_bench("random", suite, progress=False)
+    first["provenance"]["git_commit"] = "a" * 40  # the older run's recorded commit
+    path = bench.write_outputs(first, out_dir=out)
+    older = path.read_text(encoding="utf-8")
+    second = bench.run_bench("random", suite, progress=False)
+    second["provenance"]["git_commit"] = "b" * 40
+    assert bench.write_outputs(second, out_dir=out) == path
+    kept = sorted((out / "history").glob("*.json"))
+    created = "".join(c for c in first["provenance"]["created"] if c.isalnum())
+    assert [p.name for p in kept] == [f"{path.stem}__aaaaaaaa__{created}.json"]
+    assert kept[0].read_text(encoding="utf-8") == older
+    assert json.loads(path.read_text(encoding="utf-8"))["provenance"]["git_commit"] == "b" * 40
+    assert validate_results(out) == 1 and validate_results(out / "history") == 1
+    board = (out / "leaderboard.md").read_text(encoding="utf-8")
+    assert board.count("| farm_assault/regular | random@") == 1
+    third = bench.run_bench("random", suite, progress=False)
+    third["provenance"]["git_commit"] = "b" * 40  # same commit: replaced, nothing more kept
+    bench.write_outputs(third, out_dir=out)
+    assert sorted((out / "history").glob("*.json")) == kept
+
+
 def test_a_partial_run_never_replaces_a_full_suite_result(tmp_path):
     """docs/API.md: a run of fewer seeds than its suite is written under its own name; the
     full result's file and its leaderboard row stay."""
