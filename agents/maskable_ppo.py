@@ -58,6 +58,12 @@ class TrainConfig(BaseModel):
         run_name: folder under ``log_dir`` for this run (TensorBoard, checkpoints, model).
         log_dir: root folder of runs.
         mission, opponent, rules, reward: the env (see :class:`AmbushEnv`).
+        missions, mission_weights, opponents, briefing: instead of ``mission`` and
+            ``opponent``, a mixture (:class:`ambush_env.env.mixture.MissionMixEnv`): every
+            episode draws a mission entry (a shipped id or ``procedural``: a generated mission
+            of the train seeds) by ``mission_weights`` (default equal) and a deck of
+            ``opponents`` (default ``[opponent]``); ``briefing`` adds the objective's terms to
+            the observation (:func:`ambush_env.env.mixture.briefing_features`).
         total_timesteps: env steps to train (all envs together).
         n_envs: parallel envs; ``vec_env``: ``dummy`` (one process) or ``subproc``.
         seed: training seed; env ``i`` is reset first with ``seed + i`` (must stay below 10 000).
@@ -76,6 +82,13 @@ class TrainConfig(BaseModel):
             busy or two-core machine more threads mostly spin (measured here: a batch-2 forward
             pass took 0.4 ms with one thread and 78 ms with two on a loaded two-core box).
         progress_bar: show a tqdm bar.
+        bc_steps: the warm start (:func:`behaviour_clone`): before PPO's first step the policy
+            imitates the ``heuristic`` agent over this many of its env steps (0: none), played
+            on the training envs from seeds ``seed + n_envs + i``; these steps come on top of
+            ``total_timesteps`` (PPO's). ``bc_chunk``: steps gathered before each update;
+            ``bc_epochs``: passes over each chunk; ``bc_batch_size``, ``bc_learning_rate``:
+            its minibatches and Adam's step; ``bc_value_coef``: weight of the value head's
+            regression onto the heuristic's discounted returns (``gamma``, the run's reward).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -84,6 +97,10 @@ class TrainConfig(BaseModel):
     log_dir: str = "runs"
     mission: str | None = None
     opponent: str = "regular"
+    missions: list[str] | None = None
+    mission_weights: list[float] | None = None
+    opponents: list[str] | None = None
+    briefing: bool = False
     rules: str = "standard"
     reward: str = "default"
     total_timesteps: int = Field(20_000, ge=1)
@@ -109,13 +126,36 @@ class TrainConfig(BaseModel):
     device: str = "cpu"
     torch_threads: int = Field(1, ge=1)
     progress_bar: bool = True
+    bc_steps: int = Field(0, ge=0)
+    bc_chunk: int = Field(4096, ge=64)
+    bc_epochs: int = Field(2, ge=1)
+    bc_batch_size: int = Field(256, ge=2)
+    bc_learning_rate: float = 3e-4
+    bc_value_coef: float = 0.5
 
     @model_validator(mode="after")
     def _seeds_apart(self) -> TrainConfig:
-        if self.seed + self.n_envs > EVAL_SEED_START:
+        top = self.seed + self.n_envs * (2 if self.bc_steps else 1)
+        if top > EVAL_SEED_START:
             raise ValueError(
-                f"training seeds {self.seed}..{self.seed + self.n_envs - 1} reach the evaluation "
+                f"training seeds {self.seed}..{top - 1} reach the evaluation "
                 f"seeds (>= {EVAL_SEED_START})"
+            )
+        if self.missions is not None:
+            if self.mission is not None:
+                raise ValueError("give mission (one) or missions (a mixture), not both")
+            if not self.missions:
+                raise ValueError("missions: a mixture needs at least one mission")
+            if self.mission_weights is not None and len(self.mission_weights) != len(
+                self.missions
+            ):
+                raise ValueError(
+                    f"mission_weights: one per mission ({len(self.missions)}), "
+                    f"got {len(self.mission_weights)}"
+                )
+        elif self.mission_weights is not None or self.opponents is not None or self.briefing:
+            raise ValueError(
+                "mission_weights, opponents and briefing belong to a mixture: give missions too"
             )
         if not re.fullmatch(r"[A-Za-z0-9_.-]+", self.run_name):
             raise ValueError(f"run_name {self.run_name!r} must be letters, digits, '_', '.', '-'")
@@ -337,13 +377,164 @@ def make_vec_env(cfg: TrainConfig):
     from stable_baselines3.common.env_util import make_vec_env as sb3_make_vec_env
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from ambush_env.env.ambush_env import AmbushEnv
-
-    kwargs = dict(mission=cfg.mission, opponent=cfg.opponent, rules=cfg.rules, reward=cfg.reward)
+    env_cls, kwargs = env_spec(cfg)
     cls = SubprocVecEnv if cfg.vec_env == "subproc" and cfg.n_envs > 1 else DummyVecEnv
     return sb3_make_vec_env(
-        AmbushEnv, n_envs=cfg.n_envs, seed=cfg.seed, env_kwargs=kwargs, vec_env_cls=cls
+        env_cls, n_envs=cfg.n_envs, seed=cfg.seed, env_kwargs=kwargs, vec_env_cls=cls
     )
+
+
+def env_spec(cfg: TrainConfig) -> tuple[type, dict[str, Any]]:
+    """The class and arguments of one training env: :class:`AmbushEnv` on ``mission``, or a
+    :class:`~ambush_env.env.mixture.MissionMixEnv` when ``missions`` is given."""
+    if cfg.missions is not None:
+        from ambush_env.env.mixture import MissionMixEnv
+
+        return MissionMixEnv, dict(
+            missions=list(cfg.missions),
+            weights=cfg.mission_weights,
+            opponents=list(cfg.opponents or [cfg.opponent]),
+            rules=cfg.rules,
+            reward=cfg.reward,
+            briefing=cfg.briefing,
+        )
+    from ambush_env.env.ambush_env import AmbushEnv
+
+    return AmbushEnv, dict(
+        mission=cfg.mission, opponent=cfg.opponent, rules=cfg.rules, reward=cfg.reward
+    )
+
+
+def behaviour_clone(model: Any, cfg: TrainConfig, log: Any = print) -> dict[str, Any]:
+    """Warm start: fit ``model``'s policy to the ``heuristic`` agent's orders, and its value
+    head to the heuristic's discounted returns, over ``cfg.bc_steps`` env steps of its play.
+
+    The heuristic plays ``n_envs`` training envs (:func:`env_spec`; env ``i`` first reset with
+    seed ``seed + n_envs + i``, then going on with its generator: below the evaluation seeds).
+    Finished episodes are streamed into chunks of ``bc_chunk`` steps; each chunk is trained on
+    for ``bc_epochs`` passes in shuffled minibatches of ``bc_batch_size`` (loss: the masked
+    policy's negative log-likelihood of the heuristic's order plus ``bc_value_coef`` × the
+    squared error of the value against the return ``Σ γ^k r``), then dropped, so memory stays at
+    one chunk (an observation is ~55 KB). The optimizer's state is reset afterwards: PPO starts
+    with a fresh Adam at its own learning rate.
+
+    Returns:
+        A summary (``steps``, ``episodes``, the heuristic's ``mean_vp`` and ``win_rate``, the
+        last chunk's ``accuracy`` (the policy's most probable legal order is the heuristic's)
+        and ``nll``, ``seconds``), also written to ``<run>/bc.json``.
+    """
+    import json
+    import time
+
+    import torch as th
+    from torch.nn import functional as F
+
+    from ambush_env.agents.heuristic import HeuristicAgent
+    from ambush_env.core.world.data import write_text_atomic
+
+    t0 = time.perf_counter()
+    env_cls, kwargs = env_spec(cfg)
+    envs = [env_cls(**kwargs) for _ in range(cfg.n_envs)]
+    agents = [HeuristicAgent(seed=cfg.seed + cfg.n_envs + i) for i in range(cfg.n_envs)]
+    policy = model.policy
+    policy.set_training_mode(True)
+    opt = policy.optimizer_class(
+        policy.parameters(), lr=cfg.bc_learning_rate, **policy.optimizer_kwargs
+    )
+
+    def player(env):  # what the heuristic reads: the AmbushEnv playing now
+        return getattr(env, "active", env)
+
+    state = []
+    for i, env in enumerate(envs):
+        obs, info = env.reset(seed=cfg.seed + cfg.n_envs + i)
+        agents[i].reset(player(env), cfg.seed + cfg.n_envs + i)
+        state.append([obs, info, []])
+    chunk: list[tuple[dict, np.ndarray, int, float]] = []
+    steps = episodes = wins = 0
+    vps: list[int] = []
+    last = {"accuracy": float("nan"), "nll": float("nan")}
+
+    def fit(samples) -> dict[str, float]:
+        n = len(samples)
+        keys = samples[0][0].keys()
+        obs_all = {k: np.stack([s[0][k] for s in samples]) for k in keys}
+        masks = np.stack([s[1] for s in samples])
+        acts = np.asarray([s[2] for s in samples], dtype=np.int64)
+        rets = np.asarray([s[3] for s in samples], dtype=np.float32)
+        rng = np.random.default_rng(cfg.seed + steps)
+        hit = nll = 0.0
+        for _ in range(cfg.bc_epochs):
+            order = rng.permutation(n)
+            hit = nll = 0.0
+            for lo in range(0, n, cfg.bc_batch_size):
+                idx = order[lo : lo + cfg.bc_batch_size]
+                ob = {k: th.as_tensor(v[idx]) for k, v in obs_all.items()}
+                act = th.as_tensor(acts[idx])
+                m = masks[idx]
+                values, logp, _ = policy.evaluate_actions(ob, act, action_masks=m)
+                loss = -logp.mean() + cfg.bc_value_coef * F.mse_loss(
+                    values.flatten(), th.as_tensor(rets[idx])
+                )
+                opt.zero_grad()
+                loss.backward()
+                th.nn.utils.clip_grad_norm_(policy.parameters(), cfg.max_grad_norm)
+                opt.step()
+                with th.no_grad():
+                    dist = policy.get_distribution(ob, action_masks=m)
+                    best = dist.distribution.probs.argmax(dim=1)
+                hit += float((best == act).sum())
+                nll += float(-logp.detach().sum())
+        return {"accuracy": hit / n, "nll": nll / n}
+
+    while steps < cfg.bc_steps:
+        for i, env in enumerate(envs):
+            obs, info, episode = state[i]
+            mask = env.action_masks()
+            a = int(agents[i].act(obs, info, player(env)))
+            nobs, r, term, trunc, ninfo = env.step(a)
+            episode.append((obs, mask, a, float(r)))
+            steps += 1
+            if term or trunc:
+                g = 0.0
+                for j in range(len(episode) - 1, -1, -1):
+                    o, mk, act, rew = episode[j]
+                    g = rew + cfg.gamma * g
+                    episode[j] = (o, mk, act, g)
+                chunk += episode
+                episodes += 1
+                vps.append(int(player(env).game.vp))
+                wins += ninfo.get("result") in ("win", "decisive_win")
+                nobs, ninfo = env.reset()
+                agents[i].reset(player(env), None)
+                episode = []
+            state[i] = [nobs, ninfo, episode]
+        if len(chunk) >= cfg.bc_chunk or (steps >= cfg.bc_steps and chunk):
+            last = fit(chunk)
+            chunk = []
+            log(
+                f"behaviour cloning: {steps}/{cfg.bc_steps} steps, {episodes} episodes, "
+                f"accuracy {last['accuracy']:.3f}, nll {last['nll']:.3f}"
+            )
+    for env in envs:
+        env.close()
+    policy.optimizer = policy.optimizer_class(
+        policy.parameters(), lr=model.lr_schedule(1.0), **policy.optimizer_kwargs
+    )
+    policy.set_training_mode(False)
+    summary = {
+        "steps": steps,
+        "episodes": episodes,
+        "mean_vp": round(float(np.mean(vps)), 3) if vps else None,
+        "win_rate": round(wins / episodes, 3) if episodes else None,
+        "accuracy": round(last["accuracy"], 4),
+        "nll": round(last["nll"], 4),
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+    write_text_atomic(
+        json.dumps(summary, indent=2) + "\n", cfg.run_dir / "bc.json", what="BC summary"
+    )
+    return summary
 
 
 def save_model(model: Any, path: str | Path) -> Path:
@@ -547,6 +738,9 @@ def train(cfg: TrainConfig) -> Path:
         print(f"resuming from {resume} ({int(model.num_timesteps)} steps)", flush=True)
     else:
         model = new_model(cfg, env, tensorboard_log=str(run / "tb"))
+        if cfg.bc_steps:  # the warm start, then a checkpoint at PPO step 0 (resumable)
+            behaviour_clone(model, cfg)
+            save_model(model, run / "checkpoints" / f"{cfg.run_name}_0_steps.zip")
     start = int(model.num_timesteps)
     # whole rollouts only, so a run never passes total_timesteps (SB3 finishes the rollout it
     # is in: a 500 000-step budget in 2 048-step rollouts ran to 501 904 before this)
@@ -636,6 +830,9 @@ class PPOAgent:
         self.model = model
         self.name = name
         self.deterministic = deterministic
+        #: the model reads the ``briefing`` key (a mixture's, env/mixture.py): :meth:`act`
+        #: adds it from the env's mission when the env does not give it
+        self.briefing = "briefing" in getattr(model.observation_space, "spaces", {})
 
     @classmethod
     def load(
@@ -659,6 +856,10 @@ class PPOAgent:
             self.model.set_random_seed(seed)
 
     def act(self, obs: dict, info: dict, env) -> int:
+        if self.briefing and "briefing" not in obs:  # a generalist's extra key (env/mixture.py)
+            from ambush_env.env.mixture import briefing_features
+
+            obs = {**obs, "briefing": briefing_features(env.unwrapped.game.mission)}
         action, _ = self.model.predict(
             obs, action_masks=info["action_mask"], deterministic=self.deterministic
         )

@@ -265,12 +265,17 @@ def cmd_speed(args: argparse.Namespace) -> int:
 def cmd_train(args: argparse.Namespace) -> int:
     from ambush_env.agents.maskable_ppo import TrainingInterrupted, load_train_config, train
 
+    seed = getattr(args, "seed", None)
+    run_name = args.run_name
+    if seed is not None and run_name is None:  # one folder per training seed
+        run_name = f"{load_train_config(args.config).run_name}_seed{seed}"
     cfg = load_train_config(
         args.config,
         resume=args.resume,
         total_timesteps=args.total_timesteps,
-        run_name=args.run_name,
+        run_name=run_name,
         log_dir=args.log_dir,
+        seed=seed,
         force=True if getattr(args, "force", False) else None,
     )
     try:
@@ -895,6 +900,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=positive_int,
         default=None,
         help="env steps in all (default: the config's)",
+    )
+    t.add_argument(
+        "--seed",
+        type=seed_int,
+        default=None,
+        help="training seed (default: the config's); without --run-name the run folder is "
+        "<config's run_name>_seed<SEED>",
     )
     t.add_argument("--run-name", default=None, help="run folder name (default: the config's)")
     t.add_argument("--log-dir", default=None, help="root folder of runs (default: the config's)")

@@ -1,0 +1,183 @@
+"""Training on many missions at once: :class:`MissionMixEnv` and the briefing features.
+
+A generalist policy (issue 26) trains on every shipped mission and the procedural missions'
+train seeds; :class:`MissionMixEnv` is one Gymnasium env that draws a (mission, deck) at every
+reset and plays it in an :class:`AmbushEnv` built for it. The spaces are :class:`AmbushEnv`'s
+(fixed by declared maxima, ``env/spec.py``), plus, with ``briefing=True``, a ``briefing`` key:
+what the mission's briefing says its objective is (:func:`briefing_features`), which the board
+planes show only as hexes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ambush_env.core.model.errors import ConfigError
+
+#: the mission entry of a mixture that plays ``ambush/Procedural`` on the train seeds
+PROCEDURAL = "procedural"
+#: the objective kinds the briefing one-hot spans (``core.play.procedural.OBJECTIVE_KINDS``
+#: holds every kind a mission file may give)
+BRIEFING_KINDS = ("take", "exit", "intel", "hold", "capture", "demolish")
+#: ``briefing`` vector: a one-hot of the objective's kind, then ``march_off``, the charges a
+#: demolition needs / 3, the satchel's reach in hexes / 2, the radius that must be clear of
+#: Germans / 3, whether a garrison card holds the objective, and whether the squad starts with
+#: a vehicle (all float32 in [0, 1])
+BRIEFING_NAMES = (
+    *(f"objective_{k}" for k in BRIEFING_KINDS),
+    "march_off",
+    "charges",
+    "reach",
+    "clear_radius",
+    "garrison",
+    "us_vehicles",
+)
+BRIEFING_SIZE = len(BRIEFING_NAMES)
+
+
+def briefing_features(mission: Any) -> np.ndarray:
+    """The ``briefing`` observation of a mission: ``(BRIEFING_SIZE,) float32`` in ``[0, 1]``,
+    laid out as :data:`BRIEFING_NAMES` (RULES.md §15: the objective kinds and their terms).
+
+    Args:
+        mission: a :class:`ambush_env.core.world.missions.Mission` (``game.mission``).
+
+    Raises:
+        ValueError: an objective kind outside :data:`BRIEFING_KINDS`.
+    """
+    ob = mission.objective
+    out = np.zeros(BRIEFING_SIZE, dtype=np.float32)
+    if ob.kind not in BRIEFING_KINDS:
+        raise ValueError(f"objective kind {ob.kind!r} is not one of {BRIEFING_KINDS}")
+    out[BRIEFING_KINDS.index(ob.kind)] = 1.0
+    k = len(BRIEFING_KINDS)
+    out[k] = float(bool(ob.march_off))
+    out[k + 1] = min(1.0, ob.charges / 3.0)
+    out[k + 2] = min(1.0, ob.reach / 2.0)
+    out[k + 3] = min(1.0, ob.clear_radius / 3.0)
+    out[k + 4] = float(ob.garrison is not None)
+    out[k + 5] = float(bool(mission.us_vehicles))
+    return out
+
+
+def briefing_space() -> spaces.Box:
+    """The ``briefing`` key's space: ``Box(0, 1, (BRIEFING_SIZE,), float32)``."""
+    return spaces.Box(0.0, 1.0, (BRIEFING_SIZE,), dtype=np.float32)
+
+
+class MissionMixEnv(gym.Env):
+    """Every reset plays a (mission, German deck) drawn from a mixture; otherwise an
+    :class:`AmbushEnv`.
+
+    Args:
+        missions: mission entries, each a shipped id or ``"procedural"`` (``ambush/Procedural``
+            with ``mission_seeds="train"``: each reset generates a train mission).
+        weights: the chance of each entry (normalised; default: equal).
+        opponents: the German decks, drawn uniformly at each reset.
+        rules, reward: as :class:`AmbushEnv`'s.
+        briefing: add the ``briefing`` key (:func:`briefing_features`) to the observation.
+        seed_limit: ⚙ each episode's reset seed (dice) is drawn in ``[0, seed_limit)``, below
+            the evaluation seeds (10 000-10 399) by default.
+
+    ``reset(seed=s)`` seeds the mixture's own generator (the draws and the episode seeds);
+    ``reset()`` goes on with it. ``info["mission"]`` and ``info["opponent"]`` name the draw.
+    ``active`` is the :class:`AmbushEnv` playing now (what a scripted agent reads:
+    ``active.game``). One env per (mission, deck) is built on its first draw and reused.
+
+    Raises:
+        ConfigError: no missions or decks, a weight list of the wrong length, a negative or
+            all-zero weight; ScenarioError: an unknown mission id.
+    """
+
+    metadata = {"render_modes": []}
+
+    def __init__(
+        self,
+        missions: list[str] | tuple[str, ...],
+        weights: list[float] | tuple[float, ...] | None = None,
+        opponents: list[str] | tuple[str, ...] = ("regular",),
+        rules: str = "standard",
+        reward: str = "default",
+        briefing: bool = False,
+        seed_limit: int = 10_000,
+    ) -> None:
+        from ambush_env.core.world.missions import list_missions
+        from ambush_env.env.ambush_env import AmbushEnv
+        from ambush_env.core.model.errors import ScenarioError
+
+        self.missions = tuple(missions)
+        self.opponents = tuple(opponents)
+        if not self.missions:
+            raise ConfigError("missions", "a mixture needs at least one mission")
+        if not self.opponents:
+            raise ConfigError("opponents", "a mixture needs at least one German deck")
+        known = list_missions()
+        bad = [m for m in self.missions if m != PROCEDURAL and m not in known]
+        if bad:
+            raise ScenarioError(
+                f"unknown missions {bad}; known: {', '.join(known)} (or {PROCEDURAL})"
+            )
+        w = np.ones(len(self.missions)) if weights is None else np.asarray(weights, float)
+        if w.shape != (len(self.missions),) or np.any(w < 0) or w.sum() <= 0:
+            raise ConfigError(
+                "mission_weights",
+                f"one weight >= 0 per mission ({len(self.missions)}), not all 0; got {weights}",
+            )
+        self.weights = w / w.sum()
+        self.rules, self.reward, self.briefing = rules, reward, bool(briefing)
+        self.seed_limit = int(seed_limit)
+        self._envs: dict[tuple[str, str], AmbushEnv] = {}
+        self.active: AmbushEnv = self._env(self.missions[0], self.opponents[0])
+        self.action_space = self.active.action_space
+        obs_space = dict(self.active.observation_space.spaces)
+        if self.briefing:
+            obs_space["briefing"] = briefing_space()
+        self.observation_space = spaces.Dict(obs_space)
+
+    def _env(self, mission: str, opponent: str):
+        from ambush_env.env.ambush_env import AmbushEnv
+
+        key = (mission, opponent)
+        if key not in self._envs:
+            kw: dict[str, Any] = dict(opponent=opponent, rules=self.rules, reward=self.reward)
+            if mission == PROCEDURAL:
+                kw.update(procedural=True, mission_seeds="train")
+            else:
+                kw["mission"] = mission
+            self._envs[key] = AmbushEnv(**kw)
+        return self._envs[key]
+
+    def _obs(self, obs: dict) -> dict:
+        if self.briefing:
+            obs = {**obs, "briefing": briefing_features(self.active.game.mission)}
+        return obs
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        rng = self.np_random
+        mission = self.missions[int(rng.choice(len(self.missions), p=self.weights))]
+        opponent = self.opponents[int(rng.integers(len(self.opponents)))]
+        self.active = self._env(mission, opponent)
+        obs, info = self.active.reset(seed=int(rng.integers(self.seed_limit)), options=options)
+        return self._obs(obs), {**info, "mission": mission, "opponent": opponent}
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = self.active.step(action)
+        return self._obs(obs), reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The active env's mask (:meth:`AmbushEnv.action_masks`)."""
+        return self.active.action_masks()
+
+    @property
+    def game(self):
+        """The active env's game (what scripted agents read)."""
+        return self.active.game
+
+    def close(self) -> None:
+        for env in self._envs.values():
+            env.close()
