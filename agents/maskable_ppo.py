@@ -146,9 +146,7 @@ class TrainConfig(BaseModel):
                 raise ValueError("give mission (one) or missions (a mixture), not both")
             if not self.missions:
                 raise ValueError("missions: a mixture needs at least one mission")
-            if self.mission_weights is not None and len(self.mission_weights) != len(
-                self.missions
-            ):
+            if self.mission_weights is not None and len(self.mission_weights) != len(self.missions):
                 raise ValueError(
                     f"mission_weights: one per mission ({len(self.missions)}), "
                     f"got {len(self.mission_weights)}"

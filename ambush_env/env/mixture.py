@@ -105,9 +105,9 @@ class MissionMixEnv(gym.Env):
         briefing: bool = False,
         seed_limit: int = 10_000,
     ) -> None:
+        from ambush_env.core.model.errors import ScenarioError
         from ambush_env.core.world.missions import list_missions
         from ambush_env.env.ambush_env import AmbushEnv
-        from ambush_env.core.model.errors import ScenarioError
 
         self.missions = tuple(missions)
         self.opponents = tuple(opponents)
