@@ -71,7 +71,9 @@ def make_env(
     return AmbushEnv(mission=mission, opponent=opponent, rules=rules, **kwargs)
 
 
-def run_episode(env, agent, seed: int, agent_seed: int | None = None) -> EpisodeResult:
+def run_episode(
+    env, agent, seed: int, agent_seed: int | None = None, options: dict | None = None
+) -> EpisodeResult:
     """Play one episode of ``env`` from ``reset(seed=seed)`` with ``agent``.
 
     Args:
@@ -79,10 +81,11 @@ def run_episode(env, agent, seed: int, agent_seed: int | None = None) -> Episode
         agent: an :class:`ambush_env.agents.Agent`.
         seed: the reset seed (dice).
         agent_seed: seed of the agent's own randomness (default: ``seed``).
+        options: the reset's options (e.g. ``{"mission_seed": k}`` for a procedural env).
     """
     un = env.unwrapped
     t0 = time.perf_counter()
-    obs, info = env.reset(seed=seed)
+    obs, info = env.reset(seed=seed, options=options)
     t_env = time.perf_counter() - t0
     agent.reset(env, seed if agent_seed is None else agent_seed)
     steps = 0

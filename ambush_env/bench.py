@@ -56,6 +56,37 @@ class SeedRange(Frozen):
 #: the mission entry of a suite that plays ``ambush/Procedural-v4`` (a mission generated from
 #: each reset seed) instead of a shipped mission
 PROCEDURAL = "procedural"
+#: the mission entry that plays the held-out generated missions one per seed, without
+#: replacement: evaluation seed ``HELDOUT_BASE + i`` plays mission seed
+#: ``HELD_OUT_SEEDS[i]`` (:func:`heldout_mission_seed`; the ``heldout`` suite)
+PROCEDURAL_HELDOUT = "procedural_heldout"
+#: the evaluation seed that plays the first held-out mission
+HELDOUT_BASE = 10_000
+GENERATED = (PROCEDURAL, PROCEDURAL_HELDOUT)
+
+
+def heldout_mission_seed(seed: int) -> int:
+    """The mission seed that a ``procedural_heldout`` episode of reset seed ``seed`` plays:
+    ``HELD_OUT_SEEDS[seed - HELDOUT_BASE]`` (1 000 000 + i for seed 10 000 + i).
+
+    ⚙ Each held-out mission seed is an independent draw of the generator
+    (``core.play.procedural.generate``), so the first N of the pool are as random a sample as
+    any N of it, each mission is played once per deck (no repeats, unlike a mission drawn from
+    each reset seed), every deck meets the same missions (paired), and a reader finds one by
+    its number.
+
+    Raises:
+        ScenarioError: ``seed`` outside ``HELDOUT_BASE .. HELDOUT_BASE + len(HELD_OUT_SEEDS) - 1``.
+    """
+    from ambush_env.core.play.procedural import HELD_OUT_SEEDS
+
+    i = int(seed) - HELDOUT_BASE
+    if not 0 <= i < len(HELD_OUT_SEEDS):
+        raise ScenarioError(
+            f"{PROCEDURAL_HELDOUT}: seed {seed} outside {HELDOUT_BASE}.."
+            f"{HELDOUT_BASE + len(HELD_OUT_SEEDS) - 1} (one per held-out mission)"
+        )
+    return HELD_OUT_SEEDS[i]
 
 
 def is_mission_path(entry: str) -> bool:
@@ -68,8 +99,10 @@ class Part(Frozen):
     """One block of a suite: missions × opponents × seeds.
 
     A mission entry is a shipped mission id, ``"all"`` (every shipped mission), ``procedural``
-    (``ambush/Procedural-v4``: the mission generated from each reset seed) or the path of a
-    mission file (relative paths: from the working folder, else from the suite file's folder).
+    (``ambush/Procedural-v4``: a held-out mission drawn from each reset seed),
+    ``procedural_heldout`` (the held-out missions one per seed, :func:`heldout_mission_seed`)
+    or the path of a mission file (relative paths: from the working folder, else from the
+    suite file's folder).
     """
 
     missions: list[str] | Literal["all"]
@@ -84,7 +117,9 @@ class Suite(Frozen):
     (a suite of several seed ranges: ``baseline``); a (mission, opponent) in two parts plays
     the union of their seeds. ``rules`` is ``"standard"`` (the Hit Charts) or ``"d100"``
     (seed 003); any other value, or both or neither of ``missions`` and ``parts``, is a
-    DataError naming the file and the field.
+    DataError naming the file and the field. ``reference`` names the suite's reference file,
+    ``configs/bench/reference/<reference>.yaml`` (default: the ``standard`` suite's
+    ``vp.yaml``): the mean VPs its normalised score reads and ``--update-reference`` writes.
     """
 
     name: str
@@ -94,6 +129,7 @@ class Suite(Frozen):
     rules: Rules = DEFAULT_RULES
     seeds: SeedRange | None = None
     parts: list[Part] | None = Field(default=None, min_length=1)
+    reference: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.-]+$")
     _folder: Path | None = PrivateAttr(default=None)
     _path: Path | None = PrivateAttr(default=None)
 
@@ -109,7 +145,29 @@ class Suite(Frozen):
                 "missions" if self.missions is None else "seeds",
                 "required (or give parts: a list of missions/opponents/seeds)",
             )
+        from ambush_env.core.play.procedural import HELD_OUT_SEEDS
+
+        top = HELDOUT_BASE + len(HELD_OUT_SEEDS)
+        for part in self.blocks():
+            if part.missions != "all" and PROCEDURAL_HELDOUT in part.missions:
+                lo, hi = part.seeds.start, part.seeds.start + part.seeds.count
+                if lo < HELDOUT_BASE or hi > top:
+                    raise FieldProblem(
+                        "seeds",
+                        f"{PROCEDURAL_HELDOUT} plays held-out mission i at seed "
+                        f"{HELDOUT_BASE} + i: its seeds must lie in {HELDOUT_BASE}..{top - 1}, "
+                        f"got {lo}..{hi - 1}",
+                    )
         return self
+
+    def reference_file(self) -> Path:
+        """The reference file of this suite (:attr:`reference`; default
+        :func:`ambush_env.stats.reference_path`, the standard suite's)."""
+        from ambush_env import stats
+
+        if self.reference is None:
+            return Path(stats.reference_path())
+        return config_dir("bench") / "reference" / f"{self.reference}.yaml"
 
     def blocks(self) -> list[Part]:
         """The suite's blocks (one for a single-block suite)."""
@@ -131,12 +189,15 @@ class Suite(Frozen):
         for part in self.blocks():
             entries = known if part.missions == "all" else part.missions
             unknown = [
-                m for m in entries if m not in known and m != PROCEDURAL and not is_mission_path(m)
+                m
+                for m in entries
+                if m not in known and m not in GENERATED and not is_mission_path(m)
             ]
             if unknown:
                 raise ScenarioError(
                     f"suite {self.name!r}: unknown missions {unknown}; known: "
-                    f"{', '.join(known)} (or {PROCEDURAL}, or a mission file path)"
+                    f"{', '.join(known)} (or {PROCEDURAL}, {PROCEDURAL_HELDOUT}, or a mission "
+                    "file path)"
                 )
             out += [self.resolve(m) for m in entries]
         return list(dict.fromkeys(out))
@@ -403,7 +464,7 @@ def task_env_id(entry: str) -> str:
     ``ambush/Procedural-v4``, or for a mission file ``ambush/Ambush-v4`` (``mission=PATH``)."""
     from ambush_env.env.registration import ambush_id, env_id, procedural_id
 
-    if entry == PROCEDURAL:
+    if entry in GENERATED:
         return procedural_id()
     return ambush_id() if is_mission_path(entry) else env_id(entry)
 
@@ -445,6 +506,11 @@ def provenance(
             if any(e == PROCEDURAL for e, _ in tasks)
             else {}
         ),
+        **(
+            {"heldout_missions": "one_per_seed"}
+            if any(e == PROCEDURAL_HELDOUT for e, _ in tasks)
+            else {}
+        ),
     }
 
 
@@ -473,19 +539,24 @@ def _play(task: Task) -> dict:
     if env is None:
         if entry == PROCEDURAL:
             env = make_env(None, opponent, rules, procedural=True, **procedural_kwargs())
+        elif entry == PROCEDURAL_HELDOUT:
+            env = make_env(None, opponent, rules, procedural=True, mission_seeds="held_out")
         else:
             env = make_env(entry, opponent, rules)
         _WORKER[key] = env
     agent = _WORKER.get(("agent", agent_spec))
     if agent is None:
         agent = _WORKER[("agent", agent_spec)] = make_agent(agent_spec)
+    options = (
+        {"mission_seed": heldout_mission_seed(seed)} if entry == PROCEDURAL_HELDOUT else None
+    )
     if replay_path is None:
-        return {**run_episode(env, agent, seed).to_dict(), "entry": entry}
+        return {**run_episode(env, agent, seed, options=options).to_dict(), "entry": entry}
     from ambush_env.core.world.data import write_text_atomic
     from ambush_env.replay import RecordingEnv
 
     rec = RecordingEnv(env, agent_label(agent_spec))
-    out = {**run_episode(rec, agent, seed).to_dict(), "entry": entry}
+    out = {**run_episode(rec, agent, seed, options=options).to_dict(), "entry": entry}
     text = rec.recorder.text()
     if len(task) > 6 and task[6]:
         out["_replay"] = (replay_path, text)
@@ -746,7 +817,7 @@ def run_bench(
     env_time = sum(r["env_seconds"] for r in results)
     all_seeds = [seed for seeds in plan.values() for seed in seeds]
     missions = {k: _summarise(v) for k, v in groups.items()}
-    normalised = add_normalised(missions, s.rules)
+    normalised = add_normalised(missions, s.rules, s.reference_file())
     missing = missing_optional()
     return {
         "suite": s.name,

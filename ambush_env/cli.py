@@ -62,7 +62,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.update_reference:
         from ambush_env import stats
 
-        ref = stats.update_reference(bench.public(result))
+        ref = stats.update_reference(
+            bench.public(result), bench.load_suite(args.suite).reference_file()
+        )
         print(f"updated the reference mean VPs of {result['agent']} in {ref}")
     if getattr(args, "save_replays", None):
         n = len(result["_episodes"])
