@@ -547,9 +547,7 @@ def _play(task: Task) -> dict:
     agent = _WORKER.get(("agent", agent_spec))
     if agent is None:
         agent = _WORKER[("agent", agent_spec)] = make_agent(agent_spec)
-    options = (
-        {"mission_seed": heldout_mission_seed(seed)} if entry == PROCEDURAL_HELDOUT else None
-    )
+    options = {"mission_seed": heldout_mission_seed(seed)} if entry == PROCEDURAL_HELDOUT else None
     if replay_path is None:
         return {**run_episode(env, agent, seed, options=options).to_dict(), "entry": entry}
     from ambush_env.core.world.data import write_text_atomic
