@@ -70,7 +70,9 @@ class TrainConfig(BaseModel):
         learning_rate, n_steps, batch_size, n_epochs, gamma, gae_lambda, clip_range,
         ent_coef, vf_coef, max_grad_norm: PPO hyper-parameters (n_steps per env).
         features_dim: width of the extractor's output; ``cnn_channels``: conv widths;
-        ``net_arch``: policy/value MLP widths after the extractor.
+        ``net_arch``: policy/value MLP widths after the extractor; ``local_radius``: R > 0
+            adds the extractor's local view, a (2R + 1)² window of the board around the acting
+            hex (0: none, as every model before issue 26).
         checkpoint_freq: save a checkpoint every this many env steps (0: never).
         resume: a checkpoint ``.zip`` to continue from, ``"latest"`` (the newest checkpoint of
             this run) or null.
@@ -120,6 +122,7 @@ class TrainConfig(BaseModel):
     features_dim: int = 256
     cnn_channels: tuple[int, int] = (32, 64)
     net_arch: list[int] = [128, 128]
+    local_radius: int = Field(0, ge=0, le=8)
     checkpoint_freq: int = Field(10_000, ge=0)
     resume: str | None = None
     force: bool = False
@@ -237,7 +240,11 @@ def _extractor_class():
         """
 
         def __init__(
-            self, observation_space, features_dim: int = 256, cnn_channels=(32, 64)
+            self,
+            observation_space,
+            features_dim: int = 256,
+            cnn_channels=(32, 64),
+            local_radius: int = 0,
         ) -> None:
             super().__init__(observation_space, features_dim)
             c, h, w = observation_space["board"].shape
@@ -256,7 +263,23 @@ def _extractor_class():
             self.keys = [k for k in observation_space.spaces if k != "board"]
             n_rest = int(sum(np.prod(observation_space[k].shape) for k in self.keys))
             self.tables = nn.Sequential(nn.Linear(n_rest, 128), nn.ReLU())
-            self.head = nn.Sequential(nn.Linear(n_cnn + 128, features_dim), nn.ReLU())
+            self.local_radius = int(local_radius)
+            n_local = 0
+            if self.local_radius > 0:
+                from ambush_env.env.spec import BOARD_PLANES
+
+                self.acting_plane = BOARD_PLANES.index("acting_hex")
+                k = 2 * self.local_radius + 1
+                self.local = nn.Sequential(  # + 1 plane: the acting hex's column parity
+                    nn.Conv2d(c + 1, c0, 1),
+                    nn.ReLU(),
+                    nn.Conv2d(c0, c1, 3, padding=1),
+                    nn.ReLU(),
+                    nn.Flatten(),
+                )
+                n_local = 128
+                self.local_head = nn.Sequential(nn.Linear(c1 * k * k, n_local), nn.ReLU())
+            self.head = nn.Sequential(nn.Linear(n_cnn + 128 + n_local, features_dim), nn.ReLU())
             self.scaled_keys = []
             for k, space in observation_space.spaces.items():
                 div = input_divisor(space)
@@ -271,11 +294,33 @@ def _extractor_class():
                 out[k] = obs[k].float() / getattr(self, f"div_{k}")
             return out
 
+        def crop(self, board: th.Tensor) -> th.Tensor:
+            """The local view: ``(B, C + 1, 2R + 1, 2R + 1)``, the board's planes in a window
+            of ``R = local_radius`` rows and columns around the acting hex (the
+            ``acting_hex`` plane's hex; the map's corner when no unit acts), zero beyond
+            the board, plus a plane of the acting column's parity (offset hex columns: a
+            hex's neighbours depend on it)."""
+            bsz, _c, _h, w = board.shape
+            r = self.local_radius
+            flat = board[:, self.acting_plane].flatten(1).argmax(dim=1)
+            row, col = flat // w, flat % w
+            padded = nn.functional.pad(board, (r, r, r, r))
+            span = th.arange(2 * r + 1, device=board.device)
+            rows = (row[:, None] + span)[:, :, None]  # padded coordinates: +r, -r
+            cols = (col[:, None] + span)[:, None, :]
+            b = th.arange(bsz, device=board.device)[:, None, None]
+            win = padded.permute(0, 2, 3, 1)[b, rows, cols]  # (B, K, K, C)
+            parity = (col % 2).to(board.dtype)[:, None, None, None].expand(-1, 1, *win.shape[1:3])
+            return th.cat([win.permute(0, 3, 1, 2), parity], dim=1)
+
         def forward(self, obs: dict) -> th.Tensor:
             obs = self.scale(obs)
             b = self.cnn(obs["board"])
             rest = th.cat([obs[k].flatten(1) for k in self.keys], dim=1)
-            return self.head(th.cat([b, self.tables(rest)], dim=1))
+            parts = [b, self.tables(rest)]
+            if self.local_radius > 0:
+                parts.append(self.local_head(self.local(self.crop(obs["board"]))))
+            return self.head(th.cat(parts, dim=1))
 
     return HexPlaneExtractor
 
@@ -645,7 +690,9 @@ def new_model(cfg: TrainConfig, env, tensorboard_log: str | None = None):
         policy_kwargs=dict(
             features_extractor_class=_extractor_class(),
             features_extractor_kwargs=dict(
-                features_dim=cfg.features_dim, cnn_channels=tuple(cfg.cnn_channels)
+                features_dim=cfg.features_dim,
+                cnn_channels=tuple(cfg.cnn_channels),
+                **({"local_radius": cfg.local_radius} if cfg.local_radius else {}),
             ),
             net_arch=dict(pi=list(cfg.net_arch), vf=list(cfg.net_arch)),
             normalize_images=False,  # the board is no image: the extractor applies its declared scales

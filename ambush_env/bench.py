@@ -390,8 +390,10 @@ def suite_sha256(suite: Suite) -> str:
 
 def model_training(agent_spec: str, agent: Any) -> dict[str, Any] | None:
     """For a model file, what trained it: the run's ``config.yaml`` beside the model (written
-    by ``ambush train``; None when absent) and the environment steps the model was trained for
-    (``num_timesteps``, None when the agent does not say). None for a scripted agent."""
+    by ``ambush train``; None when absent), the environment steps PPO trained it for
+    (``num_timesteps``, None when the agent does not say) and, when the run began with a
+    behaviour-cloning warm start, its ``bc.json`` (``warm_start``: the heuristic's steps it
+    imitated, on top of PPO's). None for a scripted agent."""
     if agent_spec in SCRIPTED_SOURCES or not agent_spec.endswith(".zip"):
         return None
     from ambush_env.core.world.data import read_yaml
@@ -399,9 +401,11 @@ def model_training(agent_spec: str, agent: Any) -> dict[str, Any] | None:
     cfg_path = Path(agent_spec).resolve().parent / "config.yaml"
     config = read_yaml(cfg_path) if cfg_path.exists() else None
     steps = getattr(getattr(agent, "model", None), "num_timesteps", None)
+    bc_path = cfg_path.parent / "bc.json"
     return {
         "config": config,
         "env_steps": int(steps) if steps is not None else None,
+        **({"warm_start": json.loads(bc_path.read_text())} if bc_path.exists() else {}),
     }
 
 

@@ -146,6 +146,70 @@ def stratified_bootstrap_ci(
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
+# -- across training runs (issue 26) ---------------------------------------------------------------
+def score_matrix(scores: Any) -> np.ndarray:
+    """``scores`` as rliable's score matrix: ``(runs, tasks) float64``, one training run's
+    score (its mean normalised score over the task's episodes) per cell.
+
+    Raises:
+        ValueError: not two-dimensional, no run or no task, or a non-finite score.
+    """
+    a = np.asarray(scores, dtype=np.float64)
+    if a.ndim != 2 or 0 in a.shape:
+        raise ValueError(f"a score matrix is (runs, tasks), at least 1 x 1; got shape {a.shape}")
+    if not np.all(np.isfinite(a)):
+        raise ValueError("a score matrix holds finite scores only")
+    return a
+
+
+def across_runs(
+    scores: Any, reps: int = BOOTSTRAP_REPS, seed: int = BOOTSTRAP_SEED
+) -> dict[str, Any]:
+    """The aggregate of a method over its training runs, as Agarwal et al. (2021) recommend
+    (rliable's ``aggregate_iqm``/``aggregate_mean`` with its ``StratifiedBootstrap``): the
+    IQM and the mean of every (run, task) score, each with a 95 % percentile interval from
+    resampling the runs with replacement separately within each task (:func:`score_matrix`;
+    :func:`stratified_bootstrap_ci` over the matrix's columns). ⚙ The runs, not the episodes,
+    are resampled: the interval says how a new training run of the method would score.
+
+    Returns:
+        ``{"runs", "tasks", "iqm", "iqm_ci95", "mean", "mean_ci95"}``.
+    """
+    a = score_matrix(scores)
+    cols = [a[:, j] for j in range(a.shape[1])]
+    out: dict[str, Any] = {"runs": int(a.shape[0]), "tasks": int(a.shape[1])}
+    for name in ("iqm", "mean"):
+        lo, hi = stratified_bootstrap_ci(cols, reps=reps, seed=seed, statistic=name)
+        out[name] = _r(STATISTICS[name](a.ravel()))
+        out[f"{name}_ci95"] = [_r(lo), _r(hi)]
+    return out
+
+
+def performance_profile(
+    scores: Any,
+    taus: Sequence[float],
+    reps: int = BOOTSTRAP_REPS,
+    seed: int = BOOTSTRAP_SEED,
+) -> dict[str, list]:
+    """rliable's score distribution (a performance profile): for each threshold ``τ`` the
+    fraction of (run, task) scores above it, ``mean(scores > τ)``, with its 95 % interval from
+    the same stratified bootstrap over runs as :func:`across_runs`.
+
+    Returns:
+        ``{"tau": [...], "fraction": [...], "ci95": [[low, high], ...]}``, one entry per ``τ``.
+    """
+    a = score_matrix(scores)
+    frac, ci = [], []
+    for t in taus:
+        above = (a > t).astype(np.float64)
+        frac.append(_r(float(above.mean())))
+        lo, hi = stratified_bootstrap_ci(
+            [above[:, j] for j in range(a.shape[1])], reps=reps, seed=seed, statistic="mean"
+        )
+        ci.append([_r(lo), _r(hi)])
+    return {"tau": [float(t) for t in taus], "fraction": frac, "ci95": ci}
+
+
 #: the agents whose mean VPs make the reference, and no other ⚙ (issue 25)
 REFERENCE_AGENTS = ("random", "do_nothing", "heuristic")
 #: the agents whose higher mean VP is a task's floor ⚙ (issue 25: a floor passivity can't beat)

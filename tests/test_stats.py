@@ -267,3 +267,68 @@ def test_tasks_of_one_score_enter_every_resample_unchanged():
     by_hand = tuple(np.percentile(pooled[:, k : pooled.shape[1] - k].mean(axis=1), [2.5, 97.5]))
     assert got == pytest.approx(by_hand)
     assert got != pytest.approx(stats.stratified_bootstrap_ci([A], reps=2000, seed=0))
+
+
+# -- across training runs (issue 26): rliable's estimators over a (runs, tasks) matrix ----------
+def test_across_runs_iqm_is_rliables_aggregate_iqm_of_the_flattened_matrix():
+    """rliable: ``aggregate_iqm(scores) = scipy.stats.trim_mean(scores, 0.25, axis=None)``,
+    the mean of the middle 50 % of all run x task scores."""
+    pytest.importorskip("scipy")
+    m = [[0.0, 1.0, 10.0], [2.0, 3.0, -5.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]  # 4 runs x 3
+    agg = stats.across_runs(m, reps=500)
+    flat = sorted(x for row in m for x in row)  # 12 scores: cut 3 at each end
+    assert agg["iqm"] == pytest.approx(sum(flat[3:9]) / 6, abs=1e-4)
+    assert agg["mean"] == pytest.approx(sum(flat) / 12, abs=1e-4)
+    assert (agg["runs"], agg["tasks"]) == (4, 3)
+    lo, hi = agg["iqm_ci95"]
+    assert lo < agg["iqm"] < hi
+
+
+def test_across_runs_resamples_runs_within_each_task_never_across_tasks():
+    """rliable's StratifiedBootstrap: each task's runs are resampled on their own. Tasks whose
+    runs all agree leave nothing to resample, so the interval is the point, although the
+    tasks differ from each other (a pooled bootstrap would give a wide interval); one run
+    that differs widens it."""
+    pytest.importorskip("scipy")
+    same = [[0.0, 1.0, 2.0, 3.0]] * 5
+    agg = stats.across_runs(same, reps=500)
+    assert agg["iqm_ci95"] == [agg["iqm"], agg["iqm"]] and agg["mean_ci95"] == [1.5, 1.5]
+    varied = [row[:] for row in same]
+    varied[0][0] = -4.0
+    lo, hi = stats.across_runs(varied, reps=500)["mean_ci95"]
+    # task 0's resamples hold 0..5 copies of the -4: the mean lies in [0.5, 1.5], the top
+    # when the copy is missed (p = (4/5)^5 = 0.33 > 2.5 %)
+    assert hi == 1.5 and 0.5 <= lo < 1.5
+
+
+def test_across_runs_interval_matches_a_direct_stratified_bootstrap():
+    """The interval equals a plain loop's (resample each column's runs, IQM of the whole
+    matrix, 2.5/97.5 percentiles) within the Monte Carlo error of 4 000 resamples."""
+    pytest.importorskip("scipy")
+    from scipy.stats import trim_mean
+
+    rng = np.random.default_rng(5)
+    m = rng.normal(size=(5, 6)) + np.arange(6)
+    ours = stats.across_runs(m, reps=4000, seed=1)["iqm_ci95"]
+    vals = []
+    for _ in range(4000):
+        cols = [m[rng.integers(5, size=5), j] for j in range(6)]
+        vals.append(trim_mean(np.concatenate(cols), 0.25))
+    lo, hi = np.percentile(vals, [2.5, 97.5])
+    assert ours[0] == pytest.approx(lo, abs=0.08) and ours[1] == pytest.approx(hi, abs=0.08)
+
+
+def test_performance_profile_is_the_fraction_of_run_task_scores_above_tau():
+    pytest.importorskip("scipy")
+    m = [[0.0, 0.5], [1.0, 1.5]]
+    prof = stats.performance_profile(m, [-1.0, 0.0, 0.5, 1.2, 2.0], reps=300)
+    assert prof["fraction"] == [1.0, 0.75, 0.5, 0.25, 0.0]  # strictly above tau, as rliable
+    for f, (lo, hi) in zip(prof["fraction"], prof["ci95"], strict=True):
+        assert lo <= f <= hi
+    assert prof["ci95"][0] == [1.0, 1.0] and prof["ci95"][-1] == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("bad", [[], [1.0, 2.0], [[1.0, float("nan")]], [[[1.0]]]])
+def test_a_score_matrix_is_two_dimensional_and_finite(bad):
+    with pytest.raises(ValueError, match="score matrix"):
+        stats.score_matrix(bad)

@@ -205,3 +205,31 @@ def test_behaviour_cloning_fits_the_heuristics_orders_and_training_resumes_past_
     train(more)
     assert (tmp_path / "run" / "bc.json").stat().st_mtime_ns == stamp  # no second warm start
     assert int(load_model(tmp_path / "run" / "final_model.zip").num_timesteps) == 256
+
+
+def test_the_local_view_is_the_window_around_the_acting_hex_with_its_parity():
+    """``local_radius`` R: a (2R + 1)² window of every board plane centred on the
+    ``acting_hex`` plane's hex, zeros beyond the board, and a plane of the column's parity."""
+    th = pytest.importorskip("torch")
+    pytest.importorskip("stable_baselines3")
+    from ambush_env.agents.maskable_ppo import _extractor_class
+    from ambush_env.env.ambush_env import AmbushEnv
+    from ambush_env.env.spec import BOARD_PLANES
+
+    env = AmbushEnv(mission="farm_assault")
+    ex = _extractor_class()(env.observation_space, 16, (4, 4), local_radius=2)
+    act = BOARD_PLANES.index("acting_hex")
+    board = th.zeros((2, *env.observation_space["board"].shape))
+    board[0, act, 5, 7] = 1.0  # an odd column
+    board[0, 0, 5, 8] = 3.0  # the hex south-east of it, one column right
+    board[1, act, 0, 0] = 1.0  # the corner: the window runs off the board
+    board[1, 0] = 1.0
+    win = ex.crop(board)
+    assert win.shape == (2, len(BOARD_PLANES) + 1, 5, 5)
+    assert win[0, act, 2, 2] == 1.0 and win[0, act].sum() == 1.0
+    assert win[0, 0, 2, 3] == 3.0 and win[0, 0].sum() == 3.0
+    assert bool(th.all(win[0, -1] == 1.0)) and bool(th.all(win[1, -1] == 0.0))
+    assert win[1, 0, :2].sum() == 0 and win[1, 0, :, :2].sum() == 0  # off the board: zeros
+    assert win[1, 0, 2:, 2:].sum() == 9
+    obs = {k: th.as_tensor(v[None]) for k, v in env.reset(seed=0)[0].items()}
+    assert ex(obs).shape == (1, 16)
