@@ -296,3 +296,145 @@ def load_results(folder: str | Path) -> list[dict[str, Any]]:
         if isinstance(r, dict) and {"suite", "agent", "missions"} <= set(r):
             out.append(r)
     return out
+
+
+# -- learning curves across training seeds (issue 26) ------------------------------------------
+#: the columns of a learning-curve CSV (:func:`write_curve_csv`)
+CURVE_COLUMNS = ("env_steps", "ppo_steps", "vp", "win")
+
+
+def write_curve_csv(run_dir: str | Path, path: str | Path) -> Path:
+    """A training run's learning curve as CSV, whole or not at all: per PPO rollout logged,
+    ``env_steps`` (the warm start's demonstration steps, ``bc.json``'s ``steps``, plus PPO's),
+    ``ppo_steps``, and the mean VP and win rate of the training episodes that ended in it
+    (``ambush/vp``, ``ambush/win``: the sampled policy, on the training distribution).
+
+    Raises:
+        FileNotFoundError: no event file under ``run_dir/tb``; ValueError: no ``ambush/vp``.
+    """
+    import json
+
+    from ambush_env.core.world.data import write_text_atomic
+
+    run = Path(run_dir)
+    scalars = read_scalars(run / "tb")
+    if not scalars.get("ambush/vp"):
+        raise ValueError(f"{run}: no ambush/vp logged (no training episode ended yet)")
+    bc = run / "bc.json"
+    offset = int(json.loads(bc.read_text())["steps"]) if bc.exists() else 0
+    win = dict(scalars.get("ambush/win", []))
+    lines = [",".join(CURVE_COLUMNS)]
+    for step, vp in scalars["ambush/vp"]:
+        w = win.get(step)
+        lines.append(f"{offset + step},{step},{vp:.4f},{'' if w is None else f'{w:.4f}'}")
+    return write_text_atomic("\n".join(lines) + "\n", path, what="learning curve")
+
+
+def read_curve_csv(path: str | Path) -> dict[str, Any]:
+    """A learning-curve CSV (:func:`write_curve_csv`): column name -> float64 array.
+
+    Raises:
+        DataError: not the columns of :data:`CURVE_COLUMNS`, or a value that is not a number.
+    """
+    import numpy as np
+
+    from ambush_env.core.model.errors import DataError
+
+    rows = Path(path).read_text(encoding="utf-8").splitlines()
+    if not rows or tuple(rows[0].split(",")) != CURVE_COLUMNS:
+        raise DataError(path, "<header>", f"a learning curve's columns are {CURVE_COLUMNS}")
+    cols: dict[str, list[float]] = {c: [] for c in CURVE_COLUMNS}
+    for i, row in enumerate(rows[1:], start=2):
+        cells = row.split(",")
+        if len(cells) != len(CURVE_COLUMNS):
+            raise DataError(path, f"line {i}", f"{len(CURVE_COLUMNS)} values, got {len(cells)}")
+        for c, v in zip(CURVE_COLUMNS, cells, strict=True):
+            try:
+                cols[c].append(float(v) if v != "" else float("nan"))
+            except ValueError:
+                raise DataError(path, f"line {i}: {c}", f"not a number: {v!r}") from None
+    return {c: np.asarray(v, dtype=np.float64) for c, v in cols.items()}
+
+
+def smoothed(curve: dict[str, Any], grid: Any, window: int, column: str = "vp") -> Any:
+    """One run's ``column`` on ``grid`` (env steps): at each grid point the mean of the values
+    logged in the ``window`` env steps up to it; NaN where none was logged (before the run's
+    first point, or past its last)."""
+    import numpy as np
+
+    x, y = curve["env_steps"], curve[column]
+    out = np.full(len(grid), np.nan)
+    for i, g in enumerate(grid):
+        sel = (x > g - window) & (x <= g) & ~np.isnan(y)
+        if sel.any() and g <= x.max():
+            out[i] = y[sel].mean()
+    return out
+
+
+def seed_band(values: Any) -> tuple[Any, Any, Any]:
+    """Mean and 95 % band over seeds of a ``(seeds, points)`` array, per point: ⚙ Student's t
+    interval ``mean ± t(0.975, n − 1) · s / √n`` over the seeds with a value there (a band
+    needs two; with one the band is the line itself). Returns ``(mean, low, high)``."""
+    import numpy as np
+    from scipy.stats import t as student_t
+
+    v = np.asarray(values, dtype=np.float64)
+    mean, low, high = (np.full(v.shape[1], np.nan) for _ in range(3))
+    for j in range(v.shape[1]):
+        col = v[~np.isnan(v[:, j]), j]
+        if col.size == 0:
+            continue
+        half = (
+            float(student_t.ppf(0.975, col.size - 1)) * col.std(ddof=1) / math.sqrt(col.size)
+            if col.size > 1
+            else 0.0
+        )
+        mean[j], low[j], high[j] = col.mean(), col.mean() - half, col.mean() + half
+    return mean, low, high
+
+
+def plot_seed_curves(
+    methods: dict[str, list[str | Path]],
+    path: str | Path,
+    grid_step: int = 10_000,
+    window: int = 20_000,
+    title: str = "learning curves: mean and 95 % band over training seeds",
+) -> Path:
+    """One figure of the learning curves of several methods (``label -> its runs' curve
+    CSVs``): per method the mean over its seeds of the smoothed training-episode VP and win
+    rate (:func:`smoothed`) with the 95 % band (:func:`seed_band`), against env steps
+    (demonstrations included), the number of seeds in the legend.
+
+    Raises:
+        ValueError: a method without runs.
+    """
+    import numpy as np
+
+    curves = {m: [read_curve_csv(p) for p in ps] for m, ps in methods.items()}
+    empty = [m for m, cs in curves.items() if not cs]
+    if empty:
+        raise ValueError(f"methods without a learning curve: {', '.join(empty)}")
+    top = max(c["env_steps"].max() for cs in curves.values() for c in cs)
+    grid = np.arange(grid_step, top + grid_step, grid_step)
+    plt = _pyplot()
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for label, cs in curves.items():
+        for ax, col in zip(axes, ("vp", "win"), strict=True):
+            vals = np.stack([smoothed(c, grid, window, col) for c in cs])
+            mean, lo, hi = seed_band(vals)
+            line = ax.plot(grid, mean, label=f"{label} ({len(cs)} seeds)", linewidth=1.5)
+            ax.fill_between(grid, lo, hi, alpha=0.2, color=line[0].get_color())
+            ax.set_xlim(0, top)
+    for ax, name in zip(
+        axes, ("mean VP of training episodes", "win rate of training episodes"), strict=True
+    ):
+        ax.set_title(name, fontsize=10)
+        ax.set_xlabel("env steps (demonstrations + PPO)")
+        ax.grid(alpha=0.3)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=min(4, len(labels)), fontsize=9)
+    fig.suptitle(title, fontsize=12)
+    fig.tight_layout(rect=(0, 0.1, 1, 0.93))
+    out = _save(fig, Path(path))
+    plt.close(fig)
+    return out

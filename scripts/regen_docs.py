@@ -1119,11 +1119,13 @@ def _block_missions() -> str:
     return "\n".join(lines)
 
 
-def _block_reference() -> str:
-    d = _yaml("configs/bench/reference/vp.yaml")
+def _block_reference(rel: str = "configs/bench/reference/vp.yaml") -> str:
+    if not (ROOT / rel).exists():
+        return f"(no reference file {rel} yet)"
+    d = _yaml(rel)
     suite = d.get("suite", "standard")
     lines = [
-        f"Suite `{suite}`; mean VP per task ([`configs/bench/reference/vp.yaml`](../configs/bench/reference/vp.yaml));"
+        f"Suite `{suite}`; mean VP per task ([`{rel}`](../{rel}));"
         " floor = max(random, do_nothing), gap = heuristic − floor; —: not measured yet (a task"
         " without all three means is not normalised):",
         "",
@@ -1269,6 +1271,124 @@ def _block_baseline() -> str:
     return "\n".join(lines)
 
 
+def _block_heldout_reference() -> str:
+    return _block_reference("configs/bench/reference/heldout.yaml")
+
+
+def _ci(x: tuple | list, digits: int = 2) -> str:
+    m, lo, hi = x
+    return f"{m:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def _block_baselines() -> str:
+    """The learned baselines across their training runs (issue 26): ``benchmarks/baselines/``
+    (``ambush_env.baselines``; ``scripts/baselines.py`` makes the files)."""
+    import json
+
+    from ambush_env import baselines as B
+
+    folder = ROOT / B.RESULTS
+    book = json.loads((folder / "runs.json").read_text()) if (folder / "runs.json").exists() else {}
+    summaries: dict[tuple[str, str], dict] = {}
+    for method in B.METHODS:
+        for suite in B.EVALUATION:
+            res = B.method_results(folder / suite, method)
+            if res:
+                summaries[(method, suite)] = B.method_summary(res)
+    if not summaries:
+        return "(no baseline results yet in benchmarks/baselines/)"
+    lines = [
+        "| method | runs | env steps a run (demonstrations + PPO) | wall time a run | "
+        "standard: normalised IQM [95 %] | standard: normalised mean | standard: mean VP | "
+        "heldout: mean VP | heldout: normalised mean | gap (standard − heldout, normalised mean) |",
+        "|---|---:|---|---|---|---|---|---|---|---|",
+    ]
+    for method in B.METHODS:
+        std, held = summaries.get((method, "standard")), summaries.get((method, "heldout"))
+        if std is None and held is None:
+            continue
+        runs = [b for b in book.values() if b["method"] == method]
+        steps = sorted({(b["bc_steps"], b["ppo_steps"]) for b in runs})
+        budget = ", ".join(f"{a + p:,} ({a:,} + {p:,})" for a, p in steps) or "—"
+        wall = (
+            f"{sum(b['wall_seconds'] for b in runs) / len(runs) / 60:.0f} min (mean)"
+            if runs
+            else "—"
+        )
+        n = len((std or held)["runs"])
+        cells = [method, str(n), budget, wall]
+        if std:
+            a = std["aggregate"]
+            cells += [
+                f"{a['iqm']:.2f} [{a['iqm_ci95'][0]:.2f}, {a['iqm_ci95'][1]:.2f}]",
+                f"{a['mean']:.2f} [{a['mean_ci95'][0]:.2f}, {a['mean_ci95'][1]:.2f}]",
+                _ci(std["mean_vp"]),
+            ]
+        else:
+            cells += ["—"] * 3
+        if held:
+            cells += [_ci(held["mean_vp"]), f"{held['aggregate']['mean']:.2f}"]
+        else:
+            cells += ["—"] * 2
+        cells.append(
+            f"{std['aggregate']['mean'] - held['aggregate']['mean']:+.2f}" if std and held else "—"
+        )
+        lines.append("| " + " | ".join(cells) + " |")
+    held_eps = B.EVALUATION["heldout"]
+    floors = B.floor_bounds(ROOT / "benchmarks/heldout", held_eps)
+    if floors:
+        lines += [
+            "",
+            f"On the `heldout` suite's first {held_eps} seeds a deck, the floor agents' mean VP "
+            "[upper 95 % bound] on the same seeds: "
+            + ", ".join(f"{a} {m:.2f} [{hi:.2f}]" for a, (m, hi) in sorted(floors.items()))
+            + ".",
+        ]
+    for suite in B.EVALUATION:
+        shown = [m for m in B.METHODS if (m, suite) in summaries]
+        if not shown:
+            continue
+        first = summaries[(shown[0], suite)]
+        lines += [
+            "",
+            f"Per task, `{suite}` suite (first {first['episodes_per_task']} seeds a task; mean over "
+            "runs [95 % t interval over runs]; runs at "
+            + ", ".join(sorted({c for m in shown for c in summaries[(m, suite)]["commits"]}))
+            + "):",
+            "",
+            "| task | " + " | ".join(f"{m}: VP | {m}: win rate" for m in shown) + " |",
+            "|---|" + "---|---|" * len(shown),
+        ]
+        for task in first["tasks"]:
+            row = [task]
+            for m in shown:
+                t = summaries[(m, suite)]["tasks"].get(task)
+                row += [_ci(t["vp"]), _ci(t["win"])] if t else ["—", "—"]
+            lines.append("| " + " | ".join(row) + " |")
+    prof = [(m, s) for (m, s), v in summaries.items() if s == "standard"]
+    if prof:
+        taus = summaries[prof[0]]["profile"]["tau"]
+        lines += [
+            "",
+            "Performance profile, `standard` suite: the fraction of (run, task) normalised scores "
+            "above τ [95 % stratified bootstrap over runs]:",
+            "",
+            "| method | " + " | ".join(f"τ = {t:g}" for t in taus) + " |",
+            "|---|" + "---|" * len(taus),
+        ]
+        for m, s in prof:
+            p = summaries[(m, s)]["profile"]
+            lines.append(
+                f"| {m} | "
+                + " | ".join(
+                    f"{f:.2f} [{lo:.2f}, {hi:.2f}]"
+                    for f, (lo, hi) in zip(p["fraction"], p["ci95"], strict=True)
+                )
+                + " |"
+            )
+    return "\n".join(lines)
+
+
 BLOCKS = {
     "RULES.md": {
         "rules_numbers": _block_rules_numbers,
@@ -1293,6 +1413,8 @@ BLOCKS = {
         "ladder": _block_ladder,
         "probes": _block_probes,
         "baseline": _block_baseline,
+        "heldout_reference": _block_heldout_reference,
+        "baselines": _block_baselines,
     },
 }
 
