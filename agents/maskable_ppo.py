@@ -58,12 +58,15 @@ class TrainConfig(BaseModel):
         run_name: folder under ``log_dir`` for this run (TensorBoard, checkpoints, model).
         log_dir: root folder of runs.
         mission, opponent, rules, reward: the env (see :class:`AmbushEnv`).
-        missions, mission_weights, opponents, briefing: instead of ``mission`` and
+        missions, mission_weights, opponents: instead of ``mission`` and
             ``opponent``, a mixture (:class:`ambush_env.env.mixture.MissionMixEnv`): every
             episode draws a mission entry (a shipped id or ``procedural``: a generated mission
             of the train seeds) by ``mission_weights`` (default equal) and a deck of
-            ``opponents`` (default ``[opponent]``); ``briefing`` adds the objective's terms to
-            the observation (:func:`ambush_env.env.mixture.briefing_features`).
+            ``opponents`` (default ``[opponent]``).
+        objective_features: add the ``objective`` key to the observation, the objective's
+            kind, terms and whether it is taken (:func:`ambush_env.env.mixture.objective_features`;
+            the env is then a :class:`~ambush_env.env.mixture.MissionMixEnv`, of one mission
+            when ``missions`` is not given).
         total_timesteps: env steps to train (all envs together).
         n_envs: parallel envs; ``vec_env``: ``dummy`` (one process) or ``subproc``.
         seed: training seed; env ``i`` is reset first with ``seed + i`` (must stay below 10 000).
@@ -91,6 +94,9 @@ class TrainConfig(BaseModel):
             ``bc_epochs``: passes over each chunk; ``bc_batch_size``, ``bc_learning_rate``:
             its minibatches and Adam's step; ``bc_value_coef``: weight of the value head's
             regression onto the heuristic's discounted returns (``gamma``, the run's reward).
+            ``bc_learner``: DAgger (Ross et al. 2011): the share of steps the learner's own
+            sampled orders play, ramped up from 0 over the warm start's first half; every
+            step is still labelled with the heuristic's order in that state (0: plain BC).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -102,7 +108,7 @@ class TrainConfig(BaseModel):
     missions: list[str] | None = None
     mission_weights: list[float] | None = None
     opponents: list[str] | None = None
-    briefing: bool = False
+    objective_features: bool = False
     rules: str = "standard"
     reward: str = "default"
     total_timesteps: int = Field(20_000, ge=1)
@@ -135,6 +141,7 @@ class TrainConfig(BaseModel):
     bc_batch_size: int = Field(256, ge=2)
     bc_learning_rate: float = 3e-4
     bc_value_coef: float = 0.5
+    bc_learner: float = Field(0.0, ge=0.0, le=1.0)
 
     @model_validator(mode="after")
     def _seeds_apart(self) -> TrainConfig:
@@ -154,10 +161,8 @@ class TrainConfig(BaseModel):
                     f"mission_weights: one per mission ({len(self.missions)}), "
                     f"got {len(self.mission_weights)}"
                 )
-        elif self.mission_weights is not None or self.opponents is not None or self.briefing:
-            raise ValueError(
-                "mission_weights, opponents and briefing belong to a mixture: give missions too"
-            )
+        elif self.mission_weights is not None or self.opponents is not None:
+            raise ValueError("mission_weights and opponents belong to a mixture: give missions too")
         if not re.fullmatch(r"[A-Za-z0-9_.-]+", self.run_name):
             raise ValueError(f"run_name {self.run_name!r} must be letters, digits, '_', '.', '-'")
         return self
@@ -429,23 +434,30 @@ def make_vec_env(cfg: TrainConfig):
 
 def env_spec(cfg: TrainConfig) -> tuple[type, dict[str, Any]]:
     """The class and arguments of one training env: :class:`AmbushEnv` on ``mission``, or a
-    :class:`~ambush_env.env.mixture.MissionMixEnv` when ``missions`` is given."""
-    if cfg.missions is not None:
+    :class:`~ambush_env.env.mixture.MissionMixEnv` when ``missions`` or ``objective_features``
+    is given."""
+    if cfg.missions is not None or cfg.objective_features:
         from ambush_env.env.mixture import MissionMixEnv
 
         return MissionMixEnv, dict(
-            missions=list(cfg.missions),
+            missions=list(cfg.missions or [cfg.mission or _reference_mission()]),
             weights=cfg.mission_weights,
             opponents=list(cfg.opponents or [cfg.opponent]),
             rules=cfg.rules,
             reward=cfg.reward,
-            briefing=cfg.briefing,
+            objective_features=cfg.objective_features,
         )
     from ambush_env.env.ambush_env import AmbushEnv
 
     return AmbushEnv, dict(
         mission=cfg.mission, opponent=cfg.opponent, rules=cfg.rules, reward=cfg.reward
     )
+
+
+def _reference_mission() -> str:
+    from ambush_env import list_missions
+
+    return list_missions()[0]  # the reference mission comes first (rules.yaml)
 
 
 def behaviour_clone(model: Any, cfg: TrainConfig, log: Any = print) -> dict[str, Any]:
@@ -461,8 +473,14 @@ def behaviour_clone(model: Any, cfg: TrainConfig, log: Any = print) -> dict[str,
     one chunk (an observation is ~55 KB). The optimizer's state is reset afterwards: PPO starts
     with a fresh Adam at its own learning rate.
 
+    With ``bc_learner`` > 0 this is DAgger (Ross, Gordon & Bagnell 2011): some steps are
+    played by the policy's own sampled order, so the states it learns from include those its
+    own mistakes lead to, while every label stays the heuristic's order in that state (the
+    heuristic scores any state afresh: its memory is caches only).
+
     Returns:
-        A summary (``steps``, ``episodes``, the heuristic's ``mean_vp`` and ``win_rate``, the
+        A summary (``steps``, ``episodes``, the played games' ``mean_vp`` and ``win_rate``
+        (the heuristic's; under DAgger the mixture's), the
         last chunk's ``accuracy`` (the policy's most probable legal order is the heuristic's)
         and ``nll``, ``seconds``), also written to ``<run>/bc.json``.
     """
@@ -530,12 +548,26 @@ def behaviour_clone(model: Any, cfg: TrainConfig, log: Any = print) -> dict[str,
                 nll += float(-logp.detach().sum())
         return {"accuracy": hit / n, "nll": nll / n}
 
+    mix_rng = np.random.default_rng(cfg.seed + 1)
     while steps < cfg.bc_steps:
+        # DAgger's mixture: the learner plays a step with probability p, ramped from 0 to
+        # bc_learner over the first half of the warm start; the label is always the heuristic's
+        p = cfg.bc_learner * min(1.0, 2.0 * steps / cfg.bc_steps)
+        own = mix_rng.random(len(envs)) < p
+        if own.any():
+            policy.set_training_mode(False)
+            keys = state[0][0].keys()
+            batch = {k: np.stack([st[0][k] for st in state]) for k in keys}
+            masks = np.stack([env.action_masks() for env in envs])
+            with th.no_grad():
+                mine, _ = policy.predict(batch, action_masks=masks, deterministic=False)
+            policy.set_training_mode(True)
         for i, env in enumerate(envs):
             obs, info, episode = state[i]
             mask = env.action_masks()
             a = int(agents[i].act(obs, info, player(env)))
-            nobs, r, term, trunc, ninfo = env.step(a)
+            played = int(mine[i]) if own[i] else a
+            nobs, r, term, trunc, ninfo = env.step(played)
             episode.append((obs, mask, a, float(r)))
             steps += 1
             if term or trunc:
@@ -875,9 +907,9 @@ class PPOAgent:
         self.model = model
         self.name = name
         self.deterministic = deterministic
-        #: the model reads the ``briefing`` key (a mixture's, env/mixture.py): :meth:`act`
+        #: the model reads the ``objective`` key (a mixture's, env/mixture.py): :meth:`act`
         #: adds it from the env's mission when the env does not give it
-        self.briefing = "briefing" in getattr(model.observation_space, "spaces", {})
+        self.objective = "objective" in getattr(model.observation_space, "spaces", {})
 
     @classmethod
     def load(
@@ -901,10 +933,10 @@ class PPOAgent:
             self.model.set_random_seed(seed)
 
     def act(self, obs: dict, info: dict, env) -> int:
-        if self.briefing and "briefing" not in obs:  # a generalist's extra key (env/mixture.py)
-            from ambush_env.env.mixture import briefing_features
+        if self.objective and "objective" not in obs:  # a generalist's extra key (env/mixture.py)
+            from ambush_env.env.mixture import objective_features
 
-            obs = {**obs, "briefing": briefing_features(env.unwrapped.game.mission)}
+            obs = {**obs, "objective": objective_features(env.unwrapped.game)}
         action, _ = self.model.predict(
             obs, action_masks=info["action_mask"], deterministic=self.deterministic
         )

@@ -1,11 +1,12 @@
-"""Training on many missions at once: :class:`MissionMixEnv` and the briefing features.
+"""Training on many missions at once: :class:`MissionMixEnv` and the objective features.
 
 A generalist policy (issue 26) trains on every shipped mission and the procedural missions'
 train seeds; :class:`MissionMixEnv` is one Gymnasium env that draws a (mission, deck) at every
 reset and plays it in an :class:`AmbushEnv` built for it. The spaces are :class:`AmbushEnv`'s
-(fixed by declared maxima, ``env/spec.py``), plus, with ``briefing=True``, a ``briefing`` key:
-what the mission's briefing says its objective is (:func:`briefing_features`), which the board
-planes show only as hexes.
+(fixed by declared maxima, ``env/spec.py``), plus, with ``objective_features=True``, an
+``objective`` key (:func:`objective_features`): what the briefing says the objective is, which
+the board planes show only as hexes, and whether it is taken yet, which the ``-v4``
+observation does not show at all (a player always knows it).
 """
 
 from __future__ import annotations
@@ -20,53 +21,58 @@ from ambush_env.core.model.errors import ConfigError
 
 #: the mission entry of a mixture that plays ``ambush/Procedural`` on the train seeds
 PROCEDURAL = "procedural"
-#: the objective kinds the briefing one-hot spans (``core.play.procedural.OBJECTIVE_KINDS``
-#: holds every kind a mission file may give)
-BRIEFING_KINDS = ("take", "exit", "intel", "hold", "capture", "demolish")
-#: ``briefing`` vector: a one-hot of the objective's kind, then ``march_off``, the charges a
-#: demolition needs / 3, the satchel's reach in hexes / 2, the radius that must be clear of
-#: Germans / 3, whether a garrison card holds the objective, and whether the squad starts with
-#: a vehicle (all float32 in [0, 1])
-BRIEFING_NAMES = (
-    *(f"objective_{k}" for k in BRIEFING_KINDS),
+#: the objective kinds the one-hot spans (every kind a mission file may give, RULES.md §15;
+#: ``core.play.procedural.OBJECTIVE_KINDS``)
+OBJECTIVE_KINDS = ("take", "exit", "intel", "hold", "capture", "demolish")
+#: the ``objective`` vector: a one-hot of the objective's kind, then ``march_off``, the charges
+#: a demolition needs / 3, the satchel's reach in hexes / 2, the radius that must be clear of
+#: Germans / 3, whether a garrison card holds it, whether the squad starts with a vehicle, and
+#: ``taken`` (the game's ``objective_taken`` flag: its VP are scored); float32 in [0, 1]
+OBJECTIVE_NAMES = (
+    *(f"objective_{k}" for k in OBJECTIVE_KINDS),
     "march_off",
     "charges",
     "reach",
     "clear_radius",
     "garrison",
     "us_vehicles",
+    "taken",
 )
-BRIEFING_SIZE = len(BRIEFING_NAMES)
+OBJECTIVE_SIZE = len(OBJECTIVE_NAMES)
 
 
-def briefing_features(mission: Any) -> np.ndarray:
-    """The ``briefing`` observation of a mission: ``(BRIEFING_SIZE,) float32`` in ``[0, 1]``,
-    laid out as :data:`BRIEFING_NAMES` (RULES.md §15: the objective kinds and their terms).
+def objective_features(game: Any) -> np.ndarray:
+    """The ``objective`` observation of a game: ``(OBJECTIVE_SIZE,) float32`` in ``[0, 1]``,
+    laid out as :data:`OBJECTIVE_NAMES` (RULES.md §15: the objective kinds and their terms).
 
     Args:
-        mission: a :class:`ambush_env.core.world.missions.Mission` (``game.mission``).
+        game: a :class:`ambush_env.core.Game` (``env.unwrapped.game``).
 
     Raises:
-        ValueError: an objective kind outside :data:`BRIEFING_KINDS`.
+        ValueError: an objective kind outside :data:`OBJECTIVE_KINDS`.
     """
+    from ambush_env.core.model.types import OBJECTIVE_TAKEN
+
+    mission = game.mission
     ob = mission.objective
-    out = np.zeros(BRIEFING_SIZE, dtype=np.float32)
-    if ob.kind not in BRIEFING_KINDS:
-        raise ValueError(f"objective kind {ob.kind!r} is not one of {BRIEFING_KINDS}")
-    out[BRIEFING_KINDS.index(ob.kind)] = 1.0
-    k = len(BRIEFING_KINDS)
+    out = np.zeros(OBJECTIVE_SIZE, dtype=np.float32)
+    if ob.kind not in OBJECTIVE_KINDS:
+        raise ValueError(f"objective kind {ob.kind!r} is not one of {OBJECTIVE_KINDS}")
+    out[OBJECTIVE_KINDS.index(ob.kind)] = 1.0
+    k = len(OBJECTIVE_KINDS)
     out[k] = float(bool(ob.march_off))
     out[k + 1] = min(1.0, ob.charges / 3.0)
     out[k + 2] = min(1.0, ob.reach / 2.0)
     out[k + 3] = min(1.0, ob.clear_radius / 3.0)
     out[k + 4] = float(ob.garrison is not None)
     out[k + 5] = float(bool(mission.us_vehicles))
+    out[k + 6] = float(OBJECTIVE_TAKEN in game.state.flags)
     return out
 
 
-def briefing_space() -> spaces.Box:
-    """The ``briefing`` key's space: ``Box(0, 1, (BRIEFING_SIZE,), float32)``."""
-    return spaces.Box(0.0, 1.0, (BRIEFING_SIZE,), dtype=np.float32)
+def objective_space() -> spaces.Box:
+    """The ``objective`` key's space: ``Box(0, 1, (OBJECTIVE_SIZE,), float32)``."""
+    return spaces.Box(0.0, 1.0, (OBJECTIVE_SIZE,), dtype=np.float32)
 
 
 class MissionMixEnv(gym.Env):
@@ -79,7 +85,7 @@ class MissionMixEnv(gym.Env):
         weights: the chance of each entry (normalised; default: equal).
         opponents: the German decks, drawn uniformly at each reset.
         rules, reward: as :class:`AmbushEnv`'s.
-        briefing: add the ``briefing`` key (:func:`briefing_features`) to the observation.
+        objective_features: add the ``objective`` key (:func:`objective_features`).
         seed_limit: ⚙ each episode's reset seed (dice) is drawn in ``[0, seed_limit)``, below
             the evaluation seeds (10 000-10 399) by default.
 
@@ -102,7 +108,7 @@ class MissionMixEnv(gym.Env):
         opponents: list[str] | tuple[str, ...] = ("regular",),
         rules: str = "standard",
         reward: str = "default",
-        briefing: bool = False,
+        objective_features: bool = False,
         seed_limit: int = 10_000,
     ) -> None:
         from ambush_env.core.model.errors import ScenarioError
@@ -128,14 +134,14 @@ class MissionMixEnv(gym.Env):
                 f"one weight >= 0 per mission ({len(self.missions)}), not all 0; got {weights}",
             )
         self.weights = w / w.sum()
-        self.rules, self.reward, self.briefing = rules, reward, bool(briefing)
+        self.rules, self.reward, self.objective = rules, reward, bool(objective_features)
         self.seed_limit = int(seed_limit)
         self._envs: dict[tuple[str, str], AmbushEnv] = {}
         self.active: AmbushEnv = self._env(self.missions[0], self.opponents[0])
         self.action_space = self.active.action_space
         obs_space = dict(self.active.observation_space.spaces)
-        if self.briefing:
-            obs_space["briefing"] = briefing_space()
+        if self.objective:
+            obs_space["objective"] = objective_space()
         self.observation_space = spaces.Dict(obs_space)
 
     def _env(self, mission: str, opponent: str):
@@ -152,8 +158,8 @@ class MissionMixEnv(gym.Env):
         return self._envs[key]
 
     def _obs(self, obs: dict) -> dict:
-        if self.briefing:
-            obs = {**obs, "briefing": briefing_features(self.active.game.mission)}
+        if self.objective:
+            obs = {**obs, "objective": objective_features(self.active.game)}
         return obs
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):

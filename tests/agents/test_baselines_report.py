@@ -189,4 +189,4 @@ def test_export_ships_a_run_with_its_config_curve_and_budget(tmp_path, monkeypat
 
     curve = plots.read_curve_csv(tmp_path / B.RESULTS / "curves" / "tiny_seed0.csv")
     assert np.all(curve["env_steps"] == curve["ppo_steps"] + 400)
-    assert PPOAgent.load(model).briefing is False
+    assert PPOAgent.load(model).objective is False

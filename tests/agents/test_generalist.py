@@ -1,4 +1,4 @@
-"""The generalist's pieces (issue 26): the mission mixture, the briefing features, and the warm
+"""The generalist's pieces (issue 26): the mission mixture, the objective features, and the warm
 start by behaviour cloning on the heuristic's games."""
 
 from __future__ import annotations
@@ -11,35 +11,45 @@ import pytest
 
 from ambush_env.core.model.errors import ConfigError, ScenarioError
 from ambush_env.env.mixture import (
-    BRIEFING_NAMES,
-    BRIEFING_SIZE,
+    OBJECTIVE_NAMES,
+    OBJECTIVE_SIZE,
     MissionMixEnv,
-    briefing_features,
+    objective_features,
 )
 
 
 def _named(v: np.ndarray) -> dict[str, float]:
-    return {n: float(x) for n, x in zip(BRIEFING_NAMES, v, strict=True) if x}
+    return {n: float(x) for n, x in zip(OBJECTIVE_NAMES, v, strict=True) if x}
 
 
-def test_briefing_features_name_each_objectives_kind_and_terms():
-    """RULES.md §15's objective kinds: the one-hot and the terms, per shipped mission."""
-    from ambush_env.core.world.missions import load_mission
+def _game(mission: str):
+    from ambush_env.core import Game
 
-    assert _named(briefing_features(load_mission("farm_assault"))) == {
+    return Game(mission)
+
+
+def test_objective_features_name_each_objectives_kind_terms_and_state():
+    """RULES.md §15's objective kinds: the one-hot and the terms, per shipped mission; and
+    ``taken`` follows the game's ``objective_taken`` flag."""
+    from ambush_env.core.model.types import OBJECTIVE_TAKEN
+
+    farm = _game("farm_assault")
+    assert _named(objective_features(farm)) == {
         "objective_take": 1.0,
         "charges": pytest.approx(1 / 3),
         "clear_radius": pytest.approx(2 / 3),
         "us_vehicles": 1.0,  # the farm's jeep
     }
-    bridge = _named(briefing_features(load_mission("bridge_demolition")))
+    farm.state.flags.append(OBJECTIVE_TAKEN)
+    assert _named(objective_features(farm))["taken"] == 1.0
+    bridge = _named(objective_features(_game("bridge_demolition")))
     assert bridge["objective_demolish"] == 1.0 and bridge["charges"] == 1.0  # three charges
-    snatch = _named(briefing_features(load_mission("prisoner_snatch")))
+    assert "us_vehicles" not in bridge and "taken" not in bridge
+    snatch = _named(objective_features(_game("prisoner_snatch")))
     assert snatch["objective_capture"] == 1.0 and snatch["march_off"] == 1.0
-    assert _named(briefing_features(load_mission("night_patrol")))["objective_hold"] == 1.0
-    assert "us_vehicles" in _named(briefing_features(load_mission("jeep_run")))
-    assert "us_vehicles" not in bridge
-    assert "garrison" in _named(briefing_features(load_mission("village_fight")))
+    assert _named(objective_features(_game("night_patrol")))["objective_hold"] == 1.0
+    assert "us_vehicles" in _named(objective_features(_game("jeep_run")))
+    assert "garrison" in _named(objective_features(_game("village_fight")))
 
 
 def test_the_mixture_draws_by_weight_and_seed_and_plays_the_drawn_env():
@@ -47,7 +57,7 @@ def test_the_mixture_draws_by_weight_and_seed_and_plays_the_drawn_env():
         ["farm_assault", "procedural", "tank_hunt"],
         weights=[1, 1, 0],
         opponents=["green", "veteran"],
-        briefing=True,
+        objective_features=True,
     )
     drawn: Counter = Counter()
     seeds = []
@@ -55,8 +65,8 @@ def test_the_mixture_draws_by_weight_and_seed_and_plays_the_drawn_env():
     for _ in range(40):
         drawn[(info["mission"], info["opponent"])] += 1
         assert env.observation_space.contains(obs)
-        assert obs["briefing"].shape == (BRIEFING_SIZE,)
-        assert np.array_equal(obs["briefing"], briefing_features(env.game.mission))
+        assert obs["objective"].shape == (OBJECTIVE_SIZE,)
+        assert np.array_equal(obs["objective"], objective_features(env.game))
         assert np.array_equal(env.action_masks(), env.active.action_masks())
         assert env.active.game.opponent == info["opponent"]
         seeds.append(env.active.game.mission_id)
@@ -69,7 +79,7 @@ def test_the_mixture_draws_by_weight_and_seed_and_plays_the_drawn_env():
         weights=[1, 1, 0],
         opponents=["green", "veteran"],
     )
-    assert "briefing" not in again.observation_space.spaces
+    assert "objective" not in again.observation_space.spaces
     env.reset(seed=3)
     first = (env.active.game.mission_id, env.active.game.opponent)
     again.reset(seed=3)
@@ -114,11 +124,16 @@ def test_a_training_config_gives_one_mission_or_a_mixture():
     with pytest.raises(ValidationError, match="one per mission"):
         TrainConfig(missions=["jeep_run", "farm_assault"], mission_weights=[1])
     with pytest.raises(ValidationError, match="give missions too"):
-        TrainConfig(mission="farm_assault", briefing=True)
+        TrainConfig(mission="farm_assault", opponents=["green"])
+    one = TrainConfig(mission="jeep_run", objective_features=True)  # a mixture of one
+    from ambush_env.agents.maskable_ppo import env_spec
+
+    cls, kw = env_spec(one)
+    assert cls is MissionMixEnv and kw["missions"] == ["jeep_run"] and kw["objective_features"]
     with pytest.raises(ValidationError, match="evaluation"):
         TrainConfig(seed=9990, n_envs=8, bc_steps=100)  # the BC envs' seeds reach 10 000
     g = load_train_config("generalist")
-    assert g.missions is not None and "procedural" in g.missions and g.briefing
+    assert g.missions is not None and "procedural" in g.missions and g.objective_features
     s = load_train_config("specialist")
     for cfg in (g, s):  # the issue's cap: demonstrations and PPO together
         assert cfg.bc_steps + cfg.total_timesteps <= 500_000
