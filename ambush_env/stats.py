@@ -485,7 +485,7 @@ def update_reference(result: dict, path=None) -> Any:
         "# Reference mean VPs per mission/opponent (ambush_env.stats): the normalised score\n"
         "# is (VP - floor) / (heuristic - floor), floor = max(random, do_nothing). Measured,\n"
         "# never edited by hand; no other agent (no probe) ever enters it:\n"
-        + "".join(f"#   {measure_command(a)}\n" for a in REFERENCE_AGENTS)
+        + "".join(f"#   {measure_command(a, data['suite'])}\n" for a in REFERENCE_AGENTS)
     )
     return write_text_atomic(
         head + yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=100),

@@ -1138,7 +1138,7 @@ def _block_reference(rel: str = "configs/bench/reference/vp.yaml") -> str:
     def vp(x) -> str:
         return "—" if x is None else f"{x:.2f}"
 
-    for task, r in sorted(d.get(suite, {}).items()):
+    for task, r in sorted(d.get("standard", {}).items()):  # the rule set's table
         ref = stats.Reference(**r)
         floor = stats.floor_of(ref)  # None: random or do_nothing not measured
         gap = None if floor is None or ref.heuristic is None else ref.heuristic - floor[0]

@@ -228,8 +228,8 @@ def test_update_reference_keeps_the_other_agents_and_refuses_probes(tmp_path):
     assert r.do_nothing_sha256 == "a" * 16
     assert stats.floor_of(r) == (0.5, "do_nothing")
     head = path.read_text().split("suite:")[0]
-    for agent in stats.REFERENCE_AGENTS:  # the header names the three measuring commands
-        assert f"ambush bench --suite standard --agent {agent} --update-reference" in head
+    for agent in stats.REFERENCE_AGENTS:  # the header names the measuring commands, its suite's
+        assert f"ambush bench --suite tiny --agent {agent} --update-reference" in head
     with pytest.raises(ValueError, match="partial"):
         stats.update_reference({**res, "provenance": {"full_suite": False}}, path)
     with pytest.raises(ValueError, match="not 'ppo'"):
