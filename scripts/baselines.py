@@ -8,7 +8,7 @@
 ``export`` writes, per run, ``models/baselines/<run>/<run>.zip`` (the final model without the
 optimizer's state: :func:`ambush_env.agents.maskable_ppo.export_weights`) beside the run's
 ``config.yaml`` and ``bc.json``, the learning curve ``benchmarks/baselines/curves/<run>.csv``
-and the run's budget in ``benchmarks/baselines/runs.json`` (env steps, the wall time its chunks
+and the run's budget in ``runs.json`` there (env steps, the wall time its chunks
 took, the model's sha256). ``evaluate`` plays each shipped model on the suites and seeds of
 :data:`ambush_env.baselines.EVALUATION` into ``benchmarks/baselines/<suite>/``
 (``ambush bench``'s own runner and result files). ``figures`` draws the learning curves of every

@@ -65,7 +65,7 @@ def test_update_reference_writes_the_suites_own_file_and_normalises_from_it(
     tmp_path, monkeypatch, capsys
 ):
     """A suite that names ``reference: own`` reads and writes
-    ``configs/bench/reference/own.yaml`` (here under a temporary config folder); the standard
+    ``own.yaml`` of the reference folder (here a temporary config folder); the standard
     suite's ``vp.yaml`` is never touched."""
     pytest.importorskip("scipy")
     from ambush_env import stats
