@@ -27,7 +27,12 @@ OBJECTIVE_KINDS = ("take", "exit", "intel", "hold", "capture", "demolish")
 #: the ``objective`` vector: a one-hot of the objective's kind, then ``march_off``, the charges
 #: a demolition needs / 3, the satchel's reach in hexes / 2, the radius that must be clear of
 #: Germans / 3, whether a garrison card holds it, whether the squad starts with a vehicle, and
-#: ``taken`` (the game's ``objective_taken`` flag: its VP are scored); float32 in [0, 1]
+#: ``taken`` (the game's ``objective_taken`` flag: its VP are scored); then the way to the
+#: goal from the acting soldier's hex (the shaping's goal, ``env/rewards.py``: the objective
+#: until it is taken, then the exits; hex distance, walls and terrain not counted): ``goal_exit``
+#: (the goal is the exits), ``on_goal``, ``goal_distance`` (hexes / the map's longest route),
+#: and per direction of the move orders' ``closer_<d>`` / ``farther_<d>`` (that neighbour is
+#: nearer / farther from the goal; all 0 when no soldier on the map acts); float32 in [0, 1]
 OBJECTIVE_NAMES = (
     *(f"objective_{k}" for k in OBJECTIVE_KINDS),
     "march_off",
@@ -37,6 +42,11 @@ OBJECTIVE_NAMES = (
     "garrison",
     "us_vehicles",
     "taken",
+    "goal_exit",
+    "on_goal",
+    "goal_distance",
+    *(f"closer_{d}" for d in range(6)),
+    *(f"farther_{d}" for d in range(6)),
 )
 OBJECTIVE_SIZE = len(OBJECTIVE_NAMES)
 
@@ -66,8 +76,30 @@ def objective_features(game: Any) -> np.ndarray:
     out[k + 3] = min(1.0, ob.clear_radius / 3.0)
     out[k + 4] = float(ob.garrison is not None)
     out[k + 5] = float(bool(mission.us_vehicles))
-    out[k + 6] = float(OBJECTIVE_TAKEN in game.state.flags)
+    taken = OBJECTIVE_TAKEN in game.state.flags
+    out[k + 6] = float(taken)
+    _way(game, taken, out[k + 7 :])
     return out
+
+
+def _way(game: Any, taken: bool, out: np.ndarray) -> None:
+    """Fill ``goal_exit`` .. ``farther_5`` (:data:`OBJECTIVE_NAMES`) into ``out``."""
+    from ambush_env.env.rewards import _route_tables
+
+    d_obj, d_exit, _to_exit, worst = _route_tables(game)
+    to_exit = taken or not game.objective_hexes
+    d = d_exit if to_exit else d_obj
+    out[0] = float(to_exit)
+    u = game.acting_unit()
+    h = -1 if u is None else int(u.hex)
+    if h < 0:
+        return
+    out[1] = float(d[h] == 0)
+    out[2] = min(1.0, d[h] / max(1, worst))
+    for k, j in enumerate(game.board.neighbors[h][:6]):
+        if j >= 0:
+            out[3 + k] = float(d[j] < d[h])
+            out[9 + k] = float(d[j] > d[h])
 
 
 def objective_space() -> spaces.Box:

@@ -248,3 +248,37 @@ def test_the_local_view_is_the_window_around_the_acting_hex_with_its_parity():
     assert win[1, 0, 2:, 2:].sum() == 9
     obs = {k: th.as_tensor(v[None]) for k, v in env.reset(seed=0)[0].items()}
     assert ex(obs).shape == (1, 16)
+
+
+def test_the_way_features_point_to_the_goal_from_the_acting_hex():
+    """``closer_<d>`` / ``farther_<d>``: the neighbour in direction d (the move orders' d) is
+    nearer / farther from the goal (the objective until taken, then the exits) in hex distance;
+    with no soldier acting on the map they are all 0; after ``objective_taken`` the goal is
+    the exits."""
+    from ambush_env.core.model.types import OBJECTIVE_TAKEN
+
+    env = MissionMixEnv(["farm_assault"], objective_features=True)
+    obs, info = env.reset(seed=0)
+    game = env.game
+    names = {n: i for i, n in enumerate(OBJECTIVE_NAMES)}
+    seen = 0
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        f = obs["objective"]
+        u = game.acting_unit()
+        if u is None or u.hex < 0:
+            assert not f[names["closer_0"] : names["farther_5"] + 1].any()
+        else:
+            seen += 1
+            dist = game.board.distance
+            goal = sorted(game.objective_hexes)
+            here = min(dist(u.hex, g) for g in goal)
+            assert f[names["goal_distance"]] > 0 and f[names["goal_exit"]] == 0
+            for d, j in enumerate(game.board.neighbors[u.hex][:6]):
+                there = min(dist(j, g) for g in goal) if j >= 0 else here
+                assert f[names[f"closer_{d}"]] == float(j >= 0 and there < here)
+                assert f[names[f"farther_{d}"]] == float(j >= 0 and there > here)
+        obs, *_ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+    assert seen > 10
+    game.state.flags.append(OBJECTIVE_TAKEN)
+    assert objective_features(game)[names["goal_exit"]] == 1.0
