@@ -279,13 +279,23 @@ def wilson_interval(k: int, n: int, z: float = 1.959963984540054) -> tuple[float
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def agent_label(agent_spec: str) -> str:
+#: the label suffix of a model played by its sampled policy (``ambush bench --sample``)
+SAMPLED = "-sampled"
+
+
+def sampled_kwargs(sample: bool) -> dict[str, Any]:
+    """The :func:`ambush_env.agents.make_agent` arguments of a model played sampled."""
+    return {"deterministic": False} if sample else {}
+
+
+def agent_label(agent_spec: str, sample: bool = False) -> str:
     """The agent's name in results: ``random``, ``heuristic``, or for a model its file's stem
     (``runs/smoke/final_model.zip`` → ``ppo-smoke``, named after its run folder)."""
     if not agent_spec.endswith(".zip"):
         return agent_spec
     p = Path(agent_spec)
-    return f"ppo-{p.parent.name}" if p.stem == "final_model" and p.parent.name else p.stem
+    label = f"ppo-{p.parent.name}" if p.stem == "final_model" and p.parent.name else p.stem
+    return label + (SAMPLED if sample else "")
 
 
 # -- provenance ------------------------------------------------------------------------------
@@ -536,7 +546,8 @@ def _play(task: Task) -> dict:
     from ambush_env.agents import make_agent
     from ambush_env.agents.evaluate import make_env, run_episode
 
-    agent_spec, entry, opponent, rules, seed = task[:5]
+    agent_ref, entry, opponent, rules, seed = task[:5]
+    agent_spec, sample = (agent_ref, False) if isinstance(agent_ref, str) else agent_ref
     replay_path = task[5] if len(task) > 5 else None
     key = (entry, opponent, rules)
     env = _WORKER.get(key)
@@ -548,16 +559,18 @@ def _play(task: Task) -> dict:
         else:
             env = make_env(entry, opponent, rules)
         _WORKER[key] = env
-    agent = _WORKER.get(("agent", agent_spec))
+    agent = _WORKER.get(("agent", agent_spec, sample))
     if agent is None:
-        agent = _WORKER[("agent", agent_spec)] = make_agent(agent_spec)
+        agent = _WORKER[("agent", agent_spec, sample)] = make_agent(
+            agent_spec, **sampled_kwargs(sample)
+        )
     options = {"mission_seed": heldout_mission_seed(seed)} if entry == PROCEDURAL_HELDOUT else None
     if replay_path is None:
         return {**run_episode(env, agent, seed, options=options).to_dict(), "entry": entry}
     from ambush_env.core.world.data import write_text_atomic
     from ambush_env.replay import RecordingEnv
 
-    rec = RecordingEnv(env, agent_label(agent_spec))
+    rec = RecordingEnv(env, agent_label(agent_spec, sample))
     out = {**run_episode(rec, agent, seed, options=options).to_dict(), "entry": entry}
     text = rec.recorder.text()
     if len(task) > 6 and task[6]:
@@ -720,6 +733,7 @@ def run_bench(
     backend: str = "local",
     address: str | None = None,
     save_replays: str | Path | None = None,
+    sample: bool = False,
 ) -> dict[str, Any]:
     """Run a suite with one agent.
 
@@ -736,6 +750,10 @@ def run_bench(
             each written atomically by the process that played it (Ray: by this process).
             ⚙ Recording runs inside the timed ``env.step`` calls, so the steps per second
             of such a run include it; results are otherwise the same.
+        sample: play a model's sampled policy instead of its most probable order (⚙ each
+            episode's sampling seeded by its reset seed, so a rerun replays it); the label gets
+            :data:`SAMPLED` (``specialist_seed0-sampled``) and ``provenance`` says
+            ``deterministic_policy: false``.
 
     Returns:
         The result dict of docs/API.md plus two private keys, ``_episodes`` (one record per
@@ -743,7 +761,8 @@ def run_bench(
         suite gives the same result on every backend and worker count (dates and speeds aside).
 
     Raises:
-        ScenarioError: unknown suite or mission; ValueError: unknown agent or backend.
+        ScenarioError: unknown suite or mission; ValueError: unknown agent or backend, or
+            ``sample`` for an agent that is not a model.
     """
     from tqdm import tqdm
 
@@ -754,6 +773,11 @@ def run_bench(
     from ambush_env.agents import check_agent_spec
 
     check_agent_spec(agent_spec)  # a bad name fails before the progress bar and the workers
+    if sample and not agent_spec.endswith(".zip"):
+        raise ValueError(
+            f"--sample plays a model's sampled policy; {agent_spec!r} is no model (.zip)"
+        )
+    agent_ref: Any = (agent_spec, True) if sample else agent_spec
     s = suite if isinstance(suite, Suite) else load_suite(suite)
     top = s.max_count()
     if episodes is not None and not 1 <= int(episodes) <= top:
@@ -764,7 +788,7 @@ def run_bench(
     plan = s.tasks(episodes)
     keys = task_keys(list(dict.fromkeys(e for e, _ in plan)))
     tasks: list[Task] = [
-        (agent_spec, m, o, s.rules, seed) for (m, o), seeds in plan.items() for seed in seeds
+        (agent_ref, m, o, s.rules, seed) for (m, o), seeds in plan.items() for seed in seeds
     ]
     if save_replays is not None:
         from ambush_env.replay import replay_name
@@ -780,7 +804,7 @@ def run_bench(
     t0 = time.perf_counter()
     bar = tqdm(
         total=len(tasks),
-        desc=f"bench {s.name} [{agent_label(agent_spec)}]",
+        desc=f"bench {s.name} [{agent_label(agent_spec, sample)}]",
         unit="ep",
         disable=not progress,
     )
@@ -809,7 +833,9 @@ def run_bench(
     wall = time.perf_counter() - t0
     from ambush_env.agents import make_agent
 
-    prov = provenance(agent_spec, make_agent(agent_spec), s, episodes, plan, keys)
+    prov = provenance(
+        agent_spec, make_agent(agent_spec, **sampled_kwargs(sample)), s, episodes, plan, keys
+    )
     order = {(m, o): k for k, (m, o) in enumerate(plan)}
     groups: dict[str, list[dict]] = {}
     for r in sorted(results, key=lambda e: (order[(e["entry"], e["opponent"])], e["seed"])):
@@ -823,7 +849,7 @@ def run_bench(
     missing = missing_optional()
     return {
         "suite": s.name,
-        "agent": agent_label(agent_spec),
+        "agent": agent_label(agent_spec, sample),
         "rules": s.rules,
         "missions": missions,
         "steps_per_second": round(steps / env_time, 1) if env_time > 0 else 0.0,

@@ -55,6 +55,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         backend=args.backend,
         address=args.address,
         save_replays=getattr(args, "save_replays", None),
+        sample=getattr(args, "sample", False),
     )
     print(bench.format_table(result))
     path = bench.write_outputs(result, json_path=args.json, out_dir=args.out_dir)
@@ -798,6 +799,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="Ray cluster address for --backend ray (e.g. auto, ray://HOST:10001; "
         "default: start a local Ray)",
+    )
+    b.add_argument(
+        "--sample",
+        action="store_true",
+        help="play a model's sampled policy (seeded by each episode's seed) instead of its "
+        "most probable order; the label gets -sampled",
     )
     b.add_argument(
         "--update-reference",

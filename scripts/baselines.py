@@ -109,6 +109,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
                 suite,
                 episodes=episodes,
                 workers=args.workers,
+                sample=B.SAMPLE,
                 progress=not args.no_progress,
             )
             out = bench.write_outputs(res, out_dir=ROOT / B.RESULTS / suite)

@@ -190,3 +190,43 @@ def test_export_ships_a_run_with_its_config_curve_and_budget(tmp_path, monkeypat
     curve = plots.read_curve_csv(tmp_path / B.RESULTS / "curves" / "tiny_seed0.csv")
     assert np.all(curve["env_steps"] == curve["ppo_steps"] + 400)
     assert PPOAgent.load(model).objective is False
+
+
+@pytest.mark.skipif(importlib.util.find_spec("sb3_contrib") is None, reason="the train extra")
+def test_a_model_played_sampled_is_its_own_reproducible_result(tmp_path):
+    """``ambush bench --sample``: the model's sampled policy, each episode seeded by its reset
+    seed (a rerun gives the same VPs, also with two workers), labelled ``-sampled`` (its own
+    result file beside the argmax one), ``deterministic_policy: false``; a scripted agent is
+    refused."""
+    from ambush_env import bench
+    from ambush_env.agents.maskable_ppo import TrainConfig, train
+
+    cfg = TrainConfig(
+        run_name="m",
+        log_dir=str(tmp_path),
+        mission="jeep_run",
+        n_envs=1,
+        n_steps=64,
+        batch_size=64,
+        features_dim=16,
+        cnn_channels=(4, 4),
+        net_arch=[16],
+        total_timesteps=64,
+        progress_bar=False,
+        checkpoint_freq=0,
+    )
+    model = str(train(cfg))
+    suite = tmp_path / "s.yaml"
+    suite.write_text("name: s\nmissions: [jeep_run]\nseeds: {start: 10000, count: 2}\n")
+    one = bench.run_bench(model, str(suite), progress=False, sample=True)
+    two = bench.run_bench(model, str(suite), progress=False, sample=True, workers=2)
+    argmax = bench.run_bench(model, str(suite), progress=False)
+    assert one["agent"] == "ppo-m-sampled" and argmax["agent"] == "ppo-m"
+    assert one["missions"]["jeep_run/regular"]["vp"] == two["missions"]["jeep_run/regular"]["vp"]
+    assert one["provenance"]["deterministic_policy"] is False
+    assert argmax["provenance"]["deterministic_policy"] is True
+    assert bench.result_stem(one) != bench.result_stem(argmax)
+    assert B.run_method("specialist_seed3000-sampled") == "specialist"
+    assert B.run_seed("specialist_seed3000-sampled") == 3000
+    with pytest.raises(ValueError, match="no model"):
+        bench.run_bench("random", str(suite), progress=False, sample=True)
