@@ -422,6 +422,8 @@ def plot_seed_curves(
         for ax, col in zip(axes, ("vp", "win"), strict=True):
             vals = np.stack([smoothed(c, grid, window, col) for c in cs])
             mean, lo, hi = seed_band(vals)
+            if col == "win":  # a rate's band stays in [0, 1]
+                lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
             line = ax.plot(grid, mean, label=f"{label} ({len(cs)} seeds)", linewidth=1.5)
             ax.fill_between(grid, lo, hi, alpha=0.2, color=line[0].get_color())
             ax.set_xlim(0, top)

@@ -50,8 +50,28 @@ def wall_seconds(run: Path) -> float:
     return round(total, 1)
 
 
+def budget(run: Path, name: str, src: Path, model: Path | None) -> dict:
+    """A run's entry of ``runs.json``: method, seed, the warm start's and PPO's env steps,
+    the wall time, and the shipped model's sha256 (None: an ablation arm, not shipped)."""
+    from ambush_env.agents.maskable_ppo import load_model
+
+    cfg = yaml.safe_load((run / "config.yaml").read_text())
+    bc = run / "bc.json"
+    bc_steps = int(json.loads(bc.read_text())["steps"]) if bc.exists() else 0
+    ppo = int(load_model(src, device="cpu").num_timesteps)
+    return {
+        "method": B.run_method(name),
+        "seed": cfg["seed"],
+        "bc_steps": bc_steps,
+        "ppo_steps": ppo,
+        "env_steps": bc_steps + ppo,
+        "wall_seconds": wall_seconds(run),
+        "model_sha256": hashlib.sha256(model.read_bytes()).hexdigest() if model else None,
+    }
+
+
 def cmd_export(args: argparse.Namespace) -> int:
-    from ambush_env.agents.maskable_ppo import export_weights, load_model
+    from ambush_env.agents.maskable_ppo import export_weights
     from ambush_env.bench import write_json_atomic
     from ambush_env.plots import write_curve_csv
 
@@ -64,6 +84,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         src = run / "final_model.zip"
         if not src.exists():
             raise SystemExit(f"{src}: missing (train the run to its budget first)")
+        if args.curve_only:  # an ablation arm: its curve and budget, no shipped model
+            write_curve_csv(run, ROOT / B.RESULTS / "curves" / f"{name}.csv")
+            book[name] = budget(run, name, src, None)
+            print(f"wrote the curve of {name}: {book[name]['env_steps']} env steps")
+            continue
         dst = ROOT / B.MODELS / name
         dst.mkdir(parents=True, exist_ok=True)
         model = dst / f"{name}.zip"
@@ -72,19 +97,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             if (run / extra).exists():
                 shutil.copyfile(run / extra, dst / extra)
         write_curve_csv(run, ROOT / B.RESULTS / "curves" / f"{name}.csv")
-        cfg = yaml.safe_load((run / "config.yaml").read_text())
-        bc = run / "bc.json"
-        bc_steps = json.loads(bc.read_text())["steps"] if bc.exists() else 0
-        ppo = int(load_model(src, device="cpu").num_timesteps)
-        book[name] = {
-            "method": B.run_method(name),
-            "seed": cfg["seed"],
-            "bc_steps": int(bc_steps),
-            "ppo_steps": ppo,
-            "env_steps": int(bc_steps) + ppo,
-            "wall_seconds": wall_seconds(run),
-            "model_sha256": hashlib.sha256(model.read_bytes()).hexdigest(),
-        }
+        book[name] = budget(run, name, src, model)
         print(
             f"exported {name}: {model} ({model.stat().st_size} bytes), {book[name]['env_steps']} env steps"
         )
@@ -117,15 +130,31 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+#: the learning-curve figures: file stem -> (title, the methods it shows)
+FIGURES = {
+    "learning_curves__specialist": (
+        "farm_assault/regular: the specialist and its ablations (mean, 95 % band over seeds)",
+        ("ablation_scratch", "ablation_bc", "specialist"),
+    ),
+    "learning_curves__generalist": (
+        "the generalist: every shipped mission and generated train missions, three decks",
+        ("generalist",),
+    ),
+}
+
+
 def cmd_figures(args: argparse.Namespace) -> int:
     from ambush_env.plots import plot_seed_curves
 
     curves = sorted((ROOT / B.RESULTS / "curves").glob("*.csv"))
-    methods: dict[str, list[Path]] = {}
+    by_method: dict[str, list[Path]] = {}
     for c in curves:
-        methods.setdefault(B.run_method(c.stem) or c.stem, []).append(c)
-    out = plot_seed_curves(methods, ROOT / "docs" / "img" / "learning_curves__baselines.png")
-    print(f"wrote {out}")
+        by_method.setdefault(B.run_method(c.stem) or c.stem, []).append(c)
+    for stem, (title, methods) in FIGURES.items():
+        shown = {m: by_method[m] for m in methods if m in by_method}
+        if shown:
+            out = plot_seed_curves(shown, ROOT / "docs" / "img" / f"{stem}.png", title=title)
+            print(f"wrote {out}")
     return 0
 
 
@@ -134,6 +163,11 @@ def main(argv: list[str] | None = None) -> int:
     sub = p.add_subparsers(dest="cmd", required=True)
     e = sub.add_parser("export", help="ship trained runs (weights, config, curve, budget)")
     e.add_argument("runs", nargs="+", help="run folders, runs/<method>_seed<S>")
+    e.add_argument(
+        "--curve-only",
+        action="store_true",
+        help="an ablation arm: write its curve and budget, ship no model",
+    )
     e.set_defaults(func=cmd_export)
     v = sub.add_parser("evaluate", help="play every shipped model on the evaluation suites")
     v.add_argument("--workers", type=int, default=1)
